@@ -1,0 +1,690 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The operation tracker (see qp.h). Segments of one connection come in capture
+ * order; each belongs to at most one in-flight operation, found by:
+ *   RDMA Write             open tagged messages of its direction, by STag and
+ *                          the next expected TO (RFC 5041 §5.2);
+ *   Read Response          the oldest outstanding Read Request of the other
+ *                          direction (RFC 5040 §5.2.1: responses come in
+ *                          request order), checked by sink STag and TO;
+ *   Send family, Immediate open untagged messages of queue 0 by MSN, placed
+ *                          by MO (RFC 5041 §5.3);
+ *   Atomic Response        the outstanding Atomic Request with the same
+ *                          request identifier (RFC 7306 §5.2.2).
+ * Read Request, Immediate Data, Atomic Request and Terminate are single
+ * segment messages.
+ */
+#include "iwarpscope/qp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_MAX_INFLIGHT 65536u
+#define N_QUEUES 4
+
+enum op_kind { K_WRITE, K_READ, K_UNTAGGED, K_ATOMIC, K_ORPHAN_READ };
+
+struct list {
+	struct node *head, *tail;
+	uint32_t n;
+};
+
+struct node {
+	struct iws_op op;
+	enum op_kind kind;
+	struct node *all_prev, *all_next;   /* every in-flight op, in start order */
+	struct node *prev, *next;           /* its matching list */
+	struct list *in;
+	uint64_t expect_to;                 /* tagged: next TO */
+	uint32_t expect_mo;                 /* untagged: next MO */
+	bool gap_seen;                      /* a capture gap may hide part of it */
+	bool resp_started;
+};
+
+struct iws_tracker {
+	iws_op_cb cb;
+	void *ctx;
+	uint32_t max_inflight;
+	uint64_t next_id;
+	struct iws_tracker_counts counts;
+	struct iws_mpa_conn mpa;
+	bool have_mpa;
+	bool rtr_pending;            /* the initiator's first FPDU is the RTR */
+	bool rtr_read_resp_pending;  /* a zero-length Read RTR awaits its response */
+	struct node *all_head, *all_tail;
+	struct list tagged[2];       /* open Writes / orphan Read Responses by data direction */
+	struct list untagged[2];     /* open Sends by direction */
+	struct list requests[2];     /* Read/Atomic Requests by the direction they were sent in */
+	bool have_msn[2][N_QUEUES];
+	uint32_t last_msn[2][N_QUEUES];
+	bool tagged_unsure[2];       /* the next new tagged message may have begun in a gap */
+};
+
+/* ---- names ---- */
+
+static const char *const op_names[IWS_OPT_COUNT] = {
+	"write", "read", "send", "send_inv", "send_se", "send_se_inv", "immediate", "immediate_se",
+	"atomic_fetch_add", "atomic_cmp_swap", "atomic_swap", "terminate",
+};
+
+static const char *const op_titles[IWS_OPT_COUNT] = {
+	"RDMA Write", "RDMA Read", "Send", "Send with Invalidate", "Send with SE",
+	"Send with SE and Invalidate", "Immediate Data", "Immediate Data with SE",
+	"Atomic FetchAdd", "Atomic CmpSwap", "Atomic Swap", "Terminate",
+};
+
+const char *iws_op_type_name(enum iws_op_type t)
+{
+	return (unsigned)t < IWS_OPT_COUNT ? op_names[t] : "?";
+}
+
+const char *iws_op_type_title(enum iws_op_type t)
+{
+	return (unsigned)t < IWS_OPT_COUNT ? op_titles[t] : "?";
+}
+
+int iws_op_type_from_name(const char *name)
+{
+	for (int i = 0; i < IWS_OPT_COUNT; i++)
+		if (strcmp(name, op_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* ---- lists ---- */
+
+static void list_push(struct list *l, struct node *n)
+{
+	n->in = l;
+	n->next = NULL;
+	n->prev = l->tail;
+	if (l->tail)
+		l->tail->next = n;
+	else
+		l->head = n;
+	l->tail = n;
+	l->n++;
+}
+
+static void list_unlink(struct node *n)
+{
+	struct list *l = n->in;
+	if (!l)
+		return;
+	if (n->prev)
+		n->prev->next = n->next;
+	else
+		l->head = n->next;
+	if (n->next)
+		n->next->prev = n->prev;
+	else
+		l->tail = n->prev;
+	l->n--;
+	n->in = NULL;
+	n->prev = n->next = NULL;
+}
+
+/* ---- life cycle of an operation ---- */
+
+static void report(struct iws_tracker *t, struct node *n)
+{
+	list_unlink(n);
+	if (n->all_prev)
+		n->all_prev->all_next = n->all_next;
+	else
+		t->all_head = n->all_next;
+	if (n->all_next)
+		n->all_next->all_prev = n->all_prev;
+	else
+		t->all_tail = n->all_prev;
+	t->counts.inflight--;
+
+	n->op.complete = (n->op.flags & IWS_OPF_INCOMPLETE_MASK) == 0;
+	if (!n->op.complete)
+		t->counts.ops_incomplete++;
+	t->counts.ops_reported++;
+	if (t->cb)
+		t->cb(t->ctx, &n->op);
+	free(n);
+}
+
+static struct node *start(struct iws_tracker *t, const struct iws_seg *s, enum iws_op_type type,
+			  enum op_kind kind, struct iws_seg_note *note)
+{
+	/* Bounded memory: past the limit the oldest operation is given up. */
+	if (t->counts.inflight >= t->max_inflight && t->all_head) {
+		t->all_head->op.flags |= IWS_OPF_EVICTED;
+		t->counts.evicted++;
+		note->flags |= IWS_SEGF_EVICTED;
+		report(t, t->all_head);
+	}
+	struct node *n = calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	const struct iws_ddp_hdr *h = &s->msg->ddp;
+	n->kind = kind;
+	n->op.id = ++t->next_id;
+	n->op.type = type;
+	n->op.opcode = h->opcode;
+	n->op.dir = s->dir;
+	n->op.first_frame = n->op.last_frame = s->frame;
+	n->op.start_ns = n->op.end_ns = s->ts_ns;
+	n->all_prev = t->all_tail;
+	if (t->all_tail)
+		t->all_tail->all_next = n;
+	else
+		t->all_head = n;
+	t->all_tail = n;
+	t->counts.inflight++;
+	t->counts.ops_started++;
+	if (t->counts.inflight > t->counts.max_inflight_seen)
+		t->counts.max_inflight_seen = t->counts.inflight;
+	note->op_first = true;
+	return n;
+}
+
+/* Account one segment to an operation. */
+static void add_segment(struct node *n, const struct iws_seg *s, uint32_t payload,
+			struct iws_seg_note *note)
+{
+	n->op.segments++;
+	n->op.bytes += payload;
+	n->op.last_frame = s->frame;
+	n->op.end_ns = s->ts_ns;
+	if (s->crc == IWS_CRC_BAD)
+		n->op.crc_errors++;
+	if (s->truncated)
+		n->op.flags |= IWS_OPF_TRUNCATED;
+	note->op_id = n->op.id;
+	note->op_type = n->op.type;
+}
+
+/* MSN bookkeeping for a message's first segment (RFC 5041 §5.3: MSNs of a
+ * queue increase by one per message). */
+static void check_msn(struct iws_tracker *t, uint8_t dir, uint32_t qn, uint32_t msn,
+		      struct node *n, struct iws_seg_note *note)
+{
+	if (qn >= N_QUEUES)
+		return;
+	if (t->have_msn[dir][qn] && msn != t->last_msn[dir][qn] + 1) {
+		note->flags |= IWS_SEGF_MSN_GAP;
+		t->counts.msn_gaps++;
+		if (n)
+			n->op.flags |= IWS_OPF_MSN_GAP;
+	}
+	t->have_msn[dir][qn] = true;
+	t->last_msn[dir][qn] = msn;
+}
+
+static enum iws_op_type untagged_type(uint8_t opcode)
+{
+	switch (opcode) {
+	case IWS_OP_CODE_SEND_INV:
+		return IWS_OPT_SEND_INV;
+	case IWS_OP_CODE_SEND_SE:
+		return IWS_OPT_SEND_SE;
+	case IWS_OP_CODE_SEND_SE_INV:
+		return IWS_OPT_SEND_SE_INV;
+	case IWS_OP_CODE_IMMEDIATE:
+		return IWS_OPT_IMMEDIATE;
+	case IWS_OP_CODE_IMMEDIATE_SE:
+		return IWS_OPT_IMMEDIATE_SE;
+	default:
+		return IWS_OPT_SEND;
+	}
+}
+
+static enum iws_op_type atomic_type(uint8_t aop)
+{
+	switch (aop) {
+	case IWS_AOP_CMP_SWAP:
+		return IWS_OPT_ATOMIC_CMP_SWAP;
+	case IWS_AOP_SWAP:
+		return IWS_OPT_ATOMIC_SWAP;
+	default:
+		return IWS_OPT_ATOMIC_FETCH_ADD;
+	}
+}
+
+/* Is this the RTR message of a peer-to-peer set-up (RFC 6581 §7)? */
+static bool take_rtr(struct iws_tracker *t, const struct iws_seg *s)
+{
+	const struct iws_msg *m = s->msg;
+	const struct iws_ddp_hdr *h = &m->ddp;
+	if (t->rtr_read_resp_pending && s->dir == IWS_DIR_R2I) {
+		t->rtr_read_resp_pending = false;
+		if (h->opcode == IWS_OP_CODE_READ_RESP && m->payload_len == 0 && h->last)
+			return true;
+	}
+	if (!t->rtr_pending || s->dir != IWS_DIR_I2R)
+		return false;
+	t->rtr_pending = false;
+	if ((t->mpa.rtr & IWS_RTR_WRITE) && h->opcode == IWS_OP_CODE_WRITE && m->payload_len == 0)
+		return true;
+	if ((t->mpa.rtr & IWS_RTR_SEND) && h->opcode == IWS_OP_CODE_SEND && m->payload_len == 0)
+		return true;
+	if ((t->mpa.rtr & IWS_RTR_READ) && h->opcode == IWS_OP_CODE_READ_REQ && m->u.read_req.size == 0) {
+		t->rtr_read_resp_pending = true;
+		return true;
+	}
+	return false;
+}
+
+/* ---- per opcode ---- */
+
+static void seg_write(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)
+{
+	const struct iws_ddp_hdr *h = &s->msg->ddp;
+	uint32_t pl = s->msg->payload_len;
+	struct node *n;
+	for (n = t->tagged[s->dir].head; n; n = n->next) {
+		if (n->kind != K_WRITE || n->op.stag != h->stag)
+			continue;
+		if (n->expect_to == h->to)
+			break;
+		if (n->gap_seen && h->to > n->expect_to) {
+			n->op.flags |= IWS_OPF_GAP;
+			break;
+		}
+	}
+	if (!n) {
+		/* A new message while another Write of this STag is open: the old
+		 * one lost its end (tagged messages of one stream do not interleave
+		 * in practice). */
+		for (struct node *o = t->tagged[s->dir].head, *nx; o; o = nx) {
+			nx = o->next;
+			if (o->kind == K_WRITE && o->op.stag == h->stag) {
+				o->op.flags |= IWS_OPF_OFFSET_GAP | IWS_OPF_GAP;
+				t->counts.offset_gaps++;
+				report(t, o);
+			}
+		}
+		n = start(t, s, IWS_OPT_WRITE, K_WRITE, note);
+		if (!n)
+			return;
+		n->op.has_stag = true;
+		n->op.stag = h->stag;
+		n->op.to = h->to;
+		/* Nothing in a tagged segment says it is a message's first, so the
+		 * first Write after a gap (or the capture start) may be partial. */
+		if (t->tagged_unsure[s->dir])
+			n->op.flags |= IWS_OPF_STARTED_BEFORE;
+		list_push(&t->tagged[s->dir], n);
+	}
+	add_segment(n, s, pl, note);
+	n->expect_to = h->to + pl;
+	if (h->last) {
+		note->op_last = true;
+		report(t, n);
+	}
+}
+
+static struct node *find_read(struct list *l, uint32_t stag, uint64_t to)
+{
+	for (struct node *n = l->head; n; n = n->next)
+		if (n->kind == K_READ && n->op.stag == stag && n->expect_to == to)
+			return n;
+	return NULL;
+}
+
+static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)
+{
+	const struct iws_ddp_hdr *h = &s->msg->ddp;
+	uint32_t pl = s->msg->payload_len;
+	struct list *req = &t->requests[!s->dir];
+	struct node *head = NULL;
+	for (struct node *n = req->head; n; n = n->next)
+		if (n->kind == K_READ) {
+			head = n;
+			break;
+		}
+
+	struct node *n = NULL;
+	if (head && head->op.stag == h->stag && head->expect_to == h->to) {
+		n = head;
+	} else if (head && head->gap_seen && head->op.stag == h->stag && h->to > head->expect_to) {
+		n = head;
+		n->op.flags |= IWS_OPF_GAP;
+	} else if ((n = find_read(req, h->stag, h->to)) != NULL) {
+		/* Responses come in request order (RFC 5040 §5.2.1): the reads
+		 * before this one never got (all of) theirs in the capture. */
+		bool any_gap = false;
+		for (struct node *o = req->head, *nx; o && o != n; o = nx) {
+			nx = o->next;
+			if (o->kind != K_READ)
+				continue;
+			any_gap |= o->gap_seen;
+			o->op.flags |= IWS_OPF_GAP;
+			report(t, o);
+		}
+		if (!any_gap) {
+			note->flags |= IWS_SEGF_STAG_MISMATCH;
+			t->counts.stag_mismatches++;
+		}
+	}
+
+	if (n) {
+		if (!n->resp_started) {
+			n->resp_started = true;
+			n->op.response_frame = s->frame;
+		}
+		note->request_frame = n->op.first_frame;
+		add_segment(n, s, pl, note);
+		n->expect_to = h->to + pl;
+		if (n->op.bytes > n->op.read_size)
+			note->flags |= IWS_SEGF_OVERRUN;
+		if (h->last) {
+			note->op_last = true;
+			note->has_response_time = true;
+			note->response_time_ns = s->ts_ns - n->op.start_ns;
+			n->op.has_latency = true;
+			n->op.latency_ns = note->response_time_ns;
+			report(t, n);
+		}
+		return;
+	}
+
+	/* No request for it in the capture: group the orphan responses like a
+	 * Write, by STag and TO, up to the last one. */
+	note->flags |= IWS_SEGF_ORPHAN_RESPONSE;
+	t->counts.orphan_responses++;
+	for (n = t->tagged[s->dir].head; n; n = n->next)
+		if (n->kind == K_ORPHAN_READ && n->op.stag == h->stag &&
+		    (n->expect_to == h->to || (n->gap_seen && h->to > n->expect_to)))
+			break;
+	if (!n) {
+		n = start(t, s, IWS_OPT_READ, K_ORPHAN_READ, note);
+		if (!n)
+			return;
+		n->op.flags |= IWS_OPF_STARTED_BEFORE;
+		n->op.has_stag = true;
+		n->op.stag = h->stag;
+		n->op.to = h->to;
+		n->op.segments = 0;
+		n->op.response_frame = s->frame;
+		list_push(&t->tagged[s->dir], n);
+	}
+	add_segment(n, s, pl, note);
+	n->expect_to = h->to + pl;
+	if (h->last) {
+		note->op_last = true;
+		report(t, n);
+	}
+}
+
+static void count_outstanding(struct iws_tracker *t, struct node *n, uint8_t dir, struct iws_seg_note *note)
+{
+	uint32_t out = t->requests[dir].n;
+	note->outstanding = out;
+	/* RFC 6581 §5: the peer's IRD bounds the Read (and Atomic) Requests
+	 * outstanding towards it. */
+	uint16_t ird = t->have_mpa && t->mpa.has_ird_ord ? t->mpa.ird[!dir] : 0;
+	if (ird && out > ird) {
+		note->flags |= IWS_SEGF_IRD_EXCEEDED;
+		n->op.flags |= IWS_OPF_IRD_EXCEEDED;
+		t->counts.ird_exceeded++;
+	}
+}
+
+static void seg_read_req(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)
+{
+	const struct iws_msg *m = s->msg;
+	struct node *n = start(t, s, IWS_OPT_READ, K_READ, note);
+	check_msn(t, s->dir, m->ddp.qn, m->ddp.msn, n, note);
+	if (!n)
+		return;
+	const struct iws_rdmap_read_req *rr = &m->u.read_req;
+	n->op.has_stag = true;
+	n->op.stag = rr->sink_stag;
+	n->op.to = rr->sink_to;
+	n->op.has_qn = true;
+	n->op.qn = m->ddp.qn;
+	n->op.msn = m->ddp.msn;
+	n->op.read_size = rr->size;
+	n->op.src_stag = rr->src_stag;
+	n->op.src_to = rr->src_to;
+	n->expect_to = rr->sink_to;
+	add_segment(n, s, 0, note);
+	list_push(&t->requests[s->dir], n);
+	count_outstanding(t, n, s->dir, note);
+}
+
+static void seg_atomic_req(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)
+{
+	const struct iws_msg *m = s->msg;
+	const struct iws_rdmap_atomic_req *a = &m->u.atomic_req;
+	struct node *n = start(t, s, atomic_type(a->aopcode), K_ATOMIC, note);
+	check_msn(t, s->dir, m->ddp.qn, m->ddp.msn, n, note);
+	if (!n)
+		return;
+	n->op.has_stag = true;
+	n->op.stag = a->stag;
+	n->op.to = a->to;
+	n->op.has_qn = true;
+	n->op.qn = m->ddp.qn;
+	n->op.msn = m->ddp.msn;
+	n->op.atomic_req_id = a->req_id;
+	add_segment(n, s, 8, note);
+	list_push(&t->requests[s->dir], n);
+	count_outstanding(t, n, s->dir, note);
+}
+
+static void seg_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)
+{
+	const struct iws_msg *m = s->msg;
+	check_msn(t, s->dir, m->ddp.qn, m->ddp.msn, NULL, note);
+	struct node *n;
+	for (n = t->requests[!s->dir].head; n; n = n->next)
+		if (n->kind == K_ATOMIC && n->op.atomic_req_id == m->u.atomic_resp.req_id)
+			break;
+	if (!n) {
+		note->flags |= IWS_SEGF_ORPHAN_RESPONSE;
+		t->counts.orphan_responses++;
+		n = start(t, s, IWS_OPT_ATOMIC_FETCH_ADD, K_ATOMIC, note);
+		if (!n)
+			return;
+		n->op.flags |= IWS_OPF_STARTED_BEFORE;
+		n->op.dir = !s->dir;
+		n->op.opcode = IWS_OP_CODE_ATOMIC_REQ;
+		n->op.atomic_req_id = m->u.atomic_resp.req_id;
+		n->op.bytes = 8;
+	} else {
+		note->request_frame = n->op.first_frame;
+		note->has_response_time = true;
+		note->response_time_ns = s->ts_ns - n->op.start_ns;
+		n->op.has_latency = true;
+		n->op.latency_ns = note->response_time_ns;
+	}
+	n->op.response_frame = s->frame;
+	n->op.has_atomic_orig = true;
+	n->op.atomic_orig_value = m->u.atomic_resp.orig_value;
+	add_segment(n, s, 0, note);
+	note->op_last = true;
+	report(t, n);
+}
+
+static void seg_untagged(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)
+{
+	const struct iws_msg *m = s->msg;
+	const struct iws_ddp_hdr *h = &m->ddp;
+	bool immediate = h->opcode == IWS_OP_CODE_IMMEDIATE || h->opcode == IWS_OP_CODE_IMMEDIATE_SE;
+	uint32_t pl = immediate ? 8 : m->payload_len;
+	struct node *n;
+	for (n = t->untagged[s->dir].head; n; n = n->next)
+		if (n->op.msn == h->msn)
+			break;
+	if (n) {
+		if (h->mo != n->expect_mo) {
+			n->op.flags |= n->gap_seen ? IWS_OPF_GAP : IWS_OPF_OFFSET_GAP;
+			note->flags |= IWS_SEGF_OFFSET_GAP;
+			t->counts.offset_gaps++;
+		}
+	} else {
+		n = start(t, s, untagged_type(h->opcode), K_UNTAGGED, note);
+		if (h->mo == 0)
+			check_msn(t, s->dir, h->qn, h->msn, n, note);
+		if (!n)
+			return;
+		n->op.has_qn = true;
+		n->op.qn = h->qn;
+		n->op.msn = h->msn;
+		if (h->opcode == IWS_OP_CODE_SEND_INV || h->opcode == IWS_OP_CODE_SEND_SE_INV) {
+			n->op.has_inval = true;
+			n->op.inval_stag = h->rsvdulp;
+		}
+		if (immediate)
+			n->op.immediate = m->u.immediate;
+		/* MO tells exactly whether we saw the message's start (RFC 5041 §5.3). */
+		if (h->mo != 0)
+			n->op.flags |= IWS_OPF_STARTED_BEFORE;
+		list_push(&t->untagged[s->dir], n);
+	}
+	add_segment(n, s, pl, note);
+	n->expect_mo = h->mo + pl;
+	if (h->last) {
+		note->op_last = true;
+		report(t, n);
+	}
+}
+
+static void seg_terminate(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)
+{
+	const struct iws_msg *m = s->msg;
+	struct node *n = start(t, s, IWS_OPT_TERMINATE, K_UNTAGGED, note);
+	check_msn(t, s->dir, m->ddp.qn, m->ddp.msn, n, note);
+	if (!n)
+		return;
+	n->op.has_qn = true;
+	n->op.qn = m->ddp.qn;
+	n->op.msn = m->ddp.msn;
+	n->op.term_layer = m->u.term.layer;
+	n->op.term_etype = m->u.term.etype;
+	n->op.term_errcode = m->u.term.errcode;
+	add_segment(n, s, 0, note);
+	note->op_last = true;
+	report(t, n);
+}
+
+/* ---- public ---- */
+
+static void dispatch(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note);
+
+struct iws_tracker *iws_tracker_new(const struct iws_tracker_limits *lim, iws_op_cb cb, void *ctx)
+{
+	struct iws_tracker *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->cb = cb;
+	t->ctx = ctx;
+	t->max_inflight = lim && lim->max_inflight ? lim->max_inflight : DEFAULT_MAX_INFLIGHT;
+	return t;
+}
+
+void iws_tracker_free(struct iws_tracker *t)
+{
+	if (!t)
+		return;
+	for (struct node *n = t->all_head, *nx; n; n = nx) {
+		nx = n->all_next;
+		free(n);
+	}
+	free(t);
+}
+
+void iws_tracker_set_mpa(struct iws_tracker *t, const struct iws_mpa_conn *c)
+{
+	t->mpa = *c;
+	t->have_mpa = true;
+	t->rtr_pending = c->p2p && c->rtr != 0;
+}
+
+void iws_tracker_segment(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)
+{
+	struct iws_seg_note scratch;
+	if (!note)
+		note = &scratch;
+	memset(note, 0, sizeof(*note));
+	t->counts.segments++;
+	if (s->crc == IWS_CRC_BAD)
+		t->counts.crc_errors++;
+	if (s->dir > 1 || !s->msg)
+		return;
+	if (take_rtr(t, s)) {
+		note->rtr = true;
+		t->counts.rtr_messages++;
+		return;
+	}
+	dispatch(t, s, note);
+	/* Only the first segment after a gap can be the unseen middle of a
+	 * Write; everything after it starts after the resynchronisation. */
+	t->tagged_unsure[s->dir] = false;
+}
+
+static void dispatch(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)
+{
+	switch (s->msg->ddp.opcode) {
+	case IWS_OP_CODE_WRITE:
+		seg_write(t, s, note);
+		break;
+	case IWS_OP_CODE_READ_REQ:
+		seg_read_req(t, s, note);
+		break;
+	case IWS_OP_CODE_READ_RESP:
+		seg_read_resp(t, s, note);
+		break;
+	case IWS_OP_CODE_SEND:
+	case IWS_OP_CODE_SEND_INV:
+	case IWS_OP_CODE_SEND_SE:
+	case IWS_OP_CODE_SEND_SE_INV:
+	case IWS_OP_CODE_IMMEDIATE:
+	case IWS_OP_CODE_IMMEDIATE_SE:
+		seg_untagged(t, s, note);
+		break;
+	case IWS_OP_CODE_TERMINATE:
+		seg_terminate(t, s, note);
+		break;
+	case IWS_OP_CODE_ATOMIC_REQ:
+		seg_atomic_req(t, s, note);
+		break;
+	case IWS_OP_CODE_ATOMIC_RESP:
+		seg_atomic_resp(t, s, note);
+		break;
+	default:
+		break;
+	}
+}
+
+void iws_tracker_gap(struct iws_tracker *t, uint8_t dir)
+{
+	if (dir > 1)
+		return;
+	for (struct node *n = t->tagged[dir].head; n; n = n->next)
+		n->gap_seen = true;
+	for (struct node *n = t->untagged[dir].head; n; n = n->next)
+		n->gap_seen = true;
+	/* Responses to the other side's requests flow in this direction. */
+	for (struct node *n = t->requests[!dir].head; n; n = n->next)
+		n->gap_seen = true;
+	for (int q = 0; q < N_QUEUES; q++)
+		t->have_msn[dir][q] = false;
+	t->tagged_unsure[dir] = true;
+	/* Whatever the RTR was, it is behind us or lost. */
+	if (dir == IWS_DIR_I2R)
+		t->rtr_pending = false;
+}
+
+void iws_tracker_finish(struct iws_tracker *t, uint32_t flag)
+{
+	while (t->all_head) {
+		struct node *n = t->all_head;
+		n->op.flags |= flag;
+		if (n->gap_seen && n->kind != K_READ)
+			n->op.flags |= IWS_OPF_GAP;
+		report(t, n);
+	}
+}
+
+const struct iws_tracker_counts *iws_tracker_counts(const struct iws_tracker *t)
+{
+	return &t->counts;
+}

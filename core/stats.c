@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Latency distributions and per-type operation statistics (see stats.h).
+ *
+ * Histogram mode: values are bucketed log-linearly, 2^HIST_SUB_BITS buckets
+ * per power of two, which bounds the relative error of a quantile by
+ * 2^-HIST_SUB_BITS. The representative of a bucket is its midpoint, clamped
+ * to the exact min and max.
+ */
+#include "iwarpscope/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HIST_SUB_BITS 9
+#define HIST_SUB (1u << HIST_SUB_BITS)
+#define HIST_OCTAVES 64
+#define HIST_BUCKETS (HIST_SUB + (HIST_OCTAVES - HIST_SUB_BITS) * (HIST_SUB / 2))
+
+static uint32_t bucket_of(uint64_t v)
+{
+	if (v < HIST_SUB)
+		return (uint32_t)v;
+	unsigned msb = 63 - (unsigned)__builtin_clzll(v);
+	unsigned shift = msb - HIST_SUB_BITS + 1;
+	uint32_t sub = (uint32_t)(v >> shift) - HIST_SUB / 2;  /* 256..511 -> 0..255 */
+	return HIST_SUB + (shift - 1) * (HIST_SUB / 2) + sub;
+}
+
+static void bucket_range(uint32_t b, uint64_t *lo, uint64_t *hi)
+{
+	if (b < HIST_SUB) {
+		*lo = *hi = b;
+		return;
+	}
+	uint32_t k = b - HIST_SUB;
+	unsigned shift = k / (HIST_SUB / 2) + 1;
+	uint64_t top = (uint64_t)(k % (HIST_SUB / 2) + HIST_SUB / 2);
+	*lo = top << shift;
+	*hi = ((top + 1) << shift) - 1;
+}
+
+void iws_latency_init(struct iws_latency *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void iws_latency_free(struct iws_latency *l)
+{
+	free(l->samples);
+	free(l->hist);
+	memset(l, 0, sizeof(*l));
+}
+
+bool iws_latency_is_exact(const struct iws_latency *l)
+{
+	return l->hist == NULL;
+}
+
+static bool to_histogram(struct iws_latency *l)
+{
+	l->hist = calloc(HIST_BUCKETS, sizeof(uint32_t));
+	if (!l->hist)
+		return false;
+	for (uint32_t i = 0; i < l->n_samples; i++)
+		l->hist[bucket_of((uint64_t)(l->samples[i] < 0 ? 0 : l->samples[i]))]++;
+	free(l->samples);
+	l->samples = NULL;
+	l->n_samples = l->cap = 0;
+	return true;
+}
+
+bool iws_latency_add(struct iws_latency *l, int64_t ns)
+{
+	if (l->count == 0 || ns < l->min)
+		l->min = ns;
+	if (l->count == 0 || ns > l->max)
+		l->max = ns;
+	l->count++;
+	if (__builtin_add_overflow(l->sum, ns, &l->sum))
+		l->sum = ns > 0 ? INT64_MAX : INT64_MIN;
+
+	if (!l->hist && l->n_samples == IWS_LAT_EXACT_MAX && !to_histogram(l))
+		return false;
+	if (l->hist) {
+		l->hist[bucket_of((uint64_t)(ns < 0 ? 0 : ns))]++;
+		return true;
+	}
+	if (l->n_samples == l->cap) {
+		uint32_t cap = l->cap ? l->cap * 2 : 64;
+		int64_t *s = realloc(l->samples, cap * sizeof(*s));
+		if (!s)
+			return false;
+		l->samples = s;
+		l->cap = cap;
+	}
+	l->samples[l->n_samples++] = ns;
+	l->sorted = false;
+	return true;
+}
+
+int64_t iws_latency_mean(const struct iws_latency *l)
+{
+	if (!l->count)
+		return 0;
+	/* Round half away from zero, in integers, so every front end agrees. */
+	int64_t c = (int64_t)l->count;
+	return l->sum >= 0 ? (l->sum + c / 2) / c : (l->sum - c / 2) / c;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+int64_t iws_latency_quantile(struct iws_latency *l, double q)
+{
+	if (!l->count)
+		return 0;
+	if (q <= 0)
+		return l->min;
+	if (q >= 1)
+		return l->max;
+	/* Nearest rank: ceil(q * N), 1-based. A small epsilon keeps 0.99 * 200
+	 * at rank 198 despite binary floating point. */
+	uint64_t rank = (uint64_t)ceil(q * (double)l->count - 1e-9);
+	if (rank < 1)
+		rank = 1;
+	if (!l->hist) {
+		if (!l->sorted) {
+			qsort(l->samples, l->n_samples, sizeof(int64_t), cmp_i64);
+			l->sorted = true;
+		}
+		if (rank > l->n_samples)
+			rank = l->n_samples;
+		return l->samples[rank - 1];
+	}
+	uint64_t seen = 0;
+	for (uint32_t b = 0; b < HIST_BUCKETS; b++) {
+		seen += l->hist[b];
+		if (seen >= rank) {
+			uint64_t lo, hi;
+			bucket_range(b, &lo, &hi);
+			int64_t mid = (int64_t)(lo + (hi - lo) / 2);
+			if (mid < l->min)
+				mid = l->min;
+			if (mid > l->max)
+				mid = l->max;
+			return mid;
+		}
+	}
+	return l->max;
+}
+
+void iws_qp_stats_init(struct iws_qp_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void iws_qp_stats_free(struct iws_qp_stats *s)
+{
+	for (int i = 0; i < IWS_OPT_COUNT; i++)
+		iws_latency_free(&s->op[i].latency);
+}
+
+void iws_qp_stats_add(struct iws_qp_stats *s, const struct iws_op *op)
+{
+	if ((unsigned)op->type >= IWS_OPT_COUNT)
+		return;
+	struct iws_op_stats *o = &s->op[op->type];
+	o->count++;
+	if (op->complete)
+		o->complete++;
+	o->bytes += op->bytes;
+	o->segments += op->segments;
+	o->crc_errors += op->crc_errors;
+	if (op->complete && op->has_latency)
+		iws_latency_add(&o->latency, op->latency_ns);
+}

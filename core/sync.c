@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Finding FPDU boundaries without the handshake (RFC 5044 §4.3 notes that a
+ * receiver can find FPDUs from markers; without markers we validate a chain
+ * of FPDUs, each ULPDU_Length leading exactly to the next header).
+ */
+#include "iwarpscope/sync.h"
+
+#include <string.h>
+
+#include "bytes.h"
+#include "iwarpscope/crc32c.h"
+#include "iwarpscope/rdmap.h"
+
+/* Enough marker-free octets for the largest fixed header (18 + 52). */
+#define SYNC_PREFIX 72
+
+/* One FPDU at wire[0] (seq): 1 valid, 0 invalid, -1 runs past the end of the
+ * buffer but what is there is valid. *wire_len receives its length. */
+static int check_fpdu(const uint8_t *wire, size_t len, uint32_t seq, const struct iws_mpa_dir *d,
+		      uint32_t *wire_len, int *crc_state)
+{
+	*crc_state = 0;
+	if (d->markers && ((seq - d->marker_base) & 3) != 0)
+		return 0;
+	uint32_t lo = iws_mpa_len_field_off(d, seq);
+	if (len < lo + 2)
+		return -1;
+	uint16_t ulen = iws_be16(wire + lo);
+	if (ulen < IWS_DDP_MIN_HDR_LEN)
+		return 0;
+	uint32_t w = iws_mpa_fpdu_wire_len(d, seq, ulen);
+	*wire_len = w;
+
+	/* Header check on a marker-free prefix. */
+	uint8_t tmp[SYNC_PREFIX + 2 + 4 * 2];
+	size_t avail = len < w ? len : w;
+	size_t take = avail < sizeof(tmp) ? avail : sizeof(tmp);
+	size_t n = iws_mpa_strip_markers(wire, take, seq, d, tmp);
+	if (n <= 2)
+		return -1;
+	size_t plen = n - 2 < ulen ? n - 2 : ulen;
+	struct iws_msg msg;
+	struct iws_result r = iws_rdmap_parse(tmp + 2, plen, &msg);
+	if (r.status == IWS_MALFORMED)
+		return 0;
+	if (r.status == IWS_NEED_MORE && plen == ulen)
+		return 0;  /* the whole ULPDU is there and still too short */
+
+	/* Every marker inside must point back to this FPDU. */
+	if (d->markers) {
+		for (uint32_t o = iws_mpa_next_marker_dist(d, seq); o + 4 <= avail && o < w; o += 512) {
+			if (iws_be16(wire + o) != 0 || iws_be16(wire + o + 2) != o)
+				return 0;
+		}
+	}
+	if (len < w)
+		return -1;
+
+	uint32_t crc_off = w - IWS_MPA_CRC_LEN;
+	uint32_t wire_crc = iws_mpa_crc_read(wire + crc_off);
+	uint32_t calc = iws_crc32c_extend(0, wire, crc_off);
+	*crc_state = calc == wire_crc ? 1 : (wire_crc == 0 ? 2 : 3);
+	if (d->crc && *crc_state != 1)
+		return 0;
+	return 1;
+}
+
+unsigned iws_sync_chain(const uint8_t *buf, size_t len, uint32_t seq, const struct iws_mpa_dir *d,
+			unsigned max_fpdus, bool *ended_cleanly, unsigned *crc_ok, unsigned *crc_zero)
+{
+	unsigned n = 0;
+	size_t off = 0;
+	*ended_cleanly = false;
+	if (crc_ok)
+		*crc_ok = 0;
+	if (crc_zero)
+		*crc_zero = 0;
+	while (n < max_fpdus) {
+		if (off == len) {
+			*ended_cleanly = true;
+			break;
+		}
+		uint32_t w = 0;
+		int cs;
+		int v = check_fpdu(buf + off, len - off, seq + (uint32_t)off, d, &w, &cs);
+		if (v < 0) {
+			*ended_cleanly = true;
+			break;
+		}
+		if (v == 0)
+			break;
+		n++;
+		if (cs == 1 && crc_ok)
+			(*crc_ok)++;
+		if (cs == 2 && crc_zero)
+			(*crc_zero)++;
+		off += w;
+	}
+	return n;
+}
+
+static bool scan(const uint8_t *buf, size_t len, uint32_t seq, const struct iws_mpa_dir *d,
+		 unsigned min_chain, uint32_t max_scan, uint32_t step, uint32_t first,
+		 struct iws_sync *out, bool *pending)
+{
+	for (uint32_t off = first; off < max_scan && off < len; off += step) {
+		bool clean;
+		unsigned ok, zero;
+		unsigned n = iws_sync_chain(buf + off, len - off, seq + off, d, min_chain, &clean, &ok, &zero);
+		/* A matching CRC is proof enough; otherwise demand min_chain FPDUs. */
+		if (n >= min_chain || (ok > 0 && n >= 1)) {
+			out->off = off;
+			out->chain = n;
+			out->chain_to_end = clean;
+			out->crc_ok = ok;
+			out->crc_zero = zero;
+			out->crc_bad = n - ok - zero;
+			out->crc = ok > 0 ? IWS_YES : IWS_NO;
+			out->markers = d->markers;
+			out->marker_base = d->marker_base;
+			return true;
+		}
+		/* Valid as far as the data goes: with more octets this candidate
+		 * might still win. */
+		if (clean)
+			*pending = true;
+	}
+	return false;
+}
+
+struct iws_result iws_sync_find(const uint8_t *buf, size_t len, uint32_t seq,
+				const struct iws_sync_opts *o, struct iws_sync *out)
+{
+	memset(out, 0, sizeof(*out));
+	unsigned min_chain = o->min_chain ? o->min_chain : 3;
+	uint32_t max_scan = o->max_scan ? o->max_scan : IWS_FPDU_MAX_WIRE;
+	struct iws_mpa_dir d = { false, o->crc == IWS_YES, 0 };
+	bool pending = false;
+
+	if (o->markers == IWS_YES) {
+		d.markers = true;
+		d.marker_base = o->marker_base;
+		uint32_t first = (o->marker_base - seq) & 3;
+		if (scan(buf, len, seq, &d, min_chain, max_scan, 4, first, out, &pending))
+			return iws_ok();
+	} else {
+		if (scan(buf, len, seq, &d, min_chain, max_scan, 1, 0, out, &pending))
+			return iws_ok();
+		if (o->markers == IWS_UNKNOWN) {
+			/* Infer the marker grid: words 512 octets apart with a zero
+			 * reserved half and a 4-aligned FPDUPTR (RFC 5044 §4.2). */
+			for (uint32_t p = 0; p < 512 && p + 512 + 4 <= len; p++) {
+				bool grid = true;
+				for (uint32_t q = p; q + 4 <= len && q < p + 4 * 512; q += 512) {
+					uint16_t ptr = iws_be16(buf + q + 2);
+					if (iws_be16(buf + q) != 0 || (ptr & 3) != 0) {
+						grid = false;
+						break;
+					}
+				}
+				if (!grid)
+					continue;
+				d.markers = true;
+				d.marker_base = seq + p;
+				if (scan(buf, len, seq, &d, min_chain, max_scan, 4, p & 3, out, &pending))
+					return iws_ok();
+			}
+		}
+	}
+	if (pending)
+		return iws_need(len + IWS_FPDU_MAX_WIRE);
+	return iws_malformed("no FPDU chain found", 0, len);
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * qp.h - the operation tracker: one per connection (queue pair).
+ *
+ * A front end feeds it every DDP segment of the connection, both directions,
+ * in capture order (each FPDU at the frame where its last octet arrived, as
+ * TCP reassembly delivers it). The tracker groups segments into RDMA
+ * operations (RFC 5040 §5): Write (first to last segment), Read (Read Request
+ * to the last Read Response segment), the Send family, Immediate Data, Atomic
+ * (request to response, RFC 7306), Terminate. It reports each operation once,
+ * when it completes or is given up, through a callback; and for every segment
+ * a note the plugin turns into per-frame fields (request/response links,
+ * response time, expert info).
+ *
+ * The CLI and the plugin both use it, which is why their numbers agree.
+ */
+#ifndef IWARPSCOPE_QP_H
+#define IWARPSCOPE_QP_H
+
+#include "mpa.h"
+#include "rdmap.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum iws_op_type {
+	IWS_OPT_WRITE = 0,
+	IWS_OPT_READ,
+	IWS_OPT_SEND,
+	IWS_OPT_SEND_INV,
+	IWS_OPT_SEND_SE,
+	IWS_OPT_SEND_SE_INV,
+	IWS_OPT_IMMEDIATE,
+	IWS_OPT_IMMEDIATE_SE,
+	IWS_OPT_ATOMIC_FETCH_ADD,
+	IWS_OPT_ATOMIC_CMP_SWAP,
+	IWS_OPT_ATOMIC_SWAP,
+	IWS_OPT_TERMINATE,
+	IWS_OPT_COUNT
+};
+
+/* The CLI contract's name ("write", "read", "send_inv", ...). */
+const char *iws_op_type_name(enum iws_op_type t);
+/* Parse a contract name; -1 when unknown. */
+int iws_op_type_from_name(const char *name);
+/* A human title ("RDMA Write", "Atomic CmpSwap", ...). */
+const char *iws_op_type_title(enum iws_op_type t);
+
+/* Why an operation is not complete, or what is odd about it. */
+#define IWS_OPF_GAP            0x0001 /* data of it was never captured */
+#define IWS_OPF_STARTED_BEFORE 0x0002 /* it began before the capture (or a gap) */
+#define IWS_OPF_UNFINISHED     0x0004 /* the capture ended before it finished */
+#define IWS_OPF_TRUNCATED      0x0008 /* octets cut by the snapshot length */
+#define IWS_OPF_EVICTED        0x0010 /* given up: in-flight limit reached */
+#define IWS_OPF_MSN_GAP        0x0020 /* its MSN did not follow the previous one */
+#define IWS_OPF_OFFSET_GAP     0x0040 /* MO / TO discontinuity inside it */
+#define IWS_OPF_IRD_EXCEEDED   0x0080 /* more reads outstanding than the peer's IRD */
+#define IWS_OPF_ABORTED        0x0100 /* the connection ended (FIN/RST/Terminate) first */
+#define IWS_OPF_INCOMPLETE_MASK \
+	(IWS_OPF_GAP | IWS_OPF_STARTED_BEFORE | IWS_OPF_UNFINISHED | IWS_OPF_TRUNCATED | \
+	 IWS_OPF_EVICTED | IWS_OPF_ABORTED)
+
+struct iws_op {
+	uint64_t id;                /* 1, 2, ... in order of start, per tracker */
+	enum iws_op_type type;
+	uint8_t opcode;             /* RDMAP opcode of its first message */
+	uint8_t dir;                /* IWS_DIR_* the initiator sends in */
+	uint64_t first_frame, last_frame;
+	int64_t start_ns, end_ns;
+	uint64_t bytes;             /* ULP payload octets (immediate, atomic: 8) */
+	uint32_t segments;          /* DDP segments (read: 1 + responses; atomic: 2) */
+	bool has_stag;              /* write: STag/TO of the first segment; read: sink; atomic: remote */
+	uint32_t stag;
+	uint64_t to;
+	bool has_qn;                /* untagged: QN/MSN of the (request) message */
+	uint32_t qn, msn;
+	bool has_latency;           /* read, atomic: first request frame to last response frame */
+	int64_t latency_ns;
+	bool complete;
+	uint32_t crc_errors;
+	uint32_t flags;             /* IWS_OPF_* */
+	/* per type */
+	uint32_t read_size;
+	uint32_t src_stag;
+	uint64_t src_to;
+	uint64_t response_frame;    /* read: first Read Response frame; atomic: the response frame */
+	bool has_inval;
+	uint32_t inval_stag;
+	uint64_t immediate;
+	uint32_t atomic_req_id;
+	bool has_atomic_orig;
+	uint64_t atomic_orig_value;
+	uint8_t term_layer, term_etype, term_errcode;
+};
+
+/* One DDP segment handed to the tracker. */
+struct iws_seg {
+	uint8_t dir;                /* IWS_DIR_* */
+	uint64_t frame;             /* frame in which the FPDU completed */
+	int64_t ts_ns;              /* that frame's capture time */
+	const struct iws_msg *msg;  /* decoded by iws_rdmap_parse (status OK) */
+	enum iws_crc_status crc;
+	bool truncated;             /* payload not fully captured */
+};
+
+/* Per-segment conclusions. */
+#define IWS_SEGF_MSN_GAP         0x01 /* MSN did not follow the previous message */
+#define IWS_SEGF_OFFSET_GAP      0x02 /* MO/TO does not continue its message */
+#define IWS_SEGF_ORPHAN_RESPONSE 0x04 /* response with no request in the capture */
+#define IWS_SEGF_IRD_EXCEEDED    0x08 /* read/atomic requests outstanding > peer's IRD */
+#define IWS_SEGF_STAG_MISMATCH   0x10 /* Read Response STag/TO not the next request's */
+#define IWS_SEGF_OVERRUN         0x20 /* more Read Response data than requested */
+#define IWS_SEGF_EVICTED         0x40 /* in-flight limit hit: the oldest op was given up */
+
+struct iws_seg_note {
+	uint64_t op_id;             /* 0: not part of an operation (RTR message) */
+	enum iws_op_type op_type;
+	bool rtr;                   /* the RTR message of a peer-to-peer set-up (RFC 6581 §7) */
+	bool op_first, op_last;     /* first / last segment of its operation */
+	uint64_t request_frame;     /* responses: the request's frame (0: unknown) */
+	bool has_response_time;     /* set on the segment that completes a read/atomic */
+	int64_t response_time_ns;
+	uint32_t outstanding;       /* read/atomic requests outstanding from this sender */
+	uint32_t flags;             /* IWS_SEGF_* */
+};
+
+struct iws_tracker_limits {
+	uint32_t max_inflight;      /* operations in flight per connection; 0: default (65536) */
+};
+
+struct iws_tracker_counts {
+	uint64_t segments;
+	uint64_t ops_started, ops_reported, ops_incomplete;
+	uint64_t rtr_messages;
+	uint64_t msn_gaps, offset_gaps, orphan_responses, ird_exceeded, stag_mismatches;
+	uint64_t evicted;
+	uint64_t crc_errors;
+	uint32_t inflight, max_inflight_seen;
+};
+
+typedef void (*iws_op_cb)(void *ctx, const struct iws_op *op);
+
+struct iws_tracker;
+
+/* NULL on allocation failure. cb receives every operation exactly once. */
+struct iws_tracker *iws_tracker_new(const struct iws_tracker_limits *lim, iws_op_cb cb, void *ctx);
+void iws_tracker_free(struct iws_tracker *t);
+
+/* Negotiated parameters (IRD/ORD, peer-to-peer RTR); call after the Reply. */
+void iws_tracker_set_mpa(struct iws_tracker *t, const struct iws_mpa_conn *c);
+
+/* Feed one segment; note (may be NULL) receives the conclusions. */
+void iws_tracker_segment(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note);
+
+/* Octets of direction dir were never captured: every operation whose data
+ * could lie in the hole is marked IWS_OPF_GAP and MSN expectations reset. */
+void iws_tracker_gap(struct iws_tracker *t, uint8_t dir);
+
+/* The capture (or the connection) ended: report everything still in flight
+ * as incomplete, oldest first. flag is IWS_OPF_UNFINISHED or IWS_OPF_ABORTED. */
+void iws_tracker_finish(struct iws_tracker *t, uint32_t flag);
+
+const struct iws_tracker_counts *iws_tracker_counts(const struct iws_tracker *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sync.h - finding FPDU boundaries without the MPA handshake: a capture that
+ * starts mid-stream, or decoding that resumes after octets were lost.
+ *
+ * A candidate start is accepted when a chain of consecutive FPDUs validates
+ * from it: each ULPDU_Length leads exactly to the next FPDU, every DDP/RDMAP
+ * header decodes (versions, reserved opcodes, opcode/queue consistency), and
+ * a CRC, when one matches, settles the question at once. With markers the
+ * FPDUPTR of each marker must point back to its FPDU.
+ */
+#ifndef IWARPSCOPE_SYNC_H
+#define IWARPSCOPE_SYNC_H
+
+#include "mpa.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum iws_tristate { IWS_NO = 0, IWS_YES = 1, IWS_UNKNOWN = 2 };
+
+struct iws_sync_opts {
+	enum iws_tristate markers;  /* UNKNOWN: try without, then infer the phase */
+	uint32_t marker_base;       /* used when markers == IWS_YES */
+	enum iws_tristate crc;      /* UNKNOWN: infer from the CRC fields */
+	unsigned min_chain;         /* FPDUs that must validate (0: default 3) */
+	uint32_t max_scan;          /* candidate offsets to try (0: 65544+marker room) */
+};
+
+struct iws_sync {
+	uint32_t off;               /* offset in buf of the first FPDU */
+	unsigned chain;             /* FPDUs validated from there */
+	bool chain_to_end;          /* the chain ran to the end of buf */
+	unsigned crc_ok, crc_zero, crc_bad;
+	enum iws_tristate crc;      /* conclusion about CRC use */
+	bool markers;
+	uint32_t marker_base;       /* when markers */
+};
+
+/* Validate one candidate: the FPDU chain starting at buf[0] (TCP seq seq).
+ * Returns the number of FPDUs that validate, and in *ended_cleanly whether
+ * the chain stopped only because buf ended. */
+unsigned iws_sync_chain(const uint8_t *buf, size_t len, uint32_t seq, const struct iws_mpa_dir *d,
+			unsigned max_fpdus, bool *ended_cleanly, unsigned *crc_ok, unsigned *crc_zero);
+
+/*
+ * Find the first FPDU boundary in buf (whose first octet is TCP seq seq).
+ * OK: out->off is the boundary. NEED_MORE: no decision yet, more octets would
+ * help (need is a suggestion). MALFORMED: no FPDU chain starts anywhere in
+ * the scanned range.
+ */
+struct iws_result iws_sync_find(const uint8_t *buf, size_t len, uint32_t seq,
+				const struct iws_sync_opts *o, struct iws_sync *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
