@@ -198,12 +198,14 @@ struct iws_result iws_mpa_fpdu_parse(const uint8_t *wire, size_t len, uint32_t s
 	uint32_t body_pad = body_ulpdu + out->ulpdu_len;
 	uint32_t body_crc = body_pad + out->pad;
 	out->ulpdu_off = wire_offset(body_ulpdu, out->markers, out->n_markers);
-	out->pad_off = wire_offset(body_pad, out->markers, out->n_markers);
+	/* One past the last ULPDU octet (a marker right after it is not part
+	 * of the ULPDU's span). */
+	uint32_t ulpdu_end = wire_offset(body_pad - 1, out->markers, out->n_markers) + 1;
+	out->pad_off = out->pad ? wire_offset(body_pad, out->markers, out->n_markers) : ulpdu_end;
 	out->crc_off = wire_offset(body_crc, out->markers, out->n_markers);
 	out->crc_wire = iws_mpa_crc_read(wire + out->crc_off);
 
 	/* Does a marker fall inside the ULPDU? Then hand out a marker-free copy. */
-	uint32_t ulpdu_end = out->pad_off;
 	if (ulpdu_end - out->ulpdu_off == out->ulpdu_len) {
 		out->ulpdu = wire + out->ulpdu_off;
 	} else {

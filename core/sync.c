@@ -18,7 +18,7 @@
 /* One FPDU at wire[0] (seq): 1 valid, 0 invalid, -1 runs past the end of the
  * buffer but what is there is valid. *wire_len receives its length. */
 static int check_fpdu(const uint8_t *wire, size_t len, uint32_t seq, const struct iws_mpa_dir *d,
-		      uint32_t *wire_len, int *crc_state)
+		      uint32_t *wire_len, int *crc_state, unsigned *markers_seen)
 {
 	*crc_state = 0;
 	if (d->markers && ((seq - d->marker_base) & 3) != 0)
@@ -52,6 +52,7 @@ static int check_fpdu(const uint8_t *wire, size_t len, uint32_t seq, const struc
 		for (uint32_t o = iws_mpa_next_marker_dist(d, seq); o + 4 <= avail && o < w; o += 512) {
 			if (iws_be16(wire + o) != 0 || iws_be16(wire + o + 2) != o)
 				return 0;
+			(*markers_seen)++;
 		}
 	}
 	if (len < w)
@@ -66,8 +67,9 @@ static int check_fpdu(const uint8_t *wire, size_t len, uint32_t seq, const struc
 	return 1;
 }
 
-unsigned iws_sync_chain(const uint8_t *buf, size_t len, uint32_t seq, const struct iws_mpa_dir *d,
-			unsigned max_fpdus, bool *ended_cleanly, unsigned *crc_ok, unsigned *crc_zero)
+static unsigned chain(const uint8_t *buf, size_t len, uint32_t seq, const struct iws_mpa_dir *d,
+		      unsigned max_fpdus, bool *ended_cleanly, unsigned *crc_ok, unsigned *crc_zero,
+		      unsigned *markers_seen)
 {
 	unsigned n = 0;
 	size_t off = 0;
@@ -83,7 +85,7 @@ unsigned iws_sync_chain(const uint8_t *buf, size_t len, uint32_t seq, const stru
 		}
 		uint32_t w = 0;
 		int cs;
-		int v = check_fpdu(buf + off, len - off, seq + (uint32_t)off, d, &w, &cs);
+		int v = check_fpdu(buf + off, len - off, seq + (uint32_t)off, d, &w, &cs, markers_seen);
 		if (v < 0) {
 			*ended_cleanly = true;
 			break;
@@ -100,16 +102,24 @@ unsigned iws_sync_chain(const uint8_t *buf, size_t len, uint32_t seq, const stru
 	return n;
 }
 
+unsigned iws_sync_chain(const uint8_t *buf, size_t len, uint32_t seq, const struct iws_mpa_dir *d,
+			unsigned max_fpdus, bool *ended_cleanly, unsigned *crc_ok, unsigned *crc_zero)
+{
+	unsigned markers_seen = 0;
+	return chain(buf, len, seq, d, max_fpdus, ended_cleanly, crc_ok, crc_zero, &markers_seen);
+}
+
 static bool scan(const uint8_t *buf, size_t len, uint32_t seq, const struct iws_mpa_dir *d,
 		 unsigned min_chain, uint32_t max_scan, uint32_t step, uint32_t first,
-		 struct iws_sync *out, bool *pending)
+		 bool need_marker, struct iws_sync *out, bool *pending)
 {
 	for (uint32_t off = first; off < max_scan && off < len; off += step) {
 		bool clean;
-		unsigned ok, zero;
-		unsigned n = iws_sync_chain(buf + off, len - off, seq + off, d, min_chain, &clean, &ok, &zero);
-		/* A matching CRC is proof enough; otherwise demand min_chain FPDUs. */
-		if (n >= min_chain || (ok > 0 && n >= 1)) {
+		unsigned ok, zero, mk = 0;
+		unsigned n = chain(buf + off, len - off, seq + off, d, min_chain, &clean, &ok, &zero, &mk);
+		/* A matching CRC is proof enough; otherwise demand min_chain FPDUs.
+		 * A guessed marker grid must also have been seen in the chain. */
+		if ((n >= min_chain || (ok > 0 && n >= 1)) && (!need_marker || mk > 0)) {
 			out->off = off;
 			out->chain = n;
 			out->chain_to_end = clean;
@@ -142,31 +152,37 @@ struct iws_result iws_sync_find(const uint8_t *buf, size_t len, uint32_t seq,
 		d.markers = true;
 		d.marker_base = o->marker_base;
 		uint32_t first = (o->marker_base - seq) & 3;
-		if (scan(buf, len, seq, &d, min_chain, max_scan, 4, first, out, &pending))
+		if (scan(buf, len, seq, &d, min_chain, max_scan, 4, first, false, out, &pending))
 			return iws_ok();
 	} else {
-		if (scan(buf, len, seq, &d, min_chain, max_scan, 1, 0, out, &pending))
-			return iws_ok();
-		if (o->markers == IWS_UNKNOWN) {
-			/* Infer the marker grid: words 512 octets apart with a zero
-			 * reserved half and a 4-aligned FPDUPTR (RFC 5044 §4.2). */
-			for (uint32_t p = 0; p < 512 && p + 512 + 4 <= len; p++) {
-				bool grid = true;
-				for (uint32_t q = p; q + 4 <= len && q < p + 4 * 512; q += 512) {
-					uint16_t ptr = iws_be16(buf + q + 2);
-					if (iws_be16(buf + q) != 0 || (ptr & 3) != 0) {
-						grid = false;
-						break;
-					}
+		/* Markers unknown: look for a marker grid first - a chain of FPDUs
+		 * small enough to miss every grid point validates without markers
+		 * too, so the no-marker answer is only right when no grid exists.
+		 * Grid candidates are words 512 octets apart with a zero reserved
+		 * half and a 4-aligned FPDUPTR (RFC 5044 §4.2); the chain must then
+		 * cross at least one of them. */
+		for (uint32_t p = 0; o->markers == IWS_UNKNOWN && p < 512 && p + 512 + 4 <= len; p++) {
+			bool grid = true, pointing = false;
+			for (uint32_t q = p; q + 4 <= len && q < p + 4 * 512; q += 512) {
+				uint16_t ptr = iws_be16(buf + q + 2);
+				if (iws_be16(buf + q) != 0 || (ptr & 3) != 0) {
+					grid = false;
+					break;
 				}
-				if (!grid)
-					continue;
-				d.markers = true;
-				d.marker_base = seq + p;
-				if (scan(buf, len, seq, &d, min_chain, max_scan, 4, p & 3, out, &pending))
-					return iws_ok();
+				pointing |= ptr != 0;
 			}
+			/* All-zero words are what zero-filled payload looks like. */
+			if (!grid || !pointing)
+				continue;
+			struct iws_mpa_dir dm = d;
+			dm.markers = true;
+			dm.marker_base = seq + p;
+			bool pend = false;
+			if (scan(buf, len, seq, &dm, min_chain, max_scan, 4, p & 3, true, out, &pend))
+				return iws_ok();
 		}
+		if (scan(buf, len, seq, &d, min_chain, max_scan, 1, 0, false, out, &pending))
+			return iws_ok();
 	}
 	if (pending)
 		return iws_need(len + IWS_FPDU_MAX_WIRE);

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The operation tracker: matching, grouping, latency, gaps, limits. */
+#include "check.h"
+#include "iwarpscope/qp.h"
+#include "iwarpscope/stats.h"
+
+#define MAX_OPS 64
+static struct iws_op ops[MAX_OPS];
+static int n_ops;
+
+static void on_op(void *ctx, const struct iws_op *op)
+{
+	(void)ctx;
+	if (n_ops < MAX_OPS)
+		ops[n_ops] = *op;
+	n_ops++;
+}
+
+static uint8_t ub[70000];
+
+/* Parse a ULPDU we build into a message. */
+static struct iws_msg msg_of(uint16_t len)
+{
+	struct iws_msg m;
+	struct iws_result r = iws_rdmap_parse(ub, len, &m);
+	CHECK_STATUS(r, IWS_OK);
+	return m;
+}
+
+static struct iws_msg untagged(uint8_t opcode, uint32_t qn, uint32_t msn, uint32_t mo, int last,
+			       uint16_t plen, uint32_t rsvdulp)
+{
+	memset(ub, 0, 18 + plen);
+	ub[0] = (uint8_t)(0x01 | (last ? 0x40 : 0));
+	ub[1] = (uint8_t)(0x40 | opcode);
+	put_be32(ub + 2, rsvdulp);
+	put_be32(ub + 6, qn);
+	put_be32(ub + 10, msn);
+	put_be32(ub + 14, mo);
+	return msg_of((uint16_t)(18 + plen));
+}
+
+static struct iws_msg tagged(uint8_t opcode, uint32_t stag, uint64_t to, int last, uint16_t plen)
+{
+	memset(ub, 0, 14 + plen);
+	ub[0] = (uint8_t)(0x81 | (last ? 0x40 : 0));
+	ub[1] = (uint8_t)(0x40 | opcode);
+	put_be32(ub + 2, stag);
+	put_be64(ub + 6, to);
+	return msg_of((uint16_t)(14 + plen));
+}
+
+static struct iws_msg read_req(uint32_t msn, uint32_t sink, uint64_t sink_to, uint32_t size)
+{
+	memset(ub, 0, 46);
+	ub[0] = 0x41;
+	ub[1] = 0x41;
+	put_be32(ub + 6, 1);
+	put_be32(ub + 10, msn);
+	put_be32(ub + 18, sink);
+	put_be64(ub + 22, sink_to);
+	put_be32(ub + 30, size);
+	put_be32(ub + 34, 0xABCD);
+	put_be64(ub + 38, 0x7000);
+	return msg_of(46);
+}
+
+static struct iws_msg atomic_req(uint32_t msn, uint8_t aop, uint32_t id)
+{
+	memset(ub, 0, 70);
+	ub[0] = 0x41;
+	ub[1] = 0x4A;
+	put_be32(ub + 6, 1);
+	put_be32(ub + 10, msn);
+	put_be32(ub + 18, aop);
+	put_be32(ub + 22, id);
+	put_be32(ub + 26, 0x5555);
+	put_be64(ub + 30, 0x8000);
+	return msg_of(70);
+}
+
+static struct iws_msg atomic_resp(uint32_t msn, uint32_t id, uint64_t orig)
+{
+	memset(ub, 0, 30);
+	ub[0] = 0x41;
+	ub[1] = 0x4B;
+	put_be32(ub + 6, 3);
+	put_be32(ub + 10, msn);
+	put_be32(ub + 18, id);
+	put_be64(ub + 22, orig);
+	return msg_of(30);
+}
+
+static void feed(struct iws_tracker *t, uint8_t dir, uint64_t frame, int64_t ts,
+		 const struct iws_msg *m, enum iws_crc_status crc, struct iws_seg_note *note)
+{
+	struct iws_seg s = { dir, frame, ts, m, crc, false };
+	iws_tracker_segment(t, &s, note);
+}
+
+int main(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+
+	/* --- Read: request, three responses (the middle one with a bad CRC) --- */
+	struct iws_tracker *t = iws_tracker_new(NULL, on_op, NULL);
+	m = read_req(1, 0x100, 0x5000, 3000);
+	feed(t, IWS_DIR_I2R, 10, 1000, &m, IWS_CRC_OK, &note);
+	CHECK(note.op_first && !note.op_last);
+	CHECK_EQ(note.outstanding, 1);
+	uint64_t read_id = note.op_id;
+	CHECK(read_id != 0);
+	m = tagged(2, 0x100, 0x5000, 0, 1000);
+	feed(t, IWS_DIR_R2I, 12, 1500, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(note.op_id, read_id);
+	CHECK_EQ(note.request_frame, 10);
+	CHECK(!note.has_response_time);
+	m = tagged(2, 0x100, 0x5000 + 1000, 0, 1000);
+	feed(t, IWS_DIR_R2I, 13, 1600, &m, IWS_CRC_BAD, &note);
+	m = tagged(2, 0x100, 0x5000 + 2000, 1, 1000);
+	feed(t, IWS_DIR_R2I, 15, 4100, &m, IWS_CRC_OK, &note);
+	CHECK(note.op_last && note.has_response_time);
+	CHECK_EQ(note.response_time_ns, 3100);
+	CHECK_EQ(n_ops, 1);
+	CHECK_EQ(ops[0].type, IWS_OPT_READ);
+	CHECK_EQ(ops[0].first_frame, 10);
+	CHECK_EQ(ops[0].last_frame, 15);
+	CHECK_EQ(ops[0].response_frame, 12);
+	CHECK_EQ(ops[0].bytes, 3000);
+	CHECK_EQ(ops[0].segments, 4);
+	CHECK_EQ(ops[0].latency_ns, 3100);
+	CHECK(ops[0].has_latency && ops[0].complete);
+	CHECK_EQ(ops[0].crc_errors, 1);
+	CHECK_EQ(ops[0].stag, 0x100);
+	CHECK_EQ(ops[0].to, 0x5000);
+	CHECK_EQ(ops[0].qn, 1);
+	CHECK_EQ(ops[0].msn, 1);
+	CHECK_EQ(ops[0].read_size, 3000);
+	CHECK_EQ(ops[0].dir, IWS_DIR_I2R);
+
+	/* --- Write of two segments, interleaved with a two-segment Send in the
+	 * other direction and an Immediate --- */
+	n_ops = 0;
+	m = tagged(0, 0x200, 0x9000, 0, 500);
+	feed(t, IWS_DIR_I2R, 20, 2000, &m, IWS_CRC_NOT_CHECKED, &note);
+	m = untagged(3, 0, 1, 0, 0, 100, 0);
+	feed(t, IWS_DIR_R2I, 21, 2100, &m, IWS_CRC_NOT_CHECKED, &note);
+	m = tagged(0, 0x200, 0x9000 + 500, 1, 250);
+	feed(t, IWS_DIR_I2R, 22, 2200, &m, IWS_CRC_NOT_CHECKED, &note);
+	CHECK_EQ(n_ops, 1);
+	CHECK_EQ(ops[0].type, IWS_OPT_WRITE);
+	CHECK_EQ(ops[0].bytes, 750);
+	CHECK_EQ(ops[0].segments, 2);
+	CHECK(!ops[0].has_latency);
+	CHECK(ops[0].complete);
+	m = untagged(3, 0, 1, 100, 1, 60, 0);
+	feed(t, IWS_DIR_R2I, 23, 2300, &m, IWS_CRC_NOT_CHECKED, &note);
+	CHECK_EQ(n_ops, 2);
+	CHECK_EQ(ops[1].type, IWS_OPT_SEND);
+	CHECK_EQ(ops[1].bytes, 160);
+	CHECK_EQ(ops[1].first_frame, 21);
+	CHECK_EQ(ops[1].last_frame, 23);
+	CHECK_EQ(ops[1].msn, 1);
+	CHECK_EQ(ops[1].dir, IWS_DIR_R2I);
+	m = untagged(8, 0, 2, 0, 1, 8, 0);
+	feed(t, IWS_DIR_R2I, 24, 2400, &m, IWS_CRC_NOT_CHECKED, &note);
+	CHECK_EQ(n_ops, 3);
+	CHECK_EQ(ops[2].type, IWS_OPT_IMMEDIATE);
+	CHECK_EQ(ops[2].bytes, 8);
+	CHECK(!(note.flags & IWS_SEGF_MSN_GAP));
+	/* MSN jumps from 2 to 4: flagged */
+	m = untagged(6, 0, 4, 0, 1, 10, 0x77);
+	feed(t, IWS_DIR_R2I, 25, 2500, &m, IWS_CRC_NOT_CHECKED, &note);
+	CHECK(note.flags & IWS_SEGF_MSN_GAP);
+	CHECK_EQ(ops[3].type, IWS_OPT_SEND_SE_INV);
+	CHECK(ops[3].has_inval);
+	CHECK_EQ(ops[3].inval_stag, 0x77);
+	CHECK(ops[3].flags & IWS_OPF_MSN_GAP);
+	CHECK(ops[3].complete);  /* an MSN gap is not this message's fault */
+
+	/* --- Atomics: matched by request id, not order --- */
+	n_ops = 0;
+	m = atomic_req(2, 0, 41);
+	feed(t, IWS_DIR_I2R, 30, 3000, &m, IWS_CRC_OK, &note);
+	m = atomic_req(3, 2, 42);
+	feed(t, IWS_DIR_I2R, 31, 3100, &m, IWS_CRC_OK, &note);
+	m = atomic_resp(1, 42, 7);
+	feed(t, IWS_DIR_R2I, 32, 3500, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(note.request_frame, 31);
+	CHECK_EQ(note.response_time_ns, 400);
+	m = atomic_resp(2, 41, 9);
+	feed(t, IWS_DIR_R2I, 33, 3700, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(n_ops, 2);
+	CHECK_EQ(ops[0].type, IWS_OPT_ATOMIC_CMP_SWAP);
+	CHECK_EQ(ops[0].atomic_orig_value, 7);
+	CHECK_EQ(ops[1].type, IWS_OPT_ATOMIC_FETCH_ADD);
+	CHECK_EQ(ops[1].latency_ns, 700);
+	CHECK_EQ(ops[1].segments, 2);
+	CHECK_EQ(ops[1].bytes, 8);
+	CHECK_EQ(ops[1].stag, 0x5555);
+
+	/* --- a Read Response nobody asked for (capture started late) --- */
+	n_ops = 0;
+	m = tagged(2, 0x300, 0x100, 0, 100);
+	feed(t, IWS_DIR_I2R, 40, 4000, &m, IWS_CRC_OK, &note);
+	CHECK(note.flags & IWS_SEGF_ORPHAN_RESPONSE);
+	m = tagged(2, 0x300, 0x164, 1, 100);
+	feed(t, IWS_DIR_I2R, 41, 4100, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(n_ops, 1);
+	CHECK_EQ(ops[0].type, IWS_OPT_READ);
+	CHECK(!ops[0].complete);
+	CHECK(ops[0].flags & IWS_OPF_STARTED_BEFORE);
+	CHECK(!ops[0].has_latency);
+
+	/* --- Terminate --- */
+	n_ops = 0;
+	memset(ub, 0, 22);
+	ub[0] = 0x41;
+	ub[1] = 0x47;
+	put_be32(ub + 6, 2);
+	put_be32(ub + 10, 1);
+	put_be32(ub + 18, 0x20070000);  /* layer LLP, etype 0, code 7 */
+	m = msg_of(22);
+	feed(t, IWS_DIR_R2I, 50, 5000, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(n_ops, 1);
+	CHECK_EQ(ops[0].type, IWS_OPT_TERMINATE);
+	CHECK_EQ(ops[0].term_layer, 2);
+	CHECK_EQ(ops[0].term_errcode, 7);
+
+	/* --- end of capture: a half-done Write is reported incomplete --- */
+	n_ops = 0;
+	m = tagged(0, 0x400, 0, 0, 100);
+	feed(t, IWS_DIR_I2R, 60, 6000, &m, IWS_CRC_OK, &note);
+	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+	CHECK_EQ(n_ops, 1);
+	CHECK(!ops[0].complete);
+	CHECK(ops[0].flags & IWS_OPF_UNFINISHED);
+	const struct iws_tracker_counts *c = iws_tracker_counts(t);
+	CHECK_EQ(c->inflight, 0);
+	CHECK_EQ(c->ops_started, c->ops_reported);
+	iws_tracker_free(t);
+
+	/* --- a gap inside a Read's responses, and inside a Send --- */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	m = read_req(1, 0x10, 0, 3000);
+	feed(t, IWS_DIR_I2R, 1, 100, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x10, 0, 0, 1000);
+	feed(t, IWS_DIR_R2I, 2, 200, &m, IWS_CRC_OK, &note);
+	m = untagged(3, 0, 1, 0, 0, 1000, 0);
+	feed(t, IWS_DIR_I2R, 3, 250, &m, IWS_CRC_OK, &note);
+	iws_tracker_gap(t, IWS_DIR_R2I);
+	m = tagged(2, 0x10, 2000, 1, 1000);  /* the middle response was lost */
+	feed(t, IWS_DIR_R2I, 5, 400, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(n_ops, 1);
+	CHECK(!ops[0].complete);
+	CHECK(ops[0].flags & IWS_OPF_GAP);
+	CHECK_EQ(ops[0].bytes, 2000);
+	/* the Send in the other direction is untouched by that gap */
+	m = untagged(3, 0, 1, 1000, 1, 10, 0);
+	feed(t, IWS_DIR_I2R, 6, 500, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(n_ops, 2);
+	CHECK(ops[1].complete);
+	/* after a gap, the first Write seen may have begun in the hole */
+	iws_tracker_gap(t, IWS_DIR_I2R);
+	m = tagged(0, 0x20, 0x4000, 1, 100);
+	feed(t, IWS_DIR_I2R, 7, 600, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(n_ops, 3);
+	CHECK(!ops[2].complete);
+	CHECK(ops[2].flags & IWS_OPF_STARTED_BEFORE);
+	/* ... the next one is whole */
+	m = tagged(0, 0x20, 0x8000, 1, 100);
+	feed(t, IWS_DIR_I2R, 8, 700, &m, IWS_CRC_OK, &note);
+	CHECK(ops[3].complete);
+	/* a Send first seen at MO != 0 began before */
+	m = untagged(3, 0, 9, 500, 1, 10, 0);
+	feed(t, IWS_DIR_I2R, 9, 800, &m, IWS_CRC_OK, &note);
+	CHECK(!ops[4].complete);
+	CHECK(ops[4].flags & IWS_OPF_STARTED_BEFORE);
+	/* a whole Read Response lost in a gap: the request is given up when
+	 * the next read's response arrives */
+	n_ops = 0;
+	m = read_req(2, 0x30, 0, 100);
+	feed(t, IWS_DIR_I2R, 10, 900, &m, IWS_CRC_OK, &note);
+	m = read_req(3, 0x31, 0, 100);
+	feed(t, IWS_DIR_I2R, 11, 950, &m, IWS_CRC_OK, &note);
+	iws_tracker_gap(t, IWS_DIR_R2I);
+	m = tagged(2, 0x31, 0, 1, 100);
+	feed(t, IWS_DIR_R2I, 13, 1000, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(n_ops, 2);
+	CHECK(!ops[0].complete && (ops[0].flags & IWS_OPF_GAP));
+	CHECK(ops[1].complete);
+	CHECK_EQ(ops[1].latency_ns, 50);
+	CHECK(!(note.flags & IWS_SEGF_STAG_MISMATCH));
+	iws_tracker_free(t);
+
+	/* --- peer-to-peer RTR and IRD accounting --- */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	struct iws_mpa_conn conn;
+	iws_mpa_conn_init(&conn);
+	conn.state = IWS_MPA_ST_FULL;
+	conn.p2p = true;
+	conn.rtr = IWS_RTR_WRITE;
+	conn.has_ird_ord = true;
+	conn.ird[IWS_DIR_I2R] = 4;
+	conn.ird[IWS_DIR_R2I] = 2;
+	iws_tracker_set_mpa(t, &conn);
+	m = tagged(0, 0, 0, 1, 0);
+	feed(t, IWS_DIR_I2R, 1, 10, &m, IWS_CRC_OK, &note);
+	CHECK(note.rtr);
+	CHECK_EQ(note.op_id, 0);
+	CHECK_EQ(n_ops, 0);
+	for (uint32_t i = 0; i < 3; i++) {
+		m = read_req(i + 1, 0x40 + i, 0, 10);
+		feed(t, IWS_DIR_I2R, 2 + i, 20, &m, IWS_CRC_OK, &note);
+		CHECK_EQ(note.outstanding, i + 1);
+		CHECK_EQ(!!(note.flags & IWS_SEGF_IRD_EXCEEDED), i >= 2);
+	}
+	CHECK_EQ(iws_tracker_counts(t)->ird_exceeded, 1);
+	iws_tracker_free(t);
+
+	/* --- bounded memory: a Read Request storm with no responses --- */
+	n_ops = 0;
+	struct iws_tracker_limits lim = { 100 };
+	t = iws_tracker_new(&lim, on_op, NULL);
+	for (uint32_t i = 0; i < 1000; i++) {
+		m = read_req(i + 1, i, 0, 10);
+		feed(t, IWS_DIR_I2R, i + 1, i, &m, IWS_CRC_OK, &note);
+	}
+	c = iws_tracker_counts(t);
+	CHECK_EQ(c->inflight, 100);
+	CHECK_EQ(c->evicted, 900);
+	CHECK_EQ(n_ops, 900);
+	CHECK(ops[0].flags & IWS_OPF_EVICTED);
+	CHECK_EQ(ops[0].first_frame, 1);
+	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+	CHECK_EQ(n_ops, 1000);
+	iws_tracker_free(t);
+
+	CHECK(strcmp(iws_op_type_name(IWS_OPT_SEND_SE_INV), "send_se_inv") == 0);
+	CHECK_EQ(iws_op_type_from_name("atomic_cmp_swap"), IWS_OPT_ATOMIC_CMP_SWAP);
+	CHECK_EQ(iws_op_type_from_name("nope"), (unsigned long long)-1);
+	return check_done("test_qp");
+}
