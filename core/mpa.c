@@ -139,7 +139,7 @@ struct iws_result iws_mpa_marker_parse(const uint8_t *buf, size_t len, uint32_t 
 	if (out->fpduptr & 3)
 		return iws_malformed("FPDUPTR is not a multiple of 4", 2, 2);
 	if (out->fpduptr != expected)
-		return iws_malformed("FPDUPTR does not point to the start of its FPDU", 2, 2);
+		return iws_malformed("FPDUPTR does not point back to its FPDU's ULPDU_Length", 2, 2);
 	out->ok = out->rsvd == 0;
 	return iws_ok();
 }
@@ -187,7 +187,8 @@ struct iws_result iws_mpa_fpdu_parse(const uint8_t *wire, size_t len, uint32_t s
 		     o < out->wire_len && out->n_markers < IWS_FPDU_MAX_MARKERS;
 		     o += IWS_MPA_MARKER_INTERVAL) {
 			struct iws_mpa_marker *m = &out->markers[out->n_markers++];
-			struct iws_result r = iws_mpa_marker_parse(wire + o, len - o, o, m);
+			struct iws_result r = iws_mpa_marker_parse(wire + o, len - o,
+								   iws_mpa_fpduptr_expected(len_off, o), m);
 			m->off = o;
 			if (r.status != IWS_OK || !m->ok)
 				out->marker_errors++;

@@ -50,7 +50,7 @@ static int check_fpdu(const uint8_t *wire, size_t len, uint32_t seq, const struc
 	/* Every marker inside must point back to this FPDU. */
 	if (d->markers) {
 		for (uint32_t o = iws_mpa_next_marker_dist(d, seq); o + 4 <= avail && o < w; o += 512) {
-			if (iws_be16(wire + o) != 0 || iws_be16(wire + o + 2) != o)
+			if (iws_be16(wire + o) != 0 || iws_be16(wire + o + 2) != iws_mpa_fpduptr_expected(lo, o))
 				return 0;
 			(*markers_seen)++;
 		}

@@ -116,7 +116,8 @@ uint32_t iws_mpa_next_marker_dist(const struct iws_mpa_dir *d, uint32_t seq);
 /*
  * Octets the FPDU starting at TCP sequence number seq occupies on the wire,
  * markers included, given its ULPDU_Length. A marker at seq itself belongs
- * to this FPDU (its FPDUPTR is 0), one just after the CRC to the next.
+ * to this FPDU (it precedes ULPDU_Length; its FPDUPTR is 0), one just after
+ * the CRC to the next.
  */
 uint32_t iws_mpa_fpdu_wire_len(const struct iws_mpa_dir *d, uint32_t seq, uint16_t ulpdu_len);
 
@@ -134,15 +135,25 @@ static inline uint32_t iws_mpa_len_field_off(const struct iws_mpa_dir *d, uint32
 struct iws_mpa_marker {
 	uint32_t off;       /* offset of the marker within the FPDU */
 	uint16_t rsvd;      /* must be zero */
-	uint16_t fpduptr;   /* distance back to the start of this FPDU */
+	uint16_t fpduptr;   /* distance back to this FPDU's ULPDU_Length field */
 	bool ok;            /* FPDUPTR equals the expected distance and rsvd is 0 */
 };
 
 /*
+ * The FPDUPTR a marker at offset `off` of an FPDU must carry (RFC 5044 §4.2:
+ * the octets from the start of the ULPDU_Length field to the marker). len_off
+ * is where ULPDU_Length sits (4 behind a leading marker, else 0); the leading
+ * marker itself, just before ULPDU_Length, carries 0.
+ */
+static inline uint32_t iws_mpa_fpduptr_expected(uint32_t len_off, uint32_t off)
+{
+	return off < len_off ? 0 : off - len_off;
+}
+
+/*
  * Decode the 4 octets of a marker and check its FPDUPTR against `expected`
- * (the marker's distance from the start of its FPDU). MALFORMED when FPDUPTR
- * is not a multiple of 4 or differs from expected; the fields are filled in
- * all the same.
+ * (see iws_mpa_fpduptr_expected). MALFORMED when FPDUPTR is not a multiple of
+ * 4 or differs from expected; the fields are filled in all the same.
  */
 struct iws_result iws_mpa_marker_parse(const uint8_t *buf, size_t len, uint32_t expected,
 				       struct iws_mpa_marker *out);

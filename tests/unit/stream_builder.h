@@ -15,6 +15,7 @@ struct sb {
 	int markers;
 	uint32_t base;
 	uint32_t fpdu_start;  /* seq where the current FPDU began */
+	uint32_t len_field;   /* seq of its ULPDU_Length field */
 };
 
 static inline uint32_t sb_seq(const struct sb *s)
@@ -33,7 +34,9 @@ static inline void sb_maybe_marker(struct sb *s)
 {
 	uint32_t q = sb_seq(s);
 	if (s->markers && ((q - s->base) % 512u) == 0) {
-		uint32_t ptr = q - s->fpdu_start;
+		/* RFC 5044 §4.2: octets from the ULPDU_Length field to the marker;
+		 * a marker just before ULPDU_Length carries 0. */
+		uint32_t ptr = q == s->fpdu_start ? 0 : q - s->len_field;
 		sb_raw(s, 0);
 		sb_raw(s, 0);
 		sb_raw(s, (uint8_t)(ptr >> 8));
@@ -51,6 +54,8 @@ static inline void sb_byte(struct sb *s, uint8_t b)
 static inline void sb_fpdu(struct sb *s, const uint8_t *ulpdu, uint16_t len, int crc_mode)
 {
 	s->fpdu_start = sb_seq(s);
+	sb_maybe_marker(s);
+	s->len_field = sb_seq(s);
 	sb_byte(s, (uint8_t)(len >> 8));
 	sb_byte(s, (uint8_t)len);
 	for (uint16_t i = 0; i < len; i++)

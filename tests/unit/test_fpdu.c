@@ -125,7 +125,7 @@ int main(void)
 
 	/* --- build the 1016-octet FPDU by hand and parse it ---
 	 * wire 0..4 marker (FPDUPTR 0); 4..6 ULPDU_Length; 6..512 ULPDU[0..506);
-	 * 512..516 marker (FPDUPTR 512); 516..1010 ULPDU[506..1000); 1010..1012
+	 * 512..516 marker (FPDUPTR 508: the distance back to ULPDU_Length); 516..1010 ULPDU[506..1000); 1010..1012
 	 * pad; 1012..1016 CRC over wire[0..1012). */
 	uint8_t u[1000];
 	make_ulpdu(u, 1000);
@@ -135,7 +135,7 @@ int main(void)
 	put_be16(wire + 4, 1000);
 	memcpy(wire + 6, u, 506);
 	put_be16(wire + 512, 0);
-	put_be16(wire + 514, 512);
+	put_be16(wire + 514, 508);
 	memcpy(wire + 516, u + 506, 494);
 	wire[1010] = wire[1011] = 0;
 	struct iws_mpa_dir mkc = { true, true, 5000 };
@@ -151,7 +151,7 @@ int main(void)
 	CHECK_EQ(f.markers[0].off, 0);
 	CHECK_EQ(f.markers[0].fpduptr, 0);
 	CHECK_EQ(f.markers[1].off, 512);
-	CHECK_EQ(f.markers[1].fpduptr, 512);
+	CHECK_EQ(f.markers[1].fpduptr, 508);
 	CHECK_EQ(f.marker_errors, 0);
 	CHECK_EQ(f.crc_status, IWS_CRC_OK);
 	CHECK(f.ulpdu == scratch);
@@ -165,7 +165,7 @@ int main(void)
 	CHECK(memcmp(expect + 2, u, 1000) == 0);
 	CHECK(memcmp(expect + 1004, wire + 1012, 4) == 0);
 	/* A wrong FPDUPTR is counted, the FPDU still framed by its length. */
-	put_be16(wire + 514, 508);
+	put_be16(wire + 514, 512);
 	CHECK_STATUS(iws_mpa_fpdu_parse(wire, 1016, 5000, &mk, true, scratch, sizeof(scratch), &f), IWS_OK);
 	CHECK_EQ(f.marker_errors, 1);
 	CHECK(!f.markers[1].ok);
@@ -179,6 +179,9 @@ int main(void)
 	CHECK_STATUS(iws_mpa_fpdu_parse(wire, 1016, 5002, &mk, true, scratch, sizeof(scratch), &f), IWS_MALFORMED);
 
 	/* --- marker parse: FPDUPTR must be a multiple of 4 and point home --- */
+	CHECK_EQ(iws_mpa_fpduptr_expected(4, 0), 0);
+	CHECK_EQ(iws_mpa_fpduptr_expected(4, 512), 508);
+	CHECK_EQ(iws_mpa_fpduptr_expected(0, 256), 256);
 	struct iws_mpa_marker m;
 	uint8_t mb[4] = { 0, 0, 0x01, 0x02 };
 	r = iws_mpa_marker_parse(mb, 4, 0x102, &m);
@@ -202,7 +205,7 @@ int main(void)
 	memset(wire, 0, 520);
 	put_be16(wire + 4, 506);
 	memcpy(wire + 6, u, 506);
-	put_be16(wire + 514, 512);
+	put_be16(wire + 514, 508);
 	put_crc(wire + 516, iws_crc32c_sw(0, wire, 516));
 	r = iws_mpa_fpdu_parse(wire, 520, 5000, &mkc, true, scratch, sizeof(scratch), &f);
 	CHECK_STATUS(r, IWS_OK);
