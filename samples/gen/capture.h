@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Turns a finished model into the capture file and the ground truth: orders
+ * the captured frames, numbers them, and computes what a perfect decoder can
+ * know from the capture alone (which FPDUs are visible, in which frame
+ * in-order reassembly completes each of them, per-operation summaries).
+ */
+#ifndef IWSGEN_CAPTURE_H
+#define IWSGEN_CAPTURE_H
+
+#include "gen.h"
+
+struct op_out {
+	int op;			/* g->ops index */
+	int qp;
+	uint32_t first_frame, last_frame;
+	uint64_t start_ns, end_ns;
+	uint64_t bytes;
+	uint32_t segments;
+	int has_stag;
+	uint32_t stag;
+	uint64_t to;
+	int has_qn;
+	uint32_t qn, msn;
+	int has_latency;
+	uint64_t latency;
+	int complete;
+	uint32_t crc_errors;
+	int has_req_id, has_orig;
+	uint64_t key_off;	/* tie-break: stream offset of the first visible FPDU */
+};
+
+struct gap_out {
+	int conn, dir;
+	uint64_t off;
+	uint32_t len;
+	uint32_t after_frame;
+};
+
+struct conn_out {
+	int conn;		/* g->conns index, ordered by qp */
+	int handshake;		/* MPA Request and Reply captured */
+	uint32_t req_frame, rep_frame;	/* 0 = null */
+	uint32_t rtr_frames[2];
+	int nrtr;
+};
+
+struct truth {
+	struct gen *g;
+	uint32_t nframes;
+	uint64_t *ts;		/* ts[frame number] */
+	struct conn_out *conns;
+	int nconns;
+	struct op_out *ops;
+	size_t nops;
+	size_t *fpdus;		/* visible FPDUs in output order (g->fpdus indices) */
+	size_t nfpdus;
+	struct gap_out *gaps;
+	size_t ngaps;
+};
+
+/* Writes PREFIX.pcap (or .pcapng) and PREFIX.truth.json. */
+int capture_write(struct gen *g, const char *prefix);
+
+/* truth.c */
+int truth_write(const struct truth *t, const char *path);
+
+#endif

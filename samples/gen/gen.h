@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The generator's model: a capture under construction (struct gen), its TCP
+ * connections (struct conn, two directions each), every frame put on the
+ * wire (struct frame), every FPDU framed (struct fpdu_rec) and every RDMA
+ * operation started (struct op_rec). Scenarios drive it through tcpsim.h,
+ * mpa.h and rdma.h; capture.h turns it into a capture file and a truth file.
+ *
+ * Stream offsets: in each direction, offset 0 is the SYN, offset 1 the first
+ * data octet; the TCP sequence number of offset o is (isn + o) mod 2^32.
+ * All bookkeeping uses 64-bit offsets so sequence wrap never matters here.
+ */
+#ifndef IWSGEN_GEN_H
+#define IWSGEN_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pcapw.h"
+#include "prng.h"
+
+enum { I2R = 0, R2I = 1 };
+
+enum seg_mode {
+	SEG_ALIGNED,	/* one FPDU per TCP segment, FPDUs sized to the MSS (RFC 5044 4.5) */
+	SEG_STREAM,	/* DDP segment size independent of MSS: FPDUs straddle and pack */
+	SEG_SUPER,	/* like SEG_STREAM, but TCP segments up to super_max (GRO/TSO) */
+};
+
+enum frame_fault {
+	FF_LOST = 1u,	/* lost before the capture point and the receiver */
+	FF_NOCAP = 2u,	/* reached the receiver but never captured (true gap) */
+};
+
+enum op_kind {
+	OP_WRITE, OP_READ, OP_SEND, OP_SEND_INV, OP_SEND_SE, OP_SEND_SE_INV,
+	OP_IMM, OP_IMM_SE, OP_FADD, OP_CSWAP, OP_TERM, OP_NKINDS
+};
+
+enum rtr_type { RTR_NONE, RTR_SEND, RTR_WRITE, RTR_READ };
+
+/* RDMAP opcodes (RFC 5040 4.1, RFC 7306 4.1) */
+enum {
+	RD_WRITE = 0x0, RD_READ_REQ = 0x1, RD_READ_RESP = 0x2, RD_SEND = 0x3,
+	RD_SEND_INV = 0x4, RD_SEND_SE = 0x5, RD_SEND_SE_INV = 0x6, RD_TERMINATE = 0x7,
+	RD_IMM = 0x8, RD_IMM_SE = 0x9, RD_ATOMIC_REQ = 0xA, RD_ATOMIC_RESP = 0xB
+};
+
+struct frame {
+	uint64_t ts;		/* ns since the epoch */
+	uint32_t order;		/* creation order, ties in ts */
+	uint32_t fault;		/* FF_* */
+	int conn, dir;		/* dir = sending side */
+	size_t data_off;	/* frame bytes in gen.arena */
+	uint32_t len, payoff;
+	uint64_t soff;		/* stream offset of the first payload octet */
+	uint32_t paylen;
+	uint32_t no;		/* 1-based frame number; 0 = not in the file */
+};
+
+struct marker_rec {
+	uint64_t off;
+	uint16_t fpduptr;
+};
+
+struct fpdu_rec {
+	int conn, dir;
+	uint64_t off;		/* first octet, a leading marker included */
+	uint32_t wire_len;	/* markers, pad and CRC included */
+	uint64_t hdr_end;	/* offset past MPA length + DDP header */
+	uint16_t ulpdu_len;
+	uint8_t pad;
+	size_t mk_first, mk_count;
+	int crc_on, crc_bad;
+	int tagged, last;
+	uint8_t opcode;
+	uint32_t stag;
+	uint64_t to;
+	uint32_t qn, msn, mo;
+	int op;			/* op_rec index, -1 for RTR */
+	int op_seq;		/* 0 = first message of the op */
+	int rtr;
+	uint32_t payload;	/* ULP payload octets counted in op bytes */
+	/* filled by capture.c */
+	int listed, full;
+	uint32_t first_frame, frame;
+	int out_op;		/* index in the truth operations array, -1 */
+};
+
+struct op_rec {
+	int conn, dir;		/* dir = initiator side of the operation */
+	enum op_kind kind;
+	uint8_t opcode;
+	uint32_t stag;		/* write: sink STag; read: sink STag; atomic: remote STag */
+	uint64_t to;
+	uint32_t qn, msn;	/* untagged ops and read/atomic request */
+	uint32_t inval_stag;
+	uint64_t immediate;
+	uint32_t atomic_req_id;
+	uint64_t atomic_orig;
+	uint8_t term_layer, term_etype, term_errcode;
+	int nfpdu;		/* FPDUs generated so far */
+	int finished;		/* last message generated */
+	/* read/atomic bookkeeping */
+	uint32_t rd_size, rd_src_stag;
+	uint64_t rd_src_to;
+	uint8_t req_hdr[64];	/* request ULPDU (for Terminate embedding) */
+	uint16_t req_ulen;
+};
+
+struct dir {
+	uint32_t isn;
+	/* send side: stream bytes [base, base + len); nxt = base + len */
+	uint8_t *buf;
+	uint64_t base;
+	size_t len, cap;
+	uint64_t sent;		/* next offset not yet transmitted */
+	uint64_t *bounds;	/* unit ends not yet transmitted (SEG_ALIGNED) */
+	size_t nbounds, capbounds;
+	int fin;		/* FIN transmitted */
+	uint16_t ip_id;
+	uint32_t tsval;
+	uint16_t mss;		/* max TCP payload per segment */
+	enum seg_mode mode;
+	uint32_t ddp_max;	/* max DDP payload per segment (SEG_STREAM/SUPER) */
+	uint32_t super_max;
+	/* receive side (the peer receiving this direction) */
+	uint64_t rcv_nxt;
+	uint64_t ooo_s[32], ooo_e[32];
+	int nooo;
+	int unacked;
+	int ack_now;
+	/* MPA / DDP */
+	int full_op;
+	uint64_t seqstart;
+	int markers, crc;
+	uint32_t msn[4];	/* next MSN per queue, starting at 1 */
+	uint64_t nfpdu;		/* FPDUs posted in this direction */
+	uint64_t corrupt_at;	/* 1-based FPDU ordinal to corrupt, 0 none */
+	int corrupt_kind;	/* 1: CRC field, 2: a payload octet */
+};
+
+struct conn_cfg {
+	int ipver, vlan;
+	int host[2];		/* host numbers (addresses) of initiator, responder */
+	uint16_t port[2];	/* 0: pick an ephemeral port (initiator) */
+	int tcp_ts;
+	int fixed_isn;
+	uint32_t isn[2];
+	enum seg_mode mode[2];
+	uint32_t ddp_max[2];
+	uint32_t super_max[2];
+	uint16_t mss;		/* 0: derive from MTU 1500 */
+	/* MPA */
+	int rev;		/* 1 or 2 */
+	int enhanced;		/* S flag (rev 2) */
+	int req_m, req_c, rep_m, rep_c;
+	int reject;
+	int p2p;
+	unsigned rtr_offer;	/* bit mask of (1 << RTR_x) offered in the Request */
+	enum rtr_type rtr;	/* RTR chosen in the Reply */
+	uint16_t ird, ord;
+	const char *req_pd, *rep_pd;	/* extra private data (after the enhanced word) */
+	uint64_t rtt;		/* ns */
+};
+
+struct conn {
+	int idx;
+	struct conn_cfg cfg;
+	uint8_t mac[2][6];
+	uint8_t ip[2][16];
+	uint16_t port[2];
+	struct dir d[2];
+	uint64_t req_off, req_end, rep_off, rep_end;	/* MPA frames, 0 if none */
+	int mpa_started;
+	int rtr_fpdu[2];	/* RTR FPDU indices, -1 */
+	int pending_rd[64];	/* outstanding read/atomic ops awaiting responses */
+	int npending_rd;
+	/* filled by capture.c */
+	int qp;			/* tcp.stream index, -1 if no frame captured */
+	uint32_t first_frame_no;
+};
+
+struct gen_counts {
+	uint64_t ops[OP_NKINDS];
+	uint64_t bytes[OP_NKINDS];
+	uint64_t fpdus;
+	uint64_t frames;
+};
+
+#define GEN_MAX_CONNS 64
+
+struct gen {
+	const char *scenario;
+	uint64_t seed;
+	const char *description;
+	struct prng rng;
+	enum pcap_fmt fmt;
+	uint32_t snaplen;
+	uint64_t ts_quantum;	/* 1000 for microsecond captures */
+	uint64_t capture_start;	/* frames before this time are not captured */
+	int ipver, vlan;	/* for the truth file */
+
+	struct conn *conns[GEN_MAX_CONNS];
+	int nconns;
+
+	struct frame *frames;
+	size_t nframes, capframes;
+	uint8_t *arena;
+	size_t arena_len, arena_cap;
+	struct fpdu_rec *fpdus;
+	size_t nfpdus, capfpdus;
+	struct marker_rec *markers;
+	size_t nmarkers, capmarkers;
+	struct op_rec *ops;
+	size_t nops, capops;
+	uint32_t order;
+
+	/* streaming (bench): frames go straight to the writer */
+	int streaming;
+	struct pcapw *w;
+	uint64_t last_ts;
+	struct gen_counts counts;
+	uint8_t *scratch;	/* one frame */
+};
+
+#if defined(__GNUC__) || defined(__clang__)
+#define GEN_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define GEN_PRINTF(f, a)
+#endif
+
+/* gen.c */
+void gen_init(struct gen *g, const char *scenario, uint64_t seed);
+void gen_free(struct gen *g);
+void *xrealloc(void *p, size_t n);
+_Noreturn void gen_die(const char *fmt, ...) GEN_PRINTF(1, 2);
+struct conn *conn_new(struct gen *g, const struct conn_cfg *cfg);
+struct fpdu_rec *gen_new_fpdu(struct gen *g);
+int gen_new_op(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint8_t opcode);
+void gen_add_marker(struct gen *g, uint64_t off, uint16_t fpduptr);
+uint32_t dir_seq(const struct dir *d, uint64_t off);
+const char *op_kind_name(enum op_kind k);
+
+#endif

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The scenario table (see scenarios.h). Seeds here are the ones the
+ * committed samples were generated with. */
+#include "scenarios.h"
+
+#include <string.h>
+
+const struct scenario scenarios[] = {
+	{ "basic-v2-crc", 1, 1, scen_basic_v2_crc, "MPA v2, CRC, every operation" },
+	{ "v1-ipv6-vlan", 2, 1, scen_v1_ipv6_vlan, "MPA v1, IPv6 over 802.1Q, CRC off" },
+	{ "p2p-rtr-send", 3, 1, scen_p2p_rtr_send, "peer-to-peer, zero-length Send RTR" },
+	{ "p2p-rtr-write", 4, 1, scen_p2p_rtr_write, "peer-to-peer, zero-length Write RTR" },
+	{ "p2p-rtr-read", 5, 1, scen_p2p_rtr_read, "peer-to-peer, zero-length Read RTR" },
+	{ "reject-v1", 6, 1, scen_reject_v1, "MPA v1 Reply with R" },
+	{ "reject-v2", 7, 1, scen_reject_v2, "MPA v2 Reply with R" },
+	{ "markers-i2r", 8, 1, scen_markers_i2r, "markers initiator to responder only" },
+	{ "markers-r2i", 9, 1, scen_markers_r2i, "markers responder to initiator only" },
+	{ "markers-both-wrap", 10, 1, scen_markers_both_wrap, "markers both ways, seq wrap" },
+	{ "segmentation", 11, 1, scen_segmentation, "straddling, packing, super-segments" },
+	{ "multi-qp", 12, 1, scen_multi_qp, "five interleaved connections" },
+	{ "atomics", 13, 1, scen_atomics, "RFC 7306 atomics" },
+	{ "terminate", 14, 1, scen_terminate, "Terminate at RDMAP, DDP and MPA layer" },
+	{ "immediate", 15, 1, scen_immediate, "RFC 7306 immediate data" },
+	{ "retransmit-reorder-dup", 16, 1, scen_retransmit_reorder_dup, "loss, reorder, dups" },
+	{ "midstream", 17, 1, scen_midstream, "capture starts inside an FPDU" },
+	{ "crc-corrupt", 18, 1, scen_crc_corrupt, "FPDUs with bad CRCs" },
+	{ "gap", 19, 1, scen_gap, "segments never captured" },
+	{ "snaplen-128", 20, 1, scen_snaplen_128, "snaplen 128" },
+	{ "snaplen-96", 21, 1, scen_snaplen_96, "snaplen 96" },
+	{ "pcapng", 22, 1, scen_pcapng, "pcapng file format" },
+	{ "usec-pcap", 23, 1, scen_usec_pcap, "microsecond pcap" },
+	{ "bench", 99, 0, NULL, "large stream for benchmarks (--size BYTES)" },
+};
+
+const int nscenarios = (int)(sizeof(scenarios) / sizeof(scenarios[0]));
+
+const struct scenario *scenario_find(const char *name)
+{
+	for (int i = 0; i < nscenarios; i++)
+		if (!strcmp(scenarios[i].name, name))
+			return &scenarios[i];
+	return NULL;
+}

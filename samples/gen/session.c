@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Session helpers (see session.h). */
+#include "session.h"
+
+#include <string.h>
+
+#include "mpa.h"
+#include "rdma.h"
+#include "tcpsim.h"
+
+struct conn_cfg cfg_default(int ipver)
+{
+	struct conn_cfg k;
+
+	memset(&k, 0, sizeof(k));
+	k.ipver = ipver;
+	k.vlan = -1;
+	k.host[0] = 1;
+	k.host[1] = 2;
+	k.port[1] = 7174;
+	k.mode[0] = k.mode[1] = SEG_ALIGNED;
+	k.rev = 2;
+	k.enhanced = 1;
+	k.ird = 16;
+	k.ord = 16;
+	k.rtt = 24000;
+	return k;
+}
+
+uint32_t rnd_stag(struct gen *g)
+{
+	uint32_t index = prng_range(&g->rng, 0x100, 0xFFFFF);
+	uint32_t key = prng_range(&g->rng, 0, 255);
+
+	return index << 8 | key;
+}
+
+uint64_t rnd_to(struct gen *g)
+{
+	return 0x00007f0000000000ull + ((prng_u64(&g->rng) & 0xFFFFFFFFFull) << 12);
+}
+
+int post_write(struct gen *g, struct conn *c, int dir, uint32_t len)
+{
+	uint32_t stag = rnd_stag(g);
+	uint64_t to = rnd_to(g);
+
+	return rd_write(g, c, dir, stag, to, len);
+}
+
+int post_read(struct gen *g, struct conn *c, int dir, uint32_t len, uint32_t src_stag)
+{
+	uint32_t sink = rnd_stag(g), src;
+	uint64_t sink_to = rnd_to(g), src_to;
+
+	src = rnd_stag(g);
+	src_to = rnd_to(g);
+	return rd_read_req(g, c, dir, sink, sink_to, len, src_stag ? src_stag : src, src_to);
+}
+
+uint64_t s_proc(struct gen *g)
+{
+	return 4 * US + prng_range(&g->rng, 0, 12000);
+}
+
+uint64_t s_open_tcp(struct gen *g, struct conn *c, uint64_t t)
+{
+	t = tcp_connect(g, c, t);
+	t += 30 * US + prng_range(&g->rng, 0, 20000);
+	mpa_request(g, c);
+	return tcp_flush(g, c, I2R, t);
+}
+
+uint64_t s_open(struct gen *g, struct conn *c, uint64_t t)
+{
+	t = s_open_tcp(g, c, t);
+	/* responder ACKs the Request, then answers after the ULP accepted it */
+	t += c->cfg.rtt / 2;
+	tcp_settle(g, c, t);
+	t += 150 * US + prng_range(&g->rng, 0, 100000);
+	mpa_reply(g, c);
+	t = tcp_flush(g, c, R2I, t);
+	if (c->cfg.reject)
+		return t + 20 * US;
+	t += c->cfg.rtt / 2 + 3 * US;
+	if (c->cfg.p2p && c->cfg.rtr != RTR_NONE) {
+		rd_rtr(g, c);		/* the initiator's RTR also ACKs the Reply */
+		t = tcp_flush(g, c, I2R, t);
+		if (c->cfg.rtr == RTR_READ) {
+			t += c->cfg.rtt / 2 + s_proc(g);
+			rd_rtr_reply(g, c);
+			t = tcp_flush(g, c, R2I, t);
+			t += 5 * US;
+			tcp_settle(g, c, t);
+		} else {
+			t += c->cfg.rtt / 2;
+			tcp_settle(g, c, t);
+		}
+	} else {
+		tcp_settle(g, c, t);
+	}
+	return t + 10 * US;
+}
+
+uint64_t s_close(struct gen *g, struct conn *c, int who, uint64_t t)
+{
+	return tcp_close(g, c, who, t) + 10 * US;
+}
+
+static uint64_t finish(struct gen *g, struct conn *c, uint64_t te)
+{
+	te += 6 * US;
+	tcp_settle(g, c, te);
+	return te + 4 * US;
+}
+
+uint64_t s_write(struct gen *g, struct conn *c, int dir, uint32_t len, uint64_t t)
+{
+	post_write(g, c, dir, len);
+	return finish(g, c, tcp_flush(g, c, dir, t));
+}
+
+uint64_t s_send(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint32_t len, uint64_t t)
+{
+	rd_send(g, c, dir, kind, rnd_stag(g), len);
+	return finish(g, c, tcp_flush(g, c, dir, t));
+}
+
+uint64_t s_imm(struct gen *g, struct conn *c, int dir, int se, uint64_t value, uint64_t t)
+{
+	rd_immediate(g, c, dir, se, value);
+	return finish(g, c, tcp_flush(g, c, dir, t));
+}
+
+uint64_t s_read(struct gen *g, struct conn *c, int dir, uint32_t len, uint64_t t)
+{
+	int op = post_read(g, c, dir, len, 0);
+
+	t = tcp_flush(g, c, dir, t);
+	t += c->cfg.rtt + s_proc(g);
+	rd_read_resp(g, c, op);
+	return finish(g, c, tcp_flush(g, c, 1 - dir, t));
+}
+
+uint64_t s_atomic(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint64_t t)
+{
+	uint64_t orig = prng_u64(&g->rng) >> 20;
+	uint64_t add = prng_range(&g->rng, 1, 1000);
+	uint32_t req_id = prng_u32(&g->rng);
+	uint32_t stag = rnd_stag(g);
+	uint64_t to = rnd_to(g);
+	int op;
+
+	if (kind == OP_CSWAP)
+		op = rd_atomic_req(g, c, dir, kind, req_id, stag, to, orig + add, ~0ull, orig, ~0ull);
+	else
+		op = rd_atomic_req(g, c, dir, kind, req_id, stag, to, add, 0, 0, 0);
+	t = tcp_flush(g, c, dir, t);
+	t += c->cfg.rtt + s_proc(g);
+	rd_atomic_resp(g, c, op, orig);
+	return finish(g, c, tcp_flush(g, c, 1 - dir, t));
+}

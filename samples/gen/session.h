@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Session helpers for scenarios: open a connection (TCP + MPA handshake +
+ * RTR), run one RDMA operation with realistic timing, close it. Times are
+ * ns since the epoch; each helper returns the time at which the next action
+ * may start.
+ */
+#ifndef IWSGEN_SESSION_H
+#define IWSGEN_SESSION_H
+
+#include "gen.h"
+
+/* 2024-05-01 12:00:00 UTC */
+#define T_BASE 1714564800000000000ull
+#define US 1000ull
+#define MS 1000000ull
+
+struct conn_cfg cfg_default(int ipver);
+uint32_t rnd_stag(struct gen *g);
+uint64_t rnd_to(struct gen *g);
+/*
+ * Queue a Write / Read Request with random STags and TOs. (Draws happen in
+ * a fixed order: never put two PRNG calls in one argument list, C leaves
+ * their evaluation order to the compiler.) src_stag 0: random.
+ */
+int post_write(struct gen *g, struct conn *c, int dir, uint32_t len);
+int post_read(struct gen *g, struct conn *c, int dir, uint32_t len, uint32_t src_stag);
+
+/* TCP three-way handshake, MPA Request/Reply, RTR exchange. */
+uint64_t s_open(struct gen *g, struct conn *c, uint64_t t);
+/* TCP handshake and the MPA exchange only up to (and including) the Request. */
+uint64_t s_open_tcp(struct gen *g, struct conn *c, uint64_t t);
+uint64_t s_close(struct gen *g, struct conn *c, int who, uint64_t t);
+
+uint64_t s_write(struct gen *g, struct conn *c, int dir, uint32_t len, uint64_t t);
+uint64_t s_send(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint32_t len, uint64_t t);
+uint64_t s_imm(struct gen *g, struct conn *c, int dir, int se, uint64_t value, uint64_t t);
+uint64_t s_read(struct gen *g, struct conn *c, int dir, uint32_t len, uint64_t t);
+uint64_t s_atomic(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint64_t t);
+/* Responder think time before answering a request. */
+uint64_t s_proc(struct gen *g);
+
+#endif

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Ground-truth JSON writer: one object, fixed key order, integers as JSON
+ * numbers, one operation / FPDU per line (see samples/README.md).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "capture.h"
+
+static void jstr(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+/* RFC 5952 text form of an IPv6 address */
+static void ip6_text(const uint8_t *a, char *out)
+{
+	uint16_t w[8];
+	int best = -1, bestlen = 0;
+	char *p = out;
+
+	for (int i = 0; i < 8; i++)
+		w[i] = (uint16_t)(a[2 * i] << 8 | a[2 * i + 1]);
+	for (int i = 0; i < 8;) {
+		int j = i;
+
+		while (j < 8 && w[j] == 0)
+			j++;
+		if (j - i > bestlen) {
+			best = i;
+			bestlen = j - i;
+		}
+		i = j > i ? j : i + 1;
+	}
+	if (bestlen < 2)
+		best = -1;
+	for (int i = 0; i < 8; i++) {
+		if (i == best) {
+			p += sprintf(p, "::");
+			i += bestlen - 1;
+			continue;
+		}
+		if (i && i != best + bestlen)
+			*p++ = ':';
+		p += sprintf(p, "%x", w[i]);
+	}
+	*p = 0;
+}
+
+static void endpoint(FILE *f, const struct conn *c, int side)
+{
+	char buf[64], ip[48];
+
+	if (c->cfg.ipver == 6) {
+		ip6_text(c->ip[side], ip);
+		snprintf(buf, sizeof(buf), "[%s]:%u", ip, c->port[side]);
+	} else {
+		snprintf(buf, sizeof(buf), "%u.%u.%u.%u:%u", c->ip[side][0], c->ip[side][1],
+			 c->ip[side][2], c->ip[side][3], c->port[side]);
+	}
+	jstr(f, buf);
+}
+
+static void opt_u64(FILE *f, int has, uint64_t v)
+{
+	if (has)
+		fprintf(f, "%" PRIu64, v);
+	else
+		fputs("null", f);
+}
+
+static const char *bool_s(int v)
+{
+	return v ? "true" : "false";
+}
+
+static const char *rtr_name(enum rtr_type r)
+{
+	switch (r) {
+	case RTR_SEND:
+		return "\"send\"";
+	case RTR_WRITE:
+		return "\"write\"";
+	case RTR_READ:
+		return "\"read\"";
+	default:
+		return "null";
+	}
+}
+
+static void write_conn(FILE *f, const struct truth *t, const struct conn_out *x, int lastc)
+{
+	const struct gen *g = t->g;
+	const struct conn *c = g->conns[x->conn];
+	const struct conn_cfg *k = &c->cfg;
+	int hs = x->handshake, enh = k->rev == 2 && k->enhanced;
+	int p2p = hs && enh && k->p2p && !k->reject;
+	int first = 1;
+
+	fprintf(f, "    {\"qp\": %d, \"initiator\": ", c->qp);
+	endpoint(f, c, I2R);
+	fputs(", \"responder\": ", f);
+	endpoint(f, c, R2I);
+	fprintf(f, ", \"handshake_captured\": %s,\n", bool_s(hs));
+	fputs("     \"mpa\": {\"rev\": ", f);
+	opt_u64(f, hs, (uint64_t)k->rev);
+	fprintf(f, ", \"crc\": %s, \"markers_i2r\": %s, \"markers_r2i\": %s, \"ird\": ",
+		bool_s(k->req_c || k->rep_c), bool_s(!k->reject && k->rep_m),
+		bool_s(!k->reject && k->req_m));
+	opt_u64(f, hs && enh, k->ird);
+	fputs(", \"ord\": ", f);
+	opt_u64(f, hs && enh, k->ord);
+	fprintf(f, ", \"p2p\": %s, \"rtr\": %s, \"rejected\": %s, \"request_frame\": ",
+		bool_s(p2p), p2p ? rtr_name(k->rtr) : "null", bool_s(k->reject));
+	opt_u64(f, x->req_frame != 0, x->req_frame);
+	fputs(", \"reply_frame\": ", f);
+	opt_u64(f, x->rep_frame != 0, x->rep_frame);
+	fputs(", \"rtr_frames\": [", f);
+	for (int i = 0; i < x->nrtr; i++)
+		fprintf(f, "%s%u", i ? ", " : "", x->rtr_frames[i]);
+	fputs("]},\n", f);
+	fputs("     \"isn_i2r\": ", f);
+	opt_u64(f, hs, c->d[I2R].isn);
+	fputs(", \"isn_r2i\": ", f);
+	opt_u64(f, hs, c->d[R2I].isn);
+	fputs(", \"seqstart_i2r\": ", f);
+	opt_u64(f, hs && c->d[I2R].full_op, dir_seq(&c->d[I2R], c->d[I2R].seqstart));
+	fputs(", \"seqstart_r2i\": ", f);
+	opt_u64(f, hs && c->d[R2I].full_op, dir_seq(&c->d[R2I], c->d[R2I].seqstart));
+	fputs(",\n     \"gaps\": [", f);
+	for (size_t i = 0; i < t->ngaps; i++) {
+		const struct gap_out *gp = &t->gaps[i];
+
+		if (gp->conn != x->conn)
+			continue;
+		fprintf(f, "%s{\"dir\": \"%s\", \"seq\": %u, \"len\": %u, \"after_frame\": %u}",
+			first ? "" : ", ", gp->dir == I2R ? "i2r" : "r2i",
+			dir_seq(&c->d[gp->dir], gp->off), gp->len, gp->after_frame);
+		first = 0;
+	}
+	fprintf(f, "]}%s\n", lastc ? "" : ",");
+}
+
+static void write_op(FILE *f, const struct truth *t, const struct op_out *x, int lastop)
+{
+	const struct gen *g = t->g;
+	const struct op_rec *o = &g->ops[x->op];
+	const struct conn *c = g->conns[o->conn];
+
+	fprintf(f, "    {\"qp\": %d, \"src\": ", x->qp);
+	endpoint(f, c, o->dir);
+	fputs(", \"dst\": ", f);
+	endpoint(f, c, 1 - o->dir);
+	fprintf(f, ", \"op\": \"%s\", \"opcode\": %u, \"first_frame\": %u, \"last_frame\": %u, "
+		"\"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64 ", \"bytes\": %" PRIu64
+		", \"segments\": %u, \"stag\": ",
+		op_kind_name(o->kind), o->opcode, x->first_frame, x->last_frame, x->start_ns,
+		x->end_ns, x->bytes, x->segments);
+	opt_u64(f, x->has_stag, x->stag);
+	fputs(", \"to\": ", f);
+	opt_u64(f, x->has_stag, x->to);
+	fputs(", \"qn\": ", f);
+	opt_u64(f, x->has_qn, x->qn);
+	fputs(", \"msn\": ", f);
+	opt_u64(f, x->has_qn, x->msn);
+	fputs(", \"latency_ns\": ", f);
+	opt_u64(f, x->has_latency, x->latency);
+	fprintf(f, ", \"complete\": %s, \"crc_errors\": %u", bool_s(x->complete), x->crc_errors);
+	switch (o->kind) {
+	case OP_TERM:
+		fprintf(f, ", \"term_layer\": %u, \"term_etype\": %u, \"term_errcode\": %u",
+			o->term_layer, o->term_etype, o->term_errcode);
+		break;
+	case OP_SEND_INV:
+	case OP_SEND_SE_INV:
+		fprintf(f, ", \"inval_stag\": %u", o->inval_stag);
+		break;
+	case OP_IMM:
+	case OP_IMM_SE:
+		fprintf(f, ", \"immediate\": %" PRIu64, o->immediate);
+		break;
+	case OP_FADD:
+	case OP_CSWAP:
+		fputs(", \"atomic_req_id\": ", f);
+		opt_u64(f, x->has_req_id, o->atomic_req_id);
+		fputs(", \"atomic_orig_value\": ", f);
+		opt_u64(f, x->has_orig, o->atomic_orig);
+		break;
+	default:
+		break;
+	}
+	fprintf(f, "}%s\n", lastop ? "" : ",");
+}
+
+static void write_fpdu(FILE *f, const struct truth *t, const struct fpdu_rec *x, int lastf)
+{
+	const struct gen *g = t->g;
+	const struct conn *c = g->conns[x->conn];
+	const struct dir *d = &c->d[x->dir];
+	const char *crc;
+
+	if (!x->crc_on)
+		crc = "none";
+	else if (!x->full)
+		crc = "unverifiable";
+	else
+		crc = x->crc_bad ? "bad" : "ok";
+	fprintf(f, "    {\"qp\": %d, \"dir\": \"%s\", \"seq\": %u, \"wire_len\": %u, "
+		"\"first_frame\": %u, \"frame\": %u, \"ulpdu_len\": %u, \"pad\": %u, \"markers\": [",
+		c->qp, x->dir == I2R ? "i2r" : "r2i", dir_seq(d, x->off), x->wire_len,
+		x->first_frame, x->frame, x->ulpdu_len, x->pad);
+	for (size_t i = 0; i < x->mk_count; i++) {
+		const struct marker_rec *m = &g->markers[x->mk_first + i];
+
+		fprintf(f, "%s{\"seq\": %u, \"fpduptr\": %u}", i ? ", " : "", dir_seq(d, m->off),
+			m->fpduptr);
+	}
+	fprintf(f, "], \"crc\": \"%s\", \"tagged\": %s, \"last\": %s, \"opcode\": %u, \"stag\": ",
+		crc, bool_s(x->tagged), bool_s(x->last), x->opcode);
+	opt_u64(f, x->tagged, x->stag);
+	fputs(", \"to\": ", f);
+	opt_u64(f, x->tagged, x->to);
+	fputs(", \"qn\": ", f);
+	opt_u64(f, !x->tagged, x->qn);
+	fputs(", \"msn\": ", f);
+	opt_u64(f, !x->tagged, x->msn);
+	fputs(", \"mo\": ", f);
+	opt_u64(f, !x->tagged, x->mo);
+	fputs(", \"op\": ", f);
+	opt_u64(f, x->out_op >= 0, (uint64_t)(x->out_op >= 0 ? x->out_op : 0));
+	fprintf(f, "}%s\n", lastf ? "" : ",");
+}
+
+int truth_write(const struct truth *t, const char *path)
+{
+	const struct gen *g = t->g;
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f)
+		return -1;
+	fputs("{\n  \"generator\": \"iwarpscope-gen\",\n  \"version\": 1,\n  \"scenario\": ", f);
+	jstr(f, g->scenario);
+	fprintf(f, ",\n  \"seed\": %" PRIu64 ",\n  \"description\": ", g->seed);
+	jstr(f, g->description);
+	fprintf(f, ",\n  \"link\": \"%s\",\n  \"ip\": %d,\n  \"time_precision\": \"%s\",\n"
+		"  \"snaplen\": %u,\n  \"frames\": %u,\n",
+		g->vlan >= 0 ? "vlan" : "ethernet", g->ipver,
+		g->fmt == FMT_PCAP_US ? "us" : "ns", g->snaplen, t->nframes);
+	fputs("  \"connections\": [\n", f);
+	for (int i = 0; i < t->nconns; i++)
+		write_conn(f, t, &t->conns[i], i == t->nconns - 1);
+	fputs("  ],\n  \"operations\": [\n", f);
+	for (size_t i = 0; i < t->nops; i++)
+		write_op(f, t, &t->ops[i], i == t->nops - 1);
+	fputs("  ],\n  \"fpdus\": [\n", f);
+	for (size_t i = 0; i < t->nfpdus; i++)
+		write_fpdu(f, t, &g->fpdus[t->fpdus[i]], i == t->nfpdus - 1);
+	fputs("  ]\n}\n", f);
+	rc = ferror(f) ? -1 : 0;
+	if (fclose(f))
+		rc = -1;
+	return rc;
+}
