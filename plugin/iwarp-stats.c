@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * iwarp-stats.c - the "iwarp" tap and its statistics: `tshark -z iwarp,ops`
+ * (per QP and operation type: count, bytes, response time min/mean/p50/p99/
+ * max in microseconds with 3 decimals, i.e. exact nanoseconds) and the GUI
+ * table Statistics > iWARP Operations.
+ *
+ * The tap carries, per FPDU, the operations the core's tracker reported
+ * while that FPDU was fed; the text statistics also take the operations
+ * still in flight at the end of the capture (iws_tracker_finish), so they
+ * count exactly what the iwarpscope CLI counts. Numbers come from the
+ * core's iws_qp_stats_* (core/stats.c), as in the CLI.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <epan/packet.h>
+#include <epan/tap.h>
+#include <epan/stat_tap_ui.h>
+#include <epan/addr_resolv.h>
+
+#include "iwarpscope/stats.h"
+#include "packet-iwarp.h"
+
+int iwarp_tap = -1;
+
+struct qp_stats {
+	guint32 qp;
+	struct iws_qp_stats st;
+};
+
+typedef struct iwarp_ops_tapdata {
+	GArray *qps;           /* struct qp_stats, sorted by qp */
+	gboolean filtered;
+	gboolean leftovers_added;
+} iwarp_ops_tapdata;
+
+static struct iws_qp_stats *qp_stats_get(GArray *qps, guint32 qp)
+{
+	guint i;
+	for (i = 0; i < qps->len; i++) {
+		struct qp_stats *q = &g_array_index(qps, struct qp_stats, i);
+		if (q->qp == qp)
+			return &q->st;
+		if (q->qp > qp)
+			break;
+	}
+	struct qp_stats n;
+	memset(&n, 0, sizeof(n));
+	n.qp = qp;
+	iws_qp_stats_init(&n.st);
+	g_array_insert_val(qps, i, n);
+	return &g_array_index(qps, struct qp_stats, i).st;
+}
+
+static void qps_clear(GArray *qps)
+{
+	for (guint i = 0; i < qps->len; i++)
+		iws_qp_stats_free(&g_array_index(qps, struct qp_stats, i).st);
+	g_array_set_size(qps, 0);
+}
+
+static void add_ops(GArray *qps, guint32 qp, wmem_array_t *ops)
+{
+	if (!ops)
+		return;
+	struct iws_qp_stats *st = qp_stats_get(qps, qp);
+	guint n = wmem_array_get_count(ops);
+	for (guint i = 0; i < n; i++)
+		iws_qp_stats_add(st, (const struct iws_op *)wmem_array_index(ops, i));
+}
+
+/* ---- tshark -z iwarp,ops[,filter] ---- */
+
+static void ops_reset(void *p)
+{
+	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
+	qps_clear(td->qps);
+	td->leftovers_added = FALSE;
+}
+
+static tap_packet_status ops_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
+				    tap_flags_t flags)
+{
+	(void)pinfo;
+	(void)edt;
+	(void)flags;
+	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
+	const iwarp_pdu_rec *rec = (const iwarp_pdu_rec *)data;
+	add_ops(td->qps, rec->qp, rec->ops_done);
+	return TAP_PACKET_REDRAW;
+}
+
+static const iwarp_conv *conv_by_qp(guint32 qp)
+{
+	wmem_list_t *l = iwarp_conversations();
+	if (!l)
+		return NULL;
+	for (wmem_list_frame_t *f = wmem_list_head(l); f; f = wmem_list_frame_next(f)) {
+		const iwarp_conv *ic = (const iwarp_conv *)wmem_list_frame_data(f);
+		if (ic->qp == qp)
+			return ic;
+	}
+	return NULL;
+}
+
+static void ops_draw(void *p)
+{
+	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
+	if (!td->leftovers_added && !td->filtered) {
+		/* Operations still in flight when the capture ends. */
+		iwarp_finish_all();
+		wmem_list_t *l = iwarp_conversations();
+		for (wmem_list_frame_t *f = l ? wmem_list_head(l) : NULL; f; f = wmem_list_frame_next(f)) {
+			iwarp_conv *ic = (iwarp_conv *)wmem_list_frame_data(f);
+			if (wmem_array_get_count(ic->leftover))
+				add_ops(td->qps, ic->qp, ic->leftover);
+		}
+		td->leftovers_added = TRUE;
+	}
+
+	printf("==================================================================================================================================\n");
+	printf("iWARP operations (iwarpscope %s)\n", IWS_VERSION_STRING);
+	printf("Latency: request frame to last response frame of complete reads and atomics, in microseconds\n");
+	for (guint i = 0; i < td->qps->len; i++) {
+		struct qp_stats *q = &g_array_index(td->qps, struct qp_stats, i);
+		const iwarp_conv *ic = conv_by_qp(q->qp);
+		printf("\nQP %u", q->qp);
+		if (ic) {
+			char *a = address_to_str(NULL, &ic->init_addr);
+			char *b = address_to_str(NULL, &ic->resp_addr);
+			printf(": %s:%u -> %s:%u", a, ic->init_port, b, ic->resp_port);
+			wmem_free(NULL, a);
+			wmem_free(NULL, b);
+			if (ic->handshake && ic->mpa.state != IWS_MPA_ST_NONE)
+				printf(", MPA rev %u", ic->mpa.rev);
+			else
+				printf(", no handshake");
+			printf(", CRC %s, markers i2r %s r2i %s", ic->mpa.crc ? "on" : "off",
+			       ic->mpa.dir[IWS_DIR_I2R].markers ? "on" : "off",
+			       ic->mpa.dir[IWS_DIR_R2I].markers ? "on" : "off");
+			if (ic->mpa.has_ird_ord)
+				printf(", IRD/ORD %u/%u (initiator) %u/%u (responder)", ic->mpa.ird[IWS_DIR_I2R],
+				       ic->mpa.ord[IWS_DIR_I2R], ic->mpa.ird[IWS_DIR_R2I], ic->mpa.ord[IWS_DIR_R2I]);
+		}
+		printf("\n");
+		printf("  %-18s %8s %9s %14s %9s %6s %13s %13s %13s %13s %13s\n", "Operation", "Count", "Complete",
+		       "Bytes", "Segments", "CRCerr", "Min(us)", "Mean(us)", "P50(us)", "P99(us)", "Max(us)");
+		for (int t = 0; t < IWS_OPT_COUNT; t++) {
+			struct iws_op_stats *o = &q->st.op[t];
+			if (!o->count)
+				continue;
+			printf("  %-18s %8" PRIu64 " %9" PRIu64 " %14" PRIu64 " %9" PRIu64 " %6" PRIu64,
+			       iws_op_type_name((enum iws_op_type)t), o->count, o->complete, o->bytes, o->segments,
+			       o->crc_errors);
+			struct iws_latency *l = &o->latency;
+			if (l->count) {
+				char buf[5][40];
+				gint64 v[5] = { l->min, iws_latency_mean(l), iws_latency_quantile(l, 0.5),
+						iws_latency_quantile(l, 0.99), l->max };
+				for (int k = 0; k < 5; k++) {
+					guint64 a = v[k] < 0 ? (guint64)(-(v[k] + 1)) + 1 : (guint64)v[k];
+					snprintf(buf[k], sizeof(buf[k]), "%s%" PRIu64 ".%03u", v[k] < 0 ? "-" : "",
+						 a / 1000, (unsigned)(a % 1000));
+					printf(" %13s", buf[k]);
+				}
+			} else {
+				for (int k = 0; k < 5; k++)
+					printf(" %13s", "-");
+			}
+			printf("\n");
+		}
+	}
+	printf("==================================================================================================================================\n");
+}
+
+static void ops_finish(void *p)
+{
+	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
+	qps_clear(td->qps);
+	g_array_free(td->qps, TRUE);
+	g_free(td);
+}
+
+static void ops_init(const char *opt_arg, void *userdata)
+{
+	(void)userdata;
+	const char *filter = NULL;
+	if (opt_arg && strncmp(opt_arg, "iwarp,ops,", 10) == 0)
+		filter = opt_arg + 10;
+	iwarp_ops_tapdata *td = g_new0(iwarp_ops_tapdata, 1);
+	td->qps = g_array_new(FALSE, FALSE, sizeof(struct qp_stats));
+	td->filtered = filter && *filter;
+	GString *err = register_tap_listener("iwarp", td, filter, TL_REQUIRES_NOTHING, ops_reset, ops_packet,
+					     ops_draw, ops_finish);
+	if (err) {
+		fprintf(stderr, "tshark: couldn't register iwarp,ops tap: %s\n", err->str);
+		g_string_free(err, TRUE);
+		ops_finish(td);
+		exit(1);
+	}
+}
+
+static stat_tap_ui iwarp_ops_ui = {
+	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,ops", ops_init, 0, NULL
+};
+
+/* ---- GUI: Statistics > iWARP Operations (a table) ---- */
+
+static GArray *gui_qps;
+
+static stat_tap_table_item iwarp_gui_fields[] = {
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "QP", "%u" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Operation", "%s" },
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Count", "%u" },
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Complete", "%u" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Bytes", "%.0f" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Min (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Mean (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "P50 (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "P99 (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Max (\xc2\xb5s)", "%.3f" },
+};
+#define GUI_NFIELDS (sizeof(iwarp_gui_fields) / sizeof(iwarp_gui_fields[0]))
+
+static void gui_init(stat_tap_table_ui *ui)
+{
+	stat_tap_table *t = stat_tap_init_table("iWARP operations", GUI_NFIELDS, 0, "iwarp.rdmap.qp == %d");
+	stat_tap_add_table(ui, t);
+	if (!gui_qps)
+		gui_qps = g_array_new(FALSE, FALSE, sizeof(struct qp_stats));
+}
+
+static void gui_fill(stat_tap_table *t)
+{
+	guint row = 0;
+	for (guint i = 0; i < gui_qps->len; i++) {
+		struct qp_stats *q = &g_array_index(gui_qps, struct qp_stats, i);
+		for (int k = 0; k < IWS_OPT_COUNT; k++) {
+			struct iws_op_stats *o = &q->st.op[k];
+			if (!o->count)
+				continue;
+			stat_tap_table_item_type items[GUI_NFIELDS];
+			memset(items, 0, sizeof(items));
+			for (guint f = 0; f < GUI_NFIELDS; f++)
+				items[f].type = iwarp_gui_fields[f].type;
+			items[0].value.uint_value = q->qp;
+			items[1].value.string_value = iws_op_type_name((enum iws_op_type)k);
+			items[2].value.uint_value = (guint)o->count;
+			items[3].value.uint_value = (guint)o->complete;
+			items[4].value.float_value = (double)o->bytes;
+			struct iws_latency *l = &o->latency;
+			if (l->count) {
+				items[5].value.float_value = (double)l->min / 1000.0;
+				items[6].value.float_value = (double)iws_latency_mean(l) / 1000.0;
+				items[7].value.float_value = (double)iws_latency_quantile(l, 0.5) / 1000.0;
+				items[8].value.float_value = (double)iws_latency_quantile(l, 0.99) / 1000.0;
+				items[9].value.float_value = (double)l->max / 1000.0;
+			}
+			if (row < t->num_elements) {
+				for (guint f = 0; f < GUI_NFIELDS; f++)
+					stat_tap_set_field_data(t, row, f, &items[f]);
+			} else {
+				stat_tap_init_table_row(t, row, GUI_NFIELDS, items);
+			}
+			row++;
+		}
+	}
+}
+
+static tap_packet_status gui_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
+				    tap_flags_t flags)
+{
+	(void)pinfo;
+	(void)edt;
+	(void)flags;
+	stat_data_t *sd = (stat_data_t *)p;
+	const iwarp_pdu_rec *rec = (const iwarp_pdu_rec *)data;
+	if (!rec->ops_done || !gui_qps)
+		return TAP_PACKET_DONT_REDRAW;
+	add_ops(gui_qps, rec->qp, rec->ops_done);
+	stat_tap_table *t = g_array_index(sd->stat_tap_data->tables, stat_tap_table *, 0);
+	gui_fill(t);
+	return TAP_PACKET_REDRAW;
+}
+
+static void gui_reset(stat_tap_table *t)
+{
+	(void)t;
+	if (gui_qps)
+		qps_clear(gui_qps);
+}
+
+static void gui_free_item(stat_tap_table *t, guint row, guint column, stat_tap_table_item_type *field)
+{
+	(void)t;
+	(void)row;
+	(void)column;
+	(void)field;  /* strings are static */
+}
+
+static stat_tap_table_ui iwarp_gui_table = {
+	REGISTER_STAT_GROUP_RESPONSE_TIME,
+	"iWARP Operations",
+	"iwarp",
+	"iwarp,table",
+	gui_init,
+	gui_packet,
+	gui_reset,
+	gui_free_item,
+	NULL,
+	GUI_NFIELDS, iwarp_gui_fields,
+	0, NULL,
+	NULL,
+	0
+};
+
+void iwarp_stats_register(void)
+{
+	iwarp_tap = register_tap("iwarp");
+	register_stat_tap_ui(&iwarp_ops_ui, NULL);
+	register_stat_tap_table_ui(&iwarp_gui_table);
+}

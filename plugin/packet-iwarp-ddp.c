@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * packet-iwarp-ddp.c - the iwarp.ddp protocol: DDP segment headers
+ * (RFC 5041 §4), version and reserved-bit checks, MSN gaps and MO/TO
+ * discontinuities (from the core's tracker), and the reassembly of untagged
+ * messages by MSN and MO (not arrival order).
+ */
+#include <epan/packet.h>
+#include <epan/expert.h>
+#include <epan/reassemble.h>
+#include <epan/prefs.h>
+
+#include "iwarpscope/names.h"
+#include "packet-iwarp.h"
+
+int proto_iwarp_ddp = -1;
+
+static int hf_iwarp_ddp_control = -1;
+static int hf_iwarp_ddp_tagged = -1;
+static int hf_iwarp_ddp_last = -1;
+static int hf_iwarp_ddp_rsvd = -1;
+static int hf_iwarp_ddp_version = -1;
+static int hf_iwarp_ddp_stag = -1;
+static int hf_iwarp_ddp_to = -1;
+static int hf_iwarp_ddp_rsvdulp = -1;
+static int hf_iwarp_ddp_qn = -1;
+static int hf_iwarp_ddp_msn = -1;
+static int hf_iwarp_ddp_mo = -1;
+static int hf_iwarp_ddp_fragments = -1;
+static int hf_iwarp_ddp_fragment = -1;
+static int hf_iwarp_ddp_fragment_overlap = -1;
+static int hf_iwarp_ddp_fragment_overlap_conflicts = -1;
+static int hf_iwarp_ddp_fragment_multiple_tails = -1;
+static int hf_iwarp_ddp_fragment_too_long = -1;
+static int hf_iwarp_ddp_fragment_error = -1;
+static int hf_iwarp_ddp_fragment_count = -1;
+static int hf_iwarp_ddp_reassembled_in = -1;
+static int hf_iwarp_ddp_reassembled_length = -1;
+static int hf_iwarp_ddp_reassembled_data = -1;
+
+static gint ett_iwarp_ddp = -1;
+static gint ett_iwarp_ddp_control = -1;
+static gint ett_iwarp_ddp_fragment = -1;
+static gint ett_iwarp_ddp_fragments = -1;
+
+static expert_field ei_iwarp_ddp_version = EI_INIT;
+static expert_field ei_iwarp_ddp_rsvd = EI_INIT;
+static expert_field ei_iwarp_ddp_msn_gap = EI_INIT;
+static expert_field ei_iwarp_ddp_mo_gap = EI_INIT;
+static expert_field ei_iwarp_ddp_to_gap = EI_INIT;
+static expert_field ei_iwarp_ddp_short = EI_INIT;
+
+static reassembly_table iwarp_ddp_reassembly_table;
+
+#define IWS_VS_ENTRY(v, s) { (v), (s) },
+static const value_string iwarp_ddp_qn_vals[] = { IWS_DDP_QN_NAMES(IWS_VS_ENTRY) { 0, NULL } };
+
+static int *const iwarp_ddp_control_fields[] = {
+	&hf_iwarp_ddp_tagged, &hf_iwarp_ddp_last, &hf_iwarp_ddp_rsvd, &hf_iwarp_ddp_version, NULL
+};
+
+static const fragment_items iwarp_ddp_frag_items = {
+	&ett_iwarp_ddp_fragment, &ett_iwarp_ddp_fragments,
+	&hf_iwarp_ddp_fragments, &hf_iwarp_ddp_fragment, &hf_iwarp_ddp_fragment_overlap,
+	&hf_iwarp_ddp_fragment_overlap_conflicts, &hf_iwarp_ddp_fragment_multiple_tails,
+	&hf_iwarp_ddp_fragment_too_long, &hf_iwarp_ddp_fragment_error, &hf_iwarp_ddp_fragment_count,
+	&hf_iwarp_ddp_reassembled_in, &hf_iwarp_ddp_reassembled_length, &hf_iwarp_ddp_reassembled_data,
+	"DDP segments"
+};
+
+void iwarp_ddp_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
+		       iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res,
+		       gboolean truncated)
+{
+	iwarp_rdmap_feed(ic, rec, pinfo, msg, res, truncated);
+	guint32 avail = tvb_captured_length(ulpdu);
+	guint8 ctrl = avail ? tvb_get_guint8(ulpdu, 0) : 0;
+	gboolean tagged = (ctrl & IWS_DDP_FLAG_T) != 0;
+	guint32 hl = tagged ? IWS_DDP_TAGGED_HDR_LEN : IWS_DDP_UNTAGGED_HDR_LEN;
+
+	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_ddp, ulpdu, 0, MIN(hl, avail), ENC_NA);
+	proto_tree *dt = proto_item_add_subtree(ti, ett_iwarp_ddp);
+	proto_item *ci = proto_tree_add_bitmask(dt, ulpdu, 0, hf_iwarp_ddp_control, ett_iwarp_ddp_control,
+						iwarp_ddp_control_fields, ENC_BIG_ENDIAN);
+	if ((ctrl & IWS_DDP_DV_MASK) != IWS_DDP_VERSION)
+		expert_add_info_format(pinfo, ci, &ei_iwarp_ddp_version, "DDP version %u (expected 1)",
+				       ctrl & IWS_DDP_DV_MASK);
+	if (ctrl & IWS_DDP_RSVD_MASK)
+		expert_add_info(pinfo, ci, &ei_iwarp_ddp_rsvd);
+	proto_item_append_text(ti, ", %s%s", tagged ? "tagged" : "untagged", (ctrl & IWS_DDP_FLAG_L) ? ", last" : "");
+
+	if (avail < hl) {
+		expert_add_info(pinfo, ti, &ei_iwarp_ddp_short);
+		iwarp_rdmap_dissect(ulpdu, pinfo, tree, ic, rec, msg, res, truncated);
+		return;
+	}
+	const struct iws_seg_note *note = &rec->note;
+	if (tagged) {
+		proto_tree_add_item(dt, hf_iwarp_ddp_stag, ulpdu, 2, 4, ENC_BIG_ENDIAN);
+		proto_item *pi = proto_tree_add_item(dt, hf_iwarp_ddp_to, ulpdu, 6, 8, ENC_BIG_ENDIAN);
+		if (note->flags & IWS_SEGF_OFFSET_GAP)
+			expert_add_info(pinfo, pi, &ei_iwarp_ddp_to_gap);
+		proto_item_append_text(ti, ", STag 0x%08x, TO 0x%" PRIx64, tvb_get_ntohl(ulpdu, 2),
+				       tvb_get_ntoh64(ulpdu, 6));
+	} else {
+		proto_tree_add_item(dt, hf_iwarp_ddp_rsvdulp, ulpdu, 2, 4, ENC_BIG_ENDIAN);
+		proto_tree_add_item(dt, hf_iwarp_ddp_qn, ulpdu, 6, 4, ENC_BIG_ENDIAN);
+		proto_item *pi = proto_tree_add_item(dt, hf_iwarp_ddp_msn, ulpdu, 10, 4, ENC_BIG_ENDIAN);
+		if (note->flags & IWS_SEGF_MSN_GAP)
+			expert_add_info(pinfo, pi, &ei_iwarp_ddp_msn_gap);
+		pi = proto_tree_add_item(dt, hf_iwarp_ddp_mo, ulpdu, 14, 4, ENC_BIG_ENDIAN);
+		if (note->flags & IWS_SEGF_OFFSET_GAP)
+			expert_add_info(pinfo, pi, &ei_iwarp_ddp_mo_gap);
+		proto_item_append_text(ti, ", QN %u, MSN %u, MO %u", tvb_get_ntohl(ulpdu, 6),
+				       tvb_get_ntohl(ulpdu, 10), tvb_get_ntohl(ulpdu, 14));
+	}
+	iwarp_rdmap_dissect(ulpdu, pinfo, tree, ic, rec, msg, res, truncated);
+}
+
+tvbuff_t *iwarp_ddp_reassemble(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
+			       const struct iws_msg *msg)
+{
+	guint32 len = tvb_reported_length(payload);
+	if (tvb_captured_length(payload) != len)
+		return NULL;
+	gboolean save = pinfo->fragmented;
+	pinfo->fragmented = TRUE;
+	fragment_head *fh = fragment_add_check(&iwarp_ddp_reassembly_table, payload, 0, pinfo,
+					       msg->ddp.msn, NULL, msg->ddp.mo, len, !msg->ddp.last);
+	tvbuff_t *whole = process_reassembled_data(payload, 0, pinfo, "Reassembled DDP message", fh,
+						   &iwarp_ddp_frag_items, NULL, tree);
+	pinfo->fragmented = save;
+	return whole;
+}
+
+void iwarp_ddp_register(void)
+{
+	static hf_register_info hf[] = {
+		{ &hf_iwarp_ddp_control, { "DDP control", "iwarp.ddp.control", FT_UINT8, BASE_HEX, NULL, 0x0,
+			NULL, HFILL } },
+		{ &hf_iwarp_ddp_tagged, { "Tagged (T)", "iwarp.ddp.tagged", FT_BOOLEAN, 8, NULL, IWS_DDP_FLAG_T,
+			"Tagged buffer model", HFILL } },
+		{ &hf_iwarp_ddp_last, { "Last (L)", "iwarp.ddp.last", FT_BOOLEAN, 8, NULL, IWS_DDP_FLAG_L,
+			"Last segment of the DDP message", HFILL } },
+		{ &hf_iwarp_ddp_rsvd, { "Reserved", "iwarp.ddp.rsvd", FT_UINT8, BASE_HEX, NULL, IWS_DDP_RSVD_MASK,
+			NULL, HFILL } },
+		{ &hf_iwarp_ddp_version, { "Version", "iwarp.ddp.version", FT_UINT8, BASE_DEC, NULL,
+			IWS_DDP_DV_MASK, NULL, HFILL } },
+		{ &hf_iwarp_ddp_stag, { "STag", "iwarp.ddp.stag", FT_UINT32, BASE_HEX, NULL, 0x0,
+			"Steering tag", HFILL } },
+		{ &hf_iwarp_ddp_to, { "TO", "iwarp.ddp.to", FT_UINT64, BASE_HEX, NULL, 0x0, "Tagged offset", HFILL } },
+		{ &hf_iwarp_ddp_rsvdulp, { "RsvdULP", "iwarp.ddp.rsvdulp", FT_UINT32, BASE_HEX, NULL, 0x0,
+			"Reserved for the ULP (RDMAP: Invalidate STag)", HFILL } },
+		{ &hf_iwarp_ddp_qn, { "QN", "iwarp.ddp.qn", FT_UINT32, BASE_DEC, VALS(iwarp_ddp_qn_vals), 0x0,
+			"Queue number", HFILL } },
+		{ &hf_iwarp_ddp_msn, { "MSN", "iwarp.ddp.msn", FT_UINT32, BASE_DEC, NULL, 0x0,
+			"Message sequence number", HFILL } },
+		{ &hf_iwarp_ddp_mo, { "MO", "iwarp.ddp.mo", FT_UINT32, BASE_DEC, NULL, 0x0, "Message offset", HFILL } },
+		{ &hf_iwarp_ddp_fragments, { "DDP segments", "iwarp.ddp.fragments", FT_NONE, BASE_NONE, NULL, 0x0,
+			NULL, HFILL } },
+		{ &hf_iwarp_ddp_fragment, { "DDP segment", "iwarp.ddp.fragment", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
+			NULL, HFILL } },
+		{ &hf_iwarp_ddp_fragment_overlap, { "Overlap", "iwarp.ddp.fragment.overlap", FT_BOOLEAN, BASE_NONE,
+			NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_ddp_fragment_overlap_conflicts, { "Overlapping data conflict",
+			"iwarp.ddp.fragment.overlap.conflicts", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_ddp_fragment_multiple_tails, { "Multiple last segments",
+			"iwarp.ddp.fragment.multiple_tails", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_ddp_fragment_too_long, { "Segment beyond the message end",
+			"iwarp.ddp.fragment.too_long", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_ddp_fragment_error, { "Reassembly error", "iwarp.ddp.fragment.error", FT_FRAMENUM,
+			BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_ddp_fragment_count, { "Segment count", "iwarp.ddp.fragment.count", FT_UINT32, BASE_DEC,
+			NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_ddp_reassembled_in, { "Reassembled in", "iwarp.ddp.reassembled.in", FT_FRAMENUM,
+			BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_ddp_reassembled_length, { "Reassembled length", "iwarp.ddp.reassembled.length",
+			FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_ddp_reassembled_data, { "Reassembled data", "iwarp.ddp.reassembled.data", FT_BYTES,
+			BASE_NONE, NULL, 0x0, NULL, HFILL } },
+	};
+	static gint *ett[] = {
+		&ett_iwarp_ddp, &ett_iwarp_ddp_control, &ett_iwarp_ddp_fragment, &ett_iwarp_ddp_fragments,
+	};
+	static ei_register_info ei[] = {
+		{ &ei_iwarp_ddp_version, { "iwarp.ddp.version.bad", PI_PROTOCOL, PI_ERROR,
+			"DDP version is not 1", EXPFILL } },
+		{ &ei_iwarp_ddp_rsvd, { "iwarp.ddp.rsvd_set", PI_PROTOCOL, PI_WARN,
+			"DDP reserved bits set", EXPFILL } },
+		{ &ei_iwarp_ddp_msn_gap, { "iwarp.ddp.msn.gap", PI_SEQUENCE, PI_WARN,
+			"MSN does not follow the previous message of this queue", EXPFILL } },
+		{ &ei_iwarp_ddp_mo_gap, { "iwarp.ddp.mo.gap", PI_SEQUENCE, PI_WARN,
+			"MO does not continue the message", EXPFILL } },
+		{ &ei_iwarp_ddp_to_gap, { "iwarp.ddp.to.gap", PI_SEQUENCE, PI_WARN,
+			"TO does not continue the tagged message", EXPFILL } },
+		{ &ei_iwarp_ddp_short, { "iwarp.ddp.short", PI_MALFORMED, PI_ERROR,
+			"ULPDU shorter than its DDP header", EXPFILL } },
+	};
+
+	proto_iwarp_ddp = proto_register_protocol("iWARP DDP (iwarpscope)", "iWARP DDP", "iwarp.ddp");
+	proto_register_field_array(proto_iwarp_ddp, hf, array_length(hf));
+	proto_register_subtree_array(ett, array_length(ett));
+	expert_module_t *em = expert_register_protocol(proto_iwarp_ddp);
+	expert_register_field_array(em, ei, array_length(ei));
+	reassembly_table_register(&iwarp_ddp_reassembly_table, &addresses_ports_reassembly_table_functions);
+	module_t *m = prefs_register_protocol(proto_iwarp_ddp, NULL);
+	prefs_register_bool_preference(m, "reassemble_untagged", "Reassemble untagged (Send) messages",
+		"Put the segments of a Send message together by MSN and MO (whatever order they arrive "
+		"in) and hand the whole message to upper-layer dissectors.", &iwarp_prefs.reassemble_untagged);
+}
+
+void iwarp_ddp_handoff(void)
+{
+}

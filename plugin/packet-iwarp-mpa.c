@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * packet-iwarp-mpa.c - the iwarp.mpa protocol: MPA Request/Reply frames
+ * (RFC 5044 §7.1, RFC 6581 enhanced set-up, RTR), FPDU framing with markers
+ * removed per direction, FPDUPTR validation, and CRC32c verification.
+ * Framing, marker positions and CRC come from the core (core/mpa.c).
+ */
+#include <epan/packet.h>
+#include <epan/expert.h>
+#include <epan/proto_data.h>
+
+#include <string.h>
+
+#include "iwarpscope/names.h"
+#include "packet-iwarp.h"
+
+int proto_iwarp_mpa = -1;
+
+static int hf_iwarp_mpa_key = -1;
+static int hf_iwarp_mpa_type = -1;
+static int hf_iwarp_mpa_flags = -1;
+static int hf_iwarp_mpa_flags_markers = -1;
+static int hf_iwarp_mpa_flags_crc = -1;
+static int hf_iwarp_mpa_flags_reject = -1;
+static int hf_iwarp_mpa_flags_enhanced = -1;
+static int hf_iwarp_mpa_flags_rsvd = -1;
+static int hf_iwarp_mpa_rev = -1;
+static int hf_iwarp_mpa_pd_len = -1;
+static int hf_iwarp_mpa_ird_word = -1;
+static int hf_iwarp_mpa_p2p = -1;
+static int hf_iwarp_mpa_rtr_send = -1;
+static int hf_iwarp_mpa_ird = -1;
+static int hf_iwarp_mpa_ord_word = -1;
+static int hf_iwarp_mpa_rtr_write = -1;
+static int hf_iwarp_mpa_rtr_read = -1;
+static int hf_iwarp_mpa_ord = -1;
+static int hf_iwarp_mpa_rtr = -1;
+static int hf_iwarp_mpa_private_data = -1;
+static int hf_iwarp_mpa_legacy_ird = -1;
+static int hf_iwarp_mpa_legacy_ord = -1;
+static int hf_iwarp_mpa_neg_crc = -1;
+static int hf_iwarp_mpa_neg_markers_i2r = -1;
+static int hf_iwarp_mpa_neg_markers_r2i = -1;
+static int hf_iwarp_mpa_dir = -1;
+static int hf_iwarp_mpa_ulpdu_len = -1;
+static int hf_iwarp_mpa_pad = -1;
+static int hf_iwarp_mpa_crc = -1;
+static int hf_iwarp_mpa_crc_status = -1;
+static int hf_iwarp_mpa_marker = -1;
+static int hf_iwarp_mpa_marker_rsvd = -1;
+static int hf_iwarp_mpa_marker_fpduptr = -1;
+static int hf_iwarp_mpa_skipped = -1;
+
+static gint ett_iwarp_mpa = -1;
+static gint ett_iwarp_mpa_flags = -1;
+static gint ett_iwarp_mpa_ird = -1;
+static gint ett_iwarp_mpa_ord = -1;
+static gint ett_iwarp_mpa_marker = -1;
+
+static expert_field ei_iwarp_mpa_bad_crc = EI_INIT;
+static expert_field ei_iwarp_mpa_bad_fpduptr = EI_INIT;
+static expert_field ei_iwarp_mpa_marker_rsvd = EI_INIT;
+static expert_field ei_iwarp_mpa_pd_len = EI_INIT;
+static expert_field ei_iwarp_mpa_rsvd_flags = EI_INIT;
+static expert_field ei_iwarp_mpa_unknown_rev = EI_INIT;
+static expert_field ei_iwarp_mpa_s_not_rev2 = EI_INIT;
+static expert_field ei_iwarp_mpa_enh_short = EI_INIT;
+static expert_field ei_iwarp_mpa_r_in_request = EI_INIT;
+static expert_field ei_iwarp_mpa_rejected = EI_INIT;
+static expert_field ei_iwarp_mpa_not_mpa = EI_INIT;
+static expert_field ei_iwarp_mpa_ulpdu_len = EI_INIT;
+static expert_field ei_iwarp_mpa_truncated = EI_INIT;
+static expert_field ei_iwarp_mpa_presync = EI_INIT;
+static expert_field ei_iwarp_mpa_retrans = EI_INIT;
+static expert_field ei_iwarp_mpa_gap = EI_INIT;
+static expert_field ei_iwarp_mpa_after_reject = EI_INIT;
+static expert_field ei_iwarp_mpa_midstream = EI_INIT;
+
+#define IWS_VS_ENTRY(v, s) { (v), (s) },
+static const value_string iwarp_mpa_frame_vals[] = { IWS_MPA_FRAME_NAMES(IWS_VS_ENTRY) { 0, NULL } };
+static const value_string iwarp_mpa_rtr_vals[] = { IWS_RTR_NAMES(IWS_VS_ENTRY) { 0, NULL } };
+static const value_string iwarp_mpa_dir_vals[] = {
+	{ IWS_DIR_I2R, "initiator to responder" },
+	{ IWS_DIR_R2I, "responder to initiator" },
+	{ 0, NULL }
+};
+
+static int *const iwarp_mpa_flag_fields[] = {
+	&hf_iwarp_mpa_flags_markers, &hf_iwarp_mpa_flags_crc, &hf_iwarp_mpa_flags_reject,
+	&hf_iwarp_mpa_flags_enhanced, &hf_iwarp_mpa_flags_rsvd, NULL
+};
+static int *const iwarp_mpa_ird_fields[] = {
+	&hf_iwarp_mpa_p2p, &hf_iwarp_mpa_rtr_send, &hf_iwarp_mpa_ird, NULL
+};
+static int *const iwarp_mpa_ord_fields[] = {
+	&hf_iwarp_mpa_rtr_write, &hf_iwarp_mpa_rtr_read, &hf_iwarp_mpa_ord, NULL
+};
+
+guint32 iwarp_mpa_frame_len(tvbuff_t *tvb, int offset)
+{
+	if (tvb_reported_length_remaining(tvb, offset) < IWS_MPA_HDR_LEN)
+		return 0;
+	guint16 pd = tvb_get_ntohs(tvb, offset + 18);
+	/* PD_Length > 512 is an error (flagged); take the header alone. */
+	return IWS_MPA_HDR_LEN + (pd > IWS_MPA_MAX_PD_LEN ? 0u : pd);
+}
+
+/* First pass: record the Request/Reply in the connection's negotiation. */
+static void mpa_frame_state(iwarp_conv *ic, iwarp_pdu_rec *rec, const struct iws_mpa_frame *f,
+			    guint32 seq, guint32 len)
+{
+	iwarp_dir_state *ds = &ic->d[rec->dir];
+	guint32 end = seq + len;
+	ds->mpa_seen = TRUE;
+	ds->mpa_seq = seq;
+	ds->synced = TRUE;
+	ds->have_next = TRUE;
+	ds->next_seq = end;
+	if (f->type == IWS_MPA_REQUEST && rec->dir == IWS_DIR_I2R) {
+		iws_mpa_conn_request(&ic->mpa, f, end);
+		ic->d[IWS_DIR_I2R].mdir = ic->mpa.dir[IWS_DIR_I2R];
+	} else if (f->type == IWS_MPA_REPLY && rec->dir == IWS_DIR_R2I) {
+		if (ic->mpa.state == IWS_MPA_ST_NONE) {
+			/* Reply without its Request: the initiator's SeqStart is unknown. */
+			ic->mpa.rev = f->rev;
+		}
+		iws_mpa_conn_reply(&ic->mpa, f, end);
+		ic->d[IWS_DIR_I2R].mdir = ic->mpa.dir[IWS_DIR_I2R];
+		ic->d[IWS_DIR_R2I].mdir = ic->mpa.dir[IWS_DIR_R2I];
+		if (ic->tracker)
+			iws_tracker_set_mpa(ic->tracker, &ic->mpa);
+		if (f->reject)
+			ic->d[IWS_DIR_I2R].rejected = ic->d[IWS_DIR_R2I].rejected = TRUE;
+	}
+}
+
+int iwarp_mpa_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
+			    iwarp_pdu_rec *rec, guint32 seq)
+{
+	guint32 len = tvb_reported_length(tvb);
+	guint32 cap = tvb_captured_length(tvb);
+	const guint8 *p = tvb_get_ptr(tvb, 0, cap);
+	struct iws_mpa_frame f;
+	struct iws_result r = iws_mpa_parse_frame(p, cap, &f);
+
+	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, 0, -1, ENC_NA);
+	proto_tree *mt = proto_item_add_subtree(ti, ett_iwarp_mpa);
+	if (!f.type) {
+		expert_add_info(pinfo, ti, &ei_iwarp_mpa_not_mpa);
+		iwarp_col_append(pinfo, "MPA frame expected, key missing");
+		if (!PINFO_FD_VISITED(pinfo)) {
+			iwarp_dir_state *ds = &ic->d[rec->dir];
+			ds->mpa_seen = TRUE;
+			ds->mpa_seq = seq;
+			ds->synced = FALSE;
+		}
+		return (int)len;
+	}
+	if (!PINFO_FD_VISITED(pinfo))
+		mpa_frame_state(ic, rec, &f, seq, len);
+
+	proto_item_append_text(ti, ", %s", val_to_str_const(f.type, iwarp_mpa_frame_vals, "?"));
+	proto_tree_add_item(mt, hf_iwarp_mpa_key, tvb, 0, IWS_MPA_KEY_LEN, ENC_ASCII);
+	proto_item *pi = proto_tree_add_uint(mt, hf_iwarp_mpa_type, tvb, 0, IWS_MPA_KEY_LEN, f.type);
+	proto_item_set_generated(pi);
+	if (cap < IWS_MPA_HDR_LEN) {
+		expert_add_info(pinfo, ti, &ei_iwarp_mpa_truncated);
+		return (int)len;
+	}
+	pi = proto_tree_add_bitmask(mt, tvb, 16, hf_iwarp_mpa_flags, ett_iwarp_mpa_flags,
+				    iwarp_mpa_flag_fields, ENC_BIG_ENDIAN);
+	if (f.warnings & IWS_MPA_W_RSVD_FLAGS)
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_rsvd_flags);
+	if (f.warnings & IWS_MPA_W_R_IN_REQUEST)
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_r_in_request);
+	if (f.reject && f.type == IWS_MPA_REPLY)
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_rejected);
+	pi = proto_tree_add_item(mt, hf_iwarp_mpa_rev, tvb, 17, 1, ENC_BIG_ENDIAN);
+	if (f.warnings & IWS_MPA_W_UNKNOWN_REV)
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_unknown_rev);
+	if (f.warnings & IWS_MPA_W_S_NOT_REV2)
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_s_not_rev2);
+	pi = proto_tree_add_item(mt, hf_iwarp_mpa_pd_len, tvb, 18, 2, ENC_BIG_ENDIAN);
+	if (r.status == IWS_MALFORMED)
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_pd_len);
+	if (f.warnings & IWS_MPA_W_ENH_SHORT)
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_enh_short);
+
+	guint32 pd_off = IWS_MPA_HDR_LEN, pd_len = r.status == IWS_OK ? f.pd_len : 0;
+	if (f.has_enhanced) {
+		proto_tree_add_bitmask(mt, tvb, f.f_ird.off, hf_iwarp_mpa_ird_word, ett_iwarp_mpa_ird,
+				       iwarp_mpa_ird_fields, ENC_BIG_ENDIAN);
+		proto_tree_add_bitmask(mt, tvb, f.f_ord.off, hf_iwarp_mpa_ord_word, ett_iwarp_mpa_ord,
+				       iwarp_mpa_ord_fields, ENC_BIG_ENDIAN);
+		pi = proto_tree_add_uint(mt, hf_iwarp_mpa_rtr, tvb, f.f_ird.off, IWS_MPA_ENHANCED_LEN, f.rtr);
+		proto_item_set_generated(pi);
+		pd_off = f.f_ulp_pd.off;
+		pd_len = f.f_ulp_pd.len;
+	} else if (f.rev == 1 && !f.enhanced_flag && pd_len == 8 && iwarp_prefs.legacy_ird_ord) {
+		proto_tree_add_item(mt, hf_iwarp_mpa_legacy_ird, tvb, pd_off, 4, ENC_BIG_ENDIAN);
+		proto_tree_add_item(mt, hf_iwarp_mpa_legacy_ord, tvb, pd_off + 4, 4, ENC_BIG_ENDIAN);
+		pd_len = 0;
+	}
+	if (pd_len)
+		proto_tree_add_item(mt, hf_iwarp_mpa_private_data, tvb, pd_off, pd_len, ENC_NA);
+
+	if (f.type == IWS_MPA_REPLY && ic->mpa.state != IWS_MPA_ST_NONE) {
+		pi = proto_tree_add_boolean(mt, hf_iwarp_mpa_neg_crc, tvb, 0, 0, ic->mpa.crc);
+		proto_item_set_generated(pi);
+		pi = proto_tree_add_boolean(mt, hf_iwarp_mpa_neg_markers_i2r, tvb, 0, 0,
+					    ic->mpa.dir[IWS_DIR_I2R].markers);
+		proto_item_set_generated(pi);
+		pi = proto_tree_add_boolean(mt, hf_iwarp_mpa_neg_markers_r2i, tvb, 0, 0,
+					    ic->mpa.dir[IWS_DIR_R2I].markers);
+		proto_item_set_generated(pi);
+	}
+
+	wmem_strbuf_t *sb = wmem_strbuf_new(pinfo->pool, "");
+	wmem_strbuf_append_printf(sb, "%s Rev %u", val_to_str_const(f.type, iwarp_mpa_frame_vals, "MPA"), f.rev);
+	if (f.crc)
+		wmem_strbuf_append(sb, " CRC");
+	if (f.markers)
+		wmem_strbuf_append(sb, " markers");
+	if (f.reject)
+		wmem_strbuf_append(sb, " REJECT");
+	if (f.has_enhanced)
+		wmem_strbuf_append_printf(sb, " IRD %u ORD %u", f.ird, f.ord);
+	if (f.p2p)
+		wmem_strbuf_append_printf(sb, " P2P RTR %s", val_to_str_const(f.rtr, iwarp_mpa_rtr_vals, "mixed"));
+	iwarp_col_append(pinfo, wmem_strbuf_get_str(sb));
+	return (int)len;
+}
+
+void iwarp_mpa_add_skipped(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 off,
+			   guint32 len, const iwarp_chunk_rec *cr)
+{
+	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, off, len, ENC_NA);
+	proto_tree *mt = proto_item_add_subtree(ti, ett_iwarp_mpa);
+	proto_item *pi = proto_tree_add_item(mt, hf_iwarp_mpa_skipped, tvb, off, len, ENC_NA);
+	switch (cr->reason) {
+	case IWARP_SKIP_RETRANS:
+		proto_item_append_text(ti, ", retransmitted data (already decoded)");
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_retrans);
+		iwarp_col_append(pinfo, "[retransmitted iWARP data]");
+		break;
+	case IWARP_SKIP_GAP:
+		proto_item_append_text(ti, ", data after a capture gap (FPDU boundary not yet found)");
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_gap);
+		iwarp_col_append(pinfo, "[iWARP data after a gap]");
+		break;
+	case IWARP_SKIP_REJECTED:
+		proto_item_append_text(ti, ", data after a rejected MPA Reply");
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_after_reject);
+		iwarp_col_append(pinfo, "[data after MPA reject]");
+		break;
+	default:
+		proto_item_append_text(ti, ", data before the first FPDU boundary");
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_presync);
+		iwarp_col_append(pinfo, "[iWARP data before the first FPDU]");
+		break;
+	}
+	if (cr->sync_start)
+		expert_add_info(pinfo, ti, &ei_iwarp_mpa_midstream);
+}
+
+/* Markers of one FPDU (those captured), each FPDUPTR checked by the core. */
+static void show_markers(tvbuff_t *tvb, packet_info *pinfo, proto_tree *mt, const iwarp_pdu_rec *rec, guint32 seq)
+{
+	if (!rec->mdir.markers)
+		return;
+	guint32 cap = tvb_captured_length(tvb);
+	guint32 wlen = tvb_reported_length(tvb);
+	guint32 lo = iws_mpa_len_field_off(&rec->mdir, seq);
+	for (guint32 o = iws_mpa_next_marker_dist(&rec->mdir, seq); o + IWS_MPA_MARKER_LEN <= cap && o < wlen;
+	     o += IWS_MPA_MARKER_INTERVAL) {
+		struct iws_mpa_marker m;
+		guint32 want = iws_mpa_fpduptr_expected(lo, o);
+		iws_mpa_marker_parse(tvb_get_ptr(tvb, o, IWS_MPA_MARKER_LEN), IWS_MPA_MARKER_LEN, want, &m);
+		proto_item *mi = proto_tree_add_item(mt, hf_iwarp_mpa_marker, tvb, o, IWS_MPA_MARKER_LEN, ENC_NA);
+		proto_tree *kt = proto_item_add_subtree(mi, ett_iwarp_mpa_marker);
+		proto_item *ri = proto_tree_add_item(kt, hf_iwarp_mpa_marker_rsvd, tvb, o, 2, ENC_BIG_ENDIAN);
+		proto_item *pi = proto_tree_add_item(kt, hf_iwarp_mpa_marker_fpduptr, tvb, o + 2, 2, ENC_BIG_ENDIAN);
+		proto_item_append_text(mi, " at offset %u, FPDUPTR %u", o, m.fpduptr);
+		if (m.fpduptr != want)
+			expert_add_info_format(pinfo, pi, &ei_iwarp_mpa_bad_fpduptr,
+					       "FPDUPTR %u does not point back to the ULPDU_Length of its FPDU (expected %u)",
+					       m.fpduptr, want);
+		if (m.rsvd)
+			expert_add_info(pinfo, ri, &ei_iwarp_mpa_marker_rsvd);
+	}
+}
+
+int iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
+			   iwarp_pdu_rec *rec, guint32 seq)
+{
+	guint32 wlen = tvb_reported_length(tvb);
+	guint32 cap = tvb_captured_length(tvb);
+	gboolean truncated = cap < wlen;
+	const guint8 *wire = tvb_get_ptr(tvb, 0, cap);
+	gboolean first = !rec->fed && !PINFO_FD_VISITED(pinfo);
+	guint8 *scratch = rec->mdir.markers ? (guint8 *)wmem_alloc(pinfo->pool, 65536) : NULL;
+	struct iws_fpdu *fp = wmem_new(pinfo->pool, struct iws_fpdu);
+	struct iws_result r = iws_mpa_fpdu_parse(wire, cap, seq, &rec->mdir, first && rec->verify_crc,
+						 scratch, scratch ? 65536 : 0, fp);
+
+	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, 0, -1, ENC_NA);
+	proto_tree *mt = proto_item_add_subtree(ti, ett_iwarp_mpa);
+	proto_item *pi = proto_tree_add_uint(mt, hf_iwarp_mpa_dir, tvb, 0, 0, rec->dir);
+	proto_item_set_generated(pi);
+	if (rec->gap_before)
+		expert_add_info(pinfo, ti, &ei_iwarp_mpa_gap);
+
+	if (r.status == IWS_MALFORMED || (r.status == IWS_NEED_MORE && !truncated) ||
+	    cap < fp->len_off + IWS_MPA_ULPDU_LEN_LEN) {
+		proto_item_append_text(ti, ", FPDU framing lost");
+		if (cap >= fp->len_off + 2)
+			pi = proto_tree_add_item(mt, hf_iwarp_mpa_ulpdu_len, tvb, fp->len_off, 2, ENC_BIG_ENDIAN);
+		else
+			pi = ti;
+		expert_add_info_format(pinfo, pi, &ei_iwarp_mpa_ulpdu_len, "%s",
+				       r.reason ? r.reason : "FPDU cannot be framed");
+		iwarp_col_append(pinfo, "[FPDU framing lost]");
+		return 0;
+	}
+
+	proto_item_append_text(ti, ", FPDU, ULPDU %u octets", fp->ulpdu_len);
+	proto_tree_add_item(mt, hf_iwarp_mpa_ulpdu_len, tvb, fp->len_off, 2, ENC_BIG_ENDIAN);
+
+	tvbuff_t *ulpdu_tvb;
+	const guint8 *ulpdu;
+	guint32 ulpdu_cap;
+	if (truncated) {
+		/* Snapshot length: decode what was captured, the CRC cannot be checked. */
+		expert_add_info(pinfo, ti, &ei_iwarp_mpa_truncated);
+		guint8 *mf = (guint8 *)wmem_alloc(pinfo->pool, cap);
+		guint32 n = (guint32)iws_mpa_strip_markers(wire, cap, seq, &rec->mdir, mf);
+		ulpdu_cap = n > 2 ? MIN(n - 2, fp->ulpdu_len) : 0;
+		/* The core decodes the ULPDU as sent, octets past the snapshot
+		 * length reading as zero; what is shown comes from the tvb. */
+		guint8 *z = (guint8 *)wmem_alloc0(pinfo->pool, fp->ulpdu_len);
+		memcpy(z, mf + 2, ulpdu_cap);
+		ulpdu = z;
+		ulpdu_cap = fp->ulpdu_len;
+		guint32 mf_len = IWS_MPA_ULPDU_LEN_LEN + fp->ulpdu_len + iws_mpa_pad_len(fp->ulpdu_len) + IWS_MPA_CRC_LEN;
+		tvbuff_t *mft = tvb_new_child_real_data(tvb, mf, MIN(n, mf_len), mf_len);
+		ulpdu_tvb = tvb_new_subset_length(mft, IWS_MPA_ULPDU_LEN_LEN, fp->ulpdu_len);
+		if (first)
+			rec->crc_status = IWS_CRC_UNVERIFIABLE;
+		proto_tree_add_checksum(mt, tvb, 0, hf_iwarp_mpa_crc, hf_iwarp_mpa_crc_status, NULL, pinfo, 0,
+					ENC_LITTLE_ENDIAN, PROTO_CHECKSUM_NOT_PRESENT);
+		show_markers(tvb, pinfo, mt, rec, seq);
+	} else {
+		if (fp->pad)
+			proto_tree_add_item(mt, hf_iwarp_mpa_pad, tvb, fp->pad_off, fp->pad, ENC_NA);
+		if (first) {
+			rec->crc_status = (guint8)fp->crc_status;
+			rec->crc_calc = fp->crc_calc;
+		}
+		if (rec->verify_crc) {
+			proto_tree_add_checksum(mt, tvb, fp->crc_off, hf_iwarp_mpa_crc, hf_iwarp_mpa_crc_status,
+						&ei_iwarp_mpa_bad_crc, pinfo, rec->crc_calc, ENC_LITTLE_ENDIAN,
+						PROTO_CHECKSUM_VERIFY);
+			if (rec->crc_status == IWS_CRC_BAD) {
+				proto_item_append_text(ti, " [BAD CRC]");
+				iwarp_col_append(pinfo, "[BAD CRC]");
+			}
+		} else {
+			proto_tree_add_checksum(mt, tvb, fp->crc_off, hf_iwarp_mpa_crc, hf_iwarp_mpa_crc_status,
+						NULL, pinfo, 0, ENC_LITTLE_ENDIAN, PROTO_CHECKSUM_NO_FLAGS);
+		}
+		show_markers(tvb, pinfo, mt, rec, seq);
+		if (fp->n_markers) {
+			/* The marker-free FPDU as its own data source. */
+			guint8 *mf = (guint8 *)wmem_alloc(pinfo->pool, wlen);
+			guint32 n = (guint32)iws_mpa_strip_markers(wire, wlen, seq, &rec->mdir, mf);
+			tvbuff_t *mft = tvb_new_child_real_data(tvb, mf, n, n);
+			add_new_data_source(pinfo, mft, "Marker-free FPDU");
+			ulpdu_tvb = tvb_new_subset_length(mft, IWS_MPA_ULPDU_LEN_LEN, fp->ulpdu_len);
+			ulpdu = mf + IWS_MPA_ULPDU_LEN_LEN;
+		} else {
+			ulpdu_tvb = tvb_new_subset_length(tvb, (gint)fp->ulpdu_off, fp->ulpdu_len);
+			ulpdu = fp->ulpdu;
+		}
+		ulpdu_cap = fp->ulpdu_len;
+	}
+
+	struct iws_msg *msg = wmem_new(pinfo->pool, struct iws_msg);
+	struct iws_result mr = iws_rdmap_parse(ulpdu, ulpdu_cap, msg);
+	iwarp_ddp_dissect(ulpdu_tvb, pinfo, tree, ic, rec, msg, &mr, truncated);
+	return 1;
+}
+
+void iwarp_mpa_feed_partial(iwarp_conv *ic, iwarp_pdu_rec *rec, packet_info *pinfo, const guint8 *bytes,
+			    guint32 len, guint32 seq)
+{
+	struct iws_fpdu *fp = wmem_new(pinfo->pool, struct iws_fpdu);
+	struct iws_result r = iws_mpa_fpdu_parse(bytes, len, seq, &rec->mdir, FALSE, NULL, 0, fp);
+	if (r.status != IWS_NEED_MORE || len < fp->len_off + IWS_MPA_ULPDU_LEN_LEN ||
+	    fp->ulpdu_len < IWS_DDP_MIN_HDR_LEN)
+		return;
+	guint8 *mf = (guint8 *)wmem_alloc(pinfo->pool, len);
+	guint32 n = (guint32)iws_mpa_strip_markers(bytes, len, seq, &rec->mdir, mf);
+	guint8 *z = (guint8 *)wmem_alloc0(pinfo->pool, fp->ulpdu_len);
+	if (n > IWS_MPA_ULPDU_LEN_LEN)
+		memcpy(z, mf + IWS_MPA_ULPDU_LEN_LEN, MIN(n - IWS_MPA_ULPDU_LEN_LEN, fp->ulpdu_len));
+	struct iws_msg *msg = wmem_new(pinfo->pool, struct iws_msg);
+	struct iws_result mr = iws_rdmap_parse(z, fp->ulpdu_len, msg);
+	rec->crc_status = IWS_CRC_UNVERIFIABLE;
+	iwarp_rdmap_feed(ic, rec, pinfo, msg, &mr, TRUE);
+}
+
+void iwarp_mpa_register(void)
+{
+	static hf_register_info hf[] = {
+		{ &hf_iwarp_mpa_key, { "Key", "iwarp.mpa.key", FT_STRING, BASE_NONE, NULL, 0x0,
+			"MPA Request/Reply key", HFILL } },
+		{ &hf_iwarp_mpa_type, { "Frame", "iwarp.mpa.type", FT_UINT8, BASE_DEC,
+			VALS(iwarp_mpa_frame_vals), 0x0, "MPA Request or Reply", HFILL } },
+		{ &hf_iwarp_mpa_flags, { "Flags", "iwarp.mpa.flags", FT_UINT8, BASE_HEX, NULL, 0x0,
+			NULL, HFILL } },
+		{ &hf_iwarp_mpa_flags_markers, { "Markers (M)", "iwarp.mpa.flags.markers", FT_BOOLEAN, 8,
+			NULL, IWS_MPA_FLAG_M, "Request: markers wanted on responder FPDUs; Reply: on initiator FPDUs", HFILL } },
+		{ &hf_iwarp_mpa_flags_crc, { "CRC (C)", "iwarp.mpa.flags.crc", FT_BOOLEAN, 8, NULL,
+			IWS_MPA_FLAG_C, NULL, HFILL } },
+		{ &hf_iwarp_mpa_flags_reject, { "Reject (R)", "iwarp.mpa.flags.reject", FT_BOOLEAN, 8, NULL,
+			IWS_MPA_FLAG_R, NULL, HFILL } },
+		{ &hf_iwarp_mpa_flags_enhanced, { "Enhanced set-up (S)", "iwarp.mpa.flags.enhanced", FT_BOOLEAN, 8,
+			NULL, IWS_MPA_FLAG_S, "RFC 6581 enhanced connection establishment", HFILL } },
+		{ &hf_iwarp_mpa_flags_rsvd, { "Reserved", "iwarp.mpa.flags.rsvd", FT_UINT8, BASE_HEX, NULL,
+			IWS_MPA_FLAG_RSVD, NULL, HFILL } },
+		{ &hf_iwarp_mpa_rev, { "Revision", "iwarp.mpa.rev", FT_UINT8, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_mpa_pd_len, { "Private data length", "iwarp.mpa.pd_len", FT_UINT16, BASE_DEC, NULL,
+			0x0, NULL, HFILL } },
+		{ &hf_iwarp_mpa_ird_word, { "IRD word", "iwarp.mpa.ird_word", FT_UINT16, BASE_HEX, NULL, 0x0,
+			"RFC 6581 enhanced word, first half", HFILL } },
+		{ &hf_iwarp_mpa_p2p, { "Peer-to-peer (A)", "iwarp.mpa.p2p", FT_BOOLEAN, 16, NULL,
+			IWS_MPA_ENH_P2P, NULL, HFILL } },
+		{ &hf_iwarp_mpa_rtr_send, { "Zero-length Send RTR (B)", "iwarp.mpa.rtr.send", FT_BOOLEAN, 16,
+			NULL, IWS_MPA_ENH_RTR_SEND, NULL, HFILL } },
+		{ &hf_iwarp_mpa_ird, { "IRD", "iwarp.mpa.ird", FT_UINT16, BASE_DEC, NULL, IWS_MPA_ENH_VALUE,
+			"Inbound RDMA Read queue depth", HFILL } },
+		{ &hf_iwarp_mpa_ord_word, { "ORD word", "iwarp.mpa.ord_word", FT_UINT16, BASE_HEX, NULL, 0x0,
+			"RFC 6581 enhanced word, second half", HFILL } },
+		{ &hf_iwarp_mpa_rtr_write, { "Zero-length Write RTR (C)", "iwarp.mpa.rtr.write", FT_BOOLEAN, 16,
+			NULL, IWS_MPA_ENH_RTR_WRITE, NULL, HFILL } },
+		{ &hf_iwarp_mpa_rtr_read, { "Zero-length Read RTR (D)", "iwarp.mpa.rtr.read", FT_BOOLEAN, 16,
+			NULL, IWS_MPA_ENH_RTR_READ, NULL, HFILL } },
+		{ &hf_iwarp_mpa_ord, { "ORD", "iwarp.mpa.ord", FT_UINT16, BASE_DEC, NULL, IWS_MPA_ENH_VALUE,
+			"Outbound RDMA Read queue depth", HFILL } },
+		{ &hf_iwarp_mpa_rtr, { "RTR type", "iwarp.mpa.rtr", FT_UINT8, BASE_HEX, VALS(iwarp_mpa_rtr_vals),
+			0x0, "Ready-to-receive message types offered/chosen", HFILL } },
+		{ &hf_iwarp_mpa_private_data, { "Private data", "iwarp.mpa.private_data", FT_BYTES, BASE_NONE,
+			NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_mpa_legacy_ird, { "IRD (legacy SMB Direct layout)", "iwarp.mpa.legacy.ird", FT_UINT32,
+			BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_mpa_legacy_ord, { "ORD (legacy SMB Direct layout)", "iwarp.mpa.legacy.ord", FT_UINT32,
+			BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_mpa_neg_crc, { "Negotiated CRC", "iwarp.mpa.negotiated.crc", FT_BOOLEAN, BASE_NONE,
+			NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_mpa_neg_markers_i2r, { "Negotiated markers, initiator to responder",
+			"iwarp.mpa.negotiated.markers_i2r", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_mpa_neg_markers_r2i, { "Negotiated markers, responder to initiator",
+			"iwarp.mpa.negotiated.markers_r2i", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_mpa_dir, { "Direction", "iwarp.mpa.dir", FT_UINT8, BASE_DEC, VALS(iwarp_mpa_dir_vals),
+			0x0, NULL, HFILL } },
+		{ &hf_iwarp_mpa_ulpdu_len, { "ULPDU length", "iwarp.mpa.ulpdu_len", FT_UINT16, BASE_DEC, NULL, 0x0,
+			NULL, HFILL } },
+		{ &hf_iwarp_mpa_pad, { "Pad", "iwarp.mpa.pad", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_mpa_crc, { "CRC", "iwarp.mpa.crc", FT_UINT32, BASE_HEX, NULL, 0x0,
+			"CRC32c, carried least significant octet first", HFILL } },
+		{ &hf_iwarp_mpa_crc_status, { "CRC status", "iwarp.mpa.crc.status", FT_UINT8, BASE_NONE,
+			VALS(proto_checksum_vals), 0x0, NULL, HFILL } },
+		{ &hf_iwarp_mpa_marker, { "Marker", "iwarp.mpa.marker", FT_NONE, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_mpa_marker_rsvd, { "Reserved", "iwarp.mpa.marker.rsvd", FT_UINT16, BASE_HEX, NULL, 0x0,
+			NULL, HFILL } },
+		{ &hf_iwarp_mpa_marker_fpduptr, { "FPDUPTR", "iwarp.mpa.marker.fpduptr", FT_UINT16, BASE_DEC, NULL,
+			0x0, "Distance back to the start of the FPDU", HFILL } },
+		{ &hf_iwarp_mpa_skipped, { "Data not decoded", "iwarp.mpa.skipped", FT_BYTES, BASE_NONE, NULL, 0x0,
+			NULL, HFILL } },
+	};
+	static gint *ett[] = {
+		&ett_iwarp_mpa, &ett_iwarp_mpa_flags, &ett_iwarp_mpa_ird, &ett_iwarp_mpa_ord, &ett_iwarp_mpa_marker,
+	};
+	static ei_register_info ei[] = {
+		{ &ei_iwarp_mpa_bad_crc, { "iwarp.mpa.crc.bad", PI_CHECKSUM, PI_ERROR, "Bad CRC32c", EXPFILL } },
+		{ &ei_iwarp_mpa_bad_fpduptr, { "iwarp.mpa.marker.bad_fpduptr", PI_MALFORMED, PI_ERROR,
+			"FPDUPTR does not point back to the ULPDU_Length of its FPDU", EXPFILL } },
+		{ &ei_iwarp_mpa_marker_rsvd, { "iwarp.mpa.marker.rsvd_set", PI_PROTOCOL, PI_WARN,
+			"Marker reserved field is not zero", EXPFILL } },
+		{ &ei_iwarp_mpa_pd_len, { "iwarp.mpa.pd_len.too_big", PI_MALFORMED, PI_ERROR,
+			"PD_Length larger than 512", EXPFILL } },
+		{ &ei_iwarp_mpa_rsvd_flags, { "iwarp.mpa.flags.rsvd_set", PI_PROTOCOL, PI_WARN,
+			"Reserved MPA flag bits set", EXPFILL } },
+		{ &ei_iwarp_mpa_unknown_rev, { "iwarp.mpa.rev.unknown", PI_PROTOCOL, PI_WARN,
+			"MPA revision is neither 1 nor 2", EXPFILL } },
+		{ &ei_iwarp_mpa_s_not_rev2, { "iwarp.mpa.flags.enhanced_not_rev2", PI_PROTOCOL, PI_WARN,
+			"Enhanced set-up flag without Rev 2", EXPFILL } },
+		{ &ei_iwarp_mpa_enh_short, { "iwarp.mpa.pd_len.enhanced_short", PI_MALFORMED, PI_WARN,
+			"Enhanced set-up flag but private data shorter than the IRD/ORD word", EXPFILL } },
+		{ &ei_iwarp_mpa_r_in_request, { "iwarp.mpa.flags.reject_in_request", PI_PROTOCOL, PI_WARN,
+			"Reject flag set in a Request", EXPFILL } },
+		{ &ei_iwarp_mpa_rejected, { "iwarp.mpa.rejected", PI_SEQUENCE, PI_WARN,
+			"Connection rejected by the responder", EXPFILL } },
+		{ &ei_iwarp_mpa_not_mpa, { "iwarp.mpa.key.missing", PI_MALFORMED, PI_ERROR,
+			"An MPA Request/Reply was expected here", EXPFILL } },
+		{ &ei_iwarp_mpa_ulpdu_len, { "iwarp.mpa.ulpdu_len.bad", PI_MALFORMED, PI_ERROR,
+			"FPDU framing lost", EXPFILL } },
+		{ &ei_iwarp_mpa_truncated, { "iwarp.mpa.truncated", PI_UNDECODED, PI_NOTE,
+			"FPDU not completely captured (snapshot length or capture gap); CRC not verifiable", EXPFILL } },
+		{ &ei_iwarp_mpa_presync, { "iwarp.mpa.presync", PI_UNDECODED, PI_NOTE,
+			"Octets before the first FPDU boundary found (capture started mid-stream)", EXPFILL } },
+		{ &ei_iwarp_mpa_retrans, { "iwarp.mpa.retransmission", PI_SEQUENCE, PI_NOTE,
+			"Retransmitted octets, already decoded", EXPFILL } },
+		{ &ei_iwarp_mpa_gap, { "iwarp.mpa.gap", PI_SEQUENCE, PI_WARN,
+			"Octets of this direction were not captured before this point; FPDU boundaries resynchronised",
+			EXPFILL } },
+		{ &ei_iwarp_mpa_after_reject, { "iwarp.mpa.after_reject", PI_SEQUENCE, PI_NOTE,
+			"Data after a rejected MPA Reply", EXPFILL } },
+		{ &ei_iwarp_mpa_midstream, { "iwarp.mpa.midstream", PI_SEQUENCE, PI_CHAT,
+			"FPDU boundaries found without the MPA handshake", EXPFILL } },
+	};
+
+	proto_iwarp_mpa = proto_register_protocol("iWARP MPA (iwarpscope)", "iWARP MPA", "iwarp.mpa");
+	proto_register_field_array(proto_iwarp_mpa, hf, array_length(hf));
+	proto_register_subtree_array(ett, array_length(ett));
+	expert_module_t *em = expert_register_protocol(proto_iwarp_mpa);
+	expert_register_field_array(em, ei, array_length(ei));
+	iwarp_stream_register();
+}

@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * packet-iwarp-rdmap.c - the iwarp.rdmap protocol: every RDMAP opcode
+ * (RFC 5040, RFC 7306), Read Request, Terminate with its embedded headers,
+ * Atomic Request/Response, Immediate Data; the operation each segment
+ * belongs to, Read/Atomic request-response links and response times from
+ * the core's tracker; the Info column; and the hand-off of Send payloads to
+ * upper layers (our "iwarp.rdmap" heuristic list, then Wireshark's
+ * "iwarp_ddp_rdmap" list so SMB Direct and RPC-over-RDMA still decode).
+ */
+#include <epan/packet.h>
+#include <epan/expert.h>
+#include <epan/exceptions.h>
+#include <epan/tap.h>
+#include <epan/prefs.h>
+#include <epan/dissectors/packet-iwarp-ddp-rdmap.h>
+
+#include "iwarpscope/names.h"
+#include "packet-iwarp.h"
+
+int proto_iwarp_rdmap = -1;
+
+static int hf_iwarp_rdmap_control = -1;
+static int hf_iwarp_rdmap_version = -1;
+static int hf_iwarp_rdmap_rsvd = -1;
+static int hf_iwarp_rdmap_opcode = -1;
+static int hf_iwarp_rdmap_qp = -1;
+static int hf_iwarp_rdmap_inval_stag = -1;
+static int hf_iwarp_rdmap_payload = -1;
+static int hf_iwarp_rdmap_read_sink_stag = -1;
+static int hf_iwarp_rdmap_read_sink_to = -1;
+static int hf_iwarp_rdmap_read_size = -1;
+static int hf_iwarp_rdmap_read_src_stag = -1;
+static int hf_iwarp_rdmap_read_src_to = -1;
+static int hf_iwarp_rdmap_immediate = -1;
+static int hf_iwarp_rdmap_atomic_rsvd = -1;
+static int hf_iwarp_rdmap_atomic_opcode = -1;
+static int hf_iwarp_rdmap_atomic_req_id = -1;
+static int hf_iwarp_rdmap_atomic_stag = -1;
+static int hf_iwarp_rdmap_atomic_to = -1;
+static int hf_iwarp_rdmap_atomic_add_swap = -1;
+static int hf_iwarp_rdmap_atomic_add_swap_mask = -1;
+static int hf_iwarp_rdmap_atomic_compare = -1;
+static int hf_iwarp_rdmap_atomic_compare_mask = -1;
+static int hf_iwarp_rdmap_atomic_orig_value = -1;
+static int hf_iwarp_rdmap_term_ctrl = -1;
+static int hf_iwarp_rdmap_term_layer = -1;
+static int hf_iwarp_rdmap_term_etype = -1;
+static int hf_iwarp_rdmap_term_errcode = -1;
+static int hf_iwarp_rdmap_term_m = -1;
+static int hf_iwarp_rdmap_term_d = -1;
+static int hf_iwarp_rdmap_term_r = -1;
+static int hf_iwarp_rdmap_term_rsvd = -1;
+static int hf_iwarp_rdmap_term_seg_len = -1;
+static int hf_iwarp_rdmap_term_ddp_tagged = -1;
+static int hf_iwarp_rdmap_term_ddp_last = -1;
+static int hf_iwarp_rdmap_term_ddp_opcode = -1;
+static int hf_iwarp_rdmap_term_ddp_stag = -1;
+static int hf_iwarp_rdmap_term_ddp_to = -1;
+static int hf_iwarp_rdmap_term_ddp_qn = -1;
+static int hf_iwarp_rdmap_term_ddp_msn = -1;
+static int hf_iwarp_rdmap_term_ddp_mo = -1;
+static int hf_iwarp_rdmap_term_read_sink_stag = -1;
+static int hf_iwarp_rdmap_term_read_sink_to = -1;
+static int hf_iwarp_rdmap_term_read_size = -1;
+static int hf_iwarp_rdmap_term_read_src_stag = -1;
+static int hf_iwarp_rdmap_term_read_src_to = -1;
+static int hf_iwarp_rdmap_rtr = -1;
+static int hf_iwarp_rdmap_op_id = -1;
+static int hf_iwarp_rdmap_op_type = -1;
+static int hf_iwarp_rdmap_op_first = -1;
+static int hf_iwarp_rdmap_op_last = -1;
+static int hf_iwarp_rdmap_op_complete = -1;
+static int hf_iwarp_rdmap_response_in = -1;
+static int hf_iwarp_rdmap_request_in = -1;
+static int hf_iwarp_rdmap_response_time = -1;
+static int hf_iwarp_rdmap_outstanding = -1;
+
+static gint ett_iwarp_rdmap = -1;
+static gint ett_iwarp_rdmap_control = -1;
+static gint ett_iwarp_rdmap_term = -1;
+static gint ett_iwarp_rdmap_term_ddp = -1;
+static gint ett_iwarp_rdmap_term_rdmap = -1;
+static gint ett_iwarp_rdmap_op = -1;
+
+static expert_field ei_iwarp_rdmap_version = EI_INIT;
+static expert_field ei_iwarp_rdmap_rsvd = EI_INIT;
+static expert_field ei_iwarp_rdmap_unknown_opcode = EI_INIT;
+static expert_field ei_iwarp_rdmap_malformed = EI_INIT;
+static expert_field ei_iwarp_rdmap_rsvdulp = EI_INIT;
+static expert_field ei_iwarp_rdmap_trailing = EI_INIT;
+static expert_field ei_iwarp_rdmap_aop_unknown = EI_INIT;
+static expert_field ei_iwarp_rdmap_term = EI_INIT;
+static expert_field ei_iwarp_rdmap_term_rsvd = EI_INIT;
+static expert_field ei_iwarp_rdmap_orphan = EI_INIT;
+static expert_field ei_iwarp_rdmap_ird_exceeded = EI_INIT;
+static expert_field ei_iwarp_rdmap_stag_mismatch = EI_INIT;
+static expert_field ei_iwarp_rdmap_overrun = EI_INIT;
+static expert_field ei_iwarp_rdmap_evicted = EI_INIT;
+static expert_field ei_iwarp_rdmap_rtr = EI_INIT;
+static expert_field ei_iwarp_rdmap_ulp_error = EI_INIT;
+
+static heur_dissector_list_t iwarp_rdmap_heur_list;
+static heur_dissector_list_t builtin_rdmap_heur_list;
+
+#define IWS_VS_ENTRY(v, s) { (v), (s) },
+static const value_string iwarp_rdmap_opcode_vals[] = { IWS_RDMAP_OPCODE_NAMES(IWS_VS_ENTRY) { 0, NULL } };
+static const value_string iwarp_rdmap_layer_vals[] = { IWS_TERM_LAYER_NAMES(IWS_VS_ENTRY) { 0, NULL } };
+static const value_string iwarp_rdmap_aop_vals[] = { IWS_AOPCODE_NAMES(IWS_VS_ENTRY) { 0, NULL } };
+static const value_string iwarp_ddp_qn_names[] = { IWS_DDP_QN_NAMES(IWS_VS_ENTRY) { 0, NULL } };
+
+static value_string iwarp_rdmap_op_type_vals[IWS_OPT_COUNT + 1];
+
+static int *const iwarp_rdmap_control_fields[] = {
+	&hf_iwarp_rdmap_version, &hf_iwarp_rdmap_rsvd, &hf_iwarp_rdmap_opcode, NULL
+};
+static int *const iwarp_rdmap_term_fields[] = {
+	&hf_iwarp_rdmap_term_layer, &hf_iwarp_rdmap_term_etype, &hf_iwarp_rdmap_term_errcode,
+	&hf_iwarp_rdmap_term_m, &hf_iwarp_rdmap_term_d, &hf_iwarp_rdmap_term_r, &hf_iwarp_rdmap_term_rsvd, NULL
+};
+
+/* A header field that may lie past the snapshot length. */
+static proto_item *add_field(proto_tree *t, int hf, tvbuff_t *tvb, guint32 off, guint32 len)
+{
+	if (off + len > tvb_captured_length(tvb))
+		return NULL;
+	return proto_tree_add_item(t, hf, tvb, off, len, ENC_BIG_ENDIAN);
+}
+
+void iwarp_col_append(packet_info *pinfo, const char *text)
+{
+	col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", text);
+}
+
+/* Give one segment to the tracker; operations it finishes are tapped with
+ * tap_rec (the FPDU being dissected now). */
+static void feed_now(iwarp_conv *ic, iwarp_pdu_rec *rec, const struct iws_msg *msg, gboolean truncated,
+		     iwarp_pdu_rec *tap_rec)
+{
+	struct iws_seg s;
+	s.dir = rec->dir;
+	s.frame = rec->frame;
+	s.ts_ns = rec->ts_ns;
+	s.msg = msg;
+	s.crc = (enum iws_crc_status)rec->crc_status;
+	s.truncated = truncated;
+	ic->cur_rec = tap_rec;
+	iws_tracker_segment(ic->tracker, &s, &rec->note);
+	ic->cur_rec = NULL;
+	if (rec->note.op_id) {
+		rec->op = iwarp_op_link_get(ic, rec->note.op_id);
+		rec->op->type = (guint8)rec->note.op_type;
+		if (rec->note.op_first && !rec->op->first_frame)
+			rec->op->first_frame = (guint32)s.frame;
+	}
+}
+
+void iwarp_rdmap_feed(iwarp_conv *ic, iwarp_pdu_rec *rec, packet_info *pinfo, const struct iws_msg *msg,
+		      const struct iws_result *res, gboolean truncated)
+{
+	if (rec->fed || PINFO_FD_VISITED(pinfo))
+		return;
+	rec->fed = TRUE;
+	if (!ic->tracker || res->status != IWS_OK)
+		return;
+	if (!rec->frame) {
+		rec->frame = pinfo->num;
+		rec->ts_ns = iwarp_ts_ns(pinfo);
+	}
+	iwarp_dir_state *ds = &ic->d[rec->dir];
+	if (!ds->unconfirmed) {
+		feed_now(ic, rec, msg, truncated, rec);
+		return;
+	}
+	if (!ds->deferred)
+		ds->deferred = wmem_array_new(wmem_file_scope(), sizeof(iwarp_deferred));
+	iwarp_deferred d;
+	d.rec = rec;
+	d.msg = *msg;
+	d.truncated = truncated;
+	wmem_array_append_one(ds->deferred, d);
+	ds->confirm_count++;
+	if (ds->confirm_count < MAX(iwarp_prefs.midstream_min_chain, 1u) && rec->crc_status != IWS_CRC_OK)
+		return;
+	ds->unconfirmed = FALSE;
+	guint n = wmem_array_get_count(ds->deferred);
+	for (guint i = 0; i < n; i++) {
+		iwarp_deferred *e = (iwarp_deferred *)wmem_array_index(ds->deferred, i);
+		feed_now(ic, e->rec, &e->msg, e->truncated, rec);
+	}
+	ds->deferred = NULL;
+}
+
+/* "41 µs", "812 ns", "12.345 ms" */
+static const char *fmt_ns(wmem_allocator_t *scope, gint64 ns)
+{
+	if (ns < 1000 && ns > -1000)
+		return wmem_strdup_printf(scope, "%" PRId64 " ns", ns);
+	if (ns < 10000000 && ns > -10000000)
+		return wmem_strdup_printf(scope, "%" PRId64 " \xc2\xb5s", (ns + (ns >= 0 ? 500 : -500)) / 1000);
+	return wmem_strdup_printf(scope, "%.3f ms", (double)ns / 1e6);
+}
+
+static void show_terminate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, proto_item *ti,
+			   const struct iws_msg *msg, guint32 hl, wmem_strbuf_t *info)
+{
+	const struct iws_rdmap_terminate *t = &msg->u.term;
+	proto_item *ci = proto_tree_add_bitmask(rt, tvb, hl, hf_iwarp_rdmap_term_ctrl, ett_iwarp_rdmap_term,
+						iwarp_rdmap_term_fields, ENC_BIG_ENDIAN);
+	const char *layer = iws_term_layer_name(t->layer);
+	const char *etype = iws_term_etype_name(t->layer, t->etype);
+	const char *code = iws_term_errcode_name(t->layer, t->etype, t->errcode);
+	proto_item_append_text(ci, ": %s, %s, %s", layer ? layer : "unknown layer", etype ? etype : "unknown type",
+			       code ? code : "unknown code");
+	expert_add_info_format(pinfo, ti, &ei_iwarp_rdmap_term, "Terminate: %s / %s / %s (0x%x/0x%x/0x%02x)",
+			       layer ? layer : "?", etype ? etype : "?", code ? code : "?", t->layer, t->etype,
+			       t->errcode);
+	wmem_strbuf_append_printf(info, ": %s / %s / %s", layer ? layer : "?", etype ? etype : "?", code ? code : "?");
+	if (t->rsvd)
+		expert_add_info(pinfo, ci, &ei_iwarp_rdmap_term_rsvd);
+	if (t->has_seg_len)
+		add_field(rt, hf_iwarp_rdmap_term_seg_len, tvb, t->f_seg_len.off, 2);
+	if (t->has_ddp) {
+		proto_tree *dt = proto_tree_add_subtree(rt, tvb, t->f_ddp.off, t->f_ddp.len, ett_iwarp_rdmap_term_ddp,
+							NULL, "Terminated DDP header");
+		guint32 o = t->f_ddp.off;
+		add_field(dt, hf_iwarp_rdmap_term_ddp_tagged, tvb, o, 1);
+		add_field(dt, hf_iwarp_rdmap_term_ddp_last, tvb, o, 1);
+		add_field(dt, hf_iwarp_rdmap_term_ddp_opcode, tvb, o + 1, 1);
+		if (t->ddp.tagged) {
+			add_field(dt, hf_iwarp_rdmap_term_ddp_stag, tvb, o + 2, 4);
+			add_field(dt, hf_iwarp_rdmap_term_ddp_to, tvb, o + 6, 8);
+		} else {
+			add_field(dt, hf_iwarp_rdmap_term_ddp_qn, tvb, o + 6, 4);
+			add_field(dt, hf_iwarp_rdmap_term_ddp_msn, tvb, o + 10, 4);
+			add_field(dt, hf_iwarp_rdmap_term_ddp_mo, tvb, o + 14, 4);
+		}
+	}
+	if (t->has_rdmap) {
+		proto_tree *dt = proto_tree_add_subtree(rt, tvb, t->f_rdmap.off, t->f_rdmap.len,
+							ett_iwarp_rdmap_term_rdmap, NULL,
+							"Terminated RDMAP header (Read Request)");
+		guint32 o = t->f_rdmap.off;
+		add_field(dt, hf_iwarp_rdmap_term_read_sink_stag, tvb, o, 4);
+		add_field(dt, hf_iwarp_rdmap_term_read_sink_to, tvb, o + 4, 8);
+		add_field(dt, hf_iwarp_rdmap_term_read_size, tvb, o + 12, 4);
+		add_field(dt, hf_iwarp_rdmap_term_read_src_stag, tvb, o + 16, 4);
+		add_field(dt, hf_iwarp_rdmap_term_read_src_to, tvb, o + 20, 8);
+	}
+}
+
+/* Request/response links, response time, operation grouping. */
+static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, proto_item *ti, iwarp_pdu_rec *rec,
+			  wmem_strbuf_t *info)
+{
+	const struct iws_seg_note *n = &rec->note;
+	proto_item *pi;
+	if (n->rtr) {
+		pi = proto_tree_add_boolean(rt, hf_iwarp_rdmap_rtr, tvb, 0, 0, TRUE);
+		proto_item_set_generated(pi);
+		expert_add_info(pinfo, pi, &ei_iwarp_rdmap_rtr);
+		wmem_strbuf_append(info, " [RTR]");
+	}
+	iwarp_op_link *op = rec->op;
+	if (op) {
+		gboolean reqresp = op->type == IWS_OPT_READ || op->type == IWS_OPT_ATOMIC_FETCH_ADD ||
+				   op->type == IWS_OPT_ATOMIC_CMP_SWAP || op->type == IWS_OPT_ATOMIC_SWAP;
+		if (reqresp && n->op_first && !n->request_frame && op->response_frame && op->response_frame != pinfo->num) {
+			pi = proto_tree_add_uint_format_value(rt, hf_iwarp_rdmap_response_in, tvb, 0, 0,
+							      op->response_frame, "%u", op->response_frame);
+			proto_item_set_generated(pi);
+		}
+		if (n->request_frame) {
+			pi = proto_tree_add_uint(rt, hf_iwarp_rdmap_request_in, tvb, 0, 0, (guint32)n->request_frame);
+			proto_item_set_generated(pi);
+			wmem_strbuf_append_printf(info, " \xe2\x86\x92 frame %u", (guint32)n->request_frame);
+		}
+		if (n->has_response_time) {
+			nstime_t rt_ns;
+			rt_ns.secs = (time_t)(n->response_time_ns / 1000000000);
+			rt_ns.nsecs = (int)(n->response_time_ns % 1000000000);
+			pi = proto_tree_add_time(rt, hf_iwarp_rdmap_response_time, tvb, 0, 0, &rt_ns);
+			proto_item_set_generated(pi);
+			wmem_strbuf_append_printf(info, ", %s", fmt_ns(pinfo->pool, n->response_time_ns));
+		}
+		proto_tree *ot = proto_tree_add_subtree_format(rt, tvb, 0, 0, ett_iwarp_rdmap_op, &pi,
+			"Operation %" PRIu64 ": %s", op->id, iws_op_type_title((enum iws_op_type)op->type));
+		proto_item_set_generated(pi);
+		pi = proto_tree_add_uint64(ot, hf_iwarp_rdmap_op_id, tvb, 0, 0, op->id);
+		proto_item_set_generated(pi);
+		pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_type, tvb, 0, 0, op->type);
+		proto_item_set_generated(pi);
+		if (op->first_frame) {
+			pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_first, tvb, 0, 0, op->first_frame);
+			proto_item_set_generated(pi);
+		}
+		if (op->done) {
+			pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_last, tvb, 0, 0, op->last_frame);
+			proto_item_set_generated(pi);
+			pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_complete, tvb, 0, 0, op->complete);
+			proto_item_set_generated(pi);
+		}
+	}
+	if (n->outstanding) {
+		pi = proto_tree_add_uint(rt, hf_iwarp_rdmap_outstanding, tvb, 0, 0, n->outstanding);
+		proto_item_set_generated(pi);
+		if (n->flags & IWS_SEGF_IRD_EXCEEDED)
+			expert_add_info_format(pinfo, pi, &ei_iwarp_rdmap_ird_exceeded,
+					       "%u requests outstanding, more than the peer's IRD %u",
+					       n->outstanding, rec->peer_ird);
+	}
+	if (n->flags & IWS_SEGF_ORPHAN_RESPONSE) {
+		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_orphan);
+		wmem_strbuf_append(info, " [no request in capture]");
+	}
+	if (n->flags & IWS_SEGF_STAG_MISMATCH)
+		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_stag_mismatch);
+	if (n->flags & IWS_SEGF_OVERRUN)
+		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_overrun);
+	if (n->flags & IWS_SEGF_EVICTED)
+		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_evicted);
+}
+
+/* Send payloads to upper layers. */
+static void offer_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, const struct iws_msg *msg,
+		      gboolean whole)
+{
+	rdmap_info_t info;
+	memset(&info, 0, sizeof(info));
+	info.opcode = msg->ddp.opcode;
+	info.last_flag = whole ? TRUE : msg->ddp.last;
+	info.is_tagged = FALSE;
+	info.queue_number = msg->ddp.qn;
+	info.message_seq_num = msg->ddp.msn;
+	info.message_offset = whole ? 0 : msg->ddp.mo;
+	heur_dtbl_entry_t *hd = NULL;
+	if (dissector_try_heuristic(iwarp_rdmap_heur_list, payload, pinfo, tree, &hd, &info))
+		return;
+	if (!iwarp_prefs.offer_builtin_ulp || !builtin_rdmap_heur_list)
+		return;
+	const char *saved_proto = pinfo->current_proto;
+	TRY {
+		dissector_try_heuristic(builtin_rdmap_heur_list, payload, pinfo, tree, &hd, &info);
+	}
+	CATCH_NONFATAL_ERRORS {
+		/* A weak upper-layer heuristic claimed a payload it cannot decode:
+		 * say so without marking the iWARP frame malformed. */
+		const char *who = pinfo->current_proto;
+		pinfo->current_proto = saved_proto;
+		expert_add_info_format(pinfo, NULL, &ei_iwarp_rdmap_ulp_error,
+				       "Upper-layer dissector %s claimed this Send payload but could not decode it",
+				       who ? who : "?");
+	}
+	ENDTRY;
+}
+
+void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
+			 iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res,
+			 gboolean truncated)
+{
+	guint32 avail = tvb_captured_length(ulpdu);
+	if (avail < 2)
+		return;
+	guint8 rctrl = tvb_get_guint8(ulpdu, 1);
+	guint8 opcode = rctrl & IWS_RDMAP_OPCODE_MASK;
+	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_rdmap, ulpdu, 1, -1, ENC_NA);
+	proto_tree *rt = proto_item_add_subtree(ti, ett_iwarp_rdmap);
+	proto_item *ci = proto_tree_add_bitmask(rt, ulpdu, 1, hf_iwarp_rdmap_control, ett_iwarp_rdmap_control,
+						iwarp_rdmap_control_fields, ENC_BIG_ENDIAN);
+	proto_item *pi = proto_tree_add_uint(rt, hf_iwarp_rdmap_qp, ulpdu, 0, 0, ic->qp);
+	proto_item_set_generated(pi);
+	const char *oname = val_to_str_const(opcode, iwarp_rdmap_opcode_vals, "Unknown opcode");
+	proto_item_append_text(ti, ", %s", oname);
+	if (g_str_has_prefix(oname, "RDMA "))
+		oname += 5;  /* "Read Request" reads better in the Info column */
+	if (((rctrl & IWS_RDMAP_RV_MASK) >> 6) != IWS_RDMAP_VERSION)
+		expert_add_info_format(pinfo, ci, &ei_iwarp_rdmap_version, "RDMAP version %u (expected 1)",
+				       (rctrl & IWS_RDMAP_RV_MASK) >> 6);
+	if (rctrl & IWS_RDMAP_RSVD_MASK)
+		expert_add_info(pinfo, ci, &ei_iwarp_rdmap_rsvd);
+
+	wmem_strbuf_t *info = wmem_strbuf_new(pinfo->pool, oname);
+	if (res->status == IWS_MALFORMED) {
+		if (iws_rdmap_opcode_queue(opcode) == -2)
+			expert_add_info_format(pinfo, ci, &ei_iwarp_rdmap_unknown_opcode,
+					       "RDMAP opcode 0x%x is not defined by RFC 5040/7306", opcode);
+		else if (res->reason && msg->ddp.dv == IWS_DDP_VERSION && msg->ddp.rv == IWS_RDMAP_VERSION)
+			expert_add_info_format(pinfo, ti, &ei_iwarp_rdmap_malformed, "%s", res->reason);
+		wmem_strbuf_append(info, " [malformed]");
+		iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
+		return;
+	}
+	if (res->status != IWS_OK) {
+		wmem_strbuf_append(info, " [truncated]");
+		iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
+		return;
+	}
+
+	const struct iws_ddp_hdr *h = &msg->ddp;
+	guint32 hl = h->hdr_len;
+	if (msg->warnings & IWS_DDP_W_RSVDULP)
+		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_rsvdulp);
+	if (msg->warnings & IWS_RDMAP_W_TRAILING)
+		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_trailing);
+
+	switch (opcode) {
+	case IWS_OP_CODE_READ_REQ: {
+		const struct iws_rdmap_read_req *rr = &msg->u.read_req;
+		add_field(rt, hf_iwarp_rdmap_read_sink_stag, ulpdu, hl, 4);
+		add_field(rt, hf_iwarp_rdmap_read_sink_to, ulpdu, hl + 4, 8);
+		add_field(rt, hf_iwarp_rdmap_read_size, ulpdu, hl + 12, 4);
+		add_field(rt, hf_iwarp_rdmap_read_src_stag, ulpdu, hl + 16, 4);
+		add_field(rt, hf_iwarp_rdmap_read_src_to, ulpdu, hl + 20, 8);
+		wmem_strbuf_append_printf(info, " sink 0x%08x len %u", rr->sink_stag, rr->size);
+		break;
+	}
+	case IWS_OP_CODE_IMMEDIATE:
+	case IWS_OP_CODE_IMMEDIATE_SE:
+		add_field(rt, hf_iwarp_rdmap_immediate, ulpdu, hl, 8);
+		wmem_strbuf_append_printf(info, " 0x%016" PRIx64, msg->u.immediate);
+		break;
+	case IWS_OP_CODE_ATOMIC_REQ: {
+		const struct iws_rdmap_atomic_req *a = &msg->u.atomic_req;
+		add_field(rt, hf_iwarp_rdmap_atomic_rsvd, ulpdu, hl, 4);
+		pi = add_field(rt, hf_iwarp_rdmap_atomic_opcode, ulpdu, hl, 4);
+		if (msg->warnings & IWS_RDMAP_W_AOP_UNKNOWN)
+			expert_add_info(pinfo, pi, &ei_iwarp_rdmap_aop_unknown);
+		add_field(rt, hf_iwarp_rdmap_atomic_req_id, ulpdu, hl + 4, 4);
+		add_field(rt, hf_iwarp_rdmap_atomic_stag, ulpdu, hl + 8, 4);
+		add_field(rt, hf_iwarp_rdmap_atomic_to, ulpdu, hl + 12, 8);
+		add_field(rt, hf_iwarp_rdmap_atomic_add_swap, ulpdu, hl + 20, 8);
+		add_field(rt, hf_iwarp_rdmap_atomic_add_swap_mask, ulpdu, hl + 28, 8);
+		add_field(rt, hf_iwarp_rdmap_atomic_compare, ulpdu, hl + 36, 8);
+		add_field(rt, hf_iwarp_rdmap_atomic_compare_mask, ulpdu, hl + 44, 8);
+		wmem_strbuf_append_printf(info, " %s id %u STag 0x%08x TO 0x%" PRIx64,
+					  val_to_str_const(a->aopcode, iwarp_rdmap_aop_vals, "?"), a->req_id, a->stag, a->to);
+		break;
+	}
+	case IWS_OP_CODE_ATOMIC_RESP:
+		add_field(rt, hf_iwarp_rdmap_atomic_req_id, ulpdu, hl, 4);
+		add_field(rt, hf_iwarp_rdmap_atomic_orig_value, ulpdu, hl + 4, 8);
+		wmem_strbuf_append_printf(info, " id %u", msg->u.atomic_resp.req_id);
+		break;
+	case IWS_OP_CODE_TERMINATE:
+		show_terminate(ulpdu, pinfo, rt, ti, msg, hl, info);
+		break;
+	case IWS_OP_CODE_SEND_INV:
+	case IWS_OP_CODE_SEND_SE_INV:
+		add_field(rt, hf_iwarp_rdmap_inval_stag, ulpdu, 2, 4);
+		break;
+	default:
+		break;
+	}
+
+	gboolean untagged_send = !h->tagged && h->qn == IWS_QN_SEND && opcode >= IWS_OP_CODE_SEND &&
+				 opcode <= IWS_OP_CODE_SEND_SE_INV;
+	if (h->tagged || untagged_send) {
+		if (msg->payload_len && avail > msg->payload_off)
+			proto_tree_add_item(rt, hf_iwarp_rdmap_payload, ulpdu, msg->payload_off,
+					    avail - msg->payload_off, ENC_NA);
+		if (h->tagged)
+			wmem_strbuf_append_printf(info, " STag 0x%08x TO 0x%" PRIx64, h->stag, h->to);
+		else
+			wmem_strbuf_append_printf(info, " MSN %u MO %u", h->msn, h->mo);
+		wmem_strbuf_append_printf(info, " len %u", tvb_reported_length(ulpdu) - msg->payload_off);
+	}
+	if ((h->tagged || untagged_send) && h->last)
+		wmem_strbuf_append(info, " (last)");
+	show_matching(ulpdu, pinfo, rt, ti, rec, info);
+	iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
+
+	if (untagged_send && msg->payload_len && !truncated && !rec->note.rtr) {
+		tvbuff_t *payload = tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off);
+		if (h->mo == 0 && h->last) {
+			offer_ulp(payload, pinfo, tree, msg, FALSE);
+		} else if (iwarp_prefs.reassemble_untagged) {
+			tvbuff_t *whole = iwarp_ddp_reassemble(payload, pinfo, tree, msg);
+			if (whole)
+				offer_ulp(whole, pinfo, tree, msg, TRUE);
+		}
+	}
+	if (rec->ops_done && iwarp_tap >= 0)
+		tap_queue_packet(iwarp_tap, pinfo, rec);
+}
+
+void iwarp_rdmap_register(void)
+{
+	static hf_register_info hf[] = {
+		{ &hf_iwarp_rdmap_control, { "RDMAP control", "iwarp.rdmap.control", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_version, { "Version", "iwarp.rdmap.version", FT_UINT8, BASE_DEC, NULL, IWS_RDMAP_RV_MASK, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_rsvd, { "Reserved", "iwarp.rdmap.rsvd", FT_UINT8, BASE_HEX, NULL, IWS_RDMAP_RSVD_MASK, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_opcode, { "OpCode", "iwarp.rdmap.opcode", FT_UINT8, BASE_HEX, VALS(iwarp_rdmap_opcode_vals),
+			IWS_RDMAP_OPCODE_MASK, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_qp, { "QP", "iwarp.rdmap.qp", FT_UINT32, BASE_DEC, NULL, 0x0,
+			"Connection (queue pair) number: the TCP stream index", HFILL } },
+		{ &hf_iwarp_rdmap_inval_stag, { "Invalidate STag", "iwarp.rdmap.inval_stag", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_payload, { "Payload", "iwarp.rdmap.payload", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_read_sink_stag, { "Data sink STag", "iwarp.rdmap.read.sink_stag", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_read_sink_to, { "Data sink TO", "iwarp.rdmap.read.sink_to", FT_UINT64, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_read_size, { "RDMA Read message size", "iwarp.rdmap.read.size", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_read_src_stag, { "Data source STag", "iwarp.rdmap.read.src_stag", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_read_src_to, { "Data source TO", "iwarp.rdmap.read.src_to", FT_UINT64, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_immediate, { "Immediate data", "iwarp.rdmap.immediate", FT_UINT64, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_atomic_rsvd, { "Reserved", "iwarp.rdmap.atomic.rsvd", FT_UINT32, BASE_HEX, NULL, 0xFFFFFFF0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_atomic_opcode, { "Atomic opcode", "iwarp.rdmap.atomic.opcode", FT_UINT32, BASE_HEX,
+			VALS(iwarp_rdmap_aop_vals), 0x0000000F, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_atomic_req_id, { "Request identifier", "iwarp.rdmap.atomic.req_id", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_atomic_stag, { "Remote STag", "iwarp.rdmap.atomic.stag", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_atomic_to, { "Remote TO", "iwarp.rdmap.atomic.to", FT_UINT64, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_atomic_add_swap, { "Add or swap data", "iwarp.rdmap.atomic.add_swap", FT_UINT64, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_atomic_add_swap_mask, { "Add or swap mask", "iwarp.rdmap.atomic.add_swap_mask", FT_UINT64, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_atomic_compare, { "Compare data", "iwarp.rdmap.atomic.compare", FT_UINT64, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_atomic_compare_mask, { "Compare mask", "iwarp.rdmap.atomic.compare_mask", FT_UINT64, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_atomic_orig_value, { "Original remote value", "iwarp.rdmap.atomic.orig_value", FT_UINT64, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_ctrl, { "Terminate control", "iwarp.rdmap.term.ctrl", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_layer, { "Layer", "iwarp.rdmap.term.layer", FT_UINT32, BASE_HEX, VALS(iwarp_rdmap_layer_vals),
+			0xF0000000, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_etype, { "Error type", "iwarp.rdmap.term.etype", FT_UINT32, BASE_HEX, NULL, 0x0F000000,
+			"Named by layer in the control item", HFILL } },
+		{ &hf_iwarp_rdmap_term_errcode, { "Error code", "iwarp.rdmap.term.errcode", FT_UINT32, BASE_HEX, NULL, 0x00FF0000,
+			"Named by layer and type in the control item", HFILL } },
+		{ &hf_iwarp_rdmap_term_m, { "DDP segment length valid (M)", "iwarp.rdmap.term.m", FT_BOOLEAN, 32, NULL, IWS_TERM_HDRCT_M, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_d, { "DDP header included (D)", "iwarp.rdmap.term.d", FT_BOOLEAN, 32, NULL, IWS_TERM_HDRCT_D, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_r, { "RDMAP header included (R)", "iwarp.rdmap.term.r", FT_BOOLEAN, 32, NULL, IWS_TERM_HDRCT_R, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_rsvd, { "Reserved", "iwarp.rdmap.term.rsvd", FT_UINT32, BASE_HEX, NULL, 0x00001FFF, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_seg_len, { "DDP segment length", "iwarp.rdmap.term.ddp_seg_len", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_ddp_tagged, { "Tagged", "iwarp.rdmap.term.ddp.tagged", FT_BOOLEAN, 8, NULL, IWS_DDP_FLAG_T, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_ddp_last, { "Last", "iwarp.rdmap.term.ddp.last", FT_BOOLEAN, 8, NULL, IWS_DDP_FLAG_L, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_ddp_opcode, { "OpCode", "iwarp.rdmap.term.ddp.opcode", FT_UINT8, BASE_HEX,
+			VALS(iwarp_rdmap_opcode_vals), IWS_RDMAP_OPCODE_MASK, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_ddp_stag, { "STag", "iwarp.rdmap.term.ddp.stag", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_ddp_to, { "TO", "iwarp.rdmap.term.ddp.to", FT_UINT64, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_ddp_qn, { "QN", "iwarp.rdmap.term.ddp.qn", FT_UINT32, BASE_DEC, VALS(iwarp_ddp_qn_names), 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_ddp_msn, { "MSN", "iwarp.rdmap.term.ddp.msn", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_ddp_mo, { "MO", "iwarp.rdmap.term.ddp.mo", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_read_sink_stag, { "Data sink STag", "iwarp.rdmap.term.read.sink_stag", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_read_sink_to, { "Data sink TO", "iwarp.rdmap.term.read.sink_to", FT_UINT64, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_read_size, { "RDMA Read message size", "iwarp.rdmap.term.read.size", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_read_src_stag, { "Data source STag", "iwarp.rdmap.term.read.src_stag", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_term_read_src_to, { "Data source TO", "iwarp.rdmap.term.read.src_to", FT_UINT64, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_rtr, { "RTR message", "iwarp.rdmap.rtr", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+			"The ready-to-receive message of a peer-to-peer set-up (RFC 6581)", HFILL } },
+		{ &hf_iwarp_rdmap_op_id, { "Operation", "iwarp.rdmap.op.id", FT_UINT64, BASE_DEC, NULL, 0x0,
+			"Operation number within the connection", HFILL } },
+		{ &hf_iwarp_rdmap_op_type, { "Operation type", "iwarp.rdmap.op.type", FT_UINT8, BASE_DEC,
+			VALS(iwarp_rdmap_op_type_vals), 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_op_first, { "First frame", "iwarp.rdmap.op.first_frame", FT_FRAMENUM, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_op_last, { "Last frame", "iwarp.rdmap.op.last_frame", FT_FRAMENUM, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_op_complete, { "Complete", "iwarp.rdmap.op.complete", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_response_in, { "Response in", "iwarp.rdmap.response_in", FT_FRAMENUM, BASE_NONE,
+			FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0x0, "The first response to this request", HFILL } },
+		{ &hf_iwarp_rdmap_request_in, { "Request in", "iwarp.rdmap.request_in", FT_FRAMENUM, BASE_NONE,
+			FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), 0x0, "The request this responds to", HFILL } },
+		{ &hf_iwarp_rdmap_response_time, { "Response time", "iwarp.rdmap.response_time", FT_RELATIVE_TIME, BASE_NONE,
+			NULL, 0x0, "From the request frame to the frame of the last response", HFILL } },
+		{ &hf_iwarp_rdmap_outstanding, { "Requests outstanding", "iwarp.rdmap.outstanding", FT_UINT32, BASE_DEC, NULL, 0x0,
+			"Read/Atomic Requests this side has outstanding", HFILL } },
+	};
+	static gint *ett[] = {
+		&ett_iwarp_rdmap, &ett_iwarp_rdmap_control, &ett_iwarp_rdmap_term, &ett_iwarp_rdmap_term_ddp,
+		&ett_iwarp_rdmap_term_rdmap, &ett_iwarp_rdmap_op,
+	};
+	static ei_register_info ei[] = {
+		{ &ei_iwarp_rdmap_version, { "iwarp.rdmap.version.bad", PI_PROTOCOL, PI_ERROR, "RDMAP version is not 1", EXPFILL } },
+		{ &ei_iwarp_rdmap_rsvd, { "iwarp.rdmap.rsvd_set", PI_PROTOCOL, PI_WARN, "RDMAP reserved bits set", EXPFILL } },
+		{ &ei_iwarp_rdmap_unknown_opcode, { "iwarp.rdmap.opcode.unknown", PI_PROTOCOL, PI_ERROR, "Unknown RDMAP opcode", EXPFILL } },
+		{ &ei_iwarp_rdmap_malformed, { "iwarp.rdmap.malformed", PI_MALFORMED, PI_ERROR, "RDMAP message malformed", EXPFILL } },
+		{ &ei_iwarp_rdmap_rsvdulp, { "iwarp.rdmap.rsvdulp_set", PI_PROTOCOL, PI_WARN, "RsvdULP is not zero", EXPFILL } },
+		{ &ei_iwarp_rdmap_trailing, { "iwarp.rdmap.trailing", PI_PROTOCOL, PI_WARN, "Octets after a fixed-size RDMAP message", EXPFILL } },
+		{ &ei_iwarp_rdmap_aop_unknown, { "iwarp.rdmap.atomic.opcode.unknown", PI_PROTOCOL, PI_WARN, "Atomic opcode not defined by RFC 7306", EXPFILL } },
+		{ &ei_iwarp_rdmap_term, { "iwarp.rdmap.terminate", PI_SEQUENCE, PI_WARN, "Terminate", EXPFILL } },
+		{ &ei_iwarp_rdmap_term_rsvd, { "iwarp.rdmap.term.rsvd_set", PI_PROTOCOL, PI_WARN, "Terminate reserved bits set", EXPFILL } },
+		{ &ei_iwarp_rdmap_orphan, { "iwarp.rdmap.orphan_response", PI_SEQUENCE, PI_WARN, "Response without a request in the capture", EXPFILL } },
+		{ &ei_iwarp_rdmap_ird_exceeded, { "iwarp.rdmap.ird_exceeded", PI_SEQUENCE, PI_WARN, "More requests outstanding than the peer's IRD", EXPFILL } },
+		{ &ei_iwarp_rdmap_stag_mismatch, { "iwarp.rdmap.stag_mismatch", PI_SEQUENCE, PI_WARN,
+			"Read Response does not continue the oldest outstanding Read Request", EXPFILL } },
+		{ &ei_iwarp_rdmap_overrun, { "iwarp.rdmap.overrun", PI_PROTOCOL, PI_WARN, "More Read Response data than requested", EXPFILL } },
+		{ &ei_iwarp_rdmap_evicted, { "iwarp.rdmap.evicted", PI_SEQUENCE, PI_NOTE, "In-flight limit reached: the oldest operation was given up", EXPFILL } },
+		{ &ei_iwarp_rdmap_rtr, { "iwarp.rdmap.rtr.message", PI_SEQUENCE, PI_CHAT, "RTR message of a peer-to-peer set-up", EXPFILL } },
+		{ &ei_iwarp_rdmap_ulp_error, { "iwarp.rdmap.ulp_error", PI_UNDECODED, PI_WARN, "Upper-layer dissector failed", EXPFILL } },
+	};
+
+	for (int i = 0; i < IWS_OPT_COUNT; i++) {
+		iwarp_rdmap_op_type_vals[i].value = (guint32)i;
+		iwarp_rdmap_op_type_vals[i].strptr = iws_op_type_name((enum iws_op_type)i);
+	}
+	proto_iwarp_rdmap = proto_register_protocol("iWARP RDMAP (iwarpscope)", "iWARP RDMAP", "iwarp.rdmap");
+	proto_register_field_array(proto_iwarp_rdmap, hf, array_length(hf));
+	proto_register_subtree_array(ett, array_length(ett));
+	expert_module_t *em = expert_register_protocol(proto_iwarp_rdmap);
+	expert_register_field_array(em, ei, array_length(ei));
+	iwarp_rdmap_heur_list = register_heur_dissector_list("iwarp.rdmap", proto_iwarp_rdmap);
+	module_t *m = prefs_register_protocol(proto_iwarp_rdmap, NULL);
+	prefs_register_bool_preference(m, "offer_builtin_ulp",
+		"Offer Send payloads to the iwarp_ddp_rdmap heuristic list",
+		"Hand Send payloads (after this plugin's own \"iwarp.rdmap\" list) to the upper-layer "
+		"heuristics registered with Wireshark's built-in iWARP dissector: SMB Direct, "
+		"RPC over RDMA.", &iwarp_prefs.offer_builtin_ulp);
+	iwarp_stats_register();
+}
+
+void iwarp_rdmap_handoff(void)
+{
+	builtin_rdmap_heur_list = find_heur_dissector_list("iwarp_ddp_rdmap");
+}

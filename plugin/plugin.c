@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * plugin.c - registration of the iwarpscope Wireshark plugin: the three
+ * protocols iwarp.mpa, iwarp.ddp, iwarp.rdmap, their hand-offs, and the
+ * symbols Wireshark 4.0 looks for in an epan plugin.
+ */
+#define WS_BUILD_DLL
+#include <ws_symbol_export.h>
+#include <ws_version.h>
+#include <epan/packet.h>
+#include <epan/proto.h>
+
+#include "packet-iwarp.h"
+
+#ifndef IWARPSCOPE_PLUGIN_VERSION
+#define IWARPSCOPE_PLUGIN_VERSION IWS_VERSION_STRING
+#endif
+
+WS_DLL_PUBLIC_DEF const gchar plugin_version[] = IWARPSCOPE_PLUGIN_VERSION;
+WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
+WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
+
+WS_DLL_PUBLIC void plugin_register(void);
+
+void proto_register_iwarp(void);
+void proto_reg_handoff_iwarp(void);
+
+void proto_register_iwarp(void)
+{
+	iwarp_mpa_register();
+	iwarp_ddp_register();
+	iwarp_rdmap_register();
+}
+
+void proto_reg_handoff_iwarp(void)
+{
+	iwarp_stream_handoff();
+	iwarp_ddp_handoff();
+	iwarp_rdmap_handoff();
+}
+
+void plugin_register(void)
+{
+	static proto_plugin plug;
+	plug.register_protoinfo = proto_register_iwarp;
+	plug.register_handoff = proto_reg_handoff_iwarp;
+	proto_register_plugin(&plug);
+}

@@ -1,0 +1,527 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Plugin tests through tshark, run as an unprivileged user.
+
+Wireshark ignores personal plugins when run as root, so the plugin is copied
+into a private HOME readable by everybody and tshark runs under setpriv as
+uid/gid 65534 (or as the current user when that is not root).
+
+Usage: iwarp_tshark.py --plugin PATH [--samples DIR] [--golden DIR] TEST [ARGS]
+Tests: fields | real NAME | truth NAME | golden NAME | coexist NAME |
+       midstream | badcrc | update-golden [NAME...] | cli NAME
+Exit status: 0 pass, 1 fail, 77 skipped (tshark absent).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+SKIP = 77
+
+DESIGN_FIELDS = """
+iwarp.mpa.key iwarp.mpa.rev iwarp.mpa.flags.markers iwarp.mpa.flags.crc iwarp.mpa.flags.reject
+iwarp.mpa.flags.enhanced iwarp.mpa.pd_len iwarp.mpa.ird iwarp.mpa.ord iwarp.mpa.p2p iwarp.mpa.rtr
+iwarp.mpa.ulpdu_len iwarp.mpa.pad iwarp.mpa.crc iwarp.mpa.crc.status iwarp.mpa.marker.fpduptr
+iwarp.ddp.tagged iwarp.ddp.last iwarp.ddp.version iwarp.ddp.stag iwarp.ddp.to iwarp.ddp.qn
+iwarp.ddp.msn iwarp.ddp.mo iwarp.rdmap.version iwarp.rdmap.opcode iwarp.rdmap.inval_stag
+iwarp.rdmap.read.sink_stag iwarp.rdmap.read.sink_to iwarp.rdmap.read.size iwarp.rdmap.read.src_stag
+iwarp.rdmap.read.src_to iwarp.rdmap.term.layer iwarp.rdmap.term.etype iwarp.rdmap.term.errcode
+iwarp.rdmap.immediate iwarp.rdmap.qp iwarp.rdmap.response_in iwarp.rdmap.request_in
+iwarp.rdmap.response_time
+""".split()
+DESIGN_PREFIXES = ["iwarp.rdmap.atomic."]
+
+# Extra tshark options per sample (tshark-options.txt: "NAME option..."),
+# e.g. in-order reassembly of out-of-order segments for captures with
+# reordering (docs/plugin.md explains when to use it).
+TSHARK_OPTS = []
+
+
+def load_options(name):
+    p = os.path.join(HERE, "tshark-options.txt")
+    if not os.path.exists(p):
+        return []
+    for line in open(p):
+        line = line.split("#", 1)[0].split()
+        if line and line[0] == name:
+            return line[1:]
+    return []
+
+
+class Fail(Exception):
+    pass
+
+
+class Runner:
+    def __init__(self, plugin):
+        self.tshark = shutil.which("tshark")
+        self.plugin = plugin
+        self.home = tempfile.mkdtemp(prefix="iwarp-tshark-")
+        os.chmod(self.home, 0o755)
+        d = os.path.join(self.home, ".local", "lib", "wireshark", "plugins", "4.0", "epan")
+        os.makedirs(d)
+        if plugin:
+            shutil.copy(plugin, os.path.join(d, "iwarpscope.so"))
+        for root, dirs, files in os.walk(self.home):
+            for x in dirs:
+                os.chmod(os.path.join(root, x), 0o755)
+            for x in files:
+                os.chmod(os.path.join(root, x), 0o644)
+        self.as_root = os.geteuid() == 0
+
+    def close(self):
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def run(self, args, check=True, builtin_only=False):
+        env = dict(os.environ)
+        env["HOME"] = self.home
+        env["TZ"] = "UTC"
+        cmd = [self.tshark] + args
+        if builtin_only:
+            env["HOME"] = os.path.join(self.home, "none")
+        if self.as_root:
+            cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env",
+                   "HOME=" + env["HOME"], "TZ=UTC"] + cmd
+        p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/")
+        if check and p.returncode != 0:
+            raise Fail("tshark failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr.decode()[-2000:]))
+        return p.stdout.decode("utf-8", "replace")
+
+
+def readable(path):
+    """tshark runs as nobody: the capture must be world-readable."""
+    st = os.stat(path)
+    if not st.st_mode & 0o004:
+        tmp = tempfile.NamedTemporaryFile(delete=False, suffix=os.path.splitext(path)[1])
+        tmp.close()
+        shutil.copy(path, tmp.name)
+        os.chmod(tmp.name, 0o644)
+        return tmp.name
+    return path
+
+
+# ---- PDML: one record per FPDU, in dissection order ----
+
+def field_val(f):
+    v = f.get("show")
+    return v
+
+
+def pdml_fpdus(xml_text):
+    """frame number -> list of FPDU dicts (iwarp.mpa FPDU + ddp + rdmap)."""
+    out = {}
+    root = ET.fromstring(xml_text)
+    for pkt in root.iter("packet"):
+        num = None
+        cur = None
+        lst = []
+        for proto in pkt.findall("proto"):
+            name = proto.get("name")
+            if name == "frame":
+                for f in proto.iter("field"):
+                    if f.get("name") == "frame.number":
+                        num = int(f.get("show"))
+                        break
+            if name not in ("iwarp.mpa", "iwarp.ddp", "iwarp.rdmap"):
+                continue
+            fields = {}
+            for f in proto.iter("field"):
+                n = f.get("name")
+                if n == "iwarp.mpa.marker.fpduptr":
+                    fields.setdefault("markers", []).append(int(f.get("show")))
+                if n and n not in fields:
+                    fields[n] = f.get("show")
+            if name == "iwarp.mpa":
+                if "iwarp.mpa.ulpdu_len" in fields:
+                    cur = {"mpa": fields}
+                    lst.append(cur)
+                else:
+                    cur = None
+            elif cur is not None:
+                cur[name.split(".")[1]] = fields
+        if lst:
+            out[num] = lst
+    return out
+
+
+def as_int(v):
+    if v is None:
+        return None
+    v = v.strip()
+    if v in ("True", "true"):
+        return 1
+    if v in ("False", "false"):
+        return 0
+    return int(v, 0)
+
+
+CRC_MAP = {"ok": 1, "bad": 0, "none": 2, "unverifiable": 3}
+
+
+def check_truth(r, cap, truth_path):
+    truth = json.load(open(truth_path))
+    xml = r.run(["-2", "-r", cap, "-T", "pdml"] + TSHARK_OPTS)
+    got = pdml_fpdus(xml)
+    ops = truth["operations"]
+    errors = []
+    by_frame = {}
+    for t in truth["fpdus"]:
+        by_frame.setdefault(t["frame"], []).append(t)
+    # first response frame per operation
+    first_resp = {}
+    for t in truth["fpdus"]:
+        if t["op"] is not None and t["op"] >= 0 and t["opcode"] in (2, 11):
+            first_resp.setdefault(t["op"], t["frame"])
+    for frame, tl in sorted(by_frame.items()):
+        gl = got.get(frame, [])
+        if len(gl) != len(tl):
+            errors.append("frame %d: %d FPDUs decoded, truth has %d" % (frame, len(gl), len(tl)))
+            continue
+        for i, (t, g) in enumerate(zip(tl, gl)):
+            where = "frame %d FPDU %d" % (frame, i + 1)
+            ddp = g.get("ddp", {})
+            rd = g.get("rdmap", {})
+            mpa = g["mpa"]
+
+            def cmp(name, want, have):
+                if want is None:
+                    return
+                if have is None or as_int(have) != want:
+                    errors.append("%s: %s = %s, truth %s" % (where, name, have, want))
+            cmp("iwarp.mpa.ulpdu_len", t["ulpdu_len"], mpa.get("iwarp.mpa.ulpdu_len"))
+            cmp("iwarp.mpa.crc.status", CRC_MAP[t["crc"]], mpa.get("iwarp.mpa.crc.status"))
+            want_m = [m["fpduptr"] for m in t["markers"]]
+            have_m = mpa.get("markers", [])
+            if t["crc"] != "unverifiable" and want_m != have_m:
+                errors.append("%s: markers (FPDUPTR) %s, truth %s" % (where, have_m, want_m))
+            elif want_m[:len(have_m)] != have_m:
+                errors.append("%s: markers (FPDUPTR) %s, truth %s" % (where, have_m, want_m))
+            cmp("iwarp.rdmap.opcode", t["opcode"], rd.get("iwarp.rdmap.opcode"))
+            cmp("iwarp.ddp.tagged", 1 if t["tagged"] else 0, ddp.get("iwarp.ddp.tagged"))
+            cmp("iwarp.ddp.last", 1 if t["last"] else 0, ddp.get("iwarp.ddp.last"))
+            cmp("iwarp.ddp.stag", t["stag"], ddp.get("iwarp.ddp.stag"))
+            cmp("iwarp.ddp.to", t["to"], ddp.get("iwarp.ddp.to"))
+            cmp("iwarp.ddp.qn", t["qn"], ddp.get("iwarp.ddp.qn"))
+            cmp("iwarp.ddp.msn", t["msn"], ddp.get("iwarp.ddp.msn"))
+            cmp("iwarp.ddp.mo", t["mo"], ddp.get("iwarp.ddp.mo"))
+            cmp("iwarp.rdmap.qp", t["qp"], rd.get("iwarp.rdmap.qp"))
+            op = ops[t["op"]] if t["op"] is not None and t["op"] >= 0 else None
+            if op is None:
+                continue
+            is_req = t["opcode"] in (1, 10)
+            is_resp = t["opcode"] in (2, 11)
+            if op["op"] == "read" or op["op"].startswith("atomic"):
+                req_seen = any(x["op"] == t["op"] and x["opcode"] in (1, 10) for x in truth["fpdus"])
+                if is_resp and req_seen:
+                    cmp("iwarp.rdmap.request_in", op["first_frame"], rd.get("iwarp.rdmap.request_in"))
+                if is_req and t["op"] in first_resp and first_resp[t["op"]] != frame:
+                    cmp("iwarp.rdmap.response_in", first_resp[t["op"]], rd.get("iwarp.rdmap.response_in"))
+                if is_resp and t["last"] or t["opcode"] == 11:
+                    if op["latency_ns"] is not None and op["complete"]:
+                        v = rd.get("iwarp.rdmap.response_time")
+                        if v is None:
+                            errors.append("%s: iwarp.rdmap.response_time missing, truth %d ns" % (where, op["latency_ns"]))
+                        elif round(float(v) * 1e9) != op["latency_ns"]:
+                            errors.append("%s: iwarp.rdmap.response_time = %s, truth %d ns" % (where, v, op["latency_ns"]))
+    # error-level expert info only where the truth has a bad CRC
+    bad = set(x["frame"] for x in truth["fpdus"] if x["crc"] == "bad")
+    err = r.run(["-2", "-r", cap, "-Y", "_ws.malformed or _ws.expert.severity >= error", "-T", "fields",
+                 "-e", "frame.number", "-e", "_ws.expert.message"] + TSHARK_OPTS)
+    for line in err.splitlines():
+        if line.strip() and int(line.split("\t")[0]) not in bad:
+            errors.append("unexpected error: " + line)
+    extra = sorted(set(got) - set(by_frame))
+    if extra:
+        errors.append("FPDUs decoded in frames the truth has none: %s" % extra[:20])
+    if errors:
+        raise Fail("\n".join(errors[:60]) + ("\n... %d more" % (len(errors) - 60) if len(errors) > 60 else ""))
+    return "%d FPDUs in %d frames match" % (len(truth["fpdus"]), len(by_frame))
+
+
+def check_fields(r):
+    out = r.run(["-G", "fields"])
+    have = set()
+    for line in out.splitlines():
+        parts = line.split("\t")
+        if len(parts) > 2 and parts[0] == "F":
+            have.add(parts[2])
+    missing = [f for f in DESIGN_FIELDS if f not in have]
+    for p in DESIGN_PREFIXES:
+        if not any(h.startswith(p) for h in have):
+            missing.append(p + "*")
+    for proto in ("iwarp.mpa", "iwarp.ddp", "iwarp.rdmap"):
+        if not re.search(r"^P\t[^\t]*\t%s$" % re.escape(proto), out, re.M):
+            missing.append("protocol " + proto)
+    if missing:
+        raise Fail("missing from -G fields: " + " ".join(missing))
+    return "%d DESIGN.md fields present" % len(DESIGN_FIELDS)
+
+
+def check_clean(r, cap, expect_errors=()):
+    """No malformed item and no error-level expert info in any frame."""
+    out = r.run(["-r", cap, "-Y", "_ws.malformed or _ws.expert.severity >= error", "-T", "fields",
+                 "-e", "frame.number", "-e", "_ws.expert.message"] + TSHARK_OPTS)
+    bad = [l for l in out.splitlines() if l.strip() and not any(e in l for e in expect_errors)]
+    if bad:
+        raise Fail("frames with malformed items or errors:\n" + "\n".join(bad[:30]))
+
+
+def check_coexist(r, cap):
+    out = r.run(["-r", cap, "-Y", "(iwarp_mpa or iwarp_ddp_rdmap) and (iwarp.mpa or iwarp.ddp or iwarp.rdmap)",
+                 "-T", "fields", "-e", "frame.number"] + TSHARK_OPTS)
+    both = out.split()
+    if both:
+        raise Fail("frames decoded by both the built-in and the plugin: " + " ".join(both[:20]))
+    out = r.run(["-r", cap, "-Y", "iwarp_mpa or iwarp_ddp_rdmap", "-T", "fields", "-e", "frame.number"] + TSHARK_OPTS)
+    if out.split():
+        raise Fail("frames still decoded by the built-in dissectors: " + " ".join(out.split()[:20]))
+    ours = r.run(["-r", cap, "-Y", "iwarp.mpa", "-T", "fields", "-e", "frame.number"] + TSHARK_OPTS).split()
+    if not ours:
+        raise Fail("the plugin decoded nothing")
+    return "%d frames decoded by the plugin, none by the built-in" % len(ours)
+
+
+def ops_output(r, cap):
+    return r.run(["-q", "-r", cap, "-z", "iwarp,ops"] + TSHARK_OPTS)
+
+
+def golden_path(gdir, cap):
+    return os.path.join(gdir, os.path.basename(cap) + ".ops.txt")
+
+
+def check_golden(r, cap, gdir):
+    got = ops_output(r, cap)
+    p = golden_path(gdir, cap)
+    if not os.path.exists(p):
+        raise Fail("no golden file %s (run update-golden)" % p)
+    want = open(p).read()
+    if got != want:
+        import difflib
+        d = "".join(difflib.unified_diff(want.splitlines(True), got.splitlines(True), "golden", "tshark"))
+        raise Fail("-z iwarp,ops differs from %s:\n%s" % (p, d[:4000]))
+    return "matches %s" % os.path.basename(p)
+
+
+def parse_ops(text):
+    """qp -> op -> dict(count, complete, bytes, segments, crc_errors, lat[5] or None)"""
+    res = {}
+    qp = None
+    for line in text.splitlines():
+        m = re.match(r"^QP (\d+)", line)
+        if m:
+            qp = int(m.group(1))
+            res[qp] = {}
+            continue
+        parts = line.split()
+        if qp is not None and len(parts) == 11 and parts[0] != "Operation":
+            lat = None if parts[6] == "-" else [round(float(x) * 1000) for x in parts[6:11]]
+            res[qp][parts[0]] = dict(count=int(parts[1]), complete=int(parts[2]), bytes=int(parts[3]),
+                                     segments=int(parts[4]), crc_errors=int(parts[5]), lat=lat)
+    return res
+
+
+def check_truth_ops(r, cap, truth_path):
+    """-z iwarp,ops counts equal the truth operations."""
+    truth = json.load(open(truth_path))
+    got = parse_ops(ops_output(r, cap))
+    want = {}
+    for o in truth["operations"]:
+        q = want.setdefault(o["qp"], {}).setdefault(o["op"], dict(count=0, complete=0, bytes=0, lat=[]))
+        q["count"] += 1
+        q["complete"] += 1 if o["complete"] else 0
+        q["bytes"] += o["bytes"]
+        if o["complete"] and o["latency_ns"] is not None:
+            q["lat"].append(o["latency_ns"])
+    errors = []
+    for qp, d in want.items():
+        for op, w in d.items():
+            g = got.get(qp, {}).get(op)
+            if not g:
+                errors.append("qp %d %s: missing from -z iwarp,ops" % (qp, op))
+                continue
+            for k in ("count", "complete", "bytes"):
+                if g[k] != w[k]:
+                    errors.append("qp %d %s: %s = %d, truth %d" % (qp, op, k, g[k], w[k]))
+            if w["lat"]:
+                s = sorted(w["lat"])
+                n = len(s)
+                import math
+                def q(p):
+                    return s[max(1, math.ceil(p * n - 1e-9)) - 1]
+                mean = (sum(s) + n // 2) // n
+                exp = [s[0], mean, q(0.5), q(0.99), s[-1]]
+                if g["lat"] != exp:
+                    errors.append("qp %d %s: latency %s, truth %s" % (qp, op, g["lat"], exp))
+    for qp, d in got.items():
+        for op in d:
+            if op not in want.get(qp, {}):
+                errors.append("qp %d %s: in -z iwarp,ops, not in the truth" % (qp, op))
+    if errors:
+        raise Fail("\n".join(errors))
+    return "operation statistics match the truth"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--samples", default=os.path.join(ROOT, "samples"))
+    ap.add_argument("--golden", default=os.path.join(HERE, "golden"))
+    ap.add_argument("--cli", default=None)
+    ap.add_argument("test")
+    ap.add_argument("args", nargs="*")
+    a = ap.parse_args()
+    if not shutil.which("tshark"):
+        print("SKIP: tshark is not installed (apt-get install tshark)")
+        return SKIP
+    if not os.path.exists(a.plugin):
+        print("FAIL: plugin %s not built" % a.plugin)
+        return 1
+    r = Runner(a.plugin)
+    tmpfiles = []
+    try:
+        def sample(name):
+            for sub in ("real", "generated"):
+                for ext in ("", ".pcap", ".pcapng"):
+                    p = os.path.join(a.samples, sub, name + ext)
+                    if os.path.isfile(p):
+                        q = readable(p)
+                        if q != p:
+                            tmpfiles.append(q)
+                        return p, q
+            raise Fail("no sample named %s" % name)
+        t = a.test
+        if a.args:
+            TSHARK_OPTS[:] = load_options(a.args[0])
+        if t == "fields":
+            msg = check_fields(r)
+        elif t == "truth":
+            p, q = sample(a.args[0])
+            tp = os.path.splitext(p)[0] + ".truth.json"
+            msg = check_truth(r, q, tp) + "; " + check_truth_ops(r, q, tp)
+        elif t == "clean":
+            p, q = sample(a.args[0])
+            check_clean(r, q, a.args[1:])
+            msg = "no malformed items or errors"
+        elif t == "coexist":
+            p, q = sample(a.args[0])
+            msg = check_coexist(r, q)
+        elif t == "golden":
+            p, q = sample(a.args[0])
+            msg = check_golden(r, q, a.golden)
+        elif t == "update-golden":
+            names = a.args
+            os.makedirs(a.golden, exist_ok=True)
+            for n in names:
+                p, q = sample(n)
+                open(golden_path(a.golden, p), "w").write(ops_output(r, q))
+                print("wrote", golden_path(a.golden, p))
+            msg = "updated %d golden files" % len(names)
+        elif t == "expect":
+            p, q = sample(a.args[0])
+            got = parse_ops(ops_output(r, q))
+            n = 0
+            errs = []
+            for line in open(os.path.join(HERE, "real-ops.txt")):
+                w = line.split("#", 1)[0].split()
+                if not w or w[0] != a.args[0]:
+                    continue
+                qp, op, cnt = int(w[1]), w[2], int(w[3])
+                g = got.get(qp, {}).get(op)
+                n += 1
+                if not g:
+                    errs.append("qp %d: no %s operations" % (qp, op))
+                    continue
+                if g["count"] != cnt or g["complete"] != cnt:
+                    errs.append("qp %d %s: %d operations (%d complete), expected %d" % (qp, op, g["count"], g["complete"], cnt))
+                if len(w) > 4 and g["bytes"] != int(w[4]):
+                    errs.append("qp %d %s: %d bytes, expected %s" % (qp, op, g["bytes"], w[4]))
+            if errs:
+                raise Fail("\n".join(errs))
+            msg = "%d expected operation counts found" % n
+        elif t == "midstream":
+            # The first complete FPDU of a capture that starts mid-stream is
+            # decoded, in a single pass.
+            p, q = sample(a.args[0])
+            first = int(a.args[1])
+            out = r.run(["-r", q, "-Y", "iwarp.rdmap.opcode", "-T", "fields", "-e", "frame.number"] + TSHARK_OPTS).split()
+            if not out or int(out[0]) != first:
+                raise Fail("first decoded FPDU in frame %s, expected %d" % (out[0] if out else "none", first))
+            msg = "first FPDU decoded in frame %d" % first
+        elif t == "badcrc":
+            p, q = sample(a.args[0])
+            tp = os.path.splitext(p)[0] + ".truth.json"
+            truth = json.load(open(tp))
+            want = sorted(set(x["frame"] for x in truth["fpdus"] if x["crc"] == "bad"))
+            st = sorted(set(int(x) for x in r.run(["-r", q, "-Y", "iwarp.mpa.crc.status == 0", "-T", "fields",
+                                                  "-e", "frame.number"] + TSHARK_OPTS).split()))
+            ex = sorted(set(int(x) for x in r.run(["-r", q, "-Y", "_ws.expert.message contains \"Bad CRC\"", "-T", "fields",
+                                                  "-e", "frame.number"] + TSHARK_OPTS).split()))
+            if not want:
+                raise Fail("the truth has no bad CRC")
+            if st != want or ex != want:
+                raise Fail("bad CRC status in %s, expert info in %s; truth %s" % (st, ex, want))
+            msg = "bad CRCs flagged exactly in frames %s" % want
+        elif t == "cli":
+            # -z iwarp,ops equals the CLI's stats on the same capture.
+            p, q = sample(a.args[0])
+            if not a.cli or not os.access(a.cli, os.X_OK):
+                raise Fail("the CLI %s is not built" % a.cli)
+            got = parse_ops(ops_output(r, q))
+            env = dict(os.environ, TZ="UTC")
+            js = json.loads(subprocess.run([a.cli, "stats", "--format", "json", q], stdout=subprocess.PIPE,
+                                           check=True, env=env).stdout)
+            errs = []
+            keys = ("min", "mean", "p50", "p99", "max")
+            for qd in js["qps"]:
+                for op, st in qd.get("ops", {}).items():
+                    g = got.get(qd["qp"], {}).get(op)
+                    if not g:
+                        if st.get("count"):
+                            errs.append("qp %d %s: CLI %d, plugin none" % (qd["qp"], op, st["count"]))
+                        continue
+                    for k in ("count", "complete", "bytes", "segments"):
+                        if k in st and st[k] != g[k]:
+                            errs.append("qp %d %s %s: CLI %s, plugin %s" % (qd["qp"], op, k, st[k], g[k]))
+                    lat = st.get("latency_ns")
+                    if lat and lat.get("min") is not None:
+                        cl = [lat[k] for k in keys]
+                        if cl != g["lat"]:
+                            errs.append("qp %d %s latency: CLI %s, plugin %s" % (qd["qp"], op, cl, g["lat"]))
+            cli_ops = {(qd["qp"], op) for qd in js["qps"] for op, st in qd.get("ops", {}).items() if st.get("count")}
+            for qp, d in got.items():
+                for op in d:
+                    if (qp, op) not in cli_ops:
+                        errs.append("qp %d %s: plugin %d, CLI none" % (qp, op, d[op]["count"]))
+            if errs:
+                raise Fail("\n".join(errs))
+            msg = "plugin statistics equal the CLI's (%d QP/operation rows)" % len(cli_ops)
+        elif t == "ops":
+            p, q = sample(a.args[0])
+            sys.stdout.write(ops_output(r, q))
+            msg = ""
+        elif t == "pdml":
+            p, q = sample(a.args[0])
+            sys.stdout.write(json.dumps(pdml_fpdus(r.run(["-2", "-r", q, "-T", "pdml"] + TSHARK_OPTS)), indent=1))
+            msg = ""
+        else:
+            ap.error("unknown test " + t)
+        print("PASS: " + msg if msg else "")
+        return 0
+    except Fail as e:
+        print("FAIL: %s" % e)
+        return 1
+    finally:
+        r.close()
+        for f in tmpfiles:
+            os.unlink(f)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
