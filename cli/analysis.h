@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * analysis.h - the pipeline driver: each packet from the source is decoded
+ * (netdecode), assigned to its TCP conversation (flows) and handed to that
+ * connection's pipeline (conn). Consumers receive operations and FPDUs
+ * through the callbacks in analysis_opts.
+ */
+#ifndef IWS_CLI_ANALYSIS_H
+#define IWS_CLI_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "conn.h"
+#include "flows.h"
+#include "source.h"
+
+struct analysis_opts {
+	bool check_crc;
+	bool track_order;           /* ordered ops output needs pending keys */
+	uint64_t max_ooo_dir;       /* out-of-order octets per direction */
+	uint64_t max_ooo_total;     /* ... over all connections */
+	uint32_t max_inflight;      /* operations in flight per QP */
+	void *ctx;
+	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
+	void (*fpdu)(void *ctx, struct conn *c, const struct fpdu_event *ev,
+		     const struct iws_seg_note *note);
+};
+
+struct analysis_counts {
+	uint64_t frames;            /* records analysed (after the filter) */
+	uint64_t tcp;               /* TCP segments */
+	uint64_t not_tcp;
+	uint64_t fragments;         /* IP fragments (skipped) */
+	uint64_t truncated;         /* headers cut by the snapshot length */
+	uint64_t malformed;         /* headers that cannot be right */
+	uint64_t unknown_link;      /* link types not decoded */
+	int unknown_dlt;            /* the first such link type */
+	uint64_t snap_cut;          /* TCP segments whose payload the snapshot length cut */
+	uint64_t snap_cut_bytes;    /* ... octets of payload missing */
+	uint64_t tcp_conns;         /* TCP conversations */
+	uint64_t iwarp_conns;
+	const char *first_damage;   /* reason of the first damaged packet */
+	uint64_t first_damage_frame;
+};
+
+struct analysis {
+	struct flow_table flows;
+	struct conn_env env;
+	struct iws_qp_stats total;
+	struct conn **conns;        /* by creation (= stream) order; NULL once freed */
+	uint32_t nconns, capconns;
+	struct conn **active;       /* connections still open */
+	uint32_t nactive, capactive;
+	struct analysis_counts c;
+	uint64_t cur_frame;
+	int64_t cur_ts;
+	bool finished;
+};
+
+bool analysis_init(struct analysis *a, const struct analysis_opts *o);
+void analysis_packet(struct analysis *a, const struct src_packet *p);
+/* End of input: every open connection is finished as "capture ended". */
+void analysis_finish(struct analysis *a);
+void analysis_free(struct analysis *a);
+
+/* Everything that can still be reported starts at or after the returned
+ * (ts, frame) key. */
+void analysis_watermark(const struct analysis *a, int64_t *ts, uint64_t *frame);
+
+#endif

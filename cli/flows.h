@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * flows.h - the TCP conversation table. Numbers conversations the way
+ * Wireshark's tcp.stream does (0, 1, 2... in order of their first packet;
+ * every TCP conversation counts, iWARP or not), so a CLI `qp` is the
+ * `tcp.stream` a Wireshark user filters on.
+ *
+ * Port reuse follows packet-tcp.c: a SYN without ACK whose sequence number
+ * differs from the base sequence number already recorded for that direction
+ * starts a new conversation on the same addresses and ports.
+ */
+#ifndef IWS_CLI_FLOWS_H
+#define IWS_CLI_FLOWS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "netdecode.h"
+
+struct endpoint {
+	uint8_t af;
+	uint8_t addr[16];
+	uint16_t port;
+};
+
+struct flow {
+	uint32_t stream;            /* tcp.stream */
+	struct endpoint ep[2];      /* ep[0]: source of the first packet */
+	bool base_set[2];           /* Wireshark's base_seq per direction */
+	uint32_t base_seq[2];
+	void *user;                 /* the analysis state of the connection */
+	bool done;                  /* analysed and finished: ignore the rest */
+	struct flow *hnext;         /* hash chain */
+	uint32_t hash;
+};
+
+struct flow_table {
+	struct flow **buckets;
+	uint32_t nbuckets;          /* power of two */
+	uint32_t nflows;            /* flows in the table (the latest per 4-tuple) */
+	uint32_t next_stream;
+};
+
+bool flow_table_init(struct flow_table *t);
+/* Frees the flows; their user state must have been released by the caller. */
+void flow_table_free(struct flow_table *t);
+
+enum flow_event {
+	FLOW_EXISTING = 0,
+	FLOW_NEW,                   /* first packet of a conversation */
+	FLOW_REUSED,                /* new conversation replacing *old (ports reused) */
+};
+
+/*
+ * Find the conversation of a TCP packet, creating it when needed. *side is
+ * 0 when the packet travels ep[0] -> ep[1], else 1. On FLOW_REUSED, *old is
+ * the conversation that was replaced (no longer in the table; the caller
+ * finishes and frees it with flow_release). NULL on allocation failure.
+ */
+struct flow *flow_lookup(struct flow_table *t, const struct tcp_pkt *p, int *side,
+			 enum flow_event *ev, struct flow **old);
+
+void flow_release(struct flow *f);
+
+/* "a.b.c.d:port" or "[v6]:port"; buf must hold 64 octets. */
+const char *endpoint_str(const struct endpoint *e, char *buf);
+
+#endif

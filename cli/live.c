@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The read loop, offline and live (see live.h). */
+#include "live.h"
+
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+
+static struct source *volatile live_source;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	/* source_stop only sets a flag and calls pcap_breakloop, which libpcap
+	 * documents as safe in a signal handler. */
+	if (live_source)
+		source_stop(live_source);
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void run_input(struct source *s, struct analysis *a, const struct report *r,
+	       const struct run_hooks *h)
+{
+	struct src_packet p;
+	bool live = source_is_live(s);
+	uint64_t next_report = 0;
+	uint32_t n = 0;
+
+	if (live) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		live_source = s;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		next_report = mono_ms() + 1000ull * h->interval;
+	}
+	for (;;) {
+		int rc = source_next(s, &p);
+		if (rc == 0)
+			break;
+		if (rc == 1) {
+			analysis_packet(a, &p);
+			if (h->tick && ++n == RUN_TICK_PACKETS) {
+				n = 0;
+				h->tick(h->ctx);
+			}
+		}
+		if (live) {
+			uint64_t now = mono_ms();
+			if (now >= next_report) {
+				next_report = now + 1000ull * h->interval;
+				if (h->tick)
+					h->tick(h->ctx);
+				summary_write_short(h->live_out, r);
+			}
+		}
+	}
+	if (live) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		live_source = NULL;
+	}
+}

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * live.h - the read loop: offline files run to their end; a live capture
+ * runs until Ctrl-C (SIGINT) or SIGTERM, printing a short per-QP summary
+ * every few seconds.
+ */
+#ifndef IWS_CLI_LIVE_H
+#define IWS_CLI_LIVE_H
+
+#include <stdio.h>
+
+#include "analysis.h"
+#include "out.h"
+#include "source.h"
+
+/* run_input calls run_hooks.tick every this many packets. */
+#define RUN_TICK_PACKETS 256u
+
+struct run_hooks {
+	void *ctx;
+	/* Called every so many packets (ordered output releases operations). */
+	void (*tick)(void *ctx);
+	FILE *live_out;             /* where the periodic summary goes */
+	unsigned interval;          /* seconds */
+};
+
+/* Read every packet into the analysis. */
+void run_input(struct source *s, struct analysis *a, const struct report *r,
+	       const struct run_hooks *h);
+
+#endif

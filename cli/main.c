@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * iwarpscope: makes iWARP traffic readable. `iwarpscope [COMMAND] [OPTIONS]
+ * FILE...` reads captures (or a live interface), runs the pipeline
+ *
+ *   source -> netdecode -> flows -> reasm -> mpa_stage -> iws_tracker
+ *          -> consumers (timeline, statistics) -> writers
+ *
+ * and prints the command's report. Exit status: 0 ok, 1 --fail-on matched,
+ * 2 usage error or unreadable input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "live.h"
+#include "options.h"
+#include "out.h"
+#include "source.h"
+#include "timeline.h"
+
+struct app {
+	struct options o;
+	struct source *src;
+	struct analysis a;
+	struct timeline tl;
+	struct ops_out ops;
+	struct fpdus_out fpdus;
+	bool since_set, until_set;
+	uint32_t ticks_skipped;
+	int64_t since_ns, until_ns;
+};
+
+static bool op_selected(struct app *app, const struct conn *c, const struct iws_op *op)
+{
+	const struct options *o = &app->o;
+	if (o->op_mask && !(o->op_mask & (1u << op->type)))
+		return false;
+	if (o->nqps) {
+		bool hit = false;
+		for (int i = 0; i < o->nqps; i++)
+			hit |= o->qps[i] == c->stream;
+		if (!hit)
+			return false;
+	}
+	if (o->since.kind || o->until.kind) {
+		/* Relative and clock times count from the first frame. */
+		int64_t first = source_stats(app->src)->first_ns;
+		if (o->since.kind && !app->since_set) {
+			app->since_ns = tspec_resolve(&o->since, first);
+			app->since_set = true;
+		}
+		if (o->until.kind && !app->until_set) {
+			app->until_ns = tspec_resolve(&o->until, first);
+			app->until_set = true;
+		}
+		if (o->since.kind && op->start_ns < app->since_ns)
+			return false;
+		if (o->until.kind && op->start_ns >= app->until_ns)
+			return false;
+	}
+	return true;
+}
+
+static void on_op(void *ctx, struct conn *c, const struct iws_op *op)
+{
+	struct app *app = ctx;
+	if (op_selected(app, c, op))
+		timeline_add(&app->tl, c, op);
+}
+
+static void emit_op(void *ctx, const struct conn *c, const struct iws_op *op)
+{
+	struct app *app = ctx;
+	ops_out_write(&app->ops, c, op);
+}
+
+static void on_fpdu(void *ctx, struct conn *c, const struct fpdu_event *ev,
+		    const struct iws_seg_note *note)
+{
+	struct app *app = ctx;
+	fpdus_out_write(&app->fpdus, c, ev, note);
+}
+
+static void tick(void *ctx)
+{
+	struct app *app = ctx;
+	int64_t ts;
+	uint64_t frame;
+	/* The watermark visits every open connection: with many of them, look
+	 * less often so the cost per packet stays constant. */
+	app->ticks_skipped += RUN_TICK_PACKETS;
+	if (app->ticks_skipped < app->a.nactive)
+		return;
+	app->ticks_skipped = 0;
+	analysis_watermark(&app->a, &ts, &frame);
+	timeline_release(&app->tl, ts, frame);
+}
+
+/* Problems the source saw go to stderr when the report is machine-readable. */
+static void warn_stderr(const struct app *app)
+{
+	const struct source_stats *ss = source_stats(app->src);
+	const struct analysis_counts *c = &app->a.c;
+	for (uint32_t i = 0; i < ss->n_warnings; i++)
+		fprintf(stderr, "iwarpscope: warning: %s\n", ss->warnings[i].text);
+	if (c->truncated || c->malformed)
+		fprintf(stderr, "iwarpscope: warning: %llu damaged packets (first: frame %llu, %s)\n",
+			(unsigned long long)(c->truncated + c->malformed),
+			(unsigned long long)c->first_damage_frame, c->first_damage ? c->first_damage : "?");
+	if (c->snap_cut)
+		fprintf(stderr, "iwarpscope: warning: %llu TCP segments cut by the snapshot length\n",
+			(unsigned long long)c->snap_cut);
+	if (app->tl.forced)
+		fprintf(stderr, "iwarpscope: warning: %llu operations printed early (--max-reorder)\n",
+			(unsigned long long)app->tl.forced);
+	if (app->a.env.order_limit_hits)
+		fprintf(stderr, "iwarpscope: warning: %llu operations in flight too long to keep "
+				"the output in start order\n",
+			(unsigned long long)app->a.env.order_limit_hits);
+	if (app->tl.out_of_order)
+		fprintf(stderr, "iwarpscope: warning: %llu operations printed out of start order\n",
+			(unsigned long long)app->tl.out_of_order);
+}
+
+int main(int argc, char **argv)
+{
+	static struct app app;
+	char err[512];
+	int rc = options_parse(argc, argv, &app.o);
+	if (rc)
+		return rc == 1 ? 0 : 2;
+	const struct options *o = &app.o;
+
+	static char outbuf[1 << 20];
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+
+	struct source_opts so = {
+		.files = o->files,
+		.nfiles = o->nfiles,
+		.iface = o->iface,
+		.bpf = o->bpf,
+		.snaplen = o->snaplen,
+		.progress = o->progress,
+	};
+	app.src = source_open(&so, err, sizeof(err));
+	if (!app.src) {
+		fprintf(stderr, "iwarpscope: %s\n", err);
+		free(app.o.files);
+		return 2;
+	}
+
+	struct analysis_opts ao = {
+		.check_crc = o->check_crc,
+		.track_order = o->cmd == CMD_OPS,
+		.max_ooo_dir = o->max_ooo_dir,
+		.max_ooo_total = o->max_ooo_total,
+		.max_inflight = o->max_inflight,
+		.ctx = &app,
+		.op = o->cmd == CMD_OPS ? on_op : NULL,
+		.fpdu = o->cmd == CMD_FPDUS ? on_fpdu : NULL,
+	};
+	if (!analysis_init(&app.a, &ao)) {
+		fprintf(stderr, "iwarpscope: out of memory\n");
+		source_close(app.src);
+		return 2;
+	}
+	if (o->cmd == CMD_OPS) {
+		timeline_init(&app.tl, o->max_reorder, &app, emit_op);
+		ops_out_begin(&app.ops, stdout, o->format);
+	} else if (o->cmd == CMD_FPDUS) {
+		fpdus_out_begin(&app.fpdus, stdout);
+	}
+
+	struct report r = { &app.a, app.src, o, &app.tl };
+	struct run_hooks h = {
+		.ctx = &app,
+		.tick = o->cmd == CMD_OPS ? tick : NULL,
+		.live_out = (o->cmd == CMD_OPS || o->cmd == CMD_FPDUS) ? stderr : stdout,
+		.interval = o->interval,
+	};
+	run_input(app.src, &app.a, &r, &h);
+	analysis_finish(&app.a);
+
+	switch (o->cmd) {
+	case CMD_OPS:
+		timeline_flush(&app.tl);
+		ops_out_end(&app.ops);
+		break;
+	case CMD_FPDUS:
+		fpdus_out_end(&app.fpdus);
+		break;
+	case CMD_STATS:
+		if (o->format == FMT_JSON)
+			stats_write_json(stdout, &r);
+		else
+			stats_write_text(stdout, &r);
+		break;
+	case CMD_SUMMARY:
+		summary_write(stdout, &r);
+		break;
+	}
+	if (o->cmd != CMD_SUMMARY)
+		warn_stderr(&app);
+	fflush(stdout);
+
+	unsigned found = report_findings(&r) & o->fail_on;
+	int status = found ? 1 : 0;
+	if (ferror(stdout)) {
+		fprintf(stderr, "iwarpscope: error writing the output\n");
+		status = 2;
+	}
+	timeline_free(&app.tl);
+	analysis_free(&app.a);
+	source_close(app.src);
+	free(app.o.files);
+	return status;
+}

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * options.h - the command line: `iwarpscope [COMMAND] [OPTIONS] FILE...`
+ * (the contract in DESIGN.md; every option is documented in
+ * docs/iwarpscope.1 and by --help).
+ */
+#ifndef IWS_CLI_OPTIONS_H
+#define IWS_CLI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "iwarpscope/qp.h"
+
+enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS };
+enum out_format { FMT_DEFAULT = 0, FMT_TEXT, FMT_JSON, FMT_JSONL, FMT_CSV };
+
+/* Analysis findings --fail-on can turn into exit status 1. */
+#define FAIL_CRC 0x01
+#define FAIL_GAP 0x02
+#define FAIL_TERMINATE 0x04
+#define FAIL_INCOMPLETE 0x08
+#define FAIL_DAMAGED 0x10
+#define FAIL_MALFORMED 0x20
+#define FAIL_ALL 0x3F
+
+/* A time bound as given: resolved against the capture's first frame. */
+enum tspec_kind { TS_NONE = 0, TS_ABS, TS_REL, TS_CLOCK };
+struct tspec {
+	enum tspec_kind kind;
+	int64_t ns;     /* TS_ABS: epoch ns; TS_REL: offset; TS_CLOCK: ns since midnight */
+};
+
+#define MAX_QP_FILTER 64
+
+struct options {
+	enum command cmd;
+	enum out_format format;
+	const char **files;
+	int nfiles;
+	const char *iface;
+	const char *bpf;
+	int snaplen;
+	unsigned interval;          /* live: seconds between short summaries */
+	bool check_crc;
+	bool progress;
+	unsigned fail_on;           /* FAIL_* */
+	/* ops filters */
+	uint32_t qps[MAX_QP_FILTER];
+	int nqps;
+	uint32_t op_mask;           /* bit per enum iws_op_type; 0: all */
+	struct tspec since, until;
+	/* limits */
+	uint64_t max_ooo_dir, max_ooo_total;
+	uint32_t max_inflight;
+	uint32_t max_reorder;
+};
+
+/* 0: run; 1: exit 0 now (--help, --version printed); 2: usage error
+ * (message printed on stderr). */
+int options_parse(int argc, char **argv, struct options *o);
+
+/* Resolve a time bound once the first frame's time is known. */
+int64_t tspec_resolve(const struct tspec *t, int64_t first_ns);
+
+const char *format_name(enum out_format f);
+
+#endif

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * out.h - the writers: text for people, JSON/JSONL/CSV for scripts. They
+ * read the analysis and never change it.
+ */
+#ifndef IWS_CLI_OUT_H
+#define IWS_CLI_OUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis.h"
+#include "jsonw.h"
+#include "options.h"
+#include "source.h"
+#include "timeline.h"
+
+/* Everything a report is made of. */
+struct report {
+	const struct analysis *a;
+	const struct source *src;
+	const struct options *o;
+	const struct timeline *tl;  /* ops only */
+};
+
+/* ---- ops (out_ops.c) ---- */
+struct ops_out {
+	FILE *f;
+	enum out_format fmt;
+	struct jsonw j;
+	uint64_t n;
+};
+
+void ops_out_begin(struct ops_out *w, FILE *f, enum out_format fmt);
+void ops_out_write(struct ops_out *w, const struct conn *c, const struct iws_op *op);
+void ops_out_end(struct ops_out *w);
+
+/* Contract name of a flag bit set (IWS_OPF_*), comma-separated. */
+const char *op_flags_str(char *buf, size_t len, uint32_t flags);
+/* Short label for tables ("fetch_add"). */
+const char *op_label(enum iws_op_type t);
+/* "addr:port" of the initiator (dir IWS_DIR_I2R) or responder of c. */
+const char *conn_ep_str(const struct conn *c, uint8_t dir, char *buf);
+
+/* ---- fpdus (out_fpdus.c) ---- */
+struct fpdus_out {
+	FILE *f;
+	struct jsonw j;
+};
+
+void fpdus_out_begin(struct fpdus_out *w, FILE *f);
+void fpdus_out_write(struct fpdus_out *w, const struct conn *c, const struct fpdu_event *ev,
+		     const struct iws_seg_note *note);
+void fpdus_out_end(struct fpdus_out *w);
+
+/* ---- stats and summary ---- */
+void stats_write_json(FILE *f, const struct report *r);
+void stats_write_text(FILE *f, const struct report *r);
+void summary_write(FILE *f, const struct report *r);
+/* The live view's short per-QP lines. */
+void summary_write_short(FILE *f, const struct report *r);
+
+/* Problems in the report, for --fail-on (FAIL_* bits). */
+unsigned report_findings(const struct report *r);
+
+/* Shared by the text and JSON writers. */
+const char *hs_name(enum stage_hs hs);
+uint64_t conn_gap_count(const struct conn *c);
+uint64_t conn_gap_bytes(const struct conn *c);
+
+#endif

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The `fpdus` writer (developer view): one JSON object per decoded FPDU, in
+ * the order reassembly completed them, with the fields of the generator's
+ * truth files (samples/README.md) so the two can be compared directly:
+ * qp, dir, seq, wire_len, first_frame, frame, ulpdu_len, pad, markers,
+ * crc, tagged, last, opcode, stag, to, qn, msn, mo, op_id.
+ */
+#include <string.h>
+
+#include "out.h"
+
+void fpdus_out_begin(struct fpdus_out *w, FILE *f)
+{
+	w->f = f;
+	jw_init(&w->j, false);
+}
+
+static const char *crc_name(const struct fpdu_event *ev)
+{
+	switch (ev->fpdu->crc_status) {
+	case IWS_CRC_OK:
+		return "ok";
+	case IWS_CRC_BAD:
+		return "bad";
+	case IWS_CRC_UNVERIFIABLE:
+		return "unverifiable";
+	default:
+		return ev->crc_configured ? "unchecked" : "none";
+	}
+}
+
+void fpdus_out_write(struct fpdus_out *w, const struct conn *c, const struct fpdu_event *ev,
+		     const struct iws_seg_note *note)
+{
+	struct jsonw *j = &w->j;
+	const struct iws_fpdu *f = ev->fpdu;
+	const struct iws_msg *m = ev->msg;
+	jw_obj(j);
+	jw_ku64(j, "qp", c->stream);
+	jw_kstr(j, "dir", ev->dir == IWS_DIR_I2R ? "i2r" : "r2i");
+	jw_ku64(j, "seq", f->seq);
+	jw_ku64(j, "wire_len", f->wire_len);
+	jw_ku64(j, "first_frame", ev->first_frame);
+	jw_ku64(j, "frame", ev->frame);
+	jw_ku64(j, "ulpdu_len", f->ulpdu_len);
+	jw_ku64(j, "pad", f->pad);
+	jw_key(j, "markers");
+	jw_arr(j);
+	for (uint32_t i = 0; i < f->n_markers; i++) {
+		jw_obj(j);
+		jw_ku64(j, "seq", (uint32_t)(f->seq + f->markers[i].off));
+		jw_ku64(j, "fpduptr", f->markers[i].fpduptr);
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	jw_kstr(j, "crc", crc_name(ev));
+	if (m) {
+		bool t = m->ddp.tagged;
+		jw_kbool(j, "tagged", t);
+		jw_kbool(j, "last", m->ddp.last);
+		jw_ku64(j, "opcode", m->ddp.opcode);
+		jw_kou64(j, "stag", t, m->ddp.stag);
+		jw_kou64(j, "to", t, m->ddp.to);
+		jw_kou64(j, "qn", !t, m->ddp.qn);
+		jw_kou64(j, "msn", !t, m->ddp.msn);
+		jw_kou64(j, "mo", !t, m->ddp.mo);
+		jw_kou64(j, "op_id", note->op_id != 0, note->op_id);
+		if (note->rtr)
+			jw_kbool(j, "rtr", true);
+	} else {
+		jw_kstr(j, "undecodable", ev->why ? ev->why : "?");
+	}
+	if (ev->truncated)
+		jw_kbool(j, "truncated", true);
+	if (f->marker_errors)
+		jw_ku64(j, "marker_errors", f->marker_errors);
+	jw_obj_end(j);
+	jw_flush_line(j, w->f);
+}
+
+void fpdus_out_end(struct fpdus_out *w)
+{
+	jw_free(&w->j);
+}

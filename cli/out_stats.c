@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The `stats` writer: per QP and operation type, counts, bytes and latency
+ * distributions (iws_qp_stats, shared with the plugin's -z iwarp,ops), as
+ * text or as JSON `{"capture": {...}, "qps": [...], "total": {...}}`. All
+ * JSON times are integer nanoseconds.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "iwarpscope/names.h"
+#include "out.h"
+#include "units.h"
+
+const char *hs_name(enum stage_hs hs)
+{
+	switch (hs) {
+	case HS_REQUEST:
+		return "request_only";
+	case HS_DONE:
+		return "full";
+	case HS_REJECTED:
+		return "rejected";
+	case HS_INFERRED:
+		return "inferred";
+	default:
+		return "none";
+	}
+}
+
+uint64_t conn_gap_count(const struct conn *c)
+{
+	return CONN_RSUM(c, gaps);
+}
+
+uint64_t conn_gap_bytes(const struct conn *c)
+{
+	return CONN_RSUM(c, gap_bytes);
+}
+
+unsigned report_findings(const struct report *r)
+{
+	unsigned f = 0;
+	const struct analysis *a = r->a;
+	const struct source_stats *ss = source_stats(r->src);
+	if (a->c.truncated || a->c.malformed || a->c.snap_cut || ss->truncated_files ||
+	    ss->read_errors)
+		f |= FAIL_DAMAGED;
+	for (uint32_t i = 0; i < a->nconns; i++) {
+		const struct conn *c = a->conns[i];
+		if (!c || !conn_is_iwarp(c))
+			continue;
+		if (c->c.crc_errors)
+			f |= FAIL_CRC;
+		if (conn_gap_count(c))
+			f |= FAIL_GAP;
+		if (c->c.terminates)
+			f |= FAIL_TERMINATE;
+		if (c->c.ops_incomplete)
+			f |= FAIL_INCOMPLETE;
+		if (CONN_SSUM(c, undecodable) || CONN_SSUM(c, marker_errors) || CONN_RSUM(c, snap_bytes))
+			f |= FAIL_MALFORMED;
+		if (CONN_RSUM(c, snap_bytes))
+			f |= FAIL_DAMAGED;
+	}
+	return f;
+}
+
+/* ---- JSON ---- */
+
+static void latency_json(struct jsonw *j, const struct iws_latency *lc)
+{
+	/* Quantiles sort the samples lazily: a cache, not a change of value. */
+	struct iws_latency *l = (struct iws_latency *)lc;
+	jw_key(j, "latency_ns");
+	if (!l->count) {
+		jw_null(j);
+		return;
+	}
+	jw_obj(j);
+	jw_ku64(j, "count", l->count);
+	jw_ki64(j, "min", l->min);
+	jw_ki64(j, "mean", iws_latency_mean(l));
+	jw_ki64(j, "p50", iws_latency_quantile(l, 0.50));
+	jw_ki64(j, "p90", iws_latency_quantile(l, 0.90));
+	jw_ki64(j, "p99", iws_latency_quantile(l, 0.99));
+	jw_ki64(j, "p999", iws_latency_quantile(l, 0.999));
+	jw_ki64(j, "max", l->max);
+	jw_kbool(j, "exact", iws_latency_is_exact(l));
+	jw_obj_end(j);
+}
+
+static void ops_json(struct jsonw *j, const struct iws_qp_stats *s)
+{
+	jw_key(j, "ops");
+	jw_obj(j);
+	for (int t = 0; t < IWS_OPT_COUNT; t++) {
+		const struct iws_op_stats *o = &s->op[t];
+		if (!o->count)
+			continue;
+		jw_key(j, iws_op_type_name((enum iws_op_type)t));
+		jw_obj(j);
+		jw_ku64(j, "count", o->count);
+		jw_ku64(j, "complete", o->complete);
+		jw_ku64(j, "bytes", o->bytes);
+		jw_ku64(j, "segments", o->segments);
+		jw_ku64(j, "crc_errors", o->crc_errors);
+		latency_json(j, &o->latency);
+		jw_obj_end(j);
+	}
+	jw_obj_end(j);
+}
+
+static const char *rtr_str(uint8_t rtr)
+{
+	switch (rtr) {
+	case IWS_RTR_SEND:
+		return "send";
+	case IWS_RTR_WRITE:
+		return "write";
+	case IWS_RTR_READ:
+		return "read";
+	default:
+		return NULL;
+	}
+}
+
+static void qp_json(struct jsonw *j, const struct conn *c)
+{
+	char a[64];
+	const struct stage *st = &c->st;
+	const struct iws_mpa_conn *m = &st->mpa;
+	bool hs = st->hs == HS_DONE || st->hs == HS_REJECTED;
+	bool rev_known = c->have_req || c->have_rep;
+	const struct iws_tracker_counts *tc = conn_tracker_counts(c);
+	int is = conn_init_side(c);
+
+	jw_obj(j);
+	jw_ku64(j, "qp", c->stream);
+	jw_kstr(j, "initiator", conn_ep_str(c, IWS_DIR_I2R, a));
+	jw_kstr(j, "responder", conn_ep_str(c, IWS_DIR_R2I, a));
+	jw_kstr(j, "handshake", hs_name(st->hs));
+	jw_kou64(j, "mpa_rev", rev_known, m->rev);
+	jw_kbool(j, "crc", m->crc);
+	jw_kbool(j, "markers_i2r", st->d[is].p.markers);
+	jw_kbool(j, "markers_r2i", st->d[!is].p.markers);
+	/* IRD/ORD (RFC 6581 §5): the initiator's from the Request, the
+	 * responder's from the Reply. */
+	jw_kou64(j, "ird", c->have_req && c->req.has_enhanced, c->req.ird);
+	jw_kou64(j, "ord", c->have_req && c->req.has_enhanced, c->req.ord);
+	jw_kou64(j, "ird_responder", c->have_rep && c->rep.has_enhanced, c->rep.ird);
+	jw_kou64(j, "ord_responder", c->have_rep && c->rep.has_enhanced, c->rep.ord);
+	jw_kbool(j, "p2p", hs && m->p2p);
+	jw_kostr(j, "rtr", hs && m->p2p ? rtr_str(m->rtr) : NULL);
+	jw_kbool(j, "rejected", st->hs == HS_REJECTED);
+	jw_kou64(j, "request_frame", st->request_frame != 0, st->request_frame);
+	jw_kou64(j, "reply_frame", st->reply_frame != 0, st->reply_frame);
+	jw_ku64(j, "first_frame", c->first_frame);
+	jw_ku64(j, "last_frame", c->last_frame);
+	jw_ki64(j, "first_ns", c->first_ns);
+	jw_ki64(j, "last_ns", c->last_ns);
+	jw_ku64(j, "frames", c->c.packets);
+	jw_ku64(j, "payload_bytes_i2r", c->c.payload_bytes[is]);
+	jw_ku64(j, "payload_bytes_r2i", c->c.payload_bytes[!is]);
+	jw_ku64(j, "fpdus", CONN_SSUM(c, fpdus));
+	jw_ku64(j, "operations", c->c.ops);
+	jw_ku64(j, "incomplete", c->c.ops_incomplete);
+	jw_ku64(j, "bytes", c->c.op_bytes);
+	int64_t span = c->any_fpdu ? c->last_fpdu_ns - c->first_fpdu_ns : 0;
+	jw_ki64(j, "data_span_ns", span);
+	jw_ku64(j, "throughput_bps",
+		span > 0 ? (uint64_t)((double)c->c.op_bytes * 8e9 / (double)span) : 0);
+	jw_ku64(j, "crc_checked", c->c.crc_checked);
+	jw_ku64(j, "crc_errors", c->c.crc_errors);
+	jw_ku64(j, "terminates", c->c.terminates);
+	jw_ku64(j, "retransmissions", CONN_RSUM(c, retrans) + CONN_RSUM(c, late));
+	jw_ku64(j, "duplicate_segments", CONN_RSUM(c, retrans));
+	jw_ku64(j, "hole_fills", CONN_RSUM(c, late));
+	jw_ku64(j, "overlaps", CONN_RSUM(c, overlaps));
+	jw_ku64(j, "out_of_order", CONN_RSUM(c, out_of_order));
+	jw_ku64(j, "gaps", conn_gap_count(c));
+	jw_ku64(j, "gap_bytes", conn_gap_bytes(c));
+	jw_key(j, "gap_list");
+	jw_arr(j);
+	for (uint32_t i = 0; i < c->ngaps; i++) {
+		const struct gap_rec *g = &c->gaps[i];
+		jw_obj(j);
+		jw_kstr(j, "dir", g->dir == IWS_DIR_I2R ? "i2r" : "r2i");
+		jw_ku64(j, "seq", g->seq);
+		jw_ku64(j, "len", g->len);
+		jw_ku64(j, "prev_frame", g->prev_frame);
+		jw_ku64(j, "seen_frame", g->seen_frame);
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	jw_key(j, "terminate_list");
+	jw_arr(j);
+	for (uint32_t i = 0; i < c->nterms; i++) {
+		const struct term_rec *t = &c->terms[i];
+		jw_obj(j);
+		jw_kstr(j, "from", conn_ep_str(c, t->dir, a));
+		jw_ku64(j, "frame", t->frame);
+		jw_ku64(j, "term_layer", t->layer);
+		jw_ku64(j, "term_etype", t->etype);
+		jw_ku64(j, "term_errcode", t->errcode);
+		jw_kostr(j, "term_layer_name", iws_term_layer_name(t->layer));
+		jw_kostr(j, "term_etype_name", iws_term_etype_name(t->layer, t->etype));
+		jw_kostr(j, "term_errcode_name", iws_term_errcode_name(t->layer, t->etype, t->errcode));
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	jw_ku64(j, "snaplen_cut_bytes", CONN_RSUM(c, snap_bytes));
+	jw_ku64(j, "ooo_limit_hits", CONN_RSUM(c, limit_hits));
+	jw_ku64(j, "resyncs", CONN_SSUM(c, resyncs));
+	jw_ku64(j, "framing_lost", CONN_SSUM(c, lost));
+	jw_ku64(j, "skipped_bytes", CONN_SSUM(c, skipped_bytes));
+	jw_ku64(j, "undecodable_fpdus", CONN_SSUM(c, undecodable));
+	jw_ku64(j, "truncated_fpdus", CONN_SSUM(c, truncated));
+	jw_ku64(j, "marker_errors", CONN_SSUM(c, marker_errors));
+	jw_ku64(j, "rtr_messages", tc->rtr_messages);
+	jw_ku64(j, "msn_gaps", tc->msn_gaps);
+	jw_ku64(j, "offset_gaps", tc->offset_gaps);
+	jw_ku64(j, "orphan_responses", tc->orphan_responses);
+	jw_ku64(j, "ird_exceeded", tc->ird_exceeded);
+	jw_ku64(j, "stag_mismatches", tc->stag_mismatches);
+	jw_ku64(j, "evicted", tc->evicted);
+	jw_ku64(j, "max_inflight", tc->max_inflight_seen);
+	ops_json(j, conn_stats(c));
+	jw_obj_end(j);
+}
+
+void stats_write_json(FILE *f, const struct report *r)
+{
+	const struct analysis *a = r->a;
+	const struct source_stats *ss = source_stats(r->src);
+	struct jsonw jw, *j = &jw;
+	jw_init(j, true);
+	uint64_t nq = 0, ops = 0, inc = 0, bytes = 0, crc = 0, gaps = 0, gapb = 0, term = 0;
+	uint64_t retr = 0, fpdus = 0;
+
+	jw_obj(j);
+	jw_key(j, "capture");
+	jw_obj(j);
+	jw_key(j, "files");
+	jw_arr(j);
+	for (int i = 0; i < source_nfiles(r->src); i++)
+		jw_str(j, source_name(r->src, i));
+	jw_arr_end(j);
+	jw_ku64(j, "frames", ss->records);
+	jw_ku64(j, "filtered_out", ss->filtered_out);
+	jw_ku64(j, "bytes", ss->bytes);
+	jw_ki64(j, "first_ns", ss->first_ns);
+	jw_ki64(j, "last_ns", ss->last_ns);
+	jw_ku64(j, "tcp_segments", a->c.tcp);
+	jw_ku64(j, "tcp_connections", a->c.tcp_conns);
+	jw_ku64(j, "ip_fragments", a->c.fragments);
+	jw_ku64(j, "snaplen_cut_segments", a->c.snap_cut);
+	jw_ku64(j, "snaplen_cut_bytes", a->c.snap_cut_bytes);
+	jw_ku64(j, "truncated_headers", a->c.truncated);
+	jw_ku64(j, "malformed_headers", a->c.malformed);
+	jw_ku64(j, "unknown_link_frames", a->c.unknown_link);
+	jw_ku64(j, "truncated_files", ss->truncated_files);
+	jw_ku64(j, "read_errors", ss->read_errors);
+	jw_ku64(j, "timestamps_backwards", ss->ts_backwards);
+	jw_key(j, "warnings");
+	jw_arr(j);
+	for (uint32_t i = 0; i < ss->n_warnings; i++)
+		jw_str(j, ss->warnings[i].text);
+	jw_arr_end(j);
+	jw_obj_end(j);
+
+	jw_key(j, "qps");
+	jw_arr(j);
+	for (uint32_t i = 0; i < a->nconns; i++) {
+		const struct conn *c = a->conns[i];
+		if (!c || !conn_is_iwarp(c))
+			continue;
+		qp_json(j, c);
+		nq++;
+		ops += c->c.ops;
+		inc += c->c.ops_incomplete;
+		bytes += c->c.op_bytes;
+		crc += c->c.crc_errors;
+		gaps += conn_gap_count(c);
+		gapb += conn_gap_bytes(c);
+		term += c->c.terminates;
+		retr += CONN_RSUM(c, retrans) + CONN_RSUM(c, late);
+		fpdus += CONN_SSUM(c, fpdus);
+	}
+	jw_arr_end(j);
+
+	jw_key(j, "total");
+	jw_obj(j);
+	jw_ku64(j, "qps", nq);
+	jw_ku64(j, "fpdus", fpdus);
+	jw_ku64(j, "operations", ops);
+	jw_ku64(j, "incomplete", inc);
+	jw_ku64(j, "bytes", bytes);
+	jw_ku64(j, "crc_errors", crc);
+	jw_ku64(j, "terminates", term);
+	jw_ku64(j, "retransmissions", retr);
+	jw_ku64(j, "gaps", gaps);
+	jw_ku64(j, "gap_bytes", gapb);
+	ops_json(j, &a->total);
+	jw_obj_end(j);
+	jw_obj_end(j);
+	jw_flush_line(j, f);
+	jw_free(j);
+}
+
+/* ---- text ---- */
+
+static void latency_row(FILE *f, const char *qp, const char *label, const struct iws_latency *lc)
+{
+	struct iws_latency *l = (struct iws_latency *)lc;
+	char b[32];
+	/* 4 + 1 + 11 + 8 + 7 * 8 = 80 columns */
+	print_padded(f, qp, 4);
+	fputc(' ', f);
+	print_padded(f, label, -11);
+	fprintf(f, "%8" PRIu64, l->count);
+	print_padded(f, fmt_dur_c(b, sizeof(b), l->min), 8);
+	print_padded(f, fmt_dur_c(b, sizeof(b), iws_latency_mean(l)), 8);
+	static const double qs[] = { 0.50, 0.90, 0.99, 0.999 };
+	for (int i = 0; i < 4; i++)
+		print_padded(f, fmt_dur_c(b, sizeof(b), iws_latency_quantile(l, qs[i])), 8);
+	print_padded(f, fmt_dur_c(b, sizeof(b), l->max), 8);
+	fputc('\n', f);
+}
+
+static void op_rows(FILE *f, const char *qp, const struct iws_qp_stats *s)
+{
+	char b[32];
+	for (int t = 0; t < IWS_OPT_COUNT; t++) {
+		const struct iws_op_stats *o = &s->op[t];
+		if (!o->count)
+			continue;
+		print_padded(f, qp, 4);
+		fputc(' ', f);
+		print_padded(f, op_label((enum iws_op_type)t), -11);
+		fprintf(f, "%8" PRIu64 "%11" PRIu64, o->count, o->count - o->complete);
+		print_padded(f, fmt_bytes(b, sizeof(b), o->bytes), 11);
+		fprintf(f, "%10" PRIu64 "%9" PRIu64 "\n", o->segments, o->crc_errors);
+	}
+}
+
+/* The operation and latency tables (shared with the summary). */
+void stats_tables(FILE *f, const struct report *r);
+
+void stats_tables(FILE *f, const struct report *r)
+{
+	const struct analysis *a = r->a;
+	char qp[16];
+	uint32_t nq = 0;
+	bool any_lat = false;
+	for (uint32_t i = 0; i < a->nconns; i++) {
+		const struct conn *c = a->conns[i];
+		if (c && conn_is_iwarp(c) && c->c.ops)
+			nq++;
+	}
+	fprintf(f, "Operations\n%4s %-11s%8s%11s%11s%10s%9s\n", "QP", "op", "count", "incomplete",
+		"bytes", "segments", "CRC err");
+	for (uint32_t i = 0; i < a->nconns; i++) {
+		const struct conn *c = a->conns[i];
+		if (!c || !conn_is_iwarp(c))
+			continue;
+		snprintf(qp, sizeof(qp), "%u", c->stream);
+		op_rows(f, qp, conn_stats(c));
+		for (int t = 0; t < IWS_OPT_COUNT; t++)
+			any_lat |= conn_stats(c)->op[t].latency.count > 0;
+	}
+	if (nq > 1)
+		op_rows(f, "all", &a->total);
+	if (!nq)
+		fputs("  (no RDMA operations)\n", f);
+	fprintf(f, "\nLatency (complete reads and atomics)\n%4s %-11s%8s%8s%8s%8s%8s%8s%8s%8s\n",
+		"QP", "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
+	for (uint32_t i = 0; i < a->nconns; i++) {
+		const struct conn *c = a->conns[i];
+		if (!c || !conn_is_iwarp(c))
+			continue;
+		snprintf(qp, sizeof(qp), "%u", c->stream);
+		for (int t = 0; t < IWS_OPT_COUNT; t++)
+			if (conn_stats(c)->op[t].latency.count)
+				latency_row(f, qp, op_label((enum iws_op_type)t),
+					    &conn_stats(c)->op[t].latency);
+	}
+	if (nq > 1)
+		for (int t = 0; t < IWS_OPT_COUNT; t++)
+			if (a->total.op[t].latency.count)
+				latency_row(f, "all", op_label((enum iws_op_type)t), &a->total.op[t].latency);
+	if (!any_lat)
+		fputs("  (none)\n", f);
+}
+
+void stats_write_text(FILE *f, const struct report *r)
+{
+	stats_tables(f, r);
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The `summary` writer (the default command): what the capture holds, one
+ * block per QP (endpoints, negotiated MPA parameters, operations, bytes,
+ * throughput, retransmissions, gaps, CRC errors, Terminates, and anything
+ * that went wrong), then the operation and latency tables. Readable at 80
+ * columns.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#include "iwarpscope/names.h"
+#include "iwarpscope/status.h"
+#include "out.h"
+#include "units.h"
+
+void stats_tables(FILE *f, const struct report *r);
+
+static const char *yn(bool b)
+{
+	return b ? "on" : "off";
+}
+
+static const char *markers_str(const struct conn *c)
+{
+	int is = conn_init_side(c);
+	bool i2r = c->st.d[is].p.markers, r2i = c->st.d[!is].p.markers;
+	if (i2r && r2i)
+		return "both ways";
+	if (i2r)
+		return "i2r only";
+	if (r2i)
+		return "r2i only";
+	return "none";
+}
+
+static void mpa_line(FILE *f, const struct conn *c)
+{
+	const struct stage *st = &c->st;
+	const struct iws_mpa_conn *m = &st->mpa;
+	switch (st->hs) {
+	case HS_DONE:
+	case HS_REJECTED:
+		fprintf(f, "  MPA v%u%s, CRC %s, markers %s", m->rev,
+			c->have_req && c->req.enhanced_flag ? " enhanced" : "", yn(m->crc),
+			markers_str(c));
+		if (c->have_req && c->req.has_enhanced && c->have_rep && c->rep.has_enhanced)
+			fprintf(f, ", IRD/ORD %u/%u, responder %u/%u", c->req.ird, c->req.ord,
+				c->rep.ird, c->rep.ord);
+		fputc('\n', f);
+		if (st->hs == HS_REJECTED)
+			fputs("  ! connection REJECTED by the responder (MPA Reply with R set)\n", f);
+		else if (m->p2p)
+			fprintf(f, "  peer-to-peer set-up, RTR %s\n",
+				m->rtr == IWS_RTR_SEND    ? "zero-length Send"
+				: m->rtr == IWS_RTR_WRITE ? "zero-length Write"
+				: m->rtr == IWS_RTR_READ  ? "zero-length Read"
+							  : "none");
+		break;
+	case HS_REQUEST:
+		fprintf(f, "  MPA v%u Request seen, Reply not captured; CRC %s, markers %s\n", m->rev,
+			yn(m->crc || st->d[0].p.crc || st->d[1].p.crc), markers_str(c));
+		break;
+	default:
+		fprintf(f, "  MPA handshake not captured: inferred CRC %s, markers %s\n",
+			yn(st->d[0].p.crc || st->d[1].p.crc), markers_str(c));
+		break;
+	}
+}
+
+static void terminates(FILE *f, const struct conn *c)
+{
+	char a[64];
+	for (uint32_t i = 0; i < c->nterms; i++) {
+		const struct term_rec *t = &c->terms[i];
+		const char *l = iws_term_layer_name(t->layer);
+		const char *e = iws_term_etype_name(t->layer, t->etype);
+		const char *k = iws_term_errcode_name(t->layer, t->etype, t->errcode);
+		fprintf(f, "  ! Terminate from %s in frame %" PRIu64 ":\n      %s layer, %s, %s\n",
+			conn_ep_str(c, t->dir, a), t->frame, l ? l : "unknown", e ? e : "unknown type",
+			k ? k : "unknown code");
+	}
+	if (c->c.terminates > c->nterms)
+		fprintf(f, "  ! ... %" PRIu64 " more Terminates\n", c->c.terminates - c->nterms);
+}
+
+static void problems(FILE *f, const struct conn *c)
+{
+	char b1[32], b2[32];
+	terminates(f, c);
+	uint64_t ng = conn_gap_count(c);
+	if (ng) {
+		fprintf(f, "  ! %" PRIu64 " gap%s, %s never captured%s\n", ng, ng == 1 ? "" : "s",
+			fmt_bytes(b1, sizeof(b1), conn_gap_bytes(c)), ng > 3 ? "; the first:" : ":");
+		for (uint32_t i = 0; i < c->ngaps && i < 3; i++)
+			fprintf(f, "      %s seq %u, %u octets, after frame %" PRIu64 "\n",
+				c->gaps[i].dir == IWS_DIR_I2R ? "i2r" : "r2i", c->gaps[i].seq,
+				c->gaps[i].len, c->gaps[i].prev_frame);
+	}
+	uint64_t snap = CONN_RSUM(c, snap_bytes);
+	if (snap)
+		fprintf(f, "  ! %s cut by the snapshot length; %" PRIu64 " FPDUs truncated\n",
+			fmt_bytes(b1, sizeof(b1), snap), CONN_SSUM(c, truncated));
+	if (c->c.ops_incomplete)
+		fprintf(f, "  ! %" PRIu64 " operation%s incomplete\n", c->c.ops_incomplete,
+			c->c.ops_incomplete == 1 ? "" : "s");
+	uint64_t lost = CONN_SSUM(c, lost), skipped = CONN_SSUM(c, skipped_bytes);
+	if (lost || skipped)
+		fprintf(f, "  ! framing lost %" PRIu64 " time%s, %" PRIu64 " resync%s, %s skipped\n",
+			lost, lost == 1 ? "" : "s", CONN_SSUM(c, resyncs),
+			CONN_SSUM(c, resyncs) == 1 ? "" : "s", fmt_bytes(b2, sizeof(b2), skipped));
+	uint64_t und = CONN_SSUM(c, undecodable), mk = CONN_SSUM(c, marker_errors);
+	if (und || mk)
+		fprintf(f, "  ! %" PRIu64 " FPDUs undecodable, %" PRIu64 " marker errors\n", und, mk);
+	if (CONN_RSUM(c, limit_hits))
+		fprintf(f, "  ! out-of-order buffer limit reached %" PRIu64 " times (--max-ooo)\n",
+			CONN_RSUM(c, limit_hits));
+	const struct iws_tracker_counts *tc = conn_tracker_counts(c);
+	if (tc->evicted)
+		fprintf(f, "  ! %" PRIu64 " operations given up: in-flight limit (--max-inflight)\n",
+			tc->evicted);
+	if (tc->msn_gaps || tc->orphan_responses || tc->ird_exceeded || tc->stag_mismatches)
+		fprintf(f, "  ! MSN gaps %" PRIu64 ", orphan responses %" PRIu64
+			   ", IRD exceeded %" PRIu64 ", STag mismatches %" PRIu64 "\n",
+			tc->msn_gaps, tc->orphan_responses, tc->ird_exceeded, tc->stag_mismatches);
+}
+
+static void qp_block(FILE *f, const struct conn *c)
+{
+	char a[64], b[64], by[32], rt[32], du[32];
+	fprintf(f, "QP %u  %s > %s\n", c->stream, conn_ep_str(c, IWS_DIR_I2R, a),
+		conn_ep_str(c, IWS_DIR_R2I, b));
+	mpa_line(f, c);
+	int64_t span = c->any_fpdu ? c->last_fpdu_ns - c->first_fpdu_ns : 0;
+	fprintf(f, "  %" PRIu64 " op%s, %s in %s (%s); frames %" PRIu64 "-%" PRIu64 "\n", c->c.ops,
+		c->c.ops == 1 ? "" : "s", fmt_bytes(by, sizeof(by), c->c.op_bytes),
+		fmt_dur(du, sizeof(du), span), fmt_rate(rt, sizeof(rt), c->c.op_bytes, span),
+		c->first_frame, c->last_frame);
+	fprintf(f, "  retransmissions %" PRIu64 ", gaps %" PRIu64 ", CRC errors %" PRIu64
+		   ", Terminates %" PRIu64 "\n",
+		CONN_RSUM(c, retrans) + CONN_RSUM(c, late), conn_gap_count(c), c->c.crc_errors,
+		c->c.terminates);
+	problems(f, c);
+}
+
+static void header(FILE *f, const struct report *r)
+{
+	const struct source_stats *ss = source_stats(r->src);
+	const struct analysis *a = r->a;
+	char t1[48], t2[48], by[32], du[32];
+	fprintf(f, "iwarpscope %s:", IWS_VERSION_STRING);
+	for (int i = 0; i < source_nfiles(r->src); i++)
+		fprintf(f, " %s", source_name(r->src, i));
+	fputc('\n', f);
+	if (!ss->records) {
+		fputs("no frames\n", f);
+		return;
+	}
+	fprintf(f, "%" PRIu64 " frame%s, %s in %s\nfrom %s to %s\n", ss->records,
+		ss->records == 1 ? "" : "s", fmt_bytes(by, sizeof(by), ss->bytes),
+		fmt_dur(du, sizeof(du), ss->last_ns - ss->first_ns),
+		fmt_time(t1, sizeof(t1), ss->first_ns), fmt_clock(t2, sizeof(t2), ss->last_ns));
+	uint64_t nq = 0;
+	for (uint32_t i = 0; i < a->nconns; i++)
+		if (a->conns[i] && conn_is_iwarp(a->conns[i]))
+			nq++;
+	fprintf(f, "%" PRIu64 " TCP connection%s, %" PRIu64 " iWARP QP%s", a->c.tcp_conns,
+		a->c.tcp_conns == 1 ? "" : "s", nq, nq == 1 ? "" : "s");
+	if (ss->filtered_out)
+		fprintf(f, "; %" PRIu64 " frames filtered out", ss->filtered_out);
+	fputc('\n', f);
+	/* Damage: counted, reported, and everything decodable still reported. */
+	for (uint32_t i = 0; i < ss->n_warnings; i++)
+		fprintf(f, "! %s\n", ss->warnings[i].text);
+	if (a->c.truncated || a->c.malformed)
+		fprintf(f, "! %" PRIu64 " damaged packet%s (first: frame %" PRIu64 ", %s)\n",
+			a->c.truncated + a->c.malformed, a->c.truncated + a->c.malformed == 1 ? "" : "s",
+			a->c.first_damage_frame, a->c.first_damage ? a->c.first_damage : "?");
+	if (a->c.snap_cut)
+		fprintf(f, "! %" PRIu64 " TCP segment%s cut by the snapshot length (%s of payload "
+			   "missing)\n",
+			a->c.snap_cut, a->c.snap_cut == 1 ? "" : "s",
+			fmt_bytes(by, sizeof(by), a->c.snap_cut_bytes));
+	if (a->c.fragments)
+		fprintf(f, "! %" PRIu64 " IP fragments skipped (not reassembled)\n", a->c.fragments);
+	if (a->c.unknown_link)
+		fprintf(f, "! %" PRIu64 " frames of unsupported link type %d skipped\n", a->c.unknown_link,
+			a->c.unknown_dlt);
+	if (ss->ts_backwards)
+		fprintf(f, "! %" PRIu64 " frame%s older than the frame before\n", ss->ts_backwards,
+			ss->ts_backwards == 1 ? "" : "s");
+	if (a->env.lim.peak)
+		fprintf(f, "out-of-order buffer peak: %s\n", fmt_bytes(by, sizeof(by), a->env.lim.peak));
+}
+
+void summary_write(FILE *f, const struct report *r)
+{
+	const struct analysis *a = r->a;
+	header(f, r);
+	for (uint32_t i = 0; i < a->nconns; i++) {
+		const struct conn *c = a->conns[i];
+		if (!c || !conn_is_iwarp(c))
+			continue;
+		fputc('\n', f);
+		qp_block(f, c);
+	}
+	fputc('\n', f);
+	stats_tables(f, r);
+}
+
+void summary_write_short(FILE *f, const struct report *r)
+{
+	const struct analysis *a = r->a;
+	char t[48], a1[64], a2[64], by[32];
+	const struct source_stats *ss = source_stats(r->src);
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	fprintf(f, "-- %s  %" PRIu64 " frame%s, %" PRIu64 " dropped\n",
+		fmt_clock(t, sizeof(t), (int64_t)now.tv_sec * 1000000000 + now.tv_nsec), ss->records,
+		ss->records == 1 ? "" : "s", ss->live_dropped);
+	for (uint32_t i = 0; i < a->nconns; i++) {
+		const struct conn *c = a->conns[i];
+		if (!c || !conn_is_iwarp(c))
+			continue;
+		fprintf(f, "QP %u %s > %s ops %" PRIu64 " %s crc %" PRIu64 " gaps %" PRIu64
+			   " term %" PRIu64 "%s\n",
+			c->stream, conn_ep_str(c, IWS_DIR_I2R, a1), conn_ep_str(c, IWS_DIR_R2I, a2),
+			c->c.ops, fmt_bytes(by, sizeof(by), c->c.op_bytes), c->c.crc_errors,
+			conn_gap_count(c), c->c.terminates, c->state == CONN_ACTIVE ? "" : " (closed)");
+	}
+	fflush(f);
+}

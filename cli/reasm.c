@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* TCP reassembly of one direction (see reasm.h). Sequence arithmetic is
+ * modulo 2^32 (RFC 9293 §3.4): "a before b" is (int32_t)(a - b) < 0. */
+#include "reasm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Acknowledgements further ahead than this are not believed. */
+#define MAX_ACK_JUMP (1u << 30)
+
+struct ooo_seg {
+	struct ooo_seg *next;
+	uint32_t seq, len;
+	bool hole;                  /* octets cut by the snapshot length */
+	uint64_t frame;
+	int64_t ts_ns;
+	uint8_t data[];
+};
+
+static inline int32_t sdiff(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b);
+}
+
+void reasm_init(struct reasm_dir *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+static void seg_free(struct reasm_dir *d, struct ooo_seg *s, struct reasm_limits *lim)
+{
+	uint64_t sz = s->hole ? 0 : s->len;
+	d->ooo_bytes -= sz;
+	lim->used -= sz;
+	d->ooo_n--;
+	free(s);
+}
+
+static void recompute_min(struct reasm_dir *d)
+{
+	d->ooo_min_frame = 0;
+	d->ooo_min_ts = 0;
+	for (struct ooo_seg *s = d->ooo; s; s = s->next) {
+		if (!d->ooo_min_frame || s->frame < d->ooo_min_frame) {
+			d->ooo_min_frame = s->frame;
+			d->ooo_min_ts = s->ts_ns;
+		}
+	}
+}
+
+/* Deliver [seq, seq+n) of which the first cap octets are at p (in order). */
+static void deliver(struct reasm_dir *d, int side, uint32_t seq, const uint8_t *p, uint32_t cap,
+		    uint32_t n, uint64_t frame, int64_t ts, const struct reasm_sink *sink)
+{
+	if (cap > n)
+		cap = n;
+	if (cap)
+		sink->data(sink->ctx, side, seq, p, cap, frame, ts);
+	if (n > cap) {
+		d->c.snap_bytes += n - cap;
+		sink->hole(sink->ctx, side, seq + cap, n - cap, HOLE_SNAP);
+	}
+	d->c.bytes += n;
+	d->next_seq = seq + n;
+}
+
+static void check_fin(struct reasm_dir *d, int side, const struct reasm_sink *sink)
+{
+	if (d->fin_seen && !d->fin_done && d->next_seq == d->fin_seq && !d->ooo) {
+		d->fin_done = true;
+		sink->fin(sink->ctx, side);
+	}
+}
+
+/* Deliver buffered segments the stream has reached. */
+static void drain(struct reasm_dir *d, int side, const struct reasm_sink *sink,
+		  struct reasm_limits *lim)
+{
+	bool changed = false;
+	while (d->ooo && sdiff(d->ooo->seq, d->next_seq) <= 0) {
+		struct ooo_seg *s = d->ooo;
+		d->ooo = s->next;
+		if (!d->ooo)
+			d->ooo_tail = NULL;
+		changed = true;
+		uint32_t end = s->seq + s->len;
+		if (sdiff(end, d->next_seq) > 0) {
+			uint32_t skip = d->next_seq - s->seq;
+			if (s->hole) {
+				d->c.snap_bytes += end - d->next_seq;
+				d->c.bytes += end - d->next_seq;
+				sink->hole(sink->ctx, side, d->next_seq, end - d->next_seq, HOLE_SNAP);
+				d->next_seq = end;
+			} else {
+				deliver(d, side, d->next_seq, s->data + skip, s->len - skip, s->len - skip,
+					s->frame, s->ts_ns, sink);
+			}
+		}
+		seg_free(d, s, lim);
+	}
+	if (changed)
+		recompute_min(d);
+	check_fin(d, side, sink);
+}
+
+/* Declare the octets before the first buffered segment (or before `upto`,
+ * whichever comes first) a gap and move on. */
+static void gap_to(struct reasm_dir *d, int side, uint32_t upto, const struct reasm_sink *sink,
+		   struct reasm_limits *lim)
+{
+	uint32_t end = upto;
+	if (d->ooo && sdiff(d->ooo->seq, end) < 0)
+		end = d->ooo->seq;
+	if (sdiff(end, d->next_seq) > 0) {
+		uint32_t n = end - d->next_seq;
+		d->c.gaps++;
+		d->c.gap_bytes += n;
+		d->c.bytes += n;
+		sink->hole(sink->ctx, side, d->next_seq, n, HOLE_GAP);
+		d->next_seq = end;
+	}
+	drain(d, side, sink, lim);
+}
+
+static struct ooo_seg *piece(uint32_t seq, uint32_t len, bool hole, const uint8_t *p,
+			     const struct reasm_in *in)
+{
+	struct ooo_seg *s = malloc(sizeof(*s) + (hole ? 0 : len));
+	if (!s)
+		return NULL;
+	s->next = NULL;
+	s->seq = seq;
+	s->len = len;
+	s->hole = hole;
+	s->frame = in->frame;
+	s->ts_ns = in->ts_ns;
+	if (!hole)
+		memcpy(s->data, p, len);
+	return s;
+}
+
+/* Insert [a, b) of a segment that starts at s0 with cap captured octets,
+ * before `next` (after *link): up to two pieces, data then snaplen hole. */
+static struct ooo_seg **insert_range(struct reasm_dir *d, struct ooo_seg **link, uint32_t a,
+				     uint32_t b, uint32_t s0, uint32_t cap, const uint8_t *p,
+				     const struct reasm_in *in, struct reasm_limits *lim)
+{
+	uint32_t cap_end = s0 + cap;
+	uint32_t mid = sdiff(cap_end, a) <= 0 ? a : (sdiff(cap_end, b) >= 0 ? b : cap_end);
+	struct ooo_seg *parts[2] = { NULL, NULL };
+	if (mid != a)
+		parts[0] = piece(a, mid - a, false, p + (a - s0), in);
+	if (mid != b)
+		parts[1] = piece(mid, b - mid, true, NULL, in);
+	for (int i = 0; i < 2; i++) {
+		struct ooo_seg *s = parts[i];
+		if (!s)
+			continue;
+		s->next = *link;
+		*link = s;
+		link = &s->next;
+		if (!s->next)
+			d->ooo_tail = s;
+		d->ooo_n++;
+		if (!s->hole) {
+			d->ooo_bytes += s->len;
+			lim->used += s->len;
+			if (lim->used > lim->peak)
+				lim->peak = lim->used;
+		}
+		if (!d->ooo_min_frame || s->frame < d->ooo_min_frame) {
+			d->ooo_min_frame = s->frame;
+			d->ooo_min_ts = s->ts_ns;
+		}
+	}
+	return link;
+}
+
+/* Buffer [s, e) (ahead of next_seq), keeping octets already buffered. */
+static void buffer_ooo(struct reasm_dir *d, uint32_t s, uint32_t e, uint32_t cap, const uint8_t *p,
+		       const struct reasm_in *in, struct reasm_limits *lim)
+{
+	uint32_t base = d->next_seq;
+	uint32_t cur = s;
+	bool overlapped = false;
+	struct ooo_seg **link = &d->ooo;
+	/* Past everything buffered (the usual case behind a hole): append. */
+	if (d->ooo_tail && s - base >= d->ooo_tail->seq + d->ooo_tail->len - base) {
+		insert_range(d, &d->ooo_tail->next, s, e, s, cap, p, in, lim);
+		return;
+	}
+	/* Offsets from next_seq order everything buffered (all of it is ahead). */
+	while (cur - base < e - base) {
+		while (*link && (*link)->seq + (*link)->len - base <= cur - base)
+			link = &(*link)->next;
+		struct ooo_seg *x = *link;
+		if (!x || x->seq - base >= e - base) {
+			insert_range(d, link, cur, e, s, cap, p, in, lim);
+			break;
+		}
+		if (x->seq - base > cur - base) {
+			link = insert_range(d, link, cur, x->seq, s, cap, p, in, lim);
+			cur = x->seq;
+			continue;
+		}
+		overlapped = true;
+		cur = x->seq + x->len;
+	}
+	if (overlapped)
+		d->c.overlaps++;
+}
+
+void reasm_segment(struct reasm_dir *d, int side, const struct reasm_in *in,
+		   const struct reasm_sink *sink, struct reasm_limits *lim)
+{
+	const struct tcp_pkt *p = in->pkt;
+	uint32_t seq = p->seq;
+	if (p->flags & TCPF_SYN) {
+		if (!d->started) {
+			d->started = true;
+			d->syn_seen = true;
+			d->isn = p->seq;
+			d->next_seq = p->seq + 1;
+			sink->start(sink->ctx, side, d->next_seq, true);
+		}
+		seq = p->seq + 1;   /* data on a SYN follows the SYN's own number */
+	}
+	if (p->flags & TCPF_RST)
+		d->rst_seen = true;
+	uint32_t n = p->wire_len;
+	if (n && !(p->flags & TCPF_RST)) {
+		if (!d->started) {
+			/* Mid-stream: the capture starts with this segment. */
+			d->started = true;
+			d->next_seq = seq;
+			sink->start(sink->ctx, side, seq, false);
+		}
+		d->c.segments++;
+		uint32_t e = seq + n;
+		int32_t ahead = sdiff(seq, d->next_seq);
+		if (ahead <= 0) {
+			if (sdiff(e, d->next_seq) <= 0) {
+				d->c.retrans++;
+			} else {
+				uint32_t skip = d->next_seq - seq;
+				if (skip)
+					d->c.overlaps++;
+				/* Later octets were seen first: a retransmission (or a
+				 * reordered original) filling the hole. */
+				if (d->ooo)
+					d->c.late++;
+				uint32_t cap = p->cap_len > skip ? p->cap_len - skip : 0;
+				deliver(d, side, d->next_seq, p->payload + skip, cap, e - d->next_seq,
+					in->frame, in->ts_ns, sink);
+				drain(d, side, sink, lim);
+			}
+		} else {
+			d->c.out_of_order++;
+			buffer_ooo(d, seq, e, p->cap_len, p->payload, in, lim);
+			/* Bounded memory: past a limit the hole is given up as a gap. */
+			while (d->ooo && (d->ooo_bytes > lim->max_dir_bytes ||
+					  lim->used > lim->max_total_bytes)) {
+				d->c.limit_hits++;
+				gap_to(d, side, d->ooo->seq, sink, lim);
+			}
+		}
+	}
+	if ((p->flags & TCPF_FIN) && !d->fin_seen && d->started) {
+		d->fin_seen = true;
+		d->fin_seq = seq + n;
+	}
+	if (d->started)
+		check_fin(d, side, sink);
+}
+
+void reasm_ack(struct reasm_dir *d, int side, uint32_t ack, const struct reasm_sink *sink,
+	       struct reasm_limits *lim)
+{
+	if (!d->started || d->fin_done)
+		return;
+	uint32_t end = ack;
+	/* A FIN takes a sequence number but carries no octet. */
+	if (d->fin_seen && sdiff(end, d->fin_seq) > 0)
+		end = d->fin_seq;
+	if (sdiff(end, d->next_seq) <= 0 || end - d->next_seq > MAX_ACK_JUMP)
+		return;
+	gap_to(d, side, end, sink, lim);
+}
+
+void reasm_flush(struct reasm_dir *d, int side, const struct reasm_sink *sink,
+		 struct reasm_limits *lim)
+{
+	while (d->ooo)
+		gap_to(d, side, d->ooo->seq, sink, lim);
+}
+
+void reasm_free(struct reasm_dir *d, struct reasm_limits *lim)
+{
+	while (d->ooo) {
+		struct ooo_seg *s = d->ooo;
+		d->ooo = s->next;
+		seg_free(d, s, lim);
+	}
+	d->ooo_tail = NULL;
+	d->ooo_min_frame = 0;
+}

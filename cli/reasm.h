@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * reasm.h - TCP reassembly of one direction of a connection: the byte stream
+ * delivered in order, exactly once.
+ *
+ * In-order data goes straight from the packet buffer to the sink (no copy).
+ * Segments ahead of the expected sequence number are copied into a bounded
+ * out-of-order list and delivered once the hole before them fills.
+ * Retransmissions and duplicates are dropped (the first captured copy of an
+ * octet wins), overlaps counted, sequence numbers compared modulo 2^32.
+ *
+ * A hole becomes a gap (octets never captured) when the peer acknowledges
+ * past it (the receiver had them, so the capture missed them), when the
+ * out-of-order limit is reached, or when the connection or capture ends.
+ * The sink then receives the hole's position and size and decoding goes on
+ * after it. Octets cut by the snapshot length are a hole of another kind:
+ * their position is known but not their content.
+ */
+#ifndef IWS_CLI_REASM_H
+#define IWS_CLI_REASM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "netdecode.h"
+
+enum hole_kind {
+	HOLE_GAP = 0,   /* never captured */
+	HOLE_SNAP = 1,  /* captured, but cut by the snapshot length */
+};
+
+/* What a direction's byte stream turns into. side is the flow side (0/1). */
+struct reasm_sink {
+	void *ctx;
+	/* The first stream octet is seq (at_syn: right after a captured SYN). */
+	void (*start)(void *ctx, int side, uint32_t seq, bool at_syn);
+	/* In-order octets [seq, seq+n), first captured in `frame`. */
+	void (*data)(void *ctx, int side, uint32_t seq, const uint8_t *p, uint32_t n,
+		     uint64_t frame, int64_t ts_ns);
+	/* In-order octets [seq, seq+n) that are missing. */
+	void (*hole)(void *ctx, int side, uint32_t seq, uint32_t n, enum hole_kind kind);
+	/* The stream reached its FIN. */
+	void (*fin)(void *ctx, int side);
+};
+
+struct reasm_counts {
+	uint64_t segments;          /* segments carrying payload */
+	uint64_t bytes;             /* stream octets delivered (captured or not) */
+	uint64_t retrans;           /* segments whose payload was all delivered already */
+	uint64_t late;              /* segments that filled a hole behind later data */
+	uint64_t overlaps;          /* segments partly overlapping delivered or buffered data */
+	uint64_t out_of_order;      /* segments that arrived ahead of a hole */
+	uint64_t gaps, gap_bytes;   /* holes never filled */
+	uint64_t snap_bytes;        /* octets cut by the snapshot length */
+	uint64_t limit_hits;        /* out-of-order limit forced a gap */
+};
+
+/* Out-of-order memory limits; `used` is shared by every direction. */
+struct reasm_limits {
+	uint64_t max_dir_bytes;
+	uint64_t max_total_bytes;
+	uint64_t used;
+	uint64_t peak;
+};
+
+struct ooo_seg;
+
+struct reasm_dir {
+	bool started;               /* next_seq is known */
+	bool syn_seen, fin_seen, fin_done, rst_seen;
+	uint32_t isn;
+	uint32_t next_seq;
+	uint32_t fin_seq;
+	struct ooo_seg *ooo;        /* sorted by sequence number, non-overlapping */
+	struct ooo_seg *ooo_tail;   /* its last element (appending is the common case) */
+	uint32_t ooo_n;
+	uint64_t ooo_bytes;
+	uint64_t ooo_min_frame;     /* oldest frame buffered (for output ordering) */
+	int64_t ooo_min_ts;
+	struct reasm_counts c;
+};
+
+struct reasm_in {
+	const struct tcp_pkt *pkt;
+	uint64_t frame;
+	int64_t ts_ns;
+};
+
+void reasm_init(struct reasm_dir *d);
+
+/* One captured segment of this direction. */
+void reasm_segment(struct reasm_dir *d, int side, const struct reasm_in *in,
+		   const struct reasm_sink *sink, struct reasm_limits *lim);
+
+/* The peer acknowledged up to ack: octets before it that were never
+ * captured are a gap. */
+void reasm_ack(struct reasm_dir *d, int side, uint32_t ack, const struct reasm_sink *sink,
+	       struct reasm_limits *lim);
+
+/* Deliver everything buffered, with gaps for the holes between (the
+ * connection or the capture ended). */
+void reasm_flush(struct reasm_dir *d, int side, const struct reasm_sink *sink,
+		 struct reasm_limits *lim);
+
+/* Release buffered segments. */
+void reasm_free(struct reasm_dir *d, struct reasm_limits *lim);
+
+#endif

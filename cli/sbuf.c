@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A buffer with frame marks and holes (see sbuf.h). */
+#include "sbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool reserve(struct sbuf *b, uint32_t more)
+{
+	if (b->cap - b->len >= more)
+		return true;
+	uint64_t want = (uint64_t)b->len + more;
+	/* Small at first: most buffers only ever hold a handshake frame. */
+	uint64_t cap = b->cap ? b->cap : 256;
+	while (cap < want)
+		cap *= 2;
+	if (cap > UINT32_MAX)
+		return false;
+	uint8_t *d = realloc(b->data, (size_t)cap);
+	if (!d)
+		return false;
+	b->data = d;
+	b->cap = (uint32_t)cap;
+	return true;
+}
+
+static void start(struct sbuf *b, uint32_t seq)
+{
+	if (b->len == 0) {
+		b->seq = seq;
+		b->nmarks = b->nholes = 0;
+	}
+}
+
+static void add_mark(struct sbuf *b, uint32_t off, uint64_t frame, uint64_t run_frame, int64_t run_ts)
+{
+	if (b->nmarks) {
+		struct smark *l = &b->marks[b->nmarks - 1];
+		if (l->frame == frame && l->run_frame == run_frame)
+			return;
+	}
+	if (b->nmarks == b->capmarks) {
+		uint32_t cap = b->capmarks ? b->capmarks * 2 : 8;
+		struct smark *m = realloc(b->marks, cap * sizeof(*m));
+		if (!m)
+			return; /* the previous mark keeps covering: frames are approximate */
+		b->marks = m;
+		b->capmarks = cap;
+	}
+	b->marks[b->nmarks++] = (struct smark){ off, frame, run_frame, run_ts };
+}
+
+bool sbuf_append(struct sbuf *b, uint32_t seq, const uint8_t *p, uint32_t n, uint64_t frame,
+		 uint64_t run_frame, int64_t run_ts)
+{
+	if (!n)
+		return true;
+	if (!reserve(b, n))
+		return false;
+	start(b, seq);
+	add_mark(b, b->len, frame, run_frame, run_ts);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	return true;
+}
+
+bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n)
+{
+	if (!n)
+		return true;
+	if (!reserve(b, n))
+		return false;
+	start(b, seq);
+	if (b->nholes && b->holes[b->nholes - 1].off + b->holes[b->nholes - 1].len == b->len) {
+		b->holes[b->nholes - 1].len += n;
+	} else {
+		if (b->nholes == b->capholes) {
+			uint32_t cap = b->capholes ? b->capholes * 2 : 4;
+			struct shole *h = realloc(b->holes, cap * sizeof(*h));
+			if (!h)
+				return false;
+			b->holes = h;
+			b->capholes = cap;
+		}
+		b->holes[b->nholes++] = (struct shole){ b->len, n };
+	}
+	memset(b->data + b->len, 0, n);
+	b->len += n;
+	return true;
+}
+
+void sbuf_clear(struct sbuf *b)
+{
+	b->len = 0;
+	b->nmarks = b->nholes = 0;
+}
+
+void sbuf_consume(struct sbuf *b, uint32_t k)
+{
+	if (k >= b->len) {
+		b->seq += b->len;
+		sbuf_clear(b);
+		return;
+	}
+	memmove(b->data, b->data + k, b->len - k);
+	b->len -= k;
+	b->seq += k;
+	/* The last mark at or before k covers the new first octet. */
+	uint32_t keep = 0;
+	for (uint32_t i = 0; i < b->nmarks; i++)
+		if (b->marks[i].off <= k)
+			keep = i;
+	uint32_t j = 0;
+	for (uint32_t i = keep; i < b->nmarks; i++, j++) {
+		b->marks[j] = b->marks[i];
+		b->marks[j].off = b->marks[i].off <= k ? 0 : b->marks[i].off - k;
+	}
+	b->nmarks = j;
+	j = 0;
+	for (uint32_t i = 0; i < b->nholes; i++) {
+		struct shole h = b->holes[i];
+		if (h.off + h.len <= k)
+			continue;
+		if (h.off < k) {
+			h.len -= k - h.off;
+			h.off = k;
+		}
+		h.off -= k;
+		b->holes[j++] = h;
+	}
+	b->nholes = j;
+}
+
+void sbuf_free(struct sbuf *b)
+{
+	free(b->data);
+	free(b->marks);
+	free(b->holes);
+	memset(b, 0, sizeof(*b));
+}
+
+const struct smark *sbuf_mark_at(const struct sbuf *b, uint32_t off)
+{
+	const struct smark *m = b->nmarks ? &b->marks[0] : NULL;
+	for (uint32_t i = 1; i < b->nmarks && b->marks[i].off <= off; i++)
+		m = &b->marks[i];
+	return m;
+}
+
+bool sbuf_in_hole(const struct sbuf *b, uint32_t off, uint32_t len)
+{
+	for (uint32_t i = 0; b && i < b->nholes; i++) {
+		const struct shole *h = &b->holes[i];
+		if (h->off < off + len && off < h->off + h->len)
+			return true;
+	}
+	return false;
+}
+
+uint32_t sbuf_first_hole(const struct sbuf *b, uint32_t off, uint32_t w)
+{
+	for (uint32_t i = 0; i < b->nholes; i++) {
+		const struct shole *h = &b->holes[i];
+		if (h->off + h->len <= off)
+			continue;
+		if (h->off >= off + w)
+			break;
+		return h->off > off ? h->off - off : 0;
+	}
+	return w;
+}

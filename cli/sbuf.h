@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sbuf.h - a byte buffer that remembers where its octets came from: for each
+ * chunk appended, the frame it was first captured in and the running
+ * "in-order completion" frame (docs/semantics.md: an FPDU belongs to the frame
+ * where reassembly completes it), and which octets are holes (never captured,
+ * zero-filled). The MPA stage keeps straddling FPDUs and hunted-through octets
+ * in one of these per direction.
+ */
+#ifndef IWS_CLI_SBUF_H
+#define IWS_CLI_SBUF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct smark {
+	uint32_t off;                   /* first buffer offset of a chunk */
+	uint64_t frame;                 /* where that chunk was first captured */
+	uint64_t run_frame;             /* completion frame up to and with it */
+	int64_t run_ts;
+};
+
+struct shole {
+	uint32_t off, len;
+};
+
+struct sbuf {
+	uint8_t *data;
+	uint32_t len, cap;
+	uint32_t seq;                   /* TCP seq of data[0] */
+	struct smark *marks;
+	uint32_t nmarks, capmarks;
+	struct shole *holes;
+	uint32_t nholes, capholes;
+};
+
+/* Append n captured octets; seq is their sequence number (used when the
+ * buffer was empty). false on allocation failure (nothing appended). */
+bool sbuf_append(struct sbuf *b, uint32_t seq, const uint8_t *p, uint32_t n, uint64_t frame,
+		 uint64_t run_frame, int64_t run_ts);
+/* Append n missing octets (zeros, recorded as a hole). */
+bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n);
+void sbuf_clear(struct sbuf *b);
+/* Drop the first k octets. */
+void sbuf_consume(struct sbuf *b, uint32_t k);
+void sbuf_free(struct sbuf *b);
+
+/* The chunk that holds octet off (NULL for an empty buffer). */
+const struct smark *sbuf_mark_at(const struct sbuf *b, uint32_t off);
+/* Does [off, off+len) touch a hole? (b may be NULL: no holes) */
+bool sbuf_in_hole(const struct sbuf *b, uint32_t off, uint32_t len);
+/* Offset from off of the first hole octet in [off, off+w); w if none. */
+uint32_t sbuf_first_hole(const struct sbuf *b, uint32_t off, uint32_t w);
+
+#endif

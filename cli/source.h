@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * source.h - where packets come from: capture files (pcap or pcapng, several
+ * merged by time the way mergecap does it), stdin ("-"), or a live interface,
+ * all through libpcap with nanosecond timestamps.
+ *
+ * Frame numbers are 1-based record indices in the (merged) input, as
+ * Wireshark shows them. A BPF filter is applied with pcap_offline_filter so a
+ * filtered-out record still takes its frame number.
+ */
+#ifndef IWS_CLI_SOURCE_H
+#define IWS_CLI_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct source_opts {
+	const char *const *files;   /* capture files; "-" is stdin */
+	int nfiles;
+	const char *iface;          /* live capture instead of files */
+	const char *bpf;            /* filter expression, or NULL */
+	int snaplen;                /* live capture only; 0: 262144 */
+	bool progress;              /* a progress bar if stderr is a terminal */
+};
+
+struct src_packet {
+	uint64_t frame;
+	int64_t ts_ns;
+	uint32_t caplen, wirelen;
+	const uint8_t *data;
+	int dlt;                    /* pcap DLT_* of the file the record came from */
+	int file;                   /* index in opts->files */
+	bool matched;               /* passed the filter (false: seen only so
+				     * conversations keep Wireshark's numbers) */
+};
+
+/* Something the source noticed that the report must mention. */
+struct source_warning {
+	int file;                   /* -1: not tied to a file */
+	uint64_t after_frame;       /* last frame read before the problem */
+	char text[256];
+};
+
+#define SOURCE_MAX_WARNINGS 16
+
+struct source_stats {
+	uint64_t records;           /* records read (frames numbered) */
+	uint64_t filtered_out;      /* records the BPF filter rejected */
+	uint64_t bytes;             /* captured octets of every record */
+	uint64_t truncated_files;   /* files that ended inside a record */
+	uint64_t read_errors;       /* other read errors that ended a file */
+	uint64_t ts_backwards;      /* records older than the one before them */
+	uint64_t live_dropped;      /* live: packets libpcap or the kernel dropped */
+	int64_t first_ns, last_ns;  /* timestamps of the first and last record */
+	uint32_t n_warnings;
+	struct source_warning warnings[SOURCE_MAX_WARNINGS];
+};
+
+struct source;
+
+/* Open every input (all files are opened before any is read, so an
+ * unreadable file is reported before analysis starts). On failure returns
+ * NULL with a one-line message in err. */
+struct source *source_open(const struct source_opts *o, char *err, size_t errlen);
+
+/* Next record: 1 a packet (p->matched says whether it passed the filter),
+ * 0 the end of the input, 2 (live only) a read timeout with no packet. */
+int source_next(struct source *s, struct src_packet *p);
+
+/* Live capture: make source_next return 0 as soon as possible (signal-safe). */
+void source_stop(struct source *s);
+
+const struct source_stats *source_stats(const struct source *s);
+const char *source_name(const struct source *s, int file);
+int source_nfiles(const struct source *s);
+bool source_is_live(const struct source *s);
+void source_close(struct source *s);
+
+#endif

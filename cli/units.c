@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Human-readable numbers (see units.h). */
+#include "units.h"
+
+#include <string.h>
+#include <time.h>
+
+/* v scaled down by div, with 4 significant digits. */
+/* v with 4 significant digits, then unit (which carries its own space). */
+static const char *sig4(char *buf, size_t len, double v, const char *unit)
+{
+	if (v >= 999.95)
+		snprintf(buf, len, "%.0f%s", v, unit);
+	else if (v >= 99.995)
+		snprintf(buf, len, "%.1f%s", v, unit);
+	else if (v >= 9.9995)
+		snprintf(buf, len, "%.2f%s", v, unit);
+	else
+		snprintf(buf, len, "%.3f%s", v, unit);
+	return buf;
+}
+
+const char *fmt_dur(char *buf, size_t len, int64_t ns)
+{
+	return fmt_dur2(buf, len, ns, " ");
+}
+
+const char *fmt_dur_c(char *buf, size_t len, int64_t ns)
+{
+	return fmt_dur2(buf, len, ns, "");
+}
+
+const char *fmt_dur2(char *buf, size_t len, int64_t ns, const char *space)
+{
+	const char *sign = "";
+	uint64_t a = (uint64_t)ns;
+	if (ns < 0) {
+		sign = "-";
+		a = (uint64_t)(-(ns + 1)) + 1;
+	}
+	char tmp[48], unit[8];
+	if (a < 1000) {
+		snprintf(tmp, sizeof(tmp), "%llu%sns", (unsigned long long)a, space);
+	} else if (a < 999950) {
+		snprintf(unit, sizeof(unit), "%s\xC2\xB5s", space);
+		sig4(tmp, sizeof(tmp), (double)a / 1e3, unit);
+	} else if (a < 999950000) {
+		snprintf(unit, sizeof(unit), "%sms", space);
+		sig4(tmp, sizeof(tmp), (double)a / 1e6, unit);
+	} else {
+		snprintf(unit, sizeof(unit), "%ss", space);
+		sig4(tmp, sizeof(tmp), (double)a / 1e9, unit);
+	}
+	snprintf(buf, len, "%s%s", sign, tmp);
+	return buf;
+}
+
+const char *fmt_bytes(char *buf, size_t len, uint64_t b)
+{
+	if (b < 1000)
+		snprintf(buf, len, "%llu B", (unsigned long long)b);
+	else if (b < 1000000)
+		sig4(buf, len, (double)b / 1e3, " kB");
+	else if (b < 1000000000)
+		sig4(buf, len, (double)b / 1e6, " MB");
+	else
+		sig4(buf, len, (double)b / 1e9, " GB");
+	return buf;
+}
+
+const char *fmt_rate(char *buf, size_t len, uint64_t bytes, int64_t ns)
+{
+	if (ns <= 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	double bps = (double)bytes * 8.0 * 1e9 / (double)ns;
+	if (bps < 1e3)
+		snprintf(buf, len, "%.0f bit/s", bps);
+	else if (bps < 1e6)
+		sig4(buf, len, bps / 1e3, " kbit/s");
+	else if (bps < 1e9)
+		sig4(buf, len, bps / 1e6, " Mbit/s");
+	else
+		sig4(buf, len, bps / 1e9, " Gbit/s");
+	return buf;
+}
+
+static void split(int64_t ns, time_t *sec, long *frac)
+{
+	int64_t s = ns / 1000000000;
+	int64_t f = ns % 1000000000;
+	if (f < 0) {
+		f += 1000000000;
+		s--;
+	}
+	*sec = (time_t)s;
+	*frac = (long)f;
+}
+
+const char *fmt_time(char *buf, size_t len, int64_t ns)
+{
+	time_t s;
+	long f;
+	struct tm tm;
+	split(ns, &s, &f);
+	if (!localtime_r(&s, &tm)) {
+		snprintf(buf, len, "%lld", (long long)ns);
+		return buf;
+	}
+	char d[32];
+	strftime(d, sizeof(d), "%Y-%m-%d %H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%09ld", d, f);
+	return buf;
+}
+
+const char *fmt_clock(char *buf, size_t len, int64_t ns)
+{
+	time_t s;
+	long f;
+	struct tm tm;
+	split(ns, &s, &f);
+	if (!localtime_r(&s, &tm)) {
+		snprintf(buf, len, "%lld", (long long)ns);
+		return buf;
+	}
+	snprintf(buf, len, "%02d:%02d:%02d.%09ld", tm.tm_hour, tm.tm_min, tm.tm_sec, f);
+	return buf;
+}
+
+size_t text_width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			w++;
+	return w;
+}
+
+void print_padded(FILE *f, const char *s, int width)
+{
+	size_t w = text_width(s);
+	size_t want = (size_t)(width < 0 ? -width : width);
+	size_t pad = w < want ? want - w : 0;
+	if (width >= 0)
+		for (size_t i = 0; i < pad; i++)
+			fputc(' ', f);
+	fputs(s, f);
+	if (width < 0)
+		for (size_t i = 0; i < pad; i++)
+			fputc(' ', f);
+}

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * units.h - numbers for people: durations in ns/µs/ms/s, sizes in B/kB/MB/GB
+ * (decimal, like tshark), rates in bit/s, timestamps as calendar time in the
+ * local time zone (TZ=UTC for reproducible output), and padding that counts
+ * display columns rather than octets (µ is two octets, one column).
+ */
+#ifndef IWS_CLI_UNITS_H
+#define IWS_CLI_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* "850 ns", "12.34 µs", "1.234 ms", "2.500 s" (4 significant digits). */
+const char *fmt_dur(char *buf, size_t len, int64_t ns);
+/* The same without the space ("12.34µs"), for tables. */
+const char *fmt_dur_c(char *buf, size_t len, int64_t ns);
+const char *fmt_dur2(char *buf, size_t len, int64_t ns, const char *space);
+/* "512 B", "64.00 kB", "6.554 MB". */
+const char *fmt_bytes(char *buf, size_t len, uint64_t bytes);
+/* "30.61 Mbit/s" from octets over ns; "-" when the span is 0. */
+const char *fmt_rate(char *buf, size_t len, uint64_t bytes, int64_t ns);
+/* "2026-12-02 10:07:50.767544123" */
+const char *fmt_time(char *buf, size_t len, int64_t ns);
+/* "10:07:50.767544123" */
+const char *fmt_clock(char *buf, size_t len, int64_t ns);
+/* Display width of a UTF-8 string. */
+size_t text_width(const char *s);
+/* Print s right-aligned (or left-aligned if width < 0) in |width| columns. */
+void print_padded(FILE *f, const char *s, int width);
+
+#endif
