@@ -56,12 +56,15 @@ if [ "$(id -u)" = 0 ] && ! setpriv --reuid=65534 --regid=65534 --clear-groups te
   cp "$cap" "$work/capture" && chmod 644 "$work/capture" && cap=$work/capture
 fi
 
+# An empty global plugin directory, so a system-wide install cannot load in
+# the built-in-only runs or shadow the build under test.
+mkdir -p "$work/global" && chmod 755 "$work/global"
 run() {  # run HOME ARGS... : tshark as nobody (or as you), output discarded
   h=$1; shift
   if [ "$(id -u)" = 0 ]; then
-    setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$h" tshark "$@" >/dev/null 2>&1
+    setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$h" WIRESHARK_PLUGIN_DIR="$work/global" tshark "$@" >/dev/null 2>&1
   else
-    HOME=$h tshark "$@" >/dev/null 2>&1
+    HOME=$h WIRESHARK_PLUGIN_DIR="$work/global" tshark "$@" >/dev/null 2>&1
   fi
 }
 
@@ -80,9 +83,9 @@ timeit() {  # timeit HOME ARGS... -> seconds
 
 # the plugin must really be loaded in the "ours" runs
 if [ "$(id -u)" = 0 ]; then
-  n=$(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$work/ours" tshark -G plugins 2>/dev/null | grep -c iwarpscope || true)
+  n=$(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$work/ours" WIRESHARK_PLUGIN_DIR="$work/global" tshark -G plugins 2>/dev/null | grep -c iwarpscope || true)
 else
-  n=$(HOME="$work/ours" tshark -G plugins 2>/dev/null | grep -c iwarpscope || true)
+  n=$(HOME="$work/ours" WIRESHARK_PLUGIN_DIR="$work/global" tshark -G plugins 2>/dev/null | grep -c iwarpscope || true)
 fi
 [ "$n" -ge 1 ] || { echo "the plugin does not load" >&2; exit 1; }
 

@@ -67,6 +67,11 @@ class Runner:
         os.chmod(self.home, 0o755)
         d = os.path.join(self.home, ".local", "lib", "wireshark", "plugins", "4.0", "epan")
         os.makedirs(d)
+        # An empty global plugin directory: a copy installed system-wide
+        # (scripts/quickstart does that for root) would otherwise load
+        # first and shadow the build under test.
+        self.global_dir = os.path.join(self.home, "global-plugins")
+        os.makedirs(self.global_dir)
         if plugin:
             shutil.copy(plugin, os.path.join(d, "iwarpscope.so"))
         for root, dirs, files in os.walk(self.home):
@@ -83,12 +88,13 @@ class Runner:
         env = dict(os.environ)
         env["HOME"] = self.home
         env["TZ"] = "UTC"
+        env["WIRESHARK_PLUGIN_DIR"] = self.global_dir
         cmd = [self.tshark] + args
         if builtin_only:
             env["HOME"] = os.path.join(self.home, "none")
         if self.as_root:
             cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env",
-                   "HOME=" + env["HOME"], "TZ=UTC"] + cmd
+                   "HOME=" + env["HOME"], "TZ=UTC", "WIRESHARK_PLUGIN_DIR=" + self.global_dir] + cmd
         p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/")
         if check and p.returncode != 0:
             raise Fail("tshark failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr.decode()[-2000:]))
