@@ -8,7 +8,7 @@ uid/gid 65534 (or as the current user when that is not root).
 
 Usage: iwarp_tshark.py --plugin PATH [--samples DIR] [--golden DIR] TEST [ARGS]
 Tests: fields | real NAME | truth NAME | golden NAME | coexist NAME |
-       midstream | badcrc | update-golden [NAME...] | cli NAME
+       midstream | badcrc | update-golden [NAME...] | cli NAME | valgrind NAME
 Exit status: 0 pass, 1 fail, 77 skipped (tshark absent).
 """
 import argparse
@@ -60,9 +60,19 @@ class Fail(Exception):
 
 
 class Runner:
-    def __init__(self, plugin):
+    def __init__(self, plugin, preload=None):
         self.tshark = shutil.which("tshark")
         self.plugin = plugin
+        # A sanitizer build of the plugin needs its runtime first in the
+        # process (tshark itself is not instrumented). Leak checking is left
+        # to valgrind: tshark does not free everything at exit.
+        self.san_env = {}
+        if preload:
+            self.san_env = {
+                "LD_PRELOAD": preload,
+                "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1:verify_asan_link_order=0",
+                "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+            }
         self.home = tempfile.mkdtemp(prefix="iwarp-tshark-")
         os.chmod(self.home, 0o755)
         d = os.path.join(self.home, ".local", "lib", "wireshark", "plugins", "4.0", "epan")
@@ -84,17 +94,31 @@ class Runner:
     def close(self):
         shutil.rmtree(self.home, ignore_errors=True)
 
-    def run(self, args, check=True, builtin_only=False):
+    def command(self, args, builtin_only=False):
+        """The tshark command line and environment for args."""
         env = dict(os.environ)
         env["HOME"] = self.home
         env["TZ"] = "UTC"
         env["WIRESHARK_PLUGIN_DIR"] = self.global_dir
+        env.update(self.san_env)
         cmd = [self.tshark] + args
         if builtin_only:
             env["HOME"] = os.path.join(self.home, "none")
         if self.as_root:
             cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env",
-                   "HOME=" + env["HOME"], "TZ=UTC", "WIRESHARK_PLUGIN_DIR=" + self.global_dir] + cmd
+                   "HOME=" + env["HOME"], "TZ=UTC", "WIRESHARK_PLUGIN_DIR=" + self.global_dir] + \
+                  ["%s=%s" % kv for kv in sorted(self.san_env.items())] + cmd
+        return cmd, env
+
+    def run_raw(self, args, timeout=None):
+        """(stdout, stderr, exit status); raises subprocess.TimeoutExpired."""
+        cmd, env = self.command(args)
+        p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/",
+                           timeout=timeout)
+        return p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), p.returncode
+
+    def run(self, args, check=True, builtin_only=False):
+        cmd, env = self.command(args, builtin_only)
         p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/")
         if check and p.returncode != 0:
             raise Fail("tshark failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr.decode()[-2000:]))
@@ -374,12 +398,51 @@ def check_truth_ops(r, cap, truth_path):
     return "operation statistics match the truth"
 
 
+def check_valgrind(r, cap):
+    """tshark with the plugin under memcheck: no error and no definite leak
+    whose stack passes through the plugin. (Errors wholly inside tshark or
+    its libraries are counted in the message but are not ours to fix.)"""
+    vg = shutil.which("valgrind")
+    if not vg:
+        print("valgrind not found: skipped")
+        sys.exit(SKIP)
+    out_dir = os.path.join(r.home, "vg")
+    os.makedirs(out_dir, exist_ok=True)
+    os.chmod(out_dir, 0o777)
+    xml = os.path.join(out_dir, "memcheck.xml")
+    args = ["-r", cap, "-V", "-z", "iwarp,ops"] + load_options(os.path.basename(cap).split(".")[0])
+    cmd, env = r.command(args)
+    i = cmd.index(r.tshark)
+    cmd[i:i] = [vg, "--keep-debuginfo=yes", "--leak-check=full", "--errors-for-leak-kinds=definite", "--xml=yes",
+                "--xml-file=" + xml]
+    p = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd="/")
+    if p.returncode != 0:
+        raise Fail("valgrind tshark exited %d: %s" % (p.returncode, p.stderr.decode()[-1500:]))
+    root = ET.parse(xml).getroot()
+    ours, others = [], 0
+    for e in root.iter("error"):
+        kind = e.findtext("kind")
+        if kind.startswith("Leak_") and kind != "Leak_DefinitelyLost":
+            continue
+        objs = [f.findtext("obj") or "" for f in e.iter("frame")]
+        if any(o.endswith("iwarpscope.so") for o in objs):
+            fn = [f.findtext("fn") for f in e.iter("frame") if (f.findtext("obj") or "").endswith("iwarpscope.so")]
+            ours.append("%s in %s" % (kind, ", ".join(x for x in fn[:3] if x)))
+        else:
+            others += 1
+    if ours:
+        raise Fail("memcheck errors in the plugin:\n  " + "\n  ".join(ours))
+    print("valgrind: clean in the plugin (%d reports wholly outside it)" % others)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--samples", default=os.path.join(ROOT, "samples"))
     ap.add_argument("--golden", default=os.path.join(HERE, "golden"))
     ap.add_argument("--cli", default=None)
+    ap.add_argument("--preload", default=None,
+                    help="sanitizer runtime(s) to LD_PRELOAD into tshark (sanitizer builds)")
     ap.add_argument("test")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
@@ -389,7 +452,7 @@ def main():
     if not os.path.exists(a.plugin):
         print("FAIL: plugin %s not built" % a.plugin)
         return 1
-    r = Runner(a.plugin)
+    r = Runner(a.plugin, a.preload)
     tmpfiles = []
     try:
         def sample(name):
@@ -418,6 +481,11 @@ def main():
         elif t == "coexist":
             p, q = sample(a.args[0])
             msg = check_coexist(r, q)
+        elif t == "valgrind":
+            p, q = sample(a.args[0])
+            check_valgrind(r, q)
+            msg = "memcheck clean"
+
         elif t == "golden":
             p, q = sample(a.args[0])
             msg = check_golden(r, q, a.golden)
