@@ -114,8 +114,7 @@ static value_string iwarp_rdmap_op_type_vals[IWS_OPT_COUNT + 1];
 static int *const iwarp_rdmap_control_fields[] = {
 	&hf_iwarp_rdmap_version, &hf_iwarp_rdmap_rsvd, &hf_iwarp_rdmap_opcode, NULL
 };
-static int *const iwarp_rdmap_term_fields[] = {
-	&hf_iwarp_rdmap_term_layer, &hf_iwarp_rdmap_term_etype, &hf_iwarp_rdmap_term_errcode,
+static int *const iwarp_rdmap_term_flag_fields[] = {
 	&hf_iwarp_rdmap_term_m, &hf_iwarp_rdmap_term_d, &hf_iwarp_rdmap_term_r, &hf_iwarp_rdmap_term_rsvd, NULL
 };
 
@@ -205,11 +204,21 @@ static void show_terminate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pr
 			   const struct iws_msg *msg, guint32 hl, wmem_strbuf_t *info)
 {
 	const struct iws_rdmap_terminate *t = &msg->u.term;
-	proto_item *ci = proto_tree_add_bitmask(rt, tvb, hl, hf_iwarp_rdmap_term_ctrl, ett_iwarp_rdmap_term,
-						iwarp_rdmap_term_fields, ENC_BIG_ENDIAN);
 	const char *layer = iws_term_layer_name(t->layer);
 	const char *etype = iws_term_etype_name(t->layer, t->etype);
 	const char *code = iws_term_errcode_name(t->layer, t->etype, t->errcode);
+	proto_item *ci = proto_tree_add_item(rt, hf_iwarp_rdmap_term_ctrl, tvb, hl, 4, ENC_BIG_ENDIAN);
+	proto_tree *ct = proto_item_add_subtree(ci, ett_iwarp_rdmap_term);
+	guint32 word = tvb_get_ntohl(tvb, hl);
+	/* The names of the error type and code depend on the layer (RFC 5040
+	 * §4.8), so they are put in by hand rather than by a value_string. */
+	proto_tree_add_item(ct, hf_iwarp_rdmap_term_layer, tvb, hl, 4, ENC_BIG_ENDIAN);
+	proto_tree_add_uint_format_value(ct, hf_iwarp_rdmap_term_etype, tvb, hl, 4, word, "%s (0x%x)",
+					 etype ? etype : "Unknown", t->etype);
+	proto_tree_add_uint_format_value(ct, hf_iwarp_rdmap_term_errcode, tvb, hl, 4, word, "%s (0x%02x)",
+					 code ? code : "Unknown", t->errcode);
+	for (int *const *f = iwarp_rdmap_term_flag_fields; *f; f++)
+		proto_tree_add_item(ct, **f, tvb, hl, 4, ENC_BIG_ENDIAN);
 	proto_item_append_text(ci, ": %s, %s, %s", layer ? layer : "unknown layer", etype ? etype : "unknown type",
 			       code ? code : "unknown code");
 	expert_add_info_format(pinfo, ti, &ei_iwarp_rdmap_term, "Terminate: %s / %s / %s (0x%x/0x%x/0x%02x)",
