@@ -21,6 +21,15 @@
 
 #define DEFAULT_MAX_INFLIGHT 65536u
 #define N_QUEUES 4
+/* Multi-segment messages open at once per direction and buffer model
+ * (Writes and orphan Read Responses; Sends): real streams have one or two
+ * (RFC 5041 does not interleave them in practice). Beyond it the oldest is
+ * given up, so that finding a segment's message stays cheap. */
+#define OPEN_MSG_MAX 256u
+/* Outstanding requests searched for the one a response answers: responses
+ * come in request order (RFC 5040 §5.2.1), so the answer is near the head;
+ * one further down means everything before it went unanswered. */
+#define SEARCH_MAX 1024u
 
 enum op_kind { K_WRITE, K_READ, K_UNTAGGED, K_ATOMIC, K_ORPHAN_READ };
 
@@ -37,7 +46,8 @@ struct node {
 	struct list *in;
 	uint64_t expect_to;                 /* tagged: next TO */
 	uint32_t expect_mo;                 /* untagged: next MO */
-	bool gap_seen;                      /* a capture gap may hide part of it */
+	uint32_t gap_gen;                   /* gaps of data_dir before it started */
+	uint8_t data_dir;                   /* the direction its data (or response) takes */
 	bool resp_started;
 };
 
@@ -58,7 +68,16 @@ struct iws_tracker {
 	bool have_msn[2][N_QUEUES];
 	uint32_t last_msn[2][N_QUEUES];
 	bool tagged_unsure[2];       /* the next new tagged message may have begun in a gap */
+	uint32_t gap_gen[2];         /* capture gaps per direction so far */
 };
+
+/* A capture gap may hide part of n: one happened in the direction of its
+ * data since it started. (A counter, not a mark on every operation in
+ * flight: a capture can have as many gaps as packets.) */
+static bool gap_seen(const struct iws_tracker *t, const struct node *n)
+{
+	return t->gap_gen[n->data_dir] != n->gap_gen;
+}
 
 /* ---- names ---- */
 
@@ -163,6 +182,8 @@ static struct node *start(struct iws_tracker *t, const struct iws_seg *s, enum i
 		return NULL;
 	const struct iws_ddp_hdr *h = &s->msg->ddp;
 	n->kind = kind;
+	n->data_dir = (kind == K_READ || kind == K_ATOMIC) ? !s->dir : s->dir;
+	n->gap_gen = t->gap_gen[n->data_dir];
 	n->op.id = ++t->next_id;
 	n->op.type = type;
 	n->op.opcode = h->opcode;
@@ -181,6 +202,21 @@ static struct node *start(struct iws_tracker *t, const struct iws_seg *s, enum i
 		t->counts.max_inflight_seen = t->counts.inflight;
 	note->op_first = true;
 	return n;
+}
+
+/* A new multi-segment message joins the open ones of its direction; past
+ * OPEN_MSG_MAX the oldest is given up (in-flight limit). */
+static void push_open(struct iws_tracker *t, struct list *l, struct node *n,
+		      struct iws_seg_note *note)
+{
+	if (l->n >= OPEN_MSG_MAX && l->head) {
+		struct node *o = l->head;
+		o->op.flags |= IWS_OPF_EVICTED;
+		t->counts.evicted++;
+		note->flags |= IWS_SEGF_EVICTED;
+		report(t, o);
+	}
+	list_push(l, n);
 }
 
 /* Account one segment to an operation. */
@@ -282,7 +318,7 @@ static void seg_write(struct iws_tracker *t, const struct iws_seg *s, struct iws
 			continue;
 		if (n->expect_to == h->to)
 			break;
-		if (n->gap_seen && h->to > n->expect_to) {
+		if (gap_seen(t, n) && h->to > n->expect_to) {
 			n->op.flags |= IWS_OPF_GAP;
 			break;
 		}
@@ -309,7 +345,7 @@ static void seg_write(struct iws_tracker *t, const struct iws_seg *s, struct iws
 		 * first Write after a gap (or the capture start) may be partial. */
 		if (t->tagged_unsure[s->dir])
 			n->op.flags |= IWS_OPF_STARTED_BEFORE;
-		list_push(&t->tagged[s->dir], n);
+		push_open(t, &t->tagged[s->dir], n, note);
 	}
 	add_segment(n, s, pl, note);
 	n->expect_to = h->to + pl;
@@ -321,7 +357,8 @@ static void seg_write(struct iws_tracker *t, const struct iws_seg *s, struct iws
 
 static struct node *find_read(struct list *l, uint32_t stag, uint64_t to)
 {
-	for (struct node *n = l->head; n; n = n->next)
+	uint32_t k = 0;
+	for (struct node *n = l->head; n && k < SEARCH_MAX; n = n->next, k++)
 		if (n->kind == K_READ && n->op.stag == stag && n->expect_to == to)
 			return n;
 	return NULL;
@@ -333,7 +370,8 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 	uint32_t pl = s->msg->payload_len;
 	struct list *req = &t->requests[!s->dir];
 	struct node *head = NULL;
-	for (struct node *n = req->head; n; n = n->next)
+	uint32_t k = 0;
+	for (struct node *n = req->head; n && k < SEARCH_MAX; n = n->next, k++)
 		if (n->kind == K_READ) {
 			head = n;
 			break;
@@ -342,7 +380,7 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 	struct node *n = NULL;
 	if (head && head->op.stag == h->stag && head->expect_to == h->to) {
 		n = head;
-	} else if (head && head->gap_seen && head->op.stag == h->stag && h->to > head->expect_to) {
+	} else if (head && gap_seen(t, head) && head->op.stag == h->stag && h->to > head->expect_to) {
 		n = head;
 		n->op.flags |= IWS_OPF_GAP;
 	} else if ((n = find_read(req, h->stag, h->to)) != NULL) {
@@ -353,7 +391,7 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 			nx = o->next;
 			if (o->kind != K_READ)
 				continue;
-			any_gap |= o->gap_seen;
+			any_gap |= gap_seen(t, o);
 			o->op.flags |= IWS_OPF_GAP;
 			report(t, o);
 		}
@@ -390,7 +428,7 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 	t->counts.orphan_responses++;
 	for (n = t->tagged[s->dir].head; n; n = n->next)
 		if (n->kind == K_ORPHAN_READ && n->op.stag == h->stag &&
-		    (n->expect_to == h->to || (n->gap_seen && h->to > n->expect_to)))
+		    (n->expect_to == h->to || (gap_seen(t, n) && h->to > n->expect_to)))
 			break;
 	if (!n) {
 		n = start(t, s, IWS_OPT_READ, K_ORPHAN_READ, note);
@@ -402,7 +440,7 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 		n->op.to = h->to;
 		n->op.segments = 0;
 		n->op.response_frame = s->frame;
-		list_push(&t->tagged[s->dir], n);
+		push_open(t, &t->tagged[s->dir], n, note);
 	}
 	add_segment(n, s, pl, note);
 	n->expect_to = h->to + pl;
@@ -474,9 +512,12 @@ static void seg_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, stru
 	const struct iws_msg *m = s->msg;
 	check_msn(t, s->dir, m->ddp.qn, m->ddp.msn, NULL, note);
 	struct node *n;
-	for (n = t->requests[!s->dir].head; n; n = n->next)
+	uint32_t k = 0;
+	for (n = t->requests[!s->dir].head; n && k < SEARCH_MAX; n = n->next, k++)
 		if (n->kind == K_ATOMIC && n->op.atomic_req_id == m->u.atomic_resp.req_id)
 			break;
+	if (k == SEARCH_MAX)
+		n = NULL;
 	if (!n) {
 		note->flags |= IWS_SEGF_ORPHAN_RESPONSE;
 		t->counts.orphan_responses++;
@@ -515,7 +556,7 @@ static void seg_untagged(struct iws_tracker *t, const struct iws_seg *s, struct 
 			break;
 	if (n) {
 		if (h->mo != n->expect_mo) {
-			n->op.flags |= n->gap_seen ? IWS_OPF_GAP : IWS_OPF_OFFSET_GAP;
+			n->op.flags |= gap_seen(t, n) ? IWS_OPF_GAP : IWS_OPF_OFFSET_GAP;
 			note->flags |= IWS_SEGF_OFFSET_GAP;
 			t->counts.offset_gaps++;
 		}
@@ -537,7 +578,7 @@ static void seg_untagged(struct iws_tracker *t, const struct iws_seg *s, struct 
 		/* MO tells exactly whether we saw the message's start (RFC 5041 §5.3). */
 		if (h->mo != 0)
 			n->op.flags |= IWS_OPF_STARTED_BEFORE;
-		list_push(&t->untagged[s->dir], n);
+		push_open(t, &t->untagged[s->dir], n, note);
 	}
 	add_segment(n, s, pl, note);
 	n->expect_mo = h->mo + pl;
@@ -658,13 +699,9 @@ void iws_tracker_gap(struct iws_tracker *t, uint8_t dir)
 {
 	if (dir > 1)
 		return;
-	for (struct node *n = t->tagged[dir].head; n; n = n->next)
-		n->gap_seen = true;
-	for (struct node *n = t->untagged[dir].head; n; n = n->next)
-		n->gap_seen = true;
-	/* Responses to the other side's requests flow in this direction. */
-	for (struct node *n = t->requests[!dir].head; n; n = n->next)
-		n->gap_seen = true;
+	/* Every operation whose data (or responses) flow in dir and that is in
+	 * flight now may lose part of it: see gap_seen. */
+	t->gap_gen[dir]++;
 	for (int q = 0; q < N_QUEUES; q++)
 		t->have_msn[dir][q] = false;
 	t->tagged_unsure[dir] = true;
@@ -678,7 +715,7 @@ void iws_tracker_finish(struct iws_tracker *t, uint32_t flag)
 	while (t->all_head) {
 		struct node *n = t->all_head;
 		n->op.flags |= flag;
-		if (n->gap_seen && n->kind != K_READ)
+		if (gap_seen(t, n) && n->kind != K_READ)
 			n->op.flags |= IWS_OPF_GAP;
 		report(t, n);
 	}

@@ -14,11 +14,53 @@
 
 /* Enough marker-free octets for the largest fixed header (18 + 52). */
 #define SYNC_PREFIX 72
+/* Octets of CRC one iws_sync_find may compute: a stream crafted with a
+ * plausible maximum-size FPDU header every few octets would otherwise cost
+ * a 64 kB CRC per candidate offset. Past it, a candidate that needs a CRC to
+ * be believed is not (real streams never come close: a true boundary needs
+ * at most min_chain CRCs). */
+#define SYNC_CRC_BUDGET (16u * IWS_FPDU_MAX_WIRE)
+/* Marker grids tried per call: a real grid has one phase; data such as an
+ * array of small multiples of 4 looks like a grid at many phases, and each
+ * try is a scan of its own. */
+#define SYNC_MAX_GRIDS 4
+
+/* Which CRCs to compute, and how many octets of them are left. */
+struct crc_plan {
+	bool want;      /* compute even when not required (to infer CRC use) */
+	bool limited;
+	uint64_t left;
+	bool spent;     /* the budget ran out */
+};
+
+/*
+ * A necessary condition for iws_rdmap_parse(u, n) not to be MALFORMED, read
+ * from the raw octets: the DDP and RDMAP versions, and with the whole DDP
+ * header present the opcode, its buffer model and its queue. Hunting tries
+ * every offset of a stream; this rejects almost all of them at the cost of a
+ * few loads instead of a full decode (which clears two large structures).
+ */
+static bool header_plausible(const uint8_t *u, size_t n)
+{
+	if (n < 2)
+		return true;
+	if ((u[0] & IWS_DDP_DV_MASK) != IWS_DDP_VERSION || (u[1] >> 6) != IWS_RDMAP_VERSION)
+		return false;
+	bool tagged = (u[0] & IWS_DDP_FLAG_T) != 0;
+	if (n < (tagged ? IWS_DDP_TAGGED_HDR_LEN : IWS_DDP_UNTAGGED_HDR_LEN))
+		return true;  /* the decoder stops at NEED_MORE first */
+	int q = iws_rdmap_opcode_queue(u[1] & IWS_RDMAP_OPCODE_MASK);
+	if (q == -2 || (q == -1) != tagged)
+		return false;
+	return q < 0 || iws_be32(u + 6) == (uint32_t)q;
+}
 
 /* One FPDU at wire[0] (seq): 1 valid, 0 invalid, -1 runs past the end of the
- * buffer but what is there is valid. *wire_len receives its length. */
+ * buffer but what is there is valid. *wire_len receives its length. The CRC
+ * is computed when d->crc requires it or cp->want asks for it, within the
+ * budget of cp. */
 static int check_fpdu(const uint8_t *wire, size_t len, uint32_t seq, const struct iws_mpa_dir *d,
-		      uint32_t *wire_len, int *crc_state, unsigned *markers_seen)
+		      struct crc_plan *cp, uint32_t *wire_len, int *crc_state, unsigned *markers_seen)
 {
 	*crc_state = 0;
 	if (d->markers && ((seq - d->marker_base) & 3) != 0)
@@ -29,6 +71,12 @@ static int check_fpdu(const uint8_t *wire, size_t len, uint32_t seq, const struc
 	uint16_t ulen = iws_be16(wire + lo);
 	if (ulen < IWS_DDP_MIN_HDR_LEN)
 		return 0;
+	if (!d->markers) {
+		/* No marker can split the header: look at it in place first. */
+		size_t have = len - lo - 2 < ulen ? len - lo - 2 : ulen;
+		if (!header_plausible(wire + lo + 2, have))
+			return 0;
+	}
 	uint32_t w = iws_mpa_fpdu_wire_len(d, seq, ulen);
 	*wire_len = w;
 
@@ -40,6 +88,8 @@ static int check_fpdu(const uint8_t *wire, size_t len, uint32_t seq, const struc
 	if (n <= 2)
 		return -1;
 	size_t plen = n - 2 < ulen ? n - 2 : ulen;
+	if (!header_plausible(tmp + 2, plen))
+		return 0;
 	struct iws_msg msg;
 	struct iws_result r = iws_rdmap_parse(tmp + 2, plen, &msg);
 	if (r.status == IWS_MALFORMED)
@@ -57,8 +107,17 @@ static int check_fpdu(const uint8_t *wire, size_t len, uint32_t seq, const struc
 	}
 	if (len < w)
 		return -1;
-
+	if (!cp->want && !d->crc)
+		return 1;
 	uint32_t crc_off = w - IWS_MPA_CRC_LEN;
+	if (cp->limited) {
+		if (cp->left < crc_off) {
+			cp->spent = true;
+			return d->crc ? 0 : 1;  /* unproven: not valid when CRC is required */
+		}
+		cp->left -= crc_off;
+	}
+
 	uint32_t wire_crc = iws_mpa_crc_read(wire + crc_off);
 	uint32_t calc = iws_crc32c_extend(0, wire, crc_off);
 	*crc_state = calc == wire_crc ? 1 : (wire_crc == 0 ? 2 : 3);
@@ -68,8 +127,8 @@ static int check_fpdu(const uint8_t *wire, size_t len, uint32_t seq, const struc
 }
 
 static unsigned chain(const uint8_t *buf, size_t len, uint32_t seq, const struct iws_mpa_dir *d,
-		      unsigned max_fpdus, bool *ended_cleanly, unsigned *crc_ok, unsigned *crc_zero,
-		      unsigned *markers_seen)
+		      unsigned max_fpdus, struct crc_plan *cp, bool *ended_cleanly, unsigned *crc_ok,
+		      unsigned *crc_zero, unsigned *markers_seen)
 {
 	unsigned n = 0;
 	size_t off = 0;
@@ -85,7 +144,8 @@ static unsigned chain(const uint8_t *buf, size_t len, uint32_t seq, const struct
 		}
 		uint32_t w = 0;
 		int cs;
-		int v = check_fpdu(buf + off, len - off, seq + (uint32_t)off, d, &w, &cs, markers_seen);
+		int v = check_fpdu(buf + off, len - off, seq + (uint32_t)off, d, cp, &w, &cs,
+				   markers_seen);
 		if (v < 0) {
 			*ended_cleanly = true;
 			break;
@@ -106,17 +166,27 @@ unsigned iws_sync_chain(const uint8_t *buf, size_t len, uint32_t seq, const stru
 			unsigned max_fpdus, bool *ended_cleanly, unsigned *crc_ok, unsigned *crc_zero)
 {
 	unsigned markers_seen = 0;
-	return chain(buf, len, seq, d, max_fpdus, ended_cleanly, crc_ok, crc_zero, &markers_seen);
+	struct crc_plan cp = { crc_ok || crc_zero, false, 0, false };
+	return chain(buf, len, seq, d, max_fpdus, &cp, ended_cleanly, crc_ok, crc_zero, &markers_seen);
 }
 
 static bool scan(const uint8_t *buf, size_t len, uint32_t seq, const struct iws_mpa_dir *d,
 		 unsigned min_chain, uint32_t max_scan, uint32_t step, uint32_t first,
-		 bool need_marker, struct iws_sync *out, bool *pending)
+		 bool need_marker, struct crc_plan *cp, struct iws_sync *out, bool *pending)
 {
 	for (uint32_t off = first; off < max_scan && off < len; off += step) {
+		/* The common case on a stream that is not FPDUs: a length or a
+		 * version that cannot be, rejected without a call (what
+		 * check_fpdu would conclude first). */
+		if (!d->markers && len - off >= 4 &&
+		    (iws_be16(buf + off) < IWS_DDP_MIN_HDR_LEN ||
+		     (buf[off + 2] & IWS_DDP_DV_MASK) != IWS_DDP_VERSION ||
+		     (buf[off + 3] >> 6) != IWS_RDMAP_VERSION))
+			continue;
 		bool clean;
 		unsigned ok, zero, mk = 0;
-		unsigned n = chain(buf + off, len - off, seq + off, d, min_chain, &clean, &ok, &zero, &mk);
+		unsigned n = chain(buf + off, len - off, seq + off, d, min_chain, cp, &clean, &ok, &zero,
+				   &mk);
 		/* A matching CRC is proof enough; otherwise demand min_chain FPDUs.
 		 * A guessed marker grid must also have been seen in the chain. */
 		if ((n >= min_chain || (ok > 0 && n >= 1)) && (!need_marker || mk > 0)) {
@@ -146,13 +216,17 @@ struct iws_result iws_sync_find(const uint8_t *buf, size_t len, uint32_t seq,
 	unsigned min_chain = o->min_chain ? o->min_chain : 3;
 	uint32_t max_scan = o->max_scan ? o->max_scan : IWS_FPDU_MAX_WIRE;
 	struct iws_mpa_dir d = { false, o->crc == IWS_YES, 0 };
+	/* CRCs known to be off are not worth computing: they could only match
+	 * by accident. */
+	struct crc_plan cp = { o->crc != IWS_NO, true, SYNC_CRC_BUDGET, false };
 	bool pending = false;
 
 	if (o->markers == IWS_YES) {
 		d.markers = true;
 		d.marker_base = o->marker_base;
 		uint32_t first = (o->marker_base - seq) & 3;
-		if (scan(buf, len, seq, &d, min_chain, max_scan, 4, first, false, out, &pending))
+		if (scan(buf, len, seq, &d, min_chain, max_scan, 4, first, false, &cp, out,
+			 &pending))
 			return iws_ok();
 	} else {
 		/* Markers unknown: look for a marker grid first - a chain of FPDUs
@@ -161,7 +235,10 @@ struct iws_result iws_sync_find(const uint8_t *buf, size_t len, uint32_t seq,
 		 * Grid candidates are words 512 octets apart with a zero reserved
 		 * half and a 4-aligned FPDUPTR (RFC 5044 §4.2); the chain must then
 		 * cross at least one of them. */
-		for (uint32_t p = 0; o->markers == IWS_UNKNOWN && p < 512 && p + 512 + 4 <= len; p++) {
+		unsigned grids = 0;
+		for (uint32_t p = 0; o->markers == IWS_UNKNOWN && p < 512 && p + 512 + 4 <= len &&
+				     grids < SYNC_MAX_GRIDS;
+		     p++) {
 			bool grid = true, pointing = false;
 			for (uint32_t q = p; q + 4 <= len && q < p + 4 * 512; q += 512) {
 				uint16_t ptr = iws_be16(buf + q + 2);
@@ -174,16 +251,19 @@ struct iws_result iws_sync_find(const uint8_t *buf, size_t len, uint32_t seq,
 			/* All-zero words are what zero-filled payload looks like. */
 			if (!grid || !pointing)
 				continue;
+			grids++;
 			struct iws_mpa_dir dm = d;
 			dm.markers = true;
 			dm.marker_base = seq + p;
 			bool pend = false;
-			if (scan(buf, len, seq, &dm, min_chain, max_scan, 4, p & 3, true, out, &pend))
+			if (scan(buf, len, seq, &dm, min_chain, max_scan, 4, p & 3, true, &cp, out,
+				 &pend))
 				return iws_ok();
 		}
-		if (scan(buf, len, seq, &d, min_chain, max_scan, 1, 0, false, out, &pending))
+		if (scan(buf, len, seq, &d, min_chain, max_scan, 1, 0, false, &cp, out, &pending))
 			return iws_ok();
 	}
+	out->crc_budget_spent = cp.spent;
 	if (pending)
 		return iws_need(len + IWS_FPDU_MAX_WIRE);
 	return iws_malformed("no FPDU chain found", 0, len);

@@ -36,6 +36,7 @@ struct iws_sync {
 	enum iws_tristate crc;      /* conclusion about CRC use */
 	bool markers;
 	uint32_t marker_base;       /* when markers */
+	bool crc_budget_spent;      /* some candidates were judged without their CRC */
 };
 
 /* Validate one candidate: the FPDU chain starting at buf[0] (TCP seq seq).
@@ -49,6 +50,12 @@ unsigned iws_sync_chain(const uint8_t *buf, size_t len, uint32_t seq, const stru
  * OK: out->off is the boundary. NEED_MORE: no decision yet, more octets would
  * help (need is a suggestion). MALFORMED: no FPDU chain starts anywhere in
  * the scanned range.
+ *
+ * The work is bounded: about one cheap test per candidate offset, and at
+ * most 16 maximum-size FPDUs' worth of CRC per call (a stream crafted to put
+ * a plausible header at every few octets cannot make it quadratic). CRCs are
+ * not computed at all when o->crc is IWS_NO. Once the CRC budget is spent, a
+ * candidate that would need a CRC to be believed is not (out->crc_budget_spent).
  */
 struct iws_result iws_sync_find(const uint8_t *buf, size_t len, uint32_t seq,
 				const struct iws_sync_opts *o, struct iws_sync *out);
