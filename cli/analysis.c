@@ -7,8 +7,11 @@
 
 #include "netdecode.h"
 
+/* Defaults of the limits (options.c documents them: --max-ooo and friends). */
 #define DEFAULT_OOO_DIR (16ull << 20)
 #define DEFAULT_OOO_TOTAL (64ull << 20)
+#define DEFAULT_REASM (64ull << 20)
+#define DEFAULT_FLOWS 32768u
 
 bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 {
@@ -18,6 +21,11 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	iws_qp_stats_init(&a->total);
 	a->env.lim.max_dir_bytes = o->max_ooo_dir ? o->max_ooo_dir : DEFAULT_OOO_DIR;
 	a->env.lim.max_total_bytes = o->max_ooo_total ? o->max_ooo_total : DEFAULT_OOO_TOTAL;
+	/* One segment per 4 kB of the per-direction limit (4096 by default):
+	 * placing a segment walks the ones buffered. */
+	uint64_t segs = a->env.lim.max_dir_bytes >> 12;
+	a->env.lim.max_dir_segs = segs < 1024 ? 1024 : segs > 16384 ? 16384 : (uint32_t)segs;
+	a->env.slim.max_bytes = o->max_reasm ? o->max_reasm : DEFAULT_REASM;
 	a->env.tlim.max_inflight = o->max_inflight;
 	a->env.check_crc = o->check_crc;
 	a->env.track_order = o->track_order;
@@ -25,6 +33,7 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	a->env.op = o->op;
 	a->env.fpdu = o->fpdu;
 	a->env.total = &a->total;
+	a->max_flows = o->max_flows ? o->max_flows : DEFAULT_FLOWS;
 	return true;
 }
 
@@ -42,34 +51,112 @@ static bool push(struct conn ***v, uint32_t *n, uint32_t *cap, struct conn *c)
 	return true;
 }
 
+/* ---- recency lists of the open connections (for --max-flows) ---- */
+
+static void lru_unlink(struct analysis *a, struct conn *c)
+{
+	struct conn_lru *l = &a->lru[c->lru_list];
+	if (c->lru_prev)
+		c->lru_prev->lru_next = c->lru_next;
+	else
+		l->head = c->lru_next;
+	if (c->lru_next)
+		c->lru_next->lru_prev = c->lru_prev;
+	else
+		l->tail = c->lru_prev;
+	c->lru_prev = c->lru_next = NULL;
+	l->n--;
+}
+
+static void lru_push(struct analysis *a, struct conn *c, uint8_t list)
+{
+	struct conn_lru *l = &a->lru[list];
+	c->lru_list = list;
+	c->lru_prev = NULL;
+	c->lru_next = l->head;
+	if (l->head)
+		l->head->lru_prev = c;
+	else
+		l->tail = c;
+	l->head = c;
+	l->n++;
+}
+
+/* Which list a connection belongs on: not (yet) iWARP, iWARP and ending (a
+ * FIN or a reset was seen), iWARP and open. */
+static uint8_t lru_class(const struct conn *c)
+{
+	if (!conn_is_iwarp(c))
+		return LRU_OTHER;
+	return c->c.rst || c->c.fin ? LRU_ENDING : LRU_IWARP;
+}
+
+/* c just had a packet: most recent on its list. */
+static void lru_touch(struct analysis *a, struct conn *c)
+{
+	lru_unlink(a, c);
+	lru_push(a, c, lru_class(c));
+}
+
 static void active_remove(struct analysis *a, struct conn *c)
 {
 	uint32_t i = c->index;
 	if (i >= a->nactive || a->active[i] != c)
 		return;
+	lru_unlink(a, c);
 	a->active[i] = a->active[--a->nactive];
 	a->active[i]->index = i;
 }
 
 /* A connection ended: keep it for the report if it carried iWARP. */
-static void closed(struct analysis *a, struct conn *c, struct flow *f)
+static void closed(struct analysis *a, struct conn *c)
 {
 	active_remove(a, c);
 	if (conn_is_iwarp(c)) {
 		a->c.iwarp_conns++;
 		return;
 	}
-	for (uint32_t i = a->nconns; i-- > 0;) {
-		if (a->conns[i] == c) {
-			a->conns[i] = NULL;
-			break;
-		}
-	}
-	if (f) {
-		f->user = NULL;
-		f->done = true;
+	if (c->slot < a->nconns && a->conns[c->slot] == c)
+		a->conns[c->slot] = NULL;
+	if (c->flow) {
+		c->flow->user = NULL;
+		c->flow->done = true;
 	}
 	conn_free(c);
+}
+
+/*
+ * --max-flows: room for one more connection. The least recently active
+ * connection that has shown no iWARP is given up (freed; its later packets
+ * are ignored); else the least recently active iWARP connection that is
+ * ending (FIN or reset seen) is finished early, kept for the report. With
+ * neither, the new connection is not analysed.
+ */
+static bool make_room(struct analysis *a)
+{
+	if (a->nactive < a->max_flows)
+		return true;
+	struct conn *v = a->lru[LRU_OTHER].tail;
+	if (v) {
+		a->c.limit_dropped++;
+		if (v->flow)
+			v->flow->limit_skipped = true;
+		conn_finish(v, IWS_OPF_EVICTED);
+		v->evicted = true;
+		closed(a, v);
+		return true;
+	}
+	v = a->lru[LRU_ENDING].tail;
+	if (v) {
+		a->c.limit_finished++;
+		conn_finish(v, IWS_OPF_ABORTED);
+		v->evicted = true;
+		if (v->flow)
+			v->flow->done = true;
+		closed(a, v);
+		return true;
+	}
+	return false;
 }
 
 /* Find (or create) the conversation of a TCP packet; a SYN that reuses
@@ -87,8 +174,11 @@ static struct flow *conversation_of(struct analysis *a, const struct tcp_pkt *t,
 		/* Ports reused: the previous connection is over. */
 		struct conn *oc = old->user;
 		if (oc) {
-			conn_finish(oc, IWS_OPF_ABORTED);
-			closed(a, oc, NULL);
+			oc->flow = NULL;
+			if (oc->state == CONN_ACTIVE) {
+				conn_finish(oc, IWS_OPF_ABORTED);
+				closed(a, oc);
+			}
 		}
 		flow_release(old);
 	}
@@ -119,6 +209,10 @@ void analysis_packet(struct analysis *a, const struct src_packet *p)
 		}
 		return;
 	}
+	if (r == NET_TCP) {
+		analysis_tcp(a, &t, p->frame, p->ts_ns);
+		return;
+	}
 	a->c.frames++;
 	a->cur_frame = p->frame;
 	a->cur_ts = p->ts_ns;
@@ -127,39 +221,55 @@ void analysis_packet(struct analysis *a, const struct src_packet *p)
 		break;
 	case NET_NOT_TCP:
 		a->c.not_tcp++;
-		return;
+		break;
 	case NET_FRAGMENT:
 		a->c.fragments++;
-		return;
+		break;
 	case NET_TRUNCATED:
 		a->c.truncated++;
 		damaged(a, why, p->frame);
-		return;
+		break;
 	case NET_MALFORMED:
 		a->c.malformed++;
 		damaged(a, why, p->frame);
-		return;
+		break;
 	case NET_UNKNOWN_LINK:
 		if (!a->c.unknown_link)
 			a->c.unknown_dlt = p->dlt;
 		a->c.unknown_link++;
-		return;
+		break;
 	}
+}
+
+void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, int64_t ts_ns)
+{
+	a->c.frames++;
+	a->cur_frame = frame;
+	a->cur_ts = ts_ns;
 	a->c.tcp++;
-	if (t.cap_len < t.wire_len) {
+	if (t->cap_len < t->wire_len) {
 		a->c.snap_cut++;
-		a->c.snap_cut_bytes += t.wire_len - t.cap_len;
+		a->c.snap_cut_bytes += t->wire_len - t->cap_len;
 	}
 
 	int side;
 	enum flow_event ev;
-	struct flow *f = conversation_of(a, &t, &side, &ev);
+	struct flow *f = conversation_of(a, t, &side, &ev);
 	if (!f)
 		return;
 	if (!f->user && !f->done) {
-		bool synack = (t.flags & (TCPF_SYN | TCPF_ACK)) == (TCPF_SYN | TCPF_ACK);
+		if (!make_room(a)) {
+			/* Every open connection carries iWARP: this one is not analysed. */
+			a->c.limit_skipped++;
+			f->done = true;
+			f->limit_skipped = true;
+		}
+	}
+	if (!f->user && !f->done) {
+		bool synack = (t->flags & (TCPF_SYN | TCPF_ACK)) == (TCPF_SYN | TCPF_ACK);
 		struct conn *c = conn_new(&a->env, f, synack);
 		if (c && push(&a->conns, &a->nconns, &a->capconns, c)) {
+			c->slot = a->nconns - 1;
 			c->index = a->nactive;
 			if (!push(&a->active, &a->nactive, &a->capactive, c)) {
 				a->conns[--a->nconns] = NULL;
@@ -170,14 +280,29 @@ void analysis_packet(struct analysis *a, const struct src_packet *p)
 			conn_free(c);
 			c = NULL;
 		}
+		if (c) {
+			c->flow = f;
+			lru_push(a, c, LRU_OTHER);
+		}
 		f->user = c;
 	}
 	struct conn *c = f->user;
-	if (!c)
+	if (!c) {
+		if (f->limit_skipped)
+			a->c.limit_skipped_packets++;
 		return;
-	conn_packet(c, side, &t, p->frame, p->ts_ns);
-	if (c->state != CONN_ACTIVE && c->index < a->nactive && a->active[c->index] == c)
-		closed(a, c, f);
+	}
+	if (c->state != CONN_ACTIVE) {
+		if (c->evicted)
+			a->c.limit_skipped_packets++;
+		conn_packet(c, side, t, frame, ts_ns);
+		return;
+	}
+	conn_packet(c, side, t, frame, ts_ns);
+	if (c->state != CONN_ACTIVE)
+		closed(a, c);
+	else
+		lru_touch(a, c);
 }
 
 void analysis_finish(struct analysis *a)
@@ -188,19 +313,7 @@ void analysis_finish(struct analysis *a)
 	while (a->nactive) {
 		struct conn *c = a->active[a->nactive - 1];
 		conn_finish(c, c->c.rst ? IWS_OPF_ABORTED : IWS_OPF_UNFINISHED);
-		/* The flow table entry no longer matters: no more packets come. */
-		a->nactive--;
-		if (conn_is_iwarp(c)) {
-			a->c.iwarp_conns++;
-		} else {
-			for (uint32_t i = a->nconns; i-- > 0;) {
-				if (a->conns[i] == c) {
-					a->conns[i] = NULL;
-					break;
-				}
-			}
-			conn_free(c);
-		}
+		closed(a, c);
 	}
 }
 

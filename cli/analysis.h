@@ -21,6 +21,8 @@ struct analysis_opts {
 	uint64_t max_ooo_dir;       /* out-of-order octets per direction */
 	uint64_t max_ooo_total;     /* ... over all connections */
 	uint32_t max_inflight;      /* operations in flight per QP */
+	uint64_t max_reasm;         /* FPDU reassembly and hunting buffers, all connections */
+	uint32_t max_flows;         /* connections analysed at once */
 	void *ctx;
 	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
 	void (*fpdu)(void *ctx, struct conn *c, const struct fpdu_event *ev,
@@ -40,8 +42,20 @@ struct analysis_counts {
 	uint64_t snap_cut_bytes;    /* ... octets of payload missing */
 	uint64_t tcp_conns;         /* TCP conversations */
 	uint64_t iwarp_conns;
+	uint64_t limit_dropped;     /* --max-flows: connections without iWARP given up */
+	uint64_t limit_finished;    /* ... ending iWARP connections finished early */
+	uint64_t limit_skipped;     /* ... new connections not analysed */
+	uint64_t limit_skipped_packets; /* packets of connections given up or not analysed */
 	const char *first_damage;   /* reason of the first damaged packet */
 	uint64_t first_damage_frame;
+};
+
+/* Open connections by recency, per class (see make_room in analysis.c). */
+enum { LRU_OTHER = 0, LRU_ENDING, LRU_IWARP, LRU_N };
+
+struct conn_lru {
+	struct conn *head, *tail;   /* most and least recently active */
+	uint32_t n;
 };
 
 struct analysis {
@@ -52,6 +66,8 @@ struct analysis {
 	uint32_t nconns, capconns;
 	struct conn **active;       /* connections still open */
 	uint32_t nactive, capactive;
+	struct conn_lru lru[LRU_N];
+	uint32_t max_flows;
 	struct analysis_counts c;
 	uint64_t cur_frame;
 	int64_t cur_ts;
@@ -60,6 +76,9 @@ struct analysis {
 
 bool analysis_init(struct analysis *a, const struct analysis_opts *o);
 void analysis_packet(struct analysis *a, const struct src_packet *p);
+/* A decoded TCP segment that passed the filter (analysis_packet after
+ * net_decode; harnesses that build segments themselves call it directly). */
+void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, int64_t ts_ns);
 /* End of input: every open connection is finished as "capture ended". */
 void analysis_finish(struct analysis *a);
 void analysis_free(struct analysis *a);

@@ -63,7 +63,9 @@ static void on_op(void *ctx, const struct iws_op *op)
 		c->c.ops_incomplete++;
 	if (op->type == IWS_OPT_TERMINATE) {
 		c->c.terminates++;
-		if (c->nterms < CONN_MAX_TERM_RECS)
+		if (!c->terms)
+			c->terms = malloc(CONN_MAX_TERM_RECS * sizeof(*c->terms));
+		if (c->terms && c->nterms < CONN_MAX_TERM_RECS)
 			c->terms[c->nterms++] = (struct term_rec){ op->dir, op->term_layer,
 								   op->term_etype, op->term_errcode,
 								   op->first_frame };
@@ -104,11 +106,12 @@ static void on_mpa_frame(void *ctx, int side, const struct iws_mpa_frame *f, uin
 	struct conn *c = ctx;
 	(void)side;
 	(void)frame;
+	struct mpa_brief b = { f->enhanced_flag, f->has_enhanced, f->ird, f->ord };
 	if (f->type == IWS_MPA_REQUEST) {
-		c->req = *f;
+		c->req = b;
 		c->have_req = true;
 	} else {
-		c->rep = *f;
+		c->rep = b;
 		c->have_rep = true;
 	}
 }
@@ -211,6 +214,8 @@ static void rs_fin(void *ctx, int side)
 
 static const struct reasm_sink reasm_to_stage = { NULL, rs_start, rs_data, rs_hole, rs_fin };
 
+static const struct stage_sink stage_to_tracker = { on_fpdu, on_lost, on_mpa_frame, on_params };
+
 /* ---- public ---- */
 
 struct conn *conn_new(struct conn_env *env, const struct flow *f, bool first_is_synack)
@@ -224,14 +229,9 @@ struct conn *conn_new(struct conn_env *env, const struct flow *f, bool first_is_
 	c->ep[1] = f->ep[1];
 	reasm_init(&c->rd[0]);
 	reasm_init(&c->rd[1]);
-	c->sink.ctx = c;
-	c->sink.fpdu = on_fpdu;
-	c->sink.lost = on_lost;
-	c->sink.mpa_frame = on_mpa_frame;
-	c->sink.params = on_params;
 	/* Without a handshake the initiator is the side that sent the SYN, or
 	 * else the side that sent the first captured segment. */
-	stage_init(&c->st, first_is_synack ? 1 : 0, env->check_crc, &c->sink);
+	stage_init(&c->st, first_is_synack ? 1 : 0, env->check_crc, &stage_to_tracker, c, &env->slim);
 	return c;
 }
 
@@ -293,8 +293,9 @@ void conn_finish(struct conn *c, uint32_t flag)
 	if (c->tr) {
 		/* Keep the tracker's counters, free its state. */
 		struct iws_tracker *t = c->tr;
-		c->trc = *iws_tracker_counts(t);
-		c->have_trc = true;
+		c->trc = malloc(sizeof(*c->trc));
+		if (c->trc)
+			*c->trc = *iws_tracker_counts(t);
 		iws_tracker_free(t);
 		c->tr = NULL;
 	}
@@ -315,6 +316,8 @@ void conn_free(struct conn *c)
 	free(c->stats);
 	free(c->inflight.ents);
 	free(c->gaps);
+	free(c->terms);
+	free(c->trc);
 	free(c);
 }
 
@@ -326,7 +329,8 @@ const struct iws_qp_stats *conn_stats(const struct conn *c)
 
 const struct iws_tracker_counts *conn_tracker_counts(const struct conn *c)
 {
-	return c->tr ? iws_tracker_counts(c->tr) : &c->trc;
+	static const struct iws_tracker_counts none;
+	return c->tr ? iws_tracker_counts(c->tr) : c->trc ? c->trc : &none;
 }
 
 bool conn_is_iwarp(const struct conn *c)

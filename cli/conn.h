@@ -27,6 +27,7 @@ struct conn;
 /* What every connection shares: limits, options and the consumers. */
 struct conn_env {
 	struct reasm_limits lim;
+	struct stage_limits slim;
 	struct iws_tracker_limits tlim;
 	bool check_crc;
 	bool track_order;           /* keep what ordered output needs */
@@ -56,6 +57,13 @@ struct term_rec {
 
 #define CONN_MAX_TERM_RECS 4
 
+/* What the report needs of an MPA Request or Reply. */
+struct mpa_brief {
+	bool enhanced_flag;         /* the S flag (RFC 6581) */
+	bool has_enhanced;          /* the enhanced word was there */
+	uint16_t ird, ord;
+};
+
 struct conn_counts {
 	uint64_t packets;
 	uint64_t payload_bytes[2];  /* TCP payload on the wire, by side */
@@ -83,33 +91,40 @@ struct inflight {
 
 enum conn_state { CONN_ACTIVE = 0, CONN_CLOSED };
 
+/*
+ * Kept small: a capture can hold many connections at once (--max-flows).
+ * What only some connections need (Terminate records, gap records, the
+ * statistics, the tracker's final counters) is allocated when needed.
+ */
 struct conn {
 	struct conn_env *env;
 	uint32_t stream;            /* tcp.stream: the CLI's qp */
+	uint32_t index;             /* position in the analysis' active list */
+	uint32_t slot;              /* position in the analysis' list of all */
+	uint8_t state;              /* enum conn_state */
+	bool have_req, have_rep;
+	bool any_fpdu;
+	bool evicted;               /* given up by the connection limit */
+	uint8_t lru_list;           /* which recency list it is on (analysis.c) */
 	struct endpoint ep[2];
-	enum conn_state state;
-	uint32_t index;             /* position in the analysis' list */
+	struct flow *flow;          /* its conversation (NULL once that is replaced) */
 	struct reasm_dir rd[2];
 	struct stage st;
-	struct stage_sink sink;
 	struct iws_tracker *tr;
-	struct iws_tracker_counts trc;  /* the tracker's counters once it is freed */
-	bool have_trc;
+	struct iws_tracker_counts *trc; /* the tracker's counters once it is freed */
 	struct iws_qp_stats *stats;     /* allocated with the first operation */
 	struct conn_counts c;
-	struct iws_mpa_frame req, rep;
-	bool have_req, have_rep;
+	struct mpa_brief req, rep;
 	uint64_t first_frame, last_frame;
 	int64_t first_ns, last_ns;
 	int64_t first_fpdu_ns, last_fpdu_ns;
-	bool any_fpdu;
 	uint64_t cur_frame;
 	struct gap_rec *gaps;       /* the first CONN_MAX_GAP_RECS gaps */
 	uint32_t ngaps, capgaps;
-	struct term_rec terms[CONN_MAX_TERM_RECS];
+	struct term_rec *terms;     /* the first CONN_MAX_TERM_RECS Terminates */
 	uint32_t nterms;
 	struct inflight inflight;
-	bool listed;                /* in the analysis' list of iWARP QPs */
+	struct conn *lru_prev, *lru_next; /* the analysis' recency lists */
 };
 
 /* syn_ack: the first packet was a SYN+ACK (its sender is the responder). */
@@ -143,7 +158,7 @@ static inline int conn_init_side(const struct conn *c)
 }
 
 /* Sum of a reassembly counter over both directions. */
-#define CONN_RSUM(c, field) ((c)->rd[0].c.field + (c)->rd[1].c.field)
-#define CONN_SSUM(c, field) ((c)->st.d[0].c.field + (c)->st.d[1].c.field)
+#define CONN_RSUM(cn, field) ((cn)->rd[0].c.field + (cn)->rd[1].c.field)
+#define CONN_SSUM(cn, field) ((cn)->st.d[0].c.field + (cn)->st.d[1].c.field)
 
 #endif

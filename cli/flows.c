@@ -6,12 +6,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #define INITIAL_BUCKETS 1024u
 
 bool flow_table_init(struct flow_table *t)
 {
 	memset(t, 0, sizeof(*t));
+	/* A per-run seed: the hash is not cryptographic, but without knowing
+	 * the seed a capture cannot be crafted to put every conversation in
+	 * one chain. Nothing printed depends on it. */
+	if (getrandom(&t->seed, sizeof(t->seed), GRND_NONBLOCK) != (ssize_t)sizeof(t->seed))
+		t->seed = (uint32_t)time(NULL) ^ (uint32_t)getpid() ^ (uint32_t)(uintptr_t)t;
 	t->nbuckets = INITIAL_BUCKETS;
 	t->buckets = calloc(t->nbuckets, sizeof(*t->buckets));
 	return t->buckets != NULL;
@@ -45,12 +53,12 @@ static uint32_t mix(uint32_t h, const uint8_t *p, size_t n)
 }
 
 /* Symmetric in the two endpoints, so both directions land in one bucket. */
-static uint32_t flow_hash(const struct tcp_pkt *p)
+static uint32_t flow_hash(const struct flow_table *t, const struct tcp_pkt *p)
 {
 	size_t alen = p->af == 4 ? 4 : 16;
-	uint32_t a = mix(2166136261u, p->src, alen);
+	uint32_t a = mix(2166136261u ^ t->seed, p->src, alen);
 	a = mix(a, (const uint8_t *)&p->sport, 2);
-	uint32_t b = mix(2166136261u, p->dst, alen);
+	uint32_t b = mix(2166136261u ^ t->seed, p->dst, alen);
 	b = mix(b, (const uint8_t *)&p->dport, 2);
 	uint32_t h = a ^ b;
 	return h ^ (h >> 15) ^ p->af;
@@ -117,7 +125,7 @@ static void note_base(struct flow *f, int side, const struct tcp_pkt *p)
 struct flow *flow_lookup(struct flow_table *t, const struct tcp_pkt *p, int *side,
 			 enum flow_event *ev, struct flow **old)
 {
-	uint32_t h = flow_hash(p);
+	uint32_t h = flow_hash(t, p);
 	struct flow **slot = &t->buckets[h & (t->nbuckets - 1)];
 	*old = NULL;
 	for (struct flow **pp = slot; *pp; pp = &(*pp)->hnext) {

@@ -30,6 +30,7 @@ struct flow {
 	uint32_t base_seq[2];
 	void *user;                 /* the analysis state of the connection */
 	bool done;                  /* analysed and finished: ignore the rest */
+	bool limit_skipped;         /* not analysed (any more): --max-flows */
 	struct flow *hnext;         /* hash chain */
 	uint32_t hash;
 };
@@ -39,6 +40,7 @@ struct flow_table {
 	uint32_t nbuckets;          /* power of two */
 	uint32_t nflows;            /* flows in the table (the latest per 4-tuple) */
 	uint32_t next_stream;
+	uint32_t seed;              /* hash seed: crafted addresses cannot pile up in one chain */
 };
 
 bool flow_table_init(struct flow_table *t);

@@ -256,6 +256,13 @@ void jw_kostr(struct jsonw *j, const char *k, const char *s)
 		jw_null(j);
 }
 
+void jw_drain(struct jsonw *j, FILE *f)
+{
+	if (j->len)
+		fwrite(j->buf, 1, j->len, f);
+	j->len = 0;
+}
+
 void jw_flush_line(struct jsonw *j, FILE *f)
 {
 	if (j->len)

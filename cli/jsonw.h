@@ -53,5 +53,8 @@ void jw_kostr(struct jsonw *j, const char *k, const char *s);
 
 /* Write the buffer (plus a newline) and empty it. */
 void jw_flush_line(struct jsonw *j, FILE *f);
+/* Write out what is buffered so far, inside an unfinished value (a large
+ * document need not be held whole). */
+void jw_drain(struct jsonw *j, FILE *f);
 
 #endif

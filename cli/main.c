@@ -112,6 +112,29 @@ static void warn_stderr(const struct app *app)
 	if (c->snap_cut)
 		fprintf(stderr, "iwarpscope: warning: %llu TCP segments cut by the snapshot length\n",
 			(unsigned long long)c->snap_cut);
+	if (c->limit_dropped || c->limit_finished || c->limit_skipped)
+		fprintf(stderr, "iwarpscope: warning: connection limit reached (--max-flows %u): "
+				"%llu given up, %llu finished early, %llu not analysed\n",
+			app->a.max_flows, (unsigned long long)c->limit_dropped,
+			(unsigned long long)c->limit_finished, (unsigned long long)c->limit_skipped);
+	uint64_t ooo = 0, reasm = 0, evicted = 0;
+	for (uint32_t i = 0; i < app->a.nconns; i++) {
+		const struct conn *qp = app->a.conns[i];
+		if (!qp)
+			continue;
+		ooo += CONN_RSUM(qp, limit_hits);
+		reasm += CONN_SSUM(qp, limit_hits);
+		evicted += conn_tracker_counts(qp)->evicted;
+	}
+	if (ooo)
+		fprintf(stderr, "iwarpscope: warning: out-of-order buffer limit reached %llu times "
+				"(--max-ooo, --max-ooo-total)\n", (unsigned long long)ooo);
+	if (reasm)
+		fprintf(stderr, "iwarpscope: warning: reassembly buffer limit reached %llu times "
+				"(--max-reasm)\n", (unsigned long long)reasm);
+	if (evicted)
+		fprintf(stderr, "iwarpscope: warning: %llu operations given up: in-flight limit "
+				"(--max-inflight)\n", (unsigned long long)evicted);
 	if (app->tl.forced)
 		fprintf(stderr, "iwarpscope: warning: %llu operations printed early (--max-reorder)\n",
 			(unsigned long long)app->tl.forced);
@@ -157,6 +180,8 @@ int main(int argc, char **argv)
 		.max_ooo_dir = o->max_ooo_dir,
 		.max_ooo_total = o->max_ooo_total,
 		.max_inflight = o->max_inflight,
+		.max_reasm = o->max_reasm,
+		.max_flows = o->max_flows,
 		.ctx = &app,
 		.op = o->cmd == CMD_OPS ? on_op : NULL,
 		.fpdu = o->cmd == CMD_FPDUS ? on_fpdu : NULL,

@@ -33,18 +33,64 @@ static uint8_t ulpdu_scratch[65536];
 
 /* ---- the direction's buffer (sbuf) at the stream position ---- */
 
-static bool buf_add(struct stage_dir *sd, const uint8_t *p, uint32_t n, uint64_t frame)
+/* Bring the shared count up to date with the direction's buffer. */
+static void account(struct stage *st, struct stage_dir *sd)
 {
-	if (!sbuf_append(&sd->buf, sd->pos, p, n, frame, sd->run_frame, sd->run_ts))
+	uint64_t now = sbuf_footprint(&sd->buf);
+	if (st->lim) {
+		st->lim->used = st->lim->used - sd->acct + now;
+		if (st->lim->used > st->lim->peak)
+			st->lim->peak = st->lim->used;
+	}
+	sd->acct = now;
+}
+
+/* May the buffer grow by n octets? */
+static bool room_for(struct stage *st, struct stage_dir *sd, uint32_t n)
+{
+	account(st, sd);
+	if (!st->lim || !st->lim->max_bytes)
+		return true;
+	const struct sbuf *b = &sd->buf;
+	uint64_t grow = 0;
+	if (b->len + (uint64_t)n > b->cap) {
+		/* sbuf doubles its capacity (from 256) */
+		uint64_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + (uint64_t)n)
+			cap *= 2;
+		grow = cap - b->cap;
+	}
+	/* ... and its mark array; a hole may need a hole record */
+	if (b->nmarks == b->capmarks)
+		grow += (b->capmarks ? b->capmarks : 8) * sizeof(struct smark);
+	if (b->nholes == b->capholes)
+		grow += (b->capholes ? b->capholes : 4) * sizeof(struct shole);
+	/* Every direction may always hold a little, whatever the others hold:
+	 * enough for an MPA Request or Reply (at most 20 + 512 octets, RFC 5044
+	 * §7.1) and an FPDU header, so that a connection that starts once the
+	 * limit is reached is still recognised and reported. (Bounded by
+	 * --max-flows.) */
+	if (sbuf_footprint(b) + grow <= STAGE_FLOOR_BYTES)
+		return true;
+	return st->lim->used + grow <= st->lim->max_bytes;
+}
+
+static bool buf_add(struct stage *st, struct stage_dir *sd, const uint8_t *p, uint32_t n,
+		    uint64_t frame)
+{
+	if (!room_for(st, sd, n) ||
+	    !sbuf_append(&sd->buf, sd->pos, p, n, frame, sd->run_frame, sd->run_ts))
 		return false;
+	account(st, sd);
 	sd->pos += n;
 	return true;
 }
 
-static bool buf_add_hole(struct stage_dir *sd, uint32_t n)
+static bool buf_add_hole(struct stage *st, struct stage_dir *sd, uint32_t n)
 {
-	if (!sbuf_append_hole(&sd->buf, sd->pos, n))
+	if (!room_for(st, sd, n) || !sbuf_append_hole(&sd->buf, sd->pos, n))
 		return false;
+	account(st, sd);
 	sd->pos += n;
 	return true;
 }
@@ -60,7 +106,7 @@ static void lose_sync(struct stage *st, int side)
 	sd->next_try = 0;
 	sd->c.lost++;
 	sd->lost_reported = true;
-	st->sink->lost(st->sink->ctx, side);
+	st->sink->lost(st->ctx, side);
 }
 
 /* Octets of the ULPDU (markers removed) that precede wire offset h0. */
@@ -152,7 +198,7 @@ static void emit(struct stage *st, int side, const uint8_t *wire, uint32_t w, ui
 		sd->c.undecodable++;
 		ev.why = r.status == IWS_NEED_MORE ? "headers not captured" : r.reason;
 	}
-	st->sink->fpdu(st->sink->ctx, &ev);
+	st->sink->fpdu(st->ctx, &ev);
 }
 
 /*
@@ -229,7 +275,7 @@ static bool mpa_frame(struct stage *st, int side, const struct iws_mpa_frame *fr
 		sd->c.skipped_bytes += k;
 		sbuf_consume(b, end);
 		sd->mode = SD_WAIT;
-		st->sink->mpa_frame(st->sink->ctx, side, fr, frame);
+		st->sink->mpa_frame(st->ctx, side, fr, frame);
 		return true;
 	}
 	/* Reply */
@@ -249,7 +295,7 @@ static bool mpa_frame(struct stage *st, int side, const struct iws_mpa_frame *fr
 	st->reply_frame = frame;
 	sd->c.skipped_bytes += k;
 	sbuf_consume(b, end);
-	st->sink->mpa_frame(st->sink->ctx, side, fr, frame);
+	st->sink->mpa_frame(st->ctx, side, fr, frame);
 	if (fr->reject) {
 		st->hs = HS_REJECTED;
 		for (int s = 0; s < 2; s++) {
@@ -269,7 +315,7 @@ static bool mpa_frame(struct stage *st, int side, const struct iws_mpa_frame *fr
 		if (id->mode == SD_WAIT || id->mode == SD_OFF)
 			id->mode = SD_HUNT;
 	}
-	st->sink->params(st->sink->ctx);
+	st->sink->params(st->ctx);
 	sd->mode = SD_FPDU;
 	struct stage_dir *id = &st->d[st->init_side];
 	if (id->mode == SD_WAIT) {
@@ -300,7 +346,7 @@ static void infer_params(struct stage *st, int side, const struct iws_sync *sy)
 		st->mpa.crc = st->mpa.crc || sd->p.crc;
 		st->mpa.dir[stage_dir_of(st, side)] = sd->p;
 		if (first)
-			st->sink->params(st->sink->ctx);
+			st->sink->params(st->ctx);
 	} else if (st->hs == HS_INFERRED) {
 		st->mpa.crc = st->mpa.crc || sd->p.crc;
 		st->mpa.dir[stage_dir_of(st, side)] = sd->p;
@@ -395,7 +441,7 @@ static bool hunt_sync(struct stage *st, int side, bool final)
 		sd->c.resyncs++;
 		/* Whatever came before (a gap, the capture start) was missed. */
 		if (!sd->lost_reported)
-			st->sink->lost(st->sink->ctx, side);
+			st->sink->lost(st->ctx, side);
 		sd->lost_reported = false;
 		sd->ever_synced = true;
 		sd->mode = SD_FPDU;
@@ -479,21 +525,26 @@ static void process(struct stage *st, int side, bool final)
 
 /* ---- public ---- */
 
-void stage_init(struct stage *st, int guess_init_side, bool check_crc, const struct stage_sink *sink)
+void stage_init(struct stage *st, int guess_init_side, bool check_crc, const struct stage_sink *sink,
+		void *ctx, struct stage_limits *lim)
 {
 	memset(st, 0, sizeof(*st));
 	iws_mpa_conn_init(&st->mpa);
 	st->init_side = guess_init_side;
 	st->check_crc = check_crc;
 	st->sink = sink;
+	st->ctx = ctx;
+	st->lim = lim;
 	for (int s = 0; s < 2; s++)
 		st->d[s].crc_hint = IWS_UNKNOWN;
 }
 
 void stage_free(struct stage *st)
 {
-	for (int s = 0; s < 2; s++)
+	for (int s = 0; s < 2; s++) {
 		sbuf_free(&st->d[s].buf);
+		account(st, &st->d[s]);
+	}
 }
 
 void stage_start(struct stage *st, int side, uint32_t seq, bool at_syn)
@@ -518,8 +569,10 @@ static void update_run(struct stage_dir *sd, uint64_t frame, int64_t ts)
 	}
 }
 
-void stage_data(struct stage *st, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-		uint64_t frame, int64_t ts)
+static void overflow(struct stage *st, int side, uint32_t n);
+
+static void data_in(struct stage *st, int side, uint32_t seq, const uint8_t *p, uint32_t n,
+		    uint64_t frame, int64_t ts)
 {
 	struct stage_dir *sd = &st->d[side];
 	if (!sd->have_pos)
@@ -541,8 +594,10 @@ void stage_data(struct stage *st, int side, uint32_t seq, const uint8_t *p, uint
 		else
 			break; /* frame_buffer has already decided about it */
 		uint32_t k = want < n ? want : n;
-		if (!buf_add(sd, p, k, frame))
-			break;
+		if (!buf_add(st, sd, p, k, frame)) {
+			overflow(st, side, n);
+			return;
+		}
 		p += k;
 		n -= k;
 		if (frame_buffer(st, side))
@@ -573,16 +628,57 @@ void stage_data(struct stage *st, int side, uint32_t seq, const uint8_t *p, uint
 	/* The rest waits in the buffer: a straddling FPDU, or hunting. */
 	if (sd->mode == SD_HUNT)
 		sd->hunted += n;
-	if (!buf_add(sd, p, n, frame)) {
-		sd->c.skipped_bytes += n;
-		sd->pos += n;
+	/* A straddling FPDU of known length: one allocation for all of it. */
+	if (sd->mode == SD_FPDU && sd->need && !sd->buf.len && room_for(st, sd, sd->need))
+		sbuf_reserve(&sd->buf, sd->need);
+	if (!buf_add(st, sd, p, n, frame)) {
+		overflow(st, side, n);
 		return;
 	}
 	if (sd->mode != SD_FPDU || sd->buf.len != n || !sd->need)
 		process(st, side, false);
 }
 
-void stage_hole(struct stage *st, int side, uint32_t seq, uint32_t n)
+void stage_data(struct stage *st, int side, uint32_t seq, const uint8_t *p, uint32_t n,
+		uint64_t frame, int64_t ts)
+{
+	data_in(st, side, seq, p, n, frame, ts);
+	/* Framing one side can consume the other's buffer (the MPA Reply
+	 * releases the initiator's waiting octets). */
+	account(st, &st->d[0]);
+	account(st, &st->d[1]);
+}
+
+/* n octets at the stream position, and whatever the direction buffers, are
+ * given up: as if never captured (framing is found again after them). */
+static void drop_all(struct stage *st, int side, uint32_t n)
+{
+	struct stage_dir *sd = &st->d[side];
+	sd->damaged = true;
+	sd->c.skipped_bytes += sd->buf.len;
+	sbuf_clear(&sd->buf);
+	account(st, sd);
+	sd->need = 0;
+	sd->pos += n;
+	sd->buf.seq = sd->pos;
+	if (sd->mode == SD_FPDU)
+		lose_sync(st, side);
+	else if (sd->mode == SD_WAIT)
+		sd->mode = SD_HUNT;
+	sd->key_from = 0;
+	sd->next_try = HUNT_FIRST;
+}
+
+/* The buffer could not take n more octets (stage_limits, or no memory). */
+static void overflow(struct stage *st, int side, uint32_t n)
+{
+	struct stage_dir *sd = &st->d[side];
+	sd->c.limit_hits++;
+	sd->c.skipped_bytes += n;
+	drop_all(st, side, n);
+}
+
+static void hole_in(struct stage *st, int side, uint32_t seq, uint32_t n)
 {
 	struct stage_dir *sd = &st->d[side];
 	if (!sd->have_pos)
@@ -597,25 +693,25 @@ void stage_hole(struct stage *st, int side, uint32_t seq, uint32_t n)
 		uint32_t k = sd->need - sd->buf.len;
 		if (k > n)
 			k = n;
-		buf_add_hole(sd, k);
+		if (!buf_add_hole(st, sd, k)) {
+			sd->c.limit_hits++;
+			drop_all(st, side, n);
+			return;
+		}
 		n -= k;
 		frame_buffer(st, side);
 	}
 	if (!n && (sd->mode != SD_FPDU || !sd->buf.len || sd->need))
 		return;
 	/* A length field fell into the hole (or we were hunting): framing lost. */
-	sd->damaged = true;
-	sd->c.skipped_bytes += sd->buf.len;
-	sbuf_clear(&sd->buf);
-	sd->need = 0;
-	sd->pos += n;
-	sd->buf.seq = sd->pos;
-	if (sd->mode == SD_FPDU)
-		lose_sync(st, side);
-	else if (sd->mode == SD_WAIT)
-		sd->mode = SD_HUNT;
-	sd->key_from = 0;
-	sd->next_try = HUNT_FIRST;
+	drop_all(st, side, n);
+}
+
+void stage_hole(struct stage *st, int side, uint32_t seq, uint32_t n)
+{
+	hole_in(st, side, seq, n);
+	account(st, &st->d[0]);
+	account(st, &st->d[1]);
 }
 
 void stage_end(struct stage *st, int side)
@@ -629,14 +725,18 @@ void stage_end(struct stage *st, int side)
 	if (sd->mode == SD_FPDU && sd->buf.len && sd->need) {
 		/* The stream stops inside an FPDU: report what was captured. */
 		sd->c.partial_at_end++;
-		buf_add_hole(sd, sd->need - sd->buf.len);
-		frame_buffer(st, side);
+		if (buf_add_hole(st, sd, sd->need - sd->buf.len))
+			frame_buffer(st, side);
+		else
+			sd->c.limit_hits++;
 	}
 	sd->c.skipped_bytes += sd->buf.len;
 	sbuf_free(&sd->buf);
+	account(st, sd);
 	sd->need = 0;
 	if (sd->mode != SD_FPDU)
 		sd->mode = SD_DEAD;
+	account(st, &st->d[!side]);
 }
 
 bool stage_is_iwarp(const struct stage *st)

@@ -40,8 +40,8 @@ struct fpdu_event {
 	bool crc_configured;            /* CRC in use on this direction */
 };
 
+/* The stage's consumer; every call gets the stage's ctx (stage_init). */
 struct stage_sink {
-	void *ctx;
 	/* A decoded FPDU, in stream order per direction. */
 	void (*fpdu)(void *ctx, const struct fpdu_event *ev);
 	/* Octets of side were lost (a gap, a capture that starts mid-stream,
@@ -51,6 +51,20 @@ struct stage_sink {
 	void (*mpa_frame)(void *ctx, int side, const struct iws_mpa_frame *f, uint64_t frame);
 	/* The connection's parameters are now known (handshake or inference). */
 	void (*params)(void *ctx);
+};
+
+/* The memory of every stage buffer (FPDUs being reassembled, the
+ * initiator's octets waiting for the MPA Reply, octets searched for an FPDU
+ * boundary), shared by all connections. Past max_bytes a direction that
+ * needs more drops what it holds, as if those octets had not been captured,
+ * and finds its framing again after them. Yet each direction may always hold
+ * STAGE_FLOOR_BYTES (an MPA Request or Reply, an FPDU header), so that a
+ * connection that begins once the limit is reached is still recognised. */
+#define STAGE_FLOOR_BYTES 2048u
+
+struct stage_limits {
+	uint64_t max_bytes;             /* 0: no limit */
+	uint64_t used, peak;
 };
 
 enum stage_hs {
@@ -73,6 +87,7 @@ struct stage_counts {
 	uint64_t lost;                  /* times framing was lost */
 	uint64_t skipped_bytes;         /* octets passed over while hunting */
 	uint64_t partial_at_end;        /* FPDUs cut off by the end of the stream */
+	uint64_t limit_hits;            /* octets dropped: stage_limits reached */
 };
 
 struct stage_dir {
@@ -81,6 +96,7 @@ struct stage_dir {
 	uint32_t pos;                   /* TCP seq of the next octet to arrive */
 	bool at_syn;                    /* the stream was seen from its first octet */
 	struct sbuf buf;                /* carry, or octets being hunted through */
+	uint64_t acct;                  /* its memory, as counted in stage_limits */
 	uint32_t need;                  /* framing: wire length of the FPDU in buf */
 	uint64_t run_frame;             /* completion frame so far */
 	int64_t run_ts;
@@ -105,10 +121,13 @@ struct stage {
 	bool check_crc;
 	uint64_t request_frame, reply_frame;
 	const struct stage_sink *sink;
+	void *ctx;
+	struct stage_limits *lim;       /* may be NULL */
 };
 
 /* guess_init_side: the initiator when no Request says otherwise. */
-void stage_init(struct stage *st, int guess_init_side, bool check_crc, const struct stage_sink *sink);
+void stage_init(struct stage *st, int guess_init_side, bool check_crc, const struct stage_sink *sink,
+		void *ctx, struct stage_limits *lim);
 void stage_free(struct stage *st);
 
 /* Reassembly events for one side (see reasm.h). */

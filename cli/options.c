@@ -53,6 +53,8 @@ static const char usage_text[] =
 	"                     terminate, incomplete, damaged, malformed, all\n"
 	"      --max-ooo BYTES       out-of-order buffer per direction (16M)\n"
 	"      --max-ooo-total BYTES out-of-order buffer for all connections (64M)\n"
+	"      --max-reasm BYTES     FPDU reassembly and resync buffers, all connections (64M)\n"
+	"      --max-flows N         connections analysed at once (32768)\n"
 	"      --max-inflight N      operations in flight per QP (65536)\n"
 	"      --max-reorder N       ops: finished operations held for ordering (200000)\n"
 	"\n"
@@ -65,7 +67,7 @@ static const char usage_text[] =
 enum {
 	OPT_QP = 256, OPT_OP, OPT_SINCE, OPT_UNTIL, OPT_NO_CRC, OPT_FAIL_ON, OPT_MAX_OOO,
 	OPT_MAX_OOO_TOTAL, OPT_MAX_INFLIGHT, OPT_MAX_REORDER, OPT_NO_PROGRESS, OPT_INTERVAL,
-	OPT_FORMAT,
+	OPT_FORMAT, OPT_MAX_REASM, OPT_MAX_FLOWS,
 };
 
 static const struct option long_opts[] = {
@@ -86,6 +88,8 @@ static const struct option long_opts[] = {
 	{ "max-ooo-total", required_argument, NULL, OPT_MAX_OOO_TOTAL },
 	{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
 	{ "max-reorder", required_argument, NULL, OPT_MAX_REORDER },
+	{ "max-reasm", required_argument, NULL, OPT_MAX_REASM },
+	{ "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ NULL, 0, NULL, 0 },
@@ -172,7 +176,8 @@ static bool parse_secs(const char *s, int64_t *ns, const char **rest)
 	char *end;
 	errno = 0;
 	long long whole = strtoll(s, &end, 10);
-	if (errno || end == s)
+	/* (beyond about 292 years the nanoseconds do not fit) */
+	if (errno || end == s || whole > INT64_MAX / 1000000000 - 1 || whole < -(INT64_MAX / 1000000000 - 1))
 		return false;
 	int64_t frac = 0;
 	if (*end == '.') {
@@ -246,8 +251,12 @@ int64_t tspec_resolve(const struct tspec *t, int64_t first_ns)
 	switch (t->kind) {
 	case TS_ABS:
 		return t->ns;
-	case TS_REL:
-		return first_ns + t->ns;
+	case TS_REL: {
+		int64_t v;
+		if (__builtin_add_overflow(first_ns, t->ns, &v))
+			v = t->ns > 0 ? INT64_MAX : INT64_MIN;
+		return v;
+	}
 	case TS_CLOCK: {
 		/* HH:MM:SS on the (local) day of the first frame. */
 		time_t s = (time_t)(first_ns / 1000000000);
@@ -421,6 +430,14 @@ int options_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_MAX_INFLIGHT:
 			if (!parse_u32(optarg, &o->max_inflight) || !o->max_inflight)
+				return usage_error("bad count '%s'", optarg);
+			break;
+		case OPT_MAX_REASM:
+			if (!parse_size(optarg, &o->max_reasm) || !o->max_reasm)
+				return usage_error("bad size '%s'", optarg);
+			break;
+		case OPT_MAX_FLOWS:
+			if (!parse_u32(optarg, &o->max_flows) || !o->max_flows)
 				return usage_error("bad count '%s'", optarg);
 			break;
 		case OPT_MAX_REORDER:

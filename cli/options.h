@@ -54,6 +54,8 @@ struct options {
 	uint64_t max_ooo_dir, max_ooo_total;
 	uint32_t max_inflight;
 	uint32_t max_reorder;
+	uint64_t max_reasm;
+	uint32_t max_flows;
 };
 
 /* 0: run; 1: exit 0 now (--help, --version printed); 2: usage error

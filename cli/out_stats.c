@@ -211,6 +211,8 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	jw_arr_end(j);
 	jw_ku64(j, "snaplen_cut_bytes", CONN_RSUM(c, snap_bytes));
 	jw_ku64(j, "ooo_limit_hits", CONN_RSUM(c, limit_hits));
+	jw_ku64(j, "reasm_limit_hits", CONN_SSUM(c, limit_hits));
+	jw_kbool(j, "flow_limit_finished", c->evicted);
 	jw_ku64(j, "resyncs", CONN_SSUM(c, resyncs));
 	jw_ku64(j, "framing_lost", CONN_SSUM(c, lost));
 	jw_ku64(j, "skipped_bytes", CONN_SSUM(c, skipped_bytes));
@@ -262,6 +264,10 @@ void stats_write_json(FILE *f, const struct report *r)
 	jw_ku64(j, "truncated_files", ss->truncated_files);
 	jw_ku64(j, "read_errors", ss->read_errors);
 	jw_ku64(j, "timestamps_backwards", ss->ts_backwards);
+	jw_ku64(j, "flows_given_up", a->c.limit_dropped);
+	jw_ku64(j, "flows_finished_early", a->c.limit_finished);
+	jw_ku64(j, "flows_not_analysed", a->c.limit_skipped);
+	jw_ku64(j, "packets_not_analysed", a->c.limit_skipped_packets);
 	jw_key(j, "warnings");
 	jw_arr(j);
 	for (uint32_t i = 0; i < ss->n_warnings; i++)
@@ -276,6 +282,9 @@ void stats_write_json(FILE *f, const struct report *r)
 		if (!c || !conn_is_iwarp(c))
 			continue;
 		qp_json(j, c);
+		/* A capture may hold 100,000 QPs: do not hold their report whole. */
+		if (j->len > (64u << 10))
+			jw_drain(j, f);
 		nq++;
 		ops += c->c.ops;
 		inc += c->c.ops_incomplete;

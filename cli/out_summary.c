@@ -116,6 +116,12 @@ static void problems(FILE *f, const struct conn *c)
 	if (CONN_RSUM(c, limit_hits))
 		fprintf(f, "  ! out-of-order buffer limit reached %" PRIu64 " times (--max-ooo)\n",
 			CONN_RSUM(c, limit_hits));
+	if (CONN_SSUM(c, limit_hits))
+		fprintf(f, "  ! reassembly buffer limit reached %" PRIu64 " times, octets dropped "
+			   "(--max-reasm)\n",
+			CONN_SSUM(c, limit_hits));
+	if (c->evicted)
+		fprintf(f, "  ! finished early at the connection limit (--max-flows)\n");
 	const struct iws_tracker_counts *tc = conn_tracker_counts(c);
 	if (tc->evicted)
 		fprintf(f, "  ! %" PRIu64 " operations given up: in-flight limit (--max-inflight)\n",
@@ -142,6 +148,29 @@ static void qp_block(FILE *f, const struct conn *c)
 		CONN_RSUM(c, retrans) + CONN_RSUM(c, late), conn_gap_count(c), c->c.crc_errors,
 		c->c.terminates);
 	problems(f, c);
+}
+
+/* Global limits that were reached (per-QP ones are in each QP's block). */
+static void limits_lines(FILE *f, const struct analysis *a)
+{
+	const struct analysis_counts *k = &a->c;
+	if (k->limit_dropped || k->limit_finished || k->limit_skipped) {
+		fprintf(f, "! connection limit reached (--max-flows %u):", a->max_flows);
+		const char *sep = "";
+		if (k->limit_dropped) {
+			fprintf(f, " %" PRIu64 " without iWARP given up", k->limit_dropped);
+			sep = ",";
+		}
+		if (k->limit_finished) {
+			fprintf(f, "%s %" PRIu64 " ending QP%s finished early", sep, k->limit_finished,
+				k->limit_finished == 1 ? "" : "s");
+			sep = ",";
+		}
+		if (k->limit_skipped)
+			fprintf(f, "%s %" PRIu64 " not analysed", sep, k->limit_skipped);
+		fprintf(f, "; %" PRIu64 " packet%s ignored\n", k->limit_skipped_packets,
+			k->limit_skipped_packets == 1 ? "" : "s");
+	}
 }
 
 static void header(FILE *f, const struct report *r)
@@ -190,6 +219,7 @@ static void header(FILE *f, const struct report *r)
 	if (ss->ts_backwards)
 		fprintf(f, "! %" PRIu64 " frame%s older than the frame before\n", ss->ts_backwards,
 			ss->ts_backwards == 1 ? "" : "s");
+	limits_lines(f, a);
 	if (a->env.lim.peak)
 		fprintf(f, "out-of-order buffer peak: %s\n", fmt_bytes(by, sizeof(by), a->env.lim.peak));
 }

@@ -8,6 +8,10 @@
 
 /* Acknowledgements further ahead than this are not believed. */
 #define MAX_ACK_JUMP (1u << 30)
+/* What one buffered segment costs besides its octets (the header and the
+ * allocator's own): counted against the limits, so that a flood of tiny
+ * segments cannot hold far more memory than the limits say. */
+#define SEG_COST ((uint64_t)sizeof(struct ooo_seg) + 16)
 
 struct ooo_seg {
 	struct ooo_seg *next;
@@ -30,7 +34,7 @@ void reasm_init(struct reasm_dir *d)
 
 static void seg_free(struct reasm_dir *d, struct ooo_seg *s, struct reasm_limits *lim)
 {
-	uint64_t sz = s->hole ? 0 : s->len;
+	uint64_t sz = (s->hole ? 0 : s->len) + SEG_COST;
 	d->ooo_bytes -= sz;
 	lim->used -= sz;
 	d->ooo_n--;
@@ -163,12 +167,11 @@ static struct ooo_seg **insert_range(struct reasm_dir *d, struct ooo_seg **link,
 		if (!s->next)
 			d->ooo_tail = s;
 		d->ooo_n++;
-		if (!s->hole) {
-			d->ooo_bytes += s->len;
-			lim->used += s->len;
-			if (lim->used > lim->peak)
-				lim->peak = lim->used;
-		}
+		uint64_t sz = (s->hole ? 0 : s->len) + SEG_COST;
+		d->ooo_bytes += sz;
+		lim->used += sz;
+		if (lim->used > lim->peak)
+			lim->peak = lim->used;
 		if (!d->ooo_min_frame || s->frame < d->ooo_min_frame) {
 			d->ooo_min_frame = s->frame;
 			d->ooo_min_ts = s->ts_ns;
@@ -258,9 +261,11 @@ void reasm_segment(struct reasm_dir *d, int side, const struct reasm_in *in,
 		} else {
 			d->c.out_of_order++;
 			buffer_ooo(d, seq, e, p->cap_len, p->payload, in, lim);
-			/* Bounded memory: past a limit the hole is given up as a gap. */
+			/* Bounded memory (and bounded work: inserting walks the
+			 * list): past a limit the hole is given up as a gap. */
 			while (d->ooo && (d->ooo_bytes > lim->max_dir_bytes ||
-					  lim->used > lim->max_total_bytes)) {
+					  lim->used > lim->max_total_bytes ||
+					  d->ooo_n > (lim->max_dir_segs ? lim->max_dir_segs : 4096u))) {
 				d->c.limit_hits++;
 				gap_to(d, side, d->ooo->seq, sink, lim);
 			}

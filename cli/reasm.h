@@ -55,9 +55,11 @@ struct reasm_counts {
 	uint64_t limit_hits;        /* out-of-order limit forced a gap */
 };
 
-/* Out-of-order memory limits; `used` is shared by every direction. */
+/* Out-of-order memory limits; `used` is shared by every direction. A
+ * buffered segment counts its octets plus a few dozen of bookkeeping. */
 struct reasm_limits {
 	uint64_t max_dir_bytes;
+	uint32_t max_dir_segs;      /* segments per direction (inserting walks them); 0: 4096 */
 	uint64_t max_total_bytes;
 	uint64_t used;
 	uint64_t peak;

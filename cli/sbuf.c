@@ -5,6 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Give the storage back (an empty buffer costs nothing: a capture may hold
+ * many connections, most of them idle between FPDUs). */
+static void release(struct sbuf *b)
+{
+	uint32_t seq = b->seq;
+	sbuf_free(b);
+	b->seq = seq;
+}
+
 static bool reserve(struct sbuf *b, uint32_t more)
 {
 	if (b->cap - b->len >= more)
@@ -89,17 +98,29 @@ bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n)
 	return true;
 }
 
+bool sbuf_reserve(struct sbuf *b, uint32_t n)
+{
+	return n <= b->len || reserve(b, n - b->len);
+}
+
 void sbuf_clear(struct sbuf *b)
 {
-	b->len = 0;
-	b->nmarks = b->nholes = 0;
+	release(b);
+}
+
+uint64_t sbuf_footprint(const struct sbuf *b)
+{
+	return (uint64_t)b->cap + (uint64_t)b->capmarks * sizeof(struct smark) +
+	       (uint64_t)b->capholes * sizeof(struct shole);
 }
 
 void sbuf_consume(struct sbuf *b, uint32_t k)
 {
+	if (!k)
+		return;
 	if (k >= b->len) {
 		b->seq += b->len;
-		sbuf_clear(b);
+		release(b);
 		return;
 	}
 	memmove(b->data, b->data + k, b->len - k);
@@ -141,10 +162,19 @@ void sbuf_free(struct sbuf *b)
 
 const struct smark *sbuf_mark_at(const struct sbuf *b, uint32_t off)
 {
-	const struct smark *m = b->nmarks ? &b->marks[0] : NULL;
-	for (uint32_t i = 1; i < b->nmarks && b->marks[i].off <= off; i++)
-		m = &b->marks[i];
-	return m;
+	if (!b->nmarks)
+		return NULL;
+	/* The last mark at or before off (marks are sorted; a buffer built
+	 * from one-octet segments has one per octet). */
+	uint32_t lo = 0, hi = b->nmarks;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (b->marks[mid].off <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &b->marks[lo];
 }
 
 bool sbuf_in_hole(const struct sbuf *b, uint32_t off, uint32_t len)

@@ -40,8 +40,13 @@ bool sbuf_append(struct sbuf *b, uint32_t seq, const uint8_t *p, uint32_t n, uin
 		 uint64_t run_frame, int64_t run_ts);
 /* Append n missing octets (zeros, recorded as a hole). */
 bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n);
+/* Room for n octets in all (one allocation for an FPDU of known length). */
+bool sbuf_reserve(struct sbuf *b, uint32_t n);
+/* Empty the buffer and release its storage (seq stays). */
 void sbuf_clear(struct sbuf *b);
-/* Drop the first k octets. */
+/* Octets of memory the buffer holds (data, marks, holes). */
+uint64_t sbuf_footprint(const struct sbuf *b);
+/* Drop the first k octets (the storage is released when none remain). */
 void sbuf_consume(struct sbuf *b, uint32_t k);
 void sbuf_free(struct sbuf *b);
 

@@ -93,11 +93,35 @@ static bool compile_filter(struct input *in, const char *bpf, char *err, size_t 
 	return true;
 }
 
-static bool open_file(struct source *s, struct input *in, const char *bpf, char *err, size_t errlen)
+/* libpcap cuts every record to the snapshot length the file header
+ * states, whatever the record claims: say so when that is too short for
+ * the headers and an FPDU's. */
+static void note_snaplen(struct source *s, struct input *in, int idx)
+{
+	int snap = pcap_snapshot(in->h);
+	if (snap > 0 && snap < 96)
+		warn(s, idx, "%s: the file's snapshot length is %d octets: every packet is cut to it",
+		     in->name, snap);
+}
+
+static bool open_file(struct source *s, struct input *in, FILE *given, const char *bpf, char *err,
+		      size_t errlen)
 {
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
 	struct stat sb;
 
+	if (given) {
+		in->h = pcap_fopen_offline_with_tstamp_precision(given, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+		if (!in->h) {
+			fclose(given);
+			open_error(in->name, ebuf, err, errlen);
+			return false;
+		}
+		in->dlt = pcap_datalink(in->h);
+		in->needs_read = true;
+		note_snaplen(s, in, (int)(in - s->in));
+		return compile_filter(in, bpf, err, errlen);
+	}
 	if (strcmp(in->name, "-") != 0) {
 		if (stat(in->name, &sb) != 0) {
 			snprintf(err, errlen, "%s: %s", in->name, strerror(errno));
@@ -136,6 +160,7 @@ static bool open_file(struct source *s, struct input *in, const char *bpf, char 
 	in->dlt = pcap_datalink(in->h);
 	in->needs_read = true;
 	s->total_size += in->size;
+	note_snaplen(s, in, (int)(in - s->in));
 	return compile_filter(in, bpf, err, errlen);
 }
 
@@ -175,11 +200,19 @@ static bool open_live(struct input *in, const struct source_opts *o, char *err, 
 	return true;
 }
 
+static void close_streams(const struct source_opts *o, int from)
+{
+	for (int j = from; !o->iface && o->streams && j < o->nfiles; j++)
+		if (o->streams[j])
+			fclose(o->streams[j]);
+}
+
 struct source *source_open(const struct source_opts *o, char *err, size_t errlen)
 {
 	struct source *s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
+		close_streams(o, 0);
 		return NULL;
 	}
 	s->live = o->iface != NULL;
@@ -188,6 +221,7 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 	if (!s->in) {
 		snprintf(err, errlen, "out of memory");
 		free(s);
+		close_streams(o, 0);
 		return NULL;
 	}
 	int stdin_uses = 0;
@@ -200,14 +234,17 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 			ok = open_live(in, o, err, errlen);
 		} else {
 			in->name = o->files[i];
-			if (strcmp(in->name, "-") == 0 && ++stdin_uses > 1) {
+			FILE *given = o->streams ? o->streams[i] : NULL;
+			if (!given && strcmp(in->name, "-") == 0 && ++stdin_uses > 1) {
 				snprintf(err, errlen, "stdin ('-') can be read only once");
 				ok = false;
 			} else {
-				ok = open_file(s, in, o->bpf, err, errlen);
+				ok = open_file(s, in, given, o->bpf, err, errlen);
 			}
 		}
 		if (!ok) {
+			/* The streams not reached yet are ours to close too. */
+			close_streams(o, i + 1);
 			s->n = i + 1;
 			source_close(s);
 			return NULL;
@@ -216,6 +253,28 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 	s->prev_ns = INT64_MIN;
 	progress_init(&s->prog, s->total_size, o->progress && !s->live);
 	return s;
+}
+
+/* Capture times are kept between the epoch and 2^62 ns (the year 2116): a
+ * record header can claim any time (pcapng has 64-bit timestamps and
+ * offsets), and the difference of any two kept times must not overflow. */
+#define TS_MAX_NS ((int64_t)1 << 62)
+
+static int64_t record_ns(struct source *s, int idx, const struct pcap_pkthdr *h)
+{
+	int64_t ns;
+	if (h->ts.tv_sec < 0 || h->ts.tv_usec < 0)
+		ns = -1;
+	else if (h->ts.tv_sec >= TS_MAX_NS / 1000000000)
+		ns = TS_MAX_NS + 1;
+	else
+		ns = (int64_t)h->ts.tv_sec * 1000000000 + (int64_t)h->ts.tv_usec;
+	if (ns >= 0 && ns <= TS_MAX_NS)
+		return ns;
+	if (!s->st.ts_clamped++)
+		warn(s, idx, "%s: timestamps out of range (before 1970 or after 2116) clamped",
+		     source_name(s, idx));
+	return ns < 0 ? 0 : TS_MAX_NS;
 }
 
 /* Read the next record of in into its head slot. */
@@ -229,7 +288,7 @@ static void read_head(struct source *s, struct input *in, int idx)
 		int rc = pcap_next_ex(in->h, &in->hdr, &in->data);
 		if (rc == 1) {
 			in->has_head = true;
-			in->head_ns = (int64_t)in->hdr->ts.tv_sec * 1000000000 + (int64_t)in->hdr->ts.tv_usec;
+			in->head_ns = record_ns(s, idx, in->hdr);
 			return;
 		}
 		if (rc == 0) {         /* live: timeout, or nothing yet (non-blocking) */

@@ -14,10 +14,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct source_opts {
 	const char *const *files;   /* capture files; "-" is stdin */
 	int nfiles;
+	/* Optional: already open streams to read instead of opening files[i]
+	 * (files[i] is then only the name shown in messages; a memory stream
+	 * from fmemopen works). The source owns them: source_close closes
+	 * them, and so does source_open when it fails. */
+	FILE *const *streams;
 	const char *iface;          /* live capture instead of files */
 	const char *bpf;            /* filter expression, or NULL */
 	int snaplen;                /* live capture only; 0: 262144 */
@@ -51,6 +57,7 @@ struct source_stats {
 	uint64_t truncated_files;   /* files that ended inside a record */
 	uint64_t read_errors;       /* other read errors that ended a file */
 	uint64_t ts_backwards;      /* records older than the one before them */
+	uint64_t ts_clamped;        /* timestamps outside 1970..2116, clamped */
 	uint64_t live_dropped;      /* live: packets libpcap or the kernel dropped */
 	int64_t first_ns, last_ns;  /* timestamps of the first and last record */
 	uint32_t n_warnings;
