@@ -7,8 +7,12 @@ Extracts TCP payloads with tshark and writes, per harness, small inputs:
   fuzz_fpdu       8-octet parameter prefix + a run of FPDUs from one direction
   fuzz_rdmap      single ULPDUs (the FPDU without length, pad and CRC)
   fuzz_tracker    [flags][len][ulpdu] records of a connection's first segments
-Deterministic: the same samples give the same files."""
-import glob, hashlib, os, subprocess, sys
+  fuzz_cli_packets  the TCP segments of up to four connections in the
+                  harness's record encoding (see fuzz_cli_packets.c)
+  fuzz_cli_pcap   short prefixes (and a mid-capture slice) of every capture
+Deterministic: the same samples give the same files.
+Usage: make-corpus.py [HARNESS...]   (default: all)"""
+import glob, hashlib, os, struct, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "tests", "fuzz", "corpus")
@@ -45,8 +49,132 @@ def fpdus(seg):
         off += total
 
 
+def segments(pcap):
+    """(stream, srcport, seq, ack, flags, payload) of every TCP segment."""
+    out = subprocess.run(["tshark", "-r", pcap, "-T", "fields", "-e", "tcp.stream",
+                          "-e", "tcp.srcport", "-e", "tcp.seq_raw", "-e", "tcp.ack_raw",
+                          "-e", "tcp.flags", "-e", "tcp.payload"],
+                         capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        p = line.split("\t")
+        if len(p) < 5 or not p[0]:
+            continue
+        payload = bytes.fromhex(p[5].replace(":", "")) if len(p) > 5 and p[5] else b""
+        yield int(p[0]), int(p[1]), int(p[2]), int(p[3] or 0), int(p[4], 16), payload
+
+
+def cli_packets_seed(pcap, limit=6144, opts=0, limits=0x4A):
+    """Encode the first connections' segments for fuzz_cli_packets."""
+    isn = 0x10000000
+    hdr = bytes([opts, limits]) + struct.pack("!I", isn)
+    conns = {}      # stream -> (k, first srcport)
+    sides = {}      # (k, side) -> [offset real->harness, cursor]
+    out = bytearray(hdr)
+    for stream, sport, seq, ack, flags, payload in segments(pcap):
+        if stream not in conns:
+            if len(conns) == 4:
+                continue
+            conns[stream] = (len(conns), sport)
+        k, first = conns[stream]
+        side = 0 if sport == first else 1
+        h_isn = (isn + k * 0x10000001 + side * 0x7654321) & 0xFFFFFFFF
+        if (k, side) not in sides:
+            sides[(k, side)] = [(h_isn - seq) & 0xFFFFFFFF, h_isn]
+        off, cursor = sides[(k, side)]
+        peer = sides.get((k, 1 - side))
+        f = side | (k << 1)
+        f |= 0x08 if flags & 0x02 else 0
+        f |= 0x10 if flags & 0x01 else 0
+        f |= 0x20 if flags & 0x04 else 0
+        ackd = 0
+        if flags & 0x10 and peer:
+            d = ((ack + peer[0]) - peer[1]) & 0xFFFFFFFF
+            d = d - (1 << 32) if d >= 1 << 31 else d
+            if -128 <= d < 128:
+                f |= 0x40
+                ackd = d & 0xFF
+        chunks = [payload[i:i + 255] for i in range(0, len(payload), 255)] or [b""]
+        h_seq = (seq + off) & 0xFFFFFFFF
+        for i, chunk in enumerate(chunks):
+            ff = f if i == 0 else f & ~0x38  # SYN/FIN/RST on the first piece only
+            if i == len(chunks) - 1 and len(chunks) > 1 and f & 0x10:
+                ff |= 0x10
+                ff &= ~0x08
+            d = (h_seq - cursor) & 0xFFFFFFFF
+            d = d - (1 << 32) if d >= 1 << 31 else d
+            if not -32768 <= d < 32768:
+                break
+            rec = bytes([ff, 0]) + struct.pack("!hB", d, len(chunk))
+            if ff & 0x40:
+                rec += bytes([ackd])
+            if len(out) + len(rec) + len(chunk) > limit:
+                return bytes(out)
+            out += rec + chunk
+            if ff & 0x08:
+                cursor = (h_seq + 1 + len(chunk)) & 0xFFFFFFFF
+                h_seq = cursor
+            elif chunk:
+                cursor = (h_seq + len(chunk)) & 0xFFFFFFFF
+                h_seq = cursor
+            sides[(k, side)][1] = cursor
+    return bytes(out)
+
+
+def pcap_records(data):
+    """Split a pcap or pcapng file into (header, [record bytes])."""
+    magic = data[:4]
+    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        le = magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1")
+        off, recs = 24, []
+        while off + 16 <= len(data):
+            caplen = struct.unpack_from("<I" if le else ">I", data, off + 8)[0]
+            recs.append(data[off:off + 16 + caplen])
+            off += 16 + caplen
+        return data[:24], recs
+    if magic == b"\x0a\x0d\x0d\x0a":
+        le = data[8:12] == b"\x4d\x3c\x2b\x1a"
+        off, head, recs = 0, b"", []
+        while off + 12 <= len(data):
+            btype, blen = struct.unpack_from("<II" if le else ">II", data, off)
+            block = data[off:off + blen]
+            if btype in (0x0A0D0D0A, 1) and not recs:
+                head += block
+            else:
+                recs.append(block)
+            off += blen
+        return head, recs
+    return None, []
+
+
+def cli_pcap_seeds(pcap, limit=16384):
+    with open(pcap, "rb") as f:
+        data = f.read()
+    head, recs = pcap_records(data)
+    if head is None:
+        return
+    for start in (0, len(recs) // 2):
+        out = bytearray(head)
+        for r in recs[start:]:
+            if len(out) + len(r) > limit and len(out) > len(head):
+                break
+            out += r
+        yield bytes(out)
+
+
 def main():
+    want = set(sys.argv[1:])
     pcaps = sorted(glob.glob(os.path.join(ROOT, "samples", "*", "*.pcap*")))
+    if want & {"fuzz_cli_packets", "fuzz_cli_pcap"} or not want:
+        for i, pcap in enumerate(pcaps):
+            if not want or "fuzz_cli_packets" in want:
+                save("fuzz_cli_packets", cli_packets_seed(pcap, limits=0x40 | (6 + i % 10)))
+            if not want or "fuzz_cli_pcap" in want:
+                for seed in cli_pcap_seeds(pcap):
+                    save("fuzz_cli_pcap", seed)
+    if want and not want & {"fuzz_mpa_frame", "fuzz_fpdu", "fuzz_rdmap", "fuzz_tracker"}:
+        for h in sorted(want):
+            print(f"{h}: {len(os.listdir(os.path.join(OUT, h)))} seeds")
+        return
     for pcap in pcaps:
         per_stream = {}
         for stream, sport, data in payloads(pcap):
