@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Run the CLI on the hostile captures of mkhostile.py (issue #6).
+
+  run-hostile.py --iwarpscope PATH --dir DIR [--max-rss MIB] [--max-seconds S]
+                 [--generate-only] [CASE...]
+
+Captures missing from DIR are written first (--generate-only writes them
+all afresh and runs nothing). Each CASE runs
+`iwarpscope stats --format json` under /usr/bin/time, within a wall-clock
+limit, and checks what the report says: the run ends (no crash, no hang),
+the exit status is the documented one, peak memory stays under --max-rss,
+and the facts that show the limit was met *and reported* are there (a
+counter, a warning) along with everything still decodable. One line per
+case gives its time and peak RSS; the exit status is 1 if any case failed.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mkhostile  # noqa: E402
+
+
+def qsum(d, key):
+    return sum(q.get(key) or 0 for q in d["qps"])
+
+
+def capture(d, key):
+    return d["capture"][key]
+
+
+def has_warning(d, text):
+    return any(text in w for w in d["capture"]["warnings"])
+
+
+# Each case: (capture, extra arguments, expected exit status, checks). A
+# check is (description, function of the parsed JSON report).
+CASES = {
+    "many-connections": ("many-connections", [], 0, [
+        ("100,000 TCP connections seen", lambda d: capture(d, "tcp_connections") == 100000),
+        ("--max-flows default (32768) analysed", lambda d: len(d["qps"]) == 32768),
+        ("the rest counted as not analysed", lambda d: capture(d, "flows_not_analysed") == 67232),
+    ]),
+    "many-connections-all": ("many-connections", ["--max-flows", "100000"], 0, [
+        ("all 100,000 connections analysed as QPs", lambda d: len(d["qps"]) == 100000),
+        ("none left out", lambda d: capture(d, "flows_not_analysed") == 0),
+    ]),
+    "flood-then-qp": ("flood-then-qp", [], 0, [
+        ("connections without iWARP given up", lambda d: capture(d, "flows_given_up") > 0),
+        ("the real QP after the flood is analysed",
+         lambda d: len(d["qps"]) == 1 and d["qps"][0]["operations"] == 40
+         and d["qps"][0]["incomplete"] == 0),
+    ]),
+    "ooo-forever": ("ooo-forever", [], 0, [
+        ("out-of-order limit hit and reported", lambda d: qsum(d, "ooo_limit_hits") >= 1),
+        ("the unfilled hole becomes one gap", lambda d: qsum(d, "gaps") == 1),
+        ("every Send after the hole still decoded", lambda d: qsum(d, "operations") == 100001),
+    ]),
+    "ooo-tiny": ("ooo-tiny", [], 0, [
+        ("segment-count limit hit and reported", lambda d: qsum(d, "ooo_limit_hits") > 0),
+        ("each hole given up is reported as a gap",
+         lambda d: qsum(d, "gaps") == qsum(d, "ooo_limit_hits")),
+    ]),
+    "max-fpdu-chain": ("max-fpdu-chain", [], 0, [
+        ("framing loss reported", lambda d: qsum(d, "framing_lost") >= 1),
+        ("the QP is reported", lambda d: len(d["qps"]) == 1),
+    ]),
+    "pending-fpdus": ("pending-fpdus", [], 0, [
+        ("all 20,000 QPs reported", lambda d: len(d["qps"]) == 20000),
+        ("reassembly limit hit and reported", lambda d: qsum(d, "reasm_limit_hits") > 0),
+    ]),
+    "wait-forever": ("wait-forever", [], 0, [
+        ("all 20,000 QPs reported", lambda d: len(d["qps"]) == 20000),
+        ("reassembly limit hit and reported", lambda d: qsum(d, "reasm_limit_hits") > 0),
+    ]),
+    "read-storm": ("read-storm", [], 0, [
+        ("200,000 Reads, all incomplete",
+         lambda d: qsum(d, "operations") == 200000 and qsum(d, "incomplete") == 200000),
+        ("in-flight limit (65536) reported", lambda d: qsum(d, "evicted") == 200000 - 65536),
+        ("IRD exceeded reported", lambda d: qsum(d, "ird_exceeded") > 0),
+    ]),
+    "write-storm": ("write-storm", [], 0, [
+        ("200,000 Writes, all incomplete",
+         lambda d: qsum(d, "operations") == 200000 and qsum(d, "incomplete") == 200000),
+        ("open-message limit reported", lambda d: qsum(d, "evicted") > 0),
+    ]),
+    "send-storm": ("send-storm", [], 0, [
+        ("200,000 Sends, all incomplete",
+         lambda d: qsum(d, "operations") == 200000 and qsum(d, "incomplete") == 200000),
+        ("open-message limit reported", lambda d: qsum(d, "evicted") > 0),
+    ]),
+    "orphan-responses": ("orphan-responses", [], 0, [
+        ("100,000 orphan responses counted", lambda d: qsum(d, "orphan_responses") == 100000),
+    ]),
+    "gap-storm": ("gap-storm", [], 0, [
+        ("20,000 gaps reported", lambda d: qsum(d, "gaps") == 20000),
+        ("framing found again after each", lambda d: qsum(d, "resyncs") == 20000),
+        ("the Sends between the holes decoded", lambda d: qsum(d, "fpdus") == 65536 + 600000),
+    ]),
+    "garbage-crc": ("garbage-crc", [], 0, [
+        ("framing loss reported, nothing invented",
+         lambda d: qsum(d, "framing_lost") >= 1 and qsum(d, "operations") == 0),
+    ]),
+    "marker-grid": ("marker-grid", [], 0, [
+        ("no FPDU invented from a fake marker grid", lambda d: qsum(d, "fpdus") == 0),
+    ]),
+    "tiny-segments": ("tiny-segments", [], 0, [
+        ("4 Sends of 65,000 octets from 1-octet segments",
+         lambda d: qsum(d, "operations") == 4 and d["total"]["bytes"] == 4 * 65000),
+    ]),
+    "snaplen64": ("snaplen64", [], 0, [
+        ("every segment counted as cut", lambda d: capture(d, "snaplen_cut_segments") == 152),
+        ("the short snapshot length warned about", lambda d: has_warning(d, "snapshot length")),
+    ]),
+    "lying-snaplen": ("lying-snaplen", [], 0, [
+        ("records cut to the header's snaplen, counted",
+         lambda d: capture(d, "snaplen_cut_segments") == 152),
+        ("the short snapshot length warned about", lambda d: has_warning(d, "snapshot length")),
+    ]),
+    "cut-record": ("cut-record", [], 0, [
+        ("truncated file reported", lambda d: capture(d, "truncated_files") == 1),
+        ("the operations before the cut reported", lambda d: qsum(d, "operations") == 99),
+    ]),
+    "huge-caplen": ("huge-caplen", [], 0, [
+        ("the bad record reported", lambda d: capture(d, "read_errors") == 1),
+        ("the operations before it reported",
+         lambda d: qsum(d, "operations") == 40 and qsum(d, "incomplete") == 0),
+    ]),
+    "ts-backwards": ("ts-backwards", [], 0, [
+        ("backward timestamps counted", lambda d: capture(d, "timestamps_backwards") > 0),
+        ("every operation decoded", lambda d: qsum(d, "operations") == 50),
+    ]),
+    "ts-extreme": ("ts-extreme", [], 0, [
+        ("out-of-range timestamps clamped and warned about", lambda d: has_warning(d, "clamped")),
+        ("every operation decoded", lambda d: qsum(d, "operations") == 20),
+    ]),
+    "isn-wrap": ("isn-wrap", [], 0, [
+        ("every operation decoded across the wrap",
+         lambda d: qsum(d, "operations") == 120 and qsum(d, "incomplete") == 0),
+        ("overlaps counted", lambda d: qsum(d, "overlaps") > 0 or qsum(d, "retransmissions") > 0),
+    ]),
+    # Inputs that are not captures: one clear line on stderr, exit status 2.
+    "empty": ("empty", [], 2, []),
+    "directory": (None, [], 2, []),
+    "not-a-capture": (None, [], 2, []),
+}
+
+
+def input_path(args, case, fresh=False):
+    name = CASES[case][0]
+    if case == "directory":
+        return args.dir
+    if case == "not-a-capture":
+        p = os.path.join(args.dir, "not-a-capture.txt")
+        if not os.path.exists(p):
+            with open(p, "w") as f:
+                f.write("this is a text file, not a capture\n" * 100)
+        return p
+    p = mkhostile.path_of(args.dir, name)
+    if fresh or not os.path.exists(p):
+        mkhostile.make(args.dir, name)
+    return p
+
+
+def run_case(args, case):
+    _, extra, want_rc, checks = CASES[case]
+    path = input_path(args, case)
+    with tempfile.NamedTemporaryFile(mode="r", suffix=".time") as tf:
+        cmd = ["/usr/bin/time", "-f", "%e %M", "-o", tf.name, args.iwarpscope, "stats",
+               "--format", "json", "--no-progress"] + extra + [path]
+        try:
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=args.max_seconds)
+        except subprocess.TimeoutExpired:
+            return False, "no answer within %g s (hang?)" % args.max_seconds, None, None
+        fields = tf.read().split()
+    secs, rss_mib = (float(fields[-2]), int(fields[-1]) / 1024) if len(fields) >= 2 else (None, None)
+    stderr = p.stderr.decode(errors="replace")
+    problems = []
+    # /usr/bin/time reports a signal as "Command terminated by signal N".
+    if p.returncode != want_rc:
+        problems.append("exit status %d, want %d: %s" % (p.returncode, want_rc, stderr.strip()[-300:]))
+    if "Sanitizer" in stderr or "runtime error" in stderr:
+        problems.append("sanitizer report:\n" + stderr[-2000:])
+    if rss_mib is not None and args.max_rss and rss_mib > args.max_rss:
+        problems.append("peak RSS %.1f MiB over %d MiB" % (rss_mib, args.max_rss))
+    facts = []
+    if want_rc == 2 and p.returncode == 2:
+        lines = [ln for ln in stderr.splitlines() if ln.startswith("iwarpscope:")]
+        if len(lines) != 1:
+            problems.append("want one error line, got:\n" + stderr)
+        else:
+            facts.append(lines[0])
+    elif p.returncode == 0:
+        try:
+            d = json.loads(p.stdout)
+        except ValueError as e:
+            problems.append("report is not JSON: %s" % e)
+            d = None
+        for desc, fn in checks if d else []:
+            ok = False
+            try:
+                ok = bool(fn(d))
+            except (KeyError, IndexError, TypeError) as e:
+                desc += " (%r)" % e
+            (facts if ok else problems).append(desc if ok else "not true: " + desc)
+    return not problems, "; ".join(problems or facts), secs, rss_mib
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--iwarpscope")
+    ap.add_argument("--dir", help="where the hostile captures are (written if missing)")
+    ap.add_argument("--max-rss", type=int, default=256, help="MiB; 0: do not check")
+    ap.add_argument("--max-seconds", type=float, default=120)
+    ap.add_argument("--generate-only", action="store_true")
+    ap.add_argument("--list", action="store_true", help="print the case names")
+    ap.add_argument("cases", nargs="*")
+    args = ap.parse_args()
+    if args.list:
+        print(";".join(CASES))
+        return 0
+    cases = args.cases or list(CASES)
+    if not args.iwarpscope or not args.dir:
+        ap.error("--iwarpscope and --dir are required")
+    for c in cases:
+        if c not in CASES:
+            print("run-hostile: unknown case %r; cases: %s" % (c, " ".join(CASES)), file=sys.stderr)
+            return 2
+    os.makedirs(args.dir, exist_ok=True)
+    if args.generate_only:
+        # Always written afresh: the generator may have changed.
+        done = set()
+        for c in cases:
+            if CASES[c][0] not in done:
+                input_path(args, c, fresh=True)
+                done.add(CASES[c][0])
+        return 0
+    failed = 0
+    for c in cases:
+        ok, what, secs, rss = run_case(args, c)
+        meas = "%6.2f s %7.1f MiB" % (secs, rss) if secs is not None else "%17s" % "-"
+        print("hostile %-22s %s  %s  %s" % (c, "ok  " if ok else "FAIL", meas, what), flush=True)
+        failed += not ok
+    if failed:
+        print("run-hostile: %d of %d cases failed" % (failed, len(cases)), file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
