@@ -17,7 +17,7 @@ set +e
 	-print_final_stats=1 -artifact_prefix="$work/artifacts/" >"$log" 2>&1
 rc=$?
 set -e
-grep -E '^#[0-9]+ +(INITED|DONE)|^stat::number_of_executed_units|^stat::peak_rss_mb' "$log" || true
+grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::number_of_executed_units|^stat::peak_rss_mb' "$log" || true
 if [ "$rc" -ne 0 ]; then
 	tail -n 60 "$log"
 	echo "ci-fuzz: $(basename "$fuzzer") found a problem; reproducer in $work/artifacts/" >&2

@@ -73,7 +73,7 @@ for h in $harnesses; do
 		rc=$?
 	fi
 	set -e
-	last=$(grep -E '^#[0-9]+ +(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -n 1)
+	last=$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -n 1)
 	execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
 	cov=$(echo "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
 	ft=$(echo "$last" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
