@@ -106,6 +106,27 @@ int main(void)
 	r = iws_sync_find(buf, 100000, 0, &o, &y);
 	CHECK_STATUS(r, IWS_MALFORMED);
 
+	/* --- a crafted stream: a plausible maximum-size Send header every 20
+	 * octets, CRC required. Each candidate would need a 64 kB CRC to be
+	 * judged; the per-call CRC budget must stop that (else 50,000
+	 * candidates cost gigabytes of CRC) and nothing may be accepted. --- */
+	{
+		static const uint8_t unit[20] = { 0xFF, 0xF0, 0x01, 0x43, 0, 0, 0, 0, 0, 0, 0, 0,
+						  0, 0, 0, 7, 0, 0, 0, 0 };
+		size_t n = 1u << 20;
+		for (size_t i = 0; i < n; i++)
+			buf[i] = unit[i % sizeof(unit)];
+		struct iws_sync_opts oc = { IWS_NO, 0, IWS_YES, 0, 0 };
+		r = iws_sync_find(buf, n, 0, &oc, &y);
+		CHECK(r.status != IWS_OK);
+		CHECK(y.crc_budget_spent);
+		/* Known to be without CRC: no CRC is computed, nothing is spent. */
+		struct iws_sync_opts on = { IWS_NO, 0, IWS_NO, 0, 0 };
+		r = iws_sync_find(buf, n, 0, &on, &y);
+		CHECK(r.status != IWS_OK);
+		CHECK(!y.crc_budget_spent);
+	}
+
 	/* --- markers, CRC on, across the sequence wrap --- */
 	uint32_t seq0 = 0xFFFFF800u, base = 0xFFFFF800u - 1000u;
 	len = build(&s, 1, seq0, base, 1, 30, starts);
