@@ -20,10 +20,12 @@ with --seed and --only):
   seqs      TCP sequence numbers shifted (overlaps, holes, wrap)
   mpa       MPA Request/Reply flags, Rev, PD_Length and enhanced word changed
   truncate  records cut short (caplen < len) at random points
-Failing mutants are kept in --keep DIR for replay.
+Failing mutants are kept in --keep DIR; once fixed, they go into
+tests/fuzz/tshark-regress/, which --replay DIR runs (ctest: plugin_tshark_regress).
 
 Usage: tshark-fuzz.py --plugin SO [--preload LIB] [--iterations N | --seconds S]
                       [--seed N] [--keep DIR] [--samples DIR] [--only NAME]
+       tshark-fuzz.py --plugin SO [--preload LIB] --replay DIR
 """
 import argparse, os, random, struct, sys, tempfile, time, shutil, subprocess
 
@@ -199,6 +201,34 @@ def check_run(r, path, extra, timeout):
     return None
 
 
+def replay(a):
+    """Every capture in a.replay (mutants that once failed, see
+    tests/fuzz/tshark-regress/) must now pass, in both reassembly modes."""
+    r = iwarp_tshark.Runner(a.plugin, a.preload)
+    work = tempfile.mkdtemp(prefix="iwarp-fuzz-")
+    os.chmod(work, 0o755)
+    failures, n = [], 0
+    try:
+        for f in sorted(os.listdir(a.replay)):
+            if not f.endswith((".pcap", ".pcapng")):
+                continue
+            # tshark runs as nobody: a world-readable copy
+            path = os.path.join(work, f)
+            shutil.copy(os.path.join(a.replay, f), path)
+            os.chmod(path, 0o644)
+            for extra in ([], ["-o", "tcp.reassemble_out_of_order:TRUE"]):
+                why = check_run(r, path, extra, a.timeout)
+                if why:
+                    failures.append("%s %s: %s" % (f, " ".join(extra), why))
+                    print("FAIL", failures[-1], flush=True)
+            n += 1
+    finally:
+        r.close()
+        shutil.rmtree(work, ignore_errors=True)
+    print("tshark-fuzz: replayed %d captures, %d failures" % (n, len(failures)))
+    return 1 if failures or not n else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
@@ -211,10 +241,14 @@ def main():
     ap.add_argument("--only", default=None, help="one sample name")
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--max-size", type=int, default=400_000, help="skip larger samples")
+    ap.add_argument("--replay", default=None,
+                    help="run every capture in this directory (kept failures) instead of mutating")
     a = ap.parse_args()
     if not shutil.which("tshark"):
         print("tshark not found: skipped")
         return 77
+    if a.replay:
+        return replay(a)
     if not a.iterations and not a.seconds:
         a.iterations = 40
     files = []
