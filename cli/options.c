@@ -229,10 +229,13 @@ static bool parse_time(const char *s, struct tspec *t)
 		tm.tm_min = mi;
 		tm.tm_isdst = -1;
 		time_t base = mktime(&tm);
-		if (base == (time_t)-1)
+		int64_t v;
+		/* (a date past 2262 does not fit in 64-bit nanoseconds) */
+		if (base == (time_t)-1 || __builtin_mul_overflow((int64_t)base, 1000000000, &v) ||
+		    __builtin_add_overflow(v, ns, &v))
 			return false;
 		t->kind = TS_ABS;
-		t->ns = (int64_t)base * 1000000000 + ns;
+		t->ns = v;
 		return true;
 	}
 	n = 0;

@@ -79,6 +79,8 @@ def main(argv):
     # --- usage errors: exit 2 ---
     for args in (["--no-such-option", rping], ["summary"], ["stats", "--format", "csv", rping],
                  ["ops", "--op", "frobnicate", rping], ["ops", "--since", "yesterday", rping],
+                 ["ops", "--since", "9999-01-01 00:00:00", rping], ["ops", "--until", "+99999999999", rping],
+                 ["--max-flows", "0", rping], ["--max-reasm", "1Q", rping],
                  ["-f", "tcp port (", rping], ["--fail-on", "everything", rping]):
         rc, out, err = run(tool, args)
         check(rc == 2 and out == "" and err.startswith("iwarpscope: "),
