@@ -106,7 +106,12 @@ int64_t iws_latency_mean(const struct iws_latency *l)
 		return 0;
 	/* Round half away from zero, in integers, so every front end agrees. */
 	int64_t c = (int64_t)l->count;
-	return l->sum >= 0 ? (l->sum + c / 2) / c : (l->sum - c / 2) / c;
+	/* sum / c rounded, without l->sum +- c / 2 (a saturated sum would
+	 * overflow): the quotient, plus one when the remainder is at least half. */
+	int64_t q = l->sum / c, r = l->sum % c;
+	if (r >= 0 ? r >= c - r : -r >= c + r)
+		q += r >= 0 ? 1 : -1;
+	return q;
 }
 
 static int cmp_i64(const void *a, const void *b)

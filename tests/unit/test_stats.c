@@ -50,6 +50,28 @@ int main(void)
 	CHECK_EQ(iws_latency_quantile(&l, 1.0), 100000000);
 	iws_latency_free(&l);
 
+	/* Hostile times (clamped to 2^62 ns): the sum saturates, the mean must
+	 * not overflow; rounding is half away from zero on both sides. */
+	iws_latency_init(&l);
+	for (int i = 0; i < 3; i++)
+		iws_latency_add(&l, (int64_t)1 << 62);
+	CHECK_EQ(l.sum, INT64_MAX);
+	CHECK_EQ(iws_latency_mean(&l), INT64_MAX / 3);  /* remainder 1 of 3 */
+	iws_latency_free(&l);
+	iws_latency_init(&l);
+	for (int i = 0; i < 3; i++)
+		iws_latency_add(&l, -((int64_t)1 << 62));
+	CHECK_EQ(l.sum, INT64_MIN);
+	CHECK_EQ(iws_latency_mean(&l), INT64_MIN / 3 - 1);  /* remainder -2 of 3 */
+	iws_latency_free(&l);
+	iws_latency_init(&l);
+	iws_latency_add(&l, -3);
+	iws_latency_add(&l, -4);
+	CHECK_EQ(iws_latency_mean(&l), -4);  /* -3.5 */
+	iws_latency_add(&l, -4);
+	CHECK_EQ(iws_latency_mean(&l), -4);  /* -3.67 */
+	iws_latency_free(&l);
+
 	/* Per-type statistics take only complete operations' latencies. */
 	struct iws_qp_stats s;
 	iws_qp_stats_init(&s);
