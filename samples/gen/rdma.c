@@ -114,13 +114,19 @@ static int untagged_msg(struct gen *g, struct conn *c, int dir, int op, uint8_t 
 int rd_send(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint32_t inval_stag,
 	    uint32_t len)
 {
+	return rd_send_data(g, c, dir, kind, inval_stag, NULL, len);
+}
+
+int rd_send_data(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint32_t inval_stag,
+		 const uint8_t *data, uint32_t len)
+{
 	static const uint8_t opc[] = { [OP_SEND] = RD_SEND, [OP_SEND_INV] = RD_SEND_INV,
 				       [OP_SEND_SE] = RD_SEND_SE, [OP_SEND_SE_INV] = RD_SEND_SE_INV };
 	int inv = kind == OP_SEND_INV || kind == OP_SEND_SE_INV;
 	int op = gen_new_op(g, c, dir, kind, opc[kind]);
 
 	g->ops[op].inval_stag = inv ? inval_stag : 0;
-	untagged_msg(g, c, dir, op, opc[kind], inv ? inval_stag : 0, 0, NULL, len);
+	untagged_msg(g, c, dir, op, opc[kind], inv ? inval_stag : 0, 0, data, len);
 	g->ops[op].finished = 1;
 	return op;
 }

@@ -16,6 +16,9 @@ int rd_write(struct gen *g, struct conn *c, int dir, uint32_t stag, uint64_t to,
 /* kind: OP_SEND, OP_SEND_INV, OP_SEND_SE, OP_SEND_SE_INV */
 int rd_send(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint32_t inval_stag,
 	    uint32_t len);
+/* The same with the given payload (data, len) instead of random octets. */
+int rd_send_data(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint32_t inval_stag,
+		 const uint8_t *data, uint32_t len);
 int rd_immediate(struct gen *g, struct conn *c, int dir, int se, uint64_t value);
 int rd_read_req(struct gen *g, struct conn *c, int dir, uint32_t sink_stag, uint64_t sink_to,
 		uint32_t size, uint32_t src_stag, uint64_t src_to);

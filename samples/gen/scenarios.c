@@ -29,6 +29,7 @@ const struct scenario scenarios[] = {
 	{ "snaplen-96", 21, 1, scen_snaplen_96, "snaplen 96" },
 	{ "pcapng", 22, 1, scen_pcapng, "pcapng file format" },
 	{ "usec-pcap", 23, 1, scen_usec_pcap, "microsecond pcap" },
+	{ "rpc-rdma", 24, 1, scen_rpc_rdma, "NFSv3 over RPC-over-RDMA, read and write chunks" },
 	{ "bench", 99, 0, NULL, "large stream for benchmarks (--size BYTES)" },
 };
 

@@ -44,5 +44,7 @@ void scen_crc_corrupt(struct gen *g);
 void scen_gap(struct gen *g);
 void scen_snaplen_128(struct gen *g);
 void scen_snaplen_96(struct gen *g);
+/* scen_ulp.c */
+void scen_rpc_rdma(struct gen *g);
 
 #endif
