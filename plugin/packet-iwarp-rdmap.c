@@ -4,7 +4,7 @@
  * (RFC 5040, RFC 7306), Read Request, Terminate with its embedded headers,
  * Atomic Request/Response, Immediate Data; the operation each segment
  * belongs to, Read/Atomic request-response links and response times from
- * the core's tracker; the Info column; and the hand-off of Send payloads to
+ * the core's tracker; the Info column; and the hand-off of payloads to
  * upper layers (our "iwarp.rdmap" heuristic list, then Wireshark's
  * "iwarp_ddp_rdmap" list so SMB Direct and RPC-over-RDMA still decode).
  */
@@ -330,9 +330,53 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
 		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_evicted);
 }
 
-/* Send payloads to upper layers. */
-static void offer_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, const struct iws_msg *msg,
-		      gboolean whole)
+/*
+ * Hand a payload to the upper layers: our "iwarp.rdmap" list first, then the
+ * built-in "iwarp_ddp_rdmap" list (SMB Direct, RPC-over-RDMA), with the
+ * rdmap_info_t those heuristics expect: the untagged fields for a Send, the
+ * STag/TO for Write and Read Response data, the request for a Read Request.
+ * RPC-over-RDMA needs all three: it records the Read Request that maps a
+ * sink STag to the chunk's source STag, then reassembles read and write
+ * chunks from the tagged segments (RFC 8166 3.4.5).
+ */
+static void try_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, rdmap_info_t *info)
+{
+	heur_dtbl_entry_t *hd = NULL;
+	if (dissector_try_heuristic(iwarp_rdmap_heur_list, payload, pinfo, tree, &hd, info))
+		return;
+	if (!iwarp_prefs.offer_builtin_ulp || !builtin_rdmap_heur_list)
+		return;
+	const char *saved_proto = pinfo->current_proto;
+	TRY {
+		dissector_try_heuristic(builtin_rdmap_heur_list, payload, pinfo, tree, &hd, info);
+	}
+	CATCH_NONFATAL_ERRORS {
+		/* A weak upper-layer heuristic claimed a payload it cannot decode:
+		 * say so without marking the iWARP frame malformed. */
+		const char *who = pinfo->current_proto;
+		pinfo->current_proto = saved_proto;
+		expert_add_info_format(pinfo, NULL, &ei_iwarp_rdmap_ulp_error,
+				       "Upper-layer dissector %s claimed this payload but could not decode it",
+				       who ? who : "?");
+	}
+	ENDTRY;
+}
+
+static void offer_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, rdmap_info_t *info)
+{
+	/* RPC claims the TCP conversation it runs on (as for RPC over TCP);
+	 * the following segments would then go to RPC's record-marking
+	 * dissector instead of ours. Keep the conversation ours. */
+	conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+	dissector_handle_t own = conv ? conversation_get_dissector(conv, pinfo->num) : NULL;
+	try_ulp(payload, pinfo, tree, info);
+	if (own && conversation_get_dissector(conv, pinfo->num) != own)
+		conversation_set_dissector(conv, own);
+}
+
+/* A Send message, whole (reassembled here) or one segment of it. */
+static void offer_send(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, const struct iws_msg *msg,
+		       gboolean whole)
 {
 	rdmap_info_t info;
 	memset(&info, 0, sizeof(info));
@@ -342,25 +386,41 @@ static void offer_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, c
 	info.queue_number = msg->ddp.qn;
 	info.message_seq_num = msg->ddp.msn;
 	info.message_offset = whole ? 0 : msg->ddp.mo;
-	heur_dtbl_entry_t *hd = NULL;
-	if (dissector_try_heuristic(iwarp_rdmap_heur_list, payload, pinfo, tree, &hd, &info))
-		return;
-	if (!iwarp_prefs.offer_builtin_ulp || !builtin_rdmap_heur_list)
-		return;
-	const char *saved_proto = pinfo->current_proto;
-	TRY {
-		dissector_try_heuristic(builtin_rdmap_heur_list, payload, pinfo, tree, &hd, &info);
-	}
-	CATCH_NONFATAL_ERRORS {
-		/* A weak upper-layer heuristic claimed a payload it cannot decode:
-		 * say so without marking the iWARP frame malformed. */
-		const char *who = pinfo->current_proto;
-		pinfo->current_proto = saved_proto;
-		expert_add_info_format(pinfo, NULL, &ei_iwarp_rdmap_ulp_error,
-				       "Upper-layer dissector %s claimed this Send payload but could not decode it",
-				       who ? who : "?");
-	}
-	ENDTRY;
+	offer_ulp(payload, pinfo, tree, &info);
+}
+
+/* One tagged segment of a Write or Read Response, as placed. */
+static void offer_tagged(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, const struct iws_msg *msg)
+{
+	rdmap_info_t info;
+	memset(&info, 0, sizeof(info));
+	info.opcode = msg->ddp.opcode;
+	info.last_flag = msg->ddp.last;
+	info.is_tagged = TRUE;
+	info.steering_tag = msg->ddp.stag;
+	info.tagged_offset = msg->ddp.to;
+	offer_ulp(payload, pinfo, tree, &info);
+}
+
+/* A Read Request: no payload, the request itself is the information. */
+static void offer_read_request(tvbuff_t *rest, packet_info *pinfo, proto_tree *tree, const struct iws_msg *msg)
+{
+	const struct iws_rdmap_read_req *rr = &msg->u.read_req;
+	rdmap_request_t req;
+	rdmap_info_t info;
+	memset(&info, 0, sizeof(info));
+	req.sink_stag = rr->sink_stag;
+	req.sink_toffset = rr->sink_to;
+	req.source_stag = rr->src_stag;
+	req.source_toffset = rr->src_to;
+	req.message_size = rr->size;
+	info.opcode = msg->ddp.opcode;
+	info.last_flag = msg->ddp.last;
+	info.queue_number = msg->ddp.qn;
+	info.message_seq_num = msg->ddp.msn;
+	info.message_offset = msg->ddp.mo;
+	info.read_request = &req;
+	offer_ulp(rest, pinfo, tree, &info);
 }
 
 void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
@@ -478,14 +538,22 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 	show_matching(ulpdu, pinfo, rt, ti, rec, info);
 	iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
 
-	if (untagged_send && msg->payload_len && !truncated && !rec->note.rtr) {
-		tvbuff_t *payload = tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off);
-		if (h->mo == 0 && h->last) {
-			offer_ulp(payload, pinfo, tree, msg, FALSE);
-		} else if (iwarp_prefs.reassemble_untagged) {
-			tvbuff_t *whole = iwarp_ddp_reassemble(payload, pinfo, tree, msg);
-			if (whole)
-				offer_ulp(whole, pinfo, tree, msg, TRUE);
+	if (!truncated && !rec->note.rtr) {
+		if (untagged_send && msg->payload_len) {
+			tvbuff_t *payload = tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off);
+			if (h->mo == 0 && h->last) {
+				offer_send(payload, pinfo, tree, msg, FALSE);
+			} else if (iwarp_prefs.reassemble_untagged) {
+				tvbuff_t *whole = iwarp_ddp_reassemble(payload, pinfo, tree, msg);
+				if (whole)
+					offer_send(whole, pinfo, tree, msg, TRUE);
+			}
+		} else if (h->tagged && msg->payload_len &&
+			   (opcode == IWS_OP_CODE_WRITE || opcode == IWS_OP_CODE_READ_RESP)) {
+			offer_tagged(tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off), pinfo, tree, msg);
+		} else if (opcode == IWS_OP_CODE_READ_REQ) {
+			offer_read_request(tvb_new_subset_remaining(ulpdu, (gint)(hl + IWS_RDMAP_READ_REQ_LEN)),
+					   pinfo, tree, msg);
 		}
 	}
 	if (rec->ops_done && iwarp_tap >= 0)
@@ -601,10 +669,10 @@ void iwarp_rdmap_register(void)
 	iwarp_rdmap_heur_list = register_heur_dissector_list("iwarp.rdmap", proto_iwarp_rdmap);
 	module_t *m = prefs_register_protocol(proto_iwarp_rdmap, NULL);
 	prefs_register_bool_preference(m, "offer_builtin_ulp",
-		"Offer Send payloads to the iwarp_ddp_rdmap heuristic list",
-		"Hand Send payloads (after this plugin's own \"iwarp.rdmap\" list) to the upper-layer "
-		"heuristics registered with Wireshark's built-in iWARP dissector: SMB Direct, "
-		"RPC over RDMA.", &iwarp_prefs.offer_builtin_ulp);
+		"Offer payloads to the iwarp_ddp_rdmap heuristic list",
+		"Hand Send, Write and Read Response payloads and Read Requests (after this plugin's "
+		"own \"iwarp.rdmap\" list) to the upper-layer heuristics registered with Wireshark's "
+		"built-in iWARP dissector: SMB Direct, RPC over RDMA.", &iwarp_prefs.offer_builtin_ulp);
 	iwarp_stats_register();
 }
 

@@ -318,6 +318,47 @@ def check_coexist(r, cap):
     return "%d frames decoded by the plugin, none by the built-in" % len(ours)
 
 
+ULP_FIELDS = ["frame.number", "rpcordma.xid", "rpc.xid", "rpc.msgtyp", "nfs.procedure_v3"]
+
+
+def ulp_frames(r, cap, builtin_only=False, two_pass=True):
+    args = (["-2"] if two_pass else []) + ["-r", cap, "-Y", "rpc or rpcordma", "-T", "fields"]
+    for f in ULP_FIELDS:
+        args += ["-e", f]
+    out = r.run(args + TSHARK_OPTS, builtin_only=builtin_only)
+    return [l.split("\t") for l in out.splitlines() if l.strip()]
+
+
+def check_ulp(r, cap, truth_path):
+    """Upper layers decode on top of the plugin as they do on the built-in
+    dissector: RPC-over-RDMA rebuilds a Read chunk from the Read Request and
+    the tagged Read Responses we hand it, and a Write chunk from RDMA Writes."""
+    ours = ulp_frames(r, cap)
+    theirs = ulp_frames(r, cap, builtin_only=True)
+    if not theirs:
+        raise Fail("the built-in dissectors decoded no RPC here: the comparison would prove nothing")
+    if ours != theirs:
+        raise Fail("upper layers differ:\n plugin   %s\n built-in %s" % (ours, theirs))
+    truth = json.load(open(truth_path))
+    reads = [o for o in truth["operations"] if o["op"] == "read"]
+    if not reads:
+        raise Fail("the truth has no RDMA Read")
+    for two_pass in (True, False):
+        rows = ours if two_pass else ulp_frames(r, cap, two_pass=False)
+        # NFSv3 WRITE call (procedure 7, message type 0) rebuilt from the Read chunk
+        calls = [int(x[0]) for x in rows if x[3] == "0" and x[4] == "7"]
+        want = [o["last_frame"] for o in reads]
+        if calls != want:
+            raise Fail("%s: NFS WRITE call decoded in frames %s, expected in the last Read Response %s" %
+                       ("two-pass" if two_pass else "one-pass", calls, want))
+    bad = r.run(["-2", "-r", cap, "-Y", "_ws.malformed or _ws.expert.severity >= error", "-T", "fields",
+                 "-e", "frame.number"] + TSHARK_OPTS).split()
+    if bad:
+        raise Fail("malformed or error items in frames " + " ".join(bad))
+    return "%d frames with RPC decode as on the built-in; WRITE call rebuilt in frame(s) %s" % (
+        len(ours), [o["last_frame"] for o in reads])
+
+
 def ops_output(r, cap):
     return r.run(["-q", "-r", cap, "-z", "iwarp,ops"] + TSHARK_OPTS)
 
@@ -478,6 +519,9 @@ def main():
             p, q = sample(a.args[0])
             check_clean(r, q, a.args[1:])
             msg = "no malformed items or errors"
+        elif t == "ulp":
+            p, q = sample(a.args[0])
+            msg = check_ulp(r, q, os.path.splitext(p)[0] + ".truth.json")
         elif t == "coexist":
             p, q = sample(a.args[0])
             msg = check_coexist(r, q)
