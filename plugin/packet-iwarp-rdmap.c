@@ -339,16 +339,33 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
  * sink STag to the chunk's source STag, then reassembles read and write
  * chunks from the tagged segments (RFC 8166 3.4.5).
  */
-static void try_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, rdmap_info_t *info)
+static void offer_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, const struct iws_msg *msg,
+		      gboolean whole, rdmap_request_t *read_request)
 {
+	const struct iws_ddp_hdr *h = &msg->ddp;
+	rdmap_info_t info;
+	memset(&info, 0, sizeof(info));
+	info.opcode = h->opcode;
+	info.last_flag = whole ? TRUE : h->last;
+	info.is_tagged = h->tagged;
+	if (h->tagged) {
+		info.steering_tag = h->stag;
+		info.tagged_offset = h->to;
+	} else {
+		info.queue_number = h->qn;
+		info.message_seq_num = h->msn;
+		info.message_offset = whole ? 0 : h->mo;
+	}
+	info.read_request = read_request;
+
 	heur_dtbl_entry_t *hd = NULL;
-	if (dissector_try_heuristic(iwarp_rdmap_heur_list, payload, pinfo, tree, &hd, info))
+	if (dissector_try_heuristic(iwarp_rdmap_heur_list, payload, pinfo, tree, &hd, &info))
 		return;
 	if (!iwarp_prefs.offer_builtin_ulp || !builtin_rdmap_heur_list)
 		return;
 	const char *saved_proto = pinfo->current_proto;
 	TRY {
-		dissector_try_heuristic(builtin_rdmap_heur_list, payload, pinfo, tree, &hd, info);
+		dissector_try_heuristic(builtin_rdmap_heur_list, payload, pinfo, tree, &hd, &info);
 	}
 	CATCH_NONFATAL_ERRORS {
 		/* A weak upper-layer heuristic claimed a payload it cannot decode:
@@ -360,67 +377,6 @@ static void try_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, rdm
 				       who ? who : "?");
 	}
 	ENDTRY;
-}
-
-static void offer_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, rdmap_info_t *info)
-{
-	/* RPC claims the TCP conversation it runs on (as for RPC over TCP);
-	 * the following segments would then go to RPC's record-marking
-	 * dissector instead of ours. Keep the conversation ours. */
-	conversation_t *conv = find_conversation_pinfo(pinfo, 0);
-	dissector_handle_t own = conv ? conversation_get_dissector(conv, pinfo->num) : NULL;
-	try_ulp(payload, pinfo, tree, info);
-	if (own && conversation_get_dissector(conv, pinfo->num) != own)
-		conversation_set_dissector(conv, own);
-}
-
-/* A Send message, whole (reassembled here) or one segment of it. */
-static void offer_send(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, const struct iws_msg *msg,
-		       gboolean whole)
-{
-	rdmap_info_t info;
-	memset(&info, 0, sizeof(info));
-	info.opcode = msg->ddp.opcode;
-	info.last_flag = whole ? TRUE : msg->ddp.last;
-	info.is_tagged = FALSE;
-	info.queue_number = msg->ddp.qn;
-	info.message_seq_num = msg->ddp.msn;
-	info.message_offset = whole ? 0 : msg->ddp.mo;
-	offer_ulp(payload, pinfo, tree, &info);
-}
-
-/* One tagged segment of a Write or Read Response, as placed. */
-static void offer_tagged(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, const struct iws_msg *msg)
-{
-	rdmap_info_t info;
-	memset(&info, 0, sizeof(info));
-	info.opcode = msg->ddp.opcode;
-	info.last_flag = msg->ddp.last;
-	info.is_tagged = TRUE;
-	info.steering_tag = msg->ddp.stag;
-	info.tagged_offset = msg->ddp.to;
-	offer_ulp(payload, pinfo, tree, &info);
-}
-
-/* A Read Request: no payload, the request itself is the information. */
-static void offer_read_request(tvbuff_t *rest, packet_info *pinfo, proto_tree *tree, const struct iws_msg *msg)
-{
-	const struct iws_rdmap_read_req *rr = &msg->u.read_req;
-	rdmap_request_t req;
-	rdmap_info_t info;
-	memset(&info, 0, sizeof(info));
-	req.sink_stag = rr->sink_stag;
-	req.sink_toffset = rr->sink_to;
-	req.source_stag = rr->src_stag;
-	req.source_toffset = rr->src_to;
-	req.message_size = rr->size;
-	info.opcode = msg->ddp.opcode;
-	info.last_flag = msg->ddp.last;
-	info.queue_number = msg->ddp.qn;
-	info.message_seq_num = msg->ddp.msn;
-	info.message_offset = msg->ddp.mo;
-	info.read_request = &req;
-	offer_ulp(rest, pinfo, tree, &info);
 }
 
 void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
@@ -542,18 +498,21 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 		if (untagged_send && msg->payload_len) {
 			tvbuff_t *payload = tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off);
 			if (h->mo == 0 && h->last) {
-				offer_send(payload, pinfo, tree, msg, FALSE);
+				offer_ulp(payload, pinfo, tree, msg, FALSE, NULL);
 			} else if (iwarp_prefs.reassemble_untagged) {
 				tvbuff_t *whole = iwarp_ddp_reassemble(payload, pinfo, tree, msg);
 				if (whole)
-					offer_send(whole, pinfo, tree, msg, TRUE);
+					offer_ulp(whole, pinfo, tree, msg, TRUE, NULL);
 			}
 		} else if (h->tagged && msg->payload_len &&
 			   (opcode == IWS_OP_CODE_WRITE || opcode == IWS_OP_CODE_READ_RESP)) {
-			offer_tagged(tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off), pinfo, tree, msg);
+			offer_ulp(tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off), pinfo, tree, msg, FALSE, NULL);
 		} else if (opcode == IWS_OP_CODE_READ_REQ) {
-			offer_read_request(tvb_new_subset_remaining(ulpdu, (gint)(hl + IWS_RDMAP_READ_REQ_LEN)),
-					   pinfo, tree, msg);
+			/* no payload: the request itself is what RPC-over-RDMA keeps */
+			const struct iws_rdmap_read_req *rr = &msg->u.read_req;
+			rdmap_request_t req = { rr->sink_stag, rr->sink_to, rr->src_stag, rr->src_to, rr->size };
+			offer_ulp(tvb_new_subset_remaining(ulpdu, (gint)(hl + IWS_RDMAP_READ_REQ_LEN)), pinfo, tree,
+				  msg, FALSE, &req);
 		}
 	}
 	if (rec->ops_done && iwarp_tap >= 0)

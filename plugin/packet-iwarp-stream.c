@@ -601,6 +601,11 @@ static int dissect_iwarp_stream(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 	}
 	tcp_dissect_pdus(sub, pinfo, tree, TRUE, IWS_MPA_ULPDU_LEN_LEN, get_iwarp_pdu_len,
 			 dissect_iwarp_pdu, &ctx);
+	/* An upper layer may claim the TCP conversation: RPC (over RDMA) sets
+	 * its record-marking dissector as it does for RPC over TCP, and TCP
+	 * would hand it the next segments. The stream stays ours. */
+	if (conversation_get_dissector(conv, pinfo->num) != iwarp_stream_handle)
+		conversation_set_dissector(conv, iwarp_stream_handle);
 	iwarp_dir_state *ds = &ic->d[dir];
 	if (!PINFO_FD_VISITED(pinfo) && pinfo->desegment_len && ds->synced) {
 		/* Keep the first octets of the FPDU that waits for more, in case
