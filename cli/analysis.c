@@ -19,14 +19,14 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	if (!flow_table_init(&a->flows))
 		return false;
 	iws_qp_stats_init(&a->total);
-	a->env.lim.max_dir_bytes = o->max_ooo_dir ? o->max_ooo_dir : DEFAULT_OOO_DIR;
-	a->env.lim.max_total_bytes = o->max_ooo_total ? o->max_ooo_total : DEFAULT_OOO_TOTAL;
+	a->env.lim.max_ooo_dir = o->max_ooo_dir ? o->max_ooo_dir : DEFAULT_OOO_DIR;
+	a->env.lim.max_ooo_total = o->max_ooo_total ? o->max_ooo_total : DEFAULT_OOO_TOTAL;
 	/* One segment per 4 kB of the per-direction limit (4096 by default):
 	 * placing a segment walks the ones buffered. */
-	uint64_t segs = a->env.lim.max_dir_bytes >> 12;
-	a->env.lim.max_dir_segs = segs < 1024 ? 1024 : segs > 16384 ? 16384 : (uint32_t)segs;
-	a->env.slim.max_bytes = o->max_reasm ? o->max_reasm : DEFAULT_REASM;
-	a->env.tlim.max_inflight = o->max_inflight;
+	uint64_t segs = a->env.lim.max_ooo_dir >> 12;
+	a->env.lim.max_ooo_segs = segs < 1024 ? 1024 : segs > 16384 ? 16384 : (uint32_t)segs;
+	a->env.lim.max_buf = o->max_reasm ? o->max_reasm : DEFAULT_REASM;
+	a->env.lim.max_inflight = o->max_inflight;
 	a->env.check_crc = o->check_crc;
 	a->env.track_order = o->track_order;
 	a->env.ctx = o->ctx;
@@ -266,7 +266,7 @@ void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, i
 		}
 	}
 	if (!f->user && !f->done) {
-		bool synack = (t->flags & (TCPF_SYN | TCPF_ACK)) == (TCPF_SYN | TCPF_ACK);
+		bool synack = (t->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == (IWS_TCP_SYN | IWS_TCP_ACK);
 		struct conn *c = conn_new(&a->env, f, synack);
 		if (c && push(&a->conns, &a->nconns, &a->capconns, c)) {
 			c->slot = a->nconns - 1;

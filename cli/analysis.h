@@ -25,8 +25,7 @@ struct analysis_opts {
 	uint32_t max_flows;         /* connections analysed at once */
 	void *ctx;
 	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
-	void (*fpdu)(void *ctx, struct conn *c, const struct fpdu_event *ev,
-		     const struct iws_seg_note *note);
+	void (*fpdu)(void *ctx, struct conn *c, const struct iws_pdu *pdu);
 };
 
 struct analysis_counts {

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * conn.h - everything the CLI knows about one TCP connection (one QP when it
- * carries iWARP): both directions' reassembly, the MPA stage, the core's
- * operation tracker and the per-QP statistics. This is where the pipeline's
- * stages are wired together for one connection:
+ * conn.h - what the CLI keeps about one TCP connection (one QP when it
+ * carries iWARP). Every decision about its octets is the core stream
+ * engine's (iwarpscope/stream.h: TCP reassembly, MPA framing, the operation
+ * tracker); this file feeds it and keeps what the reports need:
  *
- *   reasm (per direction) -> mpa_stage -> iws_tracker -> env->op / env->fpdu
+ *   segments -> iws_stream -> pdu / op / event callbacks -> env->op / env->fpdu,
+ *                                                           statistics, records
  *
- * Heavy state (buffers, tracker) is released when the connection ends; the
- * counters and statistics stay for the report.
+ * The engine's buffers are released when the connection ends; its state and
+ * counters, and the statistics, stay for the report.
  */
 #ifndef IWS_CLI_CONN_H
 #define IWS_CLI_CONN_H
@@ -19,22 +20,19 @@
 #include "flows.h"
 #include "iwarpscope/qp.h"
 #include "iwarpscope/stats.h"
-#include "mpa_stage.h"
-#include "reasm.h"
+#include "iwarpscope/stream.h"
+#include "netdecode.h"
 
 struct conn;
 
 /* What every connection shares: limits, options and the consumers. */
 struct conn_env {
-	struct reasm_limits lim;
-	struct stage_limits slim;
-	struct iws_tracker_limits tlim;
+	struct iws_stream_limits lim;
 	bool check_crc;
 	bool track_order;           /* keep what ordered output needs */
 	void *ctx;
 	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
-	void (*fpdu)(void *ctx, struct conn *c, const struct fpdu_event *ev,
-		     const struct iws_seg_note *note);
+	void (*fpdu)(void *ctx, struct conn *c, const struct iws_pdu *pdu);
 	struct iws_qp_stats *total; /* statistics over every QP */
 	uint64_t order_limit_hits;
 };
@@ -56,13 +54,6 @@ struct term_rec {
 };
 
 #define CONN_MAX_TERM_RECS 4
-
-/* What the report needs of an MPA Request or Reply. */
-struct mpa_brief {
-	bool enhanced_flag;         /* the S flag (RFC 6581) */
-	bool has_enhanced;          /* the enhanced word was there */
-	uint16_t ird, ord;
-};
 
 struct conn_counts {
 	uint64_t packets;
@@ -94,7 +85,7 @@ enum conn_state { CONN_ACTIVE = 0, CONN_CLOSED };
 /*
  * Kept small: a capture can hold many connections at once (--max-flows).
  * What only some connections need (Terminate records, gap records, the
- * statistics, the tracker's final counters) is allocated when needed.
+ * statistics) is allocated when needed.
  */
 struct conn {
 	struct conn_env *env;
@@ -102,23 +93,17 @@ struct conn {
 	uint32_t index;             /* position in the analysis' active list */
 	uint32_t slot;              /* position in the analysis' list of all */
 	uint8_t state;              /* enum conn_state */
-	bool have_req, have_rep;
 	bool any_fpdu;
 	bool evicted;               /* given up by the connection limit */
 	uint8_t lru_list;           /* which recency list it is on (analysis.c) */
 	struct endpoint ep[2];
 	struct flow *flow;          /* its conversation (NULL once that is replaced) */
-	struct reasm_dir rd[2];
-	struct stage st;
-	struct iws_tracker *tr;
-	struct iws_tracker_counts *trc; /* the tracker's counters once it is freed */
-	struct iws_qp_stats *stats;     /* allocated with the first operation */
+	struct iws_stream *eng;     /* the core's stream engine */
+	struct iws_qp_stats *stats; /* allocated with the first operation */
 	struct conn_counts c;
-	struct mpa_brief req, rep;
 	uint64_t first_frame, last_frame;
 	int64_t first_ns, last_ns;
 	int64_t first_fpdu_ns, last_fpdu_ns;
-	uint64_t cur_frame;
 	struct gap_rec *gaps;       /* the first CONN_MAX_GAP_RECS gaps */
 	uint32_t ngaps, capgaps;
 	struct term_rec *terms;     /* the first CONN_MAX_TERM_RECS Terminates */
@@ -127,7 +112,8 @@ struct conn {
 	struct conn *lru_prev, *lru_next; /* the analysis' recency lists */
 };
 
-/* syn_ack: the first packet was a SYN+ACK (its sender is the responder). */
+/* first_is_synack: the first packet was a SYN+ACK (its sender is the
+ * responder). NULL on allocation failure. */
 struct conn *conn_new(struct conn_env *env, const struct flow *f, bool first_is_synack);
 
 /* One TCP segment of the connection travelling from ep[side]. */
@@ -154,11 +140,29 @@ const struct iws_tracker_counts *conn_tracker_counts(const struct conn *c);
 /* Flow side of the initiator. */
 static inline int conn_init_side(const struct conn *c)
 {
-	return c->st.init_side;
+	return iws_stream_init_side(c->eng);
 }
 
-/* Sum of a reassembly counter over both directions. */
-#define CONN_RSUM(cn, field) ((cn)->rd[0].c.field + (cn)->rd[1].c.field)
-#define CONN_SSUM(cn, field) ((cn)->st.d[0].c.field + (cn)->st.d[1].c.field)
+/* The engine's counters of one flow side. */
+static inline const struct iws_stream_counts *conn_counts_of(const struct conn *c, int side)
+{
+	return iws_stream_counts(c->eng, side);
+}
+
+/* Does side's framing use markers / CRC (as negotiated or inferred)? */
+static inline bool conn_markers(const struct conn *c, int side)
+{
+	const struct iws_mpa_dir *d = iws_stream_framing(c->eng, side);
+	return d && d->markers;
+}
+
+static inline bool conn_crc(const struct conn *c)
+{
+	const struct iws_mpa_dir *a = iws_stream_framing(c->eng, 0), *b = iws_stream_framing(c->eng, 1);
+	return (a && a->crc) || (b && b->crc);
+}
+
+/* Sum of an engine counter over both directions. */
+#define CONN_SUM(cn, field) (conn_counts_of((cn), 0)->field + conn_counts_of((cn), 1)->field)
 
 #endif

@@ -119,7 +119,7 @@ static void note_base(struct flow *f, int side, const struct tcp_pkt *p)
 	if (f->base_set[side])
 		return;
 	f->base_set[side] = true;
-	f->base_seq[side] = (p->flags & TCPF_SYN) ? p->seq : p->seq - 1;
+	f->base_seq[side] = (p->flags & IWS_TCP_SYN) ? p->seq : p->seq - 1;
 }
 
 struct flow *flow_lookup(struct flow_table *t, const struct tcp_pkt *p, int *side,
@@ -135,7 +135,7 @@ struct flow *flow_lookup(struct flow_table *t, const struct tcp_pkt *p, int *sid
 		int s = match(f, p);
 		if (s < 0)
 			continue;
-		bool syn_only = (p->flags & (TCPF_SYN | TCPF_ACK)) == TCPF_SYN;
+		bool syn_only = (p->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == IWS_TCP_SYN;
 		if (syn_only && f->base_set[s] && p->seq != f->base_seq[s]) {
 			/* Ports reused: a new conversation takes the old one's place. */
 			struct flow *n = create(t, p, h);

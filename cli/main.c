@@ -3,7 +3,7 @@
  * iwarpscope: makes iWARP traffic readable. `iwarpscope [COMMAND] [OPTIONS]
  * FILE...` reads captures (or a live interface), runs the pipeline
  *
- *   source -> netdecode -> flows -> reasm -> mpa_stage -> iws_tracker
+ *   source -> netdecode -> flows -> conn (the core's stream engine: TCP, MPA, tracker)
  *          -> consumers (timeline, statistics) -> writers
  *
  * and prints the command's report. Exit status: 0 ok, 1 --fail-on matched,
@@ -76,11 +76,10 @@ static void emit_op(void *ctx, const struct conn *c, const struct iws_op *op)
 	ops_out_write(&app->ops, c, op);
 }
 
-static void on_fpdu(void *ctx, struct conn *c, const struct fpdu_event *ev,
-		    const struct iws_seg_note *note)
+static void on_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
 {
 	struct app *app = ctx;
-	fpdus_out_write(&app->fpdus, c, ev, note);
+	fpdus_out_write(&app->fpdus, c, pdu);
 }
 
 static void tick(void *ctx)
@@ -122,8 +121,8 @@ static void warn_stderr(const struct app *app)
 		const struct conn *qp = app->a.conns[i];
 		if (!qp)
 			continue;
-		ooo += CONN_RSUM(qp, limit_hits);
-		reasm += CONN_SSUM(qp, limit_hits);
+		ooo += CONN_SUM(qp, ooo_limit_hits);
+		reasm += CONN_SUM(qp, buf_limit_hits);
 		evicted += conn_tracker_counts(qp)->evicted;
 	}
 	if (ooo)

@@ -80,6 +80,7 @@ static enum net_result tcp_decode(struct rd *r, uint32_t ip_payload, struct tcp_
 	out->seq = rd_be32(r, 4);
 	out->ack = rd_be32(r, 8);
 	out->flags = rd_u8(r, 13);
+	out->win = rd_be16(r, 14);
 	r->off += hl;
 	out->wire_len = ip_payload - hl;
 	uint32_t avail = r->len - r->off;

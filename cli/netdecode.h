@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "iwarpscope/stream.h" /* IWS_TCP_* flags */
+
 enum net_result {
 	NET_TCP = 0,          /* a TCP segment: *out is filled in */
 	NET_NOT_TCP,          /* IP but another transport, or not IP at all */
@@ -23,18 +25,14 @@ enum net_result {
 	NET_UNKNOWN_LINK,     /* link type we do not decode */
 };
 
-#define TCPF_FIN 0x01
-#define TCPF_SYN 0x02
-#define TCPF_RST 0x04
-#define TCPF_PSH 0x08
-#define TCPF_ACK 0x10
 
 struct tcp_pkt {
 	uint8_t af;                  /* 4 or 6 */
 	uint8_t src[16], dst[16];    /* IPv4 addresses in the first 4 octets */
 	uint16_t sport, dport;
 	uint32_t seq, ack;
-	uint8_t flags;               /* TCPF_* */
+	uint16_t win;                /* the window field as carried */
+	uint8_t flags;               /* IWS_TCP_* */
 	const uint8_t *payload;
 	uint32_t cap_len;            /* payload octets captured */
 	uint32_t wire_len;           /* payload octets on the wire (from the IP length) */

@@ -50,8 +50,7 @@ struct fpdus_out {
 };
 
 void fpdus_out_begin(struct fpdus_out *w, FILE *f);
-void fpdus_out_write(struct fpdus_out *w, const struct conn *c, const struct fpdu_event *ev,
-		     const struct iws_seg_note *note);
+void fpdus_out_write(struct fpdus_out *w, const struct conn *c, const struct iws_pdu *pdu);
 void fpdus_out_end(struct fpdus_out *w);
 
 /* ---- stats and summary ---- */
@@ -65,7 +64,7 @@ void summary_write_short(FILE *f, const struct report *r);
 unsigned report_findings(const struct report *r);
 
 /* Shared by the text and JSON writers. */
-const char *hs_name(enum stage_hs hs);
+const char *hs_name(enum iws_stream_state st);
 uint64_t conn_gap_count(const struct conn *c);
 uint64_t conn_gap_bytes(const struct conn *c);
 

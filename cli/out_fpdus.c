@@ -16,9 +16,9 @@ void fpdus_out_begin(struct fpdus_out *w, FILE *f)
 	jw_init(&w->j, false);
 }
 
-static const char *crc_name(const struct fpdu_event *ev)
+static const char *crc_name(const struct iws_pdu *pdu)
 {
-	switch (ev->fpdu->crc_status) {
+	switch (pdu->fpdu->crc_status) {
 	case IWS_CRC_OK:
 		return "ok";
 	case IWS_CRC_BAD:
@@ -26,23 +26,23 @@ static const char *crc_name(const struct fpdu_event *ev)
 	case IWS_CRC_UNVERIFIABLE:
 		return "unverifiable";
 	default:
-		return ev->crc_configured ? "unchecked" : "none";
+		return pdu->mdir->crc ? "unchecked" : "none";
 	}
 }
 
-void fpdus_out_write(struct fpdus_out *w, const struct conn *c, const struct fpdu_event *ev,
-		     const struct iws_seg_note *note)
+void fpdus_out_write(struct fpdus_out *w, const struct conn *c, const struct iws_pdu *pdu)
 {
 	struct jsonw *j = &w->j;
-	const struct iws_fpdu *f = ev->fpdu;
-	const struct iws_msg *m = ev->msg;
+	const struct iws_fpdu *f = pdu->fpdu;
+	const struct iws_msg *m = pdu->msg;
+	const struct iws_seg_note *note = pdu->note;
 	jw_obj(j);
 	jw_ku64(j, "qp", c->stream);
-	jw_kstr(j, "dir", ev->dir == IWS_DIR_I2R ? "i2r" : "r2i");
+	jw_kstr(j, "dir", pdu->dir == IWS_DIR_I2R ? "i2r" : "r2i");
 	jw_ku64(j, "seq", f->seq);
 	jw_ku64(j, "wire_len", f->wire_len);
-	jw_ku64(j, "first_frame", ev->first_frame);
-	jw_ku64(j, "frame", ev->frame);
+	jw_ku64(j, "first_frame", pdu->first_frame);
+	jw_ku64(j, "frame", pdu->frame);
 	jw_ku64(j, "ulpdu_len", f->ulpdu_len);
 	jw_ku64(j, "pad", f->pad);
 	jw_key(j, "markers");
@@ -54,7 +54,7 @@ void fpdus_out_write(struct fpdus_out *w, const struct conn *c, const struct fpd
 		jw_obj_end(j);
 	}
 	jw_arr_end(j);
-	jw_kstr(j, "crc", crc_name(ev));
+	jw_kstr(j, "crc", crc_name(pdu));
 	if (m) {
 		bool t = m->ddp.tagged;
 		jw_kbool(j, "tagged", t);
@@ -69,9 +69,9 @@ void fpdus_out_write(struct fpdus_out *w, const struct conn *c, const struct fpd
 		if (note->rtr)
 			jw_kbool(j, "rtr", true);
 	} else {
-		jw_kstr(j, "undecodable", ev->why ? ev->why : "?");
+		jw_kstr(j, "undecodable", pdu->why ? pdu->why : "?");
 	}
-	if (ev->truncated)
+	if (pdu->truncated)
 		jw_kbool(j, "truncated", true);
 	if (f->marker_errors)
 		jw_ku64(j, "marker_errors", f->marker_errors);

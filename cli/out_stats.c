@@ -12,16 +12,16 @@
 #include "out.h"
 #include "units.h"
 
-const char *hs_name(enum stage_hs hs)
+const char *hs_name(enum iws_stream_state st)
 {
-	switch (hs) {
-	case HS_REQUEST:
+	switch (st) {
+	case IWS_SST_REQUEST:
 		return "request_only";
-	case HS_DONE:
+	case IWS_SST_FULL:
 		return "full";
-	case HS_REJECTED:
+	case IWS_SST_REJECTED:
 		return "rejected";
-	case HS_INFERRED:
+	case IWS_SST_INFERRED:
 		return "inferred";
 	default:
 		return "none";
@@ -30,12 +30,12 @@ const char *hs_name(enum stage_hs hs)
 
 uint64_t conn_gap_count(const struct conn *c)
 {
-	return CONN_RSUM(c, gaps);
+	return CONN_SUM(c, gaps);
 }
 
 uint64_t conn_gap_bytes(const struct conn *c)
 {
-	return CONN_RSUM(c, gap_bytes);
+	return CONN_SUM(c, gap_bytes);
 }
 
 unsigned report_findings(const struct report *r)
@@ -58,9 +58,9 @@ unsigned report_findings(const struct report *r)
 			f |= FAIL_TERMINATE;
 		if (c->c.ops_incomplete)
 			f |= FAIL_INCOMPLETE;
-		if (CONN_SSUM(c, undecodable) || CONN_SSUM(c, marker_errors) || CONN_RSUM(c, snap_bytes))
+		if (CONN_SUM(c, undecodable) || CONN_SUM(c, marker_errors) || CONN_SUM(c, snap_bytes))
 			f |= FAIL_MALFORMED;
-		if (CONN_RSUM(c, snap_bytes))
+		if (CONN_SUM(c, snap_bytes))
 			f |= FAIL_DAMAGED;
 	}
 	return f;
@@ -128,10 +128,11 @@ static const char *rtr_str(uint8_t rtr)
 static void qp_json(struct jsonw *j, const struct conn *c)
 {
 	char a[64];
-	const struct stage *st = &c->st;
-	const struct iws_mpa_conn *m = &st->mpa;
-	bool hs = st->hs == HS_DONE || st->hs == HS_REJECTED;
-	bool rev_known = c->have_req || c->have_rep;
+	enum iws_stream_state st = iws_stream_state(c->eng);
+	const struct iws_mpa_conn *m = iws_stream_mpa(c->eng);
+	const struct iws_mpa_frame *req = iws_stream_request(c->eng), *rep = iws_stream_reply(c->eng);
+	bool hs = st == IWS_SST_FULL || st == IWS_SST_REJECTED;
+	bool rev_known = req || rep;
 	const struct iws_tracker_counts *tc = conn_tracker_counts(c);
 	int is = conn_init_side(c);
 
@@ -139,22 +140,23 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	jw_ku64(j, "qp", c->stream);
 	jw_kstr(j, "initiator", conn_ep_str(c, IWS_DIR_I2R, a));
 	jw_kstr(j, "responder", conn_ep_str(c, IWS_DIR_R2I, a));
-	jw_kstr(j, "handshake", hs_name(st->hs));
+	jw_kstr(j, "handshake", hs_name(st));
 	jw_kou64(j, "mpa_rev", rev_known, m->rev);
 	jw_kbool(j, "crc", m->crc);
-	jw_kbool(j, "markers_i2r", st->d[is].p.markers);
-	jw_kbool(j, "markers_r2i", st->d[!is].p.markers);
+	jw_kbool(j, "markers_i2r", conn_markers(c, is));
+	jw_kbool(j, "markers_r2i", conn_markers(c, !is));
 	/* IRD/ORD (RFC 6581 §5): the initiator's from the Request, the
 	 * responder's from the Reply. */
-	jw_kou64(j, "ird", c->have_req && c->req.has_enhanced, c->req.ird);
-	jw_kou64(j, "ord", c->have_req && c->req.has_enhanced, c->req.ord);
-	jw_kou64(j, "ird_responder", c->have_rep && c->rep.has_enhanced, c->rep.ird);
-	jw_kou64(j, "ord_responder", c->have_rep && c->rep.has_enhanced, c->rep.ord);
+	jw_kou64(j, "ird", req && req->has_enhanced, req ? req->ird : 0);
+	jw_kou64(j, "ord", req && req->has_enhanced, req ? req->ord : 0);
+	jw_kou64(j, "ird_responder", rep && rep->has_enhanced, rep ? rep->ird : 0);
+	jw_kou64(j, "ord_responder", rep && rep->has_enhanced, rep ? rep->ord : 0);
 	jw_kbool(j, "p2p", hs && m->p2p);
 	jw_kostr(j, "rtr", hs && m->p2p ? rtr_str(m->rtr) : NULL);
-	jw_kbool(j, "rejected", st->hs == HS_REJECTED);
-	jw_kou64(j, "request_frame", st->request_frame != 0, st->request_frame);
-	jw_kou64(j, "reply_frame", st->reply_frame != 0, st->reply_frame);
+	jw_kbool(j, "rejected", st == IWS_SST_REJECTED);
+	uint64_t rqf = iws_stream_request_frame(c->eng), rpf = iws_stream_reply_frame(c->eng);
+	jw_kou64(j, "request_frame", rqf != 0, rqf);
+	jw_kou64(j, "reply_frame", rpf != 0, rpf);
 	jw_ku64(j, "first_frame", c->first_frame);
 	jw_ku64(j, "last_frame", c->last_frame);
 	jw_ki64(j, "first_ns", c->first_ns);
@@ -162,7 +164,7 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	jw_ku64(j, "frames", c->c.packets);
 	jw_ku64(j, "payload_bytes_i2r", c->c.payload_bytes[is]);
 	jw_ku64(j, "payload_bytes_r2i", c->c.payload_bytes[!is]);
-	jw_ku64(j, "fpdus", CONN_SSUM(c, fpdus));
+	jw_ku64(j, "fpdus", CONN_SUM(c, fpdus));
 	jw_ku64(j, "operations", c->c.ops);
 	jw_ku64(j, "incomplete", c->c.ops_incomplete);
 	jw_ku64(j, "bytes", c->c.op_bytes);
@@ -173,11 +175,11 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	jw_ku64(j, "crc_checked", c->c.crc_checked);
 	jw_ku64(j, "crc_errors", c->c.crc_errors);
 	jw_ku64(j, "terminates", c->c.terminates);
-	jw_ku64(j, "retransmissions", CONN_RSUM(c, retrans) + CONN_RSUM(c, late));
-	jw_ku64(j, "duplicate_segments", CONN_RSUM(c, retrans));
-	jw_ku64(j, "hole_fills", CONN_RSUM(c, late));
-	jw_ku64(j, "overlaps", CONN_RSUM(c, overlaps));
-	jw_ku64(j, "out_of_order", CONN_RSUM(c, out_of_order));
+	jw_ku64(j, "retransmissions", CONN_SUM(c, retrans) + CONN_SUM(c, late));
+	jw_ku64(j, "duplicate_segments", CONN_SUM(c, retrans));
+	jw_ku64(j, "hole_fills", CONN_SUM(c, late));
+	jw_ku64(j, "overlaps", CONN_SUM(c, overlaps));
+	jw_ku64(j, "out_of_order", CONN_SUM(c, out_of_order));
 	jw_ku64(j, "gaps", conn_gap_count(c));
 	jw_ku64(j, "gap_bytes", conn_gap_bytes(c));
 	jw_key(j, "gap_list");
@@ -209,16 +211,16 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 		jw_obj_end(j);
 	}
 	jw_arr_end(j);
-	jw_ku64(j, "snaplen_cut_bytes", CONN_RSUM(c, snap_bytes));
-	jw_ku64(j, "ooo_limit_hits", CONN_RSUM(c, limit_hits));
-	jw_ku64(j, "reasm_limit_hits", CONN_SSUM(c, limit_hits));
+	jw_ku64(j, "snaplen_cut_bytes", CONN_SUM(c, snap_bytes));
+	jw_ku64(j, "ooo_limit_hits", CONN_SUM(c, ooo_limit_hits));
+	jw_ku64(j, "reasm_limit_hits", CONN_SUM(c, buf_limit_hits));
 	jw_kbool(j, "flow_limit_finished", c->evicted);
-	jw_ku64(j, "resyncs", CONN_SSUM(c, resyncs));
-	jw_ku64(j, "framing_lost", CONN_SSUM(c, lost));
-	jw_ku64(j, "skipped_bytes", CONN_SSUM(c, skipped_bytes));
-	jw_ku64(j, "undecodable_fpdus", CONN_SSUM(c, undecodable));
-	jw_ku64(j, "truncated_fpdus", CONN_SSUM(c, truncated));
-	jw_ku64(j, "marker_errors", CONN_SSUM(c, marker_errors));
+	jw_ku64(j, "resyncs", CONN_SUM(c, resyncs));
+	jw_ku64(j, "framing_lost", CONN_SUM(c, lost));
+	jw_ku64(j, "skipped_bytes", CONN_SUM(c, skipped_bytes));
+	jw_ku64(j, "undecodable_fpdus", CONN_SUM(c, undecodable));
+	jw_ku64(j, "truncated_fpdus", CONN_SUM(c, truncated));
+	jw_ku64(j, "marker_errors", CONN_SUM(c, marker_errors));
 	jw_ku64(j, "rtr_messages", tc->rtr_messages);
 	jw_ku64(j, "msn_gaps", tc->msn_gaps);
 	jw_ku64(j, "offset_gaps", tc->offset_gaps);
@@ -293,8 +295,8 @@ void stats_write_json(FILE *f, const struct report *r)
 		gaps += conn_gap_count(c);
 		gapb += conn_gap_bytes(c);
 		term += c->c.terminates;
-		retr += CONN_RSUM(c, retrans) + CONN_RSUM(c, late);
-		fpdus += CONN_SSUM(c, fpdus);
+		retr += CONN_SUM(c, retrans) + CONN_SUM(c, late);
+		fpdus += CONN_SUM(c, fpdus);
 	}
 	jw_arr_end(j);
 

@@ -25,7 +25,7 @@ static const char *yn(bool b)
 static const char *markers_str(const struct conn *c)
 {
 	int is = conn_init_side(c);
-	bool i2r = c->st.d[is].p.markers, r2i = c->st.d[!is].p.markers;
+	bool i2r = conn_markers(c, is), r2i = conn_markers(c, !is);
 	if (i2r && r2i)
 		return "both ways";
 	if (i2r)
@@ -37,19 +37,19 @@ static const char *markers_str(const struct conn *c)
 
 static void mpa_line(FILE *f, const struct conn *c)
 {
-	const struct stage *st = &c->st;
-	const struct iws_mpa_conn *m = &st->mpa;
-	switch (st->hs) {
-	case HS_DONE:
-	case HS_REJECTED:
+	enum iws_stream_state st = iws_stream_state(c->eng);
+	const struct iws_mpa_conn *m = iws_stream_mpa(c->eng);
+	const struct iws_mpa_frame *req = iws_stream_request(c->eng), *rep = iws_stream_reply(c->eng);
+	switch (st) {
+	case IWS_SST_FULL:
+	case IWS_SST_REJECTED:
 		fprintf(f, "  MPA v%u%s, CRC %s, markers %s", m->rev,
-			c->have_req && c->req.enhanced_flag ? " enhanced" : "", yn(m->crc),
-			markers_str(c));
-		if (c->have_req && c->req.has_enhanced && c->have_rep && c->rep.has_enhanced)
-			fprintf(f, ", IRD/ORD %u/%u, responder %u/%u", c->req.ird, c->req.ord,
-				c->rep.ird, c->rep.ord);
+			req && req->enhanced_flag ? " enhanced" : "", yn(m->crc), markers_str(c));
+		if (req && req->has_enhanced && rep && rep->has_enhanced)
+			fprintf(f, ", IRD/ORD %u/%u, responder %u/%u", req->ird, req->ord, rep->ird,
+				rep->ord);
 		fputc('\n', f);
-		if (st->hs == HS_REJECTED)
+		if (st == IWS_SST_REJECTED)
 			fputs("  ! connection REJECTED by the responder (MPA Reply with R set)\n", f);
 		else if (m->p2p)
 			fprintf(f, "  peer-to-peer set-up, RTR %s\n",
@@ -58,13 +58,13 @@ static void mpa_line(FILE *f, const struct conn *c)
 				: m->rtr == IWS_RTR_READ  ? "zero-length Read"
 							  : "none");
 		break;
-	case HS_REQUEST:
+	case IWS_SST_REQUEST:
 		fprintf(f, "  MPA v%u Request seen, Reply not captured; CRC %s, markers %s\n", m->rev,
-			yn(m->crc || st->d[0].p.crc || st->d[1].p.crc), markers_str(c));
+			yn(m->crc || conn_crc(c)), markers_str(c));
 		break;
 	default:
 		fprintf(f, "  MPA handshake not captured: inferred CRC %s, markers %s\n",
-			yn(st->d[0].p.crc || st->d[1].p.crc), markers_str(c));
+			yn(conn_crc(c)), markers_str(c));
 		break;
 	}
 }
@@ -98,28 +98,28 @@ static void problems(FILE *f, const struct conn *c)
 				c->gaps[i].dir == IWS_DIR_I2R ? "i2r" : "r2i", c->gaps[i].seq,
 				c->gaps[i].len, c->gaps[i].prev_frame);
 	}
-	uint64_t snap = CONN_RSUM(c, snap_bytes);
+	uint64_t snap = CONN_SUM(c, snap_bytes);
 	if (snap)
 		fprintf(f, "  ! %s cut by the snapshot length; %" PRIu64 " FPDUs truncated\n",
-			fmt_bytes(b1, sizeof(b1), snap), CONN_SSUM(c, truncated));
+			fmt_bytes(b1, sizeof(b1), snap), CONN_SUM(c, truncated));
 	if (c->c.ops_incomplete)
 		fprintf(f, "  ! %" PRIu64 " operation%s incomplete\n", c->c.ops_incomplete,
 			c->c.ops_incomplete == 1 ? "" : "s");
-	uint64_t lost = CONN_SSUM(c, lost), skipped = CONN_SSUM(c, skipped_bytes);
+	uint64_t lost = CONN_SUM(c, lost), skipped = CONN_SUM(c, skipped_bytes);
 	if (lost || skipped)
 		fprintf(f, "  ! framing lost %" PRIu64 " time%s, %" PRIu64 " resync%s, %s skipped\n",
-			lost, lost == 1 ? "" : "s", CONN_SSUM(c, resyncs),
-			CONN_SSUM(c, resyncs) == 1 ? "" : "s", fmt_bytes(b2, sizeof(b2), skipped));
-	uint64_t und = CONN_SSUM(c, undecodable), mk = CONN_SSUM(c, marker_errors);
+			lost, lost == 1 ? "" : "s", CONN_SUM(c, resyncs),
+			CONN_SUM(c, resyncs) == 1 ? "" : "s", fmt_bytes(b2, sizeof(b2), skipped));
+	uint64_t und = CONN_SUM(c, undecodable), mk = CONN_SUM(c, marker_errors);
 	if (und || mk)
 		fprintf(f, "  ! %" PRIu64 " FPDUs undecodable, %" PRIu64 " marker errors\n", und, mk);
-	if (CONN_RSUM(c, limit_hits))
+	if (CONN_SUM(c, ooo_limit_hits))
 		fprintf(f, "  ! out-of-order buffer limit reached %" PRIu64 " times (--max-ooo)\n",
-			CONN_RSUM(c, limit_hits));
-	if (CONN_SSUM(c, limit_hits))
+			CONN_SUM(c, ooo_limit_hits));
+	if (CONN_SUM(c, buf_limit_hits))
 		fprintf(f, "  ! reassembly buffer limit reached %" PRIu64 " times, octets dropped "
 			   "(--max-reasm)\n",
-			CONN_SSUM(c, limit_hits));
+			CONN_SUM(c, buf_limit_hits));
 	if (c->evicted)
 		fprintf(f, "  ! finished early at the connection limit (--max-flows)\n");
 	const struct iws_tracker_counts *tc = conn_tracker_counts(c);
@@ -145,7 +145,7 @@ static void qp_block(FILE *f, const struct conn *c)
 		c->first_frame, c->last_frame);
 	fprintf(f, "  retransmissions %" PRIu64 ", gaps %" PRIu64 ", CRC errors %" PRIu64
 		   ", Terminates %" PRIu64 "\n",
-		CONN_RSUM(c, retrans) + CONN_RSUM(c, late), conn_gap_count(c), c->c.crc_errors,
+		CONN_SUM(c, retrans) + CONN_SUM(c, late), conn_gap_count(c), c->c.crc_errors,
 		c->c.terminates);
 	problems(f, c);
 }
@@ -220,8 +220,8 @@ static void header(FILE *f, const struct report *r)
 		fprintf(f, "! %" PRIu64 " frame%s older than the frame before\n", ss->ts_backwards,
 			ss->ts_backwards == 1 ? "" : "s");
 	limits_lines(f, a);
-	if (a->env.lim.peak)
-		fprintf(f, "out-of-order buffer peak: %s\n", fmt_bytes(by, sizeof(by), a->env.lim.peak));
+	if (a->env.lim.ooo_peak)
+		fprintf(f, "out-of-order buffer peak: %s\n", fmt_bytes(by, sizeof(by), a->env.lim.ooo_peak));
 }
 
 void summary_write(FILE *f, const struct report *r)

@@ -221,7 +221,30 @@ struct iws_result iws_sync_find(const uint8_t *buf, size_t len, uint32_t seq,
 	struct crc_plan cp = { o->crc != IWS_NO, true, SYNC_CRC_BUDGET, false };
 	bool pending = false;
 
-	if (o->markers == IWS_YES) {
+	if (o->markers == IWS_UNKNOWN && o->marker_base_known) {
+		/* Only two readings are possible: markers on the known grid, or
+		 * none. The words at the grid points decide: a marker has a zero
+		 * reserved half and a 4-aligned FPDUPTR (RFC 5044 §4.2). With no
+		 * grid point in the data yet, wait (unless it ends here). */
+		uint32_t p = (o->marker_base - seq) & (IWS_MPA_MARKER_INTERVAL - 1);
+		bool any = false, like = true;
+		for (uint32_t q = p; q + 4 <= len && like; q += IWS_MPA_MARKER_INTERVAL) {
+			any = true;
+			like = iws_be16(buf + q) == 0 && (iws_be16(buf + q + 2) & 3) == 0;
+		}
+		if (!any && len < (uint64_t)p + 4 && o->min_chain != 1)
+			return iws_need(p + 4);
+		if (any && like) {
+			struct iws_mpa_dir dm = d;
+			dm.markers = true;
+			dm.marker_base = o->marker_base;
+			if (scan(buf, len, seq, &dm, min_chain, max_scan, 4, p & 3, false, &cp, out,
+				 &pending))
+				return iws_ok();
+		}
+		if (scan(buf, len, seq, &d, min_chain, max_scan, 1, 0, false, &cp, out, &pending))
+			return iws_ok();
+	} else if (o->markers == IWS_YES) {
 		d.markers = true;
 		d.marker_base = o->marker_base;
 		uint32_t first = (o->marker_base - seq) & 3;

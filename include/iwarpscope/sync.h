@@ -22,7 +22,10 @@ enum iws_tristate { IWS_NO = 0, IWS_YES = 1, IWS_UNKNOWN = 2 };
 
 struct iws_sync_opts {
 	enum iws_tristate markers;  /* UNKNOWN: try without, then infer the phase */
-	uint32_t marker_base;       /* used when markers == IWS_YES */
+	uint32_t marker_base;       /* used when markers == IWS_YES, or marker_base_known */
+	bool marker_base_known;     /* markers UNKNOWN, but if there are any they sit at
+				     * marker_base + 512k (the MPA frame that ends at
+				     * SeqStart was seen, RFC 5044 §4.3) */
 	enum iws_tristate crc;      /* UNKNOWN: infer from the CRC fields */
 	unsigned min_chain;         /* FPDUs that must validate (0: default 3) */
 	uint32_t max_scan;          /* candidate offsets to try (0: 65544+marker room) */

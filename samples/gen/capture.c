@@ -374,7 +374,12 @@ int capture_write(struct gen *g, const char *prefix)
 		f->listed = all_captured(m, f->off, f->hdr_end);
 		f->full = all_captured(m, f->off, f->off + f->wire_len);
 		if (f->listed) {
+			/* Its first transmission as captured: the earliest frame
+			 * that carried any of its octets. */
 			f->first_frame = m->fc[f->off];
+			for (uint32_t k = 0; k < f->wire_len && f->off + k < m->n; k++)
+				if (m->fc[f->off + k] && m->fc[f->off + k] < f->first_frame)
+					f->first_frame = m->fc[f->off + k];
 			f->frame = m->comp[f->off + f->wire_len - 1];
 		}
 	}

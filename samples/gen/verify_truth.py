@@ -459,8 +459,9 @@ class Checker:
                         self.err("fpdu %d: marker bytes at %d" % (i, ms))
             full = all(x in fc for x in range(o, o + wire))
             # frame numbers
-            if fc.get(o) != f["first_frame"]:
-                self.err("fpdu %d: first_frame %s != %s" % (i, f["first_frame"], fc.get(o)))
+            first = min((fc[x] for x in range(o, o + wire) if x in fc), default=None)
+            if first != f["first_frame"]:
+                self.err("fpdu %d: first_frame %s != %s" % (i, f["first_frame"], first))
             endc = max((st["comp"][x] for x in range(o, o + wire) if x in st["comp"]), default=None)
             # in-order completion: running max up to the last captured octet of the FPDU
             lastcap = max((x for x in range(o, o + wire) if x in fc), default=None)

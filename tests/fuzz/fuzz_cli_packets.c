@@ -91,31 +91,25 @@ static void emit(void *vctx, const struct conn *c, const struct iws_op *op)
 	x->emitted++;
 }
 
-static void on_fpdu(void *vctx, struct conn *c, const struct fpdu_event *ev,
-		    const struct iws_seg_note *note)
+static void on_fpdu(void *vctx, struct conn *c, const struct iws_pdu *pdu)
 {
 	struct ctx *x = vctx;
 	(void)c;
-	(void)note;
 	x->fpdus++;
-	if (ev->frame < ev->first_frame || ev->fpdu->wire_len < 8 || ev->dir > 1)
+	if (pdu->frame < pdu->first_frame || pdu->arrived_frame < pdu->first_frame ||
+	    pdu->frame < pdu->arrived_frame || pdu->fpdu->wire_len < 8 || pdu->dir > 1 ||
+	    (pdu->msg && !pdu->note))
 		__builtin_trap();
 }
 
 static void check_limits(const struct analysis *a)
 {
-	const struct reasm_limits *l = &a->env.lim;
-	if (l->used > l->max_total_bytes || a->nactive > a->max_flows)
+	const struct iws_stream_limits *l = &a->env.lim;
+	if (l->ooo_used > l->max_ooo_total || a->nactive > a->max_flows)
 		__builtin_trap();
 	/* Past the limit, each direction may still hold its floor. */
-	if (a->env.slim.used > a->env.slim.max_bytes + 2ull * STAGE_FLOOR_BYTES * a->nconns)
+	if (l->buf_used > l->max_buf + 2ull * IWS_STREAM_FLOOR * a->nconns)
 		__builtin_trap();
-	for (uint32_t i = 0; i < a->nactive; i++) {
-		const struct conn *c = a->active[i];
-		for (int s = 0; s < 2; s++)
-			if (c->rd[s].ooo_bytes > l->max_dir_bytes)
-				__builtin_trap();
-	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -216,13 +210,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		t.dport = side ? cport : sport;
 		t.flags = 0;
 		if (f & 0x08)
-			t.flags |= TCPF_SYN;
+			t.flags |= IWS_TCP_SYN;
 		if (f & 0x10)
-			t.flags |= TCPF_FIN;
+			t.flags |= IWS_TCP_FIN;
 		if (f & 0x20)
-			t.flags |= TCPF_RST;
+			t.flags |= IWS_TCP_RST;
 		if (has_ack)
-			t.flags |= TCPF_ACK;
+			t.flags |= IWS_TCP_ACK;
 		uint32_t base = (c & 0x40) ? me->isn : me->cursor;
 		t.seq = base + (uint32_t)(int32_t)delta;
 		t.ack = has_ack ? peer->cursor + (uint32_t)(int32_t)ackd : 0;
@@ -231,7 +225,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		t.cap_len = (c & 0x08) ? total / 2 : total;
 
 		/* The side's cursor moves past what it sent (a SYN takes one). */
-		if (t.flags & TCPF_SYN) {
+		if (t.flags & IWS_TCP_SYN) {
 			me->isn = t.seq;
 			me->cursor = t.seq + 1 + total;
 		} else if (total) {
@@ -273,10 +267,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	for (uint32_t i = 0; i < x.a.nconns; i++) {
 		const struct conn *cn = x.a.conns[i];
-		if (cn && (cn->rd[0].ooo || cn->rd[1].ooo || cn->st.d[0].buf.len || cn->st.d[1].buf.len))
+		if (cn && iws_stream_buffered(cn->eng))
 			__builtin_trap();
 	}
-	if (x.a.env.lim.used != 0 || x.a.env.slim.used != 0)
+	if (x.a.env.lim.ooo_used != 0 || x.a.env.lim.buf_used != 0)
 		__builtin_trap();
 	timeline_free(&x.tl);
 	analysis_free(&x.a);

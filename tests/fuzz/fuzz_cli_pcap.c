@@ -54,11 +54,10 @@ static void emit_op(void *ctx, const struct conn *c, const struct iws_op *op)
 		ops_out_write(&app->ops[i], c, op);
 }
 
-static void on_fpdu(void *ctx, struct conn *c, const struct fpdu_event *ev,
-		    const struct iws_seg_note *note)
+static void on_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
 {
 	struct app *app = ctx;
-	fpdus_out_write(&app->fpdus, c, ev, note);
+	fpdus_out_write(&app->fpdus, c, pdu);
 }
 
 static void tick(void *ctx)
@@ -138,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	stats_write_text(out, &r);
 	summary_write_short(out, &r);
 	(void)report_findings(&r);
-	if (app.a.env.lim.used != 0 || app.a.env.slim.used != 0)
+	if (app.a.env.lim.ooo_used != 0 || app.a.env.lim.buf_used != 0)
 		__builtin_trap();
 
 	timeline_free(&app.tl);

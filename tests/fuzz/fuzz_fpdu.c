@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		off += f.wire_len;
 	}
 
-	struct iws_sync_opts o = { (enum iws_tristate)(mode % 3), d.marker_base,
+	struct iws_sync_opts o = { (enum iws_tristate)(mode % 3), d.marker_base, (mode & 0x20) != 0,
 				   (enum iws_tristate)((mode / 3) % 3), 1u + (mode >> 6), 0 };
 	struct iws_sync y;
 	struct iws_result r = iws_sync_find(data, size, seq, &o, &y);

@@ -41,7 +41,8 @@ static void start(struct sbuf *b, uint32_t seq)
 	}
 }
 
-static void add_mark(struct sbuf *b, uint32_t off, uint64_t frame, uint64_t run_frame, int64_t run_ts)
+static void add_mark(struct sbuf *b, uint32_t off, uint64_t frame, int64_t ts, uint64_t run_frame,
+		     int64_t run_ts)
 {
 	if (b->nmarks) {
 		struct smark *l = &b->marks[b->nmarks - 1];
@@ -56,18 +57,18 @@ static void add_mark(struct sbuf *b, uint32_t off, uint64_t frame, uint64_t run_
 		b->marks = m;
 		b->capmarks = cap;
 	}
-	b->marks[b->nmarks++] = (struct smark){ off, frame, run_frame, run_ts };
+	b->marks[b->nmarks++] = (struct smark){ off, frame, ts, run_frame, run_ts };
 }
 
 bool sbuf_append(struct sbuf *b, uint32_t seq, const uint8_t *p, uint32_t n, uint64_t frame,
-		 uint64_t run_frame, int64_t run_ts)
+		 int64_t ts, uint64_t run_frame, int64_t run_ts)
 {
 	if (!n)
 		return true;
 	if (!reserve(b, n))
 		return false;
 	start(b, seq);
-	add_mark(b, b->len, frame, run_frame, run_ts);
+	add_mark(b, b->len, frame, ts, run_frame, run_ts);
 	memcpy(b->data + b->len, p, n);
 	b->len += n;
 	return true;
@@ -160,10 +161,8 @@ void sbuf_free(struct sbuf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-const struct smark *sbuf_mark_at(const struct sbuf *b, uint32_t off)
+uint32_t sbuf_mark_index(const struct sbuf *b, uint32_t off)
 {
-	if (!b->nmarks)
-		return NULL;
 	/* The last mark at or before off (marks are sorted; a buffer built
 	 * from one-octet segments has one per octet). */
 	uint32_t lo = 0, hi = b->nmarks;
@@ -174,7 +173,12 @@ const struct smark *sbuf_mark_at(const struct sbuf *b, uint32_t off)
 		else
 			hi = mid;
 	}
-	return &b->marks[lo];
+	return lo;
+}
+
+const struct smark *sbuf_mark_at(const struct sbuf *b, uint32_t off)
+{
+	return b->nmarks ? &b->marks[sbuf_mark_index(b, off)] : NULL;
 }
 
 bool sbuf_in_hole(const struct sbuf *b, uint32_t off, uint32_t len)

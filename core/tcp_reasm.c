@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* TCP reassembly of one direction (see reasm.h). Sequence arithmetic is
+/* TCP reassembly of one direction (see tcp_reasm.h). Sequence arithmetic is
  * modulo 2^32 (RFC 9293 §3.4): "a before b" is (int32_t)(a - b) < 0. */
-#include "reasm.h"
+#include "tcp_reasm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,16 +27,17 @@ static inline int32_t sdiff(uint32_t a, uint32_t b)
 	return (int32_t)(a - b);
 }
 
-void reasm_init(struct reasm_dir *d)
+void reasm_init(struct reasm_dir *d, struct iws_stream_counts *c)
 {
 	memset(d, 0, sizeof(*d));
+	d->c = c;
 }
 
-static void seg_free(struct reasm_dir *d, struct ooo_seg *s, struct reasm_limits *lim)
+static void seg_free(struct reasm_dir *d, struct ooo_seg *s, struct iws_stream_limits *lim)
 {
 	uint64_t sz = (s->hole ? 0 : s->len) + SEG_COST;
 	d->ooo_bytes -= sz;
-	lim->used -= sz;
+	lim->ooo_used -= sz;
 	d->ooo_n--;
 	free(s);
 }
@@ -62,10 +63,10 @@ static void deliver(struct reasm_dir *d, int side, uint32_t seq, const uint8_t *
 	if (cap)
 		sink->data(sink->ctx, side, seq, p, cap, frame, ts);
 	if (n > cap) {
-		d->c.snap_bytes += n - cap;
+		d->c->snap_bytes += n - cap;
 		sink->hole(sink->ctx, side, seq + cap, n - cap, HOLE_SNAP);
 	}
-	d->c.bytes += n;
+	d->c->bytes += n;
 	d->next_seq = seq + n;
 }
 
@@ -79,7 +80,7 @@ static void check_fin(struct reasm_dir *d, int side, const struct reasm_sink *si
 
 /* Deliver buffered segments the stream has reached. */
 static void drain(struct reasm_dir *d, int side, const struct reasm_sink *sink,
-		  struct reasm_limits *lim)
+		  struct iws_stream_limits *lim)
 {
 	bool changed = false;
 	while (d->ooo && sdiff(d->ooo->seq, d->next_seq) <= 0) {
@@ -92,8 +93,8 @@ static void drain(struct reasm_dir *d, int side, const struct reasm_sink *sink,
 		if (sdiff(end, d->next_seq) > 0) {
 			uint32_t skip = d->next_seq - s->seq;
 			if (s->hole) {
-				d->c.snap_bytes += end - d->next_seq;
-				d->c.bytes += end - d->next_seq;
+				d->c->snap_bytes += end - d->next_seq;
+				d->c->bytes += end - d->next_seq;
 				sink->hole(sink->ctx, side, d->next_seq, end - d->next_seq, HOLE_SNAP);
 				d->next_seq = end;
 			} else {
@@ -111,16 +112,16 @@ static void drain(struct reasm_dir *d, int side, const struct reasm_sink *sink,
 /* Declare the octets before the first buffered segment (or before `upto`,
  * whichever comes first) a gap and move on. */
 static void gap_to(struct reasm_dir *d, int side, uint32_t upto, const struct reasm_sink *sink,
-		   struct reasm_limits *lim)
+		   struct iws_stream_limits *lim)
 {
 	uint32_t end = upto;
 	if (d->ooo && sdiff(d->ooo->seq, end) < 0)
 		end = d->ooo->seq;
 	if (sdiff(end, d->next_seq) > 0) {
 		uint32_t n = end - d->next_seq;
-		d->c.gaps++;
-		d->c.gap_bytes += n;
-		d->c.bytes += n;
+		d->c->gaps++;
+		d->c->gap_bytes += n;
+		d->c->bytes += n;
 		sink->hole(sink->ctx, side, d->next_seq, n, HOLE_GAP);
 		d->next_seq = end;
 	}
@@ -128,7 +129,7 @@ static void gap_to(struct reasm_dir *d, int side, uint32_t upto, const struct re
 }
 
 static struct ooo_seg *piece(uint32_t seq, uint32_t len, bool hole, const uint8_t *p,
-			     const struct reasm_in *in)
+			     const struct iws_tcp_seg *in)
 {
 	struct ooo_seg *s = malloc(sizeof(*s) + (hole ? 0 : len));
 	if (!s)
@@ -148,7 +149,7 @@ static struct ooo_seg *piece(uint32_t seq, uint32_t len, bool hole, const uint8_
  * before `next` (after *link): up to two pieces, data then snaplen hole. */
 static struct ooo_seg **insert_range(struct reasm_dir *d, struct ooo_seg **link, uint32_t a,
 				     uint32_t b, uint32_t s0, uint32_t cap, const uint8_t *p,
-				     const struct reasm_in *in, struct reasm_limits *lim)
+				     const struct iws_tcp_seg *in, struct iws_stream_limits *lim)
 {
 	uint32_t cap_end = s0 + cap;
 	uint32_t mid = sdiff(cap_end, a) <= 0 ? a : (sdiff(cap_end, b) >= 0 ? b : cap_end);
@@ -169,9 +170,9 @@ static struct ooo_seg **insert_range(struct reasm_dir *d, struct ooo_seg **link,
 		d->ooo_n++;
 		uint64_t sz = (s->hole ? 0 : s->len) + SEG_COST;
 		d->ooo_bytes += sz;
-		lim->used += sz;
-		if (lim->used > lim->peak)
-			lim->peak = lim->used;
+		lim->ooo_used += sz;
+		if (lim->ooo_used > lim->ooo_peak)
+			lim->ooo_peak = lim->ooo_used;
 		if (!d->ooo_min_frame || s->frame < d->ooo_min_frame) {
 			d->ooo_min_frame = s->frame;
 			d->ooo_min_ts = s->ts_ns;
@@ -180,9 +181,11 @@ static struct ooo_seg **insert_range(struct reasm_dir *d, struct ooo_seg **link,
 	return link;
 }
 
-/* Buffer [s, e) (ahead of next_seq), keeping octets already buffered. */
-static void buffer_ooo(struct reasm_dir *d, uint32_t s, uint32_t e, uint32_t cap, const uint8_t *p,
-		       const struct reasm_in *in, struct reasm_limits *lim)
+/* Buffer [s, e) (ahead of next_seq), keeping octets already buffered (the
+ * first captured copy wins; the others are reported as duplicates). */
+static void buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e, uint32_t cap,
+		       const uint8_t *p, const struct iws_tcp_seg *in, const struct reasm_sink *sink,
+		       struct iws_stream_limits *lim)
 {
 	uint32_t base = d->next_seq;
 	uint32_t cur = s;
@@ -208,18 +211,22 @@ static void buffer_ooo(struct reasm_dir *d, uint32_t s, uint32_t e, uint32_t cap
 			continue;
 		}
 		overlapped = true;
-		cur = x->seq + x->len;
+		uint32_t xe = x->seq + x->len;
+		uint32_t oe = xe - base < e - base ? xe : e;
+		if (sink->dup)
+			sink->dup(sink->ctx, side, cur, oe - cur, in->frame);
+		cur = xe;
 	}
 	if (overlapped)
-		d->c.overlaps++;
+		d->c->overlaps++;
 }
 
-void reasm_segment(struct reasm_dir *d, int side, const struct reasm_in *in,
-		   const struct reasm_sink *sink, struct reasm_limits *lim)
+void reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
+		   const struct reasm_sink *sink, struct iws_stream_limits *lim)
 {
-	const struct tcp_pkt *p = in->pkt;
+	const struct iws_tcp_seg *p = in;
 	uint32_t seq = p->seq;
-	if (p->flags & TCPF_SYN) {
+	if (p->flags & IWS_TCP_SYN) {
 		if (!d->started) {
 			d->started = true;
 			d->syn_seen = true;
@@ -229,49 +236,54 @@ void reasm_segment(struct reasm_dir *d, int side, const struct reasm_in *in,
 		}
 		seq = p->seq + 1;   /* data on a SYN follows the SYN's own number */
 	}
-	if (p->flags & TCPF_RST)
+	if (p->flags & IWS_TCP_RST)
 		d->rst_seen = true;
 	uint32_t n = p->wire_len;
-	if (n && !(p->flags & TCPF_RST)) {
+	if (n && !(p->flags & IWS_TCP_RST)) {
 		if (!d->started) {
 			/* Mid-stream: the capture starts with this segment. */
 			d->started = true;
 			d->next_seq = seq;
 			sink->start(sink->ctx, side, seq, false);
 		}
-		d->c.segments++;
+		d->c->segments++;
 		uint32_t e = seq + n;
 		int32_t ahead = sdiff(seq, d->next_seq);
 		if (ahead <= 0) {
 			if (sdiff(e, d->next_seq) <= 0) {
-				d->c.retrans++;
+				d->c->retrans++;
+				if (sink->dup)
+					sink->dup(sink->ctx, side, seq, n, in->frame);
 			} else {
 				uint32_t skip = d->next_seq - seq;
-				if (skip)
-					d->c.overlaps++;
+				if (skip) {
+					d->c->overlaps++;
+					if (sink->dup)
+						sink->dup(sink->ctx, side, seq, skip, in->frame);
+				}
 				/* Later octets were seen first: a retransmission (or a
 				 * reordered original) filling the hole. */
 				if (d->ooo)
-					d->c.late++;
+					d->c->late++;
 				uint32_t cap = p->cap_len > skip ? p->cap_len - skip : 0;
 				deliver(d, side, d->next_seq, p->payload + skip, cap, e - d->next_seq,
 					in->frame, in->ts_ns, sink);
 				drain(d, side, sink, lim);
 			}
 		} else {
-			d->c.out_of_order++;
-			buffer_ooo(d, seq, e, p->cap_len, p->payload, in, lim);
+			d->c->out_of_order++;
+			buffer_ooo(d, side, seq, e, p->cap_len, p->payload, in, sink, lim);
 			/* Bounded memory (and bounded work: inserting walks the
 			 * list): past a limit the hole is given up as a gap. */
-			while (d->ooo && (d->ooo_bytes > lim->max_dir_bytes ||
-					  lim->used > lim->max_total_bytes ||
-					  d->ooo_n > (lim->max_dir_segs ? lim->max_dir_segs : 4096u))) {
-				d->c.limit_hits++;
+			while (d->ooo && (d->ooo_bytes > lim->max_ooo_dir ||
+					  lim->ooo_used > lim->max_ooo_total ||
+					  d->ooo_n > lim->max_ooo_segs)) {
+				d->c->ooo_limit_hits++;
 				gap_to(d, side, d->ooo->seq, sink, lim);
 			}
 		}
 	}
-	if ((p->flags & TCPF_FIN) && !d->fin_seen && d->started) {
+	if ((p->flags & IWS_TCP_FIN) && !d->fin_seen && d->started) {
 		d->fin_seen = true;
 		d->fin_seq = seq + n;
 	}
@@ -280,7 +292,7 @@ void reasm_segment(struct reasm_dir *d, int side, const struct reasm_in *in,
 }
 
 void reasm_ack(struct reasm_dir *d, int side, uint32_t ack, const struct reasm_sink *sink,
-	       struct reasm_limits *lim)
+	       struct iws_stream_limits *lim)
 {
 	if (!d->started || d->fin_done)
 		return;
@@ -294,13 +306,13 @@ void reasm_ack(struct reasm_dir *d, int side, uint32_t ack, const struct reasm_s
 }
 
 void reasm_flush(struct reasm_dir *d, int side, const struct reasm_sink *sink,
-		 struct reasm_limits *lim)
+		 struct iws_stream_limits *lim)
 {
 	while (d->ooo)
 		gap_to(d, side, d->ooo->seq, sink, lim);
 }
 
-void reasm_free(struct reasm_dir *d, struct reasm_limits *lim)
+void reasm_free(struct reasm_dir *d, struct iws_stream_limits *lim)
 {
 	while (d->ooo) {
 		struct ooo_seg *s = d->ooo;

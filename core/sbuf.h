@@ -4,11 +4,11 @@
  * chunk appended, the frame it was first captured in and the running
  * "in-order completion" frame (docs/semantics.md: an FPDU belongs to the frame
  * where reassembly completes it), and which octets are holes (never captured,
- * zero-filled). The MPA stage keeps straddling FPDUs and hunted-through octets
- * in one of these per direction.
+ * zero-filled). The stream engine keeps straddling FPDUs and hunted-through
+ * octets in one of these per direction (core-private header).
  */
-#ifndef IWS_CLI_SBUF_H
-#define IWS_CLI_SBUF_H
+#ifndef IWS_CORE_SBUF_H
+#define IWS_CORE_SBUF_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -16,6 +16,7 @@
 struct smark {
 	uint32_t off;                   /* first buffer offset of a chunk */
 	uint64_t frame;                 /* where that chunk was first captured */
+	int64_t ts;                     /* ... and when */
 	uint64_t run_frame;             /* completion frame up to and with it */
 	int64_t run_ts;
 };
@@ -37,7 +38,7 @@ struct sbuf {
 /* Append n captured octets; seq is their sequence number (used when the
  * buffer was empty). false on allocation failure (nothing appended). */
 bool sbuf_append(struct sbuf *b, uint32_t seq, const uint8_t *p, uint32_t n, uint64_t frame,
-		 uint64_t run_frame, int64_t run_ts);
+		 int64_t ts, uint64_t run_frame, int64_t run_ts);
 /* Append n missing octets (zeros, recorded as a hole). */
 bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n);
 /* Room for n octets in all (one allocation for an FPDU of known length). */
@@ -52,6 +53,8 @@ void sbuf_free(struct sbuf *b);
 
 /* The chunk that holds octet off (NULL for an empty buffer). */
 const struct smark *sbuf_mark_at(const struct sbuf *b, uint32_t off);
+/* Index of that chunk's mark (0 for an empty buffer). */
+uint32_t sbuf_mark_index(const struct sbuf *b, uint32_t off);
 /* Does [off, off+len) touch a hole? (b may be NULL: no holes) */
 bool sbuf_in_hole(const struct sbuf *b, uint32_t off, uint32_t len);
 /* Offset from off of the first hole octet in [off, off+w); w if none. */

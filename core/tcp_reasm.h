@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * reasm.h - TCP reassembly of one direction of a connection: the byte stream
- * delivered in order, exactly once.
+ * tcp_reasm.h - TCP reassembly of one direction of a connection: the byte
+ * stream delivered in order, exactly once (core-private: the first stage of
+ * the stream engine, stream.h).
  *
  * In-order data goes straight from the packet buffer to the sink (no copy).
  * Segments ahead of the expected sequence number are copied into a bounded
@@ -16,13 +17,13 @@
  * after it. Octets cut by the snapshot length are a hole of another kind:
  * their position is known but not their content.
  */
-#ifndef IWS_CLI_REASM_H
-#define IWS_CLI_REASM_H
+#ifndef IWS_CORE_TCP_REASM_H
+#define IWS_CORE_TCP_REASM_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "netdecode.h"
+#include "iwarpscope/stream.h"
 
 enum hole_kind {
 	HOLE_GAP = 0,   /* never captured */
@@ -41,29 +42,15 @@ struct reasm_sink {
 	void (*hole)(void *ctx, int side, uint32_t seq, uint32_t n, enum hole_kind kind);
 	/* The stream reached its FIN. */
 	void (*fin)(void *ctx, int side);
+	/* Octets [seq, seq+n) of `frame` were delivered before (a retransmission
+	 * or a duplicate): dropped. May be NULL. */
+	void (*dup)(void *ctx, int side, uint32_t seq, uint32_t n, uint64_t frame);
 };
 
-struct reasm_counts {
-	uint64_t segments;          /* segments carrying payload */
-	uint64_t bytes;             /* stream octets delivered (captured or not) */
-	uint64_t retrans;           /* segments whose payload was all delivered already */
-	uint64_t late;              /* segments that filled a hole behind later data */
-	uint64_t overlaps;          /* segments partly overlapping delivered or buffered data */
-	uint64_t out_of_order;      /* segments that arrived ahead of a hole */
-	uint64_t gaps, gap_bytes;   /* holes never filled */
-	uint64_t snap_bytes;        /* octets cut by the snapshot length */
-	uint64_t limit_hits;        /* out-of-order limit forced a gap */
-};
 
-/* Out-of-order memory limits; `used` is shared by every direction. A
- * buffered segment counts its octets plus a few dozen of bookkeeping. */
-struct reasm_limits {
-	uint64_t max_dir_bytes;
-	uint32_t max_dir_segs;      /* segments per direction (inserting walks them); 0: 4096 */
-	uint64_t max_total_bytes;
-	uint64_t used;
-	uint64_t peak;
-};
+/* Out-of-order memory is limited by iws_stream_limits (max_ooo_*), whose
+ * ooo_used is shared by every direction of every engine using it. A buffered
+ * segment counts its octets plus a few dozen of bookkeeping. */
 
 struct ooo_seg;
 
@@ -79,32 +66,26 @@ struct reasm_dir {
 	uint64_t ooo_bytes;
 	uint64_t ooo_min_frame;     /* oldest frame buffered (for output ordering) */
 	int64_t ooo_min_ts;
-	struct reasm_counts c;
+	struct iws_stream_counts *c; /* the TCP half of the direction's counters */
 };
 
-struct reasm_in {
-	const struct tcp_pkt *pkt;
-	uint64_t frame;
-	int64_t ts_ns;
-};
-
-void reasm_init(struct reasm_dir *d);
+void reasm_init(struct reasm_dir *d, struct iws_stream_counts *c);
 
 /* One captured segment of this direction. */
-void reasm_segment(struct reasm_dir *d, int side, const struct reasm_in *in,
-		   const struct reasm_sink *sink, struct reasm_limits *lim);
+void reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
+		   const struct reasm_sink *sink, struct iws_stream_limits *lim);
 
 /* The peer acknowledged up to ack: octets before it that were never
  * captured are a gap. */
 void reasm_ack(struct reasm_dir *d, int side, uint32_t ack, const struct reasm_sink *sink,
-	       struct reasm_limits *lim);
+	       struct iws_stream_limits *lim);
 
 /* Deliver everything buffered, with gaps for the holes between (the
  * connection or the capture ended). */
 void reasm_flush(struct reasm_dir *d, int side, const struct reasm_sink *sink,
-		 struct reasm_limits *lim);
+		 struct iws_stream_limits *lim);
 
 /* Release buffered segments. */
-void reasm_free(struct reasm_dir *d, struct reasm_limits *lim);
+void reasm_free(struct reasm_dir *d, struct iws_stream_limits *lim);
 
 #endif

@@ -1,0 +1,885 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The MPA stage of the stream engine (see stream_int.h): per direction, a
+ * small state machine over the in-order byte stream,
+ *
+ *   hunt   look for the MPA Request/Reply key (RFC 5044 §7.1.1; it need not
+ *          be at offset 0) and, where the handshake was not captured or
+ *          framing was lost, for the next FPDU boundary (iws_sync_find:
+ *          markers when present, else a validated FPDU chain);
+ *   wait   the initiator's octets after its Request wait for the Reply,
+ *          which says whether they carry markers (RFC 5044 §7.1.1);
+ *   frame  FPDUs one after another (iws_mpa_fpdu_parse: markers removed,
+ *          CRC checked), then the DDP/RDMAP headers (iws_rdmap_parse);
+ *
+ * with a buffer that records, for every octet, the frame it came from and
+ * the holes (octets never captured) inside it. An FPDU that lies inside one
+ * delivered chunk is decoded in place; only an FPDU that straddles chunks
+ * (or is found while hunting) is copied.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream_int.h"
+#include "bytes.h"
+
+/* Hunting: a sync attempt as soon as octets arrive, then whenever the
+ * buffer has grown by as much again (at least STEP_MIN, at most STEP_MAX):
+ * quick to lock on, linear work on a stream that never validates. */
+#define HUNT_STEP_MIN 64u
+#define HUNT_STEP_MAX (64u << 10)
+/* Hunting buffer bound: past it the oldest octets are passed over. */
+#define HUNT_MAX (3u * IWS_FPDU_MAX_WIRE)
+/* A stream hunted this far without a key or an FPDU chain is not iWARP. */
+#define HUNT_GIVE_UP (512u << 10)
+/* A stream seen from its SYN carries the MPA Request or Reply first (RFC 5044
+ * §7.1: at most a few streaming-mode octets before it): without a key this far
+ * in, and nothing missing, it is not iWARP. */
+#define KEY_ONLY_LIMIT (16u << 10)
+/* Longest MPA key prefix looked for ("MPA ID Re", RFC 5044 §7.1.1). */
+static const char key_prefix[] = "MPA ID Re";
+#define KEY_PREFIX_LEN 9
+
+/* ---- the direction's buffer and the shared memory limit ---- */
+
+static void account(struct iws_stream *s, struct fr_dir *fd)
+{
+	uint64_t now = sbuf_footprint(&fd->buf);
+	struct iws_stream_limits *lim = s->lim;
+	lim->buf_used = lim->buf_used - fd->acct + now;
+	if (lim->buf_used > lim->buf_peak)
+		lim->buf_peak = lim->buf_used;
+	fd->acct = now;
+}
+
+/* May the buffer grow by n octets? */
+static bool room_for(struct iws_stream *s, struct fr_dir *fd, uint32_t n)
+{
+	account(s, fd);
+	const struct sbuf *b = &fd->buf;
+	uint64_t grow = 0;
+	if (b->len + (uint64_t)n > b->cap) {
+		/* sbuf doubles its capacity (from 256) */
+		uint64_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + (uint64_t)n)
+			cap *= 2;
+		grow = cap - b->cap;
+	}
+	/* ... and its mark array; a hole may need a hole record */
+	if (b->nmarks == b->capmarks)
+		grow += (b->capmarks ? b->capmarks : 8) * sizeof(struct smark);
+	if (b->nholes == b->capholes)
+		grow += (b->capholes ? b->capholes : 4) * sizeof(struct shole);
+	/* Every direction may always hold a little, whatever the others hold:
+	 * enough for an MPA Request or Reply (at most 20 + 512 octets, RFC 5044
+	 * §7.1) and an FPDU header, so that a connection that starts once the
+	 * limit is reached is still recognised. */
+	if (sbuf_footprint(b) + grow <= IWS_STREAM_FLOOR)
+		return true;
+	return s->lim->buf_used + grow <= s->lim->max_buf;
+}
+
+static bool buf_add(struct iws_stream *s, struct fr_dir *fd, const uint8_t *p, uint32_t n,
+		    uint64_t frame, int64_t ts)
+{
+	if (!room_for(s, fd, n) ||
+	    !sbuf_append(&fd->buf, fd->pos, p, n, frame, ts, fd->run_frame, fd->run_ts))
+		return false;
+	account(s, fd);
+	fd->pos += n;
+	return true;
+}
+
+static bool buf_add_hole(struct iws_stream *s, struct fr_dir *fd, uint32_t n)
+{
+	if (!room_for(s, fd, n) || !sbuf_append_hole(&fd->buf, fd->pos, n))
+		return false;
+	account(s, fd);
+	fd->pos += n;
+	return true;
+}
+
+/* ---- spans: what became of each frame's octets (front ends that show
+ * every frame ask for them) ---- */
+
+static void spans_of(struct iws_stream *s, int side, const struct sbuf *b, uint32_t off,
+		     uint32_t len, enum iws_span_kind kind, uint64_t pdu_frame, uint32_t pdu_seq)
+{
+	if (!s->o.want_spans || !len || !b->nmarks)
+		return;
+	uint32_t end = off + len;
+	uint32_t i = sbuf_mark_index(b, off);
+	uint32_t from = off;
+	uint64_t frame = b->marks[i].frame;
+	for (i++; i < b->nmarks && b->marks[i].off < end; i++) {
+		if (b->marks[i].frame == frame)
+			continue;
+		st_span(s, kind, side, b->seq + from, b->marks[i].off - from, frame, pdu_frame, pdu_seq);
+		from = b->marks[i].off;
+		frame = b->marks[i].frame;
+	}
+	st_span(s, kind, side, b->seq + from, end - from, frame, pdu_frame, pdu_seq);
+}
+
+/* Why octets of a direction are passed over while it hunts. */
+static enum iws_span_kind hunt_skip_kind(const struct fr_dir *fd)
+{
+	return fd->ever_framed || fd->damaged ? IWS_SPAN_AFTER_GAP : IWS_SPAN_PRESYNC;
+}
+
+/* Pass over the first k octets of the buffer. */
+static void skip(struct iws_stream *s, int side, uint32_t k, enum iws_span_kind kind)
+{
+	struct fr_dir *fd = &s->d[side];
+	if (!k)
+		return;
+	fd->c.skipped_bytes += k;
+	spans_of(s, side, &fd->buf, 0, k, kind, 0, 0);
+	sbuf_consume(&fd->buf, k);
+}
+
+/* ---- emitting PDUs ---- */
+
+struct frames {
+	uint64_t first, arrived, done;
+	int64_t first_ts, arrived_ts, done_ts;
+};
+
+/* The frames of buffer octets [o, o+w) (docs/semantics.md). */
+static void frames_of(const struct sbuf *b, uint32_t o, uint32_t w, struct frames *fr)
+{
+	uint32_t i = sbuf_mark_index(b, o);
+	const struct smark *m = &b->marks[i];
+	fr->first = fr->arrived = m->frame;
+	fr->first_ts = fr->arrived_ts = m->ts;
+	for (i++; i < b->nmarks && b->marks[i].off < o + w; i++) {
+		m = &b->marks[i];
+		if (m->frame < fr->first) {
+			fr->first = m->frame;
+			fr->first_ts = m->ts;
+		}
+		if (m->frame > fr->arrived) {
+			fr->arrived = m->frame;
+			fr->arrived_ts = m->ts;
+		}
+	}
+	m = sbuf_mark_at(b, o + w - 1);
+	fr->done = m->run_frame;
+	fr->done_ts = m->run_ts;
+}
+
+static void pdu_frames(struct iws_pdu *ev, const struct frames *fr)
+{
+	ev->first_frame = fr->first;
+	ev->first_ts = fr->first_ts;
+	ev->arrived_frame = fr->arrived;
+	ev->arrived_ts = fr->arrived_ts;
+	ev->frame = fr->done;
+	ev->ts = fr->done_ts;
+}
+
+static void lose_sync(struct iws_stream *s, int side)
+{
+	struct fr_dir *fd = &s->d[side];
+	fd->mode = FR_HUNT;
+	fd->need = 0;
+	fd->key_from = 0;
+	fd->next_try = 0;
+	fd->c.lost++;
+	fd->gap_before = true;
+	if (!fd->lost_reported)
+		st_lost(s, side);
+	fd->lost_reported = true;
+	st_event(s, IWS_SEV_FRAMING_LOST, side, fd->buf.len ? fd->buf.seq : fd->pos, 0, 0);
+}
+
+/* Octets of the ULPDU (markers removed) that precede wire offset h0. */
+static uint32_t ulpdu_captured(const struct iws_fpdu *f, uint32_t h0)
+{
+	if (h0 <= f->ulpdu_off)
+		return 0;
+	uint32_t n = h0 - f->ulpdu_off;
+	for (uint32_t i = 0; i < f->n_markers; i++)
+		if (f->markers[i].off >= f->ulpdu_off && f->markers[i].off < h0)
+			n = n >= IWS_MPA_MARKER_LEN ? n - IWS_MPA_MARKER_LEN : 0;
+	return n < f->ulpdu_len ? n : f->ulpdu_len;
+}
+
+/*
+ * A marker that was never captured reads as zeros: report the FPDUPTR its
+ * position implies (RFC 5044 §4.2) rather than an error nobody made.
+ */
+static void fix_uncaptured_markers(struct iws_fpdu *f, const struct sbuf *b, uint32_t base)
+{
+	for (uint32_t i = 0; i < f->n_markers; i++) {
+		struct iws_mpa_marker *m = &f->markers[i];
+		if (!sbuf_in_hole(b, base + m->off, IWS_MPA_MARKER_LEN))
+			continue;
+		if (!m->ok && f->marker_errors)
+			f->marker_errors--;
+		m->fpduptr = (uint16_t)iws_mpa_fpduptr_expected(f->len_off, m->off);
+		m->rsvd = 0;
+		m->ok = true;
+	}
+}
+
+/*
+ * Decode and report the FPDU at wire[0, w) (TCP seq `seq`). first_hole is
+ * the wire offset of its first missing octet (w when all were captured);
+ * holes (b, from buffer offset base) says which octets were never captured.
+ */
+static void emit(struct iws_stream *s, int side, const uint8_t *wire, uint32_t w, uint32_t seq,
+		 const struct frames *fr, uint32_t first_hole, const struct sbuf *b, uint32_t base)
+{
+	struct fr_dir *fd = &s->d[side];
+	struct iws_fpdu f;
+	struct iws_msg msg;
+	bool trunc = first_hole < w;
+	if (fd->p.markers && !s->scratch)
+		s->scratch = malloc(65536);
+	struct iws_result r = iws_mpa_fpdu_parse(wire, w, seq, &fd->p, s->o.check_crc && !trunc,
+						 s->scratch, s->scratch ? 65536 : 0, &f);
+	if (r.status != IWS_OK) {
+		/* Cannot happen for a length we computed ourselves (but for a
+		 * scratch buffer that could not be had); stay safe. */
+		fd->c.undecodable++;
+		return;
+	}
+	fd->c.fpdus++;
+	if (trunc) {
+		fd->c.truncated++;
+		if (fd->p.crc)
+			f.crc_status = IWS_CRC_UNVERIFIABLE;
+		if (b)
+			fix_uncaptured_markers(&f, b, base);
+	}
+	fd->c.marker_errors += f.marker_errors;
+
+	struct iws_pdu ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = IWS_PDU_FPDU;
+	ev.side = side;
+	ev.dir = fr_dir_of(s, side);
+	ev.seq = seq;
+	ev.len = w;
+	ev.wire = wire;
+	ev.first_hole = first_hole;
+	pdu_frames(&ev, fr);
+	ev.gap_before = fd->gap_before;
+	ev.mdir = &fd->p;
+	ev.fpdu = &f;
+	ev.truncated = trunc;
+	if (trunc) {
+		/* With the DDP header captured the segment is known (which message,
+		 * which offset); octets after it that were not captured read as
+		 * zeros, and the segment is marked truncated. */
+		struct iws_ddp_hdr h;
+		uint32_t have = ulpdu_captured(&f, first_hole);
+		r = iws_ddp_parse(f.ulpdu, have, 0, &h);
+		if (r.status == IWS_OK)
+			r = iws_rdmap_parse(f.ulpdu, f.ulpdu_len, &msg);
+	} else {
+		r = iws_rdmap_parse(f.ulpdu, f.ulpdu_len, &msg);
+	}
+	if (r.status == IWS_OK) {
+		ev.msg = &msg;
+	} else {
+		fd->c.undecodable++;
+		ev.why = r.status == IWS_NEED_MORE ? "headers not captured" : r.reason;
+	}
+	fd->gap_before = false;
+	st_pdu(s, &ev);
+}
+
+/*
+ * Framing over the buffer: emit every complete FPDU it holds. Returns true
+ * when the mode changed (the caller runs the new mode over the buffer).
+ */
+static bool frame_buffer(struct iws_stream *s, int side)
+{
+	struct fr_dir *fd = &s->d[side];
+	struct sbuf *b = &fd->buf;
+	uint32_t o = 0;
+	bool changed = false;
+	fd->need = 0;
+	while (o < b->len) {
+		uint32_t seq = b->seq + o;
+		uint32_t avail = b->len - o;
+		uint32_t lo = iws_mpa_len_field_off(&fd->p, seq);
+		if (avail < lo + IWS_MPA_ULPDU_LEN_LEN)
+			break;
+		uint16_t ulen = iws_be16(b->data + o + lo);
+		if (ulen < IWS_DDP_MIN_HDR_LEN || sbuf_first_hole(b, o, lo + 2) < lo + 2) {
+			sbuf_consume(b, o);
+			lose_sync(s, side);
+			return true;
+		}
+		uint32_t w = iws_mpa_fpdu_wire_len(&fd->p, seq, ulen);
+		if (w > avail) {
+			fd->need = w;
+			break;
+		}
+		struct frames fr;
+		frames_of(b, o, w, &fr);
+		spans_of(s, side, b, o, w, IWS_SPAN_PART, fr.done, seq);
+		emit(s, side, b->data + o, w, seq, &fr, sbuf_first_hole(b, o, w), b, o);
+		o += w;
+		if (fd->mode != FR_FPDU) {
+			changed = true;
+			break;
+		}
+	}
+	sbuf_consume(b, o);
+	return changed;
+}
+
+/* ---- the handshake ---- */
+
+static void set_dir_params(struct iws_stream *s)
+{
+	for (int side = 0; side < 2; side++) {
+		struct fr_dir *fd = &s->d[side];
+		fd->p = s->mpa.dir[fr_dir_of(s, side)];
+		fd->p_known = true;
+	}
+}
+
+/* Report the MPA Request or Reply at buffer offset k (end: just after it). */
+static void emit_mpa(struct iws_stream *s, int side, const struct iws_mpa_frame *fr, uint32_t k)
+{
+	struct fr_dir *fd = &s->d[side];
+	struct sbuf *b = &fd->buf;
+	struct frames fs;
+	frames_of(b, k, fr->total_len, &fs);
+	spans_of(s, side, b, k, fr->total_len, IWS_SPAN_PART, fs.done, b->seq + k);
+	struct iws_pdu ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = IWS_PDU_MPA_FRAME;
+	ev.side = side;
+	ev.dir = fr_dir_of(s, side);
+	ev.seq = b->seq + k;
+	ev.len = fr->total_len;
+	ev.wire = b->data + k;
+	ev.first_hole = sbuf_first_hole(b, k, fr->total_len);
+	pdu_frames(&ev, &fs);
+	ev.gap_before = fd->gap_before;
+	ev.mpa = fr;
+	fd->gap_before = false;
+	if (fr->type == IWS_MPA_REQUEST) {
+		s->req = *fr;
+		s->have_req = true;
+		s->req_frame = fs.done;
+	} else {
+		s->rep = *fr;
+		s->have_rep = true;
+		s->rep_frame = fs.done;
+	}
+	st_pdu(s, &ev);
+}
+
+/* An MPA Request or Reply decoded at buffer offset k of side. Returns true
+ * if hunting on this side is over. */
+static bool mpa_frame(struct iws_stream *s, int side, const struct iws_mpa_frame *fr, uint32_t k)
+{
+	struct fr_dir *fd = &s->d[side];
+	struct sbuf *b = &fd->buf;
+	uint32_t end = k + fr->total_len;
+	uint32_t seq_end = b->seq + end;
+
+	if (fr->type == IWS_MPA_REQUEST) {
+		if (s->st != IWS_SST_NONE)
+			return false;  /* a second Request: not a connection set-up */
+		s->init_side = side;
+		s->init_side_known = true;
+		iws_mpa_conn_request(&s->mpa, fr, seq_end);
+		s->st = IWS_SST_REQUEST;
+		skip(s, side, k, IWS_SPAN_PRESYNC);
+		emit_mpa(s, side, fr, 0);
+		sbuf_consume(b, fr->total_len);
+		/* Should the Reply never be captured (one direction only), this is
+		 * what is known of the initiator's framing: its SeqStart, and CRC if
+		 * it asked for it (RFC 5044 §7.1.1: either side asking turns it on). */
+		fd->hint.markers = IWS_UNKNOWN;
+		fd->hint.base_known = true;
+		fd->hint.marker_base = seq_end;
+		fd->hint.crc = fr->crc ? IWS_YES : IWS_UNKNOWN;
+		fd->mode = FR_WAIT;
+		return true;
+	}
+	/* Reply */
+	if (s->st == IWS_SST_REQUEST && side == s->init_side)
+		return false;  /* a Reply from the initiator makes no sense */
+	if (s->st != IWS_SST_REQUEST && s->st != IWS_SST_NONE)
+		return false;
+	bool had_request = s->st == IWS_SST_REQUEST;
+	if (!had_request) {
+		/* The Request was not captured: the Reply still names the
+		 * responder and its flags; the initiator's side is inferred. */
+		s->init_side = !side;
+		s->init_side_known = true;
+		s->mpa.rev = fr->rev;
+	}
+	iws_mpa_conn_reply(&s->mpa, fr, seq_end);
+	skip(s, side, k, IWS_SPAN_PRESYNC);
+	emit_mpa(s, side, fr, 0);
+	sbuf_consume(b, fr->total_len);
+	if (fr->reject) {
+		s->st = IWS_SST_REJECTED;
+		st_event(s, IWS_SEV_REJECTED, side, seq_end, 0, 0);
+		for (int x = 0; x < 2; x++) {
+			struct fr_dir *d = &s->d[x];
+			d->rejected = true;
+			if (d->buf.len)
+				skip(s, x, d->buf.len, IWS_SPAN_AFTER_REJECT);
+			d->mode = FR_DEAD;
+			sbuf_free(&d->buf);
+			account(s, d);
+		}
+		return true;
+	}
+	set_dir_params(s);
+	fd->mode = FR_FPDU;
+	fd->ever_framed = true;
+	struct fr_dir *id = &s->d[s->init_side];
+	if (had_request) {
+		s->st = IWS_SST_FULL;
+		st_event(s, IWS_SEV_HANDSHAKE, side, seq_end, 0, 0);
+	} else {
+		/* Without the Request, each direction knows half of its marker
+		 * rule (RFC 5044 §7.1.1): the responder's markers were asked for
+		 * by the Request (unknown) but start at the Reply's end; the
+		 * initiator's were decided by this Reply (M) but start at the
+		 * unseen Request's end. CRC is on if the Reply says so, and may be
+		 * on if it does not. */
+		s->st = IWS_SST_INFERRED;
+		st_event(s, IWS_SEV_INFERRED, side, seq_end, 0, 0);
+		fd->p_known = false;
+		fd->hint.markers = IWS_UNKNOWN;
+		fd->hint.base_known = true;
+		fd->hint.marker_base = seq_end;
+		fd->hint.crc = fr->crc ? IWS_YES : IWS_UNKNOWN;
+		fd->mode = FR_HUNT;
+		fd->next_try = 0;
+		id->p_known = false;
+		id->hint.markers = fr->markers ? IWS_UNKNOWN : IWS_NO;
+		id->hint.base_known = false;
+		id->hint.crc = fr->crc ? IWS_YES : IWS_UNKNOWN;
+		if (id->mode == FR_WAIT || id->mode == FR_OFF)
+			id->mode = FR_HUNT;
+		return true;
+	}
+	if (id->mode == FR_WAIT) {
+		id->mode = FR_FPDU;
+		id->ever_framed = true;
+		frame_buffer(s, s->init_side);
+	}
+	return true;
+}
+
+/* ---- hunting ---- */
+
+static void infer_params(struct iws_stream *s, int side, const struct iws_sync *sy)
+{
+	struct fr_dir *fd = &s->d[side];
+	if (!fd->p_known) {
+		fd->p.markers = sy->markers;
+		fd->p.marker_base = sy->marker_base;
+		fd->p.crc = sy->crc == IWS_YES;
+		fd->p_known = true;
+		/* RFC 5044 §7.1.1: CRC is on in both directions or in neither. */
+		if (fd->p.crc && !s->d[!side].p_known)
+			s->d[!side].hint.crc = IWS_YES;
+	}
+	if (s->st == IWS_SST_NONE || s->st == IWS_SST_REQUEST) {
+		s->st = IWS_SST_INFERRED;
+		s->mpa.state = IWS_MPA_ST_INFERRED;
+		st_event(s, IWS_SEV_INFERRED, side, fd->buf.seq, 0, 0);
+	}
+	if (s->st == IWS_SST_INFERRED) {
+		s->mpa.crc = s->mpa.crc || fd->p.crc;
+		s->mpa.dir[fr_dir_of(s, side)] = fd->p;
+	}
+}
+
+static void sync_opts(const struct iws_stream *s, int side, struct iws_sync_opts *o)
+{
+	const struct fr_dir *fd = &s->d[side];
+	memset(o, 0, sizeof(*o));
+	if (fd->p_known) {
+		o->markers = fd->p.markers ? IWS_YES : IWS_NO;
+		o->marker_base = fd->p.marker_base;
+		o->crc = fd->p.crc ? IWS_YES : IWS_NO;
+	} else {
+		o->markers = fd->hint.markers;
+		o->marker_base = fd->hint.marker_base;
+		o->marker_base_known = fd->hint.base_known;
+		o->crc = fd->hint.crc;
+	}
+}
+
+/* Look for an MPA key in the hunting buffer; true if the mode changed. */
+static bool hunt_key(struct iws_stream *s, int side)
+{
+	struct fr_dir *fd = &s->d[side];
+	struct sbuf *b = &fd->buf;
+	while (fd->key_from + KEY_PREFIX_LEN <= b->len) {
+		const uint8_t *hit = memchr(b->data + fd->key_from, 'M', b->len - fd->key_from);
+		if (!hit)
+			break;
+		uint32_t k = (uint32_t)(hit - b->data);
+		if (k + KEY_PREFIX_LEN > b->len) {
+			fd->key_from = k;
+			return false;
+		}
+		if (memcmp(hit, key_prefix, KEY_PREFIX_LEN) != 0 || !iws_mpa_key_type(hit, b->len - k)) {
+			fd->key_from = k + 1;
+			continue;
+		}
+		if (b->len - k < IWS_MPA_KEY_LEN) {
+			fd->key_from = k;
+			return false;
+		}
+		struct iws_mpa_frame fr;
+		struct iws_result r = iws_mpa_parse_frame(hit, b->len - k, &fr);
+		if (r.status == IWS_NEED_MORE) {
+			fd->key_from = k;
+			return false;
+		}
+		if (r.status == IWS_OK && mpa_frame(s, side, &fr, k))
+			return true;
+		fd->key_from = k + 1;
+	}
+	if (b->len > KEY_PREFIX_LEN && fd->key_from < b->len - KEY_PREFIX_LEN)
+		fd->key_from = b->len - KEY_PREFIX_LEN;
+	return false;
+}
+
+static void give_up(struct iws_stream *s, int side)
+{
+	struct fr_dir *fd = &s->d[side];
+	fd->c.skipped_bytes += fd->buf.len;
+	fd->mode = FR_DEAD;
+	sbuf_free(&fd->buf);
+	account(s, fd);
+	st_event(s, IWS_SEV_NOT_IWARP, side, fd->pos, 0, 0);
+	if (s->st == IWS_SST_NONE && s->d[!side].mode == FR_DEAD)
+		s->st = IWS_SST_NOT_IWARP;
+}
+
+/* Try to find the next FPDU boundary; true if the mode changed. */
+static bool hunt_sync(struct iws_stream *s, int side, bool final)
+{
+	struct fr_dir *fd = &s->d[side];
+	struct sbuf *b = &fd->buf;
+	if (!b->len || (!final && b->len < fd->next_try))
+		return false;
+	struct iws_sync_opts o;
+	struct iws_sync sy;
+	sync_opts(s, side, &o);
+	struct iws_result r = iws_sync_find(b->data, b->len, b->seq, &o, &sy);
+	if (r.status == IWS_NEED_MORE && final) {
+		/* The stream ends here: a chain that runs exactly to its end is
+		 * as good as it will get. */
+		o.min_chain = 1;
+		r = iws_sync_find(b->data, b->len, b->seq, &o, &sy);
+		if (r.status == IWS_OK && !sy.chain_to_end)
+			r.status = IWS_NEED_MORE;
+	}
+	if (r.status == IWS_OK) {
+		fd->hunted = 0;
+		skip(s, side, sy.off, hunt_skip_kind(fd));
+		infer_params(s, side, &sy);
+		fd->c.resyncs++;
+		/* Whatever came before (a gap, the capture start) was missed. */
+		if (!fd->lost_reported)
+			st_lost(s, side);
+		fd->lost_reported = false;
+		fd->gap_before = true;
+		fd->ever_framed = true;
+		fd->mode = FR_FPDU;
+		st_event(s, IWS_SEV_FRAMING_FOUND, side, b->seq, 0, 0);
+		return true;
+	}
+	/* The range iws_sync_find scanned (its default max_scan). */
+	uint32_t scanned = b->len < IWS_FPDU_MAX_WIRE ? b->len : IWS_FPDU_MAX_WIRE;
+	uint32_t drop = 0;
+	if (r.status == IWS_MALFORMED) {
+		/* No chain starts anywhere in the scanned range. */
+		drop = scanned;
+	} else if (b->len > HUNT_MAX) {
+		/* A candidate chain runs to the end of the data. One that a full
+		 * HUNT_MAX (three of the largest FPDUs) after it did not settle is
+		 * not pending: the candidates before that point all failed. */
+		drop = b->len - HUNT_MAX < scanned ? b->len - HUNT_MAX : scanned;
+	}
+	/* Try again when the data has grown by as much again (each attempt
+	 * rescans what is left). */
+	uint32_t left = b->len - drop;
+	uint32_t grow = left < HUNT_STEP_MIN ? HUNT_STEP_MIN : left > HUNT_STEP_MAX ? HUNT_STEP_MAX : left;
+	fd->next_try = left + grow;
+	if (drop) {
+		skip(s, side, drop, hunt_skip_kind(fd));
+		fd->key_from = fd->key_from > drop ? fd->key_from - drop : 0;
+	}
+	if (fd->hunted >= HUNT_GIVE_UP && s->st == IWS_SST_NONE)
+		give_up(s, side);
+	return false;
+}
+
+static bool hunt(struct iws_stream *s, int side, bool final)
+{
+	struct fr_dir *fd = &s->d[side];
+	bool key = s->st == IWS_SST_NONE || (s->st == IWS_SST_REQUEST && side != s->init_side);
+	if (key && hunt_key(s, side))
+		return true;
+	/* Before the Reply a responder sends no FPDUs (RFC 5044 §7.1.1), and a
+	 * stream that starts at its SYN begins with the handshake: only look for
+	 * FPDUs where the handshake may have been missed. */
+	if (key && fd->at_syn && !fd->damaged && s->st == IWS_SST_REQUEST)
+		return false;
+	if (key && fd->at_syn && !fd->damaged && s->st == IWS_SST_NONE) {
+		if (fd->buf.len + fd->c.skipped_bytes >= KEY_ONLY_LIMIT)
+			give_up(s, side);
+		return false;
+	}
+	return hunt_sync(s, side, final);
+}
+
+/* Run the current mode over the buffer until nothing more happens. */
+static void process(struct iws_stream *s, int side, bool final)
+{
+	struct fr_dir *fd = &s->d[side];
+	for (int guard = 0; guard < 64; guard++) {
+		switch (fd->mode) {
+		case FR_FPDU:
+			if (!frame_buffer(s, side))
+				return;
+			break;
+		case FR_HUNT:
+			if (!hunt(s, side, final))
+				return;
+			break;
+		default:
+			return;
+		}
+	}
+}
+
+/* ---- from TCP reassembly ---- */
+
+void fr_init(struct iws_stream *s)
+{
+	iws_mpa_conn_init(&s->mpa);
+	for (int side = 0; side < 2; side++) {
+		s->d[side].hint.markers = IWS_UNKNOWN;
+		s->d[side].hint.crc = IWS_UNKNOWN;
+	}
+}
+
+void fr_free(struct iws_stream *s)
+{
+	for (int side = 0; side < 2; side++) {
+		sbuf_free(&s->d[side].buf);
+		account(s, &s->d[side]);
+	}
+}
+
+void fr_start(struct iws_stream *s, int side, uint32_t seq, bool at_syn)
+{
+	struct fr_dir *fd = &s->d[side];
+	if (fd->have_pos)
+		return;
+	fd->have_pos = true;
+	fd->pos = seq;
+	fd->buf.seq = seq;
+	fd->at_syn = at_syn;
+	if (fd->mode == FR_OFF)
+		fd->mode = FR_HUNT;
+	fd->next_try = 0;
+}
+
+static void update_run(struct fr_dir *fd, uint64_t frame, int64_t ts)
+{
+	if (frame > fd->run_frame) {
+		fd->run_frame = frame;
+		fd->run_ts = ts;
+	}
+}
+
+/* n octets at the stream position, and whatever the direction buffers, are
+ * given up: as if never captured (framing is found again after them). */
+static void drop_all(struct iws_stream *s, int side, uint32_t n, uint64_t frame,
+		     enum iws_span_kind kind)
+{
+	struct fr_dir *fd = &s->d[side];
+	fd->damaged = true;
+	skip(s, side, fd->buf.len, kind);
+	sbuf_clear(&fd->buf);
+	account(s, fd);
+	if (n && frame)
+		st_span(s, kind, side, fd->pos, n, frame, 0, 0);
+	fd->need = 0;
+	fd->pos += n;
+	fd->buf.seq = fd->pos;
+	if (fd->mode == FR_FPDU)
+		lose_sync(s, side);
+	else if (fd->mode == FR_WAIT)
+		fd->mode = FR_HUNT;
+	fd->gap_before = true;
+	fd->key_from = 0;
+	fd->next_try = 0;
+}
+
+/* The buffer could not take n more octets (the memory limit, or none left). */
+static void overflow(struct iws_stream *s, int side, uint32_t n, uint64_t frame)
+{
+	struct fr_dir *fd = &s->d[side];
+	fd->c.buf_limit_hits++;
+	fd->c.skipped_bytes += n;
+	st_event(s, IWS_SEV_LIMIT, side, fd->pos, n, 0);
+	drop_all(s, side, n, frame, IWS_SPAN_LIMIT);
+}
+
+void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
+	     uint64_t frame, int64_t ts)
+{
+	struct fr_dir *fd = &s->d[side];
+	if (!fd->have_pos)
+		fr_start(s, side, seq, false);
+	update_run(fd, frame, ts);
+	if (fd->mode == FR_DEAD || fd->mode == FR_OFF) {
+		if (fd->rejected)
+			st_span(s, IWS_SPAN_AFTER_REJECT, side, seq, n, frame, 0, 0);
+		fd->pos = seq + n;
+		return;
+	}
+	fd->pos = seq;
+	if (fd->mode == FR_WAIT && s->st == IWS_SST_REQUEST) {
+		/* The initiator sends FPDUs only once it has the Reply (RFC 5044
+		 * §7.1.2): octets after its Request with no Reply in the capture
+		 * mean the Reply was not captured (one direction only). Frame
+		 * them from what the Request says. */
+		fd->mode = FR_HUNT;
+		fd->next_try = 0;
+	}
+	/* Complete an FPDU carried over from earlier chunks. */
+	while (n && fd->mode == FR_FPDU && fd->buf.len) {
+		uint32_t want;
+		uint32_t lo = iws_mpa_len_field_off(&fd->p, fd->buf.seq);
+		if (fd->need)
+			want = fd->need - fd->buf.len;
+		else if (fd->buf.len < lo + IWS_MPA_ULPDU_LEN_LEN)
+			want = lo + IWS_MPA_ULPDU_LEN_LEN - fd->buf.len;
+		else
+			break; /* frame_buffer has already decided about it */
+		uint32_t k = want < n ? want : n;
+		if (!buf_add(s, fd, p, k, frame, ts)) {
+			overflow(s, side, n, frame);
+			return;
+		}
+		p += k;
+		n -= k;
+		if (frame_buffer(s, side))
+			break;
+	}
+	/* FPDUs that lie inside the chunk: decoded in place. */
+	while (n && fd->mode == FR_FPDU && !fd->buf.len) {
+		uint32_t lo = iws_mpa_len_field_off(&fd->p, fd->pos);
+		if (n < lo + IWS_MPA_ULPDU_LEN_LEN)
+			break;
+		uint16_t ulen = iws_be16(p + lo);
+		if (ulen < IWS_DDP_MIN_HDR_LEN) {
+			lose_sync(s, side);
+			break;
+		}
+		uint32_t w = iws_mpa_fpdu_wire_len(&fd->p, fd->pos, ulen);
+		if (w > n) {
+			fd->need = w;
+			break;
+		}
+		struct frames fr = { frame, frame, fd->run_frame, ts, ts, fd->run_ts };
+		if (frame != fd->run_frame)
+			/* octets buffered out of order, delivered now */
+			st_span(s, IWS_SPAN_PART, side, fd->pos, w, frame, fd->run_frame, fd->pos);
+		emit(s, side, p, w, fd->pos, &fr, w, NULL, 0);
+		p += w;
+		n -= w;
+		fd->pos += w;
+	}
+	if (!n)
+		return;
+	/* The rest waits in the buffer: a straddling FPDU, or hunting. */
+	if (fd->mode == FR_HUNT)
+		fd->hunted += n;
+	/* A straddling FPDU of known length: one allocation for all of it. */
+	if (fd->mode == FR_FPDU && fd->need && !fd->buf.len && room_for(s, fd, fd->need))
+		sbuf_reserve(&fd->buf, fd->need);
+	if (!buf_add(s, fd, p, n, frame, ts)) {
+		overflow(s, side, n, frame);
+		return;
+	}
+	if (fd->mode != FR_FPDU || fd->buf.len != n || !fd->need)
+		process(s, side, false);
+}
+
+void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n)
+{
+	struct fr_dir *fd = &s->d[side];
+	if (!fd->have_pos)
+		fr_start(s, side, seq, false);
+	fd->pos = seq;
+	if (fd->mode == FR_DEAD || fd->mode == FR_OFF) {
+		fd->pos = seq + n;
+		return;
+	}
+	if (fd->mode == FR_FPDU && fd->buf.len && fd->need) {
+		/* The hole lies inside an FPDU whose length is known: keep framing. */
+		uint32_t k = fd->need - fd->buf.len;
+		if (k > n)
+			k = n;
+		if (!buf_add_hole(s, fd, k)) {
+			fd->c.buf_limit_hits++;
+			drop_all(s, side, n, 0, IWS_SPAN_LIMIT);
+			return;
+		}
+		n -= k;
+		frame_buffer(s, side);
+	}
+	if (!n && (fd->mode != FR_FPDU || !fd->buf.len || fd->need))
+		return;
+	/* A length field fell into the hole (or we were hunting): framing lost. */
+	drop_all(s, side, n, 0, IWS_SPAN_AFTER_GAP);
+}
+
+void fr_end(struct iws_stream *s, int side)
+{
+	struct fr_dir *fd = &s->d[side];
+	if (fd->mode == FR_HUNT || fd->mode == FR_WAIT) {
+		if (fd->mode == FR_WAIT)
+			fd->mode = FR_HUNT;
+		process(s, side, true);
+	}
+	if (fd->mode == FR_FPDU && fd->buf.len && fd->need) {
+		/* The stream stops inside an FPDU: report what was captured. */
+		fd->c.partial_at_end++;
+		if (buf_add_hole(s, fd, fd->need - fd->buf.len))
+			frame_buffer(s, side);
+		else
+			fd->c.buf_limit_hits++;
+	}
+	skip(s, side, fd->buf.len, fd->mode == FR_FPDU ? IWS_SPAN_AFTER_GAP : hunt_skip_kind(fd));
+	sbuf_free(&fd->buf);
+	account(s, fd);
+	fd->need = 0;
+	if (fd->mode != FR_FPDU)
+		fd->mode = FR_DEAD;
+	account(s, &s->d[!side]);
+}
+
+uint64_t fr_blocking_frame(const struct iws_stream *s, int side)
+{
+	const struct fr_dir *fd = &s->d[side];
+	if ((fd->mode != FR_HUNT && fd->mode != FR_WAIT) || !fd->buf.len || !fd->buf.nmarks)
+		return 0;
+	return fd->buf.marks[0].run_frame;
+}

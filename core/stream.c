@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The stream engine's connection level (see stream.h): TCP reassembly per
+ * direction -> framing per direction -> one queue per direction that keeps
+ * the two directions' PDUs in the order of the frames that completed them
+ * -> the operation tracker -> the front end's sink.
+ *
+ * Why the queues: the tracker matches a Read Response to the oldest
+ * outstanding Read Request of the other direction (RFC 5040 §5.2.1), so it
+ * must see the request first. A direction that is still hunting for its FPDU
+ * boundaries (a capture that starts mid-stream) holds octets whose FPDUs
+ * will complete in frames that precede what the other direction is framing
+ * meanwhile; the other direction's PDUs wait (copied) until the hunt is
+ * decided. In steady state nothing waits and nothing is copied.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream_int.h"
+
+#define DEFAULT_OOO_DIR (16ull << 20)
+#define DEFAULT_OOO_SEGS 4096u
+#define DEFAULT_OOO_TOTAL (64ull << 20)
+#define DEFAULT_BUF (64ull << 20)
+#define DEFAULT_HELD 4096u
+
+enum held_kind { H_PDU, H_LOST };
+
+/* A PDU (everything its report points at, copied) or a loss to tell the
+ * tracker, waiting for its turn. */
+struct held {
+	struct held *next;
+	enum held_kind kind;
+	int side;
+	uint64_t frame;             /* release order: completion frame ... */
+	uint64_t order;             /* ... then arrival */
+	struct iws_pdu pdu;
+	struct iws_mpa_dir mdir;
+	struct iws_mpa_frame mpa;
+	struct iws_msg msg;
+	struct iws_fpdu fpdu;       /* its ulpdu points into data */
+	uint32_t ulpdu_at;          /* offset of the marker-free ULPDU in data */
+	uint8_t data[];             /* the wire octets, then the ULPDU if separate */
+};
+
+/* ---- tracker and sink ---- */
+
+static void on_op(void *ctx, const struct iws_op *op)
+{
+	struct iws_stream *s = ctx;
+	if (s->sink->op)
+		s->sink->op(s->ctx, op);
+}
+
+static bool ensure_tracker(struct iws_stream *s)
+{
+	if (!s->tr) {
+		struct iws_tracker_limits tl = { s->lim->max_inflight };
+		s->tr = iws_tracker_new(&tl, on_op, s);
+	}
+	return s->tr != NULL;
+}
+
+/* The PDU's turn has come: the tracker, then the front end. */
+static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
+{
+	struct iws_seg_note note;
+	memset(&note, 0, sizeof(note));
+	if (pdu->kind == IWS_PDU_MPA_FRAME) {
+		/* IRD/ORD and the peer-to-peer RTR apply from the Reply on. */
+		if (pdu->mpa->type == IWS_MPA_REPLY && !pdu->mpa->reject && ensure_tracker(s))
+			iws_tracker_set_mpa(s->tr, &s->mpa);
+	} else if (pdu->msg && ensure_tracker(s)) {
+		struct iws_seg seg = {
+			.dir = pdu->dir,
+			.frame = pdu->frame,
+			.ts_ns = pdu->ts,
+			.msg = pdu->msg,
+			.crc = pdu->fpdu->crc_status,
+			.truncated = pdu->truncated,
+		};
+		iws_tracker_segment(s->tr, &seg, &note);
+		pdu->note = &note;
+	}
+	if (s->sink->pdu)
+		s->sink->pdu(s->ctx, pdu);
+	pdu->note = NULL;
+}
+
+static void deliver_lost(struct iws_stream *s, int side)
+{
+	if (ensure_tracker(s))
+		iws_tracker_gap(s->tr, fr_dir_of(s, side));
+}
+
+/* ---- the two queues ---- */
+
+static void q_push(struct held_q *q, struct held *h)
+{
+	h->next = NULL;
+	if (q->tail)
+		q->tail->next = h;
+	else
+		q->head = h;
+	q->tail = h;
+	q->n++;
+}
+
+static struct held *q_pop(struct held_q *q)
+{
+	struct held *h = q->head;
+	q->head = h->next;
+	if (!q->head)
+		q->tail = NULL;
+	q->n--;
+	return h;
+}
+
+static void release_one(struct iws_stream *s, struct held *h)
+{
+	if (h->kind == H_LOST) {
+		deliver_lost(s, h->side);
+	} else {
+		/* Point the report at the copies. */
+		struct iws_pdu *p = &h->pdu;
+		p->wire = h->data;
+		if (p->kind == IWS_PDU_MPA_FRAME) {
+			p->mpa = &h->mpa;
+		} else {
+			p->mdir = &h->mdir;
+			h->fpdu.ulpdu = h->data + h->ulpdu_at;
+			p->fpdu = &h->fpdu;
+			if (p->msg)
+				p->msg = &h->msg;
+		}
+		deliver(s, p);
+	}
+	free(h);
+}
+
+/* May an entry of `side` that completed in `frame` go now? Not while the
+ * other direction holds octets, delivered in order in an earlier frame,
+ * whose PDUs are not known yet. */
+static bool may_go(const struct iws_stream *s, int side, uint64_t frame)
+{
+	uint64_t b = fr_blocking_frame(s, !side);
+	return !b || b >= frame;
+}
+
+/* Release, in frame order, whatever may go; force: everything. */
+static void release(struct iws_stream *s, bool force)
+{
+	for (;;) {
+		struct held *a = s->q[0].head, *b = s->q[1].head;
+		if (!a && !b)
+			return;
+		int side;
+		if (a && b)
+			side = (b->frame < a->frame || (b->frame == a->frame && b->order < a->order)) ? 1 : 0;
+		else
+			side = a ? 0 : 1;
+		struct held *h = s->q[side].head;
+		if (!force && !may_go(s, side, h->frame)) {
+			/* Bounded: past max_held the oldest go regardless. */
+			if (s->q[0].n + s->q[1].n <= s->lim->max_held)
+				return;
+			s->d[side].c.order_forced++;
+		}
+		release_one(s, q_pop(&s->q[side]));
+	}
+}
+
+static struct held *held_new(size_t extra)
+{
+	struct held *h = malloc(sizeof(*h) + extra);
+	if (h)
+		memset(h, 0, sizeof(*h));
+	return h;
+}
+
+/* Copy a PDU report so it can wait. NULL when memory is short. */
+static struct held *hold_pdu(const struct iws_pdu *p)
+{
+	bool separate = p->kind == IWS_PDU_FPDU &&
+			(p->fpdu->ulpdu < p->wire || p->fpdu->ulpdu >= p->wire + p->len);
+	size_t extra = p->len + (separate ? p->fpdu->ulpdu_len : 0);
+	struct held *h = held_new(extra);
+	if (!h)
+		return NULL;
+	h->kind = H_PDU;
+	h->side = p->side;
+	h->frame = p->frame;
+	h->pdu = *p;
+	memcpy(h->data, p->wire, p->len);
+	if (p->kind == IWS_PDU_MPA_FRAME) {
+		h->mpa = *p->mpa;
+	} else {
+		h->mdir = *p->mdir;
+		h->fpdu = *p->fpdu;
+		if (p->msg)
+			h->msg = *p->msg;
+		if (separate) {
+			h->ulpdu_at = p->len;
+			memcpy(h->data + p->len, p->fpdu->ulpdu, p->fpdu->ulpdu_len);
+		} else {
+			h->ulpdu_at = (uint32_t)(p->fpdu->ulpdu - p->wire);
+		}
+	}
+	return h;
+}
+
+void st_pdu(struct iws_stream *s, struct iws_pdu *pdu)
+{
+	int side = pdu->side;
+	if (!s->q[0].head && !s->q[1].head && may_go(s, side, pdu->frame)) {
+		deliver(s, pdu);
+		return;
+	}
+	struct held *h = hold_pdu(pdu);
+	if (!h) {
+		/* No memory to wait: out of order rather than lost. */
+		s->d[side].c.order_forced++;
+		deliver(s, pdu);
+		return;
+	}
+	h->order = ++s->order;
+	q_push(&s->q[side], h);
+	release(s, false);
+}
+
+void st_lost(struct iws_stream *s, int side)
+{
+	if (!s->q[side].head) {
+		deliver_lost(s, side);
+		return;
+	}
+	/* After this direction's PDUs that wait. */
+	struct held *h = held_new(0);
+	if (!h) {
+		deliver_lost(s, side);
+		return;
+	}
+	h->kind = H_LOST;
+	h->side = side;
+	h->frame = s->q[side].tail->frame;
+	h->order = ++s->order;
+	q_push(&s->q[side], h);
+}
+
+void st_event(struct iws_stream *s, enum iws_stream_event_kind kind, int side, uint32_t seq,
+	      uint32_t len, uint32_t detail)
+{
+	if (!s->sink->event)
+		return;
+	struct iws_stream_event ev = { kind, side, fr_dir_of(s, side), seq, len, s->cur_frame,
+				       s->cur_ts, s->d[side].run_frame, detail };
+	s->sink->event(s->ctx, &ev);
+}
+
+void st_span(struct iws_stream *s, enum iws_span_kind kind, int side, uint32_t seq, uint32_t len,
+	     uint64_t frame, uint64_t pdu_frame, uint32_t pdu_seq)
+{
+	if (!s->o.want_spans || !s->sink->span || !len)
+		return;
+	struct iws_span sp = { kind, side, fr_dir_of(s, side), seq, len, frame, pdu_frame, pdu_seq };
+	s->sink->span(s->ctx, &sp);
+}
+
+/* ---- TCP reassembly's sink: into framing ---- */
+
+static void rs_start(void *ctx, int side, uint32_t seq, bool at_syn)
+{
+	fr_start(ctx, side, seq, at_syn);
+}
+
+static void rs_data(void *ctx, int side, uint32_t seq, const uint8_t *p, uint32_t n,
+		    uint64_t frame, int64_t ts)
+{
+	fr_data(ctx, side, seq, p, n, frame, ts);
+}
+
+static void rs_hole(void *ctx, int side, uint32_t seq, uint32_t n, enum hole_kind kind)
+{
+	struct iws_stream *s = ctx;
+	if (kind == HOLE_GAP)
+		st_event(s, IWS_SEV_GAP, side, seq, n, 0);
+	fr_hole(s, side, seq, n);
+}
+
+static void rs_fin(void *ctx, int side)
+{
+	fr_end(ctx, side);
+}
+
+static void rs_dup(void *ctx, int side, uint32_t seq, uint32_t n, uint64_t frame)
+{
+	st_span(ctx, IWS_SPAN_RETRANS, side, seq, n, frame, 0, 0);
+}
+
+static const struct reasm_sink to_framing = { NULL, rs_start, rs_data, rs_hole, rs_fin, rs_dup };
+
+static struct reasm_sink sink_for(struct iws_stream *s)
+{
+	struct reasm_sink k = to_framing;
+	k.ctx = s;
+	if (!s->o.want_spans)
+		k.dup = NULL;
+	return k;
+}
+
+/* ---- public ---- */
+
+static void default_limits(struct iws_stream_limits *l)
+{
+	if (!l->max_ooo_dir)
+		l->max_ooo_dir = DEFAULT_OOO_DIR;
+	if (!l->max_ooo_segs)
+		l->max_ooo_segs = DEFAULT_OOO_SEGS;
+	if (!l->max_ooo_total)
+		l->max_ooo_total = DEFAULT_OOO_TOTAL;
+	if (!l->max_buf)
+		l->max_buf = DEFAULT_BUF;
+	if (!l->max_held)
+		l->max_held = DEFAULT_HELD;
+}
+
+struct iws_stream *iws_stream_new(const struct iws_stream_opts *o, struct iws_stream_limits *lim,
+				  const struct iws_stream_sink *sink, void *ctx)
+{
+	struct iws_stream *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->o = *o;
+	s->lim = lim;
+	default_limits(lim);
+	s->sink = sink;
+	s->ctx = ctx;
+	s->init_side = o->guess_init_side ? 1 : 0;
+	for (int side = 0; side < 2; side++)
+		reasm_init(&s->d[side].r, &s->d[side].c);
+	fr_init(s);
+	return s;
+}
+
+void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
+{
+	if (s->finished || side < 0 || side > 1)
+		return;
+	s->cur_frame = seg->frame;
+	s->cur_ts = seg->ts_ns;
+	struct fr_dir *fd = &s->d[side];
+	/* A SYN settles who initiated (unless an MPA frame already did). */
+	if ((seg->flags & IWS_TCP_SYN) && !s->init_side_known && s->st == IWS_SST_NONE) {
+		s->init_side = (seg->flags & IWS_TCP_ACK) ? !side : side;
+		s->init_side_known = true;
+	}
+	struct reasm_sink k = sink_for(s);
+	/* The peer's acknowledgement first: it may prove octets of the other
+	 * direction lost before this segment's data is placed. */
+	if (seg->flags & IWS_TCP_ACK)
+		reasm_ack(&s->d[!side].r, !side, seg->ack, &k, s->lim);
+	reasm_segment(&fd->r, side, seg, &k, s->lim);
+	if ((seg->flags & IWS_TCP_FIN) && !fd->c.fin) {
+		fd->c.fin = true;
+		st_event(s, IWS_SEV_FIN, side, seg->seq + seg->wire_len, 0, 0);
+	}
+	/* A reset does not end the analysis: the peer's segments already in
+	 * flight are still on the wire; whatever is unfinished at the end was
+	 * aborted by the reset. */
+	if ((seg->flags & IWS_TCP_RST) && !fd->c.rst) {
+		fd->c.rst = true;
+		st_event(s, IWS_SEV_RST, side, seg->seq, 0, 0);
+	}
+	release(s, false);
+}
+
+bool iws_stream_done(const struct iws_stream *s)
+{
+	return (s->d[0].r.fin_done && s->d[1].r.fin_done) || s->st == IWS_SST_NOT_IWARP;
+}
+
+void iws_stream_finish(struct iws_stream *s, uint32_t flag)
+{
+	if (s->finished)
+		return;
+	struct reasm_sink k = sink_for(s);
+	for (int side = 0; side < 2; side++) {
+		reasm_flush(&s->d[side].r, side, &k, s->lim);
+		if (!s->d[side].r.fin_done)
+			fr_end(s, side);
+		reasm_free(&s->d[side].r, s->lim);
+	}
+	release(s, true);
+	if (s->tr)
+		iws_tracker_finish(s->tr, flag);
+	s->finished = true;
+	fr_free(s);
+	free(s->scratch);
+	s->scratch = NULL;
+	if (s->tr) {
+		/* Keep the counters, free the state. */
+		s->trc = *iws_tracker_counts(s->tr);
+		iws_tracker_free(s->tr);
+		s->tr = NULL;
+	}
+}
+
+void iws_stream_free(struct iws_stream *s)
+{
+	if (!s)
+		return;
+	for (int side = 0; side < 2; side++) {
+		reasm_free(&s->d[side].r, s->lim);
+		while (s->q[side].head)
+			free(q_pop(&s->q[side]));
+	}
+	fr_free(s);
+	free(s->scratch);
+	iws_tracker_free(s->tr);
+	free(s);
+}
+
+enum iws_stream_state iws_stream_state(const struct iws_stream *s)
+{
+	return s->st;
+}
+
+bool iws_stream_is_iwarp(const struct iws_stream *s)
+{
+	return s->st == IWS_SST_REQUEST || s->st == IWS_SST_FULL || s->st == IWS_SST_REJECTED ||
+	       s->st == IWS_SST_INFERRED;
+}
+
+const struct iws_mpa_conn *iws_stream_mpa(const struct iws_stream *s)
+{
+	return &s->mpa;
+}
+
+int iws_stream_init_side(const struct iws_stream *s)
+{
+	return s->init_side;
+}
+
+const struct iws_mpa_dir *iws_stream_framing(const struct iws_stream *s, int side)
+{
+	return s->d[side & 1].p_known ? &s->d[side & 1].p : NULL;
+}
+
+const struct iws_stream_counts *iws_stream_counts(const struct iws_stream *s, int side)
+{
+	return &s->d[side & 1].c;
+}
+
+const struct iws_tracker_counts *iws_stream_tracker_counts(const struct iws_stream *s)
+{
+	return s->tr ? iws_tracker_counts(s->tr) : &s->trc;
+}
+
+const struct iws_mpa_frame *iws_stream_request(const struct iws_stream *s)
+{
+	return s->have_req ? &s->req : NULL;
+}
+
+const struct iws_mpa_frame *iws_stream_reply(const struct iws_stream *s)
+{
+	return s->have_rep ? &s->rep : NULL;
+}
+
+uint64_t iws_stream_request_frame(const struct iws_stream *s)
+{
+	return s->req_frame;
+}
+
+uint64_t iws_stream_reply_frame(const struct iws_stream *s)
+{
+	return s->rep_frame;
+}
+
+uint32_t iws_stream_marker_deviation(const struct iws_stream *s, int side)
+{
+	return s->d[side & 1].marker_dev;
+}
+
+uint64_t iws_stream_buffered(const struct iws_stream *s)
+{
+	uint64_t n = 0;
+	for (int side = 0; side < 2; side++) {
+		const struct fr_dir *fd = &s->d[side];
+		n += fd->r.ooo_bytes + fd->buf.len;
+		for (const struct held *h = s->q[side].head; h; h = h->next)
+			n += h->kind == H_PDU ? h->pdu.len : 1;
+	}
+	return n;
+}
+
+static void take_min(bool *any, int64_t *ts, uint64_t *frame, int64_t t2, uint64_t f2)
+{
+	if (!*any || t2 < *ts || (t2 == *ts && f2 < *frame)) {
+		*ts = t2;
+		*frame = f2;
+		*any = true;
+	}
+}
+
+bool iws_stream_pending(const struct iws_stream *s, int64_t *ts, uint64_t *frame)
+{
+	bool any = false;
+	if (s->finished)
+		return false;
+	for (int side = 0; side < 2; side++) {
+		const struct fr_dir *fd = &s->d[side];
+		/* Octets being framed or hunted through: an operation that starts
+		 * with them started in the earliest frame that carried them. */
+		for (uint32_t i = 0; i < fd->buf.nmarks && fd->buf.len; i++)
+			take_min(&any, ts, frame, fd->buf.marks[i].ts, fd->buf.marks[i].frame);
+		if (fd->r.ooo)
+			take_min(&any, ts, frame, fd->r.ooo_min_ts, fd->r.ooo_min_frame);
+		for (const struct held *h = s->q[side].head; h; h = h->next)
+			if (h->kind == H_PDU)
+				take_min(&any, ts, frame, h->pdu.first_ts, h->pdu.first_frame);
+	}
+	return any;
+}

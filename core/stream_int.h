@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stream_int.h - the stream engine's insides (core-private), shared by its
+ * three files, one stage each:
+ *
+ *   tcp_reasm.c   TCP: each direction's octets in order, exactly once;
+ *   framing.c     MPA: per direction, hunt -> [wait] -> frame, back to
+ *                 hunting when framing is lost; every decision about the
+ *                 octets (handshake, markers, CRC, resynchronisation);
+ *   stream.c      the connection: wires the stages, merges the two
+ *                 directions' PDUs into frame order, feeds the tracker and
+ *                 reports to the front end (the public API of stream.h).
+ */
+#ifndef IWS_CORE_STREAM_INT_H
+#define IWS_CORE_STREAM_INT_H
+
+#include "iwarpscope/stream.h"
+#include "iwarpscope/sync.h"
+#include "sbuf.h"
+#include "tcp_reasm.h"
+
+/* ---- framing: one direction's state ---- */
+
+enum fr_mode {
+	FR_OFF = 0,      /* nothing seen yet */
+	FR_HUNT,         /* looking for the MPA key or an FPDU boundary */
+	FR_WAIT,         /* initiator's octets after its Request, waiting for the Reply */
+	FR_FPDU,         /* framing FPDUs */
+	FR_DEAD,         /* nothing more to decode (not iWARP, rejected, ended) */
+};
+
+/* What is known of one direction's marker rule before framing it. */
+struct fr_hint {
+	enum iws_tristate markers;
+	bool base_known;            /* markers, if any, sit at marker_base + 512k */
+	uint32_t marker_base;
+	enum iws_tristate crc;
+};
+
+struct fr_dir {
+	enum fr_mode mode;
+	bool have_pos;
+	uint32_t pos;               /* TCP seq of the next octet to arrive */
+	bool at_syn;                /* the stream was seen from its first octet */
+	struct sbuf buf;            /* a straddling FPDU, or octets being hunted through */
+	uint64_t acct;              /* its memory, as counted in the limits */
+	uint32_t need;              /* framing: wire length of the FPDU in buf */
+	uint64_t run_frame;         /* in-order completion frame so far */
+	int64_t run_ts;
+	uint32_t key_from;          /* hunting: next offset to look for a key at */
+	uint32_t next_try;          /* hunting: buffer length for the next sync */
+	uint64_t hunted;            /* octets arrived while hunting, since the last sync */
+	bool ever_framed;           /* FPDU boundaries were known at some point */
+	bool lost_reported;         /* the tracker knows octets of this direction are lost */
+	bool gap_before;            /* the next PDU follows a loss */
+	bool damaged;               /* octets of the stream were missing */
+	bool rejected;              /* after a rejected Reply */
+	struct iws_mpa_dir p;       /* framing parameters */
+	bool p_known;
+	struct fr_hint hint;        /* for inference when p is not known */
+	uint32_t marker_dev;        /* IWS_MARKER_DEV_* seen */
+	struct iws_stream_counts c;
+	struct reasm_dir r;         /* TCP */
+};
+
+/* ---- the connection ---- */
+
+/* A PDU or a tracker gap waiting for its turn (cross-direction order). */
+struct held;
+
+struct held_q {
+	struct held *head, *tail;
+	uint32_t n;
+};
+
+struct iws_stream {
+	struct iws_stream_opts o;
+	struct iws_stream_limits *lim;
+	const struct iws_stream_sink *sink;
+	void *ctx;
+	struct fr_dir d[2];                 /* by side */
+	struct iws_mpa_conn mpa;
+	int init_side;
+	bool init_side_known;               /* from a Request, a Reply or a SYN */
+	enum iws_stream_state st;
+	struct iws_mpa_frame req, rep;
+	bool have_req, have_rep;
+	uint64_t req_frame, rep_frame;
+	struct iws_tracker *tr;
+	struct iws_tracker_counts trc;      /* the tracker's counters once it is freed */
+	struct held_q q[2];                 /* by side */
+	uint64_t order;                     /* held entries so far (ties) */
+	uint64_t cur_frame;
+	int64_t cur_ts;
+	uint8_t *scratch;                   /* 65535 octets: ULPDUs split by markers */
+	bool finished;
+};
+
+static inline uint8_t fr_dir_of(const struct iws_stream *s, int side)
+{
+	return side == s->init_side ? IWS_DIR_I2R : IWS_DIR_R2I;
+}
+
+/* framing.c */
+void fr_init(struct iws_stream *s);
+void fr_start(struct iws_stream *s, int side, uint32_t seq, bool at_syn);
+void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
+	     uint64_t frame, int64_t ts);
+void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n);
+void fr_end(struct iws_stream *s, int side);
+void fr_free(struct iws_stream *s);
+/* The earliest run_frame of octets that may still become PDUs reported
+ * before later ones of the other direction (hunting or waiting), 0: none. */
+uint64_t fr_blocking_frame(const struct iws_stream *s, int side);
+
+/* stream.c: what framing produces */
+void st_pdu(struct iws_stream *s, struct iws_pdu *pdu);
+void st_lost(struct iws_stream *s, int side);       /* the tracker must know of a loss */
+void st_event(struct iws_stream *s, enum iws_stream_event_kind kind, int side, uint32_t seq,
+	      uint32_t len, uint32_t detail);
+void st_span(struct iws_stream *s, enum iws_span_kind kind, int side, uint32_t seq, uint32_t len,
+	     uint64_t frame, uint64_t pdu_frame, uint32_t pdu_seq);
+/* The negotiated or inferred parameters changed (handshake done). */
+void st_params(struct iws_stream *s);
+
+#endif

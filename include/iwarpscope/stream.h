@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stream.h - the stream engine: everything between captured TCP segments
+ * and the operation tracker, for one TCP connection, in one place, so that
+ * every front end (the CLI, the Wireshark plugin) makes the same decisions.
+ *
+ * A front end creates one engine per TCP connection and feeds it, in
+ * capture order, every captured segment of both directions: sequence and
+ * acknowledgement numbers, flags, window, the captured payload octets and
+ * how many octets the segment carried on the wire, the frame number and
+ * the capture time. Nothing else: the engine owns
+ *
+ *   TCP       in-order delivery per direction, retransmissions, overlaps,
+ *             out-of-order segments, holes that become gaps (the peer
+ *             acknowledged past them, a memory limit, the end), octets cut
+ *             by the snapshot length;
+ *   MPA       the Request/Reply handshake (RFC 5044 §7.1, RFC 6581), or
+ *             parameters inferred without it (capture started mid-stream,
+ *             one direction only), FPDU framing with markers and CRC
+ *             (RFC 5044 §4), FPDU hunting and resynchronisation after a
+ *             loss (one policy, one set of thresholds), senders that break
+ *             the marker rules;
+ *   order     the two directions' FPDUs reach the tracker in the order of
+ *             the frames that completed them, even while one direction is
+ *             still searching for its FPDU boundaries;
+ *   RDMAP     the operation tracker (qp.h) fed with every DDP segment.
+ *
+ * Results come back through the callbacks of struct iws_stream_sink, during
+ * the call that fed the segment which made them known (or during
+ * iws_stream_finish). Memory is bounded by struct iws_stream_limits.
+ *
+ * Sides: the front end names the two endpoints side 0 and side 1 (its own
+ * convention, e.g. the first packet's source is side 0); directions are
+ * IWS_DIR_I2R / IWS_DIR_R2I, decided by the engine (the MPA Request's
+ * sender is the initiator; without one, the side that sent the SYN, else
+ * the guess given at creation).
+ */
+#ifndef IWARPSCOPE_STREAM_H
+#define IWARPSCOPE_STREAM_H
+
+#include "mpa.h"
+#include "qp.h"
+#include "rdmap.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* TCP flags as the front end hands them over (RFC 9293 §3.1 bit values). */
+#define IWS_TCP_FIN 0x01
+#define IWS_TCP_SYN 0x02
+#define IWS_TCP_RST 0x04
+#define IWS_TCP_PSH 0x08
+#define IWS_TCP_ACK 0x10
+
+/* One captured TCP segment. */
+struct iws_tcp_seg {
+	uint32_t seq, ack;          /* raw (absolute) sequence numbers */
+	uint32_t win;               /* the window field as carried (not scaled) */
+	uint8_t flags;              /* IWS_TCP_* */
+	const uint8_t *payload;     /* cap_len octets (may be NULL when cap_len is 0) */
+	uint32_t cap_len;           /* payload octets captured */
+	uint32_t wire_len;          /* payload octets on the wire (>= cap_len) */
+	uint64_t frame;             /* 1-based, increasing */
+	int64_t ts_ns;              /* capture time, ns since the epoch */
+};
+
+/*
+ * Memory limits. One struct may be shared by every engine of a capture (the
+ * CLI does): the usage fields then count them all. Zero means the default.
+ */
+struct iws_stream_limits {
+	uint64_t max_ooo_dir;       /* out-of-order octets buffered per direction (16 MiB) */
+	uint32_t max_ooo_segs;      /* ... segments per direction (4096) */
+	uint64_t max_ooo_total;     /* ... over all engines sharing the struct (64 MiB) */
+	uint64_t max_buf;           /* FPDU reassembly and hunting buffers, all engines (64 MiB);
+				     * each direction may always hold IWS_STREAM_FLOOR octets */
+	uint32_t max_inflight;      /* RDMA operations in flight per connection (65536) */
+	uint32_t max_held;          /* FPDUs held for cross-direction order per connection (4096) */
+	/* usage, kept up to date by the engines */
+	uint64_t ooo_used, ooo_peak;
+	uint64_t buf_used, buf_peak;
+};
+
+#define IWS_STREAM_FLOOR 2048u
+
+struct iws_stream_opts {
+	bool check_crc;             /* verify negotiated (or inferred) CRCs */
+	bool want_spans;            /* report iws_span for every captured octet (plugin) */
+	int guess_init_side;        /* initiator when neither a Request nor a SYN says (0/1) */
+};
+
+/* ---- what the engine reports ---- */
+
+enum iws_pdu_kind {
+	IWS_PDU_MPA_FRAME = 1,      /* MPA Request or Reply */
+	IWS_PDU_FPDU = 2,
+};
+
+/*
+ * One complete PDU, in stream order per direction and, across the two
+ * directions, in the order of the frames that completed them.
+ */
+struct iws_pdu {
+	enum iws_pdu_kind kind;
+	int side;                   /* sender's side */
+	uint8_t dir;                /* IWS_DIR_* of the sender */
+	uint32_t seq;               /* TCP sequence number of its first octet */
+	uint32_t len;               /* octets on the wire (markers included) */
+	const uint8_t *wire;        /* its len octets (uncaptured ones read as zero);
+				     * valid during the callback only */
+	uint32_t first_hole;        /* offset of the first uncaptured octet (len: none) */
+	/* Frames (docs/semantics.md): the earliest frame that carried any of its
+	 * octets (its first transmission as captured), the frame in which its
+	 * last octet was first captured, and the frame in which in-order
+	 * reassembly completed it (its last missing octet arrived). */
+	uint64_t first_frame, arrived_frame, frame;
+	int64_t first_ts, arrived_ts, ts;
+	bool gap_before;            /* octets of this direction were lost just before it */
+	/* kind == IWS_PDU_MPA_FRAME */
+	const struct iws_mpa_frame *mpa;
+	/* kind == IWS_PDU_FPDU */
+	const struct iws_mpa_dir *mdir;     /* framing in force (markers, CRC) */
+	const struct iws_fpdu *fpdu;        /* framing, markers, CRC */
+	const struct iws_msg *msg;          /* NULL when the ULPDU did not decode */
+	const char *why;                    /* ... and why */
+	bool truncated;                     /* some of its octets were not captured */
+	const struct iws_seg_note *note;    /* the tracker's conclusions (msg != NULL) */
+};
+
+/*
+ * What became of captured octets that are not (only) the PDU of the frame
+ * that carried them. Reported only with opts.want_spans, one span per frame
+ * and kind, so a front end can show every frame's octets.
+ */
+enum iws_span_kind {
+	IWS_SPAN_PART = 1,          /* part of a PDU completed in pdu_frame */
+	IWS_SPAN_RETRANS,           /* already delivered: a retransmission or duplicate */
+	IWS_SPAN_PRESYNC,           /* passed over before the first PDU boundary was found */
+	IWS_SPAN_AFTER_GAP,         /* passed over after a loss, before framing was found again */
+	IWS_SPAN_AFTER_REJECT,      /* after a rejected MPA Reply */
+	IWS_SPAN_NOT_IWARP,         /* the stream was found not to be iWARP */
+	IWS_SPAN_LIMIT,             /* dropped: a memory limit */
+};
+
+struct iws_span {
+	enum iws_span_kind kind;
+	int side;
+	uint8_t dir;
+	uint32_t seq, len;
+	uint64_t frame;             /* the frame that carried these octets */
+	uint64_t pdu_frame;         /* IWS_SPAN_PART: where its PDU was completed */
+	uint32_t pdu_seq;           /* IWS_SPAN_PART: the PDU's first octet */
+};
+
+/* Things a post-mortem wants to know about, with where they happened. */
+enum iws_stream_event_kind {
+	IWS_SEV_HANDSHAKE = 1,      /* full operation after a captured handshake */
+	IWS_SEV_REJECTED,           /* Reply with R set */
+	IWS_SEV_INFERRED,           /* full operation found without (part of) the handshake */
+	IWS_SEV_GAP,                /* octets never captured: seq, len */
+	IWS_SEV_FRAMING_LOST,       /* FPDU boundaries lost (a length field fell into a gap,
+				     * or made no sense) */
+	IWS_SEV_FRAMING_FOUND,      /* boundaries found again (or for the first time) */
+	IWS_SEV_NOT_IWARP,          /* a direction was given up as not iWARP */
+	IWS_SEV_MARKERS_NONSTANDARD,/* the sender's markers do not follow RFC 5044 §4.2 */
+	IWS_SEV_LIMIT,              /* a memory limit dropped octets */
+	IWS_SEV_FIN,                /* the side closed its direction */
+	IWS_SEV_RST,                /* the side reset the connection */
+};
+
+/* IWS_SEV_MARKERS_NONSTANDARD details (a mask). */
+#define IWS_MARKER_DEV_LE_FPDUPTR 0x1   /* FPDUPTR carried least significant octet first */
+#define IWS_MARKER_DEV_SKIP_CRC   0x2   /* the marker grid does not count CRC octets */
+#define IWS_MARKER_DEV_OFFSET     0x4   /* the grid is offset from SeqStart */
+
+struct iws_stream_event {
+	enum iws_stream_event_kind kind;
+	int side;
+	uint8_t dir;
+	uint32_t seq, len;
+	uint64_t frame;             /* the frame that revealed it */
+	int64_t ts;
+	uint64_t prev_frame;        /* IWS_SEV_GAP: the frame of the octets just before it */
+	uint32_t detail;            /* IWS_MARKER_DEV_* */
+};
+
+struct iws_stream_sink {
+	void (*pdu)(void *ctx, const struct iws_pdu *pdu);
+	void (*op)(void *ctx, const struct iws_op *op);
+	void (*span)(void *ctx, const struct iws_span *span);           /* may be NULL */
+	void (*event)(void *ctx, const struct iws_stream_event *ev);    /* may be NULL */
+};
+
+/* ---- state and counters, for reports ---- */
+
+enum iws_stream_state {
+	IWS_SST_NONE = 0,           /* nothing known yet */
+	IWS_SST_REQUEST,            /* Request seen, Reply pending */
+	IWS_SST_FULL,               /* full operation after a captured handshake */
+	IWS_SST_REJECTED,           /* Reply with R set: no FPDUs follow */
+	IWS_SST_INFERRED,           /* full operation found without the handshake */
+	IWS_SST_NOT_IWARP,          /* both directions given up */
+};
+
+/* Per direction (indexed by side). */
+struct iws_stream_counts {
+	/* TCP */
+	uint64_t segments;          /* segments carrying payload */
+	uint64_t bytes;             /* stream octets delivered in order (captured or not) */
+	uint64_t retrans;           /* segments whose payload was all delivered already */
+	uint64_t late;              /* segments that filled a hole behind later data */
+	uint64_t overlaps;
+	uint64_t out_of_order;      /* segments that arrived ahead of a hole */
+	uint64_t gaps, gap_bytes;   /* holes never filled */
+	uint64_t snap_bytes;        /* octets cut by the snapshot length */
+	uint64_t ooo_limit_hits;    /* out-of-order limit forced a gap */
+	/* MPA */
+	uint64_t fpdus;
+	uint64_t undecodable;       /* framed, but the ULPDU did not decode */
+	uint64_t truncated;         /* FPDUs with octets missing */
+	uint64_t marker_errors;
+	uint64_t resyncs;           /* framing found after a loss or mid-stream */
+	uint64_t lost;              /* times framing was lost */
+	uint64_t skipped_bytes;     /* octets passed over while hunting */
+	uint64_t partial_at_end;    /* FPDUs cut off by the end of the stream */
+	uint64_t buf_limit_hits;    /* octets dropped: max_buf reached */
+	uint64_t order_forced;      /* FPDUs released out of cross-direction order (max_held) */
+	bool fin, rst;
+};
+
+struct iws_stream;
+
+/* NULL on allocation failure. lim may be shared by many engines; sink and
+ * lim must outlive the engine. */
+struct iws_stream *iws_stream_new(const struct iws_stream_opts *o, struct iws_stream_limits *lim,
+				  const struct iws_stream_sink *sink, void *ctx);
+
+/* Feed one segment sent by `side`. */
+void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg *seg);
+
+/*
+ * The connection or the capture ended: deliver what is buffered (holes
+ * become gaps), then report every operation still in flight with flag
+ * (IWS_OPF_UNFINISHED or IWS_OPF_ABORTED). Buffers are released; state and
+ * counters stay readable. Feeding after this is ignored.
+ */
+void iws_stream_finish(struct iws_stream *s, uint32_t flag);
+
+/* Both directions have ended (FIN reached in order, or not iWARP): nothing
+ * more can be learnt, the front end may finish the engine. */
+bool iws_stream_done(const struct iws_stream *s);
+
+void iws_stream_free(struct iws_stream *s);
+
+enum iws_stream_state iws_stream_state(const struct iws_stream *s);
+bool iws_stream_is_iwarp(const struct iws_stream *s);
+/* Negotiated (or inferred) parameters; dir[] indexed by IWS_DIR_*. */
+const struct iws_mpa_conn *iws_stream_mpa(const struct iws_stream *s);
+/* Side of the initiator. */
+int iws_stream_init_side(const struct iws_stream *s);
+/* The framing side's FPDUs follow (markers, their base, CRC), NULL while
+ * it is not known. */
+const struct iws_mpa_dir *iws_stream_framing(const struct iws_stream *s, int side);
+const struct iws_stream_counts *iws_stream_counts(const struct iws_stream *s, int side);
+/* The tracker's counters (zeros before the first FPDU). */
+const struct iws_tracker_counts *iws_stream_tracker_counts(const struct iws_stream *s);
+/* The MPA Request / Reply as decoded (NULL if not seen). */
+const struct iws_mpa_frame *iws_stream_request(const struct iws_stream *s);
+const struct iws_mpa_frame *iws_stream_reply(const struct iws_stream *s);
+/* Frames of the Request / Reply (0: not seen). */
+uint64_t iws_stream_request_frame(const struct iws_stream *s);
+uint64_t iws_stream_reply_frame(const struct iws_stream *s);
+/* IWS_MARKER_DEV_* found on side's markers (0: as RFC 5044 says). */
+uint32_t iws_stream_marker_deviation(const struct iws_stream *s, int side);
+
+/* Octets the engine holds (out of order, being framed or hunted through,
+ * PDUs held for order); 0 once finished. */
+uint64_t iws_stream_buffered(const struct iws_stream *s);
+
+/*
+ * The earliest (first_ts, first_frame) at which an operation not yet
+ * started in the tracker may turn out to have started: octets buffered
+ * (out of order, being hunted through, an FPDU not yet complete, FPDUs held
+ * for order). false when nothing is buffered. For output in start order.
+ */
+bool iws_stream_pending(const struct iws_stream *s, int64_t *ts, uint64_t *frame);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
