@@ -27,7 +27,7 @@ Usage: tshark-fuzz.py --plugin SO [--preload LIB] [--iterations N | --seconds S]
                       [--seed N] [--keep DIR] [--samples DIR] [--only NAME]
        tshark-fuzz.py --plugin SO [--preload LIB] --replay DIR
 """
-import argparse, os, random, struct, sys, tempfile, time, shutil, subprocess
+import argparse, os, random, struct, sys, time, shutil, subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -205,17 +205,12 @@ def replay(a):
     """Every capture in a.replay (mutants that once failed, see
     tests/fuzz/tshark-regress/) must now pass, in both reassembly modes."""
     r = iwarp_tshark.Runner(a.plugin, a.preload)
-    work = tempfile.mkdtemp(prefix="iwarp-fuzz-")
-    os.chmod(work, 0o755)
     failures, n = [], 0
     try:
         for f in sorted(os.listdir(a.replay)):
             if not f.endswith((".pcap", ".pcapng")):
                 continue
-            # tshark runs as nobody: a world-readable copy
-            path = os.path.join(work, f)
-            shutil.copy(os.path.join(a.replay, f), path)
-            os.chmod(path, 0o644)
+            path = r.stage(os.path.join(a.replay, f))
             for extra in ([], ["-o", "tcp.reassemble_out_of_order:TRUE"]):
                 why = check_run(r, path, extra, a.timeout)
                 if why:
@@ -224,7 +219,6 @@ def replay(a):
             n += 1
     finally:
         r.close()
-        shutil.rmtree(work, ignore_errors=True)
     print("tshark-fuzz: replayed %d captures, %d failures" % (n, len(failures)))
     return 1 if failures or not n else 0
 
@@ -259,8 +253,9 @@ def main():
                 if not a.only or f.split(".")[0] == a.only:
                     files.append(os.path.join(d, f))
     r = iwarp_tshark.Runner(a.plugin, a.preload)
-    work = tempfile.mkdtemp(prefix="iwarp-fuzz-")
-    os.chmod(work, 0o755)
+    # Mutants go where tshark's user can read them (and where close() removes
+    # them), not next to the samples.
+    work = r.workdir("mutants")
     rng = random.Random(a.seed)
     start, n, failures = time.time(), 0, []
     try:
@@ -298,7 +293,6 @@ def main():
             n += 1
     finally:
         r.close()
-        shutil.rmtree(work, ignore_errors=True)
     print("tshark-fuzz: %d mutants of %d samples in %.0f s, %d failures" % (n, len(files), time.time() - start, len(failures)))
     return 1 if failures else 0
 

@@ -4,7 +4,9 @@
 
 Wireshark ignores personal plugins when run as root, so the plugin is copied
 into a private HOME readable by everybody and tshark runs under setpriv as
-uid/gid 65534 (or as the current user when that is not root).
+uid/gid 65534 (or as the current user when that is not root). Every capture
+tshark reads is copied into that HOME first: uid 65534 cannot enter a checkout
+under /root or in `mktemp -d` (mode 0700), whatever the capture's own mode.
 
 Usage: iwarp_tshark.py --plugin PATH [--samples DIR] [--golden DIR] TEST [ARGS]
 Tests: fields | real NAME | truth NAME | golden NAME | coexist NAME |
@@ -24,6 +26,8 @@ import xml.etree.ElementTree as ET
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SKIP = 77
+# How root runs a command as the unprivileged user.
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
 DESIGN_FIELDS = """
 iwarp.mpa.key iwarp.mpa.rev iwarp.mpa.flags.markers iwarp.mpa.flags.crc iwarp.mpa.flags.reject
@@ -73,8 +77,16 @@ class Runner:
                 "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1:verify_asan_link_order=0",
                 "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
             }
-        self.home = tempfile.mkdtemp(prefix="iwarp-tshark-")
-        os.chmod(self.home, 0o755)
+        self.as_root = os.geteuid() == 0
+        # A private TMPDIR (under /root, /run/user/0) is the same trap as a
+        # private checkout: uid 65534 could not reach this HOME, the plugin or
+        # the captures in it. /tmp then; should even that fail, tshark says so.
+        for parent in (None, "/tmp"):
+            self.home = tempfile.mkdtemp(prefix="iwarp-tshark-", dir=parent)
+            os.chmod(self.home, 0o755)
+            if parent or self.can_read(self.home):
+                break
+            os.rmdir(self.home)
         d = os.path.join(self.home, ".local", "lib", "wireshark", "plugins", "4.0", "epan")
         os.makedirs(d)
         # An empty global plugin directory: a copy installed system-wide
@@ -89,10 +101,33 @@ class Runner:
                 os.chmod(os.path.join(root, x), 0o755)
             for x in files:
                 os.chmod(os.path.join(root, x), 0o644)
-        self.as_root = os.geteuid() == 0
 
     def close(self):
         shutil.rmtree(self.home, ignore_errors=True)
+
+    def can_read(self, path):
+        """Whether tshark's user can read path. Only an attempt tells: the
+        file's own mode bits say nothing of the directories above it."""
+        if not self.as_root:
+            return os.access(path, os.R_OK)
+        return subprocess.run(NOBODY + ["test", "-r", path], cwd="/").returncode == 0
+
+    def workdir(self, name, mode=0o755):
+        """A directory in the HOME for tshark's input (or, 0777, its output),
+        removed with it by close()."""
+        d = os.path.join(self.home, name)
+        os.makedirs(d, exist_ok=True)
+        os.chmod(d, mode)
+        return d
+
+    def stage(self, path):
+        """A copy of the capture at path that tshark can read, under the same
+        name (golden files and tshark-options.txt go by it). Always copied,
+        as checking would cost a process and samples are small."""
+        q = os.path.join(self.workdir("input"), os.path.basename(path))
+        shutil.copyfile(path, q)
+        os.chmod(q, 0o644)
+        return q
 
     def command(self, args, builtin_only=False):
         """The tshark command line and environment for args."""
@@ -105,8 +140,7 @@ class Runner:
         if builtin_only:
             env["HOME"] = os.path.join(self.home, "none")
         if self.as_root:
-            cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env",
-                   "HOME=" + env["HOME"], "TZ=UTC", "WIRESHARK_PLUGIN_DIR=" + self.global_dir] + \
+            cmd = NOBODY + ["env", "HOME=" + env["HOME"], "TZ=UTC", "WIRESHARK_PLUGIN_DIR=" + self.global_dir] + \
                   ["%s=%s" % kv for kv in sorted(self.san_env.items())] + cmd
         return cmd, env
 
@@ -125,16 +159,15 @@ class Runner:
         return p.stdout.decode("utf-8", "replace")
 
 
-def readable(path):
-    """tshark runs as nobody: the capture must be world-readable."""
-    st = os.stat(path)
-    if not st.st_mode & 0o004:
-        tmp = tempfile.NamedTemporaryFile(delete=False, suffix=os.path.splitext(path)[1])
-        tmp.close()
-        shutil.copy(path, tmp.name)
-        os.chmod(tmp.name, 0o644)
-        return tmp.name
-    return path
+def find_sample(samples, name):
+    """The capture NAME (with or without .pcap/.pcapng) in samples/real or
+    samples/generated."""
+    for sub in ("real", "generated"):
+        for ext in ("", ".pcap", ".pcapng"):
+            p = os.path.join(samples, sub, name + ext)
+            if os.path.isfile(p):
+                return p
+    raise Fail("no sample named %s" % name)
 
 
 # ---- PDML: one record per FPDU, in dissection order ----
@@ -447,10 +480,8 @@ def check_valgrind(r, cap):
     if not vg:
         print("valgrind not found: skipped")
         sys.exit(SKIP)
-    out_dir = os.path.join(r.home, "vg")
-    os.makedirs(out_dir, exist_ok=True)
-    os.chmod(out_dir, 0o777)
-    xml = os.path.join(out_dir, "memcheck.xml")
+    # valgrind runs as tshark's user and writes its report there
+    xml = os.path.join(r.workdir("vg", 0o777), "memcheck.xml")
     args = ["-r", cap, "-V", "-z", "iwarp,ops"] + load_options(os.path.basename(cap).split(".")[0])
     cmd, env = r.command(args)
     i = cmd.index(r.tshark)
@@ -494,18 +525,11 @@ def main():
         print("FAIL: plugin %s not built" % a.plugin)
         return 1
     r = Runner(a.plugin, a.preload)
-    tmpfiles = []
     try:
         def sample(name):
-            for sub in ("real", "generated"):
-                for ext in ("", ".pcap", ".pcapng"):
-                    p = os.path.join(a.samples, sub, name + ext)
-                    if os.path.isfile(p):
-                        q = readable(p)
-                        if q != p:
-                            tmpfiles.append(q)
-                        return p, q
-            raise Fail("no sample named %s" % name)
+            """(the sample's path, the copy tshark reads)"""
+            p = find_sample(a.samples, name)
+            return p, r.stage(p)
         t = a.test
         if a.args:
             TSHARK_OPTS[:] = load_options(a.args[0])
@@ -637,8 +661,6 @@ def main():
         return 1
     finally:
         r.close()
-        for f in tmpfiles:
-            os.unlink(f)
 
 
 if __name__ == "__main__":
