@@ -193,52 +193,70 @@ static void lose_sync(struct iws_stream *s, int side)
 	st_event(s, IWS_SEV_FRAMING_LOST, side, fd->buf.len ? fd->buf.seq : fd->pos, 0, 0);
 }
 
-/* Octets of the ULPDU (markers removed) that precede wire offset h0. */
-static uint32_t ulpdu_captured(const struct iws_fpdu *f, uint32_t h0)
+uint32_t iws_fpdu_ulpdu_captured(const struct iws_fpdu *f, uint32_t first_hole)
 {
-	if (h0 <= f->ulpdu_off)
+	if (first_hole <= f->ulpdu_off)
 		return 0;
-	uint32_t n = h0 - f->ulpdu_off;
+	uint32_t n = first_hole - f->ulpdu_off;
 	for (uint32_t i = 0; i < f->n_markers; i++)
-		if (f->markers[i].off >= f->ulpdu_off && f->markers[i].off < h0)
+		if (f->markers[i].off >= f->ulpdu_off && f->markers[i].off < first_hole)
 			n = n >= IWS_MPA_MARKER_LEN ? n - IWS_MPA_MARKER_LEN : 0;
 	return n < f->ulpdu_len ? n : f->ulpdu_len;
 }
 
-/*
- * A marker that was never captured reads as zeros: report the FPDUPTR its
- * position implies (RFC 5044 §4.2) rather than an error nobody made.
- */
-static void fix_uncaptured_markers(struct iws_fpdu *f, const struct sbuf *b, uint32_t base)
+struct iws_result iws_fpdu_decode(const uint8_t *wire, uint32_t len, uint32_t first_hole, uint32_t seq,
+				  const struct iws_mpa_dir *d, bool check_crc, uint8_t *scratch,
+				  struct iws_fpdu *f, struct iws_msg *msg, struct iws_result *msg_res)
 {
-	for (uint32_t i = 0; i < f->n_markers; i++) {
-		struct iws_mpa_marker *m = &f->markers[i];
-		if (!sbuf_in_hole(b, base + m->off, IWS_MPA_MARKER_LEN))
-			continue;
-		if (!m->ok && f->marker_errors)
-			f->marker_errors--;
-		m->fpduptr = (uint16_t)iws_mpa_fpduptr_expected(f->len_off, m->off);
-		m->rsvd = 0;
-		m->ok = true;
+	bool trunc = first_hole < len;
+	struct iws_result r = iws_mpa_fpdu_parse(wire, len, seq, d, check_crc && !trunc, scratch,
+						 scratch ? 65536 : 0, f);
+	*msg_res = r;
+	if (r.status != IWS_OK)
+		return r;
+	if (trunc) {
+		if (d->crc)
+			f->crc_status = IWS_CRC_UNVERIFIABLE;
+		/* A marker that was never captured reads as zeros: report the
+		 * FPDUPTR its position implies (RFC 5044 §4.2) rather than an
+		 * error nobody made. */
+		for (uint32_t i = 0; i < f->n_markers; i++) {
+			struct iws_mpa_marker *m = &f->markers[i];
+			if (m->off + IWS_MPA_MARKER_LEN <= first_hole)
+				continue;
+			if (!m->ok && f->marker_errors)
+				f->marker_errors--;
+			m->fpduptr = (uint16_t)iws_mpa_fpduptr_expected(f->len_off, m->off);
+			m->rsvd = 0;
+			m->ok = true;
+		}
+		/* With the DDP header captured the segment is known (which
+		 * message, which offset); octets after it that were not captured
+		 * read as zeros, and the segment is marked truncated. */
+		struct iws_ddp_hdr h;
+		*msg_res = iws_ddp_parse(f->ulpdu, iws_fpdu_ulpdu_captured(f, first_hole), 0, &h);
+		if (msg_res->status != IWS_OK)
+			return r;
 	}
+	*msg_res = iws_rdmap_parse(f->ulpdu, f->ulpdu_len, msg);
+	return r;
 }
 
 /*
  * Decode and report the FPDU at wire[0, w) (TCP seq `seq`). first_hole is
- * the wire offset of its first missing octet (w when all were captured);
- * holes (b, from buffer offset base) says which octets were never captured.
+ * the wire offset of its first missing octet (w when all were captured).
  */
 static void emit(struct iws_stream *s, int side, const uint8_t *wire, uint32_t w, uint32_t seq,
-		 const struct frames *fr, uint32_t first_hole, const struct sbuf *b, uint32_t base)
+		 const struct frames *fr, uint32_t first_hole)
 {
 	struct fr_dir *fd = &s->d[side];
 	struct iws_fpdu f;
 	struct iws_msg msg;
-	bool trunc = first_hole < w;
+	struct iws_result mr;
 	if (fd->p.markers && !s->scratch)
 		s->scratch = malloc(65536);
-	struct iws_result r = iws_mpa_fpdu_parse(wire, w, seq, &fd->p, s->o.check_crc && !trunc,
-						 s->scratch, s->scratch ? 65536 : 0, &f);
+	struct iws_result r = iws_fpdu_decode(wire, w, first_hole, seq, &fd->p, s->o.check_crc,
+					      fd->p.markers ? s->scratch : NULL, &f, &msg, &mr);
 	if (r.status != IWS_OK) {
 		/* Cannot happen for a length we computed ourselves (but for a
 		 * scratch buffer that could not be had); stay safe. */
@@ -246,13 +264,9 @@ static void emit(struct iws_stream *s, int side, const uint8_t *wire, uint32_t w
 		return;
 	}
 	fd->c.fpdus++;
-	if (trunc) {
+	bool trunc = first_hole < w;
+	if (trunc)
 		fd->c.truncated++;
-		if (fd->p.crc)
-			f.crc_status = IWS_CRC_UNVERIFIABLE;
-		if (b)
-			fix_uncaptured_markers(&f, b, base);
-	}
 	fd->c.marker_errors += f.marker_errors;
 
 	struct iws_pdu ev;
@@ -269,23 +283,11 @@ static void emit(struct iws_stream *s, int side, const uint8_t *wire, uint32_t w
 	ev.mdir = &fd->p;
 	ev.fpdu = &f;
 	ev.truncated = trunc;
-	if (trunc) {
-		/* With the DDP header captured the segment is known (which message,
-		 * which offset); octets after it that were not captured read as
-		 * zeros, and the segment is marked truncated. */
-		struct iws_ddp_hdr h;
-		uint32_t have = ulpdu_captured(&f, first_hole);
-		r = iws_ddp_parse(f.ulpdu, have, 0, &h);
-		if (r.status == IWS_OK)
-			r = iws_rdmap_parse(f.ulpdu, f.ulpdu_len, &msg);
-	} else {
-		r = iws_rdmap_parse(f.ulpdu, f.ulpdu_len, &msg);
-	}
-	if (r.status == IWS_OK) {
+	if (mr.status == IWS_OK) {
 		ev.msg = &msg;
 	} else {
 		fd->c.undecodable++;
-		ev.why = r.status == IWS_NEED_MORE ? "headers not captured" : r.reason;
+		ev.why = mr.status == IWS_NEED_MORE ? "headers not captured" : mr.reason;
 	}
 	fd->gap_before = false;
 	st_pdu(s, &ev);
@@ -322,7 +324,7 @@ static bool frame_buffer(struct iws_stream *s, int side)
 		struct frames fr;
 		frames_of(b, o, w, &fr);
 		spans_of(s, side, b, o, w, IWS_SPAN_PART, fr.done, seq);
-		emit(s, side, b->data + o, w, seq, &fr, sbuf_first_hole(b, o, w), b, o);
+		emit(s, side, b->data + o, w, seq, &fr, sbuf_first_hole(b, o, w));
 		o += w;
 		if (fd->mode != FR_FPDU) {
 			changed = true;
@@ -801,7 +803,7 @@ void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uin
 		if (frame != fd->run_frame)
 			/* octets buffered out of order, delivered now */
 			st_span(s, IWS_SPAN_PART, side, fd->pos, w, frame, fd->run_frame, fd->pos);
-		emit(s, side, p, w, fd->pos, &fr, w, NULL, 0);
+		emit(s, side, p, w, fd->pos, &fr, w);
 		p += w;
 		n -= w;
 		fd->pos += w;

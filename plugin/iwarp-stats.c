@@ -5,11 +5,12 @@
  * max in microseconds with 3 decimals, i.e. exact nanoseconds) and the GUI
  * table Statistics > iWARP Operations.
  *
- * The tap carries, per FPDU, the operations the core's tracker reported
- * while that FPDU was fed; the text statistics also take the operations
- * still in flight at the end of the capture (iws_tracker_finish), so they
- * count exactly what the iwarpscope CLI counts. Numbers come from the
- * core's iws_qp_stats_* (core/stats.c), as in the CLI.
+ * The tap carries, per frame, the operations the core's stream engine
+ * reported while that frame was fed; the text statistics also take the
+ * operations still in flight at the end of the capture (reported when the
+ * sequential pass ends, iws_stream_finish), so they count exactly what the
+ * iwarpscope CLI counts. Numbers come from the core's iws_qp_stats_*
+ * (core/stats.c), as in the CLI.
  */
 #include <stdio.h>
 #include <string.h>
@@ -86,8 +87,8 @@ static tap_packet_status ops_packet(void *p, packet_info *pinfo, epan_dissect_t 
 	(void)edt;
 	(void)flags;
 	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
-	const iwarp_pdu_rec *rec = (const iwarp_pdu_rec *)data;
-	add_ops(td->qps, rec->qp, rec->ops_done);
+	const iwarp_frame_rec *fr = (const iwarp_frame_rec *)data;
+	add_ops(td->qps, fr->ic->qp, fr->ops);
 	return TAP_PACKET_REDRAW;
 }
 
@@ -108,8 +109,12 @@ static void ops_draw(void *p)
 {
 	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
 	if (!td->leftovers_added && !td->filtered) {
-		/* Operations still in flight when the capture ends. */
-		iwarp_finish_all();
+		/* Operations still in flight when the capture ended: reported when
+		 * the sequential pass is over (postseq). tshark's single pass has no
+		 * such hook before it draws this text tap, which it does once, at
+		 * the very end: then the pass is over now. (The GUI never draws
+		 * this tap; its table only takes what was reported.) */
+		iwarp_sequential_pass_over();
 		wmem_list_t *l = iwarp_conversations();
 		for (wmem_list_frame_t *f = l ? wmem_list_head(l) : NULL; f; f = wmem_list_frame_next(f)) {
 			iwarp_conv *ic = (iwarp_conv *)wmem_list_frame_data(f);
@@ -127,21 +132,22 @@ static void ops_draw(void *p)
 		const iwarp_conv *ic = conv_by_qp(q->qp);
 		printf("\nQP %u", q->qp);
 		if (ic) {
-			char *a = address_to_str(NULL, &ic->init_addr);
-			char *b = address_to_str(NULL, &ic->resp_addr);
-			printf(": %s:%u -> %s:%u", a, ic->init_port, b, ic->resp_port);
+			const struct iws_mpa_conn *m = iwarp_conv_mpa(ic);
+			char *a = iwarp_endpoint_str(NULL, ic, IWS_DIR_I2R);
+			char *b = iwarp_endpoint_str(NULL, ic, IWS_DIR_R2I);
+			printf(": %s -> %s", a, b);
 			wmem_free(NULL, a);
 			wmem_free(NULL, b);
-			if (ic->handshake && ic->mpa.state != IWS_MPA_ST_NONE)
-				printf(", MPA rev %u", ic->mpa.rev);
+			if (m->state == IWS_MPA_ST_FULL || m->state == IWS_MPA_ST_REJECTED)
+				printf(", MPA rev %u", m->rev);
 			else
 				printf(", no handshake");
-			printf(", CRC %s, markers i2r %s r2i %s", ic->mpa.crc ? "on" : "off",
-			       ic->mpa.dir[IWS_DIR_I2R].markers ? "on" : "off",
-			       ic->mpa.dir[IWS_DIR_R2I].markers ? "on" : "off");
-			if (ic->mpa.has_ird_ord)
-				printf(", IRD/ORD %u/%u (initiator) %u/%u (responder)", ic->mpa.ird[IWS_DIR_I2R],
-				       ic->mpa.ord[IWS_DIR_I2R], ic->mpa.ird[IWS_DIR_R2I], ic->mpa.ord[IWS_DIR_R2I]);
+			printf(", CRC %s, markers i2r %s r2i %s", m->crc ? "on" : "off",
+			       m->dir[IWS_DIR_I2R].markers ? "on" : "off",
+			       m->dir[IWS_DIR_R2I].markers ? "on" : "off");
+			if (m->has_ird_ord)
+				printf(", IRD/ORD %u/%u (initiator) %u/%u (responder)", m->ird[IWS_DIR_I2R],
+				       m->ord[IWS_DIR_I2R], m->ird[IWS_DIR_R2I], m->ord[IWS_DIR_R2I]);
 		}
 		printf("\n");
 		printf("  %-18s %8s %9s %14s %9s %6s %13s %13s %13s %13s %13s\n", "Operation", "Count", "Complete",
@@ -275,10 +281,10 @@ static tap_packet_status gui_packet(void *p, packet_info *pinfo, epan_dissect_t 
 	(void)edt;
 	(void)flags;
 	stat_data_t *sd = (stat_data_t *)p;
-	const iwarp_pdu_rec *rec = (const iwarp_pdu_rec *)data;
-	if (!rec->ops_done || !gui_qps)
+	const iwarp_frame_rec *fr = (const iwarp_frame_rec *)data;
+	if (!fr->ops || !gui_qps)
 		return TAP_PACKET_DONT_REDRAW;
-	add_ops(gui_qps, rec->qp, rec->ops_done);
+	add_ops(gui_qps, fr->ic->qp, fr->ops);
 	stat_tap_table *t = g_array_index(sd->stat_tap_data->tables, stat_tap_table *, 0);
 	gui_fill(t);
 	return TAP_PACKET_REDRAW;

@@ -69,10 +69,8 @@ static const fragment_items iwarp_ddp_frag_items = {
 };
 
 void iwarp_ddp_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-		       iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res,
-		       gboolean truncated)
+		       iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res)
 {
-	iwarp_rdmap_feed(ic, rec, pinfo, msg, res, truncated);
 	guint32 avail = tvb_captured_length(ulpdu);
 	guint8 ctrl = avail ? tvb_get_guint8(ulpdu, 0) : 0;
 	gboolean tagged = (ctrl & IWS_DDP_FLAG_T) != 0;
@@ -91,7 +89,7 @@ void iwarp_ddp_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iw
 
 	if (avail < hl) {
 		expert_add_info(pinfo, ti, &ei_iwarp_ddp_short);
-		iwarp_rdmap_dissect(ulpdu, pinfo, tree, ic, rec, msg, res, truncated);
+		iwarp_rdmap_dissect(ulpdu, pinfo, tree, ic, rec, msg, res);
 		return;
 	}
 	const struct iws_seg_note *note = &rec->note;
@@ -114,7 +112,7 @@ void iwarp_ddp_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iw
 		proto_item_append_text(ti, ", QN %u, MSN %u, MO %u", tvb_get_ntohl(ulpdu, 6),
 				       tvb_get_ntohl(ulpdu, 10), tvb_get_ntohl(ulpdu, 14));
 	}
-	iwarp_rdmap_dissect(ulpdu, pinfo, tree, ic, rec, msg, res, truncated);
+	iwarp_rdmap_dissect(ulpdu, pinfo, tree, ic, rec, msg, res);
 }
 
 tvbuff_t *iwarp_ddp_reassemble(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,

@@ -50,6 +50,8 @@ static int hf_iwarp_mpa_marker = -1;
 static int hf_iwarp_mpa_marker_rsvd = -1;
 static int hf_iwarp_mpa_marker_fpduptr = -1;
 static int hf_iwarp_mpa_skipped = -1;
+static int hf_iwarp_mpa_reassembled_in = -1;
+static int hf_iwarp_mpa_first_frame = -1;
 
 static gint ett_iwarp_mpa = -1;
 static gint ett_iwarp_mpa_flags = -1;
@@ -75,6 +77,9 @@ static expert_field ei_iwarp_mpa_retrans = EI_INIT;
 static expert_field ei_iwarp_mpa_gap = EI_INIT;
 static expert_field ei_iwarp_mpa_after_reject = EI_INIT;
 static expert_field ei_iwarp_mpa_midstream = EI_INIT;
+static expert_field ei_iwarp_mpa_framing_lost = EI_INIT;
+static expert_field ei_iwarp_mpa_markers_nonstandard = EI_INIT;
+static expert_field ei_iwarp_mpa_limit = EI_INIT;
 
 #define IWS_VS_ENTRY(v, s) { (v), (s) },
 static const value_string iwarp_mpa_frame_vals[] = { IWS_MPA_FRAME_NAMES(IWS_VS_ENTRY) { 0, NULL } };
@@ -96,48 +101,9 @@ static int *const iwarp_mpa_ord_fields[] = {
 	&hf_iwarp_mpa_rtr_write, &hf_iwarp_mpa_rtr_read, &hf_iwarp_mpa_ord, NULL
 };
 
-guint32 iwarp_mpa_frame_len(tvbuff_t *tvb, int offset)
+void iwarp_mpa_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
+			     const iwarp_pdu_rec *rec)
 {
-	if (tvb_reported_length_remaining(tvb, offset) < IWS_MPA_HDR_LEN)
-		return 0;
-	guint16 pd = tvb_get_ntohs(tvb, offset + 18);
-	/* PD_Length > 512 is an error (flagged); take the header alone. */
-	return IWS_MPA_HDR_LEN + (pd > IWS_MPA_MAX_PD_LEN ? 0u : pd);
-}
-
-/* First pass: record the Request/Reply in the connection's negotiation. */
-static void mpa_frame_state(iwarp_conv *ic, iwarp_pdu_rec *rec, const struct iws_mpa_frame *f,
-			    guint32 seq, guint32 len)
-{
-	iwarp_dir_state *ds = &ic->d[rec->dir];
-	guint32 end = seq + len;
-	ds->mpa_seen = TRUE;
-	ds->mpa_seq = seq;
-	ds->synced = TRUE;
-	ds->have_next = TRUE;
-	ds->next_seq = end;
-	if (f->type == IWS_MPA_REQUEST && rec->dir == IWS_DIR_I2R) {
-		iws_mpa_conn_request(&ic->mpa, f, end);
-		ic->d[IWS_DIR_I2R].mdir = ic->mpa.dir[IWS_DIR_I2R];
-	} else if (f->type == IWS_MPA_REPLY && rec->dir == IWS_DIR_R2I) {
-		if (ic->mpa.state == IWS_MPA_ST_NONE) {
-			/* Reply without its Request: the initiator's SeqStart is unknown. */
-			ic->mpa.rev = f->rev;
-		}
-		iws_mpa_conn_reply(&ic->mpa, f, end);
-		ic->d[IWS_DIR_I2R].mdir = ic->mpa.dir[IWS_DIR_I2R];
-		ic->d[IWS_DIR_R2I].mdir = ic->mpa.dir[IWS_DIR_R2I];
-		if (ic->tracker)
-			iws_tracker_set_mpa(ic->tracker, &ic->mpa);
-		if (f->reject)
-			ic->d[IWS_DIR_I2R].rejected = ic->d[IWS_DIR_R2I].rejected = TRUE;
-	}
-}
-
-int iwarp_mpa_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-			    iwarp_pdu_rec *rec, guint32 seq)
-{
-	guint32 len = tvb_reported_length(tvb);
 	guint32 cap = tvb_captured_length(tvb);
 	const guint8 *p = tvb_get_ptr(tvb, 0, cap);
 	struct iws_mpa_frame f;
@@ -145,27 +111,21 @@ int iwarp_mpa_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, 0, -1, ENC_NA);
 	proto_tree *mt = proto_item_add_subtree(ti, ett_iwarp_mpa);
+	proto_item *pi = proto_tree_add_uint(mt, hf_iwarp_mpa_dir, tvb, 0, 0, rec->dir);
+	proto_item_set_generated(pi);
 	if (!f.type) {
+		/* Cannot happen: the core found the key here. */
 		expert_add_info(pinfo, ti, &ei_iwarp_mpa_not_mpa);
-		iwarp_col_append(pinfo, "MPA frame expected, key missing");
-		if (!PINFO_FD_VISITED(pinfo)) {
-			iwarp_dir_state *ds = &ic->d[rec->dir];
-			ds->mpa_seen = TRUE;
-			ds->mpa_seq = seq;
-			ds->synced = FALSE;
-		}
-		return (int)len;
+		return;
 	}
-	if (!PINFO_FD_VISITED(pinfo))
-		mpa_frame_state(ic, rec, &f, seq, len);
 
 	proto_item_append_text(ti, ", %s", val_to_str_const(f.type, iwarp_mpa_frame_vals, "?"));
 	proto_tree_add_item(mt, hf_iwarp_mpa_key, tvb, 0, IWS_MPA_KEY_LEN, ENC_ASCII);
-	proto_item *pi = proto_tree_add_uint(mt, hf_iwarp_mpa_type, tvb, 0, IWS_MPA_KEY_LEN, f.type);
+	pi = proto_tree_add_uint(mt, hf_iwarp_mpa_type, tvb, 0, IWS_MPA_KEY_LEN, f.type);
 	proto_item_set_generated(pi);
 	if (cap < IWS_MPA_HDR_LEN) {
 		expert_add_info(pinfo, ti, &ei_iwarp_mpa_truncated);
-		return (int)len;
+		return;
 	}
 	pi = proto_tree_add_bitmask(mt, tvb, 16, hf_iwarp_mpa_flags, ett_iwarp_mpa_flags,
 				    iwarp_mpa_flag_fields, ENC_BIG_ENDIAN);
@@ -204,14 +164,15 @@ int iwarp_mpa_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	if (pd_len)
 		proto_tree_add_item(mt, hf_iwarp_mpa_private_data, tvb, pd_off, pd_len, ENC_NA);
 
-	if (f.type == IWS_MPA_REPLY && ic->mpa.state != IWS_MPA_ST_NONE) {
-		pi = proto_tree_add_boolean(mt, hf_iwarp_mpa_neg_crc, tvb, 0, 0, ic->mpa.crc);
+	const struct iws_mpa_conn *neg = iwarp_conv_mpa(ic);
+	if (f.type == IWS_MPA_REPLY && neg->state == IWS_MPA_ST_FULL) {
+		pi = proto_tree_add_boolean(mt, hf_iwarp_mpa_neg_crc, tvb, 0, 0, neg->crc);
 		proto_item_set_generated(pi);
 		pi = proto_tree_add_boolean(mt, hf_iwarp_mpa_neg_markers_i2r, tvb, 0, 0,
-					    ic->mpa.dir[IWS_DIR_I2R].markers);
+					    neg->dir[IWS_DIR_I2R].markers);
 		proto_item_set_generated(pi);
 		pi = proto_tree_add_boolean(mt, hf_iwarp_mpa_neg_markers_r2i, tvb, 0, 0,
-					    ic->mpa.dir[IWS_DIR_R2I].markers);
+					    neg->dir[IWS_DIR_R2I].markers);
 		proto_item_set_generated(pi);
 	}
 
@@ -228,30 +189,46 @@ int iwarp_mpa_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	if (f.p2p)
 		wmem_strbuf_append_printf(sb, " P2P RTR %s", val_to_str_const(f.rtr, iwarp_mpa_rtr_vals, "mixed"));
 	iwarp_col_append(pinfo, wmem_strbuf_get_str(sb));
-	return (int)len;
 }
 
-void iwarp_mpa_add_skipped(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 off,
-			   guint32 len, const iwarp_chunk_rec *cr)
+void iwarp_mpa_add_span(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 off, guint32 len,
+			const iwarp_span_rec *sp)
 {
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, off, len, ENC_NA);
 	proto_tree *mt = proto_item_add_subtree(ti, ett_iwarp_mpa);
+	if (sp->kind == IWS_SPAN_PART) {
+		/* Octets of a PDU that became complete in another frame. */
+		proto_item_append_text(ti, ", %u octets of an FPDU reassembled in frame %u", len, sp->pdu_frame);
+		proto_item *pi = proto_tree_add_uint(mt, hf_iwarp_mpa_reassembled_in, tvb, off, len, sp->pdu_frame);
+		proto_item_set_generated(pi);
+		iwarp_col_append(pinfo, wmem_strdup_printf(pinfo->pool, "[FPDU segment, reassembled in frame %u]",
+							   sp->pdu_frame));
+		return;
+	}
 	proto_item *pi = proto_tree_add_item(mt, hf_iwarp_mpa_skipped, tvb, off, len, ENC_NA);
-	switch (cr->reason) {
-	case IWARP_SKIP_RETRANS:
+	switch (sp->kind) {
+	case IWS_SPAN_RETRANS:
 		proto_item_append_text(ti, ", retransmitted data (already decoded)");
 		expert_add_info(pinfo, pi, &ei_iwarp_mpa_retrans);
 		iwarp_col_append(pinfo, "[retransmitted iWARP data]");
 		break;
-	case IWARP_SKIP_GAP:
+	case IWS_SPAN_AFTER_GAP:
 		proto_item_append_text(ti, ", data after a capture gap (FPDU boundary not yet found)");
 		expert_add_info(pinfo, pi, &ei_iwarp_mpa_gap);
 		iwarp_col_append(pinfo, "[iWARP data after a gap]");
 		break;
-	case IWARP_SKIP_REJECTED:
+	case IWS_SPAN_AFTER_REJECT:
 		proto_item_append_text(ti, ", data after a rejected MPA Reply");
 		expert_add_info(pinfo, pi, &ei_iwarp_mpa_after_reject);
 		iwarp_col_append(pinfo, "[data after MPA reject]");
+		break;
+	case IWS_SPAN_LIMIT:
+		proto_item_append_text(ti, ", dropped: reassembly memory limit reached");
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_limit);
+		iwarp_col_append(pinfo, "[iWARP data dropped: memory limit]");
+		break;
+	case IWS_SPAN_NOT_IWARP:
+		proto_item_append_text(ti, ", not iWARP");
 		break;
 	default:
 		proto_item_append_text(ti, ", data before the first FPDU boundary");
@@ -259,49 +236,83 @@ void iwarp_mpa_add_skipped(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
 		iwarp_col_append(pinfo, "[iWARP data before the first FPDU]");
 		break;
 	}
-	if (cr->sync_start)
-		expert_add_info(pinfo, ti, &ei_iwarp_mpa_midstream);
 }
 
-/* Markers of one FPDU (those captured), each FPDUPTR checked by the core. */
-static void show_markers(tvbuff_t *tvb, packet_info *pinfo, proto_tree *mt, const iwarp_pdu_rec *rec, guint32 seq)
+void iwarp_mpa_add_event(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const struct iws_stream_event *ev)
 {
-	if (!rec->mdir.markers)
-		return;
+	const char *dir = ev->dir == IWS_DIR_I2R ? "initiator to responder" : "responder to initiator";
+	switch (ev->kind) {
+	case IWS_SEV_GAP:
+		proto_tree_add_expert_format(tree, pinfo, &ei_iwarp_mpa_gap, tvb, 0, 0,
+			"%u octets %s (sequence number %u) were never captured", ev->len, dir, ev->seq);
+		break;
+	case IWS_SEV_FRAMING_LOST:
+		proto_tree_add_expert_format(tree, pinfo, &ei_iwarp_mpa_framing_lost, tvb, 0, 0,
+			"FPDU boundaries %s lost; looking for them again", dir);
+		break;
+	case IWS_SEV_FRAMING_FOUND:
+		proto_tree_add_expert_format(tree, pinfo, &ei_iwarp_mpa_midstream, tvb, 0, 0,
+			"FPDU boundaries %s found from the data (no handshake, or after a loss), at sequence number %u",
+			dir, ev->seq);
+		break;
+	case IWS_SEV_MARKERS_NONSTANDARD:
+		proto_tree_add_expert_format(tree, pinfo, &ei_iwarp_mpa_markers_nonstandard, tvb, 0, 0,
+			"The sender's markers %s do not follow RFC 5044 section 4.2:%s%s%s", dir,
+			(ev->detail & IWS_MARKER_DEV_LE_FPDUPTR) ? " FPDUPTR appears little-endian;" : "",
+			(ev->detail & IWS_MARKER_DEV_SKIP_CRC) ? " the marker grid does not count CRC octets;" : "",
+			(ev->detail & IWS_MARKER_DEV_OFFSET) ? " the marker grid is offset from SeqStart;" : "");
+		break;
+	case IWS_SEV_LIMIT:
+		proto_tree_add_expert_format(tree, pinfo, &ei_iwarp_mpa_limit, tvb, 0, 0,
+			"Reassembly memory limit reached: %u octets %s dropped", ev->len, dir);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Markers of one FPDU (those captured), each FPDUPTR as checked by the core. */
+static void show_markers(tvbuff_t *tvb, packet_info *pinfo, proto_tree *mt, const struct iws_fpdu *fp)
+{
 	guint32 cap = tvb_captured_length(tvb);
-	guint32 wlen = tvb_reported_length(tvb);
-	guint32 lo = iws_mpa_len_field_off(&rec->mdir, seq);
-	for (guint32 o = iws_mpa_next_marker_dist(&rec->mdir, seq); o + IWS_MPA_MARKER_LEN <= cap && o < wlen;
-	     o += IWS_MPA_MARKER_INTERVAL) {
-		struct iws_mpa_marker m;
-		guint32 want = iws_mpa_fpduptr_expected(lo, o);
-		iws_mpa_marker_parse(tvb_get_ptr(tvb, o, IWS_MPA_MARKER_LEN), IWS_MPA_MARKER_LEN, want, &m);
-		proto_item *mi = proto_tree_add_item(mt, hf_iwarp_mpa_marker, tvb, o, IWS_MPA_MARKER_LEN, ENC_NA);
+	for (guint32 i = 0; i < fp->n_markers; i++) {
+		const struct iws_mpa_marker *m = &fp->markers[i];
+		if (m->off + IWS_MPA_MARKER_LEN > cap)
+			break;
+		guint32 want = iws_mpa_fpduptr_expected(fp->len_off, m->off);
+		proto_item *mi = proto_tree_add_item(mt, hf_iwarp_mpa_marker, tvb, m->off, IWS_MPA_MARKER_LEN, ENC_NA);
 		proto_tree *kt = proto_item_add_subtree(mi, ett_iwarp_mpa_marker);
-		proto_item *ri = proto_tree_add_item(kt, hf_iwarp_mpa_marker_rsvd, tvb, o, 2, ENC_BIG_ENDIAN);
-		proto_item *pi = proto_tree_add_item(kt, hf_iwarp_mpa_marker_fpduptr, tvb, o + 2, 2, ENC_BIG_ENDIAN);
-		proto_item_append_text(mi, " at offset %u, FPDUPTR %u", o, m.fpduptr);
-		if (m.fpduptr != want)
+		proto_item *ri = proto_tree_add_item(kt, hf_iwarp_mpa_marker_rsvd, tvb, m->off, 2, ENC_BIG_ENDIAN);
+		proto_item *pi = proto_tree_add_item(kt, hf_iwarp_mpa_marker_fpduptr, tvb, m->off + 2, 2, ENC_BIG_ENDIAN);
+		proto_item_append_text(mi, " at offset %u, FPDUPTR %u", m->off, m->fpduptr);
+		if (m->fpduptr != want)
 			expert_add_info_format(pinfo, pi, &ei_iwarp_mpa_bad_fpduptr,
 					       "FPDUPTR %u does not point back to the ULPDU_Length of its FPDU (expected %u)",
-					       m.fpduptr, want);
-		if (m.rsvd)
+					       m->fpduptr, want);
+		if (m->rsvd)
 			expert_add_info(pinfo, ri, &ei_iwarp_mpa_marker_rsvd);
 	}
 }
 
-int iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-			   iwarp_pdu_rec *rec, guint32 seq)
+void iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic, iwarp_pdu_rec *rec)
 {
 	guint32 wlen = tvb_reported_length(tvb);
-	guint32 cap = tvb_captured_length(tvb);
+	guint32 cap = MIN(tvb_captured_length(tvb), wlen);
 	gboolean truncated = cap < wlen;
-	const guint8 *wire = tvb_get_ptr(tvb, 0, cap);
-	gboolean first = !rec->fed && !PINFO_FD_VISITED(pinfo);
+	const guint8 *wire;
+	if (truncated) {
+		/* Octets not captured read as zero, as in the engine. */
+		guint8 *z = (guint8 *)wmem_alloc0(pinfo->pool, wlen);
+		tvb_memcpy(tvb, z, 0, cap);
+		wire = z;
+	} else {
+		wire = tvb_get_ptr(tvb, 0, wlen);
+	}
 	guint8 *scratch = rec->mdir.markers ? (guint8 *)wmem_alloc(pinfo->pool, 65536) : NULL;
 	struct iws_fpdu *fp = wmem_new(pinfo->pool, struct iws_fpdu);
-	struct iws_result r = iws_mpa_fpdu_parse(wire, cap, seq, &rec->mdir, first && rec->verify_crc,
-						 scratch, scratch ? 65536 : 0, fp);
+	struct iws_msg *msg = wmem_new(pinfo->pool, struct iws_msg);
+	struct iws_result mr;
+	struct iws_result r = iws_fpdu_decode(wire, wlen, cap, rec->seq, &rec->mdir, FALSE, scratch, fp, msg, &mr);
 
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, 0, -1, ENC_NA);
 	proto_tree *mt = proto_item_add_subtree(ti, ett_iwarp_mpa);
@@ -309,104 +320,61 @@ int iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
 	proto_item_set_generated(pi);
 	if (rec->gap_before)
 		expert_add_info(pinfo, ti, &ei_iwarp_mpa_gap);
-
-	if (r.status == IWS_MALFORMED || (r.status == IWS_NEED_MORE && !truncated) ||
-	    cap < fp->len_off + IWS_MPA_ULPDU_LEN_LEN) {
+	if (rec->first_frame != pinfo->num) {
+		pi = proto_tree_add_uint(mt, hf_iwarp_mpa_first_frame, tvb, 0, 0, rec->first_frame);
+		proto_item_set_generated(pi);
+	}
+	if (r.status != IWS_OK) {
+		/* Cannot happen: the core framed it with this length. */
 		proto_item_append_text(ti, ", FPDU framing lost");
-		if (cap >= fp->len_off + 2)
-			pi = proto_tree_add_item(mt, hf_iwarp_mpa_ulpdu_len, tvb, fp->len_off, 2, ENC_BIG_ENDIAN);
-		else
-			pi = ti;
-		expert_add_info_format(pinfo, pi, &ei_iwarp_mpa_ulpdu_len, "%s",
-				       r.reason ? r.reason : "FPDU cannot be framed");
+		expert_add_info_format(pinfo, ti, &ei_iwarp_mpa_ulpdu_len, "%s", r.reason ? r.reason : "FPDU cannot be framed");
 		iwarp_col_append(pinfo, "[FPDU framing lost]");
-		return 0;
+		return;
 	}
 
 	proto_item_append_text(ti, ", FPDU, ULPDU %u octets", fp->ulpdu_len);
 	proto_tree_add_item(mt, hf_iwarp_mpa_ulpdu_len, tvb, fp->len_off, 2, ENC_BIG_ENDIAN);
-
-	tvbuff_t *ulpdu_tvb;
-	const guint8 *ulpdu;
-	guint32 ulpdu_cap;
-	if (truncated) {
-		/* Snapshot length: decode what was captured, the CRC cannot be checked. */
-		expert_add_info(pinfo, ti, &ei_iwarp_mpa_truncated);
-		guint8 *mf = (guint8 *)wmem_alloc(pinfo->pool, cap);
-		guint32 n = (guint32)iws_mpa_strip_markers(wire, cap, seq, &rec->mdir, mf);
-		ulpdu_cap = n > 2 ? MIN(n - 2, fp->ulpdu_len) : 0;
-		/* The core decodes the ULPDU as sent, octets past the snapshot
-		 * length reading as zero; what is shown comes from the tvb. */
-		guint8 *z = (guint8 *)wmem_alloc0(pinfo->pool, fp->ulpdu_len);
-		memcpy(z, mf + 2, ulpdu_cap);
-		ulpdu = z;
-		ulpdu_cap = fp->ulpdu_len;
-		guint32 mf_len = IWS_MPA_ULPDU_LEN_LEN + fp->ulpdu_len + iws_mpa_pad_len(fp->ulpdu_len) + IWS_MPA_CRC_LEN;
-		tvbuff_t *mft = tvb_new_child_real_data(tvb, mf, MIN(n, mf_len), mf_len);
-		ulpdu_tvb = tvb_new_subset_length(mft, IWS_MPA_ULPDU_LEN_LEN, fp->ulpdu_len);
-		if (first)
-			rec->crc_status = IWS_CRC_UNVERIFIABLE;
+	if (fp->pad && fp->pad_off + fp->pad <= cap)
+		proto_tree_add_item(mt, hf_iwarp_mpa_pad, tvb, fp->pad_off, fp->pad, ENC_NA);
+	switch (rec->crc_status) {
+	case IWS_CRC_OK:
+	case IWS_CRC_BAD:
+		proto_tree_add_checksum(mt, tvb, fp->crc_off, hf_iwarp_mpa_crc, hf_iwarp_mpa_crc_status,
+					&ei_iwarp_mpa_bad_crc, pinfo, rec->crc_calc, ENC_LITTLE_ENDIAN,
+					PROTO_CHECKSUM_VERIFY);
+		if (rec->crc_status == IWS_CRC_BAD) {
+			proto_item_append_text(ti, " [BAD CRC]");
+			iwarp_col_append(pinfo, "[BAD CRC]");
+		}
+		break;
+	case IWS_CRC_UNVERIFIABLE:
 		proto_tree_add_checksum(mt, tvb, 0, hf_iwarp_mpa_crc, hf_iwarp_mpa_crc_status, NULL, pinfo, 0,
 					ENC_LITTLE_ENDIAN, PROTO_CHECKSUM_NOT_PRESENT);
-		show_markers(tvb, pinfo, mt, rec, seq);
-	} else {
-		if (fp->pad)
-			proto_tree_add_item(mt, hf_iwarp_mpa_pad, tvb, fp->pad_off, fp->pad, ENC_NA);
-		if (first) {
-			rec->crc_status = (guint8)fp->crc_status;
-			rec->crc_calc = fp->crc_calc;
-		}
-		if (rec->verify_crc) {
-			proto_tree_add_checksum(mt, tvb, fp->crc_off, hf_iwarp_mpa_crc, hf_iwarp_mpa_crc_status,
-						&ei_iwarp_mpa_bad_crc, pinfo, rec->crc_calc, ENC_LITTLE_ENDIAN,
-						PROTO_CHECKSUM_VERIFY);
-			if (rec->crc_status == IWS_CRC_BAD) {
-				proto_item_append_text(ti, " [BAD CRC]");
-				iwarp_col_append(pinfo, "[BAD CRC]");
-			}
-		} else {
+		break;
+	default:
+		if (fp->crc_off + IWS_MPA_CRC_LEN <= cap)
 			proto_tree_add_checksum(mt, tvb, fp->crc_off, hf_iwarp_mpa_crc, hf_iwarp_mpa_crc_status,
 						NULL, pinfo, 0, ENC_LITTLE_ENDIAN, PROTO_CHECKSUM_NO_FLAGS);
-		}
-		show_markers(tvb, pinfo, mt, rec, seq);
-		if (fp->n_markers) {
-			/* The marker-free FPDU as its own data source. */
-			guint8 *mf = (guint8 *)wmem_alloc(pinfo->pool, wlen);
-			guint32 n = (guint32)iws_mpa_strip_markers(wire, wlen, seq, &rec->mdir, mf);
-			tvbuff_t *mft = tvb_new_child_real_data(tvb, mf, n, n);
-			add_new_data_source(pinfo, mft, "Marker-free FPDU");
-			ulpdu_tvb = tvb_new_subset_length(mft, IWS_MPA_ULPDU_LEN_LEN, fp->ulpdu_len);
-			ulpdu = mf + IWS_MPA_ULPDU_LEN_LEN;
-		} else {
-			ulpdu_tvb = tvb_new_subset_length(tvb, (gint)fp->ulpdu_off, fp->ulpdu_len);
-			ulpdu = fp->ulpdu;
-		}
-		ulpdu_cap = fp->ulpdu_len;
+		break;
 	}
+	if (truncated)
+		expert_add_info(pinfo, ti, &ei_iwarp_mpa_truncated);
+	show_markers(tvb, pinfo, mt, fp);
 
-	struct iws_msg *msg = wmem_new(pinfo->pool, struct iws_msg);
-	struct iws_result mr = iws_rdmap_parse(ulpdu, ulpdu_cap, msg);
-	iwarp_ddp_dissect(ulpdu_tvb, pinfo, tree, ic, rec, msg, &mr, truncated);
-	return 1;
-}
-
-void iwarp_mpa_feed_partial(iwarp_conv *ic, iwarp_pdu_rec *rec, packet_info *pinfo, const guint8 *bytes,
-			    guint32 len, guint32 seq)
-{
-	struct iws_fpdu *fp = wmem_new(pinfo->pool, struct iws_fpdu);
-	struct iws_result r = iws_mpa_fpdu_parse(bytes, len, seq, &rec->mdir, FALSE, NULL, 0, fp);
-	if (r.status != IWS_NEED_MORE || len < fp->len_off + IWS_MPA_ULPDU_LEN_LEN ||
-	    fp->ulpdu_len < IWS_DDP_MIN_HDR_LEN)
-		return;
-	guint8 *mf = (guint8 *)wmem_alloc(pinfo->pool, len);
-	guint32 n = (guint32)iws_mpa_strip_markers(bytes, len, seq, &rec->mdir, mf);
-	guint8 *z = (guint8 *)wmem_alloc0(pinfo->pool, fp->ulpdu_len);
-	if (n > IWS_MPA_ULPDU_LEN_LEN)
-		memcpy(z, mf + IWS_MPA_ULPDU_LEN_LEN, MIN(n - IWS_MPA_ULPDU_LEN_LEN, fp->ulpdu_len));
-	struct iws_msg *msg = wmem_new(pinfo->pool, struct iws_msg);
-	struct iws_result mr = iws_rdmap_parse(z, fp->ulpdu_len, msg);
-	rec->crc_status = IWS_CRC_UNVERIFIABLE;
-	iwarp_rdmap_feed(ic, rec, pinfo, msg, &mr, TRUE);
+	/* The ULPDU: in place when no marker splits it and all of it was
+	 * captured, else the core's marker-free copy as its own data source. */
+	tvbuff_t *ulpdu_tvb;
+	gboolean split = fp->ulpdu < wire || fp->ulpdu >= wire + wlen;
+	if (!split && !truncated) {
+		ulpdu_tvb = tvb_new_subset_length(tvb, (gint)fp->ulpdu_off, fp->ulpdu_len);
+	} else {
+		guint32 ucap = truncated ? iws_fpdu_ulpdu_captured(fp, cap) : fp->ulpdu_len;
+		guint8 *u = (guint8 *)wmem_memdup(pinfo->pool, fp->ulpdu, fp->ulpdu_len);
+		ulpdu_tvb = tvb_new_child_real_data(tvb, u, ucap, fp->ulpdu_len);
+		if (split)
+			add_new_data_source(pinfo, ulpdu_tvb, "Marker-free ULPDU");
+	}
+	iwarp_ddp_dissect(ulpdu_tvb, pinfo, tree, ic, rec, msg, &mr);
 }
 
 void iwarp_mpa_register(void)
@@ -477,6 +445,10 @@ void iwarp_mpa_register(void)
 			0x0, "Distance back to the start of the FPDU", HFILL } },
 		{ &hf_iwarp_mpa_skipped, { "Data not decoded", "iwarp.mpa.skipped", FT_BYTES, BASE_NONE, NULL, 0x0,
 			NULL, HFILL } },
+		{ &hf_iwarp_mpa_reassembled_in, { "Reassembled in", "iwarp.mpa.reassembled_in", FT_FRAMENUM, BASE_NONE,
+			NULL, 0x0, "The frame in which the FPDU these octets belong to became complete", HFILL } },
+		{ &hf_iwarp_mpa_first_frame, { "First transmission in", "iwarp.mpa.first_frame", FT_FRAMENUM, BASE_NONE,
+			NULL, 0x0, "The earliest frame that carried octets of this FPDU", HFILL } },
 	};
 	static gint *ett[] = {
 		&ett_iwarp_mpa, &ett_iwarp_mpa_flags, &ett_iwarp_mpa_ird, &ett_iwarp_mpa_ord, &ett_iwarp_mpa_marker,
@@ -518,6 +490,12 @@ void iwarp_mpa_register(void)
 			"Data after a rejected MPA Reply", EXPFILL } },
 		{ &ei_iwarp_mpa_midstream, { "iwarp.mpa.midstream", PI_SEQUENCE, PI_CHAT,
 			"FPDU boundaries found without the MPA handshake", EXPFILL } },
+		{ &ei_iwarp_mpa_framing_lost, { "iwarp.mpa.framing_lost", PI_SEQUENCE, PI_WARN,
+			"FPDU boundaries lost", EXPFILL } },
+		{ &ei_iwarp_mpa_markers_nonstandard, { "iwarp.mpa.marker.nonstandard", PI_PROTOCOL, PI_WARN,
+			"The sender's markers do not follow RFC 5044", EXPFILL } },
+		{ &ei_iwarp_mpa_limit, { "iwarp.mpa.limit", PI_UNDECODED, PI_WARN,
+			"Reassembly memory limit reached: octets dropped", EXPFILL } },
 	};
 
 	proto_iwarp_mpa = proto_register_protocol("iWARP MPA (iwarpscope)", "iWARP MPA", "iwarp.mpa");

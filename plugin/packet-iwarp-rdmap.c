@@ -131,65 +131,6 @@ void iwarp_col_append(packet_info *pinfo, const char *text)
 	col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", text);
 }
 
-/* Give one segment to the tracker; operations it finishes are tapped with
- * tap_rec (the FPDU being dissected now). */
-static void feed_now(iwarp_conv *ic, iwarp_pdu_rec *rec, const struct iws_msg *msg, gboolean truncated,
-		     iwarp_pdu_rec *tap_rec)
-{
-	struct iws_seg s;
-	s.dir = rec->dir;
-	s.frame = rec->frame;
-	s.ts_ns = rec->ts_ns;
-	s.msg = msg;
-	s.crc = (enum iws_crc_status)rec->crc_status;
-	s.truncated = truncated;
-	ic->cur_rec = tap_rec;
-	iws_tracker_segment(ic->tracker, &s, &rec->note);
-	ic->cur_rec = NULL;
-	if (rec->note.op_id) {
-		rec->op = iwarp_op_link_get(ic, rec->note.op_id);
-		rec->op->type = (guint8)rec->note.op_type;
-		if (rec->note.op_first && !rec->op->first_frame)
-			rec->op->first_frame = (guint32)s.frame;
-	}
-}
-
-void iwarp_rdmap_feed(iwarp_conv *ic, iwarp_pdu_rec *rec, packet_info *pinfo, const struct iws_msg *msg,
-		      const struct iws_result *res, gboolean truncated)
-{
-	if (rec->fed || PINFO_FD_VISITED(pinfo))
-		return;
-	rec->fed = TRUE;
-	if (!ic->tracker || res->status != IWS_OK)
-		return;
-	if (!rec->frame) {
-		rec->frame = pinfo->num;
-		rec->ts_ns = iwarp_ts_ns(pinfo);
-	}
-	iwarp_dir_state *ds = &ic->d[rec->dir];
-	if (!ds->unconfirmed) {
-		feed_now(ic, rec, msg, truncated, rec);
-		return;
-	}
-	if (!ds->deferred)
-		ds->deferred = wmem_array_new(wmem_file_scope(), sizeof(iwarp_deferred));
-	iwarp_deferred d;
-	d.rec = rec;
-	d.msg = *msg;
-	d.truncated = truncated;
-	wmem_array_append_one(ds->deferred, d);
-	ds->confirm_count++;
-	if (ds->confirm_count < MAX(iwarp_prefs.midstream_min_chain, 1u) && rec->crc_status != IWS_CRC_OK)
-		return;
-	ds->unconfirmed = FALSE;
-	guint n = wmem_array_get_count(ds->deferred);
-	for (guint i = 0; i < n; i++) {
-		iwarp_deferred *e = (iwarp_deferred *)wmem_array_index(ds->deferred, i);
-		feed_now(ic, e->rec, &e->msg, e->truncated, rec);
-	}
-	ds->deferred = NULL;
-}
-
 /* "41 µs", "812 ns", "12.345 ms" */
 static const char *fmt_ns(wmem_allocator_t *scope, gint64 ns)
 {
@@ -380,8 +321,7 @@ static void offer_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, c
 }
 
 void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-			 iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res,
-			 gboolean truncated)
+			 iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res)
 {
 	guint32 avail = tvb_captured_length(ulpdu);
 	if (avail < 2)
@@ -494,7 +434,7 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 	show_matching(ulpdu, pinfo, rt, ti, rec, info);
 	iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
 
-	if (!truncated && !rec->note.rtr) {
+	if (!rec->truncated && !rec->note.rtr) {
 		if (untagged_send && msg->payload_len) {
 			tvbuff_t *payload = tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off);
 			if (h->mo == 0 && h->last) {
@@ -515,8 +455,6 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 				  msg, FALSE, &req);
 		}
 	}
-	if (rec->ops_done && iwarp_tap >= 0)
-		tap_queue_packet(iwarp_tap, pinfo, rec);
 }
 
 void iwarp_rdmap_register(void)

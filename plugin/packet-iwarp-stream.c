@@ -1,21 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * packet-iwarp-stream.c - how the plugin finds and follows iWARP streams on
- * TCP: the two heuristics (MPA handshake; an FPDU chain without handshake),
- * "Decode As", the per-connection state, the first-pass plan of every TCP
- * payload handed to us (in order, retransmitted, after a gap, before the
- * first FPDU boundary), and tcp_dissect_pdus with a length callback built on
- * the core's marker arithmetic.
+ * packet-iwarp-stream.c - how the plugin follows TCP connections: one core
+ * stream engine per connection, fed on the first pass by a postdissector
+ * with every TCP segment of the capture, read from the TCP layer's own
+ * fields (raw sequence and acknowledgement numbers, flags, window, segment
+ * length, and where the payload sits), so what the plugin shows does not
+ * depend on TCP's reassembly preferences (tcp.desegment_tcp_streams,
+ * tcp.reassemble_out_of_order, tcp.no_subdissector_on_error) nor on which
+ * dissector TCP handed the payload to. The engine's reports are stored per
+ * frame (packet-iwarp.h); every pass renders from them.
  *
- * First-pass-only state: the per-direction stream state below evolves only
- * while frames are dissected for the first time; everything a later pass
- * needs is stored per frame (iwarp_chunk_rec keyed by the TCP sequence
- * number of the payload, iwarp_pdu_rec keyed by that of the PDU).
+ * Claiming the payload: so that no other dissector decodes iWARP octets
+ * (NVMe/TCP on 4420, Artemis on 5445, iSCSI on 3260...), the plugin becomes
+ * the conversation dissector of every TCP connection whose SYN it sees
+ * (TCP asks a conversation dissector before port dissectors and
+ * heuristics). It takes a payload only when the connection is iWARP (or
+ * the payload starts with an MPA key, RFC 5044 §7.1.1) and gives everything
+ * else back, so NVMe/TCP and the others still decode their own traffic on
+ * those ports. A connection found to be iWARP without its SYN is claimed
+ * from then on.
+ *
+ * First-pass-only state: the engines evolve only while frames are dissected
+ * for the first time (PINFO_FD_VISITED false); later passes read records.
  */
 #include <epan/packet.h>
 #include <epan/prefs.h>
 #include <epan/proto_data.h>
 #include <epan/conversation.h>
+#include <epan/tap.h>
+#include <epan/to_str.h>
 #include <epan/dissectors/packet-tcp.h>
 
 #include <string.h>
@@ -24,50 +37,201 @@
 
 struct iwarp_prefs iwarp_prefs = {
 	.check_crc = TRUE,
-	.assume_crc = IWARP_ASSUME_INFER,
-	.assume_markers_i2r = IWARP_ASSUME_INFER,
-	.assume_markers_r2i = IWARP_ASSUME_INFER,
 	.keep_builtin = FALSE,
 	.reassemble_untagged = TRUE,
 	.offer_builtin_ulp = TRUE,
-	.midstream_min_chain = 3,
 	.legacy_ird_ord = TRUE,
 };
 
-static const enum_val_t assume_vals[] = {
-	{ "infer", "Infer from the data", IWARP_ASSUME_INFER },
-	{ "no", "No", IWARP_ASSUME_NO },
-	{ "yes", "Yes", IWARP_ASSUME_YES },
-	{ NULL, NULL, 0 }
-};
+/* The TCP fields the postdissector reads. */
+static int hf_tcp_stream = -1;
+static int hf_tcp_srcport = -1;
+static int hf_tcp_dstport = -1;
+static int hf_tcp_seq_raw = -1;
+static int hf_tcp_ack_raw = -1;
+static int hf_tcp_flags = -1;
+static int hf_tcp_window = -1;
+static int hf_tcp_len = -1;
+static int hf_tcp_hdr_len = -1;
+static int proto_icmp = -1;
+static int proto_icmpv6 = -1;
 
-#define HOLD_MAX (3u * IWS_FPDU_MAX_WIRE)
-#define SYNC_MAX_TRIES 16
+static dissector_handle_t iwarp_post_handle;   /* the postdissector */
+static dissector_handle_t iwarp_conv_handle;   /* conversation dissector: claims iWARP payloads */
+static dissector_handle_t iwarp_decode_as_handle;
 
-static dissector_handle_t iwarp_stream_handle;
-static wmem_list_t *all_convs;
-static gboolean finished_all;
-
-/* What tcp_dissect_pdus' callbacks share for one payload. */
-struct stream_ctx {
-	iwarp_conv *ic;
-	guint8 dir;
-	guint32 seq0;      /* TCP sequence number of offset 0 of the tvb given to tcp_dissect_pdus */
-	guint32 pdu_seq;   /* of the PDU the length callback was last asked about */
-	gboolean gap;      /* the first PDU follows a gap */
-};
+/* All state of the capture being read. */
+static struct {
+	wmem_map_t *convs;           /* tcp.stream -> iwarp_conv */
+	wmem_map_t *frames;          /* frame number -> iwarp_frame_rec */
+	wmem_list_t *iwarp_convs;    /* iwarp_conv carrying iWARP, by tcp.stream */
+	struct iws_stream_limits lim;
+	/* the frame being fed (first pass) */
+	iwarp_conv *cur_conv;
+	guint32 cur_num;             /* 0: none (the end of the capture) */
+	const guint8 *cur_payload;   /* its TCP payload, when in the frame's own octets */
+	guint32 cur_cap;
+	gboolean finished;
+} cap;
 
 wmem_list_t *iwarp_conversations(void)
 {
-	return all_convs;
+	return cap.iwarp_convs;
 }
 
-/* ---- connections ---- */
+char *iwarp_endpoint_str(wmem_allocator_t *scope, const iwarp_conv *ic, guint8 dir)
+{
+	int side = dir == IWS_DIR_I2R ? ic->init_side : !ic->init_side;
+	char *a = address_to_str(scope, &ic->addr[side]);
+	char *s = wmem_strdup_printf(scope, ic->addr[side].type == AT_IPv6 ? "[%s]:%u" : "%s:%u", a,
+				     ic->port[side]);
+	wmem_free(scope, a);
+	return s;
+}
 
-static void op_reported(void *ctx, const struct iws_op *op)
+/* ---- the TCP segment of this frame, from TCP's fields ---- */
+
+struct tcp_view {
+	guint32 stream, seq, ack, win, len, hdr_len, flags, sport, dport;
+	tvbuff_t *ds_tvb;            /* the data source holding the TCP header */
+	gint hdr_off;                /* where the header starts in it */
+};
+
+static gboolean field_u32(proto_tree *tree, int hf, guint32 *v, field_info **out)
+{
+	if (hf < 0)
+		return FALSE;
+	GPtrArray *a = proto_get_finfo_ptr_array(tree, hf);
+	if (!a || !a->len)
+		return FALSE;
+	field_info *fi = (field_info *)g_ptr_array_index(a, 0);
+	*v = fvalue_get_uinteger(&fi->value);
+	if (out)
+		*out = fi;
+	return TRUE;
+}
+
+static gboolean tcp_view_get(proto_tree *tree, struct tcp_view *v)
+{
+	field_info *port;
+	if (!tree || !field_u32(tree, hf_tcp_srcport, &v->sport, &port) || !port->ds_tvb)
+		return FALSE;
+	/* The TCP header quoted in an ICMP error is not a segment of the
+	 * connection (the CLI does not read it either). */
+	if ((proto_icmp > 0 && proto_get_finfo_ptr_array(tree, proto_icmp)) ||
+	    (proto_icmpv6 > 0 && proto_get_finfo_ptr_array(tree, proto_icmpv6)))
+		return FALSE;
+	v->ds_tvb = port->ds_tvb;
+	v->hdr_off = port->start;
+	return field_u32(tree, hf_tcp_dstport, &v->dport, NULL) &&
+	       field_u32(tree, hf_tcp_stream, &v->stream, NULL) &&
+	       field_u32(tree, hf_tcp_seq_raw, &v->seq, NULL) &&
+	       field_u32(tree, hf_tcp_ack_raw, &v->ack, NULL) &&
+	       field_u32(tree, hf_tcp_flags, &v->flags, NULL) &&
+	       field_u32(tree, hf_tcp_window, &v->win, NULL) &&
+	       field_u32(tree, hf_tcp_len, &v->len, NULL) &&
+	       field_u32(tree, hf_tcp_hdr_len, &v->hdr_len, NULL);
+}
+
+/* Captured payload octets of the segment. */
+static guint32 tcp_view_cap(const struct tcp_view *v)
+{
+	gint off = v->hdr_off + (gint)v->hdr_len;
+	gint have = tvb_captured_length_remaining(v->ds_tvb, off);
+	if (have <= 0)
+		return 0;
+	return MIN((guint32)have, v->len);
+}
+
+static int side_of(const iwarp_conv *ic, packet_info *pinfo, const struct tcp_view *v)
+{
+	if (v->sport == ic->port[0] && v->dport == ic->port[1] && v->sport != v->dport)
+		return 0;
+	if (v->sport == ic->port[1] && v->dport == ic->port[0] && v->sport != v->dport)
+		return 1;
+	return addresses_equal(&pinfo->net_src, &ic->addr[0]) ? 0 : 1;
+}
+
+/* ---- records ---- */
+
+static iwarp_frame_rec *frame_rec(guint32 num, gboolean create)
+{
+	iwarp_frame_rec *fr = (iwarp_frame_rec *)wmem_map_lookup(cap.frames, GUINT_TO_POINTER(num));
+	if (!fr && create) {
+		fr = wmem_new0(wmem_file_scope(), iwarp_frame_rec);
+		fr->ic = cap.cur_conv;
+		wmem_map_insert(cap.frames, GUINT_TO_POINTER(num), fr);
+	}
+	return fr;
+}
+
+#define APPEND(arr, type, val)                                                  \
+	do {                                                                    \
+		if (!(arr))                                                     \
+			(arr) = wmem_array_new(wmem_file_scope(), sizeof(type)); \
+		wmem_array_append_one((arr), (val));                            \
+	} while (0)
+
+static iwarp_op_link *op_link(iwarp_conv *ic, guint64 id)
+{
+	iwarp_op_link *l = (iwarp_op_link *)wmem_map_lookup(ic->ops, &id);
+	if (!l) {
+		l = wmem_new0(wmem_file_scope(), iwarp_op_link);
+		l->id = id;
+		wmem_map_insert(ic->ops, &l->id, l);
+	}
+	return l;
+}
+
+/* ---- the engine's reports (first pass) ---- */
+
+static void on_pdu(void *ctx, const struct iws_pdu *p)
 {
 	iwarp_conv *ic = (iwarp_conv *)ctx;
-	iwarp_op_link *l = iwarp_op_link_get(ic, op->id);
+	iwarp_frame_rec *fr = frame_rec((guint32)p->frame, TRUE);
+	iwarp_pdu_rec *r = wmem_new0(wmem_file_scope(), iwarp_pdu_rec);
+	r->kind = (guint8)p->kind;
+	r->side = (guint8)p->side;
+	r->dir = p->dir;
+	r->gap_before = p->gap_before;
+	r->seq = p->seq;
+	r->len = p->len;
+	r->first_frame = (guint32)p->first_frame;
+	r->arrived_frame = (guint32)p->arrived_frame;
+	r->captured = MIN(p->first_hole, p->len);
+	if (p->frame == cap.cur_num && cap.cur_payload && p->wire >= cap.cur_payload &&
+	    p->wire + p->len <= cap.cur_payload + cap.cur_cap && p->first_hole == p->len) {
+		r->in_place = TRUE;
+		r->off = (guint32)(p->wire - cap.cur_payload);
+	} else {
+		r->bytes = (const guint8 *)wmem_memdup(wmem_file_scope(), p->wire, r->captured);
+	}
+	if (p->kind == IWS_PDU_FPDU) {
+		r->truncated = p->truncated;
+		r->mdir = *p->mdir;
+		r->crc_status = (guint8)p->fpdu->crc_status;
+		r->crc_calc = p->fpdu->crc_calc;
+		r->has_msg = p->msg != NULL;
+		if (p->note) {
+			r->note = *p->note;
+			if (r->note.op_id) {
+				r->op = op_link(ic, r->note.op_id);
+				r->op->type = (guint8)r->note.op_type;
+				if (r->note.op_first && !r->op->first_frame)
+					r->op->first_frame = (guint32)p->frame;
+			}
+		}
+		const struct iws_mpa_conn *m = ic->eng ? iws_stream_mpa(ic->eng) : NULL;
+		if (m && m->has_ird_ord)
+			r->peer_ird = m->ird[!p->dir];
+	}
+	APPEND(fr->pdus, iwarp_pdu_rec *, r);
+}
+
+static void on_op(void *ctx, const struct iws_op *op)
+{
+	iwarp_conv *ic = (iwarp_conv *)ctx;
+	iwarp_op_link *l = op_link(ic, op->id);
 	l->type = (guint8)op->type;
 	l->done = TRUE;
 	l->complete = op->complete;
@@ -79,622 +243,335 @@ static void op_reported(void *ctx, const struct iws_op *op)
 	l->bytes = op->bytes;
 	l->segments = op->segments;
 	l->flags = op->flags;
-	if (ic->cur_rec) {
-		if (!ic->cur_rec->ops_done)
-			ic->cur_rec->ops_done = wmem_array_new(wmem_file_scope(), sizeof(struct iws_op));
-		wmem_array_append_one(ic->cur_rec->ops_done, *op);
-	} else {
+	if (cap.cur_num)
+		APPEND(frame_rec(cap.cur_num, TRUE)->ops, struct iws_op, *op);
+	else
 		wmem_array_append_one(ic->leftover, *op);
+}
+
+static void on_span(void *ctx, const struct iws_span *sp)
+{
+	(void)ctx;
+	/* The part of a PDU in the frame that completed it is that PDU. */
+	if (sp->kind == IWS_SPAN_PART && sp->frame == sp->pdu_frame)
+		return;
+	iwarp_frame_rec *fr = frame_rec((guint32)sp->frame, TRUE);
+	iwarp_span_rec r = { (guint8)sp->kind, sp->seq, sp->len, (guint32)sp->pdu_frame };
+	APPEND(fr->spans, iwarp_span_rec, r);
+}
+
+static void on_event(void *ctx, const struct iws_stream_event *ev)
+{
+	(void)ctx;
+	switch (ev->kind) {
+	case IWS_SEV_GAP:
+	case IWS_SEV_FRAMING_LOST:
+	case IWS_SEV_FRAMING_FOUND:
+	case IWS_SEV_MARKERS_NONSTANDARD:
+	case IWS_SEV_LIMIT:
+	case IWS_SEV_NOT_IWARP: {
+		iwarp_frame_rec *fr = frame_rec((guint32)ev->frame, TRUE);
+		APPEND(fr->events, struct iws_stream_event, *ev);
+		break;
+	}
+	default:
+		break;
 	}
 }
 
-iwarp_op_link *iwarp_op_link_get(iwarp_conv *ic, guint64 id)
-{
-	iwarp_op_link *l = (iwarp_op_link *)wmem_map_lookup(ic->ops, &id);
-	if (!l) {
-		l = wmem_new0(wmem_file_scope(), iwarp_op_link);
-		l->id = id;
-		wmem_map_insert(ic->ops, &l->id, l);
-	}
-	return l;
-}
+static const struct iws_stream_sink engine_sink = { on_pdu, on_op, on_span, on_event };
 
-/* Did the sender of this packet open the TCP connection? Without a SYN in
- * the capture, the side that sent the conversation's first packet counts as
- * the initiator (docs/semantics.md). */
-static gboolean src_opened(packet_info *pinfo, conversation_t *conv)
-{
-	struct tcp_analysis *tcpd = get_tcp_conversation_data(conv, pinfo);
-	if (tcpd && tcpd->fwd && tcpd->rev) {
-		if (tcpd->fwd->static_flags & 0x02)
-			return TRUE;
-		if (tcpd->rev->static_flags & 0x02)
-			return FALSE;
-		if (tcpd->fwd->static_flags & 0x04)
-			return FALSE;
-		if (tcpd->rev->static_flags & 0x04)
-			return TRUE;
-	}
-	if (conv->key_ptr) {
-		const address *a1 = conversation_key_addr1(conv->key_ptr);
-		guint32 p1 = conversation_key_port1(conv->key_ptr);
-		if (a1)
-			return addresses_equal(a1, &pinfo->src) && p1 == pinfo->srcport;
-	}
-	return TRUE;
-}
+/* ---- connections ---- */
 
-static iwarp_conv *conv_new(packet_info *pinfo, conversation_t *conv, gboolean src_is_initiator)
+static iwarp_conv *conv_get(packet_info *pinfo, const struct tcp_view *v, gboolean create)
 {
-	iwarp_conv *ic = wmem_new0(wmem_file_scope(), iwarp_conv);
-	struct tcp_analysis *tcpd = get_tcp_conversation_data(conv, pinfo);
-	ic->qp = tcpd ? tcpd->stream : conv->conv_index;
-	if (src_is_initiator) {
-		copy_address_wmem(wmem_file_scope(), &ic->init_addr, &pinfo->src);
-		copy_address_wmem(wmem_file_scope(), &ic->resp_addr, &pinfo->dst);
-		ic->init_port = pinfo->srcport;
-		ic->resp_port = pinfo->destport;
-	} else {
-		copy_address_wmem(wmem_file_scope(), &ic->init_addr, &pinfo->dst);
-		copy_address_wmem(wmem_file_scope(), &ic->resp_addr, &pinfo->src);
-		ic->init_port = pinfo->destport;
-		ic->resp_port = pinfo->srcport;
-	}
-	iws_mpa_conn_init(&ic->mpa);
+	iwarp_conv *ic = (iwarp_conv *)wmem_map_lookup(cap.convs, GUINT_TO_POINTER(v->stream));
+	if (ic || !create)
+		return ic;
+	ic = wmem_new0(wmem_file_scope(), iwarp_conv);
+	ic->qp = v->stream;
+	copy_address_wmem(wmem_file_scope(), &ic->addr[0], &pinfo->net_src);
+	copy_address_wmem(wmem_file_scope(), &ic->addr[1], &pinfo->net_dst);
+	ic->port[0] = v->sport;
+	ic->port[1] = v->dport;
 	ic->ops = wmem_map_new(wmem_file_scope(), g_int64_hash, g_int64_equal);
 	ic->leftover = wmem_array_new(wmem_file_scope(), sizeof(struct iws_op));
-	ic->partials = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+	/* Without a handshake the initiator is the side that sent the SYN, else
+	 * the side of the first packet (docs/semantics.md), as in the CLI. */
+	gboolean synack = (v->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == (IWS_TCP_SYN | IWS_TCP_ACK);
+	struct iws_stream_opts o = { iwarp_prefs.check_crc, TRUE, synack ? 1 : 0 };
+	ic->eng = iws_stream_new(&o, &cap.lim, &engine_sink, ic);
+	ic->init_side = synack ? 1 : 0;
+	wmem_map_insert(cap.convs, GUINT_TO_POINTER(v->stream), ic);
 	return ic;
 }
 
-/* Make a candidate connection ours: conversation data, tracker, list. */
-static void conv_adopt(conversation_t *conv, iwarp_conv *ic)
+static conversation_t *tcp_conversation(packet_info *pinfo, const struct tcp_view *v)
 {
-	ic->tracker = iws_tracker_new(NULL, op_reported, ic);
-	conversation_add_proto_data(conv, proto_iwarp_mpa, ic);
-	conversation_set_dissector(conv, iwarp_stream_handle);
-	wmem_list_append(all_convs, ic);
+	return find_conversation(pinfo->num, &pinfo->net_src, &pinfo->net_dst, CONVERSATION_TCP, v->sport,
+				 v->dport, 0);
 }
 
-static guint8 dir_of(const iwarp_conv *ic, const packet_info *pinfo)
+const struct iws_mpa_conn *iwarp_conv_mpa(const iwarp_conv *ic)
 {
-	return addresses_equal(&pinfo->src, &ic->init_addr) && pinfo->srcport == ic->init_port
-		       ? IWS_DIR_I2R : IWS_DIR_R2I;
+	return ic->eng ? iws_stream_mpa(ic->eng) : &ic->mpa;
 }
 
-void iwarp_finish_all(void)
+void iwarp_keep_conversation(packet_info *pinfo, iwarp_conv *ic)
 {
-	if (finished_all || !all_convs)
+	if (!ic->claimed)
 		return;
-	finished_all = TRUE;
-	for (wmem_list_frame_t *f = wmem_list_head(all_convs); f; f = wmem_list_frame_next(f)) {
-		iwarp_conv *ic = (iwarp_conv *)wmem_list_frame_data(f);
-		if (ic->tracker && !ic->finished) {
-			ic->cur_rec = NULL;
-			iws_tracker_finish(ic->tracker, IWS_OPF_UNFINISHED);
-			ic->finished = TRUE;
-		}
+	conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+	if (conv && conversation_get_dissector(conv, pinfo->num) != iwarp_conv_handle)
+		conversation_set_dissector(conv, iwarp_conv_handle);
+}
+
+/* Keep what the reports need of an engine that is done. */
+static void conv_keep_state(iwarp_conv *ic)
+{
+	ic->state = iws_stream_state(ic->eng);
+	ic->init_side = iws_stream_init_side(ic->eng);
+	ic->mpa = *iws_stream_mpa(ic->eng);
+	ic->iwarp = iws_stream_is_iwarp(ic->eng);
+}
+
+static void conv_finish(iwarp_conv *ic, guint32 flag)
+{
+	if (ic->finished || !ic->eng)
+		return;
+	ic->finished = TRUE;
+	/* What the engine reports now belongs to the frames it names; the
+	 * operations still in flight to no frame (ic->leftover). */
+	cap.cur_conv = ic;
+	cap.cur_num = 0;
+	cap.cur_payload = NULL;
+	iws_stream_finish(ic->eng, flag);
+	conv_keep_state(ic);
+	if (!ic->iwarp) {
+		/* Most TCP connections are not iWARP: keep nothing of them. */
+		iws_stream_free(ic->eng);
+		ic->eng = NULL;
 	}
 }
 
-static void apply_builtin_pref(void);
+static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, const struct tcp_view *v)
+{
+	guint32 capl = tcp_view_cap(v);
+	const guint8 *payload = capl ? tvb_get_ptr(v->ds_tvb, v->hdr_off + (gint)v->hdr_len, (gint)capl) : NULL;
+	cap.cur_conv = ic;
+	if (v->len) {
+		iwarp_frame_rec *fr = frame_rec(pinfo->num, TRUE);
+		fr->in_frame = v->ds_tvb == frame;
+		fr->payload_off = (guint32)v->hdr_off + v->hdr_len;
+		/* data on a SYN follows the SYN's own sequence number */
+		fr->payload_seq = (v->flags & IWS_TCP_SYN) ? v->seq + 1 : v->seq;
+		fr->payload_len = v->len;
+		fr->payload_cap = capl;
+	}
+	struct iws_tcp_seg seg = { v->seq, v->ack, v->win, (guint8)v->flags, payload, capl, v->len,
+				   pinfo->num, iwarp_ts_ns(pinfo) };
+	cap.cur_conv = ic;
+	cap.cur_num = pinfo->num;
+	cap.cur_payload = v->ds_tvb == frame ? payload : NULL;
+	cap.cur_cap = capl;
+	iws_stream_segment(ic->eng, side, &seg);
+	cap.cur_num = 0;
+	cap.cur_payload = NULL;
+	if (!ic->iwarp && iws_stream_is_iwarp(ic->eng)) {
+		ic->iwarp = TRUE;
+		wmem_list_append(cap.iwarp_convs, ic);
+	}
+	ic->init_side = iws_stream_init_side(ic->eng);
+	if (iws_stream_done(ic->eng))
+		conv_finish(ic, IWS_OPF_ABORTED);
+}
+
+/* First pass: TCP should hand this connection's payloads to us, so that no
+ * other dissector decodes iWARP octets. */
+static void claim(packet_info *pinfo, iwarp_conv *ic, const struct tcp_view *v)
+{
+	if (ic->claimed)
+		return;
+	conversation_t *conv = tcp_conversation(pinfo, v);
+	if (!conv)
+		return;
+	dissector_handle_t h = conversation_get_dissector(conv, pinfo->num);
+	if (h == iwarp_conv_handle) {
+		ic->claimed = TRUE;
+		return;
+	}
+	/* At the SYN: only if nobody else expects this connection (an FTP data
+	 * channel, say). Once it is iWARP: always. */
+	if (h && !ic->iwarp)
+		return;
+	conversation_set_dissector(conv, iwarp_conv_handle);
+	ic->claimed = TRUE;
+}
+
+/* ---- rendering (every pass) ---- */
+
+static gint cmp_seq(guint32 a, guint32 b)
+{
+	gint32 d = (gint32)(a - b);
+	return d < 0 ? -1 : d > 0 ? 1 : 0;
+}
+
+static void render_pdu(tvbuff_t *frame, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
+		       tvbuff_t *payload, iwarp_pdu_rec *r)
+{
+	tvbuff_t *tvb;
+	if (r->in_place && payload) {
+		tvb = tvb_new_subset_length(payload, (gint)r->off, (gint)r->len);
+	} else {
+		if (!r->bytes)
+			return;
+		tvb = tvb_new_child_real_data(frame, r->bytes, r->captured, r->len);
+		add_new_data_source(pinfo, tvb, r->kind == IWS_PDU_MPA_FRAME ? "Reassembled MPA frame"
+									: "Reassembled FPDU");
+	}
+	if (r->kind == IWS_PDU_MPA_FRAME)
+		iwarp_mpa_dissect_frame(tvb, pinfo, tree, ic, r);
+	else
+		iwarp_mpa_dissect_fpdu(tvb, pinfo, tree, ic, r);
+}
+
+/* payload: the frame's TCP payload (NULL without one), starting at TCP
+ * sequence number seq. */
+static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info *pinfo, proto_tree *tree,
+		   iwarp_frame_rec *fr)
+{
+	iwarp_conv *ic = fr->ic;
+	col_set_str(pinfo->cinfo, COL_PROTOCOL, "iWARP");
+	col_clear(pinfo->cinfo, COL_INFO);
+	guint np = fr->pdus ? wmem_array_get_count(fr->pdus) : 0;
+	guint ns = fr->spans ? wmem_array_get_count(fr->spans) : 0;
+	guint ne = fr->events ? wmem_array_get_count(fr->events) : 0;
+	for (guint i = 0; i < ne; i++)
+		iwarp_mpa_add_event(payload ? payload : frame, pinfo, tree,
+				    (const struct iws_stream_event *)wmem_array_index(fr->events, i));
+	/* PDUs and spans in stream order. */
+	guint ip = 0, is = 0;
+	while (ip < np || is < ns) {
+		iwarp_pdu_rec *r = ip < np ? *(iwarp_pdu_rec **)wmem_array_index(fr->pdus, ip) : NULL;
+		const iwarp_span_rec *sp = is < ns ? (const iwarp_span_rec *)wmem_array_index(fr->spans, is)
+						   : NULL;
+		if (r && (!sp || cmp_seq(r->seq, sp->seq) <= 0)) {
+			render_pdu(frame, pinfo, tree, ic, payload, r);
+			ip++;
+		} else {
+			guint32 off = sp->seq - seq;
+			if (payload && off < tvb_reported_length(payload))
+				iwarp_mpa_add_span(payload, pinfo, tree, off,
+						   MIN(sp->len, tvb_reported_length(payload) - off), sp);
+			is++;
+		}
+	}
+	if (iwarp_tap >= 0 && fr->ops)
+		tap_queue_packet(iwarp_tap, pinfo, fr);
+	iwarp_keep_conversation(pinfo, ic);
+}
+
+/* The postdissector: feed (first pass), then render. */
+static int dissect_iwarp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+	(void)data;
+	if (!proto_is_protocol_enabled(find_protocol_by_id(proto_iwarp_mpa)))
+		return 0;
+	struct tcp_view v;
+	gboolean have_tcp = tcp_view_get(tree, &v);
+	if (!PINFO_FD_VISITED(pinfo) && have_tcp && !cap.finished) {
+		iwarp_conv *ic = conv_get(pinfo, &v, TRUE);
+		if (ic->eng && !ic->finished)
+			feed(tvb, pinfo, ic, side_of(ic, pinfo, &v), &v);
+		if ((v.flags & IWS_TCP_SYN) || ic->iwarp)
+			claim(pinfo, ic, &v);
+	}
+	iwarp_frame_rec *fr = frame_rec(pinfo->num, FALSE);
+	if (!fr || !fr->ic || !fr->ic->iwarp || (!fr->pdus && !fr->spans && !fr->events && !fr->ops))
+		return 0;
+	tvbuff_t *payload = NULL;
+	if (fr->in_frame && fr->payload_len)
+		payload = tvb_new_subset_length_caplen(tvb, (gint)fr->payload_off, (gint)fr->payload_cap,
+						       (gint)fr->payload_len);
+	render(tvb, payload, fr->payload_seq, pinfo, tree, fr);
+	return 0;
+}
+
+/* TCP's conversation dissector for connections whose SYN was seen, or that
+ * were found to carry iWARP: the payload is ours when the connection is
+ * iWARP, else TCP goes on with ports and heuristics (0). Nothing is added
+ * to the tree here: the postdissector renders every frame. */
+static int dissect_iwarp_conv(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+	(void)tree;
+	struct tcpinfo *ti = (struct tcpinfo *)data;
+	conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+	struct tcp_analysis *tcpd = conv ? get_tcp_conversation_data(conv, pinfo) : NULL;
+	if (!ti || !tcpd)
+		return 0;
+	iwarp_conv *ic = (iwarp_conv *)wmem_map_lookup(cap.convs, GUINT_TO_POINTER(tcpd->stream));
+	if (ic && ic->iwarp)
+		return (int)tvb_captured_length(tvb);
+	/* First pass, the connection's first payload: an MPA Request or Reply
+	 * (RFC 5044 §7.1.1) is ours before any port dissector sees it. */
+	guint32 n = MIN(tvb_captured_length(tvb), IWS_MPA_KEY_LEN);
+	if (n >= 9 && !PINFO_FD_VISITED(pinfo) && (!ic || !ic->eng || iws_stream_state(ic->eng) == IWS_SST_NONE) &&
+	    iws_mpa_key_type(tvb_get_ptr(tvb, 0, (gint)n), n))
+		return (int)tvb_captured_length(tvb);
+	return 0;
+}
+
+/* "Decode As iwarp.mpa": every payload of the port is ours. */
+static int dissect_iwarp_decode_as(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+	(void)pinfo;
+	(void)tree;
+	(void)data;
+	return (int)tvb_captured_length(tvb);
+}
+
+/* ---- file life cycle ---- */
 
 static void iwarp_init(void)
 {
-	all_convs = wmem_list_new(wmem_file_scope());
-	finished_all = FALSE;
-	/* Enabled protocols are known by now: give the built-in heuristic back
-	 * when this plugin's protocol is disabled. */
-	apply_builtin_pref();
+	memset(&cap, 0, sizeof(cap));
+	cap.convs = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+	cap.frames = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+	cap.iwarp_convs = wmem_list_new(wmem_file_scope());
+}
+
+static void free_engine(gpointer key, gpointer value, gpointer user_data)
+{
+	(void)key;
+	(void)user_data;
+	iwarp_conv *ic = (iwarp_conv *)value;
+	iws_stream_free(ic->eng);
+	ic->eng = NULL;
 }
 
 static void iwarp_cleanup(void)
 {
-	/* The trackers are malloc-based; everything else lives in file scope. */
-	if (!all_convs)
+	if (cap.convs)
+		wmem_map_foreach(cap.convs, free_engine, NULL);
+	memset(&cap, 0, sizeof(cap));
+}
+
+static void finish_one(gpointer key, gpointer value, gpointer user_data)
+{
+	(void)key;
+	(void)user_data;
+	iwarp_conv *ic = (iwarp_conv *)value;
+	conv_finish(ic, IWS_OPF_UNFINISHED);
+}
+
+/* After the sequential pass over the file: what is still buffered is
+ * decoded, and operations still in flight are reported (incomplete). */
+void iwarp_sequential_pass_over(void)
+{
+	if (!cap.convs || cap.finished)
 		return;
-	for (wmem_list_frame_t *f = wmem_list_head(all_convs); f; f = wmem_list_frame_next(f)) {
-		iwarp_conv *ic = (iwarp_conv *)wmem_list_frame_data(f);
-		iws_tracker_free(ic->tracker);
-		ic->tracker = NULL;
-	}
-	all_convs = NULL;
-}
-
-/* ---- finding FPDU boundaries ---- */
-
-static enum iws_tristate assume(gint pref)
-{
-	return pref == IWARP_ASSUME_YES ? IWS_YES : pref == IWARP_ASSUME_NO ? IWS_NO : IWS_UNKNOWN;
-}
-
-/* Does a chain of complete FPDUs tile buf exactly (at least one)? */
-static gboolean exact_tiling(const guint8 *buf, guint32 len, guint32 seq, const struct iws_mpa_dir *d)
-{
-	guint32 off = 0;
-	unsigned n = 0;
-	while (off < len) {
-		bool clean;
-		if (iws_sync_chain(buf + off, len - off, seq + off, d, 1, &clean, NULL, NULL) != 1)
-			return FALSE;
-		guint32 lo = iws_mpa_len_field_off(d, seq + off);
-		guint16 ulen = (guint16)(buf[off + lo] << 8 | buf[off + lo + 1]);
-		off += iws_mpa_fpdu_wire_len(d, seq + off, ulen);
-		n++;
-	}
-	return n > 0 && off == len;
-}
-
-static void hold_append(iwarp_dir_state *ds, const guint8 *p, guint32 len, guint32 seq)
-{
-	if (ds->hold_len && ds->hold_seq + ds->hold_len != seq)
-		ds->hold_len = 0;
-	if (ds->hold_len + len > HOLD_MAX)
-		ds->hold_len = 0;
-	if (!ds->hold_len)
-		ds->hold_seq = seq;
-	if (len > HOLD_MAX)
-		len = HOLD_MAX;
-	if (ds->hold_len + len > ds->hold_cap) {
-		guint32 cap = ds->hold_cap ? ds->hold_cap : 4096;
-		while (cap < ds->hold_len + len)
-			cap *= 2;
-		ds->hold = (guint8 *)wmem_realloc(wmem_file_scope(), ds->hold, cap);
-		ds->hold_cap = cap;
-	}
-	memcpy(ds->hold + ds->hold_len, p, len);
-	ds->hold_len += len;
-}
-
-static void hold_drop(iwarp_dir_state *ds)
-{
-	wmem_free(wmem_file_scope(), ds->hold);
-	ds->hold = NULL;
-	ds->hold_len = ds->hold_cap = 0;
-}
-
-/*
- * Look for the first FPDU boundary in the octets held for this direction
- * plus this payload (seq .. seq+len). strict: the connection is not yet
- * known to be iWARP (heuristic), so demand a stronger proof. On success the
- * direction is synchronised and cr says where decoding starts: skip octets
- * into this payload, or prefix_len held octets before it (the first FPDU
- * that ends in this payload began in an earlier frame).
- */
-static gboolean try_sync(iwarp_conv *ic, guint8 dir, tvbuff_t *tvb, guint32 seq, gboolean strict,
-			 iwarp_chunk_rec *cr)
-{
-	iwarp_dir_state *ds = &ic->d[dir];
-	guint32 len = tvb_captured_length(tvb);
-	if (ds->sync_given_up || len == 0 || len != tvb_reported_length(tvb))
-		return FALSE;
-	hold_append(ds, tvb_get_ptr(tvb, 0, len), len, seq);
-	ds->sync_tries++;
-
-	struct iws_sync_opts o;
-	memset(&o, 0, sizeof(o));
-	gboolean known = ds->mdir.markers || ic->handshake || ds->have_next;
-	gboolean force_markers = !known && (dir == IWS_DIR_I2R ? iwarp_prefs.assume_markers_i2r
-							       : iwarp_prefs.assume_markers_r2i) == IWARP_ASSUME_YES;
-	if (known) {
-		o.markers = ds->mdir.markers ? IWS_YES : IWS_NO;
-		o.marker_base = ds->mdir.marker_base;
-		o.crc = ic->handshake ? (ic->mpa.crc ? IWS_YES : IWS_NO) : assume(iwarp_prefs.assume_crc);
-	} else {
-		o.markers = assume(dir == IWS_DIR_I2R ? iwarp_prefs.assume_markers_i2r
-						      : iwarp_prefs.assume_markers_r2i);
-		if (o.markers == IWS_YES)
-			o.markers = IWS_UNKNOWN;  /* the grid still has to be found */
-		o.crc = assume(iwarp_prefs.assume_crc);
-	}
-	o.min_chain = strict ? MAX(iwarp_prefs.midstream_min_chain, 1u) : 2;
-
-	struct iws_sync sy;
-	memset(&sy, 0, sizeof(sy));
-	/* Markers unknown: the common case, no markers, is tried for an exact
-	 * tiling first; the core's search infers a marker grid otherwise. */
-	struct iws_mpa_dir plain = { o.markers == IWS_YES, o.crc == IWS_YES, o.marker_base };
-	gboolean ok = FALSE;
-	if (!force_markers && exact_tiling(ds->hold, ds->hold_len, ds->hold_seq, &plain)) {
-		ok = TRUE;
-		sy.off = 0;
-		sy.markers = plain.markers;
-		sy.marker_base = plain.marker_base;
-		sy.crc = o.crc == IWS_UNKNOWN ? IWS_NO : o.crc;
-		/* A CRC that matches settles whether CRCs are in use. */
-		if (o.crc == IWS_UNKNOWN) {
-			bool clean;
-			unsigned crc_ok = 0;
-			iws_sync_chain(ds->hold, ds->hold_len, ds->hold_seq, &plain, 64, &clean, &crc_ok, NULL);
-			if (crc_ok)
-				sy.crc = IWS_YES;
-		}
-	} else {
-		struct iws_result r = iws_sync_find(ds->hold, ds->hold_len, ds->hold_seq, &o, &sy);
-		ok = r.status == IWS_OK;
-		if (!ok && (r.status == IWS_MALFORMED || ds->sync_tries >= SYNC_MAX_TRIES)) {
-			ds->hold_len = 0;
-			if (strict && ds->sync_tries >= SYNC_MAX_TRIES) {
-				/* Not iWARP, as far as we can tell: stop looking. */
-				ds->sync_given_up = TRUE;
-				hold_drop(ds);
-			}
-		}
-		if (ok && force_markers && !sy.markers)
-			ok = FALSE;
-	}
-	if (!ok)
-		return FALSE;
-
-	/* Walk from the boundary found to the first one inside this payload. */
-	struct iws_mpa_dir d = { sy.markers, sy.crc == IWS_YES, sy.marker_base };
-	if (known) {
-		d = ds->mdir;
-		d.crc = o.crc == IWS_YES || (o.crc == IWS_UNKNOWN && sy.crc == IWS_YES);
-	}
-	guint32 b = ds->hold_seq + sy.off;
-	guint32 end = seq + len;
-	cr->skip = 0;
-	cr->prefix_len = 0;
-	while ((gint32)(b - seq) < 0) {
-		guint32 idx = b - ds->hold_seq;
-		guint32 lo = iws_mpa_len_field_off(&d, b);
-		if (idx + lo + 2 > ds->hold_len)
-			break;
-		guint16 ulen = (guint16)(ds->hold[idx + lo] << 8 | ds->hold[idx + lo + 1]);
-		guint32 w = iws_mpa_fpdu_wire_len(&d, b, ulen);
-		if ((gint32)(b + w - seq) > 0 && (gint32)(b + w - end) <= 0) {
-			/* This FPDU ends in this payload: decode it here, from
-			 * the octets held. */
-			cr->prefix_len = seq - b;
-			cr->prefix = (guint8 *)wmem_memdup(wmem_file_scope(), ds->hold + idx, cr->prefix_len);
-			break;
-		}
-		b += w;
-	}
-	if (!cr->prefix_len)
-		cr->skip = b - seq;
-	else
-		b = seq - cr->prefix_len;
-	if (!ic->handshake && !ds->have_next)
-		ds->unconfirmed = TRUE;  /* see iwarp_rdmap_feed */
-	ds->synced = TRUE;
-	ds->have_next = TRUE;
-	ds->next_seq = b;
-	ds->mdir = d;
-	hold_drop(ds);
-	if (!ic->handshake) {
-		ic->inferred = TRUE;
-		ic->mpa.state = IWS_MPA_ST_INFERRED;
-		ic->mpa.dir[dir] = d;
-		ic->mpa.crc = ic->mpa.crc || d.crc;
-	}
-	return TRUE;
-}
-
-/* First pass: what to do with a payload of this direction at seq. */
-/* A gap follows an FPDU whose beginning was captured: decode what there is,
- * in the frame that carried it (shown there on later passes). */
-static void flush_partial(iwarp_conv *ic, guint8 dir, packet_info *pinfo)
-{
-	iwarp_dir_state *ds = &ic->d[dir];
-	if (!ds->pend_valid || ds->pend_seq != ds->next_seq || !ds->pend_len)
-		return;
-	ds->pend_valid = FALSE;
-	if (wmem_map_lookup(ic->partials, GUINT_TO_POINTER(ds->pend_frame)))
-		return;
-	iwarp_pdu_rec *rec = wmem_new0(wmem_file_scope(), iwarp_pdu_rec);
-	rec->kind = IWARP_PDU_FPDU;
-	rec->dir = dir;
-	rec->qp = ic->qp;
-	rec->mdir = ds->mdir;
-	rec->frame = ds->pend_frame;
-	rec->ts_ns = ds->pend_ts;
-	if (ic->mpa.has_ird_ord)
-		rec->peer_ird = ic->mpa.ird[!dir];
-	iwarp_partial *pp = wmem_new0(wmem_file_scope(), iwarp_partial);
-	pp->seq = ds->pend_seq;
-	pp->dir = dir;
-	pp->len = ds->pend_len;
-	pp->bytes = (guint8 *)wmem_memdup(wmem_file_scope(), ds->pend, ds->pend_len);
-	pp->rec = rec;
-	wmem_map_insert(ic->partials, GUINT_TO_POINTER(ds->pend_frame), pp);
-	iwarp_mpa_feed_partial(ic, rec, pinfo, pp->bytes, pp->len, pp->seq);
-}
-
-static iwarp_chunk_rec *plan_chunk(iwarp_conv *ic, guint8 dir, packet_info *pinfo, tvbuff_t *tvb, guint32 seq)
-{
-	iwarp_dir_state *ds = &ic->d[dir];
-	guint32 len = tvb_reported_length(tvb);
-	iwarp_chunk_rec *cr = wmem_new0(wmem_file_scope(), iwarp_chunk_rec);
-
-	if (ds->rejected) {
-		cr->skip = len;
-		cr->reason = IWARP_SKIP_REJECTED;
-		return cr;
-	}
-	if (ds->mpa_expected && !ds->mpa_seen) {
-		if (tvb_captured_length(tvb) >= 1 &&
-		    iws_mpa_key_type(tvb_get_ptr(tvb, 0, MIN(tvb_captured_length(tvb), IWS_MPA_KEY_LEN)),
-				     MIN(tvb_captured_length(tvb), IWS_MPA_KEY_LEN)))
-			return cr;
-		ds->mpa_expected = FALSE;  /* no handshake in this direction after all */
-	}
-	if (ds->synced) {
-		gint32 d = (gint32)(seq - ds->next_seq);
-		if (d == 0)
-			return cr;
-		if (d < 0) {
-			guint32 old = (guint32)(-(gint64)d);
-			cr->skip = MIN(old, len);
-			cr->reason = IWARP_SKIP_RETRANS;
-			return cr;
-		}
-		/* Octets were lost: every operation they could belong to is marked. */
-		cr->gap = TRUE;
-		flush_partial(ic, dir, pinfo);
-		if (ic->tracker)
-			iws_tracker_gap(ic->tracker, dir);
-		bool clean = false;
-		guint32 cap = tvb_captured_length(tvb);
-		if (cap >= 2 && iws_sync_chain(tvb_get_ptr(tvb, 0, cap), cap, seq, &ds->mdir, 2, &clean, NULL, NULL) >= 1) {
-			ds->next_seq = seq;
-			return cr;
-		}
-		ds->synced = FALSE;
-		ds->hold_len = 0;
-		ds->sync_tries = 0;
-	}
-	cr->reason = cr->gap ? IWARP_SKIP_GAP : IWARP_SKIP_PRESYNC;
-	if (try_sync(ic, dir, tvb, seq, FALSE, cr)) {
-		/* Without the handshake, what came before is unseen: a gap. */
-		if (!cr->gap && !ic->handshake && ic->tracker)
-			iws_tracker_gap(ic->tracker, dir);
-		cr->sync_start = cr->skip < len;
-		cr->skip = MIN(cr->skip, len);
-	} else {
-		cr->skip = len;
-	}
-	if (cr->skip == 0)
-		cr->reason = IWARP_SKIP_NONE;
-	return cr;
-}
-
-/* ---- tcp_dissect_pdus callbacks ---- */
-
-static gboolean pdu_is_mpa_frame(const iwarp_dir_state *ds, guint32 seq, gboolean visited)
-{
-	if (ds->mpa_seen)
-		return seq == ds->mpa_seq;
-	return !visited && ds->mpa_expected;
-}
-
-static guint get_iwarp_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data)
-{
-	struct stream_ctx *ctx = (struct stream_ctx *)data;
-	iwarp_dir_state *ds = &ctx->ic->d[ctx->dir];
-	guint32 seq = ctx->seq0 + (guint32)offset;
-	guint32 avail = (guint32)tvb_reported_length_remaining(tvb, offset);
-	ctx->pdu_seq = seq;
-
-	if (pdu_is_mpa_frame(ds, seq, PINFO_FD_VISITED(pinfo))) {
-		guint32 l = iwarp_mpa_frame_len(tvb, offset);
-		return l ? l : IWS_MPA_HDR_LEN;
-	}
-	guint32 lo = iws_mpa_len_field_off(&ds->mdir, seq);
-	if (avail < lo + IWS_MPA_ULPDU_LEN_LEN)
-		return lo + IWS_MPA_ULPDU_LEN_LEN + IWS_DDP_MIN_HDR_LEN;
-	guint16 ulen = tvb_get_ntohs(tvb, offset + (int)lo);
-	if (ulen < IWS_DDP_MIN_HDR_LEN)
-		return MAX(avail, 1u);  /* framing lost: take the rest, resynchronise after */
-	return iws_mpa_fpdu_wire_len(&ds->mdir, seq, ulen);
-}
-
-static int dissect_iwarp_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
-{
-	struct stream_ctx *ctx = (struct stream_ctx *)data;
-	iwarp_conv *ic = ctx->ic;
-	iwarp_dir_state *ds = &ic->d[ctx->dir];
-	guint32 seq = ctx->pdu_seq;
-	gboolean visited = PINFO_FD_VISITED(pinfo);
-
-	iwarp_pdu_rec *rec = (iwarp_pdu_rec *)p_get_proto_data(wmem_file_scope(), pinfo, proto_iwarp_mpa, seq);
-	if (!rec) {
-		rec = wmem_new0(visited ? pinfo->pool : wmem_file_scope(), iwarp_pdu_rec);
-		rec->dir = ctx->dir;
-		rec->qp = ic->qp;
-		rec->kind = pdu_is_mpa_frame(ds, seq, visited) ? IWARP_PDU_MPA_FRAME : IWARP_PDU_FPDU;
-		rec->mdir = ds->mdir;
-		rec->verify_crc = ds->mdir.crc && iwarp_prefs.check_crc;
-		rec->gap_before = ctx->gap;
-		rec->frame = pinfo->num;
-		rec->ts_ns = iwarp_ts_ns(pinfo);
-		if (ic->mpa.has_ird_ord)
-			rec->peer_ird = ic->mpa.ird[!ctx->dir];
-		if (!visited)
-			p_add_proto_data(wmem_file_scope(), pinfo, proto_iwarp_mpa, seq, rec);
-		else
-			rec->fed = TRUE;  /* never feed the tracker on a later pass */
-	}
-	ctx->gap = FALSE;
-
-	if (rec->kind == IWARP_PDU_MPA_FRAME)
-		return iwarp_mpa_dissect_frame(tvb, pinfo, tree, ic, rec, seq);
-
-	int ok = iwarp_mpa_dissect_fpdu(tvb, pinfo, tree, ic, rec, seq);
-	if (!visited) {
-		if (ds->pend_valid && ds->pend_seq == seq)
-			ds->pend_valid = FALSE;
-		ds->next_seq = seq + tvb_reported_length(tvb);
-		if (!ok) {
-			/* The length field made no sense: find the boundaries again. */
-			ds->synced = FALSE;
-			ds->hold_len = 0;
-			ds->sync_tries = 0;
-		}
-	}
-	return tvb_reported_length(tvb);
-}
-
-/* ---- the stream dissector (conversation, Decode As, heuristic hand-off) ---- */
-
-static int dissect_iwarp_stream(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
-{
-	struct tcpinfo *tcpinfo = (struct tcpinfo *)data;
-	if (!tcpinfo)
-		return 0;
-	conversation_t *conv = find_or_create_conversation(pinfo);
-	iwarp_conv *ic = (iwarp_conv *)conversation_get_proto_data(conv, proto_iwarp_mpa);
-	guint32 len = tvb_reported_length(tvb);
-	if (!ic) {
-		/* Decode As: a handshake if the payload starts with a key, else a
-		 * stream whose boundaries are found from the data. */
-		if (PINFO_FD_VISITED(pinfo))
-			return 0;
-		guint32 cap = MIN(tvb_captured_length(tvb), IWS_MPA_KEY_LEN);
-		int key = cap ? iws_mpa_key_type(tvb_get_ptr(tvb, 0, cap), cap) : 0;
-		gboolean init = key == IWS_MPA_REQUEST ? TRUE : key == IWS_MPA_REPLY ? FALSE
-								     : src_opened(pinfo, conv);
-		ic = conv_new(pinfo, conv, init);
-		if (key) {
-			ic->handshake = TRUE;
-			ic->d[IWS_DIR_I2R].mpa_expected = ic->d[IWS_DIR_R2I].mpa_expected = TRUE;
-		}
-		conv_adopt(conv, ic);
-	}
-	guint8 dir = dir_of(ic, pinfo);
-	guint32 seq = tcpinfo->seq;
-
-	iwarp_chunk_rec *cr = (iwarp_chunk_rec *)p_get_proto_data(wmem_file_scope(), pinfo, proto_iwarp_ddp, seq);
-	if (!cr) {
-		if (PINFO_FD_VISITED(pinfo))
-			return 0;  /* not ours on the first pass either */
-		cr = plan_chunk(ic, dir, pinfo, tvb, seq);
-		p_add_proto_data(wmem_file_scope(), pinfo, proto_iwarp_ddp, seq, cr);
-	}
-
-	col_set_str(pinfo->cinfo, COL_PROTOCOL, "iWARP");
-	if (!p_get_proto_data(pinfo->pool, pinfo, proto_iwarp_mpa, 0)) {
-		col_clear(pinfo->cinfo, COL_INFO);
-		p_add_proto_data(pinfo->pool, pinfo, proto_iwarp_mpa, 0, GINT_TO_POINTER(1));
-	}
-
-	guint32 skip = MIN(cr->skip, len);
-	if (skip)
-		iwarp_mpa_add_skipped(tvb, pinfo, tree, 0, skip, cr);
-	if (skip >= len)
-		return (int)len;
-
-	struct stream_ctx ctx = { ic, dir, seq + skip, seq + skip, cr->gap };
-	tvbuff_t *sub = skip ? tvb_new_subset_remaining(tvb, (gint)skip) : tvb;
-	gint shift = (gint)skip;
-	if (cr->prefix_len && tvb_captured_length(tvb) == len) {
-		/* The first FPDU began in frames held before synchronisation. */
-		guint32 total = cr->prefix_len + len;
-		guint8 *buf = (guint8 *)wmem_alloc(pinfo->pool, total);
-		memcpy(buf, cr->prefix, cr->prefix_len);
-		tvb_memcpy(tvb, buf + cr->prefix_len, 0, len);
-		sub = tvb_new_child_real_data(tvb, buf, total, total);
-		add_new_data_source(pinfo, sub, "iWARP octets from earlier frames");
-		ctx.seq0 = ctx.pdu_seq = seq - cr->prefix_len;
-		shift = -(gint)cr->prefix_len;
-	}
-	tcp_dissect_pdus(sub, pinfo, tree, TRUE, IWS_MPA_ULPDU_LEN_LEN, get_iwarp_pdu_len,
-			 dissect_iwarp_pdu, &ctx);
-	/* An upper layer may claim the TCP conversation: RPC (over RDMA) sets
-	 * its record-marking dissector as it does for RPC over TCP, and TCP
-	 * would hand it the next segments. The stream stays ours. */
-	if (conversation_get_dissector(conv, pinfo->num) != iwarp_stream_handle)
-		conversation_set_dissector(conv, iwarp_stream_handle);
-	iwarp_dir_state *ds = &ic->d[dir];
-	if (!PINFO_FD_VISITED(pinfo) && pinfo->desegment_len && ds->synced) {
-		/* Keep the first octets of the FPDU that waits for more, in case
-		 * the rest is never captured. */
-		guint32 o = (guint32)pinfo->desegment_offset;
-		guint32 n = tvb_captured_length(sub) > o ? tvb_captured_length(sub) - o : 0;
-		if (n > ds->pend_cap) {
-			ds->pend = (guint8 *)wmem_realloc(wmem_file_scope(), ds->pend, n);
-			ds->pend_cap = n;
-		}
-		if (n)
-			tvb_memcpy(sub, ds->pend, o, n);
-		ds->pend_len = n;
-		ds->pend_seq = ctx.seq0 + o;
-		ds->pend_frame = pinfo->num;
-		ds->pend_ts = iwarp_ts_ns(pinfo);
-		ds->pend_valid = TRUE;
-	}
-	if (PINFO_FD_VISITED(pinfo) && pinfo->desegment_len) {
-		iwarp_partial *pp = (iwarp_partial *)wmem_map_lookup(ic->partials, GUINT_TO_POINTER(pinfo->num));
-		if (pp && pp->dir == dir && pp->rec->fed && pp->seq == ctx.seq0 + (guint32)pinfo->desegment_offset) {
-			guint32 lo = iws_mpa_len_field_off(&pp->rec->mdir, pp->seq);
-			guint16 ulen = pp->len >= lo + 2 ? (guint16)(pp->bytes[lo] << 8 | pp->bytes[lo + 1]) : 0;
-			guint32 wl = MAX(iws_mpa_fpdu_wire_len(&pp->rec->mdir, pp->seq, ulen), pp->len);
-			tvbuff_t *pt = tvb_new_child_real_data(tvb, pp->bytes, pp->len, wl);
-			iwarp_mpa_dissect_fpdu(pt, pinfo, tree, ic, pp->rec, pp->seq);
-		}
-	}
-	if (shift && pinfo->desegment_len)
-		pinfo->desegment_offset = MAX(pinfo->desegment_offset + shift, 0);
-	return (int)len;
-}
-
-/* ---- heuristics ---- */
-
-static gboolean dissect_iwarp_heur_mpa(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
-{
-	if (!data || PINFO_FD_VISITED(pinfo) || tvb_captured_length(tvb) < IWS_MPA_KEY_LEN)
-		return FALSE;
-	int key = iws_mpa_key_type(tvb_get_ptr(tvb, 0, IWS_MPA_KEY_LEN), IWS_MPA_KEY_LEN);
-	if (!key)
-		return FALSE;
-	conversation_t *conv = find_or_create_conversation(pinfo);
-	if (conversation_get_proto_data(conv, proto_iwarp_mpa))
-		return FALSE;
-	iwarp_conv *ic = conv_new(pinfo, conv, key == IWS_MPA_REQUEST);
-	ic->handshake = TRUE;
-	ic->d[IWS_DIR_I2R].mpa_expected = ic->d[IWS_DIR_R2I].mpa_expected = TRUE;
-	conv_adopt(conv, ic);
-	dissect_iwarp_stream(tvb, pinfo, tree, data);
-	return TRUE;
-}
-
-/* A stream without its handshake: accept it when a chain of FPDUs validates
- * (see try_sync); octets of a pending candidate are held per direction. */
-static gboolean dissect_iwarp_heur_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
-{
-	struct tcpinfo *tcpinfo = (struct tcpinfo *)data;
-	if (!tcpinfo || PINFO_FD_VISITED(pinfo))
-		return FALSE;
-	guint32 cap = tvb_captured_length(tvb);
-	if (cap < IWS_MPA_ULPDU_LEN_LEN + IWS_DDP_MIN_HDR_LEN + IWS_MPA_CRC_LEN || cap != tvb_reported_length(tvb))
-		return FALSE;
-	conversation_t *conv = find_or_create_conversation(pinfo);
-	if (conversation_get_proto_data(conv, proto_iwarp_mpa))
-		return FALSE;
-	iwarp_conv *cand = (iwarp_conv *)conversation_get_proto_data(conv, proto_iwarp_rdmap);
-	if (!cand) {
-		cand = conv_new(pinfo, conv, src_opened(pinfo, conv));
-		conversation_add_proto_data(conv, proto_iwarp_rdmap, cand);
-	}
-	guint8 dir = dir_of(cand, pinfo);
-	iwarp_chunk_rec *cr = wmem_new0(wmem_file_scope(), iwarp_chunk_rec);
-	if (!try_sync(cand, dir, tvb, tcpinfo->seq, TRUE, cr))
-		return FALSE;
-	conversation_delete_proto_data(conv, proto_iwarp_rdmap);
-	hold_drop(&cand->d[!dir]);
-	cand->d[!dir].sync_tries = 0;
-	cand->d[!dir].sync_given_up = FALSE;
-	conv_adopt(conv, cand);
-	iws_tracker_gap(cand->tracker, dir);  /* the capture began mid-stream */
-	/* Plan this payload from the boundary just found. */
-	guint32 len = tvb_reported_length(tvb);
-	cr->sync_start = cr->skip < len;
-	cr->skip = MIN(cr->skip, len);
-	cr->reason = cr->skip ? IWARP_SKIP_PRESYNC : IWARP_SKIP_NONE;
-	p_add_proto_data(wmem_file_scope(), pinfo, proto_iwarp_ddp, tcpinfo->seq, cr);
-	dissect_iwarp_stream(tvb, pinfo, tree, data);
-	return TRUE;
+	wmem_map_foreach(cap.convs, finish_one, NULL);
+	cap.finished = TRUE;
 }
 
 /* ---- registration ---- */
@@ -726,22 +603,6 @@ void iwarp_stream_register(void)
 	prefs_register_bool_preference(m, "check_crc", "Verify the CRC when it is negotiated",
 		"Compute the CRC32c of every FPDU of a connection that negotiated CRCs "
 		"(or whose CRCs were found in use) and flag mismatches.", &iwarp_prefs.check_crc);
-	prefs_register_enum_preference(m, "assume_crc", "Streams without a handshake: CRC in use",
-		"What to assume about CRCs on a stream whose MPA Request/Reply is not in the capture.",
-		&iwarp_prefs.assume_crc, assume_vals, FALSE);
-	prefs_register_enum_preference(m, "assume_markers_i2r",
-		"Streams without a handshake: markers initiator to responder",
-		"Markers in the direction of the side that opened the TCP connection.",
-		&iwarp_prefs.assume_markers_i2r, assume_vals, FALSE);
-	prefs_register_enum_preference(m, "assume_markers_r2i",
-		"Streams without a handshake: markers responder to initiator",
-		"Markers in the direction of the side that accepted the TCP connection.",
-		&iwarp_prefs.assume_markers_r2i, assume_vals, FALSE);
-	prefs_register_uint_preference(m, "midstream_min_chain",
-		"FPDUs that must chain to recognise a stream mid-way",
-		"A TCP stream with no MPA handshake is taken for iWARP when this many consecutive "
-		"FPDUs validate (a matching CRC, or one segment exactly filled by valid FPDUs, is "
-		"proof enough).", 10, &iwarp_prefs.midstream_min_chain);
 	prefs_register_bool_preference(m, "keep_builtin",
 		"Keep Wireshark's built-in iwarp_mpa heuristic",
 		"By default this plugin disables the built-in IWARP_MPA heuristic so every frame is "
@@ -751,18 +612,49 @@ void iwarp_stream_register(void)
 		"Show Rev 1 8-octet private data as IRD/ORD",
 		"Older SMB Direct stacks carry IRD and ORD as two 32-bit words in Rev 1 private data.",
 		&iwarp_prefs.legacy_ird_ord);
+	/* Streams without a handshake are found by the core's one policy now
+	 * (the iwarpscope CLI's too): these no longer apply. */
+	prefs_register_obsolete_preference(m, "assume_crc");
+	prefs_register_obsolete_preference(m, "assume_markers_i2r");
+	prefs_register_obsolete_preference(m, "assume_markers_r2i");
+	prefs_register_obsolete_preference(m, "midstream_min_chain");
 
-	iwarp_stream_handle = register_dissector("iwarp.mpa", dissect_iwarp_stream, proto_iwarp_mpa);
+	iwarp_post_handle = create_dissector_handle(dissect_iwarp_post, proto_iwarp_mpa);
+	iwarp_conv_handle = create_dissector_handle(dissect_iwarp_conv, proto_iwarp_mpa);
+	iwarp_decode_as_handle = register_dissector("iwarp.mpa", dissect_iwarp_decode_as, proto_iwarp_mpa);
 	register_init_routine(iwarp_init);
 	register_cleanup_routine(iwarp_cleanup);
+	register_postseq_cleanup_routine(iwarp_sequential_pass_over);
+}
+
+static int hf_id(const char *name)
+{
+	return proto_registrar_get_id_byname(name);
 }
 
 void iwarp_stream_handoff(void)
 {
-	heur_dissector_add("tcp", dissect_iwarp_heur_mpa, "iWARP MPA handshake over TCP",
-			   "iwarp.mpa_tcp", proto_iwarp_mpa, HEURISTIC_ENABLE);
-	heur_dissector_add("tcp", dissect_iwarp_heur_fpdu, "iWARP FPDU stream without handshake",
-			   "iwarp.fpdu_tcp", proto_iwarp_mpa, HEURISTIC_ENABLE);
-	dissector_add_for_decode_as_with_preference("tcp.port", iwarp_stream_handle);
+	hf_tcp_stream = hf_id("tcp.stream");
+	hf_tcp_srcport = hf_id("tcp.srcport");
+	hf_tcp_dstport = hf_id("tcp.dstport");
+	hf_tcp_seq_raw = hf_id("tcp.seq_raw");
+	hf_tcp_ack_raw = hf_id("tcp.ack_raw");
+	hf_tcp_flags = hf_id("tcp.flags");
+	hf_tcp_window = hf_id("tcp.window_size_value");
+	hf_tcp_len = hf_id("tcp.len");
+	hf_tcp_hdr_len = hf_id("tcp.hdr_len");
+	proto_icmp = proto_get_id_by_filter_name("icmp");
+	proto_icmpv6 = proto_get_id_by_filter_name("icmpv6");
+
+	register_postdissector(iwarp_post_handle);
+	GArray *wanted = g_array_new(FALSE, FALSE, (guint)sizeof(int));
+	int ids[] = { hf_tcp_stream, hf_tcp_srcport, hf_tcp_dstport, hf_tcp_seq_raw, hf_tcp_ack_raw,
+		      hf_tcp_flags, hf_tcp_window, hf_tcp_len, hf_tcp_hdr_len, proto_icmp, proto_icmpv6 };
+	for (guint i = 0; i < G_N_ELEMENTS(ids); i++)
+		if (ids[i] > 0)
+			g_array_append_val(wanted, ids[i]);
+	set_postdissector_wanted_hfids(iwarp_post_handle, wanted);
+
+	dissector_add_for_decode_as_with_preference("tcp.port", iwarp_decode_as_handle);
 	apply_builtin_pref();
 }

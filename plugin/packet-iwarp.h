@@ -1,12 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * packet-iwarp.h - what the files of the iwarpscope Wireshark plugin share:
- * the per-connection state kept in conversation data, the per-PDU records
- * kept in file-scoped per-frame data, and the entry points of each layer.
+ * packet-iwarp.h - what the files of the iwarpscope Wireshark plugin share.
  *
- * Protocols: iwarp.mpa (framing, this plugin's TCP entry point), iwarp.ddp,
- * iwarp.rdmap. All logic (lengths, markers, CRC, header decoding, operation
- * tracking) comes from the iwarpscope core; this plugin shows its results.
+ * Protocols: iwarp.mpa (framing), iwarp.ddp, iwarp.rdmap. Every decision
+ * about the octets is the core's stream engine's (iwarpscope/stream.h), the
+ * same one the iwarpscope CLI runs:
+ *
+ *   first pass   a postdissector hands every TCP segment of the capture
+ *                (read from the TCP layer's own fields, so whatever TCP's
+ *                reassembly preferences) to the engine of its connection,
+ *                and stores what the engine reports, per frame, in file
+ *                scope: the PDUs completed in that frame, what became of
+ *                the frame's other octets (spans), the operations finished,
+ *                the events (gaps, lost framing, ...);
+ *   every pass   the same postdissector renders the frame from those
+ *                records, reading the octets through tvb accessors at the
+ *                offsets the core recorded.
+ *
+ * One capture-wide struct holds all state (iwarp_capture); one struct per
+ * TCP connection (iwarp_conv), found by its tcp.stream.
  */
 #ifndef IWARPSCOPE_PACKET_IWARP_H
 #define IWARPSCOPE_PACKET_IWARP_H
@@ -18,7 +30,7 @@
 #include "iwarpscope/mpa.h"
 #include "iwarpscope/qp.h"
 #include "iwarpscope/rdmap.h"
-#include "iwarpscope/sync.h"
+#include "iwarpscope/stream.h"
 
 /* ---- protocol ids (registered in the layer files) ---- */
 extern int proto_iwarp_mpa;
@@ -27,17 +39,11 @@ extern int proto_iwarp_rdmap;
 extern int iwarp_tap;
 
 /* ---- preferences (owned by packet-iwarp-stream.c) ---- */
-enum iwarp_assume { IWARP_ASSUME_INFER = 0, IWARP_ASSUME_NO = 1, IWARP_ASSUME_YES = 2 };
-
 struct iwarp_prefs {
 	gboolean check_crc;          /* verify negotiated CRCs */
-	gint assume_crc;             /* streams without a handshake */
-	gint assume_markers_i2r;
-	gint assume_markers_r2i;
 	gboolean keep_builtin;       /* leave Wireshark's iwarp_mpa heuristic enabled */
 	gboolean reassemble_untagged;/* reassemble Send messages by MSN and MO */
-	gboolean offer_builtin_ulp;  /* hand Sends to the iwarp_ddp_rdmap heuristic list */
-	guint midstream_min_chain;   /* FPDUs that must validate to accept a stream mid-way */
+	gboolean offer_builtin_ulp;  /* hand payloads to the iwarp_ddp_rdmap heuristic list */
 	gboolean legacy_ird_ord;     /* decode Rev 1 8-octet private data as SMB Direct IRD/ORD */
 };
 extern struct iwarp_prefs iwarp_prefs;
@@ -60,147 +66,108 @@ typedef struct iwarp_op_link {
 	guint32 flags;               /* IWS_OPF_* */
 } iwarp_op_link;
 
-enum iwarp_pdu_kind {
-	IWARP_PDU_FPDU = 0,
-	IWARP_PDU_MPA_FRAME = 1,
-};
+struct iwarp_conv;
 
-/* What the first pass concluded about one FPDU (or MPA frame): stored in
- * file scope on the frame that completes it, keyed by its TCP sequence
- * number, so later passes show exactly the same thing. */
+/* One PDU (MPA Request/Reply or FPDU) that became complete in a frame. */
 typedef struct iwarp_pdu_rec {
-	guint8 kind;                 /* enum iwarp_pdu_kind */
-	guint8 dir;                  /* IWS_DIR_* */
-	gboolean gap_before;         /* octets of this direction were lost before it */
+	guint8 kind;                 /* enum iws_pdu_kind */
+	guint8 side, dir;
+	gboolean gap_before;         /* octets of this direction were lost just before it */
+	gboolean truncated;          /* octets of it were not captured */
+	gboolean has_msg;            /* the ULPDU decoded (and went to the tracker) */
+	guint32 seq, len;            /* TCP sequence number of its first octet, wire length */
+	guint32 first_frame;         /* earliest frame that carried any of its octets */
+	guint32 arrived_frame;       /* frame in which its last octet was first captured */
+	/* Its octets: at `off` in this frame's TCP payload, or a copy of the
+	 * first `captured` octets (an FPDU put together from several frames,
+	 * or partly lost). */
+	gboolean in_place;
+	guint32 off;
+	guint32 captured;
+	const guint8 *bytes;
 	struct iws_mpa_dir mdir;     /* framing in force for it */
-	gboolean verify_crc;         /* CRC negotiated and checking wanted */
 	guint8 crc_status;           /* enum iws_crc_status */
 	guint32 crc_calc;
-	gboolean fed;                /* given to the tracker */
-	struct iws_seg_note note;
+	struct iws_seg_note note;    /* the tracker's conclusions */
 	iwarp_op_link *op;
 	guint16 peer_ird;            /* IRD of the receiver of requests, 0 unknown */
-	guint32 qp;
-	guint32 frame;               /* frame in which its last captured octet arrived */
-	gint64 ts_ns;
-	wmem_array_t *ops_done;      /* struct iws_op reported while feeding it */
 } iwarp_pdu_rec;
 
-/* An FPDU whose remaining octets were never captured (a gap followed):
- * decoded from the octets of the frame that began it. */
-typedef struct iwarp_partial {
-	guint32 seq;
-	guint8 dir;
-	guint32 len;
-	guint8 *bytes;
-	iwarp_pdu_rec *rec;
-} iwarp_partial;
+/* What became of octets of this frame that are not a PDU completed in it. */
+typedef struct iwarp_span_rec {
+	guint8 kind;                 /* enum iws_span_kind */
+	guint32 seq, len;
+	guint32 pdu_frame;           /* IWS_SPAN_PART: where its PDU was completed */
+} iwarp_span_rec;
 
-/* How much of a TCP payload handed to us is skipped before FPDU framing. */
-enum iwarp_skip_reason {
-	IWARP_SKIP_NONE = 0,
-	IWARP_SKIP_PRESYNC,          /* before the first FPDU boundary found */
-	IWARP_SKIP_RETRANS,          /* octets already decoded (retransmission) */
-	IWARP_SKIP_GAP,              /* after a capture gap, before resynchronisation */
-	IWARP_SKIP_REJECTED,         /* after a rejected MPA Reply */
-};
-
-typedef struct iwarp_chunk_rec {
-	guint32 skip;
-	guint8 reason;               /* enum iwarp_skip_reason */
-	gboolean gap;                /* a gap in the sequence space preceded it */
-	gboolean sync_start;         /* decoding of this direction starts here */
-	/* Octets of the first FPDU that arrived in earlier frames, held while the
-	 * boundaries were searched for: decoded in front of this payload. */
-	guint32 prefix_len;
-	guint8 *prefix;
-} iwarp_chunk_rec;
-
-typedef struct iwarp_deferred {
-	struct iwarp_pdu_rec *rec;
-	struct iws_msg msg;
-	gboolean truncated;
-} iwarp_deferred;
-
-/* One direction of a connection (first-pass state). */
-typedef struct iwarp_dir_state {
-	gboolean mpa_expected;       /* the next PDU is this side's Request/Reply */
-	gboolean mpa_seen;
-	guint32 mpa_seq;             /* where that frame starts */
-	gboolean synced;             /* FPDU boundaries known */
-	guint32 next_seq;            /* the next FPDU starts here */
-	gboolean have_next;
-	struct iws_mpa_dir mdir;
-	gboolean rejected;           /* connection rejected: no FPDUs follow */
-	/* octets held while looking for FPDU boundaries */
-	guint8 *hold;
-	guint32 hold_len, hold_seq, hold_cap;
-	guint32 sync_tries;
-	gboolean sync_given_up;
-	/* Found without handshake on thin evidence (one segment exactly filled
-	 * by FPDUs): decoded at once, but given to the tracker only once enough
-	 * FPDUs chain (or a CRC matches), as the CLI's synchronisation demands. */
-	gboolean unconfirmed;
-	guint32 confirm_count;
-	wmem_array_t *deferred;      /* struct iwarp_deferred */
-	/* the first octets of an FPDU waiting for the rest of it */
-	gboolean pend_valid;
-	guint32 pend_seq, pend_len, pend_cap, pend_frame;
-	gint64 pend_ts;
-	guint8 *pend;
-} iwarp_dir_state;
+/* Everything known about one frame of an iWARP-carrying connection. */
+typedef struct iwarp_frame_rec {
+	struct iwarp_conv *ic;
+	/* The frame's TCP payload, found on the first pass (later passes may
+	 * have no protocol tree to find it in): where it sits in the frame's
+	 * octets, its first sequence number, its length on the wire and
+	 * captured. in_frame is false when it is not in the frame's own octets
+	 * (an IP datagram reassembled from fragments): its PDUs are copies. */
+	gboolean in_frame;
+	guint32 payload_off, payload_seq, payload_len, payload_cap;
+	wmem_array_t *pdus;          /* iwarp_pdu_rec *, in stream order */
+	wmem_array_t *spans;         /* iwarp_span_rec */
+	wmem_array_t *ops;           /* struct iws_op reported while this frame was fed */
+	wmem_array_t *events;        /* struct iws_stream_event */
+} iwarp_frame_rec;
 
 typedef struct iwarp_conv {
 	guint32 qp;                  /* tcp.stream */
-	address init_addr;
-	guint32 init_port;
-	address resp_addr;
-	guint32 resp_port;
-	gboolean handshake;          /* found through the MPA handshake */
-	gboolean inferred;           /* found mid-stream */
-	struct iws_mpa_conn mpa;
-	iwarp_dir_state d[2];
-	struct iws_tracker *tracker;
+	address addr[2];             /* by side: side 0 sent the first packet seen */
+	guint32 port[2];
+	struct iws_stream *eng;      /* NULL once finished and not iWARP */
+	gboolean iwarp;              /* the engine found iWARP */
+	gboolean claimed;            /* TCP hands us its payloads (conversation dissector) */
 	gboolean finished;
+	/* kept from the engine when it is freed */
+	enum iws_stream_state state;
+	int init_side;
+	struct iws_mpa_conn mpa;
 	wmem_map_t *ops;             /* guint64 id -> iwarp_op_link */
-	iwarp_pdu_rec *cur_rec;      /* the FPDU being fed (tracker callback target) */
-	wmem_array_t *leftover;      /* struct iws_op reported by iws_tracker_finish */
-	wmem_map_t *partials;        /* frame number -> iwarp_partial */
+	wmem_array_t *leftover;      /* struct iws_op reported by iws_stream_finish */
 } iwarp_conv;
 
 /* ---- packet-iwarp-stream.c ---- */
 void iwarp_stream_register(void);
 void iwarp_stream_handoff(void);
-/* All connections of the file, in creation order (for statistics). */
+/* The sequential (first) pass over the file is over: finish every engine
+ * (once). */
+void iwarp_sequential_pass_over(void);
+/* All connections of the file that carry iWARP, in tcp.stream order (for statistics). */
 wmem_list_t *iwarp_conversations(void);
-/* Report what every tracker still holds (once per file). */
-void iwarp_finish_all(void);
-iwarp_op_link *iwarp_op_link_get(iwarp_conv *ic, guint64 id);
+/* The address:port of the QP's initiator (IWS_DIR_I2R) or responder, in scope. */
+char *iwarp_endpoint_str(wmem_allocator_t *scope, const iwarp_conv *ic, guint8 dir);
+/* The negotiated (or inferred) MPA parameters of the connection. */
+const struct iws_mpa_conn *iwarp_conv_mpa(const iwarp_conv *ic);
+/* Keep the TCP conversation handing its payloads to us (an upper layer such
+ * as RPC may claim it). */
+void iwarp_keep_conversation(packet_info *pinfo, iwarp_conv *ic);
 
 /* ---- packet-iwarp-mpa.c ---- */
 void iwarp_mpa_register(void);
-int iwarp_mpa_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-			    iwarp_pdu_rec *rec, guint32 seq);
-int iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-			   iwarp_pdu_rec *rec, guint32 seq);
-void iwarp_mpa_add_skipped(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 off,
-			   guint32 len, const iwarp_chunk_rec *cr);
-/* First pass: decode the captured beginning of an FPDU cut by a gap and
- * give it to the tracker (CRC unverifiable). */
-void iwarp_mpa_feed_partial(iwarp_conv *ic, iwarp_pdu_rec *rec, packet_info *pinfo, const guint8 *bytes,
-			    guint32 len, guint32 seq);
-/* The MPA frame about to be parsed: its total length, or 0 if buf holds
- * fewer than 20 octets. */
-guint32 iwarp_mpa_frame_len(tvbuff_t *tvb, int offset);
+void iwarp_mpa_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
+			     const iwarp_pdu_rec *rec);
+void iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
+			    iwarp_pdu_rec *rec);
+/* Octets of this frame that are not a PDU of it (tvb: the TCP payload). */
+void iwarp_mpa_add_span(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 off, guint32 len,
+			const iwarp_span_rec *sp);
+/* A gap, lost framing, nonstandard markers, ... */
+void iwarp_mpa_add_event(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+			 const struct iws_stream_event *ev);
 
 /* ---- packet-iwarp-ddp.c ---- */
 void iwarp_ddp_register(void);
 void iwarp_ddp_handoff(void);
-/* Decode the DDP header of a marker-free ULPDU and hand on to RDMAP.
- * msg/res: the core's decode of the whole ULPDU. */
+/* Show the DDP header of a marker-free ULPDU (msg: the core's decode of it)
+ * and hand on to RDMAP. */
 void iwarp_ddp_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-		       iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res,
-		       gboolean truncated);
+		       iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res);
 /* Reassemble an untagged (Send family) message; the complete message's tvb
  * when this segment completes it, else NULL. */
 tvbuff_t *iwarp_ddp_reassemble(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
@@ -209,13 +176,9 @@ tvbuff_t *iwarp_ddp_reassemble(tvbuff_t *payload, packet_info *pinfo, proto_tree
 /* ---- packet-iwarp-rdmap.c ---- */
 void iwarp_rdmap_register(void);
 void iwarp_rdmap_handoff(void);
-/* First pass: give the segment to the connection's tracker (once). */
-void iwarp_rdmap_feed(iwarp_conv *ic, iwarp_pdu_rec *rec, packet_info *pinfo, const struct iws_msg *msg,
-		      const struct iws_result *res, gboolean truncated);
 void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-			 iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res,
-			 gboolean truncated);
-/* Info column text for an MPA frame or skipped data. */
+			 iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res);
+/* Info column text for a PDU or for octets not decoded. */
 void iwarp_col_append(packet_info *pinfo, const char *text);
 
 /* ---- iwarp-stats.c ---- */

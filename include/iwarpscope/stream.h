@@ -192,6 +192,24 @@ struct iws_stream_sink {
 	void (*event)(void *ctx, const struct iws_stream_event *ev);    /* may be NULL */
 };
 
+/*
+ * Frame and decode one FPDU as the engine does, for a front end that shows
+ * it again from the octets: wire[0, len) is the FPDU at TCP sequence number
+ * seq, of which the octets from first_hole on were not captured and read as
+ * zero (first_hole == len: all captured). Then the CRC is unverifiable, a
+ * marker that was not captured is taken to be what its position implies,
+ * and the segment is decoded from its DDP header if that was captured.
+ * scratch: 65535 octets when d->markers (the marker-free ULPDU), else NULL.
+ * Returns the framing's result (OK when len is the FPDU's length);
+ * *msg_res says whether msg was decoded.
+ */
+struct iws_result iws_fpdu_decode(const uint8_t *wire, uint32_t len, uint32_t first_hole, uint32_t seq,
+				  const struct iws_mpa_dir *d, bool check_crc, uint8_t *scratch,
+				  struct iws_fpdu *f, struct iws_msg *msg, struct iws_result *msg_res);
+
+/* Octets of the FPDU's ULPDU (markers removed) before wire offset first_hole. */
+uint32_t iws_fpdu_ulpdu_captured(const struct iws_fpdu *f, uint32_t first_hole);
+
 /* ---- state and counters, for reports ---- */
 
 enum iws_stream_state {

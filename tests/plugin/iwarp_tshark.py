@@ -472,6 +472,42 @@ def check_truth_ops(r, cap, truth_path):
     return "operation statistics match the truth"
 
 
+def cli_stats(cli, cap):
+    env = dict(os.environ, TZ="UTC")
+    return json.loads(subprocess.run([cli, "stats", "--format", "json", cap], stdout=subprocess.PIPE,
+                                     check=True, env=env).stdout)
+
+
+def compare_with_cli(r, cap, cli, opts=()):
+    """(differences, rows compared) between the plugin's -z iwarp,ops (with
+    tshark options opts) and the CLI's stats on the same capture."""
+    got = parse_ops(r.run(["-q", "-r", cap, "-z", "iwarp,ops"] + list(opts)))
+    js = cli_stats(cli, cap)
+    errs = []
+    keys = ("min", "mean", "p50", "p99", "max")
+    for qd in js["qps"]:
+        for op, st in qd.get("ops", {}).items():
+            g = got.get(qd["qp"], {}).get(op)
+            if not g:
+                if st.get("count"):
+                    errs.append("qp %d %s: CLI %d, plugin none" % (qd["qp"], op, st["count"]))
+                continue
+            for k in ("count", "complete", "bytes", "segments"):
+                if k in st and st[k] != g[k]:
+                    errs.append("qp %d %s %s: CLI %s, plugin %s" % (qd["qp"], op, k, st[k], g[k]))
+            lat = st.get("latency_ns")
+            if lat and lat.get("min") is not None:
+                cl = [lat[k] for k in keys]
+                if cl != g["lat"]:
+                    errs.append("qp %d %s latency: CLI %s, plugin %s" % (qd["qp"], op, cl, g["lat"]))
+    cli_ops = {(qd["qp"], op) for qd in js["qps"] for op, st in qd.get("ops", {}).items() if st.get("count")}
+    for qp, d in got.items():
+        for op in d:
+            if (qp, op) not in cli_ops:
+                errs.append("qp %d %s: plugin %d, CLI none" % (qp, op, d[op]["count"]))
+    return errs, len(cli_ops)
+
+
 def check_valgrind(r, cap):
     """tshark with the plugin under memcheck: no error and no definite leak
     whose stack passes through the plugin. (Errors wholly inside tshark or
@@ -589,10 +625,11 @@ def main():
             msg = "%d expected operation counts found" % n
         elif t == "midstream":
             # The first complete FPDU of a capture that starts mid-stream is
-            # decoded, in a single pass.
+            # decoded (two passes: the FPDU boundaries are known once a chain
+            # of FPDUs has validated, a few frames later).
             p, q = sample(a.args[0])
             first = int(a.args[1])
-            out = r.run(["-r", q, "-Y", "iwarp.rdmap.opcode", "-T", "fields", "-e", "frame.number"] + TSHARK_OPTS).split()
+            out = r.run(["-2", "-r", q, "-Y", "iwarp.rdmap.opcode", "-T", "fields", "-e", "frame.number"] + TSHARK_OPTS).split()
             if not out or int(out[0]) != first:
                 raise Fail("first decoded FPDU in frame %s, expected %d" % (out[0] if out else "none", first))
             msg = "first FPDU decoded in frame %d" % first
@@ -615,35 +652,26 @@ def main():
             p, q = sample(a.args[0])
             if not a.cli or not os.access(a.cli, os.X_OK):
                 raise Fail("the CLI %s is not built" % a.cli)
-            got = parse_ops(ops_output(r, q))
-            env = dict(os.environ, TZ="UTC")
-            js = json.loads(subprocess.run([a.cli, "stats", "--format", "json", q], stdout=subprocess.PIPE,
-                                           check=True, env=env).stdout)
-            errs = []
-            keys = ("min", "mean", "p50", "p99", "max")
-            for qd in js["qps"]:
-                for op, st in qd.get("ops", {}).items():
-                    g = got.get(qd["qp"], {}).get(op)
-                    if not g:
-                        if st.get("count"):
-                            errs.append("qp %d %s: CLI %d, plugin none" % (qd["qp"], op, st["count"]))
-                        continue
-                    for k in ("count", "complete", "bytes", "segments"):
-                        if k in st and st[k] != g[k]:
-                            errs.append("qp %d %s %s: CLI %s, plugin %s" % (qd["qp"], op, k, st[k], g[k]))
-                    lat = st.get("latency_ns")
-                    if lat and lat.get("min") is not None:
-                        cl = [lat[k] for k in keys]
-                        if cl != g["lat"]:
-                            errs.append("qp %d %s latency: CLI %s, plugin %s" % (qd["qp"], op, cl, g["lat"]))
-            cli_ops = {(qd["qp"], op) for qd in js["qps"] for op, st in qd.get("ops", {}).items() if st.get("count")}
-            for qp, d in got.items():
-                for op in d:
-                    if (qp, op) not in cli_ops:
-                        errs.append("qp %d %s: plugin %d, CLI none" % (qp, op, d[op]["count"]))
+            errs, rows = compare_with_cli(r, q, a.cli, TSHARK_OPTS)
             if errs:
                 raise Fail("\n".join(errs))
-            msg = "plugin statistics equal the CLI's (%d QP/operation rows)" % len(cli_ops)
+            msg = "plugin statistics equal the CLI's (%d QP/operation rows)" % rows
+        elif t == "msgcount":
+            # At least as many RDMAP messages as Wireshark's built-in
+            # dissector decodes (given every chance: heuristics first, so
+            # that no port dissector takes the payload), no malformed frame.
+            p, q = sample(a.args[0])
+
+            def count(args, builtin):
+                out = r.run(["-r", q, "-T", "fields", "-E", "occurrence=a"] + args, builtin_only=builtin)
+                return sum(len([x for x in line.split(",") if x.strip()]) for line in out.splitlines())
+            ours = count(["-e", "iwarp.rdmap.opcode"], False)
+            theirs = count(["-o", "tcp.try_heuristic_first:TRUE", "-e", "iwarp_rdma.opcode"], True)
+            bad = r.run(["-r", q, "-Y", "_ws.malformed", "-T", "fields", "-e", "frame.number"]).split()
+            if ours < theirs or bad:
+                raise Fail("%d RDMAP messages decoded, the built-in decodes %d; malformed frames: %s" %
+                           (ours, theirs, " ".join(bad[:20]) or "none"))
+            msg = "%d RDMAP messages decoded (built-in: %d), no malformed frame" % (ours, theirs)
         elif t == "ops":
             p, q = sample(a.args[0])
             sys.stdout.write(ops_output(r, q))

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The plugin and the CLI agree by construction (one stream engine in the
+core): prove it on a capture and on variants made from it, whatever TCP
+preferences tshark runs with.
+
+For the capture and each variant, `tshark -q -z iwarp,ops` (as an
+unprivileged user, with the plugin) must equal `iwarpscope stats` exactly:
+per QP and operation, count, complete, bytes, segments and the latency
+min/mean/p50/p99/max. tshark runs with its default preferences, with
+tcp.reassemble_out_of_order on, and with tcp.desegment_tcp_streams off.
+
+Variants (classic pcap input only), each a capture people bring to a
+post-mortem:
+  slice-N     the capture from frame N on (started mid-stream)
+  onedir-A/B  only the frames one endpoint sent (a mirror port, a filter)
+  drop        every 7th frame carrying payload missing (capture loss: gaps)
+  reorder     every 5th payload frame swapped with the next
+  dup         every 9th payload frame captured twice (retransmissions)
+  port-4420   the server port rewritten to 4420 (NVMe-oF), checksums fixed
+  port-5445   ... to 5445 (SMB Direct)
+
+Usage: agree.py --plugin SO --cli BIN [--preload LIB] [--quick] CAPTURE
+Exit: 0 pass, 1 fail, 77 skipped (no tshark).
+"""
+import argparse
+import os
+import shutil
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "golden"))
+import iwarp_tshark as it  # noqa: E402
+import pcaptool  # noqa: E402
+
+PREFS = [
+    ("default", []),
+    ("ooo", ["-o", "tcp.reassemble_out_of_order:TRUE"]),
+    ("nodesegment", ["-o", "tcp.desegment_tcp_streams:FALSE"]),
+]
+
+
+# ---- just enough Ethernet/IP/TCP to make the variants ----
+
+class Seg:
+    """Where the IP and TCP headers of a record are, and what they say."""
+
+    def __init__(self, data, linktype):
+        self.ok = False
+        if linktype != pcaptool.LINKTYPE_ETHERNET:
+            return
+        et, pay = pcaptool.ether_payload(data)
+        self.l3 = len(data) - len(pay)
+        if et == 0x0800 and len(pay) >= 20 and pay[9] == 6:
+            ihl = (pay[0] & 15) * 4
+            self.v6 = False
+            self.src, self.dst = pay[12:16], pay[16:20]
+            self.l4 = self.l3 + ihl
+            self.ip_payload = struct.unpack(">H", pay[2:4])[0] - ihl
+        elif et == 0x86DD and len(pay) >= 40 and pay[6] == 6:
+            self.v6 = True
+            self.src, self.dst = pay[8:24], pay[24:40]
+            self.l4 = self.l3 + 40
+            self.ip_payload = struct.unpack(">H", pay[4:6])[0]
+        else:
+            return
+        if len(data) < self.l4 + 20:
+            return
+        t = data[self.l4:]
+        self.sport, self.dport = struct.unpack(">HH", t[:4])
+        self.flags = t[13]
+        self.payload_len = self.ip_payload - (t[12] >> 4) * 4
+        self.ok = True
+
+
+def tcp_checksum(data, s):
+    """Recompute the TCP checksum (RFC 9293 §3.1) when the segment is whole."""
+    seg = bytearray(data[s.l4:s.l4 + s.ip_payload])
+    if len(seg) != s.ip_payload:
+        return data
+    seg[16:18] = b"\0\0"
+    if s.v6:
+        pseudo = s.src + s.dst + struct.pack(">IxxxB", len(seg), 6)
+    else:
+        pseudo = s.src + s.dst + struct.pack(">xBH", 6, len(seg))
+    b = pseudo + bytes(seg) + (b"\0" if len(seg) & 1 else b"")
+    total = sum(struct.unpack(">%dH" % (len(b) // 2), b))
+    while total >> 16:
+        total = (total & 0xFFFF) + (total >> 16)
+    seg[16:18] = struct.pack(">H", ~total & 0xFFFF)
+    return data[:s.l4] + bytes(seg) + data[s.l4 + s.ip_payload:]
+
+
+def server_ports(p):
+    """Ports that accepted a connection (the destination of a SYN), else the
+    lower port of each connection."""
+    syn, pairs = set(), set()
+    for _, _, _, d in p.records:
+        s = Seg(d, p.linktype)
+        if not s.ok:
+            continue
+        pairs.add(tuple(sorted((s.sport, s.dport))))
+        if s.flags & 0x12 == 0x02:
+            syn.add(s.dport)
+    return syn or {a for a, b in pairs}
+
+
+def variants(p, quick):
+    segs = [Seg(d, p.linktype) for _, _, _, d in p.records]
+    if not any(s.ok for s in segs):
+        return
+    n = len(p.records)
+    payload = [i for i, s in enumerate(segs) if s.ok and s.payload_len > 0]
+    starts = sorted({max(1, n // 4), max(1, n // 2)} if not quick else {max(1, n // 3)})
+    for k in starts:
+        yield "slice-%d" % (k + 1), pcaptool.Pcap(p.magic, p.snaplen, p.linktype, p.records[k:])
+    first = next(s for s in segs if s.ok)
+    for name, who in (("onedir-A", first.src), ("onedir-B", first.dst)):
+        recs = [r for r, s in zip(p.records, segs) if s.ok and s.src == who]
+        yield name, pcaptool.Pcap(p.magic, p.snaplen, p.linktype, recs)
+    drop = set(payload[3::7])
+    yield "drop", pcaptool.Pcap(p.magic, p.snaplen, p.linktype,
+                                [r for i, r in enumerate(p.records) if i not in drop])
+    recs = list(p.records)
+    for j in range(2, len(payload) - 1, 5):
+        a, b = payload[j], payload[j + 1]
+        recs[a], recs[b] = recs[b], recs[a]
+    yield "reorder", pcaptool.Pcap(p.magic, p.snaplen, p.linktype, recs)
+    dup = set(payload[4::9])
+    recs = []
+    for i, r in enumerate(p.records):
+        recs.append(r)
+        if i in dup:
+            recs.append(r)
+    yield "dup", pcaptool.Pcap(p.magic, p.snaplen, p.linktype, recs)
+    servers = server_ports(p)
+    for port in (4420, 5445):
+        recs = []
+        for (sec, frac, orig, d), s in zip(p.records, segs):
+            if s.ok and (s.sport in servers or s.dport in servers):
+                t = bytearray(d)
+                if s.sport in servers:
+                    t[s.l4:s.l4 + 2] = struct.pack(">H", port)
+                if s.dport in servers:
+                    t[s.l4 + 2:s.l4 + 4] = struct.pack(">H", port)
+                d = tcp_checksum(bytes(t), s)
+            recs.append((sec, frac, orig, d))
+        yield "port-%d" % port, pcaptool.Pcap(p.magic, p.snaplen, p.linktype, recs)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--preload", default=None)
+    ap.add_argument("--quick", action="store_true", help="fewer variants, default preferences for them")
+    ap.add_argument("capture")
+    a = ap.parse_args()
+    if not shutil.which("tshark"):
+        print("SKIP: tshark is not installed")
+        return it.SKIP
+    if not os.path.exists(a.capture):
+        print("SKIP: %s not present" % a.capture)
+        return it.SKIP
+    r = it.Runner(a.plugin, a.preload)
+    errors, runs, rows = [], 0, 0
+    try:
+        base = r.stage(a.capture)
+        cases = [("capture", base)]
+        try:
+            p = pcaptool.read(a.capture)
+        except ValueError:
+            p = None   # pcapng: the capture itself only
+        if p is not None:
+            d = r.workdir("variants")
+            for name, v in variants(p, a.quick):
+                path = os.path.join(d, "%s.%s.pcap" % (os.path.basename(a.capture).split(".")[0], name))
+                pcaptool.write(path, v)
+                os.chmod(path, 0o644)
+                cases.append((name, path))
+        for name, path in cases:
+            prefs = PREFS if (name == "capture" or not a.quick) else PREFS[:1]
+            for pname, opts in prefs:
+                errs, n = it.compare_with_cli(r, path, a.cli, opts)
+                runs += 1
+                rows += n
+                errors += ["%s [%s]: %s" % (name, pname, e) for e in errs]
+    except it.Fail as e:
+        errors.append(str(e))
+    finally:
+        r.close()
+    if errors:
+        print("FAIL: plugin and CLI disagree:\n" + "\n".join(errors[:60]))
+        return 1
+    print("PASS: plugin equals CLI on %d runs (%d variants x preference sets), %d QP/operation rows" %
+          (runs, len(cases), rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
