@@ -36,10 +36,6 @@ void ops_out_begin(struct ops_out *w, FILE *f, enum out_format fmt);
 void ops_out_write(struct ops_out *w, const struct conn *c, const struct iws_op *op);
 void ops_out_end(struct ops_out *w);
 
-/* Contract name of a flag bit set (IWS_OPF_*), comma-separated. */
-const char *op_flags_str(char *buf, size_t len, uint32_t flags);
-/* Short label for tables ("fetch_add"). */
-const char *op_label(enum iws_op_type t);
 /* "addr:port" of the initiator (dir IWS_DIR_I2R) or responder of c. */
 const char *conn_ep_str(const struct conn *c, uint8_t dir, char *buf);
 

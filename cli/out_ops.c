@@ -13,47 +13,6 @@
 #include "out.h"
 #include "units.h"
 
-static const struct {
-	uint32_t bit;
-	const char *name;
-} flag_names[] = {
-	{ IWS_OPF_GAP, "gap" },
-	{ IWS_OPF_STARTED_BEFORE, "started_before" },
-	{ IWS_OPF_UNFINISHED, "unfinished" },
-	{ IWS_OPF_TRUNCATED, "truncated" },
-	{ IWS_OPF_EVICTED, "evicted" },
-	{ IWS_OPF_MSN_GAP, "msn_gap" },
-	{ IWS_OPF_OFFSET_GAP, "offset_gap" },
-	{ IWS_OPF_IRD_EXCEEDED, "ird_exceeded" },
-	{ IWS_OPF_ABORTED, "aborted" },
-};
-
-#define N_FLAGS (sizeof(flag_names) / sizeof(flag_names[0]))
-
-const char *op_flags_str(char *buf, size_t len, uint32_t flags)
-{
-	size_t n = 0;
-	buf[0] = 0;
-	for (size_t i = 0; i < N_FLAGS; i++) {
-		if (!(flags & flag_names[i].bit))
-			continue;
-		int w = snprintf(buf + n, len - n, "%s%s", n ? "," : "", flag_names[i].name);
-		if (w < 0 || (size_t)w >= len - n)
-			break;
-		n += (size_t)w;
-	}
-	return buf;
-}
-
-const char *op_label(enum iws_op_type t)
-{
-	static const char *const labels[IWS_OPT_COUNT] = {
-		"write", "read", "send", "send_inv", "send_se", "send_se_inv", "imm", "imm_se",
-		"fetch_add", "cmp_swap", "swap", "terminate",
-	};
-	return (unsigned)t < IWS_OPT_COUNT ? labels[t] : "?";
-}
-
 const char *conn_ep_str(const struct conn *c, uint8_t dir, char *buf)
 {
 	int side = dir == IWS_DIR_I2R ? conn_init_side(c) : !conn_init_side(c);
@@ -98,7 +57,7 @@ static void op_json(struct jsonw *j, const struct conn *c, const struct iws_op *
 	jw_ku64(j, "crc_errors", op->crc_errors);
 	/* extras */
 	jw_ku64(j, "id", op->id);
-	jw_kstr(j, "flags", op_flags_str(fl, sizeof(fl), op->flags));
+	jw_kstr(j, "flags", iws_op_flags_str(fl, sizeof(fl), op->flags));
 	switch (op->type) {
 	case IWS_OPT_READ:
 		jw_ku64(j, "read_size", op->read_size);
@@ -162,7 +121,7 @@ static void op_csv(FILE *f, const struct conn *c, const struct iws_op *op)
 		fprintf(f, "%" PRId64, op->latency_ns);
 	/* flags may contain commas: quote them (RFC 4180) */
 	fprintf(f, ",%s,%u,\"%s\"\n", op->complete ? "true" : "false", op->crc_errors,
-		op_flags_str(fl, sizeof(fl), op->flags));
+		iws_op_flags_str(fl, sizeof(fl), op->flags));
 }
 
 static void op_text(FILE *f, const struct conn *c, const struct iws_op *op)
@@ -188,7 +147,7 @@ static void op_text(FILE *f, const struct conn *c, const struct iws_op *op)
 	if (!op->complete)
 		fprintf(f, " INCOMPLETE");
 	if (op->flags)
-		fprintf(f, " (%s)", op_flags_str(fl, sizeof(fl), op->flags));
+		fprintf(f, " (%s)", iws_op_flags_str(fl, sizeof(fl), op->flags));
 	fputc('\n', f);
 }
 

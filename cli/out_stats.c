@@ -111,20 +111,6 @@ static void ops_json(struct jsonw *j, const struct iws_qp_stats *s)
 	jw_obj_end(j);
 }
 
-static const char *rtr_str(uint8_t rtr)
-{
-	switch (rtr) {
-	case IWS_RTR_SEND:
-		return "send";
-	case IWS_RTR_WRITE:
-		return "write";
-	case IWS_RTR_READ:
-		return "read";
-	default:
-		return NULL;
-	}
-}
-
 static void qp_json(struct jsonw *j, const struct conn *c)
 {
 	char a[64];
@@ -152,7 +138,7 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	jw_kou64(j, "ird_responder", rep && rep->has_enhanced, rep ? rep->ird : 0);
 	jw_kou64(j, "ord_responder", rep && rep->has_enhanced, rep ? rep->ord : 0);
 	jw_kbool(j, "p2p", hs && m->p2p);
-	jw_kostr(j, "rtr", hs && m->p2p ? rtr_str(m->rtr) : NULL);
+	jw_kostr(j, "rtr", hs && m->p2p ? iws_rtr_short_name(m->rtr) : NULL);
 	jw_kbool(j, "rejected", st == IWS_SST_REJECTED);
 	uint64_t rqf = iws_stream_request_frame(c->eng), rpf = iws_stream_reply_frame(c->eng);
 	jw_kou64(j, "request_frame", rqf != 0, rqf);
@@ -321,14 +307,15 @@ void stats_write_json(FILE *f, const struct report *r)
 
 /* ---- text ---- */
 
-static void latency_row(FILE *f, const char *qp, const char *label, const struct iws_latency *lc)
+static void latency_row(FILE *f, const char *qp, const char *label, int opw,
+			const struct iws_latency *lc)
 {
 	struct iws_latency *l = (struct iws_latency *)lc;
 	char b[32];
-	/* 4 + 1 + 11 + 8 + 7 * 8 = 80 columns */
+	/* 4 + 1 + 11 + 8 + 7 * 8 = 80 columns (wider only for the atomics' names) */
 	print_padded(f, qp, 4);
 	fputc(' ', f);
-	print_padded(f, label, -11);
+	print_padded(f, label, -opw);
 	fprintf(f, "%8" PRIu64, l->count);
 	print_padded(f, fmt_dur_c(b, sizeof(b), l->min), 8);
 	print_padded(f, fmt_dur_c(b, sizeof(b), iws_latency_mean(l)), 8);
@@ -339,7 +326,7 @@ static void latency_row(FILE *f, const char *qp, const char *label, const struct
 	fputc('\n', f);
 }
 
-static void op_rows(FILE *f, const char *qp, const struct iws_qp_stats *s)
+static void op_rows(FILE *f, const char *qp, int opw, const struct iws_qp_stats *s)
 {
 	char b[32];
 	for (int t = 0; t < IWS_OPT_COUNT; t++) {
@@ -348,7 +335,7 @@ static void op_rows(FILE *f, const char *qp, const struct iws_qp_stats *s)
 			continue;
 		print_padded(f, qp, 4);
 		fputc(' ', f);
-		print_padded(f, op_label((enum iws_op_type)t), -11);
+		print_padded(f, iws_op_type_name((enum iws_op_type)t), -opw);
 		fprintf(f, "%8" PRIu64 "%11" PRIu64, o->count, o->count - o->complete);
 		print_padded(f, fmt_bytes(b, sizeof(b), o->bytes), 11);
 		fprintf(f, "%10" PRIu64 "%9" PRIu64 "\n", o->segments, o->crc_errors);
@@ -369,23 +356,29 @@ void stats_tables(FILE *f, const struct report *r)
 		if (c && conn_is_iwarp(c) && c->c.ops)
 			nq++;
 	}
-	fprintf(f, "Operations\n%4s %-11s%8s%11s%11s%10s%9s\n", "QP", "op", "count", "incomplete",
+	/* The op column: 11 wide, or as wide as the longest name to show + 1
+	 * ("atomic_fetch_add"). */
+	int opw = 11;
+	for (int t = 0; t < IWS_OPT_COUNT; t++)
+		if (a->total.op[t].count && (int)strlen(iws_op_type_name((enum iws_op_type)t)) + 1 > opw)
+			opw = (int)strlen(iws_op_type_name((enum iws_op_type)t)) + 1;
+	fprintf(f, "Operations\n%4s %-*s%8s%11s%11s%10s%9s\n", "QP", opw, "op", "count", "incomplete",
 		"bytes", "segments", "CRC err");
 	for (uint32_t i = 0; i < a->nconns; i++) {
 		const struct conn *c = a->conns[i];
 		if (!c || !conn_is_iwarp(c))
 			continue;
 		snprintf(qp, sizeof(qp), "%u", c->stream);
-		op_rows(f, qp, conn_stats(c));
+		op_rows(f, qp, opw, conn_stats(c));
 		for (int t = 0; t < IWS_OPT_COUNT; t++)
 			any_lat |= conn_stats(c)->op[t].latency.count > 0;
 	}
 	if (nq > 1)
-		op_rows(f, "all", &a->total);
+		op_rows(f, "all", opw, &a->total);
 	if (!nq)
 		fputs("  (no RDMA operations)\n", f);
-	fprintf(f, "\nLatency (complete reads and atomics)\n%4s %-11s%8s%8s%8s%8s%8s%8s%8s%8s\n",
-		"QP", "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
+	fprintf(f, "\nLatency (complete reads and atomics)\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n",
+		"QP", opw, "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
 	for (uint32_t i = 0; i < a->nconns; i++) {
 		const struct conn *c = a->conns[i];
 		if (!c || !conn_is_iwarp(c))
@@ -393,13 +386,14 @@ void stats_tables(FILE *f, const struct report *r)
 		snprintf(qp, sizeof(qp), "%u", c->stream);
 		for (int t = 0; t < IWS_OPT_COUNT; t++)
 			if (conn_stats(c)->op[t].latency.count)
-				latency_row(f, qp, op_label((enum iws_op_type)t),
+				latency_row(f, qp, iws_op_type_name((enum iws_op_type)t), opw,
 					    &conn_stats(c)->op[t].latency);
 	}
 	if (nq > 1)
 		for (int t = 0; t < IWS_OPT_COUNT; t++)
 			if (a->total.op[t].latency.count)
-				latency_row(f, "all", op_label((enum iws_op_type)t), &a->total.op[t].latency);
+				latency_row(f, "all", iws_op_type_name((enum iws_op_type)t), opw,
+					    &a->total.op[t].latency);
 	if (!any_lat)
 		fputs("  (none)\n", f);
 }

@@ -53,10 +53,7 @@ static void mpa_line(FILE *f, const struct conn *c)
 			fputs("  ! connection REJECTED by the responder (MPA Reply with R set)\n", f);
 		else if (m->p2p)
 			fprintf(f, "  peer-to-peer set-up, RTR %s\n",
-				m->rtr == IWS_RTR_SEND    ? "zero-length Send"
-				: m->rtr == IWS_RTR_WRITE ? "zero-length Write"
-				: m->rtr == IWS_RTR_READ  ? "zero-length Read"
-							  : "none");
+				iws_rtr_name(m->rtr) ? iws_rtr_name(m->rtr) : "none");
 		break;
 	case IWS_SST_REQUEST:
 		fprintf(f, "  MPA v%u Request seen, Reply not captured; CRC %s, markers %s\n", m->rev,

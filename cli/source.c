@@ -17,6 +17,7 @@
 
 #include <pcap/pcap.h>
 
+#include "iwarpscope/stream.h"
 #include "progress.h"
 
 #define LIVE_SNAPLEN 262144
@@ -255,26 +256,16 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 	return s;
 }
 
-/* Capture times are kept between the epoch and 2^62 ns (the year 2116): a
- * record header can claim any time (pcapng has 64-bit timestamps and
- * offsets), and the difference of any two kept times must not overflow. */
-#define TS_MAX_NS ((int64_t)1 << 62)
-
+/* The record's time (libpcap gives nanoseconds: nanosecond precision was
+ * asked for), kept within the core's range (iws_ts_ns). */
 static int64_t record_ns(struct source *s, int idx, const struct pcap_pkthdr *h)
 {
-	int64_t ns;
-	if (h->ts.tv_sec < 0 || h->ts.tv_usec < 0)
-		ns = -1;
-	else if (h->ts.tv_sec >= TS_MAX_NS / 1000000000)
-		ns = TS_MAX_NS + 1;
-	else
-		ns = (int64_t)h->ts.tv_sec * 1000000000 + (int64_t)h->ts.tv_usec;
-	if (ns >= 0 && ns <= TS_MAX_NS)
-		return ns;
-	if (!s->st.ts_clamped++)
+	bool clamped;
+	int64_t ns = iws_ts_ns((int64_t)h->ts.tv_sec, (int64_t)h->ts.tv_usec, &clamped);
+	if (clamped && !s->st.ts_clamped++)
 		warn(s, idx, "%s: timestamps out of range (before 1970 or after 2116) clamped",
 		     source_name(s, idx));
-	return ns < 0 ? 0 : TS_MAX_NS;
+	return ns;
 }
 
 /* Read the next record of in into its head slot. */

@@ -4,6 +4,10 @@
 
 #include <stddef.h>
 
+#include <stdio.h>
+#include <string.h>
+
+#include "iwarpscope/qp.h"
 #include "iwarpscope/rdmap.h"
 
 struct name_entry {
@@ -25,6 +29,13 @@ static const struct name_entry ddp_u_code_names[] = { IWS_TERM_DDP_UNTAGGED_CODE
 static const struct name_entry llp_code_names[] = { IWS_TERM_LLP_CODE_NAMES(IWS_NAME_ENTRY) };
 static const struct name_entry aop_names[] = { IWS_AOPCODE_NAMES(IWS_NAME_ENTRY) };
 static const struct name_entry rtr_names[] = { IWS_RTR_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry rtr_short_names[] = { IWS_RTR_SHORT_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry op_flag_names[] = { IWS_OP_FLAG_NAMES(IWS_NAME_ENTRY) };
+
+#define IWS_OP_NAME(v, n, t) n,
+#define IWS_OP_TITLE(v, n, t) t,
+static const char *const op_names[IWS_OPT_COUNT] = { IWS_OP_TYPE_NAMES(IWS_OP_NAME) };
+static const char *const op_titles[IWS_OPT_COUNT] = { IWS_OP_TYPE_NAMES(IWS_OP_TITLE) };
 
 #define LOOKUP(table, v) lookup(table, sizeof(table) / sizeof(table[0]), v)
 
@@ -98,4 +109,44 @@ const char *iws_rdmap_opcode_short(uint32_t opcode)
 		"Terminate", "Immediate", "ImmediateSE", "AtomicReq", "AtomicResp",
 	};
 	return opcode < sizeof(s) / sizeof(s[0]) ? s[opcode] : NULL;
+}
+
+const char *iws_rtr_short_name(uint32_t rtr)
+{
+	return LOOKUP(rtr_short_names, rtr);
+}
+
+const char *iws_op_type_name(enum iws_op_type t)
+{
+	return (unsigned)t < IWS_OPT_COUNT ? op_names[t] : "?";
+}
+
+const char *iws_op_type_title(enum iws_op_type t)
+{
+	return (unsigned)t < IWS_OPT_COUNT ? op_titles[t] : "?";
+}
+
+int iws_op_type_from_name(const char *name)
+{
+	for (int i = 0; i < IWS_OPT_COUNT; i++)
+		if (strcmp(name, op_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *iws_op_flags_str(char *buf, size_t len, uint32_t flags)
+{
+	size_t n = 0;
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(op_flag_names) / sizeof(op_flag_names[0]); i++) {
+		if (!(flags & op_flag_names[i].value))
+			continue;
+		int w = snprintf(buf + n, len - n, "%s%s", n ? "," : "", op_flag_names[i].name);
+		if (w < 0 || (size_t)w >= len - n)
+			break;
+		n += (size_t)w;
+	}
+	return buf;
 }

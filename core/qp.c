@@ -79,37 +79,6 @@ static bool gap_seen(const struct iws_tracker *t, const struct node *n)
 	return t->gap_gen[n->data_dir] != n->gap_gen;
 }
 
-/* ---- names ---- */
-
-static const char *const op_names[IWS_OPT_COUNT] = {
-	"write", "read", "send", "send_inv", "send_se", "send_se_inv", "immediate", "immediate_se",
-	"atomic_fetch_add", "atomic_cmp_swap", "atomic_swap", "terminate",
-};
-
-static const char *const op_titles[IWS_OPT_COUNT] = {
-	"RDMA Write", "RDMA Read", "Send", "Send with Invalidate", "Send with SE",
-	"Send with SE and Invalidate", "Immediate Data", "Immediate Data with SE",
-	"Atomic FetchAdd", "Atomic CmpSwap", "Atomic Swap", "Terminate",
-};
-
-const char *iws_op_type_name(enum iws_op_type t)
-{
-	return (unsigned)t < IWS_OPT_COUNT ? op_names[t] : "?";
-}
-
-const char *iws_op_type_title(enum iws_op_type t)
-{
-	return (unsigned)t < IWS_OPT_COUNT ? op_titles[t] : "?";
-}
-
-int iws_op_type_from_name(const char *name)
-{
-	for (int i = 0; i < IWS_OPT_COUNT; i++)
-		if (strcmp(name, op_names[i]) == 0)
-			return i;
-	return -1;
-}
-
 /* ---- lists ---- */
 
 static void list_push(struct list *l, struct node *n)
@@ -569,7 +538,7 @@ static void seg_untagged(struct iws_tracker *t, const struct iws_seg *s, struct 
 		n->op.has_qn = true;
 		n->op.qn = h->qn;
 		n->op.msn = h->msn;
-		if (h->opcode == IWS_OP_CODE_SEND_INV || h->opcode == IWS_OP_CODE_SEND_SE_INV) {
+		if (iws_rdmap_is_send_inv(h->opcode)) {
 			n->op.has_inval = true;
 			n->op.inval_stag = h->rsvdulp;
 		}

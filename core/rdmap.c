@@ -125,13 +125,10 @@ struct iws_result iws_rdmap_parse(const uint8_t *buf, size_t len, struct iws_msg
 	size_t rest = len - hl;
 	const uint8_t *p = buf + hl;
 	size_t fixed = 0;
-	bool rsvdulp_reserved = !h->tagged && h->opcode != IWS_OP_CODE_SEND_INV &&
-				h->opcode != IWS_OP_CODE_SEND_SE_INV;
+	bool rsvdulp_reserved = !h->tagged && !iws_rdmap_is_send_inv(h->opcode);
 	if (rsvdulp_reserved && h->rsvdulp)
 		out->warnings |= IWS_DDP_W_RSVDULP;
-	if (!h->tagged && h->opcode != IWS_OP_CODE_SEND && h->opcode != IWS_OP_CODE_SEND_INV &&
-	    h->opcode != IWS_OP_CODE_SEND_SE && h->opcode != IWS_OP_CODE_SEND_SE_INV &&
-	    (h->mo != 0 || !h->last))
+	if (!h->tagged && !iws_rdmap_is_send(h->opcode) && (h->mo != 0 || !h->last))
 		return iws_malformed("single-segment RDMAP message with MO != 0 or L == 0", h->f_mo.off, 4);
 
 	switch (h->opcode) {

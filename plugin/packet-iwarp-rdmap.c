@@ -417,8 +417,7 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 		break;
 	}
 
-	gboolean untagged_send = !h->tagged && h->qn == IWS_QN_SEND && opcode >= IWS_OP_CODE_SEND &&
-				 opcode <= IWS_OP_CODE_SEND_SE_INV;
+	gboolean untagged_send = !h->tagged && h->qn == IWS_QN_SEND && iws_rdmap_is_send(opcode);
 	if (h->tagged || untagged_send) {
 		if (msg->payload_len && avail > msg->payload_off)
 			proto_tree_add_item(rt, hf_iwarp_rdmap_payload, ulpdu, msg->payload_off,

@@ -184,20 +184,11 @@ void iwarp_col_append(packet_info *pinfo, const char *text);
 /* ---- iwarp-stats.c ---- */
 void iwarp_stats_register(void);
 
-/* Capture time of a frame in ns since the epoch, kept between 0 and 2^62 ns
- * (the year 2116) as the CLI keeps it (cli/source.c): a record can claim any
- * time (pcapng has 64-bit stamps and its own resolution), and the difference
- * of any two kept times must fit in 64 bits. */
-#define IWARP_TS_MAX_NS ((gint64)1 << 62)
+/* Capture time of a frame in ns since the epoch, kept in the core's range
+ * as the CLI keeps it. */
 static inline gint64 iwarp_ts_ns(const packet_info *pinfo)
 {
-	gint64 secs = (gint64)pinfo->abs_ts.secs;
-	if (secs < 0 || pinfo->abs_ts.nsecs < 0)
-		return 0;
-	if (secs >= IWARP_TS_MAX_NS / 1000000000)
-		return IWARP_TS_MAX_NS;
-	gint64 ns = secs * 1000000000 + pinfo->abs_ts.nsecs;
-	return ns > IWARP_TS_MAX_NS ? IWARP_TS_MAX_NS : ns;
+	return iws_ts_ns((gint64)pinfo->abs_ts.secs, pinfo->abs_ts.nsecs, NULL);
 }
 
 #endif

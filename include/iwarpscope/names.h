@@ -9,6 +9,7 @@
 #ifndef IWARPSCOPE_NAMES_H
 #define IWARPSCOPE_NAMES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -113,6 +114,40 @@ extern "C" {
 	X(0x2, "zero-length RDMA Write") \
 	X(0x4, "zero-length RDMA Read")
 
+/* RDMA operation types (enum iws_op_type, qp.h): the name every output
+ * uses (the CLI's text, JSON and CSV, the plugin's fields) and a title. */
+#define IWS_OP_TYPE_NAMES(X) \
+	X(0, "write", "RDMA Write") \
+	X(1, "read", "RDMA Read") \
+	X(2, "send", "Send") \
+	X(3, "send_inv", "Send with Invalidate") \
+	X(4, "send_se", "Send with SE") \
+	X(5, "send_se_inv", "Send with SE and Invalidate") \
+	X(6, "immediate", "Immediate Data") \
+	X(7, "immediate_se", "Immediate Data with SE") \
+	X(8, "atomic_fetch_add", "Atomic FetchAdd") \
+	X(9, "atomic_cmp_swap", "Atomic CmpSwap") \
+	X(10, "atomic_swap", "Atomic Swap") \
+	X(11, "terminate", "Terminate")
+
+/* Why an operation is not complete, or what is odd about it (IWS_OPF_*, qp.h). */
+#define IWS_OP_FLAG_NAMES(X) \
+	X(0x0001, "gap") \
+	X(0x0002, "started_before") \
+	X(0x0004, "unfinished") \
+	X(0x0008, "truncated") \
+	X(0x0010, "evicted") \
+	X(0x0020, "msn_gap") \
+	X(0x0040, "offset_gap") \
+	X(0x0080, "ird_exceeded") \
+	X(0x0100, "aborted")
+
+/* RTR message types as the CLI's JSON names them (IWS_RTR_*, mpa.h). */
+#define IWS_RTR_SHORT_NAMES(X) \
+	X(0x1, "send") \
+	X(0x2, "write") \
+	X(0x4, "read")
+
 /* Lookups: NULL when the value has no name. */
 const char *iws_rdmap_opcode_name(uint32_t opcode);
 const char *iws_ddp_qn_name(uint32_t qn);
@@ -121,6 +156,11 @@ const char *iws_term_etype_name(uint32_t layer, uint32_t etype);
 const char *iws_term_errcode_name(uint32_t layer, uint32_t etype, uint32_t code);
 const char *iws_aopcode_name(uint32_t aop);
 const char *iws_rtr_name(uint32_t rtr);
+
+const char *iws_rtr_short_name(uint32_t rtr);
+/* The names of the IWS_OPF_* bits set in flags, comma separated, in buf
+ * (len octets, NUL-terminated; cut short if it does not fit). */
+const char *iws_op_flags_str(char *buf, size_t len, uint32_t flags);
 
 /* Short names for compact output ("Write", "ReadReq", ...). */
 const char *iws_rdmap_opcode_short(uint32_t opcode);

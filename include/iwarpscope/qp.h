@@ -40,7 +40,8 @@ enum iws_op_type {
 	IWS_OPT_COUNT
 };
 
-/* The CLI contract's name ("write", "read", "send_inv", ...). */
+/* The CLI contract's name ("write", "read", "send_inv", ...), from the
+ * table in names.h (core/names.c). */
 const char *iws_op_type_name(enum iws_op_type t);
 /* Parse a contract name; -1 when unknown. */
 int iws_op_type_from_name(const char *name);

@@ -110,6 +110,19 @@ struct iws_msg {
 	uint32_t warnings;      /* IWS_DDP_W_* | IWS_RDMAP_W_* */
 };
 
+/* Is the opcode one of the Send family (RFC 5040 §4.4: Send, Send with
+ * Invalidate, with Solicited Event, with both)? */
+static inline bool iws_rdmap_is_send(uint8_t opcode)
+{
+	return opcode >= IWS_OP_CODE_SEND && opcode <= IWS_OP_CODE_SEND_SE_INV;
+}
+
+/* Does the Send carry an STag to invalidate in RsvdULP (RFC 5040 §6.4)? */
+static inline bool iws_rdmap_is_send_inv(uint8_t opcode)
+{
+	return opcode == IWS_OP_CODE_SEND_INV || opcode == IWS_OP_CODE_SEND_SE_INV;
+}
+
 /* The queue an untagged opcode must use, or -1 for a tagged one, -2 for an
  * opcode RFC 5040/7306 do not define (0xC..0xF). */
 int iws_rdmap_opcode_queue(uint8_t opcode);

@@ -53,6 +53,28 @@ extern "C" {
 #define IWS_TCP_PSH 0x08
 #define IWS_TCP_ACK 0x10
 
+/*
+ * Capture times are kept between the epoch and 2^62 ns (the year 2116): a
+ * record can claim any time (pcapng has 64-bit stamps and its own
+ * resolution), and the difference of any two kept times must fit in 64
+ * bits. *clamped (may be NULL) says whether secs/nsecs were out of range.
+ */
+#define IWS_TS_MAX_NS ((int64_t)1 << 62)
+static inline int64_t iws_ts_ns(int64_t secs, int64_t nsecs, bool *clamped)
+{
+	int64_t ns;
+	if (secs < 0 || nsecs < 0)
+		ns = -1;
+	else if (secs >= IWS_TS_MAX_NS / 1000000000)
+		ns = IWS_TS_MAX_NS + 1;
+	else
+		ns = secs * 1000000000 + nsecs;
+	bool out = ns < 0 || ns > IWS_TS_MAX_NS;
+	if (clamped)
+		*clamped = out;
+	return ns < 0 ? 0 : out ? IWS_TS_MAX_NS : ns;
+}
+
 /* One captured TCP segment. */
 struct iws_tcp_seg {
 	uint32_t seq, ack;          /* raw (absolute) sequence numbers */
