@@ -254,10 +254,10 @@ void iws_nvme_command_capsule_len(struct iws_nvme_command *c, uint32_t capsule_l
 	c->icd_len = capsule_len > IWS_NVME_SQE_LEN ? capsule_len - IWS_NVME_SQE_LEN : 0;
 	c->f_icd = iws_fld(IWS_NVME_SQE_LEN, c->icd_len);
 	if (c->sgl.in_capsule) {
-		uint64_t end = c->sgl.addr + c->sgl.length;
-		if (end > c->icd_len)
+		/* addr + length could wrap: compare piecewise */
+		if (c->sgl.addr > c->icd_len || c->sgl.length > c->icd_len - c->sgl.addr)
 			c->warnings |= IWS_NVME_W_ICD_SHORT;
-		else if (end < c->icd_len)
+		else if (c->sgl.addr + c->sgl.length < c->icd_len)
 			c->warnings |= IWS_NVME_W_ICD_UNUSED;
 	} else if (c->icd_len) {
 		c->warnings |= IWS_NVME_W_ICD_UNUSED;

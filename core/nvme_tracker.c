@@ -256,9 +256,12 @@ static void on_connect(struct iws_nvme_tracker *t, struct cmd *c, const uint8_t 
 	t->info.kato = q->fab.kato;
 	c->r.qid = q->fab.qid;
 	if (q->sgl.in_capsule) {
-		uint64_t off = IWS_NVME_SQE_LEN + q->sgl.addr;
-		if (off + IWS_NVME_CONNECT_DATA_LEN <= have)
-			got_connect_data(t, head + off, IWS_NVME_CONNECT_DATA_LEN);
+		/* The offset is the host's 64-bit word: compare, never add to it. */
+		uint32_t room = have > IWS_NVME_SQE_LEN ? have - IWS_NVME_SQE_LEN : 0;
+		if (room >= IWS_NVME_CONNECT_DATA_LEN &&
+		    q->sgl.addr <= room - IWS_NVME_CONNECT_DATA_LEN)
+			got_connect_data(t, head + IWS_NVME_SQE_LEN + q->sgl.addr,
+					 IWS_NVME_CONNECT_DATA_LEN);
 	} else if (q->sgl.keyed && q->sgl.length >= IWS_NVME_CONNECT_DATA_LEN) {
 		c->cdata = calloc(1, IWS_NVME_CONNECT_DATA_LEN);
 	}

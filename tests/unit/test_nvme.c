@@ -176,6 +176,12 @@ static void test_in_capsule(void)
 	iws_nvme_command_capsule_len(&c, 64 + 4096);
 	CHECK_EQ(c.icd_len, 4096);
 	CHECK_EQ(c.warnings, 0);
+	/* an offset so large that offset + length wraps is still past the capsule */
+	b[39] = 0x01;
+	put_le64(b + 24, ~0ull - 100);
+	CHECK_STATUS(iws_nvme_parse_command(b, sizeof(b), IWS_NVME_QUEUE_IO, &c), IWS_OK);
+	CHECK(c.warnings & IWS_NVME_W_ICD_SHORT);
+	put_le64(b + 24, 0);
 	/* in-capsule octets with a keyed descriptor are not described */
 	b[39] = 0x40;
 	CHECK_STATUS(iws_nvme_parse_command(b, sizeof(b), IWS_NVME_QUEUE_IO, &c), IWS_OK);

@@ -516,14 +516,26 @@ static void test_partial_captures(void)
 	CHECK(cmds[0].flags & IWS_NVMEF_DATA_TRUNCATED);
 	CHECK_EQ(cmds[0].bytes, 512);
 	CHECK(cmds[0].complete);
+	/* an I/O queue Connect whose in-capsule offset wraps around (found by
+	 * fuzz_nvme): no Connect data is read from outside the capsule */
+	b = sqe(0x7F, 5, 0);
+	b[4] = IWS_NVME_FCT_CONNECT;
+	put_le64(b + 24, ~0ull - 63);
+	put_le32(b + 32, 1024);
+	b[39] = 0x01;
+	put_le16(b + 42, 1);
+	command(t, 64 + 1024, 4096);
+	CHECK(!iws_nvme_tracker_info(t)->has_connect_data);
+	CHECK(iws_nvme_tracker_info(t)->has_connect);
 	/* the middle of a Send whose start was never seen */
 	send_seg(t, IWS_DIR_I2R, IWS_OP_CODE_SEND, 13, 100, 1, cap_buf, 64, 0, -1);
 	iws_nvme_tracker_finish(t, IWS_NVMEF_UNFINISHED);
-	CHECK_EQ(n_cmds, 2);
+	CHECK_EQ(n_cmds, 3);
 	CHECK_EQ(cmds[1].cid, 1);
 	CHECK_EQ(cmds[1].flags, IWS_NVMEF_UNFINISHED | IWS_NVMEF_GAP);
+	CHECK_EQ(cmds[2].cid, 5);
 	const struct iws_nvme_counts *n = iws_nvme_tracker_counts(t);
-	CHECK_EQ(n->capsules, 2);
+	CHECK_EQ(n->capsules, 3);
 	CHECK_EQ(n->undecodable, 4);
 	iws_nvme_tracker_free(t);
 }
