@@ -498,6 +498,18 @@ static void seg_write(struct iws_nvme_tracker *t, const struct iws_nvme_seg *s)
 	t->counts.bytes_c2h += s->msg->payload_len;
 }
 
+static void pop_read(struct iws_nvme_tracker *t)
+{
+	struct pread *p = t->rd_head;
+	t->rd_head = p->next;
+	if (!t->rd_head)
+		t->rd_tail = NULL;
+	if (p->c)
+		p->c->reads--;
+	free(p);
+	t->nreads--;
+}
+
 static void seg_read_req(struct iws_nvme_tracker *t, const struct iws_nvme_seg *s)
 {
 	const struct iws_rdmap_read_req *rr = &s->msg->u.read_req;
@@ -508,14 +520,8 @@ static void seg_read_req(struct iws_nvme_tracker *t, const struct iws_nvme_seg *
 	}
 	data_seen(c, s, IWS_NVME_XFER_H2C, 0);
 	/* Bounded like the commands: a flood of requests drops the oldest. */
-	if (t->nreads >= t->max_inflight && t->rd_head) {
-		struct pread *o = t->rd_head;
-		t->rd_head = o->next;
-		if (o->c)
-			o->c->reads--;
-		free(o);
-		t->nreads--;
-	}
+	if (t->nreads >= t->max_inflight && t->rd_head)
+		pop_read(t);
 	struct pread *p = calloc(1, sizeof(*p));
 	if (!p)
 		return;
@@ -531,18 +537,6 @@ static void seg_read_req(struct iws_nvme_tracker *t, const struct iws_nvme_seg *
 	t->rd_tail = p;
 	t->nreads++;
 	c->reads++;
-}
-
-static void pop_read(struct iws_nvme_tracker *t)
-{
-	struct pread *p = t->rd_head;
-	t->rd_head = p->next;
-	if (!t->rd_head)
-		t->rd_tail = NULL;
-	if (p->c)
-		p->c->reads--;
-	free(p);
-	t->nreads--;
 }
 
 static void seg_read_resp(struct iws_nvme_tracker *t, const struct iws_nvme_seg *s)

@@ -569,6 +569,22 @@ static void test_limits(void)
 	CHECK_EQ(n->unmatched_data, 0);
 	iws_nvme_tracker_finish(t, IWS_NVMEF_UNFINISHED);
 	CHECK_EQ(n->inflight, 0);
+	iws_nvme_tracker_free(t);
+	/* the smallest limit: one command, one pending read; the oldest read
+	 * gives way to the next (the FIFO empties and refills) */
+	t = fresh(1);
+	b = sqe(0x01, 1, 1);
+	keyed(b, 0, 8192, 0x6666, 0);
+	command(t, 64, 4096);
+	read_req(t, 1, 0xA1, 0, 4096, 0x6666, 0);
+	read_req(t, 2, 0xA2, 0, 4096, 0x6666, 4096);
+	read_req(t, 3, 0xA3, 0, 4096, 0x6666, 8192 - 4096);
+	tagged(t, IWS_DIR_I2R, IWS_OP_CODE_READ_RESP, 0xA3, 0, 1, 4096);
+	response(t, 1, 1, 0, 0, 0);
+	CHECK_EQ(n_cmds, 1);
+	CHECK_EQ(cmds[0].bytes, 4096);
+	CHECK_EQ(cmds[0].data_segments, 4);
+	n = iws_nvme_tracker_counts(t);
 	/* a lone segment that is not NVMe is only counted */
 	tagged(t, IWS_DIR_I2R, IWS_OP_CODE_WRITE, 0x1, 0, 1, 16);
 	CHECK_EQ(n->unmatched_data, 1);
