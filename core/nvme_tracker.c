@@ -674,6 +674,32 @@ void iws_nvme_tracker_finish(struct iws_nvme_tracker *t, uint32_t flag)
 				close_msg(t, &t->open[d][i], true);
 }
 
+static void earlier(int64_t ts, uint64_t frame, bool *any, int64_t *start_ns, uint64_t *first_frame)
+{
+	if (!*any || ts < *start_ns || (ts == *start_ns && frame < *first_frame)) {
+		*start_ns = ts;
+		*first_frame = frame;
+	}
+	*any = true;
+}
+
+bool iws_nvme_tracker_pending(const struct iws_nvme_tracker *t, int64_t *start_ns,
+			      uint64_t *first_frame)
+{
+	bool any = false;
+	/* Outstanding commands are listed in the order their capsules completed,
+	 * which is not their start order when capsules share segments or span
+	 * several: look at each (bounded by max_inflight). */
+	for (const struct cmd *c = t->head; c; c = c->next)
+		earlier(c->r.start_ns, c->r.first_frame, &any, start_ns, first_frame);
+	for (int d = 0; d < 2; d++)
+		for (int i = 0; i < OPEN_SENDS; i++)
+			if (t->open[d][i].open)
+				earlier(t->open[d][i].first_ts, t->open[d][i].first_frame, &any,
+					start_ns, first_frame);
+	return any;
+}
+
 const struct iws_nvme_qp_info *iws_nvme_tracker_info(const struct iws_nvme_tracker *t)
 {
 	return &t->info;

@@ -393,6 +393,13 @@ void iws_nvme_tracker_gap(struct iws_nvme_tracker *t, uint8_t dir);
  * ended: report every outstanding command as incomplete, oldest first. */
 void iws_nvme_tracker_finish(struct iws_nvme_tracker *t, uint32_t flag);
 
+/* For output in start order: the (start_ns, first_frame) of the earliest
+ * command still to be reported - outstanding, or a capsule still arriving in
+ * several segments. False when there is none: everything this tracker will
+ * report from now on starts at a later segment. */
+bool iws_nvme_tracker_pending(const struct iws_nvme_tracker *t, int64_t *start_ns,
+			      uint64_t *first_frame);
+
 const struct iws_nvme_qp_info *iws_nvme_tracker_info(const struct iws_nvme_tracker *t);
 const struct iws_nvme_counts *iws_nvme_tracker_counts(const struct iws_nvme_tracker *t);
 

@@ -6,7 +6,8 @@
  * bit 2 rdma_cm private data naming queue flags >> 4, bit 3 a payload the
  * snapshot length cut in half. Every Send payload also goes through each
  * parser, whose fields must lie inside it. Every command reported must be
- * consistent, and the tracker must end empty.
+ * consistent and start no earlier than iws_nvme_tracker_pending() said
+ * before the segment, and the tracker must end empty.
  */
 #include <string.h>
 
@@ -15,6 +16,16 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static uint64_t reported;
+static int64_t wm_ns;        /* nothing reported may start before this */
+static uint64_t wm_frame;
+
+static void watermark(const struct iws_nvme_tracker *t, uint64_t next_frame)
+{
+	if (!iws_nvme_tracker_pending(t, &wm_ns, &wm_frame)) {
+		wm_frame = next_frame;
+		wm_ns = (int64_t)next_frame * 1000;
+	}
+}
 
 #define INSIDE(f, n) ((f).off + (uint64_t)(f).len <= (n))
 
@@ -29,6 +40,8 @@ static void on_cmd(void *ctx, const struct iws_nvme_cmd *c)
 	    c->latency_ns != c->end_ns - c->start_ns)
 		__builtin_trap();
 	if (c->data_ns < 0 || (c->has_lba && c->queue != IWS_NVME_QUEUE_IO))
+		__builtin_trap();
+	if (c->start_ns < wm_ns || (c->start_ns == wm_ns && c->first_frame < wm_frame))
 		__builtin_trap();
 	reported++;
 }
@@ -77,6 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			iws_nvme_tracker_gap(t, flags & 1);
 		struct iws_msg m;
 		if (iws_rdmap_parse(data + off, len, &m).status == IWS_OK) {
+			watermark(t, frame + 1);
 			frame++;
 			struct iws_nvme_seg s = {
 				.dir = (uint8_t)(flags & 1),
@@ -94,6 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		off += len;
 	}
+	watermark(t, frame + 1);
 	iws_nvme_tracker_finish(t, IWS_NVMEF_UNFINISHED);
 	const struct iws_nvme_counts *c = iws_nvme_tracker_counts(t);
 	if (c->inflight != 0 || c->reported != reported || c->max_inflight_seen > lim.max_inflight)

@@ -315,6 +315,10 @@ static void test_io_queue(void)
 	CHECK(c->complete);
 	CHECK_EQ(c->flags, 0);
 
+	/* nothing pending between commands; a capsule still arriving is */
+	int64_t ps;
+	uint64_t pf;
+	CHECK(!iws_nvme_tracker_pending(t, &ps, &pf));
 	/* two keyed Reads outstanding, completed in the other order */
 	b = sqe(0x02, 20, 1);
 	keyed(b, 0x10000, 8192, 0xAAAA0001, 1);
@@ -324,6 +328,9 @@ static void test_io_queue(void)
 	keyed(b, 0x20000, 512, 0xAAAA0002, 1);
 	rw(b, 100, 0);
 	command(t, 64, 4096);                                          /* 9 */
+	CHECK(iws_nvme_tracker_pending(t, &ps, &pf));
+	CHECK_EQ(pf, 8);
+	CHECK_EQ(ps, 8000);
 	tagged(t, IWS_DIR_R2I, IWS_OP_CODE_WRITE, 0xAAAA0002, 0x20000, 1, 512);  /* 10 */
 	response(t, 21, 1, 0, 0, 0xAAAA0002);                         /* 11 */
 	tagged(t, IWS_DIR_R2I, IWS_OP_CODE_WRITE, 0xAAAA0001, 0x10000, 0, 4096); /* 12 */
@@ -342,24 +349,37 @@ static void test_io_queue(void)
 	CHECK_EQ(cmds[3].data_ns, 1000);
 	CHECK(cmds[2].complete && cmds[3].complete);
 
+	CHECK(!iws_nvme_tracker_pending(t, &ps, &pf));
+	/* the first segment of a capsule in several is pending already */
+	b = sqe(0x01, 90, 1);
+	put_le32(b + 32, 2048);
+	b[39] = 0x01;
+	send_seg(t, IWS_DIR_I2R, IWS_OP_CODE_SEND, ++msn_i2r, 0, 0, b, 1000, 0, -1);
+	CHECK(iws_nvme_tracker_pending(t, &ps, &pf));
+	CHECK_EQ(pf, frame_no);
+	send_seg(t, IWS_DIR_I2R, IWS_OP_CODE_SEND, msn_i2r, 1000, 1, b + 1000, 64 + 2048 - 1000, 0, -1);
+	response(t, 90, 1, 0, 0, 0);
+	CHECK_EQ(n_cmds, 5);
+	CHECK_EQ(cmds[4].first_frame, pf);
+	CHECK(!iws_nvme_tracker_pending(t, &ps, &pf));
 	/* keyed Write: the controller reads the host buffer in two requests */
 	b = sqe(0x01, 30, 1);
 	keyed(b, 0x40000, 16384, 0xBBBB0003, 1);
 	rw(b, 4096, 31);
-	command(t, 64, 4096);                                          /* 15 */
-	read_req(t, 1, 0xCC00, 0x500000, 8192, 0xBBBB0003, 0x40000); /* 16 */
-	read_req(t, 2, 0xCC00, 0x502000, 8192, 0xBBBB0003, 0x42000); /* 17 */
-	tagged(t, IWS_DIR_I2R, IWS_OP_CODE_READ_RESP, 0xCC00, 0x500000, 1, 8192); /* 18 */
-	tagged(t, IWS_DIR_I2R, IWS_OP_CODE_READ_RESP, 0xCC00, 0x502000, 1, 8192); /* 19 */
-	response(t, 30, 1, 0, 0, 0xBBBB0003);                         /* 20 */
-	CHECK_EQ(n_cmds, 5);
-	c = &cmds[4];
+	command(t, 64, 4096);                                          /* 18 */
+	read_req(t, 1, 0xCC00, 0x500000, 8192, 0xBBBB0003, 0x40000); /* 19 */
+	read_req(t, 2, 0xCC00, 0x502000, 8192, 0xBBBB0003, 0x42000); /* 20 */
+	tagged(t, IWS_DIR_I2R, IWS_OP_CODE_READ_RESP, 0xCC00, 0x500000, 1, 8192); /* 21 */
+	tagged(t, IWS_DIR_I2R, IWS_OP_CODE_READ_RESP, 0xCC00, 0x502000, 1, 8192); /* 22 */
+	response(t, 30, 1, 0, 0, 0xBBBB0003);                         /* 23 */
+	CHECK_EQ(n_cmds, 6);
+	c = &cmds[5];
 	CHECK(streq(c->op, "write"));
 	CHECK_EQ(c->xfer, IWS_NVME_XFER_H2C);
 	CHECK_EQ(c->bytes, 16384);
 	CHECK_EQ(c->data_segments, 4);
-	CHECK_EQ(c->data_first_frame, 16);
-	CHECK_EQ(c->data_last_frame, 19);
+	CHECK_EQ(c->data_first_frame, 19);
+	CHECK_EQ(c->data_last_frame, 22);
 	CHECK_EQ(c->data_ns, 3000);
 	CHECK_EQ(c->latency_ns, 5000);
 	CHECK(c->complete);
@@ -370,8 +390,8 @@ static void test_io_queue(void)
 	rw(b, 1ull << 40, 7);
 	command(t, 64, 4096);
 	response(t, 40, 1, 0x4080, 0, 0xDDDD0004);
-	CHECK_EQ(n_cmds, 6);
-	c = &cmds[5];
+	CHECK_EQ(n_cmds, 7);
+	c = &cmds[6];
 	CHECK_EQ(c->status, 0x4080);
 	CHECK(streq(c->status_name, "LBA Out of Range"));
 	CHECK(c->cqe.dnr);
@@ -380,7 +400,7 @@ static void test_io_queue(void)
 	CHECK_EQ(c->flags, 0);
 	const struct iws_nvme_counts *n = iws_nvme_tracker_counts(t);
 	CHECK_EQ(n->errors, 1);
-	CHECK_EQ(n->bytes_in_capsule, 1024 + 4096);
+	CHECK_EQ(n->bytes_in_capsule, 1024 + 4096 + 2048);
 	CHECK_EQ(n->unmatched_data, 0);
 	iws_nvme_tracker_free(t);
 }
