@@ -37,6 +37,30 @@ static const struct name_entry op_flag_names[] = { IWS_OP_FLAG_NAMES(IWS_NAME_EN
 static const char *const op_names[IWS_OPT_COUNT] = { IWS_OP_TYPE_NAMES(IWS_OP_NAME) };
 static const char *const op_titles[IWS_OPT_COUNT] = { IWS_OP_TYPE_NAMES(IWS_OP_TITLE) };
 
+/* NVMe: the opcode tables have a key and a title column. */
+#define IWS_KEY_ENTRY(v, k, t) { (v), (k) },
+#define IWS_TITLE_ENTRY(v, k, t) { (v), (t) },
+
+static const struct name_entry nvme_admin_keys[] = { IWS_NVME_ADMIN_OPCODES(IWS_KEY_ENTRY) };
+static const struct name_entry nvme_admin_titles[] = { IWS_NVME_ADMIN_OPCODES(IWS_TITLE_ENTRY) };
+static const struct name_entry nvme_io_keys[] = { IWS_NVME_IO_OPCODES(IWS_KEY_ENTRY) };
+static const struct name_entry nvme_io_titles[] = { IWS_NVME_IO_OPCODES(IWS_TITLE_ENTRY) };
+static const struct name_entry nvme_fc_keys[] = { IWS_NVME_FCTYPES(IWS_KEY_ENTRY) };
+static const struct name_entry nvme_fc_titles[] = { IWS_NVME_FCTYPES(IWS_TITLE_ENTRY) };
+static const struct name_entry nvme_sct_names[] = { IWS_NVME_SCT_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry nvme_sc_generic[] = { IWS_NVME_SC_GENERIC_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry nvme_sc_cmd[] = { IWS_NVME_SC_CMD_SPECIFIC_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry nvme_sc_nvm[] = { IWS_NVME_SC_NVM_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry nvme_sc_fabrics[] = { IWS_NVME_SC_FABRICS_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry nvme_sc_media[] = { IWS_NVME_SC_MEDIA_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry nvme_sc_path[] = { IWS_NVME_SC_PATH_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry nvme_sgl_types[] = { IWS_NVME_SGL_TYPE_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry nvme_sgl_subtypes[] = { IWS_NVME_SGL_SUBTYPE_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry nvme_cns_names[] = { IWS_NVME_CNS_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry nvme_fid_names[] = { IWS_NVME_FID_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry nvme_lid_names[] = { IWS_NVME_LID_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry nvme_prop_names[] = { IWS_NVME_PROPERTY_NAMES(IWS_NAME_ENTRY) };
+
 #define LOOKUP(table, v) lookup(table, sizeof(table) / sizeof(table[0]), v)
 
 static const char *lookup(const struct name_entry *t, size_t n, uint32_t v)
@@ -149,4 +173,48 @@ const char *iws_op_flags_str(char *buf, size_t len, uint32_t flags)
 		n += (size_t)w;
 	}
 	return buf;
+}
+
+/* ---- NVMe ---- */
+
+#define IWS_NAME_FN(fn, table) \
+	const char *fn(uint32_t v) \
+	{ \
+		return LOOKUP(table, v); \
+	}
+
+IWS_NAME_FN(iws_nvme_admin_opcode_key, nvme_admin_keys)
+IWS_NAME_FN(iws_nvme_admin_opcode_title, nvme_admin_titles)
+IWS_NAME_FN(iws_nvme_io_opcode_key, nvme_io_keys)
+IWS_NAME_FN(iws_nvme_io_opcode_title, nvme_io_titles)
+IWS_NAME_FN(iws_nvme_fctype_key, nvme_fc_keys)
+IWS_NAME_FN(iws_nvme_fctype_title, nvme_fc_titles)
+IWS_NAME_FN(iws_nvme_sct_name, nvme_sct_names)
+IWS_NAME_FN(iws_nvme_sgl_type_name, nvme_sgl_types)
+IWS_NAME_FN(iws_nvme_sgl_subtype_name, nvme_sgl_subtypes)
+IWS_NAME_FN(iws_nvme_cns_name, nvme_cns_names)
+IWS_NAME_FN(iws_nvme_fid_name, nvme_fid_names)
+IWS_NAME_FN(iws_nvme_lid_name, nvme_lid_names)
+IWS_NAME_FN(iws_nvme_property_name, nvme_prop_names)
+
+/* Status field (NVMe Base 2.0 "Status Field"): bits 7:0 SC, 10:8 SCT,
+ * 12:11 CRD, 13 More, 14 DNR once the Phase Tag is shifted out. */
+const char *iws_nvme_status_name(uint32_t status, int fabrics)
+{
+	uint32_t sc = status & 0xFF, sct = (status >> 8) & 0x7;
+	switch (sct) {
+	case 0x0:
+		return LOOKUP(nvme_sc_generic, sc);
+	case 0x1:
+		/* 80h-BFh are specific to the command set: Fabrics or NVM. */
+		if (sc >= 0x80)
+			return fabrics ? LOOKUP(nvme_sc_fabrics, sc) : LOOKUP(nvme_sc_nvm, sc);
+		return LOOKUP(nvme_sc_cmd, sc);
+	case 0x2:
+		return LOOKUP(nvme_sc_media, sc);
+	case 0x3:
+		return LOOKUP(nvme_sc_path, sc);
+	default:
+		return NULL;
+	}
 }

@@ -147,6 +147,299 @@ extern "C" {
 	X(0x1, "send") \
 	X(0x2, "write") \
 	X(0x4, "read")
+/*
+ * NVMe over Fabrics on RDMA (issue 15). Sources: NVM Express Base
+ * Specification 2.0 (Admin Command Set, Status Field and Status Code
+ * definitions, SGL descriptors), NVM Command Set Specification 1.0 (I/O
+ * opcodes, NVM command-specific status), NVM Express over Fabrics 1.1
+ * (Fabrics command types and their status codes).
+ *
+ * Opcode tables have three columns X(value, key, title): the key is the
+ * short name of the CLI contract ("read", "get_log_page"), the title the
+ * name people read. A value_string uses (value, title).
+ */
+
+/* Admin Command Set opcodes (NVMe Base 2.0, "Opcodes for Admin Commands") */
+#define IWS_NVME_ADMIN_OPCODES(X) \
+	X(0x00, "delete_io_sq", "Delete I/O Submission Queue") \
+	X(0x01, "create_io_sq", "Create I/O Submission Queue") \
+	X(0x02, "get_log_page", "Get Log Page") \
+	X(0x04, "delete_io_cq", "Delete I/O Completion Queue") \
+	X(0x05, "create_io_cq", "Create I/O Completion Queue") \
+	X(0x06, "identify", "Identify") \
+	X(0x08, "abort", "Abort") \
+	X(0x09, "set_features", "Set Features") \
+	X(0x0A, "get_features", "Get Features") \
+	X(0x0C, "async_event", "Asynchronous Event Request") \
+	X(0x0D, "ns_management", "Namespace Management") \
+	X(0x10, "fw_commit", "Firmware Commit") \
+	X(0x11, "fw_download", "Firmware Image Download") \
+	X(0x14, "self_test", "Device Self-test") \
+	X(0x15, "ns_attachment", "Namespace Attachment") \
+	X(0x18, "keep_alive", "Keep Alive") \
+	X(0x19, "directive_send", "Directive Send") \
+	X(0x1A, "directive_recv", "Directive Receive") \
+	X(0x1C, "virt_management", "Virtualization Management") \
+	X(0x1D, "mi_send", "NVMe-MI Send") \
+	X(0x1E, "mi_recv", "NVMe-MI Receive") \
+	X(0x7C, "doorbell_buffer_config", "Doorbell Buffer Config") \
+	X(0x7F, "fabrics", "Fabrics Command") \
+	X(0x80, "format_nvm", "Format NVM") \
+	X(0x81, "security_send", "Security Send") \
+	X(0x82, "security_recv", "Security Receive") \
+	X(0x84, "sanitize", "Sanitize") \
+	X(0x86, "get_lba_status", "Get LBA Status")
+
+/* NVM Command Set I/O opcodes (NVM Command Set 1.0, "Opcodes for NVM Commands") */
+#define IWS_NVME_IO_OPCODES(X) \
+	X(0x00, "flush", "Flush") \
+	X(0x01, "write", "Write") \
+	X(0x02, "read", "Read") \
+	X(0x04, "write_uncorrectable", "Write Uncorrectable") \
+	X(0x05, "compare", "Compare") \
+	X(0x08, "write_zeroes", "Write Zeroes") \
+	X(0x09, "dsm", "Dataset Management") \
+	X(0x0C, "verify", "Verify") \
+	X(0x0D, "resv_register", "Reservation Register") \
+	X(0x0E, "resv_report", "Reservation Report") \
+	X(0x11, "resv_acquire", "Reservation Acquire") \
+	X(0x15, "resv_release", "Reservation Release") \
+	X(0x19, "copy", "Copy") \
+	X(0x7F, "fabrics", "Fabrics Command")
+
+/* Fabrics command types, FCTYPE (NVMe-oF 1.1 "Fabrics Command Set"; Disconnect: NVMe Base 2.0) */
+#define IWS_NVME_FCTYPES(X) \
+	X(0x00, "property_set", "Property Set") \
+	X(0x01, "connect", "Connect") \
+	X(0x04, "property_get", "Property Get") \
+	X(0x05, "auth_send", "Authentication Send") \
+	X(0x06, "auth_recv", "Authentication Receive") \
+	X(0x08, "disconnect", "Disconnect")
+
+/* Status Code Type, CQE status bits 11:9 of the 15-bit field (NVMe Base 2.0 "Status Code Type Values") */
+#define IWS_NVME_SCT_NAMES(X) \
+	X(0x0, "Generic Command Status") \
+	X(0x1, "Command Specific Status") \
+	X(0x2, "Media and Data Integrity Errors") \
+	X(0x3, "Path Related Status") \
+	X(0x7, "Vendor Specific")
+
+/* SCT 0 (NVMe Base 2.0 "Generic Command Status Values"; 80h-84h NVM Command Set) */
+#define IWS_NVME_SC_GENERIC_NAMES(X) \
+	X(0x00, "Successful Completion") \
+	X(0x01, "Invalid Command Opcode") \
+	X(0x02, "Invalid Field in Command") \
+	X(0x03, "Command ID Conflict") \
+	X(0x04, "Data Transfer Error") \
+	X(0x05, "Commands Aborted due to Power Loss Notification") \
+	X(0x06, "Internal Error") \
+	X(0x07, "Command Abort Requested") \
+	X(0x08, "Command Aborted due to SQ Deletion") \
+	X(0x09, "Command Aborted due to Failed Fused Command") \
+	X(0x0A, "Command Aborted due to Missing Fused Command") \
+	X(0x0B, "Invalid Namespace or Format") \
+	X(0x0C, "Command Sequence Error") \
+	X(0x0D, "Invalid SGL Segment Descriptor") \
+	X(0x0E, "Invalid Number of SGL Descriptors") \
+	X(0x0F, "Data SGL Length Invalid") \
+	X(0x10, "Metadata SGL Length Invalid") \
+	X(0x11, "SGL Descriptor Type Invalid") \
+	X(0x12, "Invalid Use of Controller Memory Buffer") \
+	X(0x13, "PRP Offset Invalid") \
+	X(0x14, "Atomic Write Unit Exceeded") \
+	X(0x15, "Operation Denied") \
+	X(0x16, "SGL Offset Invalid") \
+	X(0x18, "Host Identifier Inconsistent Format") \
+	X(0x19, "Keep Alive Timer Expired") \
+	X(0x1A, "Keep Alive Timeout Invalid") \
+	X(0x1B, "Command Aborted due to Preempt and Abort") \
+	X(0x1C, "Sanitize Failed") \
+	X(0x1D, "Sanitize In Progress") \
+	X(0x1E, "SGL Data Block Granularity Invalid") \
+	X(0x1F, "Command Not Supported for Queue in CMB") \
+	X(0x20, "Namespace is Write Protected") \
+	X(0x21, "Command Interrupted") \
+	X(0x22, "Transient Transport Error") \
+	X(0x80, "LBA Out of Range") \
+	X(0x81, "Capacity Exceeded") \
+	X(0x82, "Namespace Not Ready") \
+	X(0x83, "Reservation Conflict") \
+	X(0x84, "Format In Progress")
+
+/* SCT 1, 00h-7Fh: admin commands (NVMe Base 2.0 "Command Specific Status Values") */
+#define IWS_NVME_SC_CMD_SPECIFIC_NAMES(X) \
+	X(0x00, "Completion Queue Invalid") \
+	X(0x01, "Invalid Queue Identifier") \
+	X(0x02, "Invalid Queue Size") \
+	X(0x03, "Abort Command Limit Exceeded") \
+	X(0x05, "Asynchronous Event Request Limit Exceeded") \
+	X(0x06, "Invalid Firmware Slot") \
+	X(0x07, "Invalid Firmware Image") \
+	X(0x08, "Invalid Interrupt Vector") \
+	X(0x09, "Invalid Log Page") \
+	X(0x0A, "Invalid Format") \
+	X(0x0B, "Firmware Activation Requires Conventional Reset") \
+	X(0x0C, "Invalid Queue Deletion") \
+	X(0x0D, "Feature Identifier Not Saveable") \
+	X(0x0E, "Feature Not Changeable") \
+	X(0x0F, "Feature Not Namespace Specific") \
+	X(0x10, "Firmware Activation Requires NVM Subsystem Reset") \
+	X(0x11, "Firmware Activation Requires Controller Level Reset") \
+	X(0x12, "Firmware Activation Requires Maximum Time Violation") \
+	X(0x13, "Firmware Activation Prohibited") \
+	X(0x14, "Overlapping Range") \
+	X(0x15, "Namespace Insufficient Capacity") \
+	X(0x16, "Namespace Identifier Unavailable") \
+	X(0x18, "Namespace Already Attached") \
+	X(0x19, "Namespace Is Private") \
+	X(0x1A, "Namespace Not Attached") \
+	X(0x1B, "Thin Provisioning Not Supported") \
+	X(0x1C, "Controller List Invalid") \
+	X(0x1D, "Device Self-test In Progress") \
+	X(0x1E, "Boot Partition Write Prohibited") \
+	X(0x1F, "Invalid Controller Identifier") \
+	X(0x20, "Invalid Secondary Controller State") \
+	X(0x21, "Invalid Number of Controller Resources") \
+	X(0x22, "Invalid Resource Identifier") \
+	X(0x23, "Sanitize Prohibited While Persistent Memory Region is Enabled") \
+	X(0x24, "ANA Group Identifier Invalid") \
+	X(0x25, "ANA Attach Failed")
+
+/* SCT 1, 80h-BFh of NVM I/O commands (NVM Command Set 1.0) */
+#define IWS_NVME_SC_NVM_NAMES(X) \
+	X(0x80, "Conflicting Attributes") \
+	X(0x81, "Invalid Protection Information") \
+	X(0x82, "Attempted Write to Read Only Range") \
+	X(0x83, "Command Size Limit Exceeded")
+
+/* SCT 1 of Fabrics commands (NVMe-oF 1.1, Connect and Authentication status values) */
+#define IWS_NVME_SC_FABRICS_NAMES(X) \
+	X(0x80, "Connect Incompatible Format") \
+	X(0x81, "Connect Controller Busy") \
+	X(0x82, "Connect Invalid Parameters") \
+	X(0x83, "Connect Restart Discovery") \
+	X(0x84, "Connect Invalid Host") \
+	X(0x85, "Invalid Queue Type") \
+	X(0x90, "Discover Restart") \
+	X(0x91, "Authentication Required")
+
+/* SCT 2 (NVMe Base 2.0 "Media and Data Integrity Error Values") */
+#define IWS_NVME_SC_MEDIA_NAMES(X) \
+	X(0x80, "Write Fault") \
+	X(0x81, "Unrecovered Read Error") \
+	X(0x82, "End-to-end Guard Check Error") \
+	X(0x83, "End-to-end Application Tag Check Error") \
+	X(0x84, "End-to-end Reference Tag Check Error") \
+	X(0x85, "Compare Failure") \
+	X(0x86, "Access Denied") \
+	X(0x87, "Deallocated or Unwritten Logical Block")
+
+/* SCT 3 (NVMe Base 2.0 "Path Related Status Values") */
+#define IWS_NVME_SC_PATH_NAMES(X) \
+	X(0x00, "Internal Path Error") \
+	X(0x01, "Asymmetric Access Persistent Loss") \
+	X(0x02, "Asymmetric Access Inaccessible") \
+	X(0x03, "Asymmetric Access Transition") \
+	X(0x60, "Controller Pathing Error") \
+	X(0x70, "Host Pathing Error") \
+	X(0x71, "Command Aborted By Host")
+
+/* SGL descriptor type, upper nibble of the SGL Identifier (NVMe Base 2.0 "SGL Descriptor Type") */
+#define IWS_NVME_SGL_TYPE_NAMES(X) \
+	X(0x0, "Data Block") \
+	X(0x1, "Bit Bucket") \
+	X(0x2, "Segment") \
+	X(0x3, "Last Segment") \
+	X(0x4, "Keyed Data Block") \
+	X(0x5, "Transport Data Block") \
+	X(0xF, "Vendor Specific")
+
+/* SGL descriptor sub type, lower nibble (NVMe Base 2.0 "SGL Descriptor Sub Type";
+ * Fh "Invalidate Key" is the RDMA transport's for Keyed SGL Data Block) */
+#define IWS_NVME_SGL_SUBTYPE_NAMES(X) \
+	X(0x0, "Address") \
+	X(0x1, "Offset") \
+	X(0xA, "Transport Specific") \
+	X(0xF, "Invalidate Key")
+
+/* Identify CNS values (NVMe Base 2.0, Identify command) */
+#define IWS_NVME_CNS_NAMES(X) \
+	X(0x00, "Identify Namespace") \
+	X(0x01, "Identify Controller") \
+	X(0x02, "Active Namespace ID list") \
+	X(0x03, "Namespace Identification Descriptor list") \
+	X(0x04, "NVM Set List") \
+	X(0x05, "I/O Command Set specific Identify Namespace") \
+	X(0x06, "I/O Command Set specific Identify Controller") \
+	X(0x07, "I/O Command Set specific Active Namespace ID list") \
+	X(0x10, "Allocated Namespace ID list") \
+	X(0x11, "Identify Namespace (allocated)") \
+	X(0x12, "Namespace Attached Controller list") \
+	X(0x13, "Controller list") \
+	X(0x14, "Primary Controller Capabilities") \
+	X(0x15, "Secondary Controller list") \
+	X(0x16, "Namespace Granularity List") \
+	X(0x17, "UUID List") \
+	X(0x1C, "I/O Command Set data structure")
+
+/* Feature identifiers, FID (NVMe Base 2.0, "Feature Identifiers") */
+#define IWS_NVME_FID_NAMES(X) \
+	X(0x01, "Arbitration") \
+	X(0x02, "Power Management") \
+	X(0x03, "LBA Range Type") \
+	X(0x04, "Temperature Threshold") \
+	X(0x05, "Error Recovery") \
+	X(0x06, "Volatile Write Cache") \
+	X(0x07, "Number of Queues") \
+	X(0x08, "Interrupt Coalescing") \
+	X(0x09, "Interrupt Vector Configuration") \
+	X(0x0A, "Write Atomicity Normal") \
+	X(0x0B, "Asynchronous Event Configuration") \
+	X(0x0C, "Autonomous Power State Transition") \
+	X(0x0D, "Host Memory Buffer") \
+	X(0x0E, "Timestamp") \
+	X(0x0F, "Keep Alive Timer") \
+	X(0x10, "Host Controlled Thermal Management") \
+	X(0x11, "Non-Operational Power State Config") \
+	X(0x12, "Read Recovery Level Config") \
+	X(0x13, "Predictable Latency Mode Config") \
+	X(0x14, "Predictable Latency Mode Window") \
+	X(0x16, "Host Behavior Support") \
+	X(0x17, "Sanitize Config") \
+	X(0x18, "Endurance Group Event Configuration") \
+	X(0x19, "I/O Command Set Profile") \
+	X(0x80, "Software Progress Marker") \
+	X(0x81, "Host Identifier") \
+	X(0x82, "Reservation Notification Mask") \
+	X(0x83, "Reservation Persistence") \
+	X(0x84, "Namespace Write Protection Config")
+
+/* Log page identifiers, LID (NVMe Base 2.0, "Log Page Identifiers"; 70h NVMe-oF) */
+#define IWS_NVME_LID_NAMES(X) \
+	X(0x01, "Error Information") \
+	X(0x02, "SMART / Health Information") \
+	X(0x03, "Firmware Slot Information") \
+	X(0x04, "Changed Namespace List") \
+	X(0x05, "Commands Supported and Effects") \
+	X(0x06, "Device Self-test") \
+	X(0x07, "Telemetry Host-Initiated") \
+	X(0x08, "Telemetry Controller-Initiated") \
+	X(0x09, "Endurance Group Information") \
+	X(0x0A, "Predictable Latency Per NVM Set") \
+	X(0x0B, "Predictable Latency Event Aggregate") \
+	X(0x0C, "Asymmetric Namespace Access") \
+	X(0x0D, "Persistent Event Log") \
+	X(0x70, "Discovery") \
+	X(0x80, "Reservation Notification") \
+	X(0x81, "Sanitize Status")
+
+/* Controller properties (NVMe-oF 1.1 "Property Definitions": the register offsets) */
+#define IWS_NVME_PROPERTY_NAMES(X) \
+	X(0x00, "CAP (Controller Capabilities)") \
+	X(0x08, "VS (Version)") \
+	X(0x14, "CC (Controller Configuration)") \
+	X(0x1C, "CSTS (Controller Status)") \
+	X(0x20, "NSSR (NVM Subsystem Reset)")
 
 /* Lookups: NULL when the value has no name. */
 const char *iws_rdmap_opcode_name(uint32_t opcode);
@@ -161,6 +454,23 @@ const char *iws_rtr_short_name(uint32_t rtr);
 /* The names of the IWS_OPF_* bits set in flags, comma separated, in buf
  * (len octets, NUL-terminated; cut short if it does not fit). */
 const char *iws_op_flags_str(char *buf, size_t len, uint32_t flags);
+/* NVMe (see nvme.h for the queue-aware op name). NULL when unnamed. */
+const char *iws_nvme_admin_opcode_key(uint32_t opcode);
+const char *iws_nvme_admin_opcode_title(uint32_t opcode);
+const char *iws_nvme_io_opcode_key(uint32_t opcode);
+const char *iws_nvme_io_opcode_title(uint32_t opcode);
+const char *iws_nvme_fctype_key(uint32_t fctype);
+const char *iws_nvme_fctype_title(uint32_t fctype);
+const char *iws_nvme_sct_name(uint32_t sct);
+/* The name of a 15-bit status field (CQE DW3 bits 31:17); fabrics: the
+ * command was a Fabrics command (its command-specific codes differ). */
+const char *iws_nvme_status_name(uint32_t status, int fabrics);
+const char *iws_nvme_sgl_type_name(uint32_t type);
+const char *iws_nvme_sgl_subtype_name(uint32_t subtype);
+const char *iws_nvme_cns_name(uint32_t cns);
+const char *iws_nvme_fid_name(uint32_t fid);
+const char *iws_nvme_lid_name(uint32_t lid);
+const char *iws_nvme_property_name(uint32_t offset);
 
 /* Short names for compact output ("Write", "ReadReq", ...). */
 const char *iws_rdmap_opcode_short(uint32_t opcode);

@@ -242,6 +242,97 @@ static void compute_ops(struct gen *g, struct truth *t)
 	free(resp);
 }
 
+static const struct gen *sort_nvme_gen;
+
+static int cmp_nvme_out(const void *a, const void *b)
+{
+	const struct nvme_out *x = a, *y = b;
+	uint16_t cx = sort_nvme_gen->nvme[x->rec].cid, cy = sort_nvme_gen->nvme[y->rec].cid;
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	if (x->first_frame != y->first_frame)
+		return x->first_frame < y->first_frame ? -1 : 1;
+	if (x->qp != y->qp)
+		return x->qp < y->qp ? -1 : 1;
+	return cx < cy ? -1 : cx > cy;
+}
+
+/* Of the FPDUs of operation op: the first listed one's index (-1: none) and
+ * the extremes of their frames; *whole stays 1 if all are listed and full. */
+static int op_frames(const struct gen *g, int op, uint32_t *lo, uint32_t *hi, uint64_t *pay,
+		     int *whole)
+{
+	int first = -1;
+
+	for (size_t i = 0; i < g->nfpdus; i++) {
+		const struct fpdu_rec *f = &g->fpdus[i];
+
+		if (f->op != op)
+			continue;
+		if (!f->listed || !f->full)
+			*whole = 0;
+		if (!f->listed)
+			continue;
+		if (first < 0 || g->fpdus[first].op_seq > f->op_seq)
+			first = (int)i;
+		if (!*lo || f->frame < *lo)
+			*lo = f->frame;
+		if (f->frame > *hi)
+			*hi = f->frame;
+		*pay += f->payload;
+	}
+	return first;
+}
+
+/*
+ * The NVMe commands as a decoder that sees the capture knows them: from the
+ * first capture of the command capsule's first octet to the frame that
+ * completes the response capsule (or, unanswered, the command's last FPDU);
+ * bytes of in-capsule data or of the RDMA data FPDUs listed.
+ */
+static void compute_nvme(struct gen *g, struct truth *t)
+{
+	t->nvme = calloc(g->nnvme ? g->nnvme : 1, sizeof(*t->nvme));
+	if (!t->nvme)
+		gen_die("out of memory");
+	for (size_t i = 0; i < g->nnvme; i++) {
+		const struct nvme_rec *r = &g->nvme[i];
+		struct nvme_out *x = &t->nvme[t->nnvme];
+		uint32_t lo = 0, hi = 0, dlo = 0, dhi = 0, rlo = 0, rhi = 0;
+		uint64_t pay = 0, dpay = 0, rpay = 0;
+		int whole = 1, first, resp = -1;
+
+		first = op_frames(g, r->cmd_op, &lo, &hi, &pay, &whole);
+		if (first < 0 || g->fpdus[first].op_seq != 0)
+			continue;	/* a decoder never sees the SQE */
+		for (int k = 0; k < r->ndata; k++)
+			op_frames(g, r->data_op[k], &dlo, &dhi, &dpay, &whole);
+		if (r->resp_op >= 0)
+			resp = op_frames(g, r->resp_op, &rlo, &rhi, &rpay, &whole);
+		x->rec = (int)i;
+		x->qp = g->conns[r->conn]->qp;
+		x->first_frame = g->fpdus[first].first_frame;
+		x->start_ns = t->ts[x->first_frame];
+		x->bytes = r->icd + dpay;
+		if (dhi)
+			x->data_ns = t->ts[dhi] - t->ts[dlo];
+		if (resp >= 0) {
+			x->last_frame = rhi;
+			x->has_latency = x->has_status = 1;
+		} else {
+			x->last_frame = hi > dhi ? hi : dhi;
+		}
+		x->end_ns = t->ts[x->last_frame];
+		if (x->has_latency)
+			x->latency = x->end_ns - x->start_ns;
+		x->complete = resp >= 0 && whole;
+		t->nnvme++;
+	}
+	sort_nvme_gen = g;
+	qsort(t->nvme, t->nnvme, sizeof(*t->nvme), cmp_nvme_out);
+}
+
 static int cmp_gap(const void *a, const void *b)
 {
 	const struct gap_out *x = a, *y = b;
@@ -392,6 +483,7 @@ int capture_write(struct gen *g, const char *prefix)
 	qsort(t.fpdus, t.nfpdus, sizeof(size_t), cmp_fpdu_out);
 	compute_gaps(g, &t, maps, order, ncap);
 	compute_conns(g, &t, maps);
+	compute_nvme(g, &t);
 
 	snprintf(path, sizeof(path), "%s.truth.json", prefix);
 	rc = truth_write(&t, path);
@@ -408,5 +500,6 @@ int capture_write(struct gen *g, const char *prefix)
 	free(t.fpdus);
 	free(t.gaps);
 	free(t.conns);
+	free(t.nvme);
 	return rc;
 }

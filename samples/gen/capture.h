@@ -30,6 +30,19 @@ struct op_out {
 	uint64_t key_off;	/* tie-break: stream offset of the first visible FPDU */
 };
 
+/* An NVMe command of the truth file's `nvme` list (scen_nvme.c). */
+struct nvme_out {
+	int rec;		/* g->nvme index */
+	int qp;
+	uint32_t first_frame, last_frame;
+	uint64_t start_ns, end_ns;
+	int has_latency, has_status;
+	uint64_t latency;
+	uint64_t data_ns;
+	uint64_t bytes;
+	int complete;
+};
+
 struct gap_out {
 	int conn, dir;
 	uint64_t off;
@@ -57,6 +70,8 @@ struct truth {
 	size_t nfpdus;
 	struct gap_out *gaps;
 	size_t ngaps;
+	struct nvme_out *nvme;
+	size_t nnvme;
 };
 
 /* Writes PREFIX.pcap (or .pcapng) and PREFIX.truth.json. */

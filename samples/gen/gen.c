@@ -63,6 +63,7 @@ void gen_free(struct gen *g)
 	free(g->fpdus);
 	free(g->markers);
 	free(g->ops);
+	free(g->nvme);
 	free(g->scratch);
 	memset(g, 0, sizeof(*g));
 }
@@ -194,6 +195,17 @@ int gen_new_op(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint8_
 	o->opcode = opcode;
 	g->counts.ops[kind]++;
 	return (int)g->nops++;
+}
+
+struct nvme_rec *gen_new_nvme(struct gen *g)
+{
+	struct nvme_rec *r;
+
+	GROW(g->nvme, g->nnvme, g->capnvme);
+	r = &g->nvme[g->nnvme++];
+	memset(r, 0, sizeof(*r));
+	r->resp_op = -1;
+	return r;
 }
 
 void gen_add_marker(struct gen *g, uint64_t off, uint16_t fpduptr)

@@ -161,6 +161,8 @@ struct conn_cfg {
 	enum rtr_type rtr;	/* RTR chosen in the Reply */
 	uint16_t ird, ord;
 	const char *req_pd, *rep_pd;	/* extra private data (after the enhanced word) */
+	const uint8_t *req_pdb, *rep_pdb;	/* ... or binary, when its length is set */
+	uint16_t req_pdb_len, rep_pdb_len;
 	uint64_t rtt;		/* ns */
 };
 
@@ -179,6 +181,34 @@ struct conn {
 	/* filled by capture.c */
 	int qp;			/* tcp.stream index, -1 if no frame captured */
 	uint32_t first_frame_no;
+};
+
+/*
+ * An NVMe over Fabrics command (scen_nvme.c): the RDMA operations that carry
+ * it, for the truth file's `nvme` list. Names and status names are the
+ * generator's own (NVMe Base 2.0, NVM Command Set 1.0, NVMe-oF 1.1).
+ */
+#define NVME_REC_MAX_DATA 4
+
+struct nvme_rec {
+	int conn;
+	int qid;
+	uint16_t cid;
+	uint8_t opcode;
+	int fabrics;
+	uint8_t fctype;
+	const char *op;
+	int has_nsid, has_lba;
+	uint32_t nsid;
+	uint64_t slba;
+	uint32_t nlb;		/* LBAs (the wire's NLB + 1) */
+	uint32_t icd;		/* in-capsule data octets */
+	int cmd_op;		/* op_rec of the command capsule (Send) */
+	int resp_op;		/* op_rec of the response capsule, -1: never answered */
+	int data_op[NVME_REC_MAX_DATA];	/* RDMA Writes or Reads of its data */
+	int ndata;
+	uint16_t status;	/* 15-bit status field */
+	const char *status_name;
 };
 
 struct gen_counts {
@@ -214,6 +244,8 @@ struct gen {
 	size_t nmarkers, capmarkers;
 	struct op_rec *ops;
 	size_t nops, capops;
+	struct nvme_rec *nvme;
+	size_t nnvme, capnvme;
 	uint32_t order;
 
 	/* streaming (bench): frames go straight to the writer */
@@ -238,6 +270,7 @@ _Noreturn void gen_die(const char *fmt, ...) GEN_PRINTF(1, 2);
 struct conn *conn_new(struct gen *g, const struct conn_cfg *cfg);
 struct fpdu_rec *gen_new_fpdu(struct gen *g);
 int gen_new_op(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint8_t opcode);
+struct nvme_rec *gen_new_nvme(struct gen *g);
 void gen_add_marker(struct gen *g, uint64_t off, uint16_t fpduptr);
 uint32_t dir_seq(const struct dir *d, uint64_t off);
 const char *op_kind_name(enum op_kind k);

@@ -25,10 +25,10 @@ static void enh_word(uint8_t *p, int p2p, unsigned rtr_bits, uint16_t ird, uint1
 }
 
 static void put_rr(struct gen *g, struct conn *c, int dir, const char *key, uint8_t flags,
-		   int p2p, unsigned rtr_bits, const char *extra)
+		   int p2p, unsigned rtr_bits, const char *extra, const uint8_t *bin, size_t binlen)
 {
 	uint8_t b[20 + 4 + 512];
-	size_t pd = 0, xl = extra ? strlen(extra) : 0;
+	size_t pd = 0, xl = bin ? binlen : extra ? strlen(extra) : 0;
 
 	memcpy(b, key, 16);
 	if (c->cfg.rev == 2 && c->cfg.enhanced) {
@@ -39,7 +39,7 @@ static void put_rr(struct gen *g, struct conn *c, int dir, const char *key, uint
 	if (xl > 500)
 		xl = 500;
 	if (xl)
-		memcpy(b + 20 + pd, extra, xl);
+		memcpy(b + 20 + pd, bin ? (const void *)bin : (const void *)extra, xl);
 	pd += xl;
 	b[16] = flags;
 	b[17] = (uint8_t)c->cfg.rev;
@@ -55,7 +55,8 @@ void mpa_request(struct gen *g, struct conn *c)
 	uint8_t flags = (uint8_t)((c->cfg.req_m ? MPA_FLAG_M : 0) | (c->cfg.req_c ? MPA_FLAG_C : 0));
 
 	c->req_off = tcp_nxt(d);
-	put_rr(g, c, I2R, key_req, flags, c->cfg.p2p, c->cfg.rtr_offer, c->cfg.req_pd);
+	put_rr(g, c, I2R, key_req, flags, c->cfg.p2p, c->cfg.rtr_offer, c->cfg.req_pd,
+	       c->cfg.req_pdb_len ? c->cfg.req_pdb : NULL, c->cfg.req_pdb_len);
 	c->req_end = tcp_nxt(d);
 	c->mpa_started = 1;
 }
@@ -69,7 +70,8 @@ void mpa_reply(struct gen *g, struct conn *c)
 
 	c->rep_off = tcp_nxt(dr);
 	put_rr(g, c, R2I, key_rep, flags, c->cfg.p2p && !c->cfg.reject,
-	       c->cfg.reject ? 0 : rtr_bits, c->cfg.rep_pd);
+	       c->cfg.reject ? 0 : rtr_bits, c->cfg.rep_pd,
+	       c->cfg.rep_pdb_len ? c->cfg.rep_pdb : NULL, c->cfg.rep_pdb_len);
 	c->rep_end = tcp_nxt(dr);
 	if (c->cfg.reject)
 		return;

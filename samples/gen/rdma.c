@@ -178,6 +178,11 @@ int rd_read_req(struct gen *g, struct conn *c, int dir, uint32_t sink_stag, uint
 
 void rd_read_resp(struct gen *g, struct conn *c, int op)
 {
+	rd_read_resp_data(g, c, op, NULL);
+}
+
+void rd_read_resp_data(struct gen *g, struct conn *c, int op, const uint8_t *data)
+{
 	struct op_rec *o = &g->ops[op];
 	int dir = 1 - o->dir;
 	uint32_t size = o->rd_size, mo = 0;
@@ -196,7 +201,10 @@ void rd_read_resp(struct gen *g, struct conn *c, int op)
 		m.payload = n;
 		m.hdrlen = DDP_TAGGED_LEN;
 		ddp_tagged(ubuf, m.last, RD_READ_RESP, o->stag, o->to + mo);
-		prng_fill(&g->rng, ubuf + DDP_TAGGED_LEN, n);
+		if (data)
+			memcpy(ubuf + DDP_TAGGED_LEN, data + mo, n);
+		else
+			prng_fill(&g->rng, ubuf + DDP_TAGGED_LEN, n);
 		put(g, c, dir, op, DDP_TAGGED_LEN + n, &m);
 		o = &g->ops[op];
 		mo += n;

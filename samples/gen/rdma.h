@@ -24,6 +24,9 @@ int rd_read_req(struct gen *g, struct conn *c, int dir, uint32_t sink_stag, uint
 		uint32_t size, uint32_t src_stag, uint64_t src_to);
 /* Read Responses for op, in the opposite direction. */
 void rd_read_resp(struct gen *g, struct conn *c, int op);
+/* The same with the given octets (the source buffer's contents) instead of
+ * random ones. */
+void rd_read_resp_data(struct gen *g, struct conn *c, int op, const uint8_t *data);
 /* kind: OP_FADD or OP_CSWAP */
 int rd_atomic_req(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint32_t req_id,
 		  uint32_t stag, uint64_t to, uint64_t add_swap, uint64_t add_swap_mask,

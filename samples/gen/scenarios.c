@@ -30,6 +30,7 @@ const struct scenario scenarios[] = {
 	{ "pcapng", 22, 1, scen_pcapng, "pcapng file format" },
 	{ "usec-pcap", 23, 1, scen_usec_pcap, "microsecond pcap" },
 	{ "rpc-rdma", 24, 1, scen_rpc_rdma, "NFSv3 over RPC-over-RDMA, read and write chunks" },
+	{ "nvmeof", 25, 1, scen_nvmeof, "NVMe over Fabrics (NVMe/RDMA) on port 4420, two queues" },
 	{ "bench", 99, 0, NULL, "large stream for benchmarks (--size BYTES)" },
 };
 

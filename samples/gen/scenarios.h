@@ -46,5 +46,7 @@ void scen_snaplen_128(struct gen *g);
 void scen_snaplen_96(struct gen *g);
 /* scen_ulp.c */
 void scen_rpc_rdma(struct gen *g);
+/* scen_nvme.c */
+void scen_nvmeof(struct gen *g);
 
 #endif

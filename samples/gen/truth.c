@@ -244,6 +244,35 @@ static void write_fpdu(FILE *f, const struct truth *t, const struct fpdu_rec *x,
 	fprintf(f, "}%s\n", lastf ? "" : ",");
 }
 
+static void write_nvme(FILE *f, const struct truth *t, const struct nvme_out *x, int last)
+{
+	const struct nvme_rec *r = &t->g->nvme[x->rec];
+
+	fprintf(f, "    {\"qp\": %d, \"qid\": %d, \"cid\": %u, \"opcode\": %u, \"fctype\": ", x->qp,
+		r->qid, r->cid, r->opcode);
+	opt_u64(f, r->fabrics, r->fctype);
+	fputs(", \"op\": ", f);
+	jstr(f, r->op);
+	fputs(", \"nsid\": ", f);
+	opt_u64(f, r->has_nsid, r->nsid);
+	fputs(", \"slba\": ", f);
+	opt_u64(f, r->has_lba, r->slba);
+	fputs(", \"nlb\": ", f);
+	opt_u64(f, r->has_lba, r->nlb);
+	fprintf(f, ", \"bytes\": %" PRIu64 ", \"first_frame\": %u, \"last_frame\": %u, "
+		"\"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64 ", \"latency_ns\": ",
+		x->bytes, x->first_frame, x->last_frame, x->start_ns, x->end_ns);
+	opt_u64(f, x->has_latency, x->latency);
+	fprintf(f, ", \"data_ns\": %" PRIu64 ", \"status\": ", x->data_ns);
+	opt_u64(f, x->has_status, r->status);
+	fputs(", \"status_name\": ", f);
+	if (x->has_status && r->status_name)
+		jstr(f, r->status_name);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"complete\": %s}%s\n", bool_s(x->complete), last ? "" : ",");
+}
+
 int truth_write(const struct truth *t, const char *path)
 {
 	const struct gen *g = t->g;
@@ -269,7 +298,15 @@ int truth_write(const struct truth *t, const char *path)
 	fputs("  ],\n  \"fpdus\": [\n", f);
 	for (size_t i = 0; i < t->nfpdus; i++)
 		write_fpdu(f, t, &g->fpdus[t->fpdus[i]], i == t->nfpdus - 1);
-	fputs("  ]\n}\n", f);
+	fputs("  ]", f);
+	/* NVMe scenarios only: the list would be empty everywhere else */
+	if (g->nnvme) {
+		fputs(",\n  \"nvme\": [\n", f);
+		for (size_t i = 0; i < t->nnvme; i++)
+			write_nvme(f, t, &t->nvme[i], i == t->nnvme - 1);
+		fputs("  ]", f);
+	}
+	fputs("\n}\n", f);
 	rc = ferror(f) ? -1 : 0;
 	if (fclose(f))
 		rc = -1;

@@ -4,7 +4,8 @@
 
 Re-derives from the capture bytes alone (its own pcap/pcapng reader, IP/TCP
 parser with checksum verification, per-direction stream reassembly, MPA
-marker removal, CRC32c, DDP/RDMAP parsing) what the truth file claims, and
+marker removal, CRC32c, DDP/RDMAP parsing, NVMe/RDMA capsules) what the
+truth file claims, and
 reports every disagreement. It shares no code with the generator (C) nor with
 the decoders; it exists so that a bug in the generator cannot silently end up
 in the ground truth.
@@ -16,6 +17,8 @@ exit status: 0 all consistent, 1 disagreements found, 2 usage/IO error.
 import json
 import struct
 import sys
+
+from verify_nvme import check_nvme
 
 M32 = 1 << 32
 
@@ -226,6 +229,8 @@ class Checker:
         self.check_fpdus()
         self.check_rtr()
         self.check_ops()
+        if "nvme" in t:
+            check_nvme(self)
         return not self.errors
 
     # -- per-direction byte streams with first-capture frame numbers
@@ -715,8 +720,9 @@ def main(argv):
             return 2
         if ok:
             passed += 1
-            print("%s: consistent (%d frames, %d FPDUs, %d operations)" %
-                  (truth, ch.t["frames"], len(ch.t["fpdus"]), len(ch.t["operations"])))
+            print("%s: consistent (%d frames, %d FPDUs, %d operations%s)" %
+                  (truth, ch.t["frames"], len(ch.t["fpdus"]), len(ch.t["operations"]),
+                   ", %d NVMe commands" % len(ch.t["nvme"]) if "nvme" in ch.t else ""))
         else:
             failed += 1
             for e in ch.errors:

@@ -7,6 +7,8 @@ Extracts TCP payloads with tshark and writes, per harness, small inputs:
   fuzz_fpdu       8-octet parameter prefix + a run of FPDUs from one direction
   fuzz_rdmap      single ULPDUs (the FPDU without length, pad and CRC)
   fuzz_tracker    [flags][len][ulpdu] records of a connection's first segments
+  fuzz_nvme       [flags][len:2][ulpdu] records of the NVMe/RDMA captures' connections
+                  (port 4420): their start, and slices from their middle
   fuzz_cli_packets  the TCP segments of up to four connections in the
                   harness's record encoding (see fuzz_cli_packets.c)
   fuzz_cli_pcap   short prefixes (and a mid-capture slice) of every capture
@@ -161,8 +163,36 @@ def cli_pcap_seeds(pcap, limit=16384):
         yield bytes(out)
 
 
+def nvme_seeds(pcap, per_seed=6144):
+    """fuzz_nvme records of every connection to port 4420."""
+    per_stream = {}
+    for stream, sport, data in payloads(pcap):
+        if not data.startswith(b"MPA ID R"):
+            per_stream.setdefault(stream, []).append((sport, data))
+    for stream, recs in sorted(per_stream.items()):
+        out = bytearray()
+        for sport, data in recs:
+            for u in fpdus(data):
+                out += bytes([0 if sport != 4420 else 1]) + struct.pack("!H", len(u)) + u
+        # the connection's start, and two slices beginning at a record boundary
+        # further in (a capture that starts mid-connection)
+        starts, off = [], 0
+        while off + 3 <= len(out):
+            starts.append(off)
+            off += 3 + struct.unpack_from("!H", out, off + 1)[0]
+        for s in sorted({0, starts[len(starts) // 3], starts[2 * len(starts) // 3]}):
+            yield bytes(out[s:s + per_seed])
+
+
 def main():
     want = set(sys.argv[1:])
+    if not want or "fuzz_nvme" in want:
+        for pcap in pcaps_nvme():
+            for seed in nvme_seeds(pcap):
+                save("fuzz_nvme", seed)
+        if want == {"fuzz_nvme"}:
+            print("fuzz_nvme: %d seeds" % len(os.listdir(os.path.join(OUT, "fuzz_nvme"))))
+            return
     pcaps = sorted(glob.glob(os.path.join(ROOT, "samples", "*", "*.pcap*")))
     if want & {"fuzz_cli_packets", "fuzz_cli_pcap"} or not want:
         for i, pcap in enumerate(pcaps):
@@ -198,6 +228,11 @@ def main():
     for h in ("fuzz_mpa_frame", "fuzz_fpdu", "fuzz_rdmap", "fuzz_tracker"):
         n = len(os.listdir(os.path.join(OUT, h))) if os.path.isdir(os.path.join(OUT, h)) else 0
         print(f"{h}: {n} seeds")
+
+
+def pcaps_nvme():
+    return [os.path.join(ROOT, "samples", p) for p in ("generated/nvmeof.pcap",
+                                                        "real/30-nvmeof-mixed.pcap")]
 
 
 if __name__ == "__main__":

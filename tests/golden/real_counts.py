@@ -215,6 +215,29 @@ def main(argv):
     check(all(o["complete"] and o["bytes"] == 65536 and o["segments"] == SEGS_64K
               for o in w[1:-1]), "27: every other Write is 64 KiB in 46 segments")
 
+    # 30: NVMe over Fabrics (nvme-rdma host, nvmet-rdma target, both on siw over lo,
+    # 10.77.1.1 both ends, CRC off), `nvme connect -i 2`: the admin queue and two I/O
+    # queues, three connections to the target's port 4420. In NVMe/RDMA only the
+    # controller moves data: RDMA Writes into the host's buffers (host reads, Identify,
+    # logs) and RDMA Reads of them (host writes). A write rides in the command capsule
+    # when it fits the target's inline data size (nvmet-rdma: one page, so the four
+    # 4 KiB dd writes and the 4 KiB io-passthru write) and on I/O queues only (the
+    # admin Connect's 1024 octets are read). RDMA Reads: that Connect data, 4 x 16 KiB,
+    # 4 x 64 KiB (dd) and 8 KiB (nvme write). The AER stays outstanding at the NVMe
+    # level; every RDMA operation completes. (NVMe-level counts: tests/nvme.)
+    ops, st = load_one("30-nvmeof-mixed")
+    check(len(st["qps"]) == 3, "30: three connections (admin + 2 I/O queues)")
+    check(all(q["responder"] == "10.77.1.1:4420" and q["mpa_rev"] == 2 and not q["crc"]
+              for q in st["qps"]), "30: every QP to port 4420, MPA rev 2, CRC off")
+    rd = of(ops, op="read")
+    resp = lambda o: o["src"].endswith(":4420")
+    check(len(rd) == 10 and all(resp(o) and o["complete"] for o in rd),
+          "30: 10 RDMA Reads, all by the controller, complete (got %d)" % len(rd))
+    check(sorted(o["bytes"] for o in rd) == sorted([1024] + [16384] * 4 + [65536] * 4 + [8192]),
+          "30: RDMA Read sizes: Connect data, 4 x 16 KiB, 4 x 64 KiB, 8 KiB")
+    check(all(resp(o) for o in of(ops, op="write")), "30: RDMA Writes only by the controller")
+    check(all(o["complete"] for o in ops), "30: every RDMA operation complete")
+
     for f in failures:
         print("FAIL:", f)
     print("%d failure(s)" % len(failures))

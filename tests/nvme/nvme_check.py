@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The core's NVMe command tracker on whole captures (through tests/nvme/nvme_feed).
+
+  nvme_check.py truth NVME_FEED SAMPLE     SAMPLE.pcap[ng] + SAMPLE.truth.json: the
+      commands the tracker reports equal the truth's `nvme` list, every field the
+      truth gives, in the truth's order (start_ns, first_frame, qp, cid).
+  nvme_check.py real NVME_FEED 30-nvmeof-mixed.pcap
+      the real NVMe-oF capture (/work/shared/captures/MANIFEST.md section 30):
+      the I/O commands per op that the host ran, the admin commands nvme-cli
+      issued, one Connect per queue, every command complete except the AER.
+
+Exit status: 0 equal, 1 a difference (each printed), 2 the tool failed.
+"""
+import collections
+import json
+import os
+import subprocess
+import sys
+
+
+def feed(tool, capture):
+    p = subprocess.run([tool, capture], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        print("nvme_feed failed (%d): %s" % (p.returncode, p.stderr.decode(errors="replace")))
+        sys.exit(2)
+    rows = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
+    return [r for r in rows if "cid" in r], [r for r in rows if "qp_info" in r]
+
+
+def check_truth(tool, sample):
+    cap = next((sample + e for e in (".pcap", ".pcapng") if os.path.exists(sample + e)), None)
+    with open(sample + ".truth.json") as f:
+        want = json.load(f)["nvme"]
+    got, _ = feed(tool, cap)
+    got.sort(key=lambda c: (c["start_ns"], c["first_frame"], c["qp"], c["cid"]))
+    diffs = []
+    if len(got) != len(want):
+        diffs.append("%d commands, truth has %d" % (len(got), len(want)))
+    for i, (g, w) in enumerate(zip(got, want)):
+        for k, v in w.items():
+            if g.get(k) != v:
+                diffs.append("command %d (qp %s cid %s): %s: got %r, truth %r"
+                             % (i, w["qp"], w["cid"], k, g.get(k), v))
+    for d in diffs[:40]:
+        print(d)
+    print("%s: %d commands, %d differences" % (os.path.basename(sample), len(want), len(diffs)))
+    return 1 if diffs else 0
+
+
+def check_real(tool, capture):
+    """Manifest section 30: nvme connect -i 2 (admin + 2 I/O queues), 4 KiB LBAs."""
+    cmds, info = feed(tool, capture)
+    fails = []
+
+    def expect(cond, what):
+        if not cond:
+            fails.append(what)
+
+    per = collections.Counter((c["qid"], c["op"]) for c in cmds)
+    io = collections.Counter(c["op"] for c in cmds if c["qid"] and c["qid"] > 0)
+    # The host's I/O: dd with O_DIRECT (one command per block), nvme write/read,
+    # nvme io-passthru, nvme flush.
+    writes = sorted((c["slba"], c["nlb"]) for c in cmds if c["op"] == "write")
+    want_writes = sorted([(i, 1) for i in range(4)] + [(16 + 4 * i, 4) for i in range(4)] +
+                         [(64 + 16 * i, 16) for i in range(4)] + [(1024, 2), (2048, 1)])
+    expect(writes == want_writes, "writes %s != %s" % (writes, want_writes))
+    reads = sorted((c["slba"], c["nlb"]) for c in cmds if c["op"] == "read")
+    want_reads = sorted([(i, 1) for i in range(8)] + [(64 + 32 * i, 32) for i in range(4)] +
+                        [(1024, 2), (2048, 1)])
+    # ... and the kernel's partition-table scan at connect (not in the manifest's
+    # count): single-LBA reads before the first command the host ran.
+    first_user = min(c["start_ns"] for c in cmds if c["op"] == "write")
+    scan = sorted((c["slba"], c["nlb"]) for c in cmds
+                  if c["op"] == "read" and c["start_ns"] < first_user)
+    for r in scan:
+        reads.remove(r)
+    expect(reads == want_reads, "reads (without the %d scan reads) %s != %s"
+           % (len(scan), reads, want_reads))
+    expect(all(n == 1 for _, n in scan) and len(scan) <= 4, "scan reads %s" % scan)
+    expect(io["flush"] == 1, "flush %d" % io["flush"])
+    expect(set(io) <= {"read", "write", "flush", "connect"}, "other I/O ops %s" % io)
+    # One Connect per queue; queues 0, 1 and 2 on three connections.
+    expect(sorted(q for q, op in per.elements() if op == "connect") == [0, 1, 2],
+           "connects %s" % per)
+    expect(sorted(i["qid"] for i in info) == [0, 1, 2], "queues %s" % info)
+    expect(all(i["subnqn"] == "nqn.2024-01.test:mixed" for i in info), "subsystem NQN")
+    expect(all(i["cntlid"] == 1 for i in info), "controller ids %s" % [i["cntlid"] for i in info])
+    # nvme id-ctrl, id-ns, smart-log, get-log --log-id=1 --log-len=64, get-feature -f 7
+    adm = [c for c in cmds if c["qid"] == 0]
+    has = lambda **kv: any(all(c.get(k) == v for k, v in kv.items()) for c in adm)
+    expect(has(op="identify", cns=1), "Identify CNS 1")
+    expect(has(op="identify", cns=0, nsid=1), "Identify CNS 0")
+    expect(has(op="get_log_page", lid=2, bytes=512), "Get Log Page SMART")
+    expect(has(op="get_log_page", lid=1, bytes=64), "Get Log Page Error Information, 64 octets")
+    expect(has(op="get_features", fid=7), "Get Features FID 7")
+    for op in ("property_get", "property_set", "set_features", "async_event", "keep_alive"):
+        expect(per[(0, op)] >= 1, "admin %s" % op)
+    # Every command completed successfully but the AER (answered only by an event).
+    open_ = [(c["qid"], c["op"]) for c in cmds if not c["complete"]]
+    expect(open_ == [(0, "async_event")], "incomplete %s" % open_)
+    expect(all(c["status"] == 0 for c in cmds if c["complete"]), "error statuses")
+    expect(all(i["orphan_responses"] == 0 and i["unmatched_data"] == 0 and i["undecodable"] == 0
+               for i in info), "orphans or unmatched data %s" % info)
+    for k in sorted(per, key=lambda k: (k[0], k[1])):
+        print("qid %s %-14s %d" % (k[0], k[1], per[k]))
+    for f in fails:
+        print("FAIL:", f)
+    return 1 if fails else 0
+
+
+def main(argv):
+    if len(argv) != 4 or argv[1] not in ("truth", "real"):
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    return check_truth(argv[2], argv[3]) if argv[1] == "truth" else check_real(argv[2], argv[3])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
