@@ -291,6 +291,95 @@ static void emit(struct iws_stream *s, int side, const uint8_t *wire, uint32_t w
 	}
 	fd->gap_before = false;
 	st_pdu(s, &ev);
+	fd->fpdu_index++;
+	/* A sender that leaves CRC fields out of its marker count: the grid
+	 * of the next FPDU is 4 octets on. */
+	if (fd->p.skip_crc)
+		fd->p.marker_base += IWS_MPA_CRC_LEN;
+}
+
+/* ---- senders that break the marker rules (RFC 5044 §4.2-4.3) ---- */
+
+/* The marker words of the FPDU at wire[0, avail) (TCP seq `seq`) where d
+ * places them: 1 all of them right (reserved zero, FPDUPTR back to the
+ * FPDU's ULPDU_Length), 0 not, -1 none captured. */
+static int grid_fit(const struct iws_mpa_dir *d, const uint8_t *wire, uint32_t avail, uint32_t seq)
+{
+	uint32_t lo = iws_mpa_len_field_off(d, seq);
+	if (avail < lo + IWS_MPA_ULPDU_LEN_LEN)
+		return -1;
+	uint16_t ulen = iws_be16(wire + lo);
+	if (ulen < IWS_DDP_MIN_HDR_LEN)
+		return 0;
+	uint32_t w = iws_mpa_fpdu_wire_len(d, seq, ulen);
+	int seen = 0;
+	for (uint32_t o = iws_mpa_next_marker_dist(d, seq); o < w && o + IWS_MPA_MARKER_LEN <= avail;
+	     o += IWS_MPA_MARKER_INTERVAL) {
+		const uint8_t *m = wire + o;
+		uint16_t ptr = d->fpduptr_le ? (uint16_t)(m[2] | m[3] << 8) : iws_be16(m + 2);
+		if (iws_be16(m) || ptr != iws_mpa_fpduptr_expected(lo, o))
+			return 0;
+		seen = 1;
+	}
+	return seen ? 1 : -1;
+}
+
+static void deviation(struct iws_stream *s, int side, uint32_t seq, uint32_t bits)
+{
+	struct fr_dir *fd = &s->d[side];
+	if ((fd->marker_dev | bits) == fd->marker_dev)
+		return;
+	fd->marker_dev |= bits;
+	st_event(s, IWS_SEV_MARKERS_NONSTANDARD, side, seq, 0, fd->marker_dev);
+}
+
+/*
+ * Markers are in force: do this FPDU's sit where the grid says? When they
+ * do not, find the grid (and FPDUPTR byte order) they fit, make it the
+ * direction's, and tell the sender's fault apart: FPDUPTR least significant
+ * octet first; a grid that moves 4 octets on with every FPDU (the sender's
+ * marker count leaves CRC fields out: the shift found is 4 per FPDU since
+ * the last one that fitted, twice); or a grid offset from SeqStart (a shift
+ * after which FPDUs fit again without moving). Both front ends follow the
+ * grid found, so they decide alike.
+ */
+static void fit_markers(struct iws_stream *s, int side, const uint8_t *wire, uint32_t avail, uint32_t seq)
+{
+	struct fr_dir *fd = &s->d[side];
+	uint64_t since = fd->fpdu_index - fd->last_fit;
+	int f = grid_fit(&fd->p, wire, avail, seq);
+	if (f < 0)
+		return;
+	if (f == 1) {
+		if (fd->realign_pending && since)
+			deviation(s, side, seq, IWS_MARKER_DEV_OFFSET);
+		fd->realign_pending = 0;
+		fd->last_fit = fd->fpdu_index;
+		return;
+	}
+	for (int le = 0; le < 2; le++) {
+		for (uint32_t sh = 0; sh < IWS_MPA_MARKER_INTERVAL; sh += 4) {
+			struct iws_mpa_dir t = fd->p;
+			t.fpduptr_le = le ? !fd->p.fpduptr_le : fd->p.fpduptr_le;
+			t.marker_base = fd->p.marker_base + sh;
+			if ((!le && !sh) || grid_fit(&t, wire, avail, seq) != 1)
+				continue;
+			if (t.fpduptr_le != fd->p.fpduptr_le)
+				deviation(s, side, seq, IWS_MARKER_DEV_LE_FPDUPTR);
+			if (sh) {
+				if (fd->realign_pending && since && sh == ((4u * since) & 511u)) {
+					t.skip_crc = true;
+					fd->realign_pending = 0;
+					deviation(s, side, seq, IWS_MARKER_DEV_SKIP_CRC);
+				} else {
+					fd->realign_pending = sh;
+				}
+			}
+			fd->p = t;
+			fd->last_fit = fd->fpdu_index;
+			return;
+		}
+	}
 }
 
 /*
@@ -310,6 +399,12 @@ static bool frame_buffer(struct iws_stream *s, int side)
 		uint32_t lo = iws_mpa_len_field_off(&fd->p, seq);
 		if (avail < lo + IWS_MPA_ULPDU_LEN_LEN)
 			break;
+		if (fd->p.markers) {
+			fit_markers(s, side, b->data + o, sbuf_first_hole(b, o, avail), seq);
+			lo = iws_mpa_len_field_off(&fd->p, seq);
+			if (avail < lo + IWS_MPA_ULPDU_LEN_LEN)
+				break;
+		}
 		uint16_t ulen = iws_be16(b->data + o + lo);
 		if (ulen < IWS_DDP_MIN_HDR_LEN || sbuf_first_hole(b, o, lo + 2) < lo + 2) {
 			sbuf_consume(b, o);
@@ -486,8 +581,12 @@ static void infer_params(struct iws_stream *s, int side, const struct iws_sync *
 	if (!fd->p_known) {
 		fd->p.markers = sy->markers;
 		fd->p.marker_base = sy->marker_base;
+		fd->p.fpduptr_le = sy->fpduptr_le;
+		fd->p.skip_crc = sy->skip_crc;
 		fd->p.crc = sy->crc == IWS_YES;
 		fd->p_known = true;
+		deviation(s, side, fd->buf.seq, (sy->fpduptr_le ? IWS_MARKER_DEV_LE_FPDUPTR : 0) |
+					       (sy->skip_crc ? IWS_MARKER_DEV_SKIP_CRC : 0));
 		/* RFC 5044 §7.1.1: CRC is on in both directions or in neither. */
 		if (fd->p.crc && !s->d[!side].p_known)
 			s->d[!side].hint.crc = IWS_YES;
@@ -510,6 +609,12 @@ static void sync_opts(const struct iws_stream *s, int side, struct iws_sync_opts
 	if (fd->p_known) {
 		o->markers = fd->p.markers ? IWS_YES : IWS_NO;
 		o->marker_base = fd->p.marker_base;
+		o->fpduptr_le = fd->p.fpduptr_le;
+		o->skip_crc = fd->p.skip_crc;
+		/* A grid that moves with every FPDU has moved by an unknown amount
+		 * over the octets lost: look for it again. */
+		if (fd->p.skip_crc)
+			o->markers = IWS_UNKNOWN;
 		o->crc = fd->p.crc ? IWS_YES : IWS_NO;
 	} else {
 		o->markers = fd->hint.markers;
@@ -591,6 +696,13 @@ static bool hunt_sync(struct iws_stream *s, int side, bool final)
 		fd->hunted = 0;
 		skip(s, side, sy.off, hunt_skip_kind(fd));
 		infer_params(s, side, &sy);
+		if (sy.markers) {
+			/* the grid of the FPDU found (it may have moved, or been wrong) */
+			fd->p.marker_base = sy.marker_base;
+			fd->p.fpduptr_le = sy.fpduptr_le;
+			fd->p.skip_crc = sy.skip_crc;
+			fd->last_fit = fd->fpdu_index;
+		}
 		fd->c.resyncs++;
 		/* Whatever came before (a gap, the capture start) was missed. */
 		if (!fd->lost_reported)
@@ -789,6 +901,12 @@ void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uin
 		uint32_t lo = iws_mpa_len_field_off(&fd->p, fd->pos);
 		if (n < lo + IWS_MPA_ULPDU_LEN_LEN)
 			break;
+		if (fd->p.markers) {
+			fit_markers(s, side, p, n, fd->pos);
+			lo = iws_mpa_len_field_off(&fd->p, fd->pos);
+			if (n < lo + IWS_MPA_ULPDU_LEN_LEN)
+				break;
+		}
 		uint16_t ulen = iws_be16(p + lo);
 		if (ulen < IWS_DDP_MIN_HDR_LEN) {
 			lose_sync(s, side);

@@ -126,14 +126,14 @@ uint32_t iws_mpa_fpdu_wire_len(const struct iws_mpa_dir *d, uint32_t seq, uint16
 	return body + IWS_MPA_MARKER_LEN * n;
 }
 
-struct iws_result iws_mpa_marker_parse(const uint8_t *buf, size_t len, uint32_t expected,
+struct iws_result iws_mpa_marker_parse(const uint8_t *buf, size_t len, uint32_t expected, bool le,
 				       struct iws_mpa_marker *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (len < IWS_MPA_MARKER_LEN)
 		return iws_need(IWS_MPA_MARKER_LEN);
 	out->rsvd = iws_be16(buf);
-	out->fpduptr = iws_be16(buf + 2);
+	out->fpduptr = le ? (uint16_t)(buf[2] | buf[3] << 8) : iws_be16(buf + 2);
 	/* FPDUs and markers are both 4-aligned to SeqStart, so a correct FPDUPTR
 	 * is always a multiple of 4 (RFC 5044 §4.2). */
 	if (out->fpduptr & 3)
@@ -188,7 +188,8 @@ struct iws_result iws_mpa_fpdu_parse(const uint8_t *wire, size_t len, uint32_t s
 		     o += IWS_MPA_MARKER_INTERVAL) {
 			struct iws_mpa_marker *m = &out->markers[out->n_markers++];
 			struct iws_result r = iws_mpa_marker_parse(wire + o, len - o,
-								   iws_mpa_fpduptr_expected(len_off, o), m);
+								   iws_mpa_fpduptr_expected(len_off, o),
+								   d->fpduptr_le, m);
 			m->off = o;
 			if (r.status != IWS_OK || !m->ok)
 				out->marker_errors++;

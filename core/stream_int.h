@@ -59,6 +59,9 @@ struct fr_dir {
 	bool p_known;
 	struct fr_hint hint;        /* for inference when p is not known */
 	uint32_t marker_dev;        /* IWS_MARKER_DEV_* seen */
+	uint64_t fpdu_index;        /* FPDUs framed so far */
+	uint64_t last_fit;          /* fpdu_index of the last FPDU whose markers fit the grid */
+	uint32_t realign_pending;   /* a grid shift not yet told apart (skip_crc or offset) */
 	struct iws_stream_counts c;
 	struct reasm_dir r;         /* TCP */
 };

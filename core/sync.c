@@ -100,7 +100,8 @@ static int check_fpdu(const uint8_t *wire, size_t len, uint32_t seq, const struc
 	/* Every marker inside must point back to this FPDU. */
 	if (d->markers) {
 		for (uint32_t o = iws_mpa_next_marker_dist(d, seq); o + 4 <= avail && o < w; o += 512) {
-			if (iws_be16(wire + o) != 0 || iws_be16(wire + o + 2) != iws_mpa_fpduptr_expected(lo, o))
+			uint16_t ptr = d->fpduptr_le ? (uint16_t)(wire[o + 2] | wire[o + 3] << 8) : iws_be16(wire + o + 2);
+			if (iws_be16(wire + o) != 0 || ptr != iws_mpa_fpduptr_expected(lo, o))
 				return 0;
 			(*markers_seen)++;
 		}
@@ -132,6 +133,7 @@ static unsigned chain(const uint8_t *buf, size_t len, uint32_t seq, const struct
 {
 	unsigned n = 0;
 	size_t off = 0;
+	struct iws_mpa_dir dd = *d;
 	*ended_cleanly = false;
 	if (crc_ok)
 		*crc_ok = 0;
@@ -144,7 +146,7 @@ static unsigned chain(const uint8_t *buf, size_t len, uint32_t seq, const struct
 		}
 		uint32_t w = 0;
 		int cs;
-		int v = check_fpdu(buf + off, len - off, seq + (uint32_t)off, d, cp, &w, &cs,
+		int v = check_fpdu(buf + off, len - off, seq + (uint32_t)off, &dd, cp, &w, &cs,
 				   markers_seen);
 		if (v < 0) {
 			*ended_cleanly = true;
@@ -158,6 +160,10 @@ static unsigned chain(const uint8_t *buf, size_t len, uint32_t seq, const struct
 		if (cs == 2 && crc_zero)
 			(*crc_zero)++;
 		off += w;
+		/* A sender whose marker count leaves CRC fields out: its grid moves
+		 * 4 octets on with every FPDU. */
+		if (dd.skip_crc)
+			dd.marker_base += IWS_MPA_CRC_LEN;
 	}
 	return n;
 }
@@ -199,6 +205,8 @@ static bool scan(const uint8_t *buf, size_t len, uint32_t seq, const struct iws_
 			out->crc = ok > 0 ? IWS_YES : IWS_NO;
 			out->markers = d->markers;
 			out->marker_base = d->marker_base;
+			out->fpduptr_le = d->markers && d->fpduptr_le;
+			out->skip_crc = d->markers && d->skip_crc;
 			return true;
 		}
 		/* Valid as far as the data goes: with more octets this candidate
@@ -209,13 +217,64 @@ static bool scan(const uint8_t *buf, size_t len, uint32_t seq, const struct iws_
 	return false;
 }
 
+/* What the words at one grid phase look like: how many there are (over
+ * `periods` intervals, 0: as many as the data holds; counting stops at the
+ * first that cannot be a marker), whether all have a
+ * zero reserved half and an FPDUPTR that is 4-aligned read most (be) or
+ * least (le) significant octet first, and whether any points back (not 0). */
+struct grid_words {
+	unsigned words;
+	bool be, le, pointing;
+};
+
+static struct grid_words grid_at(const uint8_t *buf, size_t len, uint32_t p, unsigned periods)
+{
+	struct grid_words g = { 0, true, true, false };
+	for (uint32_t q = p; q + 4 <= len && (!periods || q < p + periods * IWS_MPA_MARKER_INTERVAL);
+	     q += IWS_MPA_MARKER_INTERVAL) {
+		g.words++;
+		if (iws_be16(buf + q)) {
+			g.be = g.le = false;
+			break;
+		}
+		g.be &= (iws_be16(buf + q + 2) & 3) == 0;
+		g.le &= (buf[q + 2] & 3) == 0;
+		g.pointing |= iws_be16(buf + q + 2) != 0;
+	}
+	return g;
+}
+
+/* Chains of FPDUs with markers on the grid at base, FPDUPTR in the byte
+ * order(s) the words allow, the grid fixed (RFC 5044 §4.3) or moving on by
+ * 4 octets with every FPDU (a sender that does not count CRC octets). */
+static bool try_grid(const uint8_t *buf, size_t len, uint32_t seq, const struct iws_mpa_dir *d,
+		     uint32_t base, const struct grid_words *g, bool need_marker, unsigned min_chain,
+		     uint32_t max_scan, struct crc_plan *cp, struct iws_sync *out, bool *pending)
+{
+	struct iws_mpa_dir dm = *d;
+	dm.markers = true;
+	dm.marker_base = base;
+	for (int le = 0; le < 2; le++) {
+		if (!(le ? g->le : g->be))
+			continue;
+		for (int skip = 0; skip < 2; skip++) {
+			dm.fpduptr_le = le;
+			dm.skip_crc = skip;
+			if (scan(buf, len, seq, &dm, min_chain, max_scan, 4, (base - seq) & 3, need_marker, cp,
+				 out, pending))
+				return true;
+		}
+	}
+	return false;
+}
+
 struct iws_result iws_sync_find(const uint8_t *buf, size_t len, uint32_t seq,
 				const struct iws_sync_opts *o, struct iws_sync *out)
 {
 	memset(out, 0, sizeof(*out));
 	unsigned min_chain = o->min_chain ? o->min_chain : 3;
 	uint32_t max_scan = o->max_scan ? o->max_scan : IWS_FPDU_MAX_WIRE;
-	struct iws_mpa_dir d = { false, o->crc == IWS_YES, 0 };
+	struct iws_mpa_dir d = { false, o->crc == IWS_YES, 0, o->fpduptr_le, o->skip_crc };
 	/* CRCs known to be off are not worth computing: they could only match
 	 * by accident. */
 	struct crc_plan cp = { o->crc != IWS_NO, true, SYNC_CRC_BUDGET, false };
@@ -227,21 +286,13 @@ struct iws_result iws_sync_find(const uint8_t *buf, size_t len, uint32_t seq,
 		 * reserved half and a 4-aligned FPDUPTR (RFC 5044 §4.2). With no
 		 * grid point in the data yet, wait (unless it ends here). */
 		uint32_t p = (o->marker_base - seq) & (IWS_MPA_MARKER_INTERVAL - 1);
-		bool any = false, like = true;
-		for (uint32_t q = p; q + 4 <= len && like; q += IWS_MPA_MARKER_INTERVAL) {
-			any = true;
-			like = iws_be16(buf + q) == 0 && (iws_be16(buf + q + 2) & 3) == 0;
-		}
-		if (!any && len < (uint64_t)p + 4 && o->min_chain != 1)
+		struct grid_words g = grid_at(buf, len, p, 0);
+		if (!g.words && o->min_chain != 1)
 			return iws_need(p + 4);
-		if (any && like) {
-			struct iws_mpa_dir dm = d;
-			dm.markers = true;
-			dm.marker_base = o->marker_base;
-			if (scan(buf, len, seq, &dm, min_chain, max_scan, 4, p & 3, false, &cp, out,
-				 &pending))
-				return iws_ok();
-		}
+		if (g.words && (g.be || g.le) &&
+		    try_grid(buf, len, seq, &d, o->marker_base, &g, false, min_chain, max_scan, &cp, out,
+			     &pending))
+			return iws_ok();
 		if (scan(buf, len, seq, &d, min_chain, max_scan, 1, 0, false, &cp, out, &pending))
 			return iws_ok();
 	} else if (o->markers == IWS_YES) {
@@ -256,32 +307,29 @@ struct iws_result iws_sync_find(const uint8_t *buf, size_t len, uint32_t seq,
 		 * small enough to miss every grid point validates without markers
 		 * too, so the no-marker answer is only right when no grid exists.
 		 * Grid candidates are words 512 octets apart with a zero reserved
-		 * half and a 4-aligned FPDUPTR (RFC 5044 §4.2); the chain must then
+		 * half and a 4-aligned FPDUPTR (RFC 5044 §4.2) over four periods;
+		 * then, for a sender whose grid moves on with every FPDU (its
+		 * marker count leaves CRC fields out), over two. The chain must
 		 * cross at least one of them. */
 		unsigned grids = 0;
-		for (uint32_t p = 0; o->markers == IWS_UNKNOWN && p < 512 && p + 512 + 4 <= len &&
-				     grids < SYNC_MAX_GRIDS;
-		     p++) {
-			bool grid = true, pointing = false;
-			for (uint32_t q = p; q + 4 <= len && q < p + 4 * 512; q += 512) {
-				uint16_t ptr = iws_be16(buf + q + 2);
-				if (iws_be16(buf + q) != 0 || (ptr & 3) != 0) {
-					grid = false;
-					break;
-				}
-				pointing |= ptr != 0;
+		uint32_t tried[SYNC_MAX_GRIDS];
+		for (unsigned periods = 4; periods >= 2 && o->markers == IWS_UNKNOWN; periods -= 2) {
+			for (uint32_t p = 0; p < 512 && p + 512 + 4 <= len && grids < SYNC_MAX_GRIDS; p++) {
+				struct grid_words g = grid_at(buf, len, p, periods);
+				/* All-zero words are what zero-filled payload looks like. */
+				if (g.words < 2 || !(g.be || g.le) || !g.pointing)
+					continue;
+				bool again = false;
+				for (unsigned i = 0; i < grids; i++)
+					again |= tried[i] == p;
+				if (again)
+					continue;
+				tried[grids++] = p;
+				bool pend = false;
+				if (try_grid(buf, len, seq, &d, seq + p, &g, true, min_chain, max_scan, &cp, out,
+					     &pend))
+					return iws_ok();
 			}
-			/* All-zero words are what zero-filled payload looks like. */
-			if (!grid || !pointing)
-				continue;
-			grids++;
-			struct iws_mpa_dir dm = d;
-			dm.markers = true;
-			dm.marker_base = seq + p;
-			bool pend = false;
-			if (scan(buf, len, seq, &dm, min_chain, max_scan, 4, p & 3, true, &cp, out,
-				 &pend))
-				return iws_ok();
 		}
 		if (scan(buf, len, seq, &d, min_chain, max_scan, 1, 0, false, &cp, out, &pending))
 			return iws_ok();

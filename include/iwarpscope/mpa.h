@@ -98,7 +98,12 @@ struct iws_result iws_mpa_parse_frame(const uint8_t *buf, size_t len, struct iws
 struct iws_mpa_dir {
 	bool markers;          /* markers are inserted in this direction */
 	bool crc;              /* CRC is in use (the field is always present) */
-	uint32_t marker_base;  /* SeqStart: TCP seq of the first full-operation octet */
+	uint32_t marker_base;  /* SeqStart: TCP seq of the first full-operation octet
+				* (skip_crc: the grid of the FPDU being framed) */
+	/* Senders that break RFC 5044 §4.2-4.3, as found in the data: */
+	bool fpduptr_le;       /* FPDUPTR carried least significant octet first */
+	bool skip_crc;         /* the grid moves 4 octets on after each FPDU: the
+				* sender's marker count leaves CRC fields out */
 };
 
 /* Octets of padding after an ULPDU of this length (RFC 5044 §4.1). */
@@ -152,10 +157,12 @@ static inline uint32_t iws_mpa_fpduptr_expected(uint32_t len_off, uint32_t off)
 
 /*
  * Decode the 4 octets of a marker and check its FPDUPTR against `expected`
- * (see iws_mpa_fpduptr_expected). MALFORMED when FPDUPTR is not a multiple of
- * 4 or differs from expected; the fields are filled in all the same.
+ * (see iws_mpa_fpduptr_expected); le: FPDUPTR carried least significant
+ * octet first (a sender that breaks §4.2). MALFORMED when FPDUPTR is not a
+ * multiple of 4 or differs from expected; the fields are filled in all the
+ * same.
  */
-struct iws_result iws_mpa_marker_parse(const uint8_t *buf, size_t len, uint32_t expected,
+struct iws_result iws_mpa_marker_parse(const uint8_t *buf, size_t len, uint32_t expected, bool le,
 				       struct iws_mpa_marker *out);
 
 enum iws_crc_status {

@@ -29,6 +29,9 @@ struct iws_sync_opts {
 	enum iws_tristate crc;      /* UNKNOWN: infer from the CRC fields */
 	unsigned min_chain;         /* FPDUs that must validate (0: default 3) */
 	uint32_t max_scan;          /* candidate offsets to try (0: 65544+marker room) */
+	/* a sender known to break RFC 5044's marker rules (iws_mpa_dir) */
+	bool fpduptr_le;
+	bool skip_crc;
 };
 
 struct iws_sync {
@@ -38,7 +41,8 @@ struct iws_sync {
 	unsigned crc_ok, crc_zero, crc_bad;
 	enum iws_tristate crc;      /* conclusion about CRC use */
 	bool markers;
-	uint32_t marker_base;       /* when markers */
+	uint32_t marker_base;       /* when markers: the grid of the FPDU at off */
+	bool fpduptr_le, skip_crc;  /* when markers: how the sender breaks RFC 5044 §4.2-4.3 */
 	bool crc_budget_spent;      /* some candidates were judged without their CRC */
 };
 

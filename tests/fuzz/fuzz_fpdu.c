@@ -25,6 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	d.markers = data[0] & 1;
 	d.crc = (data[0] >> 1) & 1;
 	d.marker_base = (uint32_t)data[1] << 24 | (uint32_t)data[2] << 16 | (uint32_t)data[3] << 8 | data[4];
+	d.fpduptr_le = (data[0] >> 2) & 1;
+	d.skip_crc = (data[0] >> 3) & 1;
 	uint32_t seq = d.marker_base + ((uint32_t)data[5] << 8 | data[6]) * 4u;
 	uint8_t mode = data[7];
 	data += 8;
@@ -52,7 +54,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	struct iws_sync_opts o = { (enum iws_tristate)(mode % 3), d.marker_base, (mode & 0x20) != 0,
-				   (enum iws_tristate)((mode / 3) % 3), 1u + (mode >> 6), 0 };
+				   (enum iws_tristate)((mode / 3) % 3), 1u + (mode >> 6), 0, d.fpduptr_le,
+				   d.skip_crc };
 	struct iws_sync y;
 	struct iws_result r = iws_sync_find(data, size, seq, &o, &y);
 	if (r.status == IWS_OK && y.off >= size)

@@ -32,7 +32,7 @@ int main(void)
 {
 	struct iws_fpdu f;
 	struct iws_result r;
-	struct iws_mpa_dir plain = { false, true, 0 };
+	struct iws_mpa_dir plain = { false, true, 0, false, false };
 
 	/* --- no markers: a real siw FPDU (13-crc-rping frame 8): ULPDU 34 octets,
 	 * no pad (2 + 34 is a multiple of 4), CRC 0x0FD9025B carried LSB first --- */
@@ -55,7 +55,7 @@ int main(void)
 	CHECK_STATUS(iws_mpa_fpdu_parse(wire, n, 1234, &plain, true, NULL, 0, &f), IWS_OK);
 	CHECK_EQ(f.crc_status, IWS_CRC_BAD);
 	/* CRC not negotiated or not checked: not checked. */
-	struct iws_mpa_dir nocrc = { false, false, 0 };
+	struct iws_mpa_dir nocrc = { false, false, 0, false, false };
 	CHECK_STATUS(iws_mpa_fpdu_parse(wire, n, 1234, &nocrc, true, NULL, 0, &f), IWS_OK);
 	CHECK_EQ(f.crc_status, IWS_CRC_NOT_CHECKED);
 	CHECK_STATUS(iws_mpa_fpdu_parse(wire, n, 1234, &plain, false, NULL, 0, &f), IWS_OK);
@@ -94,7 +94,7 @@ int main(void)
 	 * ULPDU_Length 1000 has body 2+1000+2+4 = 1008 octets; markers fall at
 	 * offsets 0 and 512 (a third at 1024 would lie past 1008+8), so the FPDU
 	 * is 1016 octets on the wire. */
-	struct iws_mpa_dir mk = { true, false, 5000 };
+	struct iws_mpa_dir mk = { true, false, 5000, false, false };
 	CHECK(iws_mpa_marker_at(&mk, 5000));
 	CHECK(iws_mpa_marker_at(&mk, 5512));
 	CHECK(!iws_mpa_marker_at(&mk, 5004));
@@ -113,13 +113,13 @@ int main(void)
 	CHECK_EQ(iws_mpa_fpdu_wire_len(&mk, 5000, 503), 512 + 4 + 4);
 	/* Wrap: SeqStart 0xFFFFFF00; an FPDU at seq 0 (256 into the interval)
 	 * has markers at seq 256 and 768 - the same as above. */
-	struct iws_mpa_dir wrap = { true, false, 0xFFFFFF00u };
+	struct iws_mpa_dir wrap = { true, false, 0xFFFFFF00u, false, false };
 	CHECK_EQ(iws_mpa_next_marker_dist(&wrap, 0), 256);
 	CHECK_EQ(iws_mpa_fpdu_wire_len(&wrap, 0, 1000), 1016);
 	CHECK(iws_mpa_marker_at(&wrap, 0xFFFFFF00u + 512u));  /* = 0x100 */
 	CHECK(iws_mpa_marker_at(&wrap, 0x100));
 	/* An FPDU 4 octets before the wrap with a marker at seq 0. */
-	struct iws_mpa_dir wrap2 = { true, true, 0xFFFFFFFCu - 508u };
+	struct iws_mpa_dir wrap2 = { true, true, 0xFFFFFFFCu - 508u, false, false };
 	CHECK_EQ(iws_mpa_next_marker_dist(&wrap2, 0xFFFFFFFCu), 4);
 	CHECK(iws_mpa_marker_at(&wrap2, 0));
 
@@ -138,7 +138,7 @@ int main(void)
 	put_be16(wire + 514, 508);
 	memcpy(wire + 516, u + 506, 494);
 	wire[1010] = wire[1011] = 0;
-	struct iws_mpa_dir mkc = { true, true, 5000 };
+	struct iws_mpa_dir mkc = { true, true, 5000, false, false };
 	put_crc(wire + 1012, iws_crc32c_sw(0, wire, 1012));
 	r = iws_mpa_fpdu_parse(wire, 1016, 5000, &mkc, true, scratch, sizeof(scratch), &f);
 	CHECK_STATUS(r, IWS_OK);
@@ -184,16 +184,16 @@ int main(void)
 	CHECK_EQ(iws_mpa_fpduptr_expected(0, 256), 256);
 	struct iws_mpa_marker m;
 	uint8_t mb[4] = { 0, 0, 0x01, 0x02 };
-	r = iws_mpa_marker_parse(mb, 4, 0x102, &m);
+	r = iws_mpa_marker_parse(mb, 4, 0x102, false, &m);
 	CHECK_STATUS(r, IWS_MALFORMED);
 	CHECK_EQ(r.err_off, 2);
 	mb[3] = 0x04;
-	CHECK_STATUS(iws_mpa_marker_parse(mb, 4, 0x104, &m), IWS_OK);
+	CHECK_STATUS(iws_mpa_marker_parse(mb, 4, 0x104, false, &m), IWS_OK);
 	CHECK(m.ok);
-	CHECK_STATUS(iws_mpa_marker_parse(mb, 4, 0x108, &m), IWS_MALFORMED);
-	CHECK_STATUS(iws_mpa_marker_parse(mb, 3, 0x104, &m), IWS_NEED_MORE);
+	CHECK_STATUS(iws_mpa_marker_parse(mb, 4, 0x108, false, &m), IWS_MALFORMED);
+	CHECK_STATUS(iws_mpa_marker_parse(mb, 3, 0x104, false, &m), IWS_NEED_MORE);
 	mb[0] = 1;
-	CHECK_STATUS(iws_mpa_marker_parse(mb, 4, 0x104, &m), IWS_OK);
+	CHECK_STATUS(iws_mpa_marker_parse(mb, 4, 0x104, false, &m), IWS_OK);
 	CHECK(!m.ok);  /* reserved half not zero */
 
 	/* --- a marker sitting right before the CRC field is covered by it ---

@@ -57,12 +57,12 @@ int main(void)
 	struct sb s;
 	uint32_t starts[64];
 	struct iws_sync y;
-	struct iws_sync_opts o = { IWS_NO, 0, false, IWS_UNKNOWN, 0, 0 };
+	struct iws_sync_opts o = { IWS_NO, 0, false, IWS_UNKNOWN, 0, 0, false, false };
 	struct iws_result r;
 
 	/* --- no markers, CRC on --- */
 	size_t len = build(&s, 0, 1000, 0, 1, 20, starts);
-	struct iws_mpa_dir dcrc = { false, true, 0 };
+	struct iws_mpa_dir dcrc = { false, true, 0, false, false };
 	walk(&s, &dcrc, starts, 20);
 	/* From every offset inside the first FPDU, sync lands on the second. */
 	for (uint32_t k = 1; k < starts[1]; k += 7) {
@@ -84,7 +84,7 @@ int main(void)
 	CHECK_EQ(y.crc, IWS_NO);
 	CHECK(y.chain >= 3);
 	/* Told that CRC is present, the zero CRCs break every chain. */
-	struct iws_sync_opts ocrc = { IWS_NO, 0, false, IWS_YES, 0, 0 };
+	struct iws_sync_opts ocrc = { IWS_NO, 0, false, IWS_YES, 0, 0, false, false };
 	r = iws_sync_find(buf + 5, len - 5, 0xFFFFF005u, &ocrc, &y);
 	CHECK(r.status != IWS_OK);
 
@@ -92,7 +92,7 @@ int main(void)
 	r = iws_sync_find(buf + 5, starts[1] + 40 - 5, 0xFFFFF005u, &o, &y);
 	CHECK_STATUS(r, IWS_NEED_MORE);
 	/* ... but with a chain of one accepted, it is found */
-	struct iws_sync_opts o1 = { IWS_NO, 0, false, IWS_UNKNOWN, 1, 0 };
+	struct iws_sync_opts o1 = { IWS_NO, 0, false, IWS_UNKNOWN, 1, 0, false, false };
 	r = iws_sync_find(buf + 5, starts[2] - 5, 0xFFFFF005u, &o1, &y);
 	CHECK_STATUS(r, IWS_OK);
 	CHECK_EQ(5 + y.off, starts[1]);
@@ -116,12 +116,12 @@ int main(void)
 		size_t n = 1u << 20;
 		for (size_t i = 0; i < n; i++)
 			buf[i] = unit[i % sizeof(unit)];
-		struct iws_sync_opts oc = { IWS_NO, 0, false, IWS_YES, 0, 0 };
+		struct iws_sync_opts oc = { IWS_NO, 0, false, IWS_YES, 0, 0, false, false };
 		r = iws_sync_find(buf, n, 0, &oc, &y);
 		CHECK(r.status != IWS_OK);
 		CHECK(y.crc_budget_spent);
 		/* Known to be without CRC: no CRC is computed, nothing is spent. */
-		struct iws_sync_opts on = { IWS_NO, 0, false, IWS_NO, 0, 0 };
+		struct iws_sync_opts on = { IWS_NO, 0, false, IWS_NO, 0, 0, false, false };
 		r = iws_sync_find(buf, n, 0, &on, &y);
 		CHECK(r.status != IWS_OK);
 		CHECK(!y.crc_budget_spent);
@@ -130,19 +130,19 @@ int main(void)
 	/* --- markers, CRC on, across the sequence wrap --- */
 	uint32_t seq0 = 0xFFFFF800u, base = 0xFFFFF800u - 1000u;
 	len = build(&s, 1, seq0, base, 1, 30, starts);
-	struct iws_mpa_dir dm = { true, true, base };
+	struct iws_mpa_dir dm = { true, true, base, false, false };
 	walk(&s, &dm, starts, 30);
 	unsigned next = 0;
 	while (starts[next] < 100)
 		next++;
 	/* Known grid. */
-	struct iws_sync_opts om = { IWS_YES, base, false, IWS_UNKNOWN, 0, 0 };
+	struct iws_sync_opts om = { IWS_YES, base, false, IWS_UNKNOWN, 0, 0, false, false };
 	r = iws_sync_find(buf + 100, len - 100, seq0 + 100, &om, &y);
 	CHECK_STATUS(r, IWS_OK);
 	CHECK_EQ(100 + y.off, starts[next]);
 	CHECK(y.markers);
 	/* Unknown grid: inferred from the markers themselves. */
-	struct iws_sync_opts ou = { IWS_UNKNOWN, 0, false, IWS_UNKNOWN, 0, 0 };
+	struct iws_sync_opts ou = { IWS_UNKNOWN, 0, false, IWS_UNKNOWN, 0, 0, false, false };
 	r = iws_sync_find(buf + 100, len - 100, seq0 + 100, &ou, &y);
 	CHECK_STATUS(r, IWS_OK);
 	CHECK_EQ(100 + y.off, starts[next]);
@@ -151,7 +151,7 @@ int main(void)
 
 	/* --- a stream whose FPDU start has a marker in front (FPDUPTR 0) --- */
 	len = build(&s, 1, 4096, 4096, 1, 10, starts);
-	struct iws_mpa_dir d2 = { true, true, 4096 };
+	struct iws_mpa_dir d2 = { true, true, 4096, false, false };
 	walk(&s, &d2, starts, 10);
 	return check_done("test_sync");
 }
