@@ -39,6 +39,19 @@ enum op_kind {
 
 enum rtr_type { RTR_NONE, RTR_SEND, RTR_WRITE, RTR_READ };
 
+/*
+ * Ways a sender can break RFC 5044's marker rules (flags of a direction,
+ * combinable; 0 = RFC 5044 4.2/4.3). The grid of FPDU number k of a
+ * direction (k = 0 for the first FPDU after SeqStart) has its markers at
+ * every S with (S - base_k) mod 512 == 0, where
+ * base_k = SeqStart + (MKDEV_OFFSET ? mk_off : 0) + (MKDEV_SKIPCRC ? 4k : 0).
+ */
+enum {
+	MKDEV_FPDUPTR_LE = 1u,	/* FPDUPTR least significant octet first */
+	MKDEV_SKIPCRC = 2u,	/* the marker counter does not count CRC octets */
+	MKDEV_OFFSET = 4u,	/* grid measured from SeqStart + mk_off */
+};
+
 /* RDMAP opcodes (RFC 5040 4.1, RFC 7306 4.1) */
 enum {
 	RD_WRITE = 0x0, RD_READ_REQ = 0x1, RD_READ_RESP = 0x2, RD_SEND = 0x3,
@@ -134,6 +147,8 @@ struct dir {
 	int full_op;
 	uint64_t seqstart;
 	int markers, crc;
+	unsigned mk_dev;	/* MKDEV_*: how this sender breaks the marker rules */
+	uint32_t mk_off;	/* MKDEV_OFFSET: grid shift, a multiple of 4 */
 	uint32_t msn[4];	/* next MSN per queue, starting at 1 */
 	uint64_t nfpdu;		/* FPDUs posted in this direction */
 	uint64_t corrupt_at;	/* 1-based FPDU ordinal to corrupt, 0 none */
@@ -155,6 +170,8 @@ struct conn_cfg {
 	int rev;		/* 1 or 2 */
 	int enhanced;		/* S flag (rev 2) */
 	int req_m, req_c, rep_m, rep_c;
+	unsigned mk_dev[2];	/* MKDEV_* of the i2r / r2i sender (needs markers) */
+	uint32_t mk_off[2];
 	int reject;
 	int p2p;
 	unsigned rtr_offer;	/* bit mask of (1 << RTR_x) offered in the Request */

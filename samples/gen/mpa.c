@@ -81,17 +81,55 @@ void mpa_reply(struct gen *g, struct conn *c)
 	/* M in the Request: the responder must add markers (r2i); M in the Reply: i2r */
 	dr->markers = c->cfg.req_m;
 	di->markers = c->cfg.rep_m;
+	di->mk_dev = c->cfg.mk_dev[I2R];
+	di->mk_off = c->cfg.mk_off[I2R];
+	dr->mk_dev = c->cfg.mk_dev[R2I];
+	dr->mk_off = c->cfg.mk_off[R2I];
 	di->crc = dr->crc = c->cfg.req_c || c->cfg.rep_c;
 }
 
-static int due(const struct dir *d, uint64_t p)
+/*
+ * The sender's marker grid for FPDU number k of the direction (gen.h): RFC
+ * 5044 puts markers at SeqStart + 512n. A sender whose marker counter skips
+ * the 4 CRC octets of every FPDU (MKDEV_SKIPCRC) is 4k octets behind by FPDU
+ * k; the counter stands still over a CRC field, so a marker due where FPDU
+ * k's CRC field starts (and equally "at FPDU k+1's first octet", the same
+ * counter value) is put right before that CRC, inside FPDU k: with
+ * MKDEV_SKIPCRC only the first FPDU (at SeqStart) can have a leading marker.
+ */
+uint64_t mpa_grid_base(const struct dir *d, uint64_t k)
 {
-	return d->markers && ((p - d->seqstart) & 511) == 0;
+	uint64_t b = d->seqstart;
+
+	if (d->mk_dev & MKDEV_OFFSET)
+		b += d->mk_off;
+	if (d->mk_dev & MKDEV_SKIPCRC)
+		b += 4 * k;
+	return b;
 }
 
-static uint64_t next_due(const struct dir *d, uint64_t p)
+static int due(const struct dir *d, uint64_t base, uint64_t p)
 {
-	return p + ((512 - ((p - d->seqstart) & 511)) & 511);
+	return d->markers && ((p - base) & 511) == 0;
+}
+
+static uint64_t next_due(uint64_t base, uint64_t p)
+{
+	return p + ((512 - ((p - base) & 511)) & 511);
+}
+
+/* RESERVED (2 octets, zero) | FPDUPTR (16 bits, network order unless the
+ * sender writes it little-endian) */
+static void put_marker(uint8_t *b, const struct dir *d, uint16_t ptr)
+{
+	b[0] = b[1] = 0;
+	if (d->mk_dev & MKDEV_FPDUPTR_LE) {
+		b[2] = (uint8_t)ptr;
+		b[3] = (uint8_t)(ptr >> 8);
+	} else {
+		b[2] = (uint8_t)(ptr >> 8);
+		b[3] = (uint8_t)ptr;
+	}
 }
 
 static uint32_t pad_of(uint32_t ulen)
@@ -99,17 +137,19 @@ static uint32_t pad_of(uint32_t ulen)
 	return (4 - ((2 + ulen) & 3)) & 3;
 }
 
+/* pos: start of the direction's next FPDU (number d->nfpdu) */
 static uint32_t walk(const struct dir *d, uint64_t pos, uint32_t ulen, int *crc_marker)
 {
 	uint64_t p = pos, rem = 2 + (uint64_t)ulen + pad_of(ulen);
+	uint64_t base = mpa_grid_base(d, d->nfpdu);
 
-	if (due(d, p))
+	if (due(d, base, p))
 		p += 4;
 	while (rem) {
 		uint64_t step = rem;
 
 		if (d->markers) {
-			uint64_t nd = next_due(d, p);
+			uint64_t nd = next_due(base, p);
 
 			if (nd == p) {
 				p += 4;
@@ -121,7 +161,7 @@ static uint32_t walk(const struct dir *d, uint64_t pos, uint32_t ulen, int *crc_
 		p += step;
 		rem -= step;
 	}
-	*crc_marker = due(d, p);
+	*crc_marker = due(d, base, p);
 	if (*crc_marker)
 		p += 4;
 	return (uint32_t)(p + 4 - pos);
@@ -163,10 +203,10 @@ int mpa_put_fpdu(struct gen *g, struct conn *c, int dir, const uint8_t *ulpdu, u
 {
 	struct dir *d = &c->d[dir];
 	struct fpdu_rec *f;
-	uint64_t pos = tcp_nxt(d), p = pos, hdrpos = pos;
+	uint64_t pos = tcp_nxt(d), p = pos, hdrpos = pos, base;
 	uint32_t pad = pad_of(ulen), clen = 2 + ulen + pad, i = 0;
 	uint32_t hdr_last = 2 + m->hdrlen - 1;	/* content index of the last header octet */
-	uint32_t crc, payload_first = 0;
+	uint32_t crc, payload_first = 0, expect;
 	size_t w = 0, need = (size_t)clen + 4 + 4 * (clen / 508 + 3);
 	int idx, corrupt;
 
@@ -178,6 +218,10 @@ int mpa_put_fpdu(struct gen *g, struct conn *c, int dir, const uint8_t *ulpdu, u
 		wcap = need;
 		wbuf = xrealloc(wbuf, wcap);
 	}
+	if (d->mk_dev && (!d->markers || (d->mk_off & 3)))
+		gen_die("marker deviation without markers, or an offset not a multiple of 4");
+	expect = mpa_wire_len(d, pos, ulen);
+	base = mpa_grid_base(d, d->nfpdu);	/* before this FPDU is counted */
 	f = gen_new_fpdu(g);
 	idx = g->streaming ? 0 : (int)(f - g->fpdus);
 	f->conn = c->idx;
@@ -187,7 +231,7 @@ int mpa_put_fpdu(struct gen *g, struct conn *c, int dir, const uint8_t *ulpdu, u
 	d->nfpdu++;
 	corrupt = d->corrupt_at && d->nfpdu == d->corrupt_at ? d->corrupt_kind : 0;
 
-	if (due(d, p)) {		/* leading marker: belongs to this FPDU */
+	if (due(d, base, p)) {		/* leading marker: belongs to this FPDU */
 		memset(wbuf + w, 0, 4);
 		gen_add_marker(g, p, 0);
 		w += 4;
@@ -198,14 +242,12 @@ int mpa_put_fpdu(struct gen *g, struct conn *c, int dir, const uint8_t *ulpdu, u
 		uint32_t step = clen - i;
 
 		if (d->markers) {
-			uint64_t nd = next_due(d, p);
+			uint64_t nd = next_due(base, p);
 
 			if (nd == p) {
 				uint16_t ptr = (uint16_t)(p - hdrpos);
 
-				wbuf[w] = wbuf[w + 1] = 0;
-				wbuf[w + 2] = (uint8_t)(ptr >> 8);
-				wbuf[w + 3] = (uint8_t)ptr;
+				put_marker(wbuf + w, d, ptr);
 				gen_add_marker(g, p, ptr);
 				w += 4;
 				p += 4;
@@ -236,12 +278,10 @@ int mpa_put_fpdu(struct gen *g, struct conn *c, int dir, const uint8_t *ulpdu, u
 		p += step;
 		i += step;
 	}
-	if (due(d, p)) {		/* a marker just before the CRC is inside the FPDU */
+	if (due(d, base, p)) {		/* a marker just before the CRC is inside the FPDU */
 		uint16_t ptr = (uint16_t)(p - hdrpos);
 
-		wbuf[w] = wbuf[w + 1] = 0;
-		wbuf[w + 2] = (uint8_t)(ptr >> 8);
-		wbuf[w + 3] = (uint8_t)ptr;
+		put_marker(wbuf + w, d, ptr);
 		gen_add_marker(g, p, ptr);
 		w += 4;
 		p += 4;
@@ -278,7 +318,7 @@ int mpa_put_fpdu(struct gen *g, struct conn *c, int dir, const uint8_t *ulpdu, u
 	f->op_seq = m->op_seq;
 	f->rtr = m->rtr;
 	f->payload = m->payload;
-	if (w != mpa_wire_len(d, pos, ulen))
+	if (w != expect)
 		gen_die("internal: FPDU length mismatch");
 	tcp_put(g, c, dir, wbuf, w);
 	tcp_unit_end(c, dir);

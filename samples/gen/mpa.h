@@ -34,10 +34,15 @@ void mpa_reply(struct gen *g, struct conn *c);
 /* Largest ULPDU whose FPDU (markers included) fits in one MSS when it
  * starts at the current end of the send queue. */
 uint32_t mpa_max_ulpdu(const struct conn *c, int dir);
-/* Wire length of an FPDU carrying ulen octets starting at stream offset pos. */
+/* Wire length of the direction's next FPDU (d->nfpdu) carrying ulen octets,
+ * starting at stream offset pos. */
 uint32_t mpa_wire_len(const struct dir *d, uint64_t pos, uint32_t ulen);
 /* Whether such an FPDU gets a marker right before its CRC field. */
 int mpa_marker_before_crc(const struct dir *d, uint64_t pos, uint32_t ulen);
+
+/* Where the sender's marker grid starts for the direction's FPDU number k
+ * (0 = the first after SeqStart): markers at (S - base) mod 512 == 0. */
+uint64_t mpa_grid_base(const struct dir *d, uint64_t k);
 
 /* Frames ulpdu as one FPDU at the end of the send queue; returns its index
  * in g->fpdus (0 in streaming mode). */

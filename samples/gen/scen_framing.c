@@ -3,52 +3,9 @@
  * size independent of the MSS, GRO/TSO super-segments. */
 #include "scenarios.h"
 
-#include "ddp.h"
-#include "mpa.h"
 #include "rdma.h"
 #include "session.h"
 #include "tcpsim.h"
-
-/* Queue a Send sized so that the next FPDU starts on a marker position. */
-static void send_to_marker(struct gen *g, struct conn *c, int dir)
-{
-	struct dir *d = &c->d[dir];
-	uint64_t pos = tcp_nxt(d);
-	uint32_t max = d->mode == SEG_ALIGNED ? 1000 : d->ddp_max;
-
-	for (uint32_t len = 0; len <= max; len++) {
-		uint32_t w = mpa_wire_len(d, pos, DDP_UNTAGGED_LEN + len);
-
-		if (((pos + w - d->seqstart) & 511) == 0) {
-			rd_send(g, c, dir, OP_SEND, 0, len);
-			return;
-		}
-	}
-	gen_die("internal: no Send length reaches a marker");
-}
-
-/* Queue a Send sized so that a marker falls right before its CRC field. */
-static void send_crc_marker(struct gen *g, struct conn *c, int dir)
-{
-	struct dir *d = &c->d[dir];
-	uint64_t pos = tcp_nxt(d);
-	uint32_t max = d->mode == SEG_ALIGNED ? 1000 : d->ddp_max;
-
-	for (uint32_t len = 1; len <= max; len++) {
-		if (mpa_marker_before_crc(d, pos, DDP_UNTAGGED_LEN + len)) {
-			rd_send(g, c, dir, OP_SEND_SE, 0, len);
-			return;
-		}
-	}
-	gen_die("internal: no Send length puts a marker before the CRC");
-}
-
-static uint64_t flush_settle(struct gen *g, struct conn *c, int dir, uint64_t t)
-{
-	t = tcp_flush(g, c, dir, t);
-	tcp_settle(g, c, t + 6 * US);
-	return t + 10 * US;
-}
 
 /* markers in direction mdir only */
 static void markers_one_way(struct gen *g, int mdir)
@@ -71,7 +28,7 @@ static void markers_one_way(struct gen *g, int mdir)
 	t = s_write(g, c, mdir, 5000, t + 30 * US);
 	t = s_send(g, c, mdir, OP_SEND, 50, t + 30 * US);
 	t = s_read(g, c, odir, 3000, t + 30 * US);	/* Read Responses carry markers */
-	send_to_marker(g, c, mdir);
+	send_to_marker(g, c, mdir, 0);
 	post_write(g, c, mdir, 2200);	/* leading marker, FPDUPTR 0 */
 	t = flush_settle(g, c, mdir, t + 30 * US);
 	send_crc_marker(g, c, mdir);
@@ -129,10 +86,10 @@ void scen_markers_both_wrap(struct gen *g)
 	rd_send(g, c, I2R, OP_SEND, 0, 333);
 	t = flush_settle(g, c, I2R, t + 30 * US);
 	t = s_write(g, c, R2I, 2500, t + 30 * US);
-	send_to_marker(g, c, I2R);
+	send_to_marker(g, c, I2R, 0);
 	post_write(g, c, I2R, 1500);
 	t = flush_settle(g, c, I2R, t + 30 * US);
-	send_to_marker(g, c, R2I);
+	send_to_marker(g, c, R2I, 0);
 	rd_send(g, c, R2I, OP_SEND_INV, rnd_stag(g), 1700);
 	t = flush_settle(g, c, R2I, t + 30 * US);
 	s_close(g, c, I2R, t + 50 * US);

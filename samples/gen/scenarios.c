@@ -31,6 +31,12 @@ const struct scenario scenarios[] = {
 	{ "usec-pcap", 23, 1, scen_usec_pcap, "microsecond pcap" },
 	{ "rpc-rdma", 24, 1, scen_rpc_rdma, "NFSv3 over RPC-over-RDMA, read and write chunks" },
 	{ "nvmeof", 25, 1, scen_nvmeof, "NVMe over Fabrics (NVMe/RDMA) on port 4420, two queues" },
+	{ "markers-le-skipcrc", 26, 1, scen_markers_le_skipcrc,
+	  "i2r marker grid skips the CRC octets, FPDUPTR little-endian" },
+	{ "markers-offset", 27, 1, scen_markers_offset, "r2i marker grid from SeqStart + 8" },
+	{ "markers-le", 28, 1, scen_markers_le, "r2i FPDUPTR little-endian" },
+	{ "markers-le-skipcrc-midstream", 29, 1, scen_markers_le_skipcrc_midstream,
+	  "markers-le-skipcrc's sender, capture starts mid-stream" },
 	{ "bench", 99, 0, NULL, "large stream for benchmarks (--size BYTES)" },
 };
 

@@ -37,6 +37,11 @@ void scen_markers_i2r(struct gen *g);
 void scen_markers_r2i(struct gen *g);
 void scen_markers_both_wrap(struct gen *g);
 void scen_segmentation(struct gen *g);
+/* scen_deviant.c */
+void scen_markers_le_skipcrc(struct gen *g);
+void scen_markers_le_skipcrc_midstream(struct gen *g);
+void scen_markers_offset(struct gen *g);
+void scen_markers_le(struct gen *g);
 /* scen_faults.c */
 void scen_retransmit_reorder_dup(struct gen *g);
 void scen_midstream(struct gen *g);

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ddp.h"
 #include "mpa.h"
 #include "rdma.h"
 #include "tcpsim.h"
@@ -107,6 +108,13 @@ uint64_t s_close(struct gen *g, struct conn *c, int who, uint64_t t)
 	return tcp_close(g, c, who, t) + 10 * US;
 }
 
+uint64_t flush_settle(struct gen *g, struct conn *c, int dir, uint64_t t)
+{
+	t = tcp_flush(g, c, dir, t);
+	tcp_settle(g, c, t + 6 * US);
+	return t + 10 * US;
+}
+
 static uint64_t finish(struct gen *g, struct conn *c, uint64_t te)
 {
 	te += 6 * US;
@@ -159,4 +167,37 @@ uint64_t s_atomic(struct gen *g, struct conn *c, int dir, enum op_kind kind, uin
 	t += c->cfg.rtt + s_proc(g);
 	rd_atomic_resp(g, c, op, orig);
 	return finish(g, c, tcp_flush(g, c, 1 - dir, t));
+}
+
+void send_to_marker(struct gen *g, struct conn *c, int dir, int rfc_grid)
+{
+	struct dir *d = &c->d[dir];
+	uint64_t pos = tcp_nxt(d);
+	uint64_t base = rfc_grid ? d->seqstart : mpa_grid_base(d, d->nfpdu + 1);
+	uint32_t max = d->mode == SEG_ALIGNED ? 1000 : d->ddp_max;
+
+	for (uint32_t len = 0; len <= max; len++) {
+		uint32_t w = mpa_wire_len(d, pos, DDP_UNTAGGED_LEN + len);
+
+		if (((pos + w - base) & 511) == 0) {
+			rd_send(g, c, dir, OP_SEND, 0, len);
+			return;
+		}
+	}
+	gen_die("internal: no Send length reaches a marker");
+}
+
+void send_crc_marker(struct gen *g, struct conn *c, int dir)
+{
+	struct dir *d = &c->d[dir];
+	uint64_t pos = tcp_nxt(d);
+	uint32_t max = d->mode == SEG_ALIGNED ? 1000 : d->ddp_max;
+
+	for (uint32_t len = 1; len <= max; len++) {
+		if (mpa_marker_before_crc(d, pos, DDP_UNTAGGED_LEN + len)) {
+			rd_send(g, c, dir, OP_SEND_SE, 0, len);
+			return;
+		}
+	}
+	gen_die("internal: no Send length puts a marker before the CRC");
 }

@@ -37,6 +37,17 @@ uint64_t s_send(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint3
 uint64_t s_imm(struct gen *g, struct conn *c, int dir, int se, uint64_t value, uint64_t t);
 uint64_t s_read(struct gen *g, struct conn *c, int dir, uint32_t len, uint64_t t);
 uint64_t s_atomic(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint64_t t);
+/* Transmits what is queued in direction dir, then the delayed ACKs. */
+uint64_t flush_settle(struct gen *g, struct conn *c, int dir, uint64_t t);
+/*
+ * Queue a Send of one FPDU sized so that the direction's next FPDU starts on
+ * a marker position: of the sender's own grid (rfc_grid 0: that FPDU gets a
+ * leading marker) or of the RFC 5044 grid (rfc_grid 1: where an RFC sender
+ * would put a leading marker; the same for an RFC sender).
+ */
+void send_to_marker(struct gen *g, struct conn *c, int dir, int rfc_grid);
+/* Queue a Send (with SE) of one FPDU that gets a marker right before its CRC. */
+void send_crc_marker(struct gen *g, struct conn *c, int dir);
 /* Responder think time before answering a request. */
 uint64_t s_proc(struct gen *g);
 

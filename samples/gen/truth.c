@@ -101,6 +101,26 @@ static const char *rtr_name(enum rtr_type r)
 	}
 }
 
+/* "marker_deviation_DIR": [...], the sender's MKDEV_* flags in a fixed order */
+static void mk_dev_list(FILE *f, unsigned dev)
+{
+	static const struct {
+		unsigned flag;
+		const char *name;
+	} names[] = { { MKDEV_FPDUPTR_LE, "fpduptr_le" }, { MKDEV_SKIPCRC, "skip_crc" },
+		      { MKDEV_OFFSET, "offset" } };
+	int n = 0;
+
+	fputc('[', f);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(dev & names[i].flag))
+			continue;
+		fprintf(f, "%s", n++ ? ", " : "");
+		jstr(f, names[i].name);
+	}
+	fputc(']', f);
+}
+
 static void write_conn(FILE *f, const struct truth *t, const struct conn_out *x, int lastc)
 {
 	const struct gen *g = t->g;
@@ -140,6 +160,17 @@ static void write_conn(FILE *f, const struct truth *t, const struct conn_out *x,
 	opt_u64(f, hs && c->d[I2R].full_op, dir_seq(&c->d[I2R], c->d[I2R].seqstart));
 	fputs(", \"seqstart_r2i\": ", f);
 	opt_u64(f, hs && c->d[R2I].full_op, dir_seq(&c->d[R2I], c->d[R2I].seqstart));
+	/* only for connections with a sender that breaks the marker rules */
+	if (!k->reject && (k->mk_dev[I2R] || k->mk_dev[R2I])) {
+		fputs(",\n     \"marker_deviation_i2r\": ", f);
+		mk_dev_list(f, k->mk_dev[I2R]);
+		fputs(", \"marker_deviation_r2i\": ", f);
+		mk_dev_list(f, k->mk_dev[R2I]);
+		fputs(", \"marker_offset_i2r\": ", f);
+		opt_u64(f, (k->mk_dev[I2R] & MKDEV_OFFSET) != 0, k->mk_off[I2R]);
+		fputs(", \"marker_offset_r2i\": ", f);
+		opt_u64(f, (k->mk_dev[R2I] & MKDEV_OFFSET) != 0, k->mk_off[R2I]);
+	}
 	fputs(",\n     \"gaps\": [", f);
 	for (size_t i = 0; i < t->ngaps; i++) {
 		const struct gap_out *gp = &t->gaps[i];

@@ -3,9 +3,11 @@
 """Independent consistency check of a generated capture against its truth file.
 
 Re-derives from the capture bytes alone (its own pcap/pcapng reader, IP/TCP
-parser with checksum verification, per-direction stream reassembly, MPA
-marker removal, CRC32c, DDP/RDMAP parsing, NVMe/RDMA capsules) what the
-truth file claims, and
+parser with checksum verification, per-direction stream reassembly, the
+sender's MPA marker grid (RFC 5044 or one of the deviations the truth may
+declare: FPDUPTR little-endian, CRC octets not counted, shifted grid) found
+by trying every sender model, marker removal, CRC32c, DDP/RDMAP parsing,
+NVMe/RDMA capsules) what the truth file claims, and
 reports every disagreement. It shares no code with the generator (C) nor with
 the decoders; it exists so that a bug in the generator cannot silently end up
 in the ground truth.
@@ -45,6 +47,89 @@ def crc32c(data):
 
 
 assert crc32c(b"123456789") == 0xE3069283
+
+DEVIATIONS = ("fpduptr_le", "skip_crc", "offset")
+
+
+def walk_grid(buf, c0, skip, crc_on):
+    """Walks the octets buf (a direction's stream from an FPDU boundary) as
+    the sender model of Checker.derive_grids: counter c0 at buf[0], CRC octets
+    not counted when skip. Returns None as soon as the octets contradict the
+    model (a marker that is not 0000 + FPDUPTR in either byte order, a bad
+    CRC or a non-zero CRC field with CRC off, DDP/RDMAP version bits), else
+    (byte orders every marker agrees with, [(start, wire_len, [(offset,
+    fpduptr)], content)]) for the FPDUs that are wholly in buf, offsets
+    relative to buf[0]."""
+    n = len(buf)
+    pos, cnt, last = 0, c0, None
+    orders = {"be", "le"}
+    out = []
+    nmarkers = 0
+
+    def marker(at, ptr):
+        v = buf[at:at + 4]
+        if len(v) < 4:
+            return True  # beyond the captured octets: nothing to check
+        if v[:2] != b"\0\0":
+            return False
+        if v[2:] != struct.pack("!H", ptr):
+            orders.discard("be")
+        if v[2:] != struct.pack("<H", ptr):
+            orders.discard("le")
+        return bool(orders)
+
+    while pos < n:
+        start, hdr, marks = pos, None, []
+        content = bytearray()
+        need = 2
+        have_len = False
+        while len(content) < need:
+            if cnt % 512 == 0 and cnt != last:
+                ptr = 0 if hdr is None else pos - hdr
+                if not marker(pos, ptr):
+                    return None
+                marks.append((pos, ptr))
+                last = cnt
+                pos += 4
+                cnt += 4
+                continue
+            step = min((-cnt) % 512 or 512, need - len(content))
+            if pos + step > n:
+                return (orders, out) if out and nmarkers else None
+            if hdr is None:
+                hdr = pos
+            content += buf[pos:pos + step]
+            pos += step
+            cnt += step
+            if not have_len and len(content) >= 2:
+                ulen = content[0] << 8 | content[1]
+                need = 2 + ulen + (4 - (2 + ulen) % 4) % 4
+                have_len = True
+        if cnt % 512 == 0 and cnt != last:  # a marker right before the CRC
+            if not marker(pos, pos - hdr):
+                return None
+            marks.append((pos, pos - hdr))
+            last = cnt
+            pos += 4
+            cnt += 4
+        for _ in range(4):  # the CRC field
+            if cnt % 512 == 0 and cnt != last:
+                return None  # a marker inside the CRC field: no FPDU layout
+            pos += 1
+            cnt += 0 if skip else 1
+        if pos > n:
+            return (orders, out) if out and nmarkers else None
+        if len(content) < 4 or content[2] & 3 != 1 or content[3] >> 6 != 1:
+            return None
+        crc = buf[pos - 4:pos]
+        if crc_on:
+            if struct.unpack("<I", crc)[0] != crc32c(buf[start:pos - 4]):
+                return None
+        elif crc != b"\0\0\0\0":
+            return None
+        nmarkers += len(marks)
+        out.append((start, pos - start, marks, bytes(content)))
+    return (orders, out) if out and nmarkers else None
 
 
 # ---------------------------------------------------------------- capture files
@@ -226,6 +311,7 @@ class Checker:
         self.build_streams()
         self.check_conns()
         self.check_gaps()
+        self.derive_grids()
         self.check_fpdus()
         self.check_rtr()
         self.check_ops()
@@ -381,9 +467,93 @@ class Checker:
         return self.conn[q]["mpa"]["markers_" + d]
 
     def due(self, q, d, o):
+        """RFC 5044 4.3: a marker at every S with (S - SeqStart) mod 512 == 0."""
         ss = self.conn[q]["seqstart_" + d]
         seq = (self.st[(q, d)]["base"] + o) % M32
         return ((seq - ss) % M32) % 512 == 0
+
+    # -- marker grids, re-derived from the bytes
+    def deviation(self, q, d):
+        """The truth's claim about the sender of direction d: (deviations, offset)."""
+        c = self.conn[q]
+        keys = ["marker_deviation_i2r", "marker_deviation_r2i", "marker_offset_i2r",
+                "marker_offset_r2i"]
+        have = [k in c for k in keys]
+        if any(have) and not all(have):
+            self.err("qp %d: marker_deviation_* / marker_offset_* keys incomplete" % q)
+            return [], None
+        if not any(have):
+            return [], None
+        dev, off = c["marker_deviation_" + d], c["marker_offset_" + d]
+        if [x for x in DEVIATIONS if x in dev] != dev:
+            self.err("qp %d %s: marker_deviation %s (names, order)" % (q, d, dev))
+        if dev and not self.markers_on(q, d):
+            self.err("qp %d %s: marker deviation without markers" % (q, d))
+        if ("offset" in dev) != (off is not None):
+            self.err("qp %d %s: marker_offset %s with deviations %s" % (q, d, off, dev))
+        if off is not None and (off % 4 or not 0 < off < 512):
+            self.err("qp %d %s: marker_offset %s" % (q, d, off))
+        return dev, off
+
+    def derive_grids(self):
+        """For every direction with markers, find every marker grid that is
+        consistent with the captured octets and check that exactly one is,
+        and that it is the one the truth declares. A grid is a sender model:
+        a marker counter that is c0 at the walk's start (SeqStart, or the
+        first listed FPDU when the handshake is not captured), advances by
+        one per octet sent, marker octets included, CRC octets excluded when
+        skip is set; a marker goes wherever the counter is a multiple of 512
+        and no marker was put at that counter value yet. FPDUPTR byte order
+        is whatever every marker agrees with."""
+        self.walked, self.devs = {}, {}
+        for q, c in self.conn.items():
+            if c["mpa"]["rejected"]:
+                continue
+            for d in ("i2r", "r2i"):
+                dev, off = self.deviation(q, d)
+                self.devs[(q, d)] = dev
+                if not self.markers_on(q, d):
+                    continue
+                st = self.st[(q, d)]
+                ss = c["seqstart_" + d]
+                if ss is not None:
+                    o0 = self.off(q, d, ss)
+                else:
+                    firsts = [self.off(q, d, f["seq"]) for f in self.t["fpdus"]
+                              if f["qp"] == q and f["dir"] == d]
+                    if not firsts:
+                        continue
+                    o0 = min(firsts)
+                buf = bytearray()
+                while o0 + len(buf) in st["byte"]:
+                    buf.append(st["byte"][o0 + len(buf)])
+                buf = bytes(buf)
+                good = []
+                for skip in (False, True):
+                    for c0 in range(0, 512, 4):
+                        r = walk_grid(buf, c0, skip, c["mpa"]["crc"])
+                        if r is not None:
+                            good.append((skip, c0, r[0], r[1]))
+                if len(good) != 1:
+                    self.err("qp %d %s: %d marker grids fit the captured octets %s" %
+                             (q, d, len(good), [(g[0], g[1]) for g in good][:6]))
+                    continue
+                skip, c0, orders, fpdus = good[0]
+                want_le = "fpduptr_le" in dev
+                if want_le and orders != {"le"}:
+                    self.err("qp %d %s: FPDUPTR byte order %s, truth says little-endian" %
+                             (q, d, sorted(orders)))
+                if not want_le and "be" not in orders:
+                    self.err("qp %d %s: FPDUPTR byte order %s, truth says network order" %
+                             (q, d, sorted(orders)))
+                if skip != ("skip_crc" in dev):
+                    self.err("qp %d %s: the grid %s the CRC octets, truth says %s" %
+                             (q, d, "skips" if skip else "counts", dev))
+                if ss is not None and (-c0) % 512 != (off or 0):
+                    self.err("qp %d %s: grid offset %d from SeqStart, truth says %s" %
+                             (q, d, (-c0) % 512, off))
+                self.walked[(q, d)] = {o0 + s: (w, [(o0 + m, ptr) for m, ptr in mk], ct)
+                                       for s, w, mk, ct in fpdus}
 
     def check_fpdus(self):
         t = self.t
@@ -400,16 +570,29 @@ class Checker:
                 pass  # order is by frame, not by stream offset
             fc, by = st["fc"], st["byte"]
             mk_on = self.markers_on(q, d)
+            dev = self.devs.get((q, d), [])
+            # the marker grid: the one derive_grids walked to this FPDU, or
+            # (past a gap) RFC 5044's, known from SeqStart alone
+            wk = self.walked.get((q, d), {}).get(o)
+            rfc = mk_on and not dev and self.conn[q]["seqstart_" + d] is not None
+            if mk_on and wk is None and not rfc:
+                self.err("fpdu %d: not on the marker grid derived for qp %d %s" % (i, q, d))
+                continue
+            wk_at = {m for m, _ in wk[1]} if wk else set()
+
+            def is_mk(x, wk=wk, wk_at=wk_at, rfc=rfc, q=q, d=d):
+                return x in wk_at if wk else rfc and self.due(q, d, x)
+
             # walk the FPDU: markers, content, CRC
             markers, content, pos = [], bytearray(), o
             hdrpos = o
-            if mk_on and self.due(q, d, pos):
+            if is_mk(pos):
                 markers.append((pos, 0))
                 pos += 4
                 hdrpos = pos
             need = None
             while True:
-                if mk_on and pos != o and self.due(q, d, pos) and (need is None or len(content) < need):
+                if pos != o and is_mk(pos) and (need is None or len(content) < need):
                     markers.append((pos, pos - hdrpos))
                     pos += 4
                     continue
@@ -436,21 +619,30 @@ class Checker:
             # markers: recompute positions whether or not captured
             exp_mk = []
             p, cl, hp = o, 0, o
-            if mk_on and self.due(q, d, p):
+            if rfc and self.due(q, d, p):
                 exp_mk.append(((st["base"] + p) % M32, 0))
                 p += 4
                 hp = p
             while cl < 2 + ulen + pad:
-                if mk_on and self.due(q, d, p) and p != o:
+                if rfc and self.due(q, d, p) and p != o:
                     exp_mk.append(((st["base"] + p) % M32, p - hp))
                     p += 4
                     continue
                 p += 1
                 cl += 1
-            if mk_on and self.due(q, d, p):
+            if rfc and self.due(q, d, p):
                 exp_mk.append(((st["base"] + p) % M32, p - hp))
                 p += 4
             wire = p + 4 - o
+            if wk:
+                # the walked sender model, with RFC 5044's formula as a cross-check
+                wmk = [((st["base"] + m) % M32, ptr) for m, ptr in wk[1]]
+                if rfc and (wmk, wk[0]) != (exp_mk, wire):
+                    self.err("fpdu %d: walked grid %s/%d != RFC grid %s/%d" %
+                             (i, wmk, wk[0], exp_mk, wire))
+                exp_mk, wire = wmk, wk[0]
+                if bytes(content) != wk[2]:
+                    self.err("fpdu %d: content differs from the walk's" % i)
             if wire != f["wire_len"]:
                 self.err("fpdu %d: wire_len %d != %d" % (i, f["wire_len"], wire))
             got_mk = [(m["seq"], m["fpduptr"]) for m in f["markers"]]
@@ -460,7 +652,7 @@ class Checker:
                 mo = (ms - st["base"]) % M32
                 if all(mo + k in by for k in range(4)):
                     val = bytes(by[mo + k] for k in range(4))
-                    if val != struct.pack("!HH", 0, ptr):
+                    if val != struct.pack("<HH" if "fpduptr_le" in dev else "!HH", 0, ptr):
                         self.err("fpdu %d: marker bytes at %d" % (i, ms))
             full = all(x in fc for x in range(o, o + wire))
             # frame numbers
