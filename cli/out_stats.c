@@ -131,6 +131,16 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	jw_kbool(j, "crc", m->crc);
 	jw_kbool(j, "markers_i2r", conn_markers(c, is));
 	jw_kbool(j, "markers_r2i", conn_markers(c, !is));
+	/* senders that break RFC 5044's marker rules */
+	for (int k = 0; k < 2; k++) {
+		uint32_t dev = iws_stream_marker_deviation(c->eng, k ? !is : is);
+		jw_key(j, k ? "marker_deviation_r2i" : "marker_deviation_i2r");
+		jw_arr(j);
+		for (uint32_t bit = 1; bit <= IWS_MARKER_DEV_OFFSET; bit <<= 1)
+			if (dev & bit)
+				jw_str(j, iws_marker_dev_name(bit));
+		jw_arr_end(j);
+	}
 	/* IRD/ORD (RFC 6581 §5): the initiator's from the Request, the
 	 * responder's from the Reply. */
 	jw_kou64(j, "ird", req && req->has_enhanced, req ? req->ird : 0);

@@ -107,6 +107,13 @@ static void problems(FILE *f, const struct conn *c)
 		fprintf(f, "  ! framing lost %" PRIu64 " time%s, %" PRIu64 " resync%s, %s skipped\n",
 			lost, lost == 1 ? "" : "s", CONN_SUM(c, resyncs),
 			CONN_SUM(c, resyncs) == 1 ? "" : "s", fmt_bytes(b2, sizeof(b2), skipped));
+	for (int side = 0; side < 2; side++) {
+		uint32_t dev = iws_stream_marker_deviation(c->eng, side);
+		for (uint32_t bit = 1; bit <= IWS_MARKER_DEV_OFFSET; bit <<= 1)
+			if (dev & bit)
+				fprintf(f, "  ! %s's sender breaks RFC 5044: %s\n",
+					side == conn_init_side(c) ? "i2r" : "r2i", iws_marker_dev_text(bit));
+	}
 	uint64_t und = CONN_SUM(c, undecodable), mk = CONN_SUM(c, marker_errors);
 	if (und || mk)
 		fprintf(f, "  ! %" PRIu64 " FPDUs undecodable, %" PRIu64 " marker errors\n", und, mk);

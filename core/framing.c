@@ -383,6 +383,46 @@ static void fit_markers(struct iws_stream *s, int side, const uint8_t *wire, uin
 }
 
 /*
+ * "No markers" was inferred from FPDUs too short to hold a grid point (a
+ * capture that starts mid-stream with small FPDUs): check it on the first
+ * FPDU that reaches 512 octets. A marker points back to its FPDU's start
+ * (RFC 5044 §4.2), so a word inside it with a zero reserved half and an
+ * FPDUPTR equal to its own offset is one; the grid is then known.
+ */
+static void check_markers_open(struct iws_stream *s, int side, const uint8_t *wire, uint32_t avail,
+			       uint32_t seq, uint32_t w)
+{
+	struct fr_dir *fd = &s->d[side];
+	uint32_t n = avail < w ? avail : w;
+	if (n < IWS_MPA_MARKER_INTERVAL + IWS_MPA_MARKER_LEN)
+		return;  /* not yet a grid point's worth */
+	for (uint32_t o = IWS_MPA_MARKER_LEN; o + IWS_MPA_MARKER_LEN <= n && o < IWS_MPA_MARKER_INTERVAL; o += 4) {
+		const uint8_t *m = wire + o;
+		if (iws_be16(m))
+			continue;
+		for (int le = 0; le < 2; le++) {
+			uint16_t ptr = le ? (uint16_t)(m[2] | m[3] << 8) : iws_be16(m + 2);
+			if (ptr != o)
+				continue;
+			struct iws_mpa_dir t = fd->p;
+			t.markers = true;
+			t.marker_base = seq + o;
+			t.fpduptr_le = le;
+			if (grid_fit(&t, wire, avail, seq) != 1)
+				continue;
+			fd->p = t;
+			fd->markers_open = false;
+			if (s->st == IWS_SST_INFERRED)
+				s->mpa.dir[fr_dir_of(s, side)] = t;
+			if (le)
+				deviation(s, side, seq, IWS_MARKER_DEV_LE_FPDUPTR);
+			return;
+		}
+	}
+	fd->markers_open = false;  /* a grid point was inside: there are none */
+}
+
+/*
  * Framing over the buffer: emit every complete FPDU it holds. Returns true
  * when the mode changed (the caller runs the new mode over the buffer).
  */
@@ -406,6 +446,12 @@ static bool frame_buffer(struct iws_stream *s, int side)
 				break;
 		}
 		uint16_t ulen = iws_be16(b->data + o + lo);
+		if (fd->markers_open && !fd->p.markers && ulen >= IWS_DDP_MIN_HDR_LEN) {
+			check_markers_open(s, side, b->data + o, sbuf_first_hole(b, o, avail), seq,
+					   iws_mpa_fpdu_wire_len(&fd->p, seq, ulen));
+			lo = iws_mpa_len_field_off(&fd->p, seq);
+			ulen = iws_be16(b->data + o + lo);
+		}
 		if (ulen < IWS_DDP_MIN_HDR_LEN || sbuf_first_hole(b, o, lo + 2) < lo + 2) {
 			sbuf_consume(b, o);
 			lose_sync(s, side);
@@ -585,6 +631,9 @@ static void infer_params(struct iws_stream *s, int side, const struct iws_sync *
 		fd->p.skip_crc = sy->skip_crc;
 		fd->p.crc = sy->crc == IWS_YES;
 		fd->p_known = true;
+		/* Markers are proven by the grid the chain crossed; their absence
+		 * only once an FPDU long enough to hold a grid point is seen. */
+		fd->markers_open = !sy->markers && fd->hint.markers != IWS_NO;
 		deviation(s, side, fd->buf.seq, (sy->fpduptr_le ? IWS_MARKER_DEV_LE_FPDUPTR : 0) |
 					       (sy->skip_crc ? IWS_MARKER_DEV_SKIP_CRC : 0));
 		/* RFC 5044 §7.1.1: CRC is on in both directions or in neither. */
@@ -612,8 +661,9 @@ static void sync_opts(const struct iws_stream *s, int side, struct iws_sync_opts
 		o->fpduptr_le = fd->p.fpduptr_le;
 		o->skip_crc = fd->p.skip_crc;
 		/* A grid that moves with every FPDU has moved by an unknown amount
-		 * over the octets lost: look for it again. */
-		if (fd->p.skip_crc)
+		 * over the octets lost: look for it again; and "no markers" not yet
+		 * checked may be wrong. */
+		if (fd->p.skip_crc || fd->markers_open)
 			o->markers = IWS_UNKNOWN;
 		o->crc = fd->p.crc ? IWS_YES : IWS_NO;
 	} else {
@@ -908,6 +958,11 @@ void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uin
 				break;
 		}
 		uint16_t ulen = iws_be16(p + lo);
+		if (fd->markers_open && !fd->p.markers && ulen >= IWS_DDP_MIN_HDR_LEN) {
+			check_markers_open(s, side, p, n, fd->pos, iws_mpa_fpdu_wire_len(&fd->p, fd->pos, ulen));
+			lo = iws_mpa_len_field_off(&fd->p, fd->pos);
+			ulen = iws_be16(p + lo);
+		}
 		if (ulen < IWS_DDP_MIN_HDR_LEN) {
 			lose_sync(s, side);
 			break;

@@ -30,6 +30,10 @@ static const struct name_entry llp_code_names[] = { IWS_TERM_LLP_CODE_NAMES(IWS_
 static const struct name_entry aop_names[] = { IWS_AOPCODE_NAMES(IWS_NAME_ENTRY) };
 static const struct name_entry rtr_names[] = { IWS_RTR_NAMES(IWS_NAME_ENTRY) };
 static const struct name_entry rtr_short_names[] = { IWS_RTR_SHORT_NAMES(IWS_NAME_ENTRY) };
+#define IWS_DEV_NAME(v, n, t) { (v), (n) },
+#define IWS_DEV_TEXT(v, n, t) { (v), (t) },
+static const struct name_entry marker_dev_names[] = { IWS_MARKER_DEV_NAMES(IWS_DEV_NAME) };
+static const struct name_entry marker_dev_texts[] = { IWS_MARKER_DEV_NAMES(IWS_DEV_TEXT) };
 static const struct name_entry op_flag_names[] = { IWS_OP_FLAG_NAMES(IWS_NAME_ENTRY) };
 
 #define IWS_OP_NAME(v, n, t) n,
@@ -138,6 +142,16 @@ const char *iws_rdmap_opcode_short(uint32_t opcode)
 const char *iws_rtr_short_name(uint32_t rtr)
 {
 	return LOOKUP(rtr_short_names, rtr);
+}
+
+const char *iws_marker_dev_name(uint32_t bit)
+{
+	return LOOKUP(marker_dev_names, bit);
+}
+
+const char *iws_marker_dev_text(uint32_t bit)
+{
+	return LOOKUP(marker_dev_texts, bit);
 }
 
 const char *iws_op_type_name(enum iws_op_type t)

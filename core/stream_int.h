@@ -62,6 +62,8 @@ struct fr_dir {
 	uint64_t fpdu_index;        /* FPDUs framed so far */
 	uint64_t last_fit;          /* fpdu_index of the last FPDU whose markers fit the grid */
 	uint32_t realign_pending;   /* a grid shift not yet told apart (skip_crc or offset) */
+	bool markers_open;          /* "no markers" was inferred from FPDUs that held no grid
+				     * point: still to be checked on a longer one */
 	struct iws_stream_counts c;
 	struct reasm_dir r;         /* TCP */
 };

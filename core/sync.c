@@ -258,11 +258,17 @@ static bool try_grid(const uint8_t *buf, size_t len, uint32_t seq, const struct 
 		if (!(le ? g->le : g->be))
 			continue;
 		for (int skip = 0; skip < 2; skip++) {
-			dm.fpduptr_le = le;
-			dm.skip_crc = skip;
-			if (scan(buf, len, seq, &dm, min_chain, max_scan, 4, (base - seq) & 3, need_marker, cp,
-				 out, pending))
-				return true;
+			/* With a moving grid, the words found may belong to the FPDU
+			 * before the first whole one (the data starts inside it): its
+			 * grid is then 4 (or 8) octets on. */
+			for (uint32_t j = 0; j < (skip ? 3u : 1u); j++) {
+				dm.fpduptr_le = le;
+				dm.skip_crc = skip;
+				dm.marker_base = base + 4 * j;
+				if (scan(buf, len, seq, &dm, min_chain, max_scan, 4, (base - seq) & 3,
+					 need_marker, cp, out, pending))
+					return true;
+			}
 		}
 	}
 	return false;

@@ -272,8 +272,11 @@ void iwarp_mpa_add_event(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, co
 }
 
 /* Markers of one FPDU (those captured), each FPDUPTR as checked by the core. */
-static void show_markers(tvbuff_t *tvb, packet_info *pinfo, proto_tree *mt, const struct iws_fpdu *fp)
+static void show_markers(tvbuff_t *tvb, packet_info *pinfo, proto_tree *mt, const struct iws_fpdu *fp,
+			 const struct iws_mpa_dir *d)
 {
+	/* a sender that writes FPDUPTR least significant octet first */
+	const guint enc = d->fpduptr_le ? ENC_LITTLE_ENDIAN : ENC_BIG_ENDIAN;
 	guint32 cap = tvb_captured_length(tvb);
 	for (guint32 i = 0; i < fp->n_markers; i++) {
 		const struct iws_mpa_marker *m = &fp->markers[i];
@@ -283,7 +286,7 @@ static void show_markers(tvbuff_t *tvb, packet_info *pinfo, proto_tree *mt, cons
 		proto_item *mi = proto_tree_add_item(mt, hf_iwarp_mpa_marker, tvb, m->off, IWS_MPA_MARKER_LEN, ENC_NA);
 		proto_tree *kt = proto_item_add_subtree(mi, ett_iwarp_mpa_marker);
 		proto_item *ri = proto_tree_add_item(kt, hf_iwarp_mpa_marker_rsvd, tvb, m->off, 2, ENC_BIG_ENDIAN);
-		proto_item *pi = proto_tree_add_item(kt, hf_iwarp_mpa_marker_fpduptr, tvb, m->off + 2, 2, ENC_BIG_ENDIAN);
+		proto_item *pi = proto_tree_add_item(kt, hf_iwarp_mpa_marker_fpduptr, tvb, m->off + 2, 2, enc);
 		proto_item_append_text(mi, " at offset %u, FPDUPTR %u", m->off, m->fpduptr);
 		if (m->fpduptr != want)
 			expert_add_info_format(pinfo, pi, &ei_iwarp_mpa_bad_fpduptr,
@@ -359,7 +362,7 @@ void iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	}
 	if (truncated)
 		expert_add_info(pinfo, ti, &ei_iwarp_mpa_truncated);
-	show_markers(tvb, pinfo, mt, fp);
+	show_markers(tvb, pinfo, mt, fp, &rec->mdir);
 
 	/* The ULPDU: in place when no marker splits it and all of it was
 	 * captured, else the core's marker-free copy as its own data source. */

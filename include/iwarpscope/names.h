@@ -142,6 +142,13 @@ extern "C" {
 	X(0x0080, "ird_exceeded") \
 	X(0x0100, "aborted")
 
+/* How a sender breaks RFC 5044's marker rules (IWS_MARKER_DEV_*, stream.h):
+ * a contract name and words for a finding. */
+#define IWS_MARKER_DEV_NAMES(X) \
+	X(0x1, "fpduptr_le", "FPDUPTR appears little-endian") \
+	X(0x2, "skip_crc", "markers follow a non-RFC 5044 grid that leaves CRC octets out") \
+	X(0x4, "offset", "markers follow a non-RFC 5044 grid offset from SeqStart")
+
 /* RTR message types as the CLI's JSON names them (IWS_RTR_*, mpa.h). */
 #define IWS_RTR_SHORT_NAMES(X) \
 	X(0x1, "send") \
@@ -451,6 +458,9 @@ const char *iws_aopcode_name(uint32_t aop);
 const char *iws_rtr_name(uint32_t rtr);
 
 const char *iws_rtr_short_name(uint32_t rtr);
+/* One IWS_MARKER_DEV_* bit: its contract name / a sentence for findings. */
+const char *iws_marker_dev_name(uint32_t bit);
+const char *iws_marker_dev_text(uint32_t bit);
 /* The names of the IWS_OPF_* bits set in flags, comma separated, in buf
  * (len octets, NUL-terminated; cut short if it does not fit). */
 const char *iws_op_flags_str(char *buf, size_t len, uint32_t flags);
