@@ -52,6 +52,25 @@ static void inflight_pop(struct conn *c)
 	}
 }
 
+/* ---- teardown records ---- */
+
+static void record_close(struct conn *c, enum close_kind kind, uint8_t dir, uint64_t frame,
+			 int64_t ts)
+{
+	if (c->ncloses >= CONN_MAX_CLOSE_RECS)
+		return;
+	if (!c->closes && !(c->closes = calloc(CONN_MAX_CLOSE_RECS, sizeof(*c->closes))))
+		return;
+	struct close_rec *r = &c->closes[c->ncloses++];
+	*r = (struct close_rec){ .kind = (uint8_t)kind, .dir = dir, .frame = frame, .ts = ts };
+	uint32_t n = iws_stream_inflight_ids(c->eng, NULL, 0);
+	r->outstanding = n;
+	if (n > CONN_MAX_CLOSE_IDS)
+		n = CONN_MAX_CLOSE_IDS;
+	if (n && (r->ids = malloc(n * sizeof(*r->ids))) != NULL)
+		r->nids = iws_stream_inflight_ids(c->eng, r->ids, n) < n ? 0 : n;
+}
+
 /* ---- the engine's callbacks ---- */
 
 static void on_op(void *ctx, const struct iws_op *op)
@@ -69,6 +88,7 @@ static void on_op(void *ctx, const struct iws_op *op)
 			c->terms[c->nterms++] = (struct term_rec){ op->dir, op->term_layer,
 								   op->term_etype, op->term_errcode,
 								   op->first_frame };
+		record_close(c, CLOSE_TERMINATE, op->dir, op->last_frame, op->end_ns);
 	}
 	if (!c->stats && (c->stats = malloc(sizeof(*c->stats))) != NULL)
 		iws_qp_stats_init(c->stats);
@@ -108,8 +128,8 @@ static void on_pdu(void *ctx, const struct iws_pdu *pdu)
 			struct inflight_ent *e = inflight_slot(c, note->op_id);
 			if (e && !e->started) {
 				e->started = true;
-				e->start_ns = pdu->ts;
-				e->frame = pdu->frame;
+				e->start_ns = pdu->first_ts;
+				e->frame = pdu->first_frame;
 			}
 		}
 		if (c->env->track_order)
@@ -139,6 +159,9 @@ static void on_event(void *ctx, const struct iws_stream_event *ev)
 	struct conn *c = ctx;
 	if (ev->kind == IWS_SEV_GAP)
 		record_gap(c, ev);
+	else if (ev->kind == IWS_SEV_FIN || ev->kind == IWS_SEV_RST)
+		record_close(c, ev->kind == IWS_SEV_FIN ? CLOSE_FIN : CLOSE_RST, ev->dir, ev->frame,
+			     ev->ts);
 }
 
 static const struct iws_stream_sink engine_sink = { on_pdu, on_op, NULL, on_event };
@@ -211,6 +234,9 @@ void conn_free(struct conn *c)
 	free(c->inflight.ents);
 	free(c->gaps);
 	free(c->terms);
+	for (uint32_t i = 0; i < c->ncloses; i++)
+		free(c->closes[i].ids);
+	free(c->closes);
 	free(c);
 }
 

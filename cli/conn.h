@@ -55,6 +55,23 @@ struct term_rec {
 
 #define CONN_MAX_TERM_RECS 4
 
+/* How the QP ended (docs/semantics.md, teardown): a side's first FIN, its
+ * first RST, or a Terminate, with the operations outstanding then. */
+enum close_kind { CLOSE_FIN = 1, CLOSE_RST, CLOSE_TERMINATE };
+
+struct close_rec {
+	uint8_t kind;               /* enum close_kind */
+	uint8_t dir;                /* IWS_DIR_* of its sender */
+	uint64_t frame;
+	int64_t ts;
+	uint32_t outstanding;       /* operations in flight (not complete) then */
+	uint32_t nids;              /* ... the first CONN_MAX_CLOSE_IDS of their ids */
+	uint64_t *ids;
+};
+
+#define CONN_MAX_CLOSE_RECS 8
+#define CONN_MAX_CLOSE_IDS 1024
+
 struct conn_counts {
 	uint64_t packets;
 	uint64_t payload_bytes[2];  /* TCP payload on the wire, by side */
@@ -108,6 +125,8 @@ struct conn {
 	uint32_t ngaps, capgaps;
 	struct term_rec *terms;     /* the first CONN_MAX_TERM_RECS Terminates */
 	uint32_t nterms;
+	struct close_rec *closes;   /* the first CONN_MAX_CLOSE_RECS FINs, RSTs, Terminates */
+	uint32_t ncloses;
 	struct inflight inflight;
 	struct conn *lru_prev, *lru_next; /* the analysis' recency lists */
 };

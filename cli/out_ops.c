@@ -4,7 +4,9 @@
  * JSON lines or CSV. The JSON field names are the CLI contract (DESIGN.md):
  * qp, src, dst, op, opcode, first_frame, last_frame, start_ns, end_ns,
  * bytes, segments, stag, to, qn, msn, latency_ns, complete, crc_errors; then
- * the extras of each type.
+ * where the time went (docs/semantics.md): first_inorder_frame,
+ * retransmissions, stall_ns, ack_frame, ack_ns, after_close, rtr; then the
+ * extras of each type.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -27,7 +29,8 @@ void ops_out_begin(struct ops_out *w, FILE *f, enum out_format fmt)
 	jw_init(&w->j, false);
 	if (w->fmt == FMT_CSV)
 		fputs("qp,id,src,dst,op,opcode,first_frame,last_frame,start_ns,end_ns,bytes,"
-		      "segments,stag,to,qn,msn,latency_ns,complete,crc_errors,flags\n",
+		      "segments,stag,to,qn,msn,latency_ns,complete,crc_errors,flags,"
+		      "first_inorder_frame,retransmissions,stall_ns,ack_frame,ack_ns,after_close,rtr\n",
 		      f);
 	else if (w->fmt == FMT_JSON)
 		fputs("[", f);
@@ -55,6 +58,14 @@ static void op_json(struct jsonw *j, const struct conn *c, const struct iws_op *
 	jw_koi64(j, "latency_ns", op->has_latency, op->latency_ns);
 	jw_kbool(j, "complete", op->complete);
 	jw_ku64(j, "crc_errors", op->crc_errors);
+	/* where the time went */
+	jw_ku64(j, "first_inorder_frame", op->first_inorder_frame);
+	jw_ku64(j, "retransmissions", op->retransmissions);
+	jw_ki64(j, "stall_ns", op->stall_ns);
+	jw_kou64(j, "ack_frame", op->has_ack, op->ack_frame);
+	jw_koi64(j, "ack_ns", op->has_ack, op->ack_ns);
+	jw_kbool(j, "after_close", (op->flags & IWS_OPF_AFTER_CLOSE) != 0);
+	jw_kbool(j, "rtr", op->rtr);
 	/* extras */
 	jw_ku64(j, "id", op->id);
 	jw_kstr(j, "flags", iws_op_flags_str(fl, sizeof(fl), op->flags));
@@ -120,18 +131,28 @@ static void op_csv(FILE *f, const struct conn *c, const struct iws_op *op)
 	if (op->has_latency)
 		fprintf(f, "%" PRId64, op->latency_ns);
 	/* flags may contain commas: quote them (RFC 4180) */
-	fprintf(f, ",%s,%u,\"%s\"\n", op->complete ? "true" : "false", op->crc_errors,
-		iws_op_flags_str(fl, sizeof(fl), op->flags));
+	fprintf(f, ",%s,%u,\"%s\",%" PRIu64 ",%u,%" PRId64 ",", op->complete ? "true" : "false",
+		op->crc_errors, iws_op_flags_str(fl, sizeof(fl), op->flags), op->first_inorder_frame,
+		op->retransmissions, op->stall_ns);
+	opt_csv(f, op->has_ack, op->ack_frame);
+	fputc(',', f);
+	if (op->has_ack)
+		fprintf(f, "%" PRId64, op->ack_ns);
+	fprintf(f, ",%s,%s\n", (op->flags & IWS_OPF_AFTER_CLOSE) ? "true" : "false",
+		op->rtr ? "true" : "false");
 }
 
 static void op_text(FILE *f, const struct conn *c, const struct iws_op *op)
 {
 	char t[48], a[64], b[64], by[32], lat[32], fl[160];
-	fprintf(f, "%s qp %u %s > %s %-11s %9s %4u seg", fmt_clock(t, sizeof(t), op->start_ns),
-		c->stream, conn_ep_str(c, op->dir, a), conn_ep_str(c, !op->dir, b),
+	fprintf(f, "%s qp %u id %" PRIu64 " %s > %s %-11s %9s %4u seg",
+		fmt_clock(t, sizeof(t), op->start_ns), c->stream, op->id, conn_ep_str(c, op->dir, a),
+		conn_ep_str(c, !op->dir, b),
 		iws_op_type_name(op->type), fmt_bytes(by, sizeof(by), op->bytes), op->segments);
 	if (op->has_latency)
 		fprintf(f, " lat %s", fmt_dur(lat, sizeof(lat), op->latency_ns));
+	if (op->has_ack)
+		fprintf(f, " ack %s", fmt_dur(lat, sizeof(lat), op->ack_ns));
 	if (op->first_frame == op->last_frame)
 		fprintf(f, " frame %" PRIu64, op->first_frame);
 	else
@@ -142,6 +163,13 @@ static void op_text(FILE *f, const struct conn *c, const struct iws_op *op)
 		const char *k = iws_term_errcode_name(op->term_layer, op->term_etype, op->term_errcode);
 		fprintf(f, " [%s: %s: %s]", l ? l : "?", e ? e : "?", k ? k : "?");
 	}
+	if (op->rtr)
+		fprintf(f, " RTR");
+	/* where the time went */
+	if (op->retransmissions)
+		fprintf(f, " retrans %u", op->retransmissions);
+	if (op->stall_ns)
+		fprintf(f, " stalled %s", fmt_dur(lat, sizeof(lat), op->stall_ns));
 	if (op->crc_errors)
 		fprintf(f, " CRC-ERRORS %u", op->crc_errors);
 	if (!op->complete)

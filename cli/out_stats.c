@@ -68,11 +68,11 @@ unsigned report_findings(const struct report *r)
 
 /* ---- JSON ---- */
 
-static void latency_json(struct jsonw *j, const struct iws_latency *lc)
+static void latency_json(struct jsonw *j, const char *key, const struct iws_latency *lc)
 {
 	/* Quantiles sort the samples lazily: a cache, not a change of value. */
 	struct iws_latency *l = (struct iws_latency *)lc;
-	jw_key(j, "latency_ns");
+	jw_key(j, key);
 	if (!l->count) {
 		jw_null(j);
 		return;
@@ -105,7 +105,10 @@ static void ops_json(struct jsonw *j, const struct iws_qp_stats *s)
 		jw_ku64(j, "bytes", o->bytes);
 		jw_ku64(j, "segments", o->segments);
 		jw_ku64(j, "crc_errors", o->crc_errors);
-		latency_json(j, &o->latency);
+		jw_ku64(j, "retransmissions", o->retransmissions);
+		jw_ki64(j, "stall_ns", o->stall_ns);
+		latency_json(j, "latency_ns", &o->latency);
+		latency_json(j, "delivery_ns", &o->delivery);
 		jw_obj_end(j);
 	}
 	jw_obj_end(j);
@@ -171,7 +174,7 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	jw_ku64(j, "crc_checked", c->c.crc_checked);
 	jw_ku64(j, "crc_errors", c->c.crc_errors);
 	jw_ku64(j, "terminates", c->c.terminates);
-	jw_ku64(j, "retransmissions", CONN_SUM(c, retrans) + CONN_SUM(c, late));
+	jw_ku64(j, "retransmissions", CONN_SUM(c, fast_retransmits) + CONN_SUM(c, timeouts));
 	jw_ku64(j, "duplicate_segments", CONN_SUM(c, retrans));
 	jw_ku64(j, "hole_fills", CONN_SUM(c, late));
 	jw_ku64(j, "overlaps", CONN_SUM(c, overlaps));
@@ -204,6 +207,32 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 		jw_kostr(j, "term_layer_name", iws_term_layer_name(t->layer));
 		jw_kostr(j, "term_etype_name", iws_term_etype_name(t->layer, t->etype));
 		jw_kostr(j, "term_errcode_name", iws_term_errcode_name(t->layer, t->etype, t->errcode));
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	jw_key(j, "tcp");
+	jw_obj(j);
+	jw_ku64(j, "fast_retransmits", CONN_SUM(c, fast_retransmits));
+	jw_ku64(j, "timeouts", CONN_SUM(c, timeouts));
+	jw_ku64(j, "duplicate_acks", CONN_SUM(c, duplicate_acks));
+	jw_ku64(j, "zero_windows", CONN_SUM(c, zero_windows));
+	jw_obj_end(j);
+	jw_key(j, "teardown");
+	jw_arr(j);
+	for (uint32_t i = 0; i < c->ncloses; i++) {
+		static const char *const kinds[] = { "?", "fin", "rst", "terminate" };
+		const struct close_rec *t = &c->closes[i];
+		jw_obj(j);
+		jw_kstr(j, "kind", kinds[t->kind <= CLOSE_TERMINATE ? t->kind : 0]);
+		jw_kstr(j, "from", conn_ep_str(c, t->dir, a));
+		jw_ku64(j, "frame", t->frame);
+		jw_ki64(j, "ns", t->ts);
+		jw_ku64(j, "outstanding", t->outstanding);
+		jw_key(j, "outstanding_ids");
+		jw_arr(j);
+		for (uint32_t k = 0; k < t->nids; k++)
+			jw_u64(j, t->ids[k]);
+		jw_arr_end(j);
 		jw_obj_end(j);
 	}
 	jw_arr_end(j);
@@ -348,19 +377,55 @@ static void op_rows(FILE *f, const char *qp, int opw, const struct iws_qp_stats 
 		print_padded(f, iws_op_type_name((enum iws_op_type)t), -opw);
 		fprintf(f, "%8" PRIu64 "%11" PRIu64, o->count, o->count - o->complete);
 		print_padded(f, fmt_bytes(b, sizeof(b), o->bytes), 11);
-		fprintf(f, "%10" PRIu64 "%9" PRIu64 "\n", o->segments, o->crc_errors);
+		fprintf(f, "%10" PRIu64 "%9" PRIu64 "%9" PRIu64 "\n", o->segments, o->crc_errors,
+			o->retransmissions);
 	}
 }
 
 /* The operation and latency tables (shared with the summary). */
 void stats_tables(FILE *f, const struct report *r);
 
+static const struct iws_latency *dist_of(const struct iws_op_stats *o, bool delivery)
+{
+	return delivery ? &o->delivery : &o->latency;
+}
+
+/* One distribution table: latency (reads, atomics) or delivery (the TCP
+ * ACK of an operation's last octet). */
+static void dist_table(FILE *f, const struct analysis *a, int opw, uint32_t nq, bool delivery)
+{
+	char qp[16];
+	bool any = false;
+	fprintf(f, "\n%s\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n",
+		delivery ? "Delivery (start to the peer's TCP ACK of the last octet)"
+			 : "Latency (complete reads and atomics)",
+		"QP", opw, "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
+	for (uint32_t i = 0; i < a->nconns; i++) {
+		const struct conn *c = a->conns[i];
+		if (!c || !conn_is_iwarp(c))
+			continue;
+		snprintf(qp, sizeof(qp), "%u", c->stream);
+		for (int t = 0; t < IWS_OPT_COUNT; t++)
+			if (dist_of(&conn_stats(c)->op[t], delivery)->count) {
+				latency_row(f, qp, iws_op_type_name((enum iws_op_type)t), opw,
+					    dist_of(&conn_stats(c)->op[t], delivery));
+				any = true;
+			}
+	}
+	if (nq > 1)
+		for (int t = 0; t < IWS_OPT_COUNT; t++)
+			if (dist_of(&a->total.op[t], delivery)->count)
+				latency_row(f, "all", iws_op_type_name((enum iws_op_type)t), opw,
+					    dist_of(&a->total.op[t], delivery));
+	if (!any)
+		fputs("  (none)\n", f);
+}
+
 void stats_tables(FILE *f, const struct report *r)
 {
 	const struct analysis *a = r->a;
 	char qp[16];
 	uint32_t nq = 0;
-	bool any_lat = false;
 	for (uint32_t i = 0; i < a->nconns; i++) {
 		const struct conn *c = a->conns[i];
 		if (c && conn_is_iwarp(c) && c->c.ops)
@@ -372,40 +437,21 @@ void stats_tables(FILE *f, const struct report *r)
 	for (int t = 0; t < IWS_OPT_COUNT; t++)
 		if (a->total.op[t].count && (int)strlen(iws_op_type_name((enum iws_op_type)t)) + 1 > opw)
 			opw = (int)strlen(iws_op_type_name((enum iws_op_type)t)) + 1;
-	fprintf(f, "Operations\n%4s %-*s%8s%11s%11s%10s%9s\n", "QP", opw, "op", "count", "incomplete",
-		"bytes", "segments", "CRC err");
+	fprintf(f, "Operations\n%4s %-*s%8s%11s%11s%10s%9s%9s\n", "QP", opw, "op", "count",
+		"incomplete", "bytes", "segments", "CRC err", "retrans");
 	for (uint32_t i = 0; i < a->nconns; i++) {
 		const struct conn *c = a->conns[i];
 		if (!c || !conn_is_iwarp(c))
 			continue;
 		snprintf(qp, sizeof(qp), "%u", c->stream);
 		op_rows(f, qp, opw, conn_stats(c));
-		for (int t = 0; t < IWS_OPT_COUNT; t++)
-			any_lat |= conn_stats(c)->op[t].latency.count > 0;
 	}
 	if (nq > 1)
 		op_rows(f, "all", opw, &a->total);
 	if (!nq)
 		fputs("  (no RDMA operations)\n", f);
-	fprintf(f, "\nLatency (complete reads and atomics)\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n",
-		"QP", opw, "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
-		snprintf(qp, sizeof(qp), "%u", c->stream);
-		for (int t = 0; t < IWS_OPT_COUNT; t++)
-			if (conn_stats(c)->op[t].latency.count)
-				latency_row(f, qp, iws_op_type_name((enum iws_op_type)t), opw,
-					    &conn_stats(c)->op[t].latency);
-	}
-	if (nq > 1)
-		for (int t = 0; t < IWS_OPT_COUNT; t++)
-			if (a->total.op[t].latency.count)
-				latency_row(f, "all", iws_op_type_name((enum iws_op_type)t), opw,
-					    &a->total.op[t].latency);
-	if (!any_lat)
-		fputs("  (none)\n", f);
+	dist_table(f, a, opw, nq, false);
+	dist_table(f, a, opw, nq, true);
 }
 
 void stats_write_text(FILE *f, const struct report *r)

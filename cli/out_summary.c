@@ -82,6 +82,29 @@ static void terminates(FILE *f, const struct conn *c)
 		fprintf(f, "  ! ... %" PRIu64 " more Terminates\n", c->c.terminates - c->nterms);
 }
 
+/* How the QP ended: FIN, RST, Terminate, and what was still outstanding. */
+static void teardown(FILE *f, const struct conn *c)
+{
+	static const char *const kinds[] = { "?", "FIN", "RST", "Terminate" };
+	char a[64];
+	for (uint32_t i = 0; i < c->ncloses; i++) {
+		const struct close_rec *t = &c->closes[i];
+		fprintf(f, "  %s%s from %s in frame %" PRIu64, t->outstanding ? "! " : "",
+			kinds[t->kind <= CLOSE_TERMINATE ? t->kind : 0], conn_ep_str(c, t->dir, a),
+			t->frame);
+		if (t->outstanding) {
+			fprintf(f, " with %u operation%s outstanding", t->outstanding,
+				t->outstanding == 1 ? "" : "s");
+			if (t->nids == 1)
+				fprintf(f, " (id %" PRIu64 ")", t->ids[0]);
+			else if (t->nids > 1)
+				fprintf(f, " (ids %" PRIu64 "...%" PRIu64 ")", t->ids[0],
+					t->ids[t->nids - 1]);
+		}
+		fputc('\n', f);
+	}
+}
+
 static void problems(FILE *f, const struct conn *c)
 {
 	char b1[32], b2[32];
@@ -147,10 +170,16 @@ static void qp_block(FILE *f, const struct conn *c)
 		c->c.ops == 1 ? "" : "s", fmt_bytes(by, sizeof(by), c->c.op_bytes),
 		fmt_dur(du, sizeof(du), span), fmt_rate(rt, sizeof(rt), c->c.op_bytes, span),
 		c->first_frame, c->last_frame);
-	fprintf(f, "  retransmissions %" PRIu64 ", gaps %" PRIu64 ", CRC errors %" PRIu64
-		   ", Terminates %" PRIu64 "\n",
-		CONN_SUM(c, retrans) + CONN_SUM(c, late), conn_gap_count(c), c->c.crc_errors,
-		c->c.terminates);
+	uint64_t fast = CONN_SUM(c, fast_retransmits), rto = CONN_SUM(c, timeouts);
+	fprintf(f, "  retransmissions %" PRIu64, fast + rto);
+	if (fast + rto)
+		fprintf(f, " (%" PRIu64 " fast, %" PRIu64 " after a timeout)", fast, rto);
+	fprintf(f, ", gaps %" PRIu64 ", CRC errors %" PRIu64 ", Terminates %" PRIu64 "\n",
+		conn_gap_count(c), c->c.crc_errors, c->c.terminates);
+	uint64_t dup = CONN_SUM(c, duplicate_acks), zw = CONN_SUM(c, zero_windows);
+	if (dup || zw)
+		fprintf(f, "  duplicate ACKs %" PRIu64 ", zero windows %" PRIu64 "\n", dup, zw);
+	teardown(f, c);
 	problems(f, c);
 }
 

@@ -80,10 +80,10 @@ static bool room_for(struct iws_stream *s, struct fr_dir *fd, uint32_t n)
 }
 
 static bool buf_add(struct iws_stream *s, struct fr_dir *fd, const uint8_t *p, uint32_t n,
-		    uint64_t frame, int64_t ts)
+		    uint64_t frame, int64_t ts, bool resent)
 {
 	if (!room_for(s, fd, n) ||
-	    !sbuf_append(&fd->buf, fd->pos, p, n, frame, ts, fd->run_frame, fd->run_ts))
+	    !sbuf_append(&fd->buf, fd->pos, p, n, frame, ts, resent, fd->run_frame, fd->run_ts))
 		return false;
 	account(s, fd);
 	fd->pos += n;
@@ -143,6 +143,7 @@ static void skip(struct iws_stream *s, int side, uint32_t k, enum iws_span_kind 
 struct frames {
 	uint64_t first, arrived, done;
 	int64_t first_ts, arrived_ts, done_ts;
+	uint32_t resent;                /* retransmitted segments among them */
 };
 
 /* The frames of buffer octets [o, o+w) (docs/semantics.md). */
@@ -152,8 +153,12 @@ static void frames_of(const struct sbuf *b, uint32_t o, uint32_t w, struct frame
 	const struct smark *m = &b->marks[i];
 	fr->first = fr->arrived = m->frame;
 	fr->first_ts = fr->arrived_ts = m->ts;
+	fr->resent = m->resent;
 	for (i++; i < b->nmarks && b->marks[i].off < o + w; i++) {
 		m = &b->marks[i];
+		/* marks of one segment are adjacent: a new frame, a new segment */
+		if (m->resent && m->frame != b->marks[i - 1].frame)
+			fr->resent++;
 		if (m->frame < fr->first) {
 			fr->first = m->frame;
 			fr->first_ts = m->ts;
@@ -279,6 +284,8 @@ static void emit(struct iws_stream *s, int side, const uint8_t *wire, uint32_t w
 	ev.wire = wire;
 	ev.first_hole = first_hole;
 	pdu_frames(&ev, fr);
+	ev.retrans = fr->resent + fd->resent_pending;
+	fd->resent_pending = 0;
 	ev.gap_before = fd->gap_before;
 	ev.mdir = &fd->p;
 	ev.fpdu = &f;
@@ -905,7 +912,7 @@ static void overflow(struct iws_stream *s, int side, uint32_t n, uint64_t frame)
 }
 
 void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-	     uint64_t frame, int64_t ts)
+	     uint64_t frame, int64_t ts, bool resent)
 {
 	struct fr_dir *fd = &s->d[side];
 	if (!fd->have_pos)
@@ -937,7 +944,7 @@ void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uin
 		else
 			break; /* frame_buffer has already decided about it */
 		uint32_t k = want < n ? want : n;
-		if (!buf_add(s, fd, p, k, frame, ts)) {
+		if (!buf_add(s, fd, p, k, frame, ts, resent)) {
 			overflow(s, side, n, frame);
 			return;
 		}
@@ -972,7 +979,7 @@ void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uin
 			fd->need = w;
 			break;
 		}
-		struct frames fr = { frame, frame, fd->run_frame, ts, ts, fd->run_ts };
+		struct frames fr = { frame, frame, fd->run_frame, ts, ts, fd->run_ts, resent };
 		if (frame != fd->run_frame)
 			/* octets buffered out of order, delivered now */
 			st_span(s, IWS_SPAN_PART, side, fd->pos, w, frame, fd->run_frame, fd->pos);
@@ -989,7 +996,7 @@ void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uin
 	/* A straddling FPDU of known length: one allocation for all of it. */
 	if (fd->mode == FR_FPDU && fd->need && !fd->buf.len && room_for(s, fd, fd->need))
 		sbuf_reserve(&fd->buf, fd->need);
-	if (!buf_add(s, fd, p, n, frame, ts)) {
+	if (!buf_add(s, fd, p, n, frame, ts, resent)) {
 		overflow(s, side, n, frame);
 		return;
 	}
@@ -1049,6 +1056,15 @@ void fr_end(struct iws_stream *s, int side)
 	if (fd->mode != FR_FPDU)
 		fd->mode = FR_DEAD;
 	account(s, &s->d[!side]);
+}
+
+void fr_resent(struct iws_stream *s, int side, uint32_t seq, uint32_t n)
+{
+	struct fr_dir *fd = &s->d[side];
+	const struct sbuf *b = &fd->buf;
+	if (fd->mode == FR_FPDU && b->len && (int32_t)(seq - (b->seq + b->len)) < 0 &&
+	    (int32_t)(seq + n - b->seq) > 0)
+		fd->resent_pending++;
 }
 
 uint64_t fr_blocking_frame(const struct iws_stream *s, int side)

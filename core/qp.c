@@ -30,6 +30,14 @@
  * come in request order (RFC 5040 §5.2.1), so the answer is near the head;
  * one further down means everything before it went unanswered. */
 #define SEARCH_MAX 1024u
+/* Complete operations waiting for the ACK of their last FPDU, per
+ * direction: past it the oldest is reported without (ack_wait_forced). */
+#define DEFAULT_ACK_WAIT 4096u
+/* Recent acknowledgements kept per direction, to find the first that
+ * covered an operation completed after it was read (FPDUs held for order). */
+#define ACK_RING 64u
+/* Operations searched for the owners of retransmitted octets. */
+#define RESENT_SCAN 512u
 
 enum op_kind { K_WRITE, K_READ, K_UNTAGGED, K_ATOMIC, K_ORPHAN_READ };
 
@@ -49,6 +57,28 @@ struct node {
 	uint32_t gap_gen;                   /* gaps of data_dir before it started */
 	uint8_t data_dir;                   /* the direction its data (or response) takes */
 	bool resp_started;
+	/* loss attribution (docs/semantics.md) */
+	bool any_fpdu;
+	int64_t prev_done_ts;               /* in-order completion of its previous FPDU */
+	bool rng[2];                        /* TCP octets [lo, hi) of its FPDUs, per direction */
+	uint32_t lo[2], hi[2];
+	bool can_wait;                      /* its last FPDU's end is known: wait for the ACK */
+	uint8_t ack_dir;
+	uint32_t ack_seq;
+};
+
+struct ack_rec {
+	uint32_t ack;
+	uint64_t frame;
+	int64_t ts;
+};
+
+/* The acknowledgements of one direction's octets, as they advanced. */
+struct ack_ring {
+	bool any;
+	uint32_t hi;                        /* the highest so far */
+	uint32_t head, n;
+	struct ack_rec r[ACK_RING];
 };
 
 struct iws_tracker {
@@ -69,7 +99,22 @@ struct iws_tracker {
 	uint32_t last_msn[2][N_QUEUES];
 	bool tagged_unsure[2];       /* the next new tagged message may have begun in a gap */
 	uint32_t gap_gen[2];         /* capture gaps per direction so far */
+	bool rtr_next;               /* the segment being dispatched is an RTR message */
+	uint32_t max_ack_wait;
+	uint64_t *shared_used, *shared_peak, shared_max;
+	uint64_t own_shared;         /* this tracker's part of *shared_used */
+	bool have_data_seq[2];
+	uint32_t first_data_seq[2];  /* the first FPDU octet of dir seen */
+	struct list waiting[2];      /* complete operations waiting for the ACK of dir's octets */
+	struct ack_ring acks[2];
+	bool closed[2];              /* the sender of dir sent a FIN or an RST ... */
+	uint64_t closed_frame[2];    /* ... in this frame */
 };
+
+static inline int32_t sdiff(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b);
+}
 
 /* A capture gap may hide part of n: one happened in the direction of its
  * data since it started. (A counter, not a mark on every operation in
@@ -114,6 +159,60 @@ static void list_unlink(struct node *n)
 
 /* ---- life cycle of an operation ---- */
 
+/* Hand the operation over, once and for all. */
+static void deliver(struct iws_tracker *t, struct node *n)
+{
+	if (!n->op.complete)
+		t->counts.ops_incomplete++;
+	t->counts.ops_reported++;
+	if (t->cb)
+		t->cb(t->ctx, &n->op);
+	free(n);
+}
+
+/* Did an acknowledgement already cover the operation's last FPDU? The first
+ * that did is its ACK. */
+static bool ack_known(struct iws_tracker *t, struct node *n)
+{
+	const struct ack_ring *a = &t->acks[n->ack_dir];
+	if (!a->any || sdiff(a->hi, n->ack_seq) < 0)
+		return false;
+	const struct ack_rec *e = NULL;
+	for (uint32_t i = 0; i < a->n && !e; i++) {
+		const struct ack_rec *x = &a->r[(a->head + i) % ACK_RING];
+		if (sdiff(x->ack, n->ack_seq) >= 0)
+			e = x;
+	}
+	if (!e)
+		e = &a->r[a->head];  /* older than the ring: its oldest is the closest */
+	n->op.has_ack = true;
+	n->op.ack_frame = e->frame;
+	n->op.ack_ns = e->ts - n->op.start_ns;
+	return true;
+}
+
+static void unwait(struct iws_tracker *t, struct node *n)
+{
+	list_unlink(n);
+	t->counts.ack_waiting--;
+	if (t->shared_used) {
+		(*t->shared_used)--;
+		t->own_shared--;
+	}
+}
+
+/* Is it worth waiting for an ACK of dir's octets? Only once the receiver
+ * has been seen acknowledging some of them (with one direction captured,
+ * or a receiver that never answers, no ACK will come), and while the
+ * waiting operations of all trackers stay within bounds. */
+static bool acks_data(const struct iws_tracker *t, uint8_t dir)
+{
+	const struct ack_ring *a = &t->acks[dir];
+	return a->any && t->have_data_seq[dir] && sdiff(a->hi, t->first_data_seq[dir]) > 0;
+}
+
+/* The operation is over: report it now, or once the ACK of its last FPDU
+ * is seen (complete operations whose last FPDU's octets are known). */
 static void report(struct iws_tracker *t, struct node *n)
 {
 	list_unlink(n);
@@ -128,12 +227,36 @@ static void report(struct iws_tracker *t, struct node *n)
 	t->counts.inflight--;
 
 	n->op.complete = (n->op.flags & IWS_OPF_INCOMPLETE_MASK) == 0;
-	if (!n->op.complete)
-		t->counts.ops_incomplete++;
-	t->counts.ops_reported++;
-	if (t->cb)
-		t->cb(t->ctx, &n->op);
-	free(n);
+	if (!n->op.complete || !n->can_wait || ack_known(t, n)) {
+		deliver(t, n);
+		return;
+	}
+	if (!acks_data(t, n->ack_dir)) {
+		deliver(t, n);
+		return;
+	}
+	if (t->shared_used && *t->shared_used >= t->shared_max) {
+		t->counts.ack_wait_forced++;
+		deliver(t, n);
+		return;
+	}
+	list_push(&t->waiting[n->ack_dir], n);
+	t->counts.ack_waiting++;
+	if (t->shared_used) {
+		(*t->shared_used)++;
+		t->own_shared++;
+		if (t->shared_peak && *t->shared_used > *t->shared_peak)
+			*t->shared_peak = *t->shared_used;
+	}
+	/* Bounded: no ACK in sight (one direction captured) must not hold
+	 * everything. */
+	struct list *w = &t->waiting[n->ack_dir];
+	if (w->n > t->max_ack_wait) {
+		struct node *o = w->head;
+		unwait(t, o);
+		t->counts.ack_wait_forced++;
+		deliver(t, o);
+	}
 }
 
 static struct node *start(struct iws_tracker *t, const struct iws_seg *s, enum iws_op_type type,
@@ -157,8 +280,12 @@ static struct node *start(struct iws_tracker *t, const struct iws_seg *s, enum i
 	n->op.type = type;
 	n->op.opcode = h->opcode;
 	n->op.dir = s->dir;
-	n->op.first_frame = n->op.last_frame = s->frame;
-	n->op.start_ns = n->op.end_ns = s->ts_ns;
+	n->op.rtr = t->rtr_next;
+	/* It starts with the first transmission of its first FPDU. */
+	n->op.first_frame = s->first_frame ? s->first_frame : s->frame;
+	n->op.start_ns = s->first_frame ? s->first_ts : s->ts_ns;
+	n->op.first_inorder_frame = n->op.last_frame = s->frame;
+	n->op.end_ns = s->ts_ns;
 	n->all_prev = t->all_tail;
 	if (t->all_tail)
 		t->all_tail->all_next = n;
@@ -189,13 +316,44 @@ static void push_open(struct iws_tracker *t, struct list *l, struct node *n,
 }
 
 /* Account one segment to an operation. */
-static void add_segment(struct node *n, const struct iws_seg *s, uint32_t payload,
-			struct iws_seg_note *note)
+static void add_segment(struct iws_tracker *t, struct node *n, const struct iws_seg *s,
+			uint32_t payload, struct iws_seg_note *note)
 {
+	/* Sent after the receiver closed or reset the connection: its TCP
+	 * octets perhaps, the operation cannot have been placed whole. */
+	uint64_t sent = s->first_frame ? s->first_frame : s->frame;
+	if (t->closed[!s->dir] && sent > t->closed_frame[!s->dir]) {
+		n->op.flags |= IWS_OPF_AFTER_CLOSE;
+		note->flags |= IWS_SEGF_AFTER_CLOSE;
+	}
 	n->op.segments++;
 	n->op.bytes += payload;
 	n->op.last_frame = s->frame;
 	n->op.end_ns = s->ts_ns;
+	/* Stall: from the later of its last octet's arrival and the previous
+	 * FPDU's completion, to its own completion (docs/semantics.md). */
+	int64_t from = s->arrived_frame ? s->arrived_ts : s->ts_ns;
+	if (n->any_fpdu && n->prev_done_ts > from)
+		from = n->prev_done_ts;
+	if (s->ts_ns > from)
+		n->op.stall_ns += s->ts_ns - from;
+	n->prev_done_ts = s->ts_ns;
+	n->any_fpdu = true;
+	n->op.retransmissions += s->retrans;
+	if (s->has_seq) {
+		uint8_t d = s->dir;
+		uint32_t e = s->seq + s->len;
+		if (!n->rng[d] || sdiff(s->seq, n->lo[d]) < 0)
+			n->lo[d] = s->seq;
+		if (!n->rng[d] || sdiff(e, n->hi[d]) > 0)
+			n->hi[d] = e;
+		n->rng[d] = true;
+		n->ack_dir = d;
+		n->ack_seq = e;
+		n->can_wait = true;
+	} else {
+		n->can_wait = false;
+	}
 	if (s->crc == IWS_CRC_BAD)
 		n->op.crc_errors++;
 	if (s->truncated)
@@ -251,8 +409,9 @@ static enum iws_op_type atomic_type(uint8_t aop)
 	}
 }
 
-/* Is this the RTR message of a peer-to-peer set-up (RFC 6581 §7)? */
-static bool take_rtr(struct iws_tracker *t, const struct iws_seg *s)
+/* Is this the RTR message of a peer-to-peer set-up (RFC 6581 §7), or the
+ * zero-length Read Response to a Read RTR? */
+static bool is_rtr(struct iws_tracker *t, const struct iws_seg *s)
 {
 	const struct iws_msg *m = s->msg;
 	const struct iws_ddp_hdr *h = &m->ddp;
@@ -316,7 +475,7 @@ static void seg_write(struct iws_tracker *t, const struct iws_seg *s, struct iws
 			n->op.flags |= IWS_OPF_STARTED_BEFORE;
 		push_open(t, &t->tagged[s->dir], n, note);
 	}
-	add_segment(n, s, pl, note);
+	add_segment(t, n, s, pl, note);
 	n->expect_to = h->to + pl;
 	if (h->last) {
 		note->op_last = true;
@@ -376,7 +535,7 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 			n->op.response_frame = s->frame;
 		}
 		note->request_frame = n->op.first_frame;
-		add_segment(n, s, pl, note);
+		add_segment(t, n, s, pl, note);
 		n->expect_to = h->to + pl;
 		if (n->op.bytes > n->op.read_size)
 			note->flags |= IWS_SEGF_OVERRUN;
@@ -391,10 +550,16 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 		return;
 	}
 
+	/* A zero-length Read Response without its request: the response to a
+	 * Read RTR whose request was not captured (RFC 6581 §7), not an
+	 * operation. */
+	if (pl == 0 && h->last) {
+		note->rtr = true;
+		return;
+	}
 	/* No request for it in the capture: group the orphan responses like a
 	 * Write, by STag and TO, up to the last one. */
 	note->flags |= IWS_SEGF_ORPHAN_RESPONSE;
-	t->counts.orphan_responses++;
 	for (n = t->tagged[s->dir].head; n; n = n->next)
 		if (n->kind == K_ORPHAN_READ && n->op.stag == h->stag &&
 		    (n->expect_to == h->to || (gap_seen(t, n) && h->to > n->expect_to)))
@@ -403,6 +568,9 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 		n = start(t, s, IWS_OPT_READ, K_ORPHAN_READ, note);
 		if (!n)
 			return;
+		t->counts.orphan_responses++;
+		/* The Read's initiator is the requester: the responses' peer. */
+		n->op.dir = !s->dir;
 		n->op.flags |= IWS_OPF_STARTED_BEFORE;
 		n->op.has_stag = true;
 		n->op.stag = h->stag;
@@ -411,7 +579,7 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 		n->op.response_frame = s->frame;
 		push_open(t, &t->tagged[s->dir], n, note);
 	}
-	add_segment(n, s, pl, note);
+	add_segment(t, n, s, pl, note);
 	n->expect_to = h->to + pl;
 	if (h->last) {
 		note->op_last = true;
@@ -451,7 +619,7 @@ static void seg_read_req(struct iws_tracker *t, const struct iws_seg *s, struct 
 	n->op.src_stag = rr->src_stag;
 	n->op.src_to = rr->src_to;
 	n->expect_to = rr->sink_to;
-	add_segment(n, s, 0, note);
+	add_segment(t, n, s, 0, note);
 	list_push(&t->requests[s->dir], n);
 	count_outstanding(t, n, s->dir, note);
 }
@@ -471,7 +639,7 @@ static void seg_atomic_req(struct iws_tracker *t, const struct iws_seg *s, struc
 	n->op.qn = m->ddp.qn;
 	n->op.msn = m->ddp.msn;
 	n->op.atomic_req_id = a->req_id;
-	add_segment(n, s, 8, note);
+	add_segment(t, n, s, 8, note);
 	list_push(&t->requests[s->dir], n);
 	count_outstanding(t, n, s->dir, note);
 }
@@ -508,7 +676,7 @@ static void seg_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, stru
 	n->op.response_frame = s->frame;
 	n->op.has_atomic_orig = true;
 	n->op.atomic_orig_value = m->u.atomic_resp.orig_value;
-	add_segment(n, s, 0, note);
+	add_segment(t, n, s, 0, note);
 	note->op_last = true;
 	report(t, n);
 }
@@ -549,7 +717,7 @@ static void seg_untagged(struct iws_tracker *t, const struct iws_seg *s, struct 
 			n->op.flags |= IWS_OPF_STARTED_BEFORE;
 		push_open(t, &t->untagged[s->dir], n, note);
 	}
-	add_segment(n, s, pl, note);
+	add_segment(t, n, s, pl, note);
 	n->expect_mo = h->mo + pl;
 	if (h->last) {
 		note->op_last = true;
@@ -570,7 +738,7 @@ static void seg_terminate(struct iws_tracker *t, const struct iws_seg *s, struct
 	n->op.term_layer = m->u.term.layer;
 	n->op.term_etype = m->u.term.etype;
 	n->op.term_errcode = m->u.term.errcode;
-	add_segment(n, s, 0, note);
+	add_segment(t, n, s, 0, note);
 	note->op_last = true;
 	report(t, n);
 }
@@ -587,6 +755,12 @@ struct iws_tracker *iws_tracker_new(const struct iws_tracker_limits *lim, iws_op
 	t->cb = cb;
 	t->ctx = ctx;
 	t->max_inflight = lim && lim->max_inflight ? lim->max_inflight : DEFAULT_MAX_INFLIGHT;
+	t->max_ack_wait = lim && lim->max_ack_wait ? lim->max_ack_wait : DEFAULT_ACK_WAIT;
+	if (lim && lim->shared_ack_wait_used) {
+		t->shared_used = lim->shared_ack_wait_used;
+		t->shared_peak = lim->shared_ack_wait_peak;
+		t->shared_max = lim->shared_max_ack_wait ? lim->shared_max_ack_wait : UINT64_MAX;
+	}
 	return t;
 }
 
@@ -598,6 +772,14 @@ void iws_tracker_free(struct iws_tracker *t)
 		nx = n->all_next;
 		free(n);
 	}
+	for (int d = 0; d < 2; d++)
+		while (t->waiting[d].head) {
+			struct node *n = t->waiting[d].head;
+			list_unlink(n);
+			free(n);
+		}
+	if (t->shared_used)
+		*t->shared_used -= t->own_shared;
 	free(t);
 }
 
@@ -619,12 +801,18 @@ void iws_tracker_segment(struct iws_tracker *t, const struct iws_seg *s, struct 
 		t->counts.crc_errors++;
 	if (s->dir > 1 || !s->msg)
 		return;
-	if (take_rtr(t, s)) {
-		note->rtr = true;
-		t->counts.rtr_messages++;
-		return;
+	if (s->has_seq && !t->have_data_seq[s->dir]) {
+		t->have_data_seq[s->dir] = true;
+		t->first_data_seq[s->dir] = s->seq;
 	}
+	/* The RTR message of a peer-to-peer set-up is an operation of its own,
+	 * flagged (docs/semantics.md). */
+	t->rtr_next = is_rtr(t, s);
+	if (t->rtr_next)
+		t->counts.rtr_messages++;
 	dispatch(t, s, note);
+	note->rtr |= t->rtr_next;
+	t->rtr_next = false;
 	/* Only the first segment after a gap can be the unseen middle of a
 	 * Write; everything after it starts after the resynchronisation. */
 	t->tagged_unsure[s->dir] = false;
@@ -688,6 +876,81 @@ void iws_tracker_finish(struct iws_tracker *t, uint32_t flag)
 			n->op.flags |= IWS_OPF_GAP;
 		report(t, n);
 	}
+	/* Complete operations whose ACK never came (or was not captured). */
+	for (int d = 0; d < 2; d++)
+		while (t->waiting[d].head) {
+			struct node *n = t->waiting[d].head;
+			unwait(t, n);
+			deliver(t, n);
+		}
+}
+
+void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t frame, int64_t ts)
+{
+	if (dir > 1)
+		return;
+	struct ack_ring *a = &t->acks[dir];
+	if (a->any && sdiff(ack, a->hi) <= 0)
+		return;  /* nothing new acknowledged */
+	a->any = true;
+	a->hi = ack;
+	if (a->n == ACK_RING) {
+		a->head = (a->head + 1) % ACK_RING;
+		a->n--;
+	}
+	a->r[(a->head + a->n++) % ACK_RING] = (struct ack_rec){ ack, frame, ts };
+	/* Operations complete in the order of their octets: the ones waiting
+	 * first are covered first. */
+	struct list *w = &t->waiting[dir];
+	while (w->head && sdiff(ack, w->head->ack_seq) >= 0) {
+		struct node *n = w->head;
+		unwait(t, n);
+		n->op.has_ack = true;
+		n->op.ack_frame = frame;
+		n->op.ack_ns = ts - n->op.start_ns;
+		deliver(t, n);
+	}
+}
+
+/* Do octets [seq, e) of dir belong to the operation's FPDUs? */
+static bool owns(const struct node *n, uint8_t dir, uint32_t seq, uint32_t e)
+{
+	return n->rng[dir] && sdiff(seq, n->hi[dir]) < 0 && sdiff(e, n->lo[dir]) > 0;
+}
+
+void iws_tracker_resent(struct iws_tracker *t, uint8_t dir, uint32_t seq, uint32_t len)
+{
+	if (dir > 1 || !len)
+		return;
+	uint32_t e = seq + len;
+	/* The newest operations first: a retransmission is of recent octets. */
+	uint32_t k = 0;
+	for (struct node *n = t->all_tail; n && k < RESENT_SCAN; n = n->all_prev, k++)
+		if (owns(n, dir, seq, e))
+			n->op.retransmissions++;
+	for (int d = 0; d < 2; d++) {
+		k = 0;
+		for (struct node *n = t->waiting[d].tail; n && k < RESENT_SCAN; n = n->prev, k++)
+			if (owns(n, dir, seq, e))
+				n->op.retransmissions++;
+	}
+}
+
+void iws_tracker_closed(struct iws_tracker *t, uint8_t dir, uint64_t frame)
+{
+	if (dir > 1 || t->closed[dir])
+		return;
+	t->closed[dir] = true;
+	t->closed_frame[dir] = frame;
+}
+
+uint32_t iws_tracker_inflight_ids(const struct iws_tracker *t, uint64_t *ids, uint32_t max)
+{
+	uint32_t n = 0;
+	for (const struct node *x = t->all_head; x; x = x->all_next, n++)
+		if (n < max)
+			ids[n] = x->op.id;
+	return n;
 }
 
 const struct iws_tracker_counts *iws_tracker_counts(const struct iws_tracker *t)

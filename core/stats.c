@@ -166,13 +166,15 @@ void iws_qp_stats_init(struct iws_qp_stats *s)
 
 void iws_qp_stats_free(struct iws_qp_stats *s)
 {
-	for (int i = 0; i < IWS_OPT_COUNT; i++)
+	for (int i = 0; i < IWS_OPT_COUNT; i++) {
 		iws_latency_free(&s->op[i].latency);
+		iws_latency_free(&s->op[i].delivery);
+	}
 }
 
 void iws_qp_stats_add(struct iws_qp_stats *s, const struct iws_op *op)
 {
-	if ((unsigned)op->type >= IWS_OPT_COUNT)
+	if ((unsigned)op->type >= IWS_OPT_COUNT || (op->rtr && !s->include_rtr))
 		return;
 	struct iws_op_stats *o = &s->op[op->type];
 	o->count++;
@@ -181,6 +183,10 @@ void iws_qp_stats_add(struct iws_qp_stats *s, const struct iws_op *op)
 	o->bytes += op->bytes;
 	o->segments += op->segments;
 	o->crc_errors += op->crc_errors;
+	o->retransmissions += op->retransmissions;
+	o->stall_ns = op->stall_ns > INT64_MAX - o->stall_ns ? INT64_MAX : o->stall_ns + op->stall_ns;
 	if (op->complete && op->has_latency)
 		iws_latency_add(&o->latency, op->latency_ns);
+	if (op->complete && op->has_ack)
+		iws_latency_add(&o->delivery, op->ack_ns);
 }

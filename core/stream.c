@@ -22,6 +22,7 @@
 #define DEFAULT_OOO_SEGS 4096u
 #define DEFAULT_OOO_TOTAL (64ull << 20)
 #define DEFAULT_BUF (64ull << 20)
+#define DEFAULT_ACK_WAIT 65536u
 #define DEFAULT_HELD 4096u
 
 enum held_kind { H_PDU, H_LOST };
@@ -55,7 +56,12 @@ static void on_op(void *ctx, const struct iws_op *op)
 static bool ensure_tracker(struct iws_stream *s)
 {
 	if (!s->tr) {
-		struct iws_tracker_limits tl = { s->lim->max_inflight };
+		struct iws_tracker_limits tl = {
+			.max_inflight = s->lim->max_inflight,
+			.shared_ack_wait_used = &s->lim->ack_wait_used,
+			.shared_ack_wait_peak = &s->lim->ack_wait_peak,
+			.shared_max_ack_wait = s->lim->max_ack_wait,
+		};
 		s->tr = iws_tracker_new(&tl, on_op, s);
 	}
 	return s->tr != NULL;
@@ -78,6 +84,14 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 			.msg = pdu->msg,
 			.crc = pdu->fpdu->crc_status,
 			.truncated = pdu->truncated,
+			.first_frame = pdu->first_frame,
+			.first_ts = pdu->first_ts,
+			.arrived_frame = pdu->arrived_frame,
+			.arrived_ts = pdu->arrived_ts,
+			.has_seq = true,
+			.seq = pdu->seq,
+			.len = pdu->len,
+			.retrans = pdu->retrans,
 		};
 		iws_tracker_segment(s->tr, &seg, &note);
 		pdu->note = &note;
@@ -274,9 +288,9 @@ static void rs_start(void *ctx, int side, uint32_t seq, bool at_syn)
 }
 
 static void rs_data(void *ctx, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-		    uint64_t frame, int64_t ts)
+		    uint64_t frame, int64_t ts, bool resent)
 {
-	fr_data(ctx, side, seq, p, n, frame, ts);
+	fr_data(ctx, side, seq, p, n, frame, ts, resent);
 }
 
 static void rs_hole(void *ctx, int side, uint32_t seq, uint32_t n, enum hole_kind kind)
@@ -294,7 +308,13 @@ static void rs_fin(void *ctx, int side)
 
 static void rs_dup(void *ctx, int side, uint32_t seq, uint32_t n, uint64_t frame)
 {
-	st_span(ctx, IWS_SPAN_RETRANS, side, seq, n, frame, 0, 0);
+	struct iws_stream *s = ctx;
+	st_span(s, IWS_SPAN_RETRANS, side, seq, n, frame, 0, 0);
+	/* octets sent again: the FPDU being put together, or the operations
+	 * they were delivered to, count a retransmission */
+	fr_resent(s, side, seq, n);
+	if (s->tr)
+		iws_tracker_resent(s->tr, fr_dir_of(s, side), seq, n);
 }
 
 static const struct reasm_sink to_framing = { NULL, rs_start, rs_data, rs_hole, rs_fin, rs_dup };
@@ -303,9 +323,38 @@ static struct reasm_sink sink_for(struct iws_stream *s)
 {
 	struct reasm_sink k = to_framing;
 	k.ctx = s;
-	if (!s->o.want_spans)
-		k.dup = NULL;
 	return k;
+}
+
+/* Duplicate ACKs (RFC 5681 §2: no data, no SYN/FIN/RST, the same ACK number
+ * and window as this side's previous segment, while the peer has octets
+ * outstanding) and zero windows, per side. */
+static void tcp_behaviour(struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
+{
+	struct fr_dir *fd = &s->d[side];
+	const struct fr_dir *peer = &s->d[!side];
+	if (seg->wire_len && !(seg->flags & IWS_TCP_RST)) {
+		uint32_t e = seg->seq + seg->wire_len + ((seg->flags & IWS_TCP_SYN) ? 1 : 0);
+		if (!fd->have_hi || (int32_t)(e - fd->hi_seq) > 0)
+			fd->hi_seq = e;
+		fd->have_hi = true;
+	}
+	if (!(seg->flags & IWS_TCP_RST) && !(seg->flags & IWS_TCP_SYN) && seg->win == 0)
+		fd->c.zero_windows++;
+	if (!(seg->flags & IWS_TCP_ACK))
+		return;
+	bool dup = fd->have_ack && !seg->wire_len &&
+		   !(seg->flags & (IWS_TCP_SYN | IWS_TCP_FIN | IWS_TCP_RST)) && seg->ack == fd->last_ack &&
+		   seg->win == fd->last_win && peer->have_hi && (int32_t)(peer->hi_seq - seg->ack) > 0;
+	if (dup) {
+		fd->c.duplicate_acks++;
+		fd->dupacks++;
+	} else if (!fd->have_ack || seg->ack != fd->last_ack) {
+		fd->dupacks = 0;
+	}
+	fd->have_ack = true;
+	fd->last_ack = seg->ack;
+	fd->last_win = seg->win;
 }
 
 /* ---- public ---- */
@@ -322,6 +371,8 @@ static void default_limits(struct iws_stream_limits *l)
 		l->max_buf = DEFAULT_BUF;
 	if (!l->max_held)
 		l->max_held = DEFAULT_HELD;
+	if (!l->max_ack_wait)
+		l->max_ack_wait = DEFAULT_ACK_WAIT;
 }
 
 struct iws_stream *iws_stream_new(const struct iws_stream_opts *o, struct iws_stream_limits *lim,
@@ -355,21 +406,39 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 		s->init_side_known = true;
 	}
 	struct reasm_sink k = sink_for(s);
+	tcp_behaviour(s, side, seg);
 	/* The peer's acknowledgement first: it may prove octets of the other
 	 * direction lost before this segment's data is placed. */
-	if (seg->flags & IWS_TCP_ACK)
+	if (seg->flags & IWS_TCP_ACK) {
 		reasm_ack(&s->d[!side].r, !side, seg->ack, &k, s->lim);
-	reasm_segment(&fd->r, side, seg, &k, s->lim);
+		if (s->tr)
+			iws_tracker_ack(s->tr, fr_dir_of(s, !side), seg->ack, seg->frame, seg->ts_ns);
+	}
+	if (reasm_segment(&fd->r, side, seg, &k, s->lim)) {
+		/* A retransmission: after three duplicate ACKs of its sequence
+		 * number from the peer, a fast retransmit (RFC 5681 §3.2); else
+		 * the sender's timer expired (RFC 6298). */
+		const struct fr_dir *peer = &s->d[!side];
+		if (peer->have_ack && peer->dupacks >= 3 && peer->last_ack == seg->seq)
+			fd->c.fast_retransmits++;
+		else
+			fd->c.timeouts++;
+	}
+	if ((seg->flags & (IWS_TCP_FIN | IWS_TCP_RST)) && !fd->c.fin && !fd->c.rst && s->tr)
+		iws_tracker_closed(s->tr, fr_dir_of(s, side), seg->frame);
+	uint32_t outstanding = s->tr ? iws_tracker_counts(s->tr)->inflight : 0;
 	if ((seg->flags & IWS_TCP_FIN) && !fd->c.fin) {
 		fd->c.fin = true;
-		st_event(s, IWS_SEV_FIN, side, seg->seq + seg->wire_len, 0, 0);
+		fd->c.fin_frame = seg->frame;
+		st_event(s, IWS_SEV_FIN, side, seg->seq + seg->wire_len, 0, outstanding);
 	}
 	/* A reset does not end the analysis: the peer's segments already in
 	 * flight are still on the wire; whatever is unfinished at the end was
 	 * aborted by the reset. */
 	if ((seg->flags & IWS_TCP_RST) && !fd->c.rst) {
 		fd->c.rst = true;
-		st_event(s, IWS_SEV_RST, side, seg->seq, 0, 0);
+		fd->c.rst_frame = seg->frame;
+		st_event(s, IWS_SEV_RST, side, seg->seq, 0, outstanding);
 	}
 	release(s, false);
 }
@@ -449,6 +518,11 @@ const struct iws_mpa_dir *iws_stream_framing(const struct iws_stream *s, int sid
 const struct iws_stream_counts *iws_stream_counts(const struct iws_stream *s, int side)
 {
 	return &s->d[side & 1].c;
+}
+
+uint32_t iws_stream_inflight_ids(const struct iws_stream *s, uint64_t *ids, uint32_t max)
+{
+	return s->tr ? iws_tracker_inflight_ids(s->tr, ids, max) : 0;
 }
 
 const struct iws_tracker_counts *iws_stream_tracker_counts(const struct iws_stream *s)

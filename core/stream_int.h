@@ -64,6 +64,14 @@ struct fr_dir {
 	uint32_t realign_pending;   /* a grid shift not yet told apart (skip_crc or offset) */
 	bool markers_open;          /* "no markers" was inferred from FPDUs that held no grid
 				     * point: still to be checked on a longer one */
+	uint32_t resent_pending;    /* retransmissions of octets of the FPDU being put together */
+	/* TCP as its sender and receiver behave (RFC 5681, 9293) */
+	bool have_ack;
+	uint32_t last_ack;          /* this side's last acknowledgement number ... */
+	uint32_t last_win;          /* ... and window */
+	uint32_t dupacks;           /* duplicate ACKs in a row for last_ack */
+	bool have_hi;
+	uint32_t hi_seq;            /* the highest sequence number this side sent, + 1 */
 	struct iws_stream_counts c;
 	struct reasm_dir r;         /* TCP */
 };
@@ -110,7 +118,10 @@ static inline uint8_t fr_dir_of(const struct iws_stream *s, int side)
 void fr_init(struct iws_stream *s);
 void fr_start(struct iws_stream *s, int side, uint32_t seq, bool at_syn);
 void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-	     uint64_t frame, int64_t ts);
+	     uint64_t frame, int64_t ts, bool resent);
+/* Octets [seq, seq+n) of side were captured again: the FPDU that holds
+ * them, if it is still being put together, counts one more retransmission. */
+void fr_resent(struct iws_stream *s, int side, uint32_t seq, uint32_t n);
 void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n);
 void fr_end(struct iws_stream *s, int side);
 void fr_free(struct iws_stream *s);

@@ -56,12 +56,12 @@ static void recompute_min(struct reasm_dir *d)
 
 /* Deliver [seq, seq+n) of which the first cap octets are at p (in order). */
 static void deliver(struct reasm_dir *d, int side, uint32_t seq, const uint8_t *p, uint32_t cap,
-		    uint32_t n, uint64_t frame, int64_t ts, const struct reasm_sink *sink)
+		    uint32_t n, uint64_t frame, int64_t ts, bool resent, const struct reasm_sink *sink)
 {
 	if (cap > n)
 		cap = n;
 	if (cap)
-		sink->data(sink->ctx, side, seq, p, cap, frame, ts);
+		sink->data(sink->ctx, side, seq, p, cap, frame, ts, resent);
 	if (n > cap) {
 		d->c->snap_bytes += n - cap;
 		sink->hole(sink->ctx, side, seq + cap, n - cap, HOLE_SNAP);
@@ -99,7 +99,7 @@ static void drain(struct reasm_dir *d, int side, const struct reasm_sink *sink,
 				d->next_seq = end;
 			} else {
 				deliver(d, side, d->next_seq, s->data + skip, s->len - skip, s->len - skip,
-					s->frame, s->ts_ns, sink);
+					s->frame, s->ts_ns, false, sink);
 			}
 		}
 		seg_free(d, s, lim);
@@ -183,7 +183,7 @@ static struct ooo_seg **insert_range(struct reasm_dir *d, struct ooo_seg **link,
 
 /* Buffer [s, e) (ahead of next_seq), keeping octets already buffered (the
  * first captured copy wins; the others are reported as duplicates). */
-static void buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e, uint32_t cap,
+static bool buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e, uint32_t cap,
 		       const uint8_t *p, const struct iws_tcp_seg *in, const struct reasm_sink *sink,
 		       struct iws_stream_limits *lim)
 {
@@ -194,7 +194,7 @@ static void buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e, ui
 	/* Past everything buffered (the usual case behind a hole): append. */
 	if (d->ooo_tail && s - base >= d->ooo_tail->seq + d->ooo_tail->len - base) {
 		insert_range(d, &d->ooo_tail->next, s, e, s, cap, p, in, lim);
-		return;
+		return false;
 	}
 	/* Offsets from next_seq order everything buffered (all of it is ahead). */
 	while (cur - base < e - base) {
@@ -219,11 +219,13 @@ static void buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e, ui
 	}
 	if (overlapped)
 		d->c->overlaps++;
+	return overlapped;
 }
 
-void reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
+bool reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
 		   const struct reasm_sink *sink, struct iws_stream_limits *lim)
 {
+	bool resent = false;
 	const struct iws_tcp_seg *p = in;
 	uint32_t seq = p->seq;
 	if (p->flags & IWS_TCP_SYN) {
@@ -252,27 +254,31 @@ void reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
 		if (ahead <= 0) {
 			if (sdiff(e, d->next_seq) <= 0) {
 				d->c->retrans++;
+				resent = true;
 				if (sink->dup)
 					sink->dup(sink->ctx, side, seq, n, in->frame);
 			} else {
 				uint32_t skip = d->next_seq - seq;
 				if (skip) {
 					d->c->overlaps++;
+					resent = true;
 					if (sink->dup)
 						sink->dup(sink->ctx, side, seq, skip, in->frame);
 				}
 				/* Later octets were seen first: a retransmission (or a
 				 * reordered original) filling the hole. */
-				if (d->ooo)
+				if (d->ooo) {
 					d->c->late++;
+					resent = true;
+				}
 				uint32_t cap = p->cap_len > skip ? p->cap_len - skip : 0;
 				deliver(d, side, d->next_seq, p->payload + skip, cap, e - d->next_seq,
-					in->frame, in->ts_ns, sink);
+					in->frame, in->ts_ns, resent, sink);
 				drain(d, side, sink, lim);
 			}
 		} else {
 			d->c->out_of_order++;
-			buffer_ooo(d, side, seq, e, p->cap_len, p->payload, in, sink, lim);
+			resent = buffer_ooo(d, side, seq, e, p->cap_len, p->payload, in, sink, lim);
 			/* Bounded memory (and bounded work: inserting walks the
 			 * list): past a limit the hole is given up as a gap. */
 			while (d->ooo && (d->ooo_bytes > lim->max_ooo_dir ||
@@ -289,6 +295,7 @@ void reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
 	}
 	if (d->started)
 		check_fin(d, side, sink);
+	return resent;
 }
 
 void reasm_ack(struct reasm_dir *d, int side, uint32_t ack, const struct reasm_sink *sink,

@@ -47,11 +47,15 @@ struct iws_op_stats {
 	uint64_t bytes;
 	uint64_t segments;
 	uint64_t crc_errors;
+	uint64_t retransmissions;   /* summed over the operations */
+	int64_t stall_ns;           /* summed (saturating) */
 	struct iws_latency latency; /* complete operations that have a latency */
+	struct iws_latency delivery;/* ack_ns of complete operations with a covering ACK */
 };
 
 struct iws_qp_stats {
 	struct iws_op_stats op[IWS_OPT_COUNT];
+	bool include_rtr;           /* count RTR messages (left out by default) */
 };
 
 void iws_qp_stats_init(struct iws_qp_stats *s);

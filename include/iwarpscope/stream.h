@@ -99,9 +99,11 @@ struct iws_stream_limits {
 				     * each direction may always hold IWS_STREAM_FLOOR octets */
 	uint32_t max_inflight;      /* RDMA operations in flight per connection (65536) */
 	uint32_t max_held;          /* FPDUs held for cross-direction order per connection (4096) */
+	uint64_t max_ack_wait;      /* complete operations waiting for their ACK, all engines (65536) */
 	/* usage, kept up to date by the engines */
 	uint64_t ooo_used, ooo_peak;
 	uint64_t buf_used, buf_peak;
+	uint64_t ack_wait_used, ack_wait_peak;
 };
 
 #define IWS_STREAM_FLOOR 2048u
@@ -139,6 +141,7 @@ struct iws_pdu {
 	uint64_t first_frame, arrived_frame, frame;
 	int64_t first_ts, arrived_ts, ts;
 	bool gap_before;            /* octets of this direction were lost just before it */
+	uint32_t retrans;           /* retransmitted segments that carried its octets */
 	/* kind == IWS_PDU_MPA_FRAME */
 	const struct iws_mpa_frame *mpa;
 	/* kind == IWS_PDU_FPDU */
@@ -204,7 +207,7 @@ struct iws_stream_event {
 	uint64_t frame;             /* the frame that revealed it */
 	int64_t ts;
 	uint64_t prev_frame;        /* IWS_SEV_GAP: the frame of the octets just before it */
-	uint32_t detail;            /* IWS_MARKER_DEV_* */
+	uint32_t detail;            /* IWS_MARKER_DEV_*; FIN, RST: operations outstanding */
 };
 
 struct iws_stream_sink {
@@ -266,7 +269,13 @@ struct iws_stream_counts {
 	uint64_t partial_at_end;    /* FPDUs cut off by the end of the stream */
 	uint64_t buf_limit_hits;    /* octets dropped: max_buf reached */
 	uint64_t order_forced;      /* FPDUs released out of cross-direction order (max_held) */
+	/* TCP behaviour (docs/semantics.md) */
+	uint64_t fast_retransmits;  /* retransmissions after 3 duplicate ACKs (RFC 5681 §3.2) */
+	uint64_t timeouts;          /* the other retransmissions (RFC 6298) */
+	uint64_t duplicate_acks;    /* sent by this side (RFC 5681 §2) */
+	uint64_t zero_windows;      /* segments of this side advertising a window of 0 */
 	bool fin, rst;
+	uint64_t fin_frame, rst_frame;
 };
 
 struct iws_stream;
@@ -304,6 +313,10 @@ int iws_stream_init_side(const struct iws_stream *s);
 const struct iws_mpa_dir *iws_stream_framing(const struct iws_stream *s, int side);
 const struct iws_stream_counts *iws_stream_counts(const struct iws_stream *s, int side);
 /* The tracker's counters (zeros before the first FPDU). */
+/* Ids of the operations in flight (not complete), oldest first: up to max
+ * of them in ids (may be NULL with max 0); returns how many there are. */
+uint32_t iws_stream_inflight_ids(const struct iws_stream *s, uint64_t *ids, uint32_t max);
+
 const struct iws_tracker_counts *iws_stream_tracker_counts(const struct iws_stream *s);
 /* The MPA Request / Reply as decoded (NULL if not seen). */
 const struct iws_mpa_frame *iws_stream_request(const struct iws_stream *s);
