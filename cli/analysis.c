@@ -19,6 +19,8 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	if (!flow_table_init(&a->flows))
 		return false;
 	iws_qp_stats_init(&a->total);
+	a->total.include_rtr = o->include_rtr;
+	a->env.include_rtr = o->include_rtr;
 	a->env.lim.max_ooo_dir = o->max_ooo_dir ? o->max_ooo_dir : DEFAULT_OOO_DIR;
 	a->env.lim.max_ooo_total = o->max_ooo_total ? o->max_ooo_total : DEFAULT_OOO_TOTAL;
 	/* One segment per 4 kB of the per-direction limit (4096 by default):

@@ -23,6 +23,7 @@ struct analysis_opts {
 	uint32_t max_inflight;      /* operations in flight per QP */
 	uint64_t max_reasm;         /* FPDU reassembly and hunting buffers, all connections */
 	uint32_t max_flows;         /* connections analysed at once */
+	bool include_rtr;           /* statistics count RTR messages */
 	void *ctx;
 	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
 	void (*fpdu)(void *ctx, struct conn *c, const struct iws_pdu *pdu);

@@ -90,8 +90,10 @@ static void on_op(void *ctx, const struct iws_op *op)
 								   op->first_frame };
 		record_close(c, CLOSE_TERMINATE, op->dir, op->last_frame, op->end_ns);
 	}
-	if (!c->stats && (c->stats = malloc(sizeof(*c->stats))) != NULL)
+	if (!c->stats && (c->stats = malloc(sizeof(*c->stats))) != NULL) {
 		iws_qp_stats_init(c->stats);
+		c->stats->include_rtr = c->env->include_rtr;
+	}
 	if (c->stats)
 		iws_qp_stats_add(c->stats, op);
 	if (c->env->total)

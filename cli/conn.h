@@ -34,6 +34,7 @@ struct conn_env {
 	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
 	void (*fpdu)(void *ctx, struct conn *c, const struct iws_pdu *pdu);
 	struct iws_qp_stats *total; /* statistics over every QP */
+	bool include_rtr;           /* statistics count RTR messages */
 	uint64_t order_limit_hits;
 };
 

@@ -17,6 +17,7 @@
 #include "live.h"
 #include "options.h"
 #include "out.h"
+#include "rank.h"
 #include "source.h"
 #include "timeline.h"
 
@@ -25,7 +26,9 @@ struct app {
 	struct source *src;
 	struct analysis a;
 	struct timeline tl;
+	struct rank rank;           /* ops --sort latency; the summary's slowest */
 	struct ops_out ops;
+	uint64_t written;           /* ops written (--limit) */
 	struct fpdus_out fpdus;
 	bool since_set, until_set;
 	uint32_t ticks_skipped;
@@ -60,19 +63,32 @@ static bool op_selected(struct app *app, const struct conn *c, const struct iws_
 		if (o->until.kind && op->start_ns >= app->until_ns)
 			return false;
 	}
+	int64_t took;
+	if (o->has_min_latency && (!rank_time(op, &took) || took < o->min_latency_ns))
+		return false;
 	return true;
 }
 
 static void on_op(void *ctx, struct conn *c, const struct iws_op *op)
 {
 	struct app *app = ctx;
-	if (op_selected(app, c, op))
-		timeline_add(&app->tl, c, op);
+	if (app->o.cmd == CMD_SUMMARY) {
+		if (!op->rtr)
+			rank_add(&app->rank, c, op);
+	} else if (op_selected(app, c, op)) {
+		if (app->o.sort_latency)
+			rank_add(&app->rank, c, op);
+		else
+			timeline_add(&app->tl, c, op);
+	}
 }
 
 static void emit_op(void *ctx, const struct conn *c, const struct iws_op *op)
 {
 	struct app *app = ctx;
+	if (app->o.limit && app->written >= app->o.limit)
+		return;
+	app->written++;
 	ops_out_write(&app->ops, c, op);
 }
 
@@ -141,6 +157,13 @@ static void warn_stderr(const struct app *app)
 		fprintf(stderr, "iwarpscope: warning: %llu operations in flight too long to keep "
 				"the output in start order\n",
 			(unsigned long long)app->a.env.order_limit_hits);
+	if (app->o.sort_latency && app->rank.unranked)
+		fprintf(stderr, "iwarpscope: note: %llu operations with neither a latency nor an ACK "
+				"not ranked (--sort latency)\n",
+			(unsigned long long)app->rank.unranked);
+	if (app->rank.dropped)
+		fprintf(stderr, "iwarpscope: warning: %llu operations not ranked: out of memory\n",
+			(unsigned long long)app->rank.dropped);
 	if (app->tl.out_of_order)
 		fprintf(stderr, "iwarpscope: warning: %llu operations printed out of start order\n",
 			(unsigned long long)app->tl.out_of_order);
@@ -181,8 +204,9 @@ int main(int argc, char **argv)
 		.max_inflight = o->max_inflight,
 		.max_reasm = o->max_reasm,
 		.max_flows = o->max_flows,
+		.include_rtr = o->include_rtr,
 		.ctx = &app,
-		.op = o->cmd == CMD_OPS ? on_op : NULL,
+		.op = o->cmd == CMD_OPS || o->cmd == CMD_SUMMARY ? on_op : NULL,
 		.fpdu = o->cmd == CMD_FPDUS ? on_fpdu : NULL,
 	};
 	if (!analysis_init(&app.a, &ao)) {
@@ -190,6 +214,9 @@ int main(int argc, char **argv)
 		source_close(app.src);
 		return 2;
 	}
+	/* Ranked: the slowest --limit (all without one); the summary's five. */
+	rank_init(&app.rank, o->cmd == CMD_SUMMARY ? SUMMARY_SLOWEST : o->limit,
+		  o->has_min_latency ? o->min_latency_ns : 0);
 	if (o->cmd == CMD_OPS) {
 		timeline_init(&app.tl, o->max_reorder, &app, emit_op);
 		ops_out_begin(&app.ops, stdout, o->format);
@@ -197,7 +224,7 @@ int main(int argc, char **argv)
 		fpdus_out_begin(&app.fpdus, stdout);
 	}
 
-	struct report r = { &app.a, app.src, o, &app.tl };
+	struct report r = { &app.a, app.src, o, &app.tl, &app.rank };
 	struct run_hooks h = {
 		.ctx = &app,
 		.tick = o->cmd == CMD_OPS ? tick : NULL,
@@ -210,6 +237,11 @@ int main(int argc, char **argv)
 	switch (o->cmd) {
 	case CMD_OPS:
 		timeline_flush(&app.tl);
+		if (o->sort_latency) {
+			rank_sort(&app.rank);
+			for (uint32_t i = 0; i < app.rank.n; i++)
+				emit_op(&app, app.rank.items[i].c, &app.rank.items[i].op);
+		}
 		ops_out_end(&app.ops);
 		break;
 	case CMD_FPDUS:
@@ -236,6 +268,7 @@ int main(int argc, char **argv)
 		status = 2;
 	}
 	timeline_free(&app.tl);
+	rank_free(&app.rank);
 	analysis_free(&app.a);
 	source_close(app.src);
 	free(app.o.files);

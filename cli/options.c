@@ -43,6 +43,13 @@ static const char usage_text[] =
 	"                     atomic_cmp_swap,atomic_swap,terminate)\n"
 	"      --since TIME   ops: only operations starting at or after TIME\n"
 	"      --until TIME   ops: only operations starting before TIME\n"
+	"      --sort KEY     ops: 'start' (default) or 'latency': slowest first, by\n"
+	"                     latency_ns (reads, atomics) or else ack_ns (delivery)\n"
+	"      --limit N      ops: at most N operations\n"
+	"      --min-latency DURATION  ops: only operations that took at least\n"
+	"                     DURATION (latency_ns, else ack_ns): 500us, 2ms, 1.5s\n"
+	"      --include-rtr  stats, summary: count the RTR messages of a\n"
+	"                     peer-to-peer set-up (listed by ops, flagged)\n"
 	"                     TIME: +SECONDS from the first frame, HH:MM:SS[.frac],\n"
 	"                     'YYYY-MM-DD HH:MM:SS[.frac]' (local time, TZ), @EPOCH\n"
 	"      --no-progress  never show the progress bar\n"
@@ -67,7 +74,8 @@ static const char usage_text[] =
 enum {
 	OPT_QP = 256, OPT_OP, OPT_SINCE, OPT_UNTIL, OPT_NO_CRC, OPT_FAIL_ON, OPT_MAX_OOO,
 	OPT_MAX_OOO_TOTAL, OPT_MAX_INFLIGHT, OPT_MAX_REORDER, OPT_NO_PROGRESS, OPT_INTERVAL,
-	OPT_FORMAT, OPT_MAX_REASM, OPT_MAX_FLOWS,
+	OPT_FORMAT, OPT_MAX_REASM, OPT_MAX_FLOWS, OPT_SORT, OPT_LIMIT, OPT_MIN_LATENCY,
+	OPT_INCLUDE_RTR,
 };
 
 static const struct option long_opts[] = {
@@ -92,6 +100,10 @@ static const struct option long_opts[] = {
 	{ "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "limit", required_argument, NULL, OPT_LIMIT },
+	{ "min-latency", required_argument, NULL, OPT_MIN_LATENCY },
+	{ "include-rtr", no_argument, NULL, OPT_INCLUDE_RTR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -189,6 +201,26 @@ static bool parse_secs(const char *s, int64_t *ns, const char **rest)
 	}
 	*ns = (int64_t)whole * 1000000000 + (whole < 0 ? -frac : frac);
 	*rest = end;
+	return true;
+}
+
+/* A duration: a number with a unit (ns, us, ms, s; a bare number is
+ * seconds), into ns. */
+static bool parse_duration(const char *s, int64_t *ns)
+{
+	const char *rest;
+	int64_t v;
+	if (*s == '-' || !parse_secs(s, &v, &rest))
+		return false;
+	if (strcmp(rest, "ns") == 0)
+		v /= 1000000000;
+	else if (strcmp(rest, "us") == 0 || strcmp(rest, "\xc2\xb5s") == 0)
+		v /= 1000000;
+	else if (strcmp(rest, "ms") == 0)
+		v /= 1000;
+	else if (*rest && strcmp(rest, "s") != 0)
+		return false;
+	*ns = v;
 	return true;
 }
 
@@ -447,6 +479,26 @@ int options_parse(int argc, char **argv, struct options *o)
 			if (!parse_u32(optarg, &o->max_reorder) || !o->max_reorder)
 				return usage_error("bad count '%s'", optarg);
 			break;
+		case OPT_SORT:
+			if (strcmp(optarg, "latency") == 0)
+				o->sort_latency = true;
+			else if (strcmp(optarg, "start") == 0)
+				o->sort_latency = false;
+			else
+				return usage_error("--sort: 'start' or 'latency', not '%s'", optarg);
+			break;
+		case OPT_LIMIT:
+			if (!parse_u32(optarg, &o->limit) || !o->limit)
+				return usage_error("bad count '%s'", optarg);
+			break;
+		case OPT_MIN_LATENCY:
+			if (!parse_duration(optarg, &o->min_latency_ns))
+				return usage_error("bad duration '%s' (e.g. 500us, 2ms, 1.5s)", optarg);
+			o->has_min_latency = true;
+			break;
+		case OPT_INCLUDE_RTR:
+			o->include_rtr = true;
+			break;
 		case OPT_INTERVAL:
 			if (!parse_u32(optarg, &o->interval) || !o->interval)
 				return usage_error("bad interval '%s'", optarg);
@@ -465,6 +517,8 @@ int options_parse(int argc, char **argv, struct options *o)
 		return usage_error("give capture files or -i, not both");
 	if (!o->iface && !o->nfiles)
 		return usage_error("no capture file given");
+	if ((o->sort_latency || o->limit || o->has_min_latency) && o->cmd != CMD_OPS)
+		return usage_error("--sort, --limit and --min-latency apply to the ops command");
 	if (!format_ok(o->cmd, o->format))
 		return usage_error("this command does not write %s", format_name(o->format));
 	return 0;

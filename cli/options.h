@@ -50,6 +50,11 @@ struct options {
 	int nqps;
 	uint32_t op_mask;           /* bit per enum iws_op_type; 0: all */
 	struct tspec since, until;
+	bool sort_latency;          /* ops: slowest first (rank.h) */
+	uint32_t limit;             /* ops: at most this many; 0: all */
+	bool has_min_latency;
+	int64_t min_latency_ns;     /* ops: only operations that took at least this */
+	bool include_rtr;           /* stats, summary: count RTR messages */
 	/* limits */
 	uint64_t max_ooo_dir, max_ooo_total;
 	uint32_t max_inflight;

@@ -13,6 +13,7 @@
 #include "analysis.h"
 #include "jsonw.h"
 #include "options.h"
+#include "rank.h"
 #include "source.h"
 #include "timeline.h"
 
@@ -22,7 +23,11 @@ struct report {
 	const struct source *src;
 	const struct options *o;
 	const struct timeline *tl;  /* ops only */
+	struct rank *rank;          /* summary: the slowest operations */
 };
+
+/* How many of the slowest operations the summary lists. */
+#define SUMMARY_SLOWEST 5
 
 /* ---- ops (out_ops.c) ---- */
 struct ops_out {
@@ -35,6 +40,9 @@ struct ops_out {
 void ops_out_begin(struct ops_out *w, FILE *f, enum out_format fmt);
 void ops_out_write(struct ops_out *w, const struct conn *c, const struct iws_op *op);
 void ops_out_end(struct ops_out *w);
+
+/* Where an operation's time went, in words (the summary's slowest list). */
+const char *op_why(char *buf, size_t n, const struct iws_op *op);
 
 /* "addr:port" of the initiator (dir IWS_DIR_I2R) or responder of c. */
 const char *conn_ep_str(const struct conn *c, uint8_t dir, char *buf);

@@ -5,7 +5,8 @@
  * qp, src, dst, op, opcode, first_frame, last_frame, start_ns, end_ns,
  * bytes, segments, stag, to, qn, msn, latency_ns, complete, crc_errors; then
  * where the time went (docs/semantics.md): first_inorder_frame,
- * retransmissions, stall_ns, ack_frame, ack_ns, after_close, rtr; then the
+ * retransmissions, stall_ns, queued_ns, ack_frame, ack_ns, ack_with_data,
+ * after_close, rtr; then the
  * extras of each type.
  */
 #include <inttypes.h>
@@ -30,7 +31,8 @@ void ops_out_begin(struct ops_out *w, FILE *f, enum out_format fmt)
 	if (w->fmt == FMT_CSV)
 		fputs("qp,id,src,dst,op,opcode,first_frame,last_frame,start_ns,end_ns,bytes,"
 		      "segments,stag,to,qn,msn,latency_ns,complete,crc_errors,flags,"
-		      "first_inorder_frame,retransmissions,stall_ns,ack_frame,ack_ns,after_close,rtr\n",
+		      "first_inorder_frame,retransmissions,stall_ns,queued_ns,ack_frame,ack_ns,"
+		      "ack_with_data,after_close,rtr\n",
 		      f);
 	else if (w->fmt == FMT_JSON)
 		fputs("[", f);
@@ -62,8 +64,10 @@ static void op_json(struct jsonw *j, const struct conn *c, const struct iws_op *
 	jw_ku64(j, "first_inorder_frame", op->first_inorder_frame);
 	jw_ku64(j, "retransmissions", op->retransmissions);
 	jw_ki64(j, "stall_ns", op->stall_ns);
+	jw_ki64(j, "queued_ns", op->queued_ns);
 	jw_kou64(j, "ack_frame", op->has_ack, op->ack_frame);
 	jw_koi64(j, "ack_ns", op->has_ack, op->ack_ns);
+	jw_kbool(j, "ack_with_data", op->has_ack && op->ack_with_data);
 	jw_kbool(j, "after_close", (op->flags & IWS_OPF_AFTER_CLOSE) != 0);
 	jw_kbool(j, "rtr", op->rtr);
 	/* extras */
@@ -131,15 +135,16 @@ static void op_csv(FILE *f, const struct conn *c, const struct iws_op *op)
 	if (op->has_latency)
 		fprintf(f, "%" PRId64, op->latency_ns);
 	/* flags may contain commas: quote them (RFC 4180) */
-	fprintf(f, ",%s,%u,\"%s\",%" PRIu64 ",%u,%" PRId64 ",", op->complete ? "true" : "false",
-		op->crc_errors, iws_op_flags_str(fl, sizeof(fl), op->flags), op->first_inorder_frame,
-		op->retransmissions, op->stall_ns);
+	fprintf(f, ",%s,%u,\"%s\",%" PRIu64 ",%u,%" PRId64 ",%" PRId64 ",",
+		op->complete ? "true" : "false", op->crc_errors,
+		iws_op_flags_str(fl, sizeof(fl), op->flags), op->first_inorder_frame,
+		op->retransmissions, op->stall_ns, op->queued_ns);
 	opt_csv(f, op->has_ack, op->ack_frame);
 	fputc(',', f);
 	if (op->has_ack)
 		fprintf(f, "%" PRId64, op->ack_ns);
-	fprintf(f, ",%s,%s\n", (op->flags & IWS_OPF_AFTER_CLOSE) ? "true" : "false",
-		op->rtr ? "true" : "false");
+	fprintf(f, ",%s,%s,%s\n", op->has_ack && op->ack_with_data ? "true" : "false",
+		(op->flags & IWS_OPF_AFTER_CLOSE) ? "true" : "false", op->rtr ? "true" : "false");
 }
 
 static void op_text(FILE *f, const struct conn *c, const struct iws_op *op)
@@ -170,6 +175,10 @@ static void op_text(FILE *f, const struct conn *c, const struct iws_op *op)
 		fprintf(f, " retrans %u", op->retransmissions);
 	if (op->stall_ns)
 		fprintf(f, " stalled %s", fmt_dur(lat, sizeof(lat), op->stall_ns));
+	if (op->queued_ns)
+		fprintf(f, " queued %s", fmt_dur(lat, sizeof(lat), op->queued_ns));
+	if (op->has_ack && op->ack_with_data)
+		fprintf(f, " ack-with-data");
 	if (op->crc_errors)
 		fprintf(f, " CRC-ERRORS %u", op->crc_errors);
 	if (!op->complete)
@@ -177,6 +186,53 @@ static void op_text(FILE *f, const struct conn *c, const struct iws_op *op)
 	if (op->flags)
 		fprintf(f, " (%s)", iws_op_flags_str(fl, sizeof(fl), op->flags));
 	fputc('\n', f);
+}
+
+/* Append a clause to buf (bounded), "; "-separated. */
+static void add(char *buf, size_t n, size_t *len, const char *clause)
+{
+	if (*len >= n)
+		return;
+	int k = snprintf(buf + *len, n - *len, "%s%s", *len ? "; " : "", clause);
+	if (k > 0)
+		*len += (size_t)k;
+}
+
+const char *op_why(char *buf, size_t n, const struct iws_op *op)
+{
+	char d[32], c[128];
+	size_t len = 0;
+	buf[0] = 0;
+	if (op->retransmissions) {
+		snprintf(c, sizeof(c), "%u TCP retransmission%s", op->retransmissions,
+			 op->retransmissions == 1 ? "" : "s");
+		add(buf, n, &len, c);
+	}
+	if (op->stall_ns) {
+		snprintf(c, sizeof(c), "stalled %s behind lost octets",
+			 fmt_dur(d, sizeof(d), op->stall_ns));
+		add(buf, n, &len, c);
+	}
+	if (op->queued_ns) {
+		snprintf(c, sizeof(c), "queued %s behind earlier responses",
+			 fmt_dur(d, sizeof(d), op->queued_ns));
+		add(buf, n, &len, c);
+	}
+	if (op->has_latency) {
+		if (!len)
+			add(buf, n, &len, "no loss, no queue: the network or the responder");
+	} else if (op->has_ack) {
+		/* After its last octet: the receiver's ACK policy (RFC 9293
+		 * §3.8.6.3: an ACK may wait for data to ride on, or a timer). */
+		int64_t wait = op->ack_ns - (op->end_ns - op->start_ns);
+		snprintf(c, sizeof(c), "%s %s after the last octet",
+			 op->ack_with_data ? "the ACK rode on the peer's data" : "a bare ACK",
+			 fmt_dur(d, sizeof(d), wait < 0 ? 0 : wait));
+		add(buf, n, &len, c);
+	}
+	if (op->flags & IWS_OPF_AFTER_CLOSE)
+		add(buf, n, &len, "sent after the peer closed");
+	return buf;
 }
 
 void ops_out_write(struct ops_out *w, const struct conn *c, const struct iws_op *op)

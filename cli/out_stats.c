@@ -253,6 +253,7 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	jw_ku64(j, "ird_exceeded", tc->ird_exceeded);
 	jw_ku64(j, "stag_mismatches", tc->stag_mismatches);
 	jw_ku64(j, "evicted", tc->evicted);
+	jw_ku64(j, "ack_wait_forced", tc->ack_wait_forced);
 	jw_ku64(j, "max_inflight", tc->max_inflight_seen);
 	ops_json(j, conn_stats(c));
 	jw_obj_end(j);

@@ -153,6 +153,10 @@ static void problems(FILE *f, const struct conn *c)
 	if (tc->evicted)
 		fprintf(f, "  ! %" PRIu64 " operations given up: in-flight limit (--max-inflight)\n",
 			tc->evicted);
+	if (tc->ack_wait_forced)
+		fprintf(f, "  ! %" PRIu64 " operations reported without waiting for their ACK: "
+			   "too many waiting\n",
+			tc->ack_wait_forced);
 	if (tc->msn_gaps || tc->orphan_responses || tc->ird_exceeded || tc->stag_mismatches)
 		fprintf(f, "  ! MSN gaps %" PRIu64 ", orphan responses %" PRIu64
 			   ", IRD exceeded %" PRIu64 ", STag mismatches %" PRIu64 "\n",
@@ -257,6 +261,28 @@ static void header(FILE *f, const struct report *r)
 		fprintf(f, "out-of-order buffer peak: %s\n", fmt_bytes(by, sizeof(by), a->env.lim.ooo_peak));
 }
 
+/* The slowest operations and where their time went. */
+static void slowest(FILE *f, struct rank *rk)
+{
+	char t[32], why[256];
+	if (!rk || !rk->n)
+		return;
+	rank_sort(rk);
+	fprintf(f, "\nSlowest operations (latency, else delivery to the peer's ACK)\n");
+	fprintf(f, "%4s %6s %-*s%9s  %-13s %s\n", "QP", "id", 11, "op", "time", "frames", "why");
+	for (uint32_t i = 0; i < rk->n; i++) {
+		const struct tl_item *it = &rk->items[i];
+		int64_t ns = 0;
+		rank_time(&it->op, &ns);
+		char fr[48];
+		snprintf(fr, sizeof(fr), "%" PRIu64 "-%" PRIu64, it->op.first_frame,
+			 it->op.has_latency ? it->op.last_frame : it->op.ack_frame);
+		fprintf(f, "%4u %6" PRIu64 " %-*s%9s  %-13s %s\n", it->c->stream, it->op.id, 11,
+			iws_op_type_name(it->op.type), fmt_dur_c(t, sizeof(t), ns), fr,
+			op_why(why, sizeof(why), &it->op));
+	}
+}
+
 void summary_write(FILE *f, const struct report *r)
 {
 	const struct analysis *a = r->a;
@@ -270,6 +296,7 @@ void summary_write(FILE *f, const struct report *r)
 	}
 	fputc('\n', f);
 	stats_tables(f, r);
+	slowest(f, r->rank);
 }
 
 void summary_write_short(FILE *f, const struct report *r)

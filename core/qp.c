@@ -35,7 +35,7 @@
 #define DEFAULT_ACK_WAIT 4096u
 /* Recent acknowledgements kept per direction, to find the first that
  * covered an operation completed after it was read (FPDUs held for order). */
-#define ACK_RING 64u
+#define ACK_RING 16u
 /* Operations searched for the owners of retransmitted octets. */
 #define RESENT_SCAN 512u
 
@@ -63,6 +63,7 @@ struct node {
 	bool rng[2];                        /* TCP octets [lo, hi) of its FPDUs, per direction */
 	uint32_t lo[2], hi[2];
 	bool can_wait;                      /* its last FPDU's end is known: wait for the ACK */
+	int64_t req_done_ts;                /* read, atomic: the request deliverable in order */
 	uint8_t ack_dir;
 	uint32_t ack_seq;
 };
@@ -71,6 +72,7 @@ struct ack_rec {
 	uint32_t ack;
 	uint64_t frame;
 	int64_t ts;
+	bool with_data;                     /* carried by a segment with data */
 };
 
 /* The acknowledgements of one direction's octets, as they advanced. */
@@ -103,8 +105,8 @@ struct iws_tracker {
 	uint32_t max_ack_wait;
 	uint64_t *shared_used, *shared_peak, shared_max;
 	uint64_t own_shared;         /* this tracker's part of *shared_used */
-	bool have_data_seq[2];
-	uint32_t first_data_seq[2];  /* the first FPDU octet of dir seen */
+	bool any_resp[2];
+	int64_t resp_sent_ts[2];     /* dir's last read/atomic response: its last FPDU sent */
 	struct list waiting[2];      /* complete operations waiting for the ACK of dir's octets */
 	struct ack_ring acks[2];
 	bool closed[2];              /* the sender of dir sent a FIN or an RST ... */
@@ -188,6 +190,7 @@ static bool ack_known(struct iws_tracker *t, struct node *n)
 	n->op.has_ack = true;
 	n->op.ack_frame = e->frame;
 	n->op.ack_ns = e->ts - n->op.start_ns;
+	n->op.ack_with_data = e->with_data;
 	return true;
 }
 
@@ -207,8 +210,7 @@ static void unwait(struct iws_tracker *t, struct node *n)
  * waiting operations of all trackers stay within bounds. */
 static bool acks_data(const struct iws_tracker *t, uint8_t dir)
 {
-	const struct ack_ring *a = &t->acks[dir];
-	return a->any && t->have_data_seq[dir] && sdiff(a->hi, t->first_data_seq[dir]) > 0;
+	return t->acks[dir].any;
 }
 
 /* The operation is over: report it now, or once the ACK of its last FPDU
@@ -483,6 +485,29 @@ static void seg_write(struct iws_tracker *t, const struct iws_seg *s, struct iws
 	}
 }
 
+/* A responder answers Reads and Atomics in the order of their requests
+ * (RFC 5040 §5.2.1, RFC 7306 §8): a request that arrived while it was still
+ * sending earlier responses waited for them. queued_ns: from the request's
+ * arrival (deliverable in order) to the end of the earlier responses, or to
+ * its own first response if that came sooner. */
+static void queued(struct iws_tracker *t, struct node *n, const struct iws_seg *s)
+{
+	int64_t begin = s->first_frame ? s->first_ts : s->ts_ns;
+	int64_t busy = t->resp_sent_ts[s->dir];
+	if (!t->any_resp[s->dir] || busy <= n->req_done_ts || n->op.flags & IWS_OPF_STARTED_BEFORE)
+		return;
+	n->op.queued_ns = (busy < begin ? busy : begin) - n->req_done_ts;
+	if (n->op.queued_ns < 0)
+		n->op.queued_ns = 0;
+}
+
+/* The responder in dir sent the last FPDU of a response. */
+static void responded(struct iws_tracker *t, const struct iws_seg *s)
+{
+	t->any_resp[s->dir] = true;
+	t->resp_sent_ts[s->dir] = s->first_frame ? s->first_ts : s->ts_ns;
+}
+
 static struct node *find_read(struct list *l, uint32_t stag, uint64_t to)
 {
 	uint32_t k = 0;
@@ -533,6 +558,7 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 		if (!n->resp_started) {
 			n->resp_started = true;
 			n->op.response_frame = s->frame;
+			queued(t, n, s);
 		}
 		note->request_frame = n->op.first_frame;
 		add_segment(t, n, s, pl, note);
@@ -545,6 +571,7 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 			note->response_time_ns = s->ts_ns - n->op.start_ns;
 			n->op.has_latency = true;
 			n->op.latency_ns = note->response_time_ns;
+			responded(t, s);
 			report(t, n);
 		}
 		return;
@@ -619,6 +646,7 @@ static void seg_read_req(struct iws_tracker *t, const struct iws_seg *s, struct 
 	n->op.src_stag = rr->src_stag;
 	n->op.src_to = rr->src_to;
 	n->expect_to = rr->sink_to;
+	n->req_done_ts = s->ts_ns;
 	add_segment(t, n, s, 0, note);
 	list_push(&t->requests[s->dir], n);
 	count_outstanding(t, n, s->dir, note);
@@ -639,6 +667,7 @@ static void seg_atomic_req(struct iws_tracker *t, const struct iws_seg *s, struc
 	n->op.qn = m->ddp.qn;
 	n->op.msn = m->ddp.msn;
 	n->op.atomic_req_id = a->req_id;
+	n->req_done_ts = s->ts_ns;
 	add_segment(t, n, s, 8, note);
 	list_push(&t->requests[s->dir], n);
 	count_outstanding(t, n, s->dir, note);
@@ -672,7 +701,9 @@ static void seg_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, stru
 		note->response_time_ns = s->ts_ns - n->op.start_ns;
 		n->op.has_latency = true;
 		n->op.latency_ns = note->response_time_ns;
+		queued(t, n, s);
 	}
+	responded(t, s);
 	n->op.response_frame = s->frame;
 	n->op.has_atomic_orig = true;
 	n->op.atomic_orig_value = m->u.atomic_resp.orig_value;
@@ -801,10 +832,6 @@ void iws_tracker_segment(struct iws_tracker *t, const struct iws_seg *s, struct 
 		t->counts.crc_errors++;
 	if (s->dir > 1 || !s->msg)
 		return;
-	if (s->has_seq && !t->have_data_seq[s->dir]) {
-		t->have_data_seq[s->dir] = true;
-		t->first_data_seq[s->dir] = s->seq;
-	}
 	/* The RTR message of a peer-to-peer set-up is an operation of its own,
 	 * flagged (docs/semantics.md). */
 	t->rtr_next = is_rtr(t, s);
@@ -885,7 +912,8 @@ void iws_tracker_finish(struct iws_tracker *t, uint32_t flag)
 		}
 }
 
-void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t frame, int64_t ts)
+void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t frame, int64_t ts,
+		     bool with_data)
 {
 	if (dir > 1)
 		return;
@@ -898,7 +926,7 @@ void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t 
 		a->head = (a->head + 1) % ACK_RING;
 		a->n--;
 	}
-	a->r[(a->head + a->n++) % ACK_RING] = (struct ack_rec){ ack, frame, ts };
+	a->r[(a->head + a->n++) % ACK_RING] = (struct ack_rec){ ack, frame, ts, with_data };
 	/* Operations complete in the order of their octets: the ones waiting
 	 * first are covered first. */
 	struct list *w = &t->waiting[dir];
@@ -908,6 +936,7 @@ void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t 
 		n->op.has_ack = true;
 		n->op.ack_frame = frame;
 		n->op.ack_ns = ts - n->op.start_ns;
+		n->op.ack_with_data = with_data;
 		deliver(t, n);
 	}
 }

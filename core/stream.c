@@ -22,7 +22,7 @@
 #define DEFAULT_OOO_SEGS 4096u
 #define DEFAULT_OOO_TOTAL (64ull << 20)
 #define DEFAULT_BUF (64ull << 20)
-#define DEFAULT_ACK_WAIT 65536u
+#define DEFAULT_ACK_WAIT 16384u
 #define DEFAULT_HELD 4096u
 
 enum held_kind { H_PDU, H_LOST };
@@ -63,6 +63,14 @@ static bool ensure_tracker(struct iws_stream *s)
 			.shared_max_ack_wait = s->lim->max_ack_wait,
 		};
 		s->tr = iws_tracker_new(&tl, on_op, s);
+		/* The ACKs seen before the first operation: the tracker waits
+		 * for ACKs of a direction only once it has seen one. */
+		for (int side = 0; s->tr && side < 2; side++) {
+			const struct fr_dir *fd = &s->d[side];
+			if (fd->have_hi_ack)
+				iws_tracker_ack(s->tr, fr_dir_of(s, !side), fd->hi_ack, fd->hi_ack_frame,
+						fd->hi_ack_ts, fd->hi_ack_data);
+		}
 	}
 	return s->tr != NULL;
 }
@@ -355,6 +363,13 @@ static void tcp_behaviour(struct iws_stream *s, int side, const struct iws_tcp_s
 	fd->have_ack = true;
 	fd->last_ack = seg->ack;
 	fd->last_win = seg->win;
+	if (!fd->have_hi_ack || (int32_t)(seg->ack - fd->hi_ack) > 0) {
+		fd->have_hi_ack = true;
+		fd->hi_ack = seg->ack;
+		fd->hi_ack_frame = seg->frame;
+		fd->hi_ack_ts = seg->ts_ns;
+		fd->hi_ack_data = seg->wire_len > 0;
+	}
 }
 
 /* ---- public ---- */
@@ -412,7 +427,8 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 	if (seg->flags & IWS_TCP_ACK) {
 		reasm_ack(&s->d[!side].r, !side, seg->ack, &k, s->lim);
 		if (s->tr)
-			iws_tracker_ack(s->tr, fr_dir_of(s, !side), seg->ack, seg->frame, seg->ts_ns);
+			iws_tracker_ack(s->tr, fr_dir_of(s, !side), seg->ack, seg->frame, seg->ts_ns,
+					seg->wire_len > 0);
 	}
 	if (reasm_segment(&fd->r, side, seg, &k, s->lim)) {
 		/* A retransmission: after three duplicate ACKs of its sequence

@@ -70,6 +70,11 @@ struct fr_dir {
 	uint32_t last_ack;          /* this side's last acknowledgement number ... */
 	uint32_t last_win;          /* ... and window */
 	uint32_t dupacks;           /* duplicate ACKs in a row for last_ack */
+	/* the highest acknowledgement so far, for a tracker created later */
+	bool have_hi_ack, hi_ack_data;
+	uint32_t hi_ack;
+	uint64_t hi_ack_frame;
+	int64_t hi_ack_ts;
 	bool have_hi;
 	uint32_t hi_seq;            /* the highest sequence number this side sent, + 1 */
 	struct iws_stream_counts c;

@@ -90,8 +90,10 @@ struct iws_op {
 	uint32_t retransmissions;   /* segments that carried its octets again */
 	int64_t stall_ns;           /* waiting in reassembly for earlier missing octets */
 	bool has_ack;               /* the covering ACK of its last FPDU was seen */
+	bool ack_with_data;         /* ... carried by the receiver's data (a delayed ACK) */
 	uint64_t ack_frame;
 	int64_t ack_ns;             /* from start_ns to that ACK */
+	int64_t queued_ns;          /* read, atomic: waiting for earlier responses */
 	/* per type */
 	uint32_t read_size;
 	uint32_t src_stag;
@@ -190,14 +192,16 @@ void iws_tracker_gap(struct iws_tracker *t, uint8_t dir);
  * - ack: the receiver of dir's octets acknowledged everything before `ack`
  *   (a TCP sequence number of dir) in `frame`. A complete operation is
  *   reported once the ACK covering its last FPDU is seen (ack_ns), or when
- *   it cannot be any more (the wait limit, the end).
+ *   it cannot be any more (the wait limit, the end). with_data: the ACK
+ *   rode on a segment carrying data.
  * - resent: octets [seq, seq+len) of dir, already delivered, were captured
  *   again (a retransmission): the operations they belong to count it.
  * - closed: the sender of dir closed (FIN) or reset (RST) its side in frame;
  *   operations with FPDUs its peer sends after that are flagged
  *   IWS_OPF_AFTER_CLOSE.
  */
-void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t frame, int64_t ts);
+void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t frame, int64_t ts,
+		     bool with_data);
 void iws_tracker_resent(struct iws_tracker *t, uint8_t dir, uint32_t seq, uint32_t len);
 void iws_tracker_closed(struct iws_tracker *t, uint8_t dir, uint64_t frame);
 

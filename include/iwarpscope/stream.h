@@ -99,7 +99,7 @@ struct iws_stream_limits {
 				     * each direction may always hold IWS_STREAM_FLOOR octets */
 	uint32_t max_inflight;      /* RDMA operations in flight per connection (65536) */
 	uint32_t max_held;          /* FPDUs held for cross-direction order per connection (4096) */
-	uint64_t max_ack_wait;      /* complete operations waiting for their ACK, all engines (65536) */
+	uint64_t max_ack_wait;      /* complete operations waiting for their ACK, all engines (16384) */
 	/* usage, kept up to date by the engines */
 	uint64_t ooo_used, ooo_peak;
 	uint64_t buf_used, buf_peak;

@@ -28,6 +28,7 @@ struct app {
 	struct source *src;
 	struct analysis a;
 	struct timeline tl;
+	struct rank rank;           /* the slowest 3, as the summary lists them */
 	struct ops_out ops[4];
 	struct fpdus_out fpdus;
 	uint32_t ticks;
@@ -45,6 +46,7 @@ static void on_op(void *ctx, struct conn *c, const struct iws_op *op)
 {
 	struct app *app = ctx;
 	timeline_add(&app->tl, c, op);
+	rank_add(&app->rank, c, op);
 }
 
 static void emit_op(void *ctx, const struct conn *c, const struct iws_op *op)
@@ -119,12 +121,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	timeline_init(&app.tl, 32, &app, emit_op);
+	rank_init(&app.rank, 3, 0);
 	static const enum out_format fmts[4] = { FMT_TEXT, FMT_JSON, FMT_JSONL, FMT_CSV };
 	for (int i = 0; i < 4; i++)
 		ops_out_begin(&app.ops[i], out, fmts[i]);
 	fpdus_out_begin(&app.fpdus, out);
 
-	struct report r = { &app.a, app.src, &o, &app.tl };
+	struct report r = { &app.a, app.src, &o, &app.tl, &app.rank };
 	struct run_hooks h = { .ctx = &app, .tick = tick, .live_out = out, .interval = 5 };
 	run_input(app.src, &app.a, &r, &h);
 	analysis_finish(&app.a);
@@ -141,6 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 
 	timeline_free(&app.tl);
+	rank_free(&app.rank);
 	analysis_free(&app.a);
 	source_close(app.src);
 	free(copy);

@@ -81,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (s.retrans)
 				iws_tracker_resent(t, s.dir, s.seq, len);
 			if (flags & 0x80)
-				iws_tracker_ack(t, !s.dir, (uint32_t)(frame * 64 - len), frame, s.ts_ns);
+				iws_tracker_ack(t, !s.dir, (uint32_t)(frame * 64 - len), frame, s.ts_ns, len & 1);
 			if ((flags & 0xC8) == 0xC8)
 				iws_tracker_closed(t, s.dir, frame);
 		}

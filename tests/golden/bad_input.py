@@ -115,6 +115,7 @@ def main(argv):
         o = dict(o)
         if o["ack_frame"] is not None and o["ack_frame"] > 50:
             o["ack_frame"] = o["ack_ns"] = None
+            o["ack_with_data"] = False
         return o
     before = [upto_cut(o) for o in full_ops if o["last_frame"] <= 50]
     check(len(before) > 20 and [o for o in got if o["last_frame"] <= 50] == before,

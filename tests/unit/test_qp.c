@@ -359,7 +359,7 @@ int main(void)
 	n_ops = 0;
 	t = iws_tracker_new(NULL, on_op, NULL);
 	/* the responder has acknowledged octets of the initiator's */
-	iws_tracker_ack(t, IWS_DIR_I2R, 990, 1, 100);
+	iws_tracker_ack(t, IWS_DIR_I2R, 990, 1, 100, false);
 	/* Read Request [1000,1050): sent in frame 2, stuck behind a hole
 	 * until frame 5 (a retransmission of earlier octets) */
 	m = read_req(1, 0x100, 0, 200);
@@ -387,19 +387,21 @@ int main(void)
 	CHECK_EQ(n_ops, 1);
 	CHECK_EQ(iws_tracker_counts(t)->ack_waiting, 1);
 	iws_tracker_resent(t, IWS_DIR_I2R, 1100, 50);  /* sent again */
-	iws_tracker_ack(t, IWS_DIR_I2R, 1200, 11, 1100);  /* not all of it */
+	iws_tracker_ack(t, IWS_DIR_I2R, 1200, 11, 1100, false);  /* not all of it */
 	CHECK_EQ(n_ops, 1);
-	iws_tracker_ack(t, IWS_DIR_I2R, 1250, 12, 1300);
+	iws_tracker_ack(t, IWS_DIR_I2R, 1250, 12, 1300, true);
 	CHECK_EQ(n_ops, 2);
 	CHECK(ops[1].has_ack && ops[1].ack_frame == 12 && ops[1].ack_ns == 300);
+	CHECK(ops[1].ack_with_data);
 	CHECK_EQ(ops[1].retransmissions, 1);
 	CHECK(ops[1].complete);
 	/* an ACK seen before the operation completed (held for order) counts */
 	m = tagged(0, 0x300, 0, 1, 10);
-	iws_tracker_ack(t, IWS_DIR_I2R, 1300, 13, 1400);
+	iws_tracker_ack(t, IWS_DIR_I2R, 1300, 13, 1400, false);
 	feed_tcp(t, IWS_DIR_I2R, 1250, 50, 12, 1250, 12, 1250, 14, 1500, 0, &m, &note);
 	CHECK_EQ(n_ops, 3);
 	CHECK(ops[2].has_ack && ops[2].ack_frame == 13 && ops[2].ack_ns == 150);
+	CHECK(!ops[2].ack_with_data);
 	/* the responder resets; a Write sent after that is not complete */
 	iws_tracker_closed(t, IWS_DIR_R2I, 15);
 	m = tagged(0, 0x400, 0, 1, 10);
@@ -409,18 +411,34 @@ int main(void)
 	CHECK(!ops[3].complete && (ops[3].flags & IWS_OPF_AFTER_CLOSE));
 	iws_tracker_free(t);
 
+	/* --- a Read queued behind an earlier Read's responses --- */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	m = read_req(1, 0x10, 0, 100);
+	feed_tcp(t, IWS_DIR_I2R, 0, 50, 1, 100, 1, 100, 1, 100, 0, &m, &note);
+	m = read_req(2, 0x20, 0, 100);
+	feed_tcp(t, IWS_DIR_I2R, 50, 50, 2, 110, 2, 110, 2, 110, 0, &m, &note);
+	m = tagged(2, 0x10, 0, 1, 100);   /* the first Read's answer, sent at 500 */
+	feed_tcp(t, IWS_DIR_R2I, 0, 120, 3, 500, 3, 500, 3, 500, 0, &m, &note);
+	m = tagged(2, 0x20, 0, 1, 100);   /* the second's, sent at 600 */
+	feed_tcp(t, IWS_DIR_R2I, 120, 120, 4, 600, 4, 600, 4, 600, 0, &m, &note);
+	CHECK_EQ(n_ops, 2);
+	CHECK_EQ(ops[0].queued_ns, 0);
+	CHECK_EQ(ops[1].queued_ns, 500 - 110);
+	iws_tracker_free(t);
+
 	/* --- waiting for ACKs is bounded, and ends with the capture --- */
 	n_ops = 0;
 	uint64_t used = 0, peak = 0;
 	struct iws_tracker_limits wl = { .shared_ack_wait_used = &used, .shared_ack_wait_peak = &peak,
 					 .shared_max_ack_wait = 2 };
 	t = iws_tracker_new(&wl, on_op, NULL);
-	/* no ACK of data seen: nothing waits */
-	iws_tracker_ack(t, IWS_DIR_I2R, 100, 1, 10);  /* the SYN's */
+	/* no ACK of the direction seen (one direction captured): nothing waits */
 	m = tagged(0, 0x1, 0, 1, 10);
 	feed_tcp(t, IWS_DIR_I2R, 100, 30, 2, 20, 2, 20, 2, 20, 0, &m, &note);
 	CHECK_EQ(n_ops, 1);
-	iws_tracker_ack(t, IWS_DIR_I2R, 130, 3, 30);
+	CHECK(!ops[0].has_ack);
+	iws_tracker_ack(t, IWS_DIR_I2R, 130, 3, 30, false);
 	for (uint32_t i = 0; i < 3; i++) {
 		m = tagged(0, 0x10 + i, 0, 1, 10);
 		feed_tcp(t, IWS_DIR_I2R, 130 + 30 * i, 30, 4 + i, 40, 4 + i, 40, 4 + i, 40, 0, &m, &note);
