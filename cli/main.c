@@ -239,8 +239,8 @@ int main(int argc, char **argv)
 		timeline_flush(&app.tl);
 		if (o->sort_latency) {
 			rank_sort(&app.rank);
-			for (uint32_t i = 0; i < app.rank.n; i++)
-				emit_op(&app, app.rank.items[i].c, &app.rank.items[i].op);
+			for (uint32_t i = 0; i < app.rank.h.n; i++)
+				emit_op(&app, app.rank.h.items[i].c, &app.rank.h.items[i].op);
 		}
 		ops_out_end(&app.ops);
 		break;

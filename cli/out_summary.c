@@ -265,13 +265,13 @@ static void header(FILE *f, const struct report *r)
 static void slowest(FILE *f, struct rank *rk)
 {
 	char t[32], why[256];
-	if (!rk || !rk->n)
+	if (!rk || !rk->h.n)
 		return;
 	rank_sort(rk);
 	fprintf(f, "\nSlowest operations (latency, else delivery to the peer's ACK)\n");
 	fprintf(f, "%4s %6s %-*s%9s  %-13s %s\n", "QP", "id", 11, "op", "time", "frames", "why");
-	for (uint32_t i = 0; i < rk->n; i++) {
-		const struct tl_item *it = &rk->items[i];
+	for (uint32_t i = 0; i < rk->h.n; i++) {
+		const struct tl_item *it = &rk->h.items[i];
 		int64_t ns = 0;
 		rank_time(&it->op, &ns);
 		char fr[48];

@@ -13,11 +13,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "timeline.h"
+#include "opheap.h"
 
 struct rank {
-	struct tl_item *items;      /* a min-heap by time while collecting */
-	uint32_t n, cap;
+	struct opheap h;            /* while collecting: the fastest kept at the root */
+	bool sorted;                /* rank_sort ran: h.items is slowest first, no heap */
 	uint32_t limit;             /* 0: keep all */
 	int64_t min_ns;             /* rank only operations that took at least this */
 	uint64_t unranked;          /* operations with neither a latency nor an ACK */
@@ -30,8 +30,8 @@ bool rank_time(const struct iws_op *op, int64_t *ns);
 
 void rank_init(struct rank *r, uint32_t limit, int64_t min_ns);
 void rank_add(struct rank *r, const struct conn *c, const struct iws_op *op);
-/* Sort what was kept, slowest first (then by start, frame, qp, id); the
- * items stay in r->items[0 .. r->n). */
+/* Sort what was kept, slowest first (then by start, frame, qp, id), into
+ * r->h.items[0 .. r->h.n); nothing may be added after. */
 void rank_sort(struct rank *r);
 void rank_free(struct rank *r);
 

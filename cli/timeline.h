@@ -15,15 +15,10 @@
 
 #include "conn.h"
 #include "iwarpscope/qp.h"
-
-struct tl_item {
-	struct iws_op op;
-	const struct conn *c;
-};
+#include "opheap.h"
 
 struct timeline {
-	struct tl_item *heap;
-	uint32_t n, cap;
+	struct opheap h;            /* earliest start at the root */
 	uint32_t max;               /* forced release beyond this many */
 	void *ctx;
 	void (*emit)(void *ctx, const struct conn *c, const struct iws_op *op);

@@ -17,13 +17,7 @@ sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pcaptool  # noqa: E402
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-    return cond
+from checklib import check, verdict  # noqa: E402
 
 
 def run(tool, args, stdin=None):
@@ -166,10 +160,7 @@ def main(argv):
     check(stats["capture"]["truncated_headers"] == 1, "damaged packet: counted in stats")
     check(stats["qps"][0]["gaps"] == 1, "damaged packet: its data is a gap in the stream")
 
-    for f in failures:
-        print("FAIL:", f)
-    print("%d failure(s)" % len(failures))
-    return 1 if failures else 0
+    return verdict()
 
 
 if __name__ == "__main__":

@@ -25,21 +25,7 @@ import statistics
 import subprocess
 import sys
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-
-
-def run(tool, args):
-    p = subprocess.run([tool] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=dict(os.environ, TZ="UTC"))
-    if p.returncode != 0:
-        raise RuntimeError("%s: exit %d %s" % (args, p.returncode, p.stderr.decode()))
-    return p.stdout.decode()
-
+from checklib import check, run_ok as run, verdict
 
 def ops_of(tool, path, *extra):
     return [json.loads(l) for l in run(tool, ["ops", "--format", "jsonl", *extra, path]).splitlines()]
@@ -194,10 +180,7 @@ def main(argv):
     withr = withr["qps"][0]["ops"]["write"]
     check(withr["count"] == plain["count"] + 1, "23: --include-rtr counts the RTR Write")
 
-    for f in failures:
-        print("FAIL:", f)
-    print("%d failure(s)" % len(failures))
-    return 1 if failures else 0
+    return verdict()
 
 
 if __name__ == "__main__":

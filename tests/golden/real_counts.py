@@ -22,28 +22,13 @@ DDP segments.
 import json
 import math
 import os
-import subprocess
 import sys
+
+from checklib import check, run_ok as run, verdict
 
 SERVER = "10.77.0.1"
 CLIENT = "10.77.0.2"
 SEGS_64K = math.ceil(65536 / (1448 - 2 - 14 - 4))   # 46
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-
-
-def run(tool, args):
-    p = subprocess.run([tool] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=dict(os.environ, TZ="UTC"))
-    if p.returncode != 0:
-        raise RuntimeError("%s: exit %d %s" % (args, p.returncode, p.stderr.decode()))
-    return p.stdout.decode()
-
 
 def load(tool, path):
     ops = [json.loads(l) for l in run(tool, ["ops", "--format", "jsonl", path]).splitlines()]
@@ -252,10 +237,7 @@ def main(argv):
     check(all(resp(o) for o in of(ops, op="write")), "30: RDMA Writes only by the controller")
     check(all(o["complete"] for o in ops), "30: every RDMA operation complete")
 
-    for f in failures:
-        print("FAIL:", f)
-    print("%d failure(s)" % len(failures))
-    return 1 if failures else 0
+    return verdict()
 
 
 if __name__ == "__main__":
