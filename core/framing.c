@@ -322,7 +322,12 @@ static bool frame_buffer(struct iws_stream *s, int side)
 		struct frames fr;
 		frames_of(b, o, w, &fr);
 		spans_of(s, side, b, o, w, IWS_SPAN_PART, fr.done, seq);
+		/* The FPDUs after this one may have completed in frames before
+		 * PDUs the other direction holds for order (fr_blocking_frame). */
+		fd->reporting = true;
+		fd->report_next = o + w;
 		emit(s, side, b->data + o, w, seq, &fr, sbuf_first_hole(b, o, w), b, o);
+		fd->reporting = false;
 		o += w;
 		if (fd->mode != FR_FPDU) {
 			changed = true;
@@ -879,7 +884,20 @@ void fr_end(struct iws_stream *s, int side)
 uint64_t fr_blocking_frame(const struct iws_stream *s, int side)
 {
 	const struct fr_dir *fd = &s->d[side];
-	if ((fd->mode != FR_HUNT && fd->mode != FR_WAIT) || !fd->buf.len || !fd->buf.nmarks)
+	uint32_t from;
+	if (fd->mode == FR_HUNT || fd->mode == FR_WAIT)
+		from = 0;
+	else if (fd->mode == FR_FPDU && fd->reporting)
+		/* Framing found (after a hunt, or the Reply ended a wait) and the
+		 * buffer's FPDUs are being reported one by one: those not reported
+		 * yet block too, or the other direction's held PDUs would be
+		 * released in between, out of frame order. (Outside frame_buffer
+		 * the buffer holds at most an incomplete FPDU, which will complete
+		 * in a frame still to come: it blocks nothing.) */
+		from = fd->report_next;
+	else
 		return 0;
-	return fd->buf.marks[0].run_frame;
+	if (from >= fd->buf.len || !fd->buf.nmarks)
+		return 0;
+	return sbuf_mark_at(&fd->buf, from)->run_frame;
 }

@@ -45,6 +45,8 @@ struct fr_dir {
 	struct sbuf buf;            /* a straddling FPDU, or octets being hunted through */
 	uint64_t acct;              /* its memory, as counted in the limits */
 	uint32_t need;              /* framing: wire length of the FPDU in buf */
+	bool reporting;             /* framing is reporting the FPDUs buf holds ... */
+	uint32_t report_next;       /* ... and those from here on are not reported yet */
 	uint64_t run_frame;         /* in-order completion frame so far */
 	int64_t run_ts;
 	uint32_t key_from;          /* hunting: next offset to look for a key at */
