@@ -133,6 +133,7 @@ static void skip(struct iws_stream *s, int side, uint32_t k, enum iws_span_kind 
 	struct fr_dir *fd = &s->d[side];
 	if (!k)
 		return;
+	fd->at_seqstart = false;
 	fd->c.skipped_bytes += k;
 	spans_of(s, side, &fd->buf, 0, k, kind, 0, 0);
 	sbuf_consume(&fd->buf, k);
@@ -185,6 +186,7 @@ static void lose_sync(struct iws_stream *s, int side)
 	fd->need = 0;
 	fd->key_from = 0;
 	fd->next_try = 0;
+	fd->at_seqstart = false;
 	fd->c.lost++;
 	fd->gap_before = true;
 	if (!fd->lost_reported)
@@ -408,6 +410,7 @@ static bool mpa_frame(struct iws_stream *s, int side, const struct iws_mpa_frame
 		fd->hint.base_known = true;
 		fd->hint.marker_base = seq_end;
 		fd->hint.crc = fr->crc ? IWS_YES : IWS_UNKNOWN;
+		fd->at_seqstart = true;
 		fd->mode = FR_WAIT;
 		return true;
 	}
@@ -463,6 +466,7 @@ static bool mpa_frame(struct iws_stream *s, int side, const struct iws_mpa_frame
 		fd->hint.base_known = true;
 		fd->hint.marker_base = seq_end;
 		fd->hint.crc = fr->crc ? IWS_YES : IWS_UNKNOWN;
+		fd->at_seqstart = true;
 		fd->mode = FR_HUNT;
 		fd->next_try = 0;
 		id->p_known = false;
@@ -591,15 +595,22 @@ static bool hunt_sync(struct iws_stream *s, int side, bool final)
 			r.status = IWS_NEED_MORE;
 	}
 	if (r.status == IWS_OK) {
+		/* Whatever came before (a gap, the capture start) was missed -
+		 * unless the FPDU starts right at SeqStart, where full operation
+		 * begins (RFC 5044 §7.1.2: the first FPDU follows the MPA frame),
+		 * with nothing passed over: a Reply that was not captured, or a
+		 * Request that was not, leaves only the parameters to find. */
+		bool missed = !(fd->at_seqstart && sy.off == 0);
 		fd->hunted = 0;
 		skip(s, side, sy.off, hunt_skip_kind(fd));
 		infer_params(s, side, &sy);
-		fd->c.resyncs++;
-		/* Whatever came before (a gap, the capture start) was missed. */
-		if (!fd->lost_reported)
-			st_lost(s, side);
+		if (missed) {
+			fd->c.resyncs++;
+			if (!fd->lost_reported)
+				st_lost(s, side);
+			fd->gap_before = true;
+		}
 		fd->lost_reported = false;
-		fd->gap_before = true;
 		fd->ever_framed = true;
 		fd->mode = FR_FPDU;
 		st_event(s, IWS_SEV_FRAMING_FOUND, side, b->seq, 0, 0);
@@ -718,6 +729,7 @@ static void drop_all(struct iws_stream *s, int side, uint32_t n, uint64_t frame,
 {
 	struct fr_dir *fd = &s->d[side];
 	fd->damaged = true;
+	fd->at_seqstart = false;
 	skip(s, side, fd->buf.len, kind);
 	sbuf_clear(&fd->buf);
 	account(s, fd);

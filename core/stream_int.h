@@ -53,6 +53,8 @@ struct fr_dir {
 	uint32_t next_try;          /* hunting: buffer length for the next sync */
 	uint64_t hunted;            /* octets arrived while hunting, since the last sync */
 	bool ever_framed;           /* FPDU boundaries were known at some point */
+	bool at_seqstart;           /* buf starts at SeqStart (after this side's MPA
+				     * frame) and nothing was passed over since */
 	bool lost_reported;         /* the tracker knows octets of this direction are lost */
 	bool gap_before;            /* the next PDU follows a loss */
 	bool damaged;               /* octets of the stream were missing */
