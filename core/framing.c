@@ -566,7 +566,10 @@ static bool hunt_key(struct iws_stream *s, int side)
 static void give_up(struct iws_stream *s, int side)
 {
 	struct fr_dir *fd = &s->d[side];
-	fd->c.skipped_bytes += fd->buf.len;
+	/* What it holds, and all it carries from now on, is reported as not
+	 * iWARP (a front end that shows every frame's octets says why). */
+	skip(s, side, fd->buf.len, IWS_SPAN_NOT_IWARP);
+	fd->not_iwarp = true;
 	fd->mode = FR_DEAD;
 	sbuf_free(&fd->buf);
 	account(s, fd);
@@ -767,6 +770,8 @@ void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uin
 	if (fd->mode == FR_DEAD || fd->mode == FR_OFF) {
 		if (fd->rejected)
 			st_span(s, IWS_SPAN_AFTER_REJECT, side, seq, n, frame, 0, 0);
+		else if (fd->not_iwarp)
+			st_span(s, IWS_SPAN_NOT_IWARP, side, seq, n, frame, 0, 0);
 		fd->pos = seq + n;
 		return;
 	}

@@ -59,6 +59,7 @@ struct fr_dir {
 	bool gap_before;            /* the next PDU follows a loss */
 	bool damaged;               /* octets of the stream were missing */
 	bool rejected;              /* after a rejected Reply */
+	bool not_iwarp;             /* given up as not iWARP */
 	struct iws_mpa_dir p;       /* framing parameters */
 	bool p_known;
 	struct fr_hint hint;        /* for inference when p is not known */
