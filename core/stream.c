@@ -212,7 +212,7 @@ static struct held *hold_pdu(const struct iws_pdu *p)
 void st_pdu(struct iws_stream *s, struct iws_pdu *pdu)
 {
 	int side = pdu->side;
-	if (!s->q[0].head && !s->q[1].head && may_go(s, side, pdu->frame)) {
+	if (!s->finishing && !s->q[0].head && !s->q[1].head && may_go(s, side, pdu->frame)) {
 		deliver(s, pdu);
 		return;
 	}
@@ -225,7 +225,8 @@ void st_pdu(struct iws_stream *s, struct iws_pdu *pdu)
 	}
 	h->order = ++s->order;
 	q_push(&s->q[side], h);
-	release(s, false);
+	if (!s->finishing)
+		release(s, false);
 }
 
 void st_lost(struct iws_stream *s, int side)
@@ -384,6 +385,11 @@ void iws_stream_finish(struct iws_stream *s, uint32_t flag)
 	if (s->finished)
 		return;
 	struct reasm_sink k = sink_for(s);
+	/* The two directions are flushed one after the other, and what each
+	 * holds (an incomplete FPDU, octets behind a hole) completes now with
+	 * the frames that carried it, which may precede the other direction's:
+	 * everything waits, then goes in frame order. */
+	s->finishing = true;
 	for (int side = 0; side < 2; side++) {
 		reasm_flush(&s->d[side].r, side, &k, s->lim);
 		if (!s->d[side].r.fin_done)

@@ -98,6 +98,7 @@ struct iws_stream {
 	uint64_t cur_frame;
 	int64_t cur_ts;
 	uint8_t *scratch;                   /* 65535 octets: ULPDUs split by markers */
+	bool finishing;                     /* iws_stream_finish is flushing: hold every PDU */
 	bool finished;
 };
 
