@@ -620,6 +620,55 @@ static void test_fin_rst_finish(void)
 	rec_end();
 }
 
+/* At the end both directions hold an incomplete FPDU; they are reported in
+ * the order of the frames that carried them whichever side is flushed first:
+ * the Read Request (side 1, frame 5) before its response (side 0, frame 6). */
+static void test_finish_order(void)
+{
+	rec_begin(true, false, NULL);
+	side_init(0, 1000);
+	side_init(1, 2000);
+	add_mpa(1, 0, 0, 0, 0);
+	add_mpa(0, 1, 0, 0, 0);
+	add_fpdu(1, sb_read_req_ulpdu(rec_ub, 1, 0x10, 0, 100, 0x20, 0), 0);
+	add_fpdu(0, sb_tagged_ulpdu(rec_ub, IWS_OP_CODE_READ_RESP, 0x10, 0, 1, 100), 0);
+	syn(1, false);
+	syn(0, true);
+	send_el(1, 0, 0);                       /* 3: Request */
+	send_el(0, 0, 0);                       /* 4: Reply */
+	CHECK_EQ(iws_stream_init_side(T.s), 1);
+	send(1, at(1, 1), 30);                  /* 5: most of the Read Request */
+	send(0, at(0, 1), 20);                  /* 6: the response's headers */
+	CHECK_EQ(count_fpdus(-1), 0);
+	finish(IWS_OPF_UNFINISHED);
+	CHECK_EQ(count_fpdus(-1), 2);
+	CHECK(frames_in_order());
+	const struct rpdu *r = fpdu_rec(-1, 0);
+	CHECK_FPDU_AT(r, 1, 1, 5);
+	if (r) {
+		CHECK(r->p.truncated && r->has_msg);
+		CHECK_EQ(r->opcode, IWS_OP_CODE_READ_REQ);
+		CHECK_EQ(r->p.dir, IWS_DIR_I2R);
+	}
+	r = fpdu_rec(-1, 1);
+	CHECK_FPDU_AT(r, 0, 1, 6);
+	if (r) {
+		CHECK(r->p.truncated && r->has_msg);
+		CHECK_EQ(r->note.request_frame, 5);
+	}
+	CHECK_EQ(iws_stream_tracker_counts(T.s)->orphan_responses, 0);
+	CHECK_EQ(T.nop, 1);
+	if (T.nop == 1) {
+		CHECK_EQ(T.op[0].op.type, IWS_OPT_READ);
+		CHECK(T.op[0].op.has_latency);
+		CHECK_EQ(T.op[0].op.latency_ns, TS(6) - TS(5));
+		CHECK(T.op[0].op.flags & IWS_OPF_TRUNCATED);
+	}
+	CHECK_EQ(iws_stream_counts(T.s, 0)->partial_at_end, 1);
+	CHECK_EQ(iws_stream_counts(T.s, 1)->partial_at_end, 1);
+	rec_end();
+}
+
 /* Memory limits: a tiny max_buf drops what does not fit (an event, a
  * count, spans), yet an MPA Request is recognised (IWS_STREAM_FLOOR), and
  * small FPDUs are framed again after; a tiny out-of-order limit makes the
@@ -705,6 +754,7 @@ int main(void)
 	test_gap_by_ack();
 	test_snaplen();
 	test_fin_rst_finish();
+	test_finish_order();
 	test_limits();
 	return check_done("test_stream");
 }
