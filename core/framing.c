@@ -102,6 +102,27 @@ static bool buf_add_hole(struct iws_stream *s, struct fr_dir *fd, uint32_t n)
 /* ---- spans: what became of each frame's octets (front ends that show
  * every frame ask for them) ---- */
 
+/* Buffer octets [from, to), all from one frame's chunk, less the holes in
+ * them: a hole is octets no frame carried (a gap, or the end of the stream
+ * inside an FPDU), which a front end must not look for in the frame. */
+static void span_captured(struct iws_stream *s, int side, const struct sbuf *b, uint32_t from,
+			  uint32_t to, enum iws_span_kind kind, uint64_t frame, uint64_t pdu_frame,
+			  uint32_t pdu_seq)
+{
+	for (uint32_t i = 0; i < b->nholes && from < to; i++) {
+		const struct shole *h = &b->holes[i];
+		if (h->off + h->len <= from)
+			continue;
+		if (h->off >= to)
+			break;
+		if (h->off > from)
+			st_span(s, kind, side, b->seq + from, h->off - from, frame, pdu_frame, pdu_seq);
+		from = h->off + h->len;
+	}
+	if (from < to)
+		st_span(s, kind, side, b->seq + from, to - from, frame, pdu_frame, pdu_seq);
+}
+
 static void spans_of(struct iws_stream *s, int side, const struct sbuf *b, uint32_t off,
 		     uint32_t len, enum iws_span_kind kind, uint64_t pdu_frame, uint32_t pdu_seq)
 {
@@ -114,11 +135,11 @@ static void spans_of(struct iws_stream *s, int side, const struct sbuf *b, uint3
 	for (i++; i < b->nmarks && b->marks[i].off < end; i++) {
 		if (b->marks[i].frame == frame)
 			continue;
-		st_span(s, kind, side, b->seq + from, b->marks[i].off - from, frame, pdu_frame, pdu_seq);
+		span_captured(s, side, b, from, b->marks[i].off, kind, frame, pdu_frame, pdu_seq);
 		from = b->marks[i].off;
 		frame = b->marks[i].frame;
 	}
-	st_span(s, kind, side, b->seq + from, end - from, frame, pdu_frame, pdu_seq);
+	span_captured(s, side, b, from, end, kind, frame, pdu_frame, pdu_seq);
 }
 
 /* Why octets of a direction are passed over while it hunts. */
