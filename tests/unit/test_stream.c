@@ -459,6 +459,65 @@ static void test_gap_by_ack(void)
 	rec_end();
 }
 
+/* A hole inside an FPDU whose length is known: framing goes on, the FPDU is
+ * reported with its missing octets, and the spans name only the octets each
+ * frame carried (none for the hole: no frame carried it). */
+static void test_hole_in_fpdu(void)
+{
+	rec_begin(true, true, NULL);
+	side_init(0, 0xFFFFFF00u);
+	side_init(1, 500);
+	add_mpa(0, 0, F_C, 0, 0);
+	add_mpa(1, 1, 0, 0, 0);
+	add_fpdu(0, sb_write_ulpdu(rec_ub, 0x21, 0, 1, 700), 1);       /* el 1 */
+	add_fpdu(0, sb_send_ulpdu(rec_ub, 1, 0, 1, 16), 1);            /* el 2 */
+	handshake(F_C);                                                /* 1-4 */
+	uint32_t w = at(0, 1), n = len_of(0, 1);
+	send(0, w, 100);                        /* 5 */
+	ack_to(1, w + 400);                     /* 6: the peer had [100, 400) */
+	CHECK_EQ(count_ev(IWS_SEV_GAP), 1);
+	CHECK_EQ(count_ev(IWS_SEV_FRAMING_LOST), 0);
+	send(0, w + 400, n - 400);              /* 7 */
+	send_el(0, 2, 2);                       /* 8 */
+	CHECK_EQ(count_fpdus(0), 2);
+	const struct rpdu *r = fpdu_rec(0, 0);
+	CHECK_FPDU_AT(r, 0, 1, 7);
+	if (r) {
+		CHECK(r->p.truncated);
+		CHECK_EQ(r->p.first_hole, 100);
+		CHECK_EQ(r->crc, IWS_CRC_UNVERIFIABLE);
+		CHECK_EQ(r->p.first_frame, 5);
+		CHECK_EQ(r->p.arrived_frame, 7);
+		CHECK(r->has_msg && r->opcode == IWS_OP_CODE_WRITE);
+	}
+	r = fpdu_rec(0, 1);
+	CHECK_FPDU_AT(r, 0, 2, 8);
+	if (r)
+		CHECK(!r->p.gap_before && r->crc == IWS_CRC_OK);
+	int parts = 0;
+	for (int i = 0; i < T.nspan; i++) {
+		const struct iws_span *sp = &T.span[i].sp;
+		if (sp->kind != IWS_SPAN_PART || sp->pdu_seq != sq(0, w))
+			continue;
+		if (parts == 0) {
+			CHECK_EQ(sp->frame, 5);
+			CHECK_EQ(sp->seq, sq(0, w));
+			CHECK_EQ(sp->len, 100);
+		} else if (parts == 1) {
+			CHECK_EQ(sp->frame, 7);
+			CHECK_EQ(sp->seq, sq(0, w + 400));
+			CHECK_EQ(sp->len, n - 400);
+		}
+		CHECK_EQ(sp->pdu_frame, 7);
+		parts++;
+	}
+	CHECK_EQ(parts, 2);
+	CHECK_EQ(T.nop, 2);
+	CHECK(!T.op[0].op.complete);
+	finish(IWS_OPF_UNFINISHED);
+	rec_end();
+}
+
 /* Octets cut by the snapshot length: the FPDU is framed from its length
  * field, reported truncated, its CRC unverifiable; the next one is whole. */
 static void test_snaplen(void)
@@ -752,6 +811,7 @@ int main(void)
 	test_markers_wrap();
 	test_retrans_ooo();
 	test_gap_by_ack();
+	test_hole_in_fpdu();
 	test_snaplen();
 	test_fin_rst_finish();
 	test_finish_order();
