@@ -929,10 +929,15 @@ uint64_t fr_blocking_frame(const struct iws_stream *s, int side)
 		/* Framing found (after a hunt, or the Reply ended a wait) and the
 		 * buffer's FPDUs are being reported one by one: those not reported
 		 * yet block too, or the other direction's held PDUs would be
-		 * released in between, out of frame order. (Outside frame_buffer
-		 * the buffer holds at most an incomplete FPDU, which will complete
-		 * in a frame still to come: it blocks nothing.) */
+		 * released in between, out of frame order. */
 		from = fd->report_next;
+	else if (fd->mode == FR_FPDU)
+		/* An incomplete FPDU. Its last octets usually come in a frame still
+		 * to come, but a hole (a gap the peer acknowledged, a limit), the
+		 * FIN or the end of the capture may complete it now, in the frame
+		 * of its last captured octet: PDUs of the other direction from
+		 * later frames must wait for it. */
+		from = fd->buf.len ? fd->buf.len - 1 : 0;
 	else
 		return 0;
 	if (from >= fd->buf.len || !fd->buf.nmarks)

@@ -11,7 +11,9 @@
  * boundaries (a capture that starts mid-stream) holds octets whose FPDUs
  * will complete in frames that precede what the other direction is framing
  * meanwhile; the other direction's PDUs wait (copied) until the hunt is
- * decided. In steady state nothing waits and nothing is copied.
+ * decided. So do they while a direction holds an incomplete FPDU (a loss or
+ * the end may complete it in the frame of its last captured octet); with
+ * FPDUs that fit their segments nothing waits and nothing is copied.
  */
 #include <stdlib.h>
 #include <string.h>
