@@ -604,7 +604,10 @@ static void test_fin_rst_finish(void)
 	CHECK(iws_stream_pending(T.s, &ts, &fr));
 	CHECK_EQ(fr, 7);
 	CHECK_EQ(ts, TS(7));
-	CHECK_EQ(iws_stream_buffered(T.s), 500);
+	/* The half FPDU, and the Send of a later frame that waits for it (the
+	 * end may yet complete the half FPDU in frame 7). */
+	CHECK_EQ(iws_stream_buffered(T.s), 500 + len_of(0, 2));
+	CHECK_EQ(count_fpdus(0), 1);
 	seg_full(0, sq(0, at(0, 3)), 0, IWS_TCP_FIN | IWS_TCP_ACK, NULL, 0, 0);  /* 9 */
 	CHECK_EQ(count_ev(IWS_SEV_FIN), 1);
 	const struct iws_stream_event *e = find_ev(IWS_SEV_FIN, 0);
@@ -728,6 +731,48 @@ static void test_finish_order(void)
 	rec_end();
 }
 
+/* An incomplete FPDU that a FIN, or a hole the peer acknowledges, completes
+ * in the frame of its last captured octet (5): the other direction's PDU of
+ * a later frame (6) waits for it, so the tracker sees them in frame order. */
+static void test_truncated_order(void)
+{
+	for (int how = 0; how < 2; how++) {
+		rec_begin(true, false, NULL);
+		side_init(0, 1000);
+		side_init(1, 2000);
+		add_mpa(0, 0, 0, 0, 0);
+		add_mpa(1, 1, 0, 0, 0);
+		add_fpdu(0, sb_send_ulpdu(rec_ub, 1, 0, 1, 200), 0);
+		add_fpdu(1, sb_send_ulpdu(rec_ub, 1, 0, 1, 20), 0);
+		handshake(0);                           /* 1-4 */
+		send(0, at(0, 1), 100);                 /* 5: half of side 0's FPDU */
+		send_el(1, 1, 1);                       /* 6: side 1's, waits */
+		CHECK_EQ(count_fpdus(-1), 0);
+		if (how == 0)                           /* 7 */
+			seg_full(0, sq(0, at(0, 1) + 100), 0, IWS_TCP_FIN, NULL, 0, 0);
+		else
+			ack_to(1, at(0, 2));
+		CHECK_EQ(count_fpdus(-1), 2);
+		CHECK(frames_in_order());
+		const struct rpdu *r = fpdu_rec(-1, 0);
+		CHECK_FPDU_AT(r, 0, 1, 5);
+		if (r) {
+			CHECK(r->p.truncated);
+			CHECK_EQ(r->p.first_hole, 100);
+			CHECK_EQ(r->during, 7);
+		}
+		r = fpdu_rec(-1, 1);
+		CHECK_FPDU_AT(r, 1, 1, 6);
+		if (r)
+			CHECK_EQ(r->during, 7);
+		CHECK_EQ(iws_stream_counts(T.s, 0)->partial_at_end, how == 0);
+		CHECK_EQ(iws_stream_counts(T.s, 0)->gaps, how == 1);
+		CHECK_EQ(iws_stream_counts(T.s, 1)->order_forced, 0);
+		finish(IWS_OPF_UNFINISHED);
+		rec_end();
+	}
+}
+
 /* Memory limits: a tiny max_buf drops what does not fit (an event, a
  * count, spans), yet an MPA Request is recognised (IWS_STREAM_FLOOR), and
  * small FPDUs are framed again after; a tiny out-of-order limit makes the
@@ -815,6 +860,7 @@ int main(void)
 	test_snaplen();
 	test_fin_rst_finish();
 	test_finish_order();
+	test_truncated_order();
 	test_limits();
 	return check_done("test_stream");
 }
