@@ -11,9 +11,10 @@
  * boundaries (a capture that starts mid-stream) holds octets whose FPDUs
  * will complete in frames that precede what the other direction is framing
  * meanwhile; the other direction's PDUs wait (copied) until the hunt is
- * decided. So do they while a direction holds an incomplete FPDU (a loss or
- * the end may complete it in the frame of its last captured octet); with
- * FPDUs that fit their segments nothing waits and nothing is copied.
+ * decided. So do they while a direction holds an incomplete FPDU, or octets
+ * behind a hole (a loss or the end may complete them in the frames that
+ * carried them); with FPDUs that fit their segments and no loss, nothing
+ * waits and nothing is copied.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -140,12 +141,30 @@ static void release_one(struct iws_stream *s, struct held *h)
 	free(h);
 }
 
+/* The earliest frame a PDU of `side` not reported yet may complete in (0:
+ * none): octets framing holds (fr_blocking_frame), or octets TCP
+ * reassembly holds behind a hole. Should that hole become a gap (the peer
+ * acknowledges past it, a limit, the end), their PDUs complete in the
+ * frames that carried them, no earlier than the direction's in-order frame
+ * so far; if a retransmission fills it, in a frame still to come. */
+static uint64_t blocking_frame(const struct iws_stream *s, int side)
+{
+	uint64_t b = fr_blocking_frame(s, side);
+	const struct fr_dir *fd = &s->d[side];
+	if (fd->r.ooo && fd->mode != FR_DEAD) {
+		uint64_t t = fd->r.ooo_min_frame > fd->run_frame ? fd->r.ooo_min_frame : fd->run_frame;
+		if (!b || t < b)
+			b = t;
+	}
+	return b;
+}
+
 /* May an entry of `side` that completed in `frame` go now? Not while the
  * other direction holds octets, delivered in order in an earlier frame,
  * whose PDUs are not known yet. */
 static bool may_go(const struct iws_stream *s, int side, uint64_t frame)
 {
-	uint64_t b = fr_blocking_frame(s, !side);
+	uint64_t b = blocking_frame(s, !side);
 	return !b || b >= frame;
 }
 
