@@ -773,6 +773,49 @@ static void test_truncated_order(void)
 	}
 }
 
+/* Octets behind a hole, buffered out of order: should the hole become a gap
+ * (here the peer's ACK says so), their FPDUs complete in the frame that
+ * carried them (6); the other direction's PDU of a later frame (7) waits. A
+ * retransmission that fills the hole instead completes them in its frame. */
+static void test_gap_order(void)
+{
+	for (int how = 0; how < 2; how++) {
+		rec_begin(true, false, NULL);
+		side_init(0, 1000);
+		side_init(1, 2000);
+		add_mpa(0, 0, F_C, 0, 0);
+		add_mpa(1, 1, 0, 0, 0);
+		add_fpdu(0, sb_send_ulpdu(rec_ub, 1, 0, 1, 40), 1);      /* el 1: lost */
+		add_fpdu(0, sb_send_ulpdu(rec_ub, 2, 0, 1, 40), 1);      /* el 2 */
+		add_fpdu(1, sb_send_ulpdu(rec_ub, 1, 0, 1, 20), 1);
+		handshake(F_C);                         /* 1-4 */
+		ack_to(0, at(1, 1));                    /* 5 */
+		send_el(0, 2, 2);                       /* 6: ahead of the hole */
+		send_el(1, 1, 1);                       /* 7: waits */
+		CHECK_EQ(count_fpdus(-1), 0);
+		if (how == 0)
+			ack_to(1, at(0, 2));            /* 8: the peer had el 1 */
+		else
+			send_el(0, 1, 1);               /* 8: el 1 retransmitted */
+		CHECK(frames_in_order());
+		CHECK_EQ(count_fpdus(-1), how == 0 ? 2 : 3);
+		const struct rpdu *r = fpdu_rec(0, how == 0 ? 0 : 1);
+		CHECK_FPDU_AT(r, 0, 2, how == 0 ? 6 : 8);
+		if (r) {
+			CHECK_EQ(r->p.gap_before, how == 0);
+			CHECK_EQ(r->p.first_frame, 6);
+			CHECK_EQ(r->during, 8);
+		}
+		r = fpdu_rec(1, 0);
+		CHECK_FPDU_AT(r, 1, 1, 7);
+		if (r)
+			CHECK_EQ(r->during, 8);
+		CHECK_EQ(iws_stream_counts(T.s, 1)->order_forced, 0);
+		finish(IWS_OPF_UNFINISHED);
+		rec_end();
+	}
+}
+
 /* Memory limits: a tiny max_buf drops what does not fit (an event, a
  * count, spans), yet an MPA Request is recognised (IWS_STREAM_FLOOR), and
  * small FPDUs are framed again after; a tiny out-of-order limit makes the
@@ -861,6 +904,7 @@ int main(void)
 	test_fin_rst_finish();
 	test_finish_order();
 	test_truncated_order();
+	test_gap_order();
 	test_limits();
 	return check_done("test_stream");
 }
