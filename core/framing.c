@@ -781,8 +781,8 @@ static void overflow(struct iws_stream *s, int side, uint32_t n, uint64_t frame)
 	drop_all(s, side, n, frame, IWS_SPAN_LIMIT);
 }
 
-void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-	     uint64_t frame, int64_t ts)
+static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
+		    uint64_t frame, int64_t ts)
 {
 	struct fr_dir *fd = &s->d[side];
 	if (!fd->have_pos)
@@ -865,6 +865,16 @@ void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uin
 		process(s, side, false);
 }
 
+void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
+	     uint64_t frame, int64_t ts)
+{
+	/* While the chunk is worked through, what is left of it is not in the
+	 * buffer yet: fr_blocking_frame must still count it. */
+	s->d[side].delivering = true;
+	data_in(s, side, seq, p, n, frame, ts);
+	s->d[side].delivering = false;
+}
+
 void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n)
 {
 	struct fr_dir *fd = &s->d[side];
@@ -940,7 +950,14 @@ uint64_t fr_blocking_frame(const struct iws_stream *s, int side)
 		from = fd->buf.len ? fd->buf.len - 1 : 0;
 	else
 		return 0;
-	if (from >= fd->buf.len || !fd->buf.nmarks)
-		return 0;
-	return sbuf_mark_at(&fd->buf, from)->run_frame;
+	uint64_t b = 0;
+	if (from < fd->buf.len && fd->buf.nmarks)
+		b = sbuf_mark_at(&fd->buf, from)->run_frame;
+	/* A chunk being delivered (fr_data) may still make PDUs from what is
+	 * left of it, completed in the direction's run so far. That is the
+	 * newest frame for a segment that arrived in order, but an older one
+	 * for octets TCP reassembly drains from behind a hole. */
+	if (fd->delivering && fd->run_frame && (!b || fd->run_frame < b))
+		b = fd->run_frame;
+	return b;
 }

@@ -47,6 +47,7 @@ struct fr_dir {
 	uint32_t need;              /* framing: wire length of the FPDU in buf */
 	bool reporting;             /* framing is reporting the FPDUs buf holds ... */
 	uint32_t report_next;       /* ... and those from here on are not reported yet */
+	bool delivering;            /* fr_data is working through a chunk */
 	uint64_t run_frame;         /* in-order completion frame so far */
 	int64_t run_ts;
 	uint32_t key_from;          /* hunting: next offset to look for a key at */
