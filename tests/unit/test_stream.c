@@ -816,6 +816,39 @@ static void test_gap_order(void)
 	}
 }
 
+/* A chunk drained from behind a hole (frame 6) completes one FPDU and
+ * starts the next: reporting the first must not release the other
+ * direction's PDU of frame 7, for the rest of the chunk may yet be
+ * reported as of frame 6 (here the end cuts it). */
+static void test_chunk_order(void)
+{
+	rec_begin(true, false, NULL);
+	side_init(0, 1000);
+	side_init(1, 2000);
+	add_mpa(0, 0, 0, 0, 0);
+	add_mpa(1, 1, 0, 0, 0);
+	add_fpdu(0, sb_send_ulpdu(rec_ub, 1, 0, 1, 174), 0);      /* el 1: 200 octets */
+	add_fpdu(0, sb_send_ulpdu(rec_ub, 2, 0, 1, 174), 0);      /* el 2 */
+	add_fpdu(1, sb_send_ulpdu(rec_ub, 1, 0, 1, 20), 0);
+	handshake(0);                           /* 1-4 */
+	uint32_t a = at(0, 1);
+	CHECK_EQ(len_of(0, 1), 200);
+	send(0, a, 100);                        /* 5 */
+	send(0, a + 150, 100);                  /* 6: after a hole, into el 2 */
+	send_el(1, 1, 1);                       /* 7 */
+	ack_to(1, a + 150);                     /* 8: the hole is a gap */
+	CHECK_EQ(count_fpdus(0), 1);
+	CHECK_EQ(count_fpdus(1), 0);
+	finish(IWS_OPF_UNFINISHED);
+	CHECK_EQ(count_fpdus(-1), 3);
+	CHECK(frames_in_order());
+	CHECK_FPDU_AT(fpdu_rec(-1, 0), 0, 1, 6);
+	CHECK_FPDU_AT(fpdu_rec(-1, 1), 0, 2, 6);
+	CHECK_FPDU_AT(fpdu_rec(-1, 2), 1, 1, 7);
+	CHECK_EQ(iws_stream_counts(T.s, 1)->order_forced, 0);
+	rec_end();
+}
+
 /* Memory limits: a tiny max_buf drops what does not fit (an event, a
  * count, spans), yet an MPA Request is recognised (IWS_STREAM_FLOOR), and
  * small FPDUs are framed again after; a tiny out-of-order limit makes the
@@ -905,6 +938,7 @@ int main(void)
 	test_finish_order();
 	test_truncated_order();
 	test_gap_order();
+	test_chunk_order();
 	test_limits();
 	return check_done("test_stream");
 }
