@@ -14,7 +14,9 @@
  *            bit 3 small limits (from lim), bit 4 a mirror engine: the
  *            same segments with the sides swapped (and the guess), sharing
  *            the limits; with large limits its reports must equal the
- *            first engine's, sides swapped
+ *            first engine's, sides swapped; bit 5 the engines are freed
+ *            without iws_stream_finish (what they hold is dropped, quietly);
+ *            bit 7 finish with IWS_OPF_ABORTED
  *     lim    bits 0-1 max_buf 1, 4 kB, 64 kB, 1 MB; bits 2-3 max_ooo_dir
  *            64 B, 1 kB, 16 kB, 1 MB (total: twice that); bits 4-5
  *            max_held 1, 4, 64, 4096; bits 6-7 max_ooo_segs 1, 8, 64, 4096
@@ -207,6 +209,7 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 static void on_op(void *ctx, const struct iws_op *op)
 {
 	struct eng *e = ctx;
+	FAIL_IF(e->after_finish);
 	FAIL_IF(op->type >= IWS_OPT_COUNT || op->dir > 1 || op->last_frame > cur_frame);
 	FAIL_IF(op->has_latency && op->latency_ns != op->end_ns - op->start_ns);
 	/* Its segments reached the tracker in frame order, unless forced. */
@@ -232,6 +235,7 @@ static void on_span(void *ctx, const struct iws_span *sp)
 static void on_event(void *ctx, const struct iws_stream_event *ev)
 {
 	struct eng *e = ctx;
+	FAIL_IF(e->after_finish);
 	FAIL_IF(ev->kind < IWS_SEV_HANDSHAKE || ev->kind > IWS_SEV_RST || ev->side < 0 || ev->side > 1 ||
 	    ev->dir > 1 || ev->frame > cur_frame || ev->prev_frame > cur_frame);
 	e->events++;
@@ -378,6 +382,14 @@ static void finish_and_free(struct eng *e, const uint8_t *opts_byte, const struc
 {
 	if (!e->s)
 		return;
+	if (*opts_byte & 0x20) {
+		e->after_finish = true;   /* no report may come from free */
+		uint64_t before = e->ops + e->spans + e->events;
+		iws_stream_free(e->s);
+		e->s = NULL;
+		FAIL_IF(e->ops + e->spans + e->events != before);
+		return;
+	}
 	iws_stream_finish(e->s, (*opts_byte & 0x80) ? IWS_OPF_ABORTED : IWS_OPF_UNFINISHED);
 	int64_t ts;
 	uint64_t fr;

@@ -285,13 +285,13 @@ def stream_synthetic():
 
 def stream_seeds(pcap, i):
     """A few settings per capture: spans, the mirror engine, small limits,
-    a sequence wrap."""
+    a sequence wrap, freed without the end."""
     segs = list(stream_segments(pcap))
     by_conn = {}
     for s in segs:
         by_conn.setdefault(s[0], []).append(s)
     for k, conn in enumerate(sorted(by_conn)[:2]):
-        opts = [0x03, 0x13, 0x0B, 0x02][(i + k) % 4]
+        opts = [0x03, 0x13, 0x0B, 0x22][(i + k) % 4]
         lim = [0x00, 0x55, 0xAA, 0x1F][(i + k) % 4]
         isn = [0x10000000, 0xFFFFF000, 0x7FFFFC00, 0x00000001][(i + k) % 4]
         yield stream_seed(by_conn[conn], opts, lim, isn)
