@@ -102,6 +102,27 @@ static bool buf_add_hole(struct iws_stream *s, struct fr_dir *fd, uint32_t n)
 /* ---- spans: what became of each frame's octets (front ends that show
  * every frame ask for them) ---- */
 
+/* Buffer octets [from, to), all from one frame's chunk, less the holes in
+ * them: a hole is octets no frame carried (a gap, or the end of the stream
+ * inside an FPDU), which a front end must not look for in the frame. */
+static void span_captured(struct iws_stream *s, int side, const struct sbuf *b, uint32_t from,
+			  uint32_t to, enum iws_span_kind kind, uint64_t frame, uint64_t pdu_frame,
+			  uint32_t pdu_seq)
+{
+	for (uint32_t i = 0; i < b->nholes && from < to; i++) {
+		const struct shole *h = &b->holes[i];
+		if (h->off + h->len <= from)
+			continue;
+		if (h->off >= to)
+			break;
+		if (h->off > from)
+			st_span(s, kind, side, b->seq + from, h->off - from, frame, pdu_frame, pdu_seq);
+		from = h->off + h->len;
+	}
+	if (from < to)
+		st_span(s, kind, side, b->seq + from, to - from, frame, pdu_frame, pdu_seq);
+}
+
 static void spans_of(struct iws_stream *s, int side, const struct sbuf *b, uint32_t off,
 		     uint32_t len, enum iws_span_kind kind, uint64_t pdu_frame, uint32_t pdu_seq)
 {
@@ -114,11 +135,11 @@ static void spans_of(struct iws_stream *s, int side, const struct sbuf *b, uint3
 	for (i++; i < b->nmarks && b->marks[i].off < end; i++) {
 		if (b->marks[i].frame == frame)
 			continue;
-		st_span(s, kind, side, b->seq + from, b->marks[i].off - from, frame, pdu_frame, pdu_seq);
+		span_captured(s, side, b, from, b->marks[i].off, kind, frame, pdu_frame, pdu_seq);
 		from = b->marks[i].off;
 		frame = b->marks[i].frame;
 	}
-	st_span(s, kind, side, b->seq + from, end - from, frame, pdu_frame, pdu_seq);
+	span_captured(s, side, b, from, end, kind, frame, pdu_frame, pdu_seq);
 }
 
 /* Why octets of a direction are passed over while it hunts. */
@@ -133,6 +154,7 @@ static void skip(struct iws_stream *s, int side, uint32_t k, enum iws_span_kind 
 	struct fr_dir *fd = &s->d[side];
 	if (!k)
 		return;
+	fd->at_seqstart = false;
 	fd->c.skipped_bytes += k;
 	spans_of(s, side, &fd->buf, 0, k, kind, 0, 0);
 	sbuf_consume(&fd->buf, k);
@@ -190,6 +212,7 @@ static void lose_sync(struct iws_stream *s, int side)
 	fd->need = 0;
 	fd->key_from = 0;
 	fd->next_try = 0;
+	fd->at_seqstart = false;
 	fd->c.lost++;
 	fd->gap_before = true;
 	if (!fd->lost_reported)
@@ -472,7 +495,12 @@ static bool frame_buffer(struct iws_stream *s, int side)
 		struct frames fr;
 		frames_of(b, o, w, &fr);
 		spans_of(s, side, b, o, w, IWS_SPAN_PART, fr.done, seq);
+		/* The FPDUs after this one may have completed in frames before
+		 * PDUs the other direction holds for order (fr_blocking_frame). */
+		fd->reporting = true;
+		fd->report_next = o + w;
 		emit(s, side, b->data + o, w, seq, &fr, sbuf_first_hole(b, o, w));
+		fd->reporting = false;
 		o += w;
 		if (fd->mode != FR_FPDU) {
 			changed = true;
@@ -553,6 +581,7 @@ static bool mpa_frame(struct iws_stream *s, int side, const struct iws_mpa_frame
 		fd->hint.base_known = true;
 		fd->hint.marker_base = seq_end;
 		fd->hint.crc = fr->crc ? IWS_YES : IWS_UNKNOWN;
+		fd->at_seqstart = true;
 		fd->mode = FR_WAIT;
 		return true;
 	}
@@ -608,6 +637,7 @@ static bool mpa_frame(struct iws_stream *s, int side, const struct iws_mpa_frame
 		fd->hint.base_known = true;
 		fd->hint.marker_base = seq_end;
 		fd->hint.crc = fr->crc ? IWS_YES : IWS_UNKNOWN;
+		fd->at_seqstart = true;
 		fd->mode = FR_HUNT;
 		fd->next_try = 0;
 		id->p_known = false;
@@ -721,7 +751,10 @@ static bool hunt_key(struct iws_stream *s, int side)
 static void give_up(struct iws_stream *s, int side)
 {
 	struct fr_dir *fd = &s->d[side];
-	fd->c.skipped_bytes += fd->buf.len;
+	/* What it holds, and all it carries from now on, is reported as not
+	 * iWARP (a front end that shows every frame's octets says why). */
+	skip(s, side, fd->buf.len, IWS_SPAN_NOT_IWARP);
+	fd->not_iwarp = true;
 	fd->mode = FR_DEAD;
 	sbuf_free(&fd->buf);
 	account(s, fd);
@@ -750,6 +783,12 @@ static bool hunt_sync(struct iws_stream *s, int side, bool final)
 			r.status = IWS_NEED_MORE;
 	}
 	if (r.status == IWS_OK) {
+		/* Whatever came before (a gap, the capture start) was missed -
+		 * unless the FPDU starts right at SeqStart, where full operation
+		 * begins (RFC 5044 §7.1.2: the first FPDU follows the MPA frame),
+		 * with nothing passed over: a Reply that was not captured, or a
+		 * Request that was not, leaves only the parameters to find. */
+		bool missed = !(fd->at_seqstart && sy.off == 0);
 		fd->hunted = 0;
 		skip(s, side, sy.off, hunt_skip_kind(fd));
 		infer_params(s, side, &sy);
@@ -760,12 +799,13 @@ static bool hunt_sync(struct iws_stream *s, int side, bool final)
 			fd->p.skip_crc = sy.skip_crc;
 			fd->last_fit = fd->fpdu_index;
 		}
-		fd->c.resyncs++;
-		/* Whatever came before (a gap, the capture start) was missed. */
-		if (!fd->lost_reported)
-			st_lost(s, side);
+		if (missed) {
+			fd->c.resyncs++;
+			if (!fd->lost_reported)
+				st_lost(s, side);
+			fd->gap_before = true;
+		}
 		fd->lost_reported = false;
-		fd->gap_before = true;
 		fd->ever_framed = true;
 		fd->mode = FR_FPDU;
 		st_event(s, IWS_SEV_FRAMING_FOUND, side, b->seq, 0, 0);
@@ -884,6 +924,7 @@ static void drop_all(struct iws_stream *s, int side, uint32_t n, uint64_t frame,
 {
 	struct fr_dir *fd = &s->d[side];
 	fd->damaged = true;
+	fd->at_seqstart = false;
 	skip(s, side, fd->buf.len, kind);
 	sbuf_clear(&fd->buf);
 	account(s, fd);
@@ -911,8 +952,8 @@ static void overflow(struct iws_stream *s, int side, uint32_t n, uint64_t frame)
 	drop_all(s, side, n, frame, IWS_SPAN_LIMIT);
 }
 
-void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-	     uint64_t frame, int64_t ts, bool resent)
+static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
+		    uint64_t frame, int64_t ts, bool resent)
 {
 	struct fr_dir *fd = &s->d[side];
 	if (!fd->have_pos)
@@ -921,6 +962,8 @@ void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uin
 	if (fd->mode == FR_DEAD || fd->mode == FR_OFF) {
 		if (fd->rejected)
 			st_span(s, IWS_SPAN_AFTER_REJECT, side, seq, n, frame, 0, 0);
+		else if (fd->not_iwarp)
+			st_span(s, IWS_SPAN_NOT_IWARP, side, seq, n, frame, 0, 0);
 		fd->pos = seq + n;
 		return;
 	}
@@ -1004,6 +1047,16 @@ void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uin
 		process(s, side, false);
 }
 
+void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
+	     uint64_t frame, int64_t ts, bool resent)
+{
+	/* While the chunk is worked through, what is left of it is not in the
+	 * buffer yet: fr_blocking_frame must still count it. */
+	s->d[side].delivering = true;
+	data_in(s, side, seq, p, n, frame, ts, resent);
+	s->d[side].delivering = false;
+}
+
 void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n)
 {
 	struct fr_dir *fd = &s->d[side];
@@ -1070,7 +1123,32 @@ void fr_resent(struct iws_stream *s, int side, uint32_t seq, uint32_t n)
 uint64_t fr_blocking_frame(const struct iws_stream *s, int side)
 {
 	const struct fr_dir *fd = &s->d[side];
-	if ((fd->mode != FR_HUNT && fd->mode != FR_WAIT) || !fd->buf.len || !fd->buf.nmarks)
+	uint32_t from;
+	if (fd->mode == FR_HUNT || fd->mode == FR_WAIT)
+		from = 0;
+	else if (fd->mode == FR_FPDU && fd->reporting)
+		/* Framing found (after a hunt, or the Reply ended a wait) and the
+		 * buffer's FPDUs are being reported one by one: those not reported
+		 * yet block too, or the other direction's held PDUs would be
+		 * released in between, out of frame order. */
+		from = fd->report_next;
+	else if (fd->mode == FR_FPDU)
+		/* An incomplete FPDU. Its last octets usually come in a frame still
+		 * to come, but a hole (a gap the peer acknowledged, a limit), the
+		 * FIN or the end of the capture may complete it now, in the frame
+		 * of its last captured octet: PDUs of the other direction from
+		 * later frames must wait for it. */
+		from = fd->buf.len ? fd->buf.len - 1 : 0;
+	else
 		return 0;
-	return fd->buf.marks[0].run_frame;
+	uint64_t b = 0;
+	if (from < fd->buf.len && fd->buf.nmarks)
+		b = sbuf_mark_at(&fd->buf, from)->run_frame;
+	/* A chunk being delivered (fr_data) may still make PDUs from what is
+	 * left of it, completed in the direction's run so far. That is the
+	 * newest frame for a segment that arrived in order, but an older one
+	 * for octets TCP reassembly drains from behind a hole. */
+	if (fd->delivering && fd->run_frame && (!b || fd->run_frame < b))
+		b = fd->run_frame;
+	return b;
 }

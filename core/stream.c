@@ -11,7 +11,10 @@
  * boundaries (a capture that starts mid-stream) holds octets whose FPDUs
  * will complete in frames that precede what the other direction is framing
  * meanwhile; the other direction's PDUs wait (copied) until the hunt is
- * decided. In steady state nothing waits and nothing is copied.
+ * decided. So do they while a direction holds an incomplete FPDU, or octets
+ * behind a hole (a loss or the end may complete them in the frames that
+ * carried them); with FPDUs that fit their segments and no loss, nothing
+ * waits and nothing is copied.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -160,12 +163,30 @@ static void release_one(struct iws_stream *s, struct held *h)
 	free(h);
 }
 
+/* The earliest frame a PDU of `side` not reported yet may complete in (0:
+ * none): octets framing holds (fr_blocking_frame), or octets TCP
+ * reassembly holds behind a hole. Should that hole become a gap (the peer
+ * acknowledges past it, a limit, the end), their PDUs complete in the
+ * frames that carried them, no earlier than the direction's in-order frame
+ * so far; if a retransmission fills it, in a frame still to come. */
+static uint64_t blocking_frame(const struct iws_stream *s, int side)
+{
+	uint64_t b = fr_blocking_frame(s, side);
+	const struct fr_dir *fd = &s->d[side];
+	if (fd->r.ooo && fd->mode != FR_DEAD) {
+		uint64_t t = fd->r.ooo_min_frame > fd->run_frame ? fd->r.ooo_min_frame : fd->run_frame;
+		if (!b || t < b)
+			b = t;
+	}
+	return b;
+}
+
 /* May an entry of `side` that completed in `frame` go now? Not while the
  * other direction holds octets, delivered in order in an earlier frame,
  * whose PDUs are not known yet. */
 static bool may_go(const struct iws_stream *s, int side, uint64_t frame)
 {
-	uint64_t b = fr_blocking_frame(s, !side);
+	uint64_t b = blocking_frame(s, !side);
 	return !b || b >= frame;
 }
 
@@ -234,7 +255,7 @@ static struct held *hold_pdu(const struct iws_pdu *p)
 void st_pdu(struct iws_stream *s, struct iws_pdu *pdu)
 {
 	int side = pdu->side;
-	if (!s->q[0].head && !s->q[1].head && may_go(s, side, pdu->frame)) {
+	if (!s->finishing && !s->q[0].head && !s->q[1].head && may_go(s, side, pdu->frame)) {
 		deliver(s, pdu);
 		return;
 	}
@@ -247,7 +268,8 @@ void st_pdu(struct iws_stream *s, struct iws_pdu *pdu)
 	}
 	h->order = ++s->order;
 	q_push(&s->q[side], h);
-	release(s, false);
+	if (!s->finishing)
+		release(s, false);
 }
 
 void st_lost(struct iws_stream *s, int side)
@@ -469,6 +491,11 @@ void iws_stream_finish(struct iws_stream *s, uint32_t flag)
 	if (s->finished)
 		return;
 	struct reasm_sink k = sink_for(s);
+	/* The two directions are flushed one after the other, and what each
+	 * holds (an incomplete FPDU, octets behind a hole) completes now with
+	 * the frames that carried it, which may precede the other direction's:
+	 * everything waits, then goes in frame order. */
+	s->finishing = true;
 	for (int side = 0; side < 2; side++) {
 		reasm_flush(&s->d[side].r, side, &k, s->lim);
 		if (!s->d[side].r.fin_done)

@@ -45,16 +45,22 @@ struct fr_dir {
 	struct sbuf buf;            /* a straddling FPDU, or octets being hunted through */
 	uint64_t acct;              /* its memory, as counted in the limits */
 	uint32_t need;              /* framing: wire length of the FPDU in buf */
+	bool reporting;             /* framing is reporting the FPDUs buf holds ... */
+	uint32_t report_next;       /* ... and those from here on are not reported yet */
+	bool delivering;            /* fr_data is working through a chunk */
 	uint64_t run_frame;         /* in-order completion frame so far */
 	int64_t run_ts;
 	uint32_t key_from;          /* hunting: next offset to look for a key at */
 	uint32_t next_try;          /* hunting: buffer length for the next sync */
 	uint64_t hunted;            /* octets arrived while hunting, since the last sync */
 	bool ever_framed;           /* FPDU boundaries were known at some point */
+	bool at_seqstart;           /* buf starts at SeqStart (after this side's MPA
+				     * frame) and nothing was passed over since */
 	bool lost_reported;         /* the tracker knows octets of this direction are lost */
 	bool gap_before;            /* the next PDU follows a loss */
 	bool damaged;               /* octets of the stream were missing */
 	bool rejected;              /* after a rejected Reply */
+	bool not_iwarp;             /* given up as not iWARP */
 	struct iws_mpa_dir p;       /* framing parameters */
 	bool p_known;
 	struct fr_hint hint;        /* for inference when p is not known */
@@ -111,6 +117,7 @@ struct iws_stream {
 	uint64_t cur_frame;
 	int64_t cur_ts;
 	uint8_t *scratch;                   /* 65535 octets: ULPDUs split by markers */
+	bool finishing;                     /* iws_stream_finish is flushing: hold every PDU */
 	bool finished;
 };
 

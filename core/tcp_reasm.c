@@ -271,9 +271,22 @@ bool reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
 					d->c->late++;
 					resent = true;
 				}
+				/* Octets of it already buffered out of order were captured
+				 * first and keep their frame (the first captured copy wins):
+				 * deliver only what lies before them, and place the rest
+				 * around them (the overlap is reported as duplicates); the
+				 * drain then delivers everything in sequence order. */
+				uint32_t upto = e;
+				if (d->ooo && sdiff(d->ooo->seq, e) < 0) {
+					upto = d->ooo->seq;
+					uint32_t r = skip + (upto - d->next_seq);
+					uint32_t rcap = p->cap_len > r ? p->cap_len - r : 0;
+					buffer_ooo(d, side, upto, e, rcap, rcap ? p->payload + r : NULL, in,
+						   sink, lim);
+				}
 				uint32_t cap = p->cap_len > skip ? p->cap_len - skip : 0;
-				deliver(d, side, d->next_seq, p->payload + skip, cap, e - d->next_seq,
-					in->frame, in->ts_ns, resent, sink);
+				deliver(d, side, d->next_seq, cap ? p->payload + skip : NULL, cap,
+					upto - d->next_seq, in->frame, in->ts_ns, resent, sink);
 				drain(d, side, sink, lim);
 			}
 		} else {

@@ -12,6 +12,10 @@ Extracts TCP payloads with tshark and writes, per harness, small inputs:
   fuzz_cli_packets  the TCP segments of up to four connections in the
                   harness's record encoding (see fuzz_cli_packets.c)
   fuzz_cli_pcap   short prefixes (and a mid-capture slice) of every capture
+  fuzz_stream     a connection's TCP segments in that harness's record
+                  encoding (see fuzz_stream.c), under several option and
+                  limit settings, plus a few streams built from its MPA
+                  frame and FPDU templates (handshake, markers, CRC, holes)
 Deterministic: the same samples give the same files.
 Usage: make-corpus.py [HARNESS...]   (default: all)"""
 import glob, hashlib, os, struct, subprocess, sys
@@ -184,6 +188,138 @@ def nvme_seeds(pcap, per_seed=6144):
             yield bytes(out[s:s + per_seed])
 
 
+def st_rec(side, kind=0, data=b"", c=0, delta=0, syn=False, fin=False, rst=False, ack=None):
+    """One fuzz_stream record."""
+    f = side | (2 if syn else 0) | (4 if fin else 0) | (8 if rst else 0) | (kind << 5)
+    f |= 0x10 if ack is not None else 0
+    rec = bytes([f, c]) + struct.pack("!hB", delta, len(data))
+    if ack is not None:
+        rec += struct.pack("!b", ack)
+    return rec + data
+
+
+def stream_segments(pcap):
+    """(stream, srcport, seq, ack, flags, tcp.len, captured payload)."""
+    out = subprocess.run(["tshark", "-r", pcap, "-T", "fields", "-e", "tcp.stream",
+                          "-e", "tcp.srcport", "-e", "tcp.seq_raw", "-e", "tcp.ack_raw",
+                          "-e", "tcp.flags", "-e", "tcp.len", "-e", "tcp.payload"],
+                         capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        p = line.split("\t")
+        if len(p) < 6 or not p[0] or not p[5]:
+            continue
+        payload = bytes.fromhex(p[6].replace(":", "")) if len(p) > 6 and p[6] else b""
+        yield (int(p[0]), int(p[1]), int(p[2]), int(p[3] or 0), int(p[4], 16), int(p[5]), payload)
+
+
+def stream_seed(segs, opts, lim, isn, limit=6144):
+    """Encode one connection's segments for fuzz_stream: each side's octets
+    are written to its stream in 255-octet records that send nothing, then
+    one record sends the segment (so segments keep their real sizes)."""
+    first = segs[0][1]
+    real_isn, built = {}, {0: bytearray(), 1: bytearray()}
+    mask = 0xFFFFFFFF
+    for _, sport, seq, _, flags, _, _ in segs:
+        side = 0 if sport == first else 1
+        real_isn.setdefault(side, seq if flags & 2 else (seq - 1) & mask)
+    for _, sport, seq, _, flags, wlen, payload in segs:
+        side = 0 if sport == first else 1
+        off = (seq + (1 if flags & 2 else 0) - real_isn[side] - 1) & mask
+        if off + wlen > 1 << 19:
+            continue
+        b = built[side]
+        if len(b) < off + wlen:
+            b.extend(bytes(off + wlen - len(b)))
+        b[off:off + len(payload)] = payload
+    gen, cur = {0: 0, 1: 0}, {0: 0, 1: 0}
+    out = bytearray(bytes([opts, lim]) + struct.pack("!I", isn))
+    for _, sport, seq, ack, flags, wlen, payload in segs:
+        side = 0 if sport == first else 1
+        off = (seq + (1 if flags & 2 else 0) - real_isn[side] - 1) & mask
+        if off + wlen > 1 << 19:
+            continue
+        recs = bytearray()
+        g = gen[side]
+        while g < off + wlen:
+            n = min(255, off + wlen - g)
+            recs += st_rec(side, 0, bytes(built[side][g:g + n]), c=3)
+            g += n
+        start = off if wlen else g
+        delta = start - cur[side]
+        if not -32768 <= delta < 32768:
+            continue
+        ackd = None
+        if flags & 0x10 and (1 - side) in real_isn:
+            d = ((ack - real_isn[1 - side] - 1) & mask) - cur[1 - side]
+            ackd = max(-128, min(127, d // 16))
+        cap = 0
+        if len(payload) < wlen:
+            cap = 2 if not payload else 3 if wlen - len(payload) <= 3 else 1
+        recs += st_rec(side, 0, b"", c=cap << 2, delta=delta, syn=bool(flags & 2),
+                       fin=bool(flags & 1), rst=bool(flags & 4), ack=ackd)
+        if len(out) + len(recs) > limit:
+            break
+        out += recs
+        gen[side] = g
+        if wlen and start + (g - start) > cur[side]:
+            cur[side] = g
+    return bytes(out)
+
+
+def stream_synthetic():
+    """Streams built from fuzz_stream's templates (see its header)."""
+    send = lambda msn, n: bytes([0x13, msn, 0]) + bytes(range(n))
+    # 0x20: the payload repeated 64 times
+    write = lambda stag, last, n: bytes([0x20 | (0x10 if last else 0), stag, 0]) + bytes(n)
+    rreq = lambda msn, stag: bytes([0x11, msn, stag])
+    rresp = lambda stag, n: bytes([0x12, stag, 0]) + bytes(range(n))
+    seeds = []
+    # handshake with CRC and IRD/ORD, markers on side 0, FPDUs, a Read
+    hs = [st_rec(0, syn=True), st_rec(1, syn=True, ack=0), st_rec(0, ack=0),
+          st_rec(0, 1, bytes([0x50, 0, 0, 4])), st_rec(1, 2, bytes([0xD0, 0, 0, 4]), ack=0)]
+    body = [st_rec(0, 3, send(1, 40), c=0x40), st_rec(0, 3, write(1, 0, 10)),
+            st_rec(0, 3, write(1, 1, 100)), st_rec(0, 3, rreq(2, 3)),
+            st_rec(1, 3, rresp(3, 200)), st_rec(1, 5, send(1, 20)), st_rec(0, 3, send(3, 200))]
+    seeds.append(bytes([0x03, 0, 0xFF, 0xFF, 0xF8, 0x00]) + b"".join(hs + body))
+    # the same split across segments, out of order, a hole acknowledged
+    body2 = [st_rec(0, 3, write(2, 0, 3), c=3), st_rec(0, 3, send(4, 30), c=3),
+             st_rec(0, 0, c=1, delta=100), st_rec(0, 0, c=0, delta=0),
+             st_rec(0, 0, c=0, delta=-200), st_rec(1, 0, ack=8),
+             st_rec(0, 4, send(5, 64), c=0x04), st_rec(0, 3, rreq(6, 1)),
+             st_rec(1, 4, rresp(1, 100), fin=True), st_rec(0, 0, rst=True)]
+    seeds.append(bytes([0x13, 0, 0x12, 0x34, 0x56, 0x78]) + b"".join(hs + body + body2))
+    # mid-stream: no SYN, no handshake, zero CRCs, small limits
+    mid = [st_rec(0, 0, bytes(16), c=3), st_rec(1, 0, bytes(8), c=3)]
+    for i in range(4):
+        mid += [st_rec(0, 4, rreq(i, i)), st_rec(1, 4, rresp(i, 120), c=1),
+                st_rec(1, 0, c=0)]
+    seeds.append(bytes([0x0A, 0x5A, 0x80, 0, 0, 0]) + b"".join(mid))
+    seeds.append(bytes([0x12, 0, 0x80, 0, 0, 0]) + b"".join(mid))
+    # not iWARP from the SYN, and a rejected Reply
+    text = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n" * 8
+    seeds.append(bytes([0x02, 0, 0, 0, 1, 0]) + b"".join(
+        [st_rec(0, syn=True), st_rec(1, syn=True, ack=0)] +
+        [st_rec(0, 6, text[:64]), st_rec(1, 6, text[:64])] * 2))
+    seeds.append(bytes([0x03, 0, 0, 0, 2, 0]) + b"".join(
+        [st_rec(0, syn=True), st_rec(1, syn=True, ack=0), st_rec(0, 1, bytes([0x10, 1, 0, 1])),
+         st_rec(1, 2, bytes([0x30, 1, 0, 1]) + b"no"), st_rec(0, 3, send(1, 9))]))
+    return seeds
+
+
+def stream_seeds(pcap, i):
+    """A few settings per capture: spans, the mirror engine, small limits,
+    a sequence wrap, freed without the end."""
+    segs = list(stream_segments(pcap))
+    by_conn = {}
+    for s in segs:
+        by_conn.setdefault(s[0], []).append(s)
+    for k, conn in enumerate(sorted(by_conn)[:2]):
+        opts = [0x03, 0x13, 0x0B, 0x22][(i + k) % 4]
+        lim = [0x00, 0x55, 0xAA, 0x1F][(i + k) % 4]
+        isn = [0x10000000, 0xFFFFF000, 0x7FFFFC00, 0x00000001][(i + k) % 4]
+        yield stream_seed(by_conn[conn], opts, lim, isn)
+
+
 def main():
     want = set(sys.argv[1:])
     if not want or "fuzz_nvme" in want:
@@ -201,6 +337,12 @@ def main():
             if not want or "fuzz_cli_pcap" in want:
                 for seed in cli_pcap_seeds(pcap):
                     save("fuzz_cli_pcap", seed)
+    if not want or "fuzz_stream" in want:
+        for i, pcap in enumerate(pcaps):
+            for seed in stream_seeds(pcap, i):
+                save("fuzz_stream", seed)
+        for seed in stream_synthetic():
+            save("fuzz_stream", seed)
     if want and not want & {"fuzz_mpa_frame", "fuzz_fpdu", "fuzz_rdmap", "fuzz_tracker"}:
         for h in sorted(want):
             print(f"{h}: {len(os.listdir(os.path.join(OUT, h)))} seeds")

@@ -88,16 +88,60 @@ static inline uint16_t sb_send_ulpdu(uint8_t *u, uint32_t msn, uint32_t mo, int 
 	return (uint16_t)(18 + plen);
 }
 
-/* An RDMA Write ULPDU. */
-static inline uint16_t sb_write_ulpdu(uint8_t *u, uint32_t stag, uint64_t to, int last, uint16_t plen)
+/* A tagged ULPDU (RDMA Write 0x0, Read Response 0x2). */
+static inline uint16_t sb_tagged_ulpdu(uint8_t *u, uint8_t opcode, uint32_t stag, uint64_t to, int last,
+				       uint16_t plen)
 {
 	u[0] = (uint8_t)(0x81 | (last ? 0x40 : 0));
-	u[1] = 0x40;
+	u[1] = (uint8_t)(0x40 | opcode);
 	put_be32(u + 2, stag);
 	put_be64(u + 6, to);
 	for (uint16_t i = 0; i < plen; i++)
 		u[14 + i] = (uint8_t)(i * 13);
 	return (uint16_t)(14 + plen);
+}
+
+/* An RDMA Write ULPDU. */
+static inline uint16_t sb_write_ulpdu(uint8_t *u, uint32_t stag, uint64_t to, int last, uint16_t plen)
+{
+	return sb_tagged_ulpdu(u, 0x0, stag, to, last, plen);
+}
+
+/* An RDMA Read Request ULPDU (QN 1, RFC 5040 §4.4): 18 + 28 octets. */
+static inline uint16_t sb_read_req_ulpdu(uint8_t *u, uint32_t msn, uint32_t sink_stag, uint64_t sink_to,
+					 uint32_t size, uint32_t src_stag, uint64_t src_to)
+{
+	memset(u, 0, 46);
+	u[0] = 0x41;
+	u[1] = 0x41;
+	put_be32(u + 6, 1);
+	put_be32(u + 10, msn);
+	put_be32(u + 18, sink_stag);
+	put_be64(u + 22, sink_to);
+	put_be32(u + 30, size);
+	put_be32(u + 34, src_stag);
+	put_be64(u + 38, src_to);
+	return 46;
+}
+
+/* An MPA Request or Reply (RFC 5044 §7.1.1), outside the FPDU stream (no
+ * markers): flags as on the wire; with S (RFC 6581) the enhanced word. */
+static inline void sb_mpa_frame(struct sb *s, int reply, uint8_t flags, uint16_t ird_word, uint16_t ord_word)
+{
+	const char *key = reply ? "MPA ID Rep Frame" : "MPA ID Req Frame";
+	for (int i = 0; i < 16; i++)
+		sb_raw(s, (uint8_t)key[i]);
+	sb_raw(s, flags);
+	sb_raw(s, (flags & 0x10) ? 2 : 1);
+	uint16_t pd = (flags & 0x10) ? 4 : 0;
+	sb_raw(s, (uint8_t)(pd >> 8));
+	sb_raw(s, (uint8_t)pd);
+	if (pd) {
+		sb_raw(s, (uint8_t)(ird_word >> 8));
+		sb_raw(s, (uint8_t)ird_word);
+		sb_raw(s, (uint8_t)(ord_word >> 8));
+		sb_raw(s, (uint8_t)ord_word);
+	}
 }
 
 #endif

@@ -3,6 +3,7 @@
 #include "check.h"
 #include "iwarpscope/qp.h"
 #include "iwarpscope/stats.h"
+#include "stream_builder.h"
 
 #define MAX_OPS 64
 static struct iws_op ops[MAX_OPS];
@@ -42,27 +43,12 @@ static struct iws_msg untagged(uint8_t opcode, uint32_t qn, uint32_t msn, uint32
 
 static struct iws_msg tagged(uint8_t opcode, uint32_t stag, uint64_t to, int last, uint16_t plen)
 {
-	memset(ub, 0, 14 + plen);
-	ub[0] = (uint8_t)(0x81 | (last ? 0x40 : 0));
-	ub[1] = (uint8_t)(0x40 | opcode);
-	put_be32(ub + 2, stag);
-	put_be64(ub + 6, to);
-	return msg_of((uint16_t)(14 + plen));
+	return msg_of(sb_tagged_ulpdu(ub, opcode, stag, to, last, plen));
 }
 
 static struct iws_msg read_req(uint32_t msn, uint32_t sink, uint64_t sink_to, uint32_t size)
 {
-	memset(ub, 0, 46);
-	ub[0] = 0x41;
-	ub[1] = 0x41;
-	put_be32(ub + 6, 1);
-	put_be32(ub + 10, msn);
-	put_be32(ub + 18, sink);
-	put_be64(ub + 22, sink_to);
-	put_be32(ub + 30, size);
-	put_be32(ub + 34, 0xABCD);
-	put_be64(ub + 38, 0x7000);
-	return msg_of(46);
+	return msg_of(sb_read_req_ulpdu(ub, msn, sink, sink_to, size, 0xABCD, 0x7000));
 }
 
 static struct iws_msg atomic_req(uint32_t msn, uint8_t aop, uint32_t id)
