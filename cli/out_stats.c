@@ -239,6 +239,7 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	jw_ku64(j, "snaplen_cut_bytes", CONN_SUM(c, snap_bytes));
 	jw_ku64(j, "ooo_limit_hits", CONN_SUM(c, ooo_limit_hits));
 	jw_ku64(j, "reasm_limit_hits", CONN_SUM(c, buf_limit_hits));
+	jw_ku64(j, "order_forced", CONN_SUM(c, order_forced));
 	jw_kbool(j, "flow_limit_finished", c->evicted);
 	jw_ku64(j, "resyncs", CONN_SUM(c, resyncs));
 	jw_ku64(j, "framing_lost", CONN_SUM(c, lost));
@@ -296,6 +297,10 @@ void stats_write_json(FILE *f, const struct report *r)
 	jw_ku64(j, "flows_finished_early", a->c.limit_finished);
 	jw_ku64(j, "flows_not_analysed", a->c.limit_skipped);
 	jw_ku64(j, "packets_not_analysed", a->c.limit_skipped_packets);
+	/* peak memory of the engines' buffers (--max-ooo-total, --max-reasm) */
+	jw_ku64(j, "ooo_peak_bytes", a->env.lim.ooo_peak);
+	jw_ku64(j, "reasm_peak_bytes", a->env.lim.buf_peak);
+	jw_ku64(j, "ack_wait_peak", a->env.lim.ack_wait_peak);
 	jw_key(j, "warnings");
 	jw_arr(j);
 	for (uint32_t i = 0; i < ss->n_warnings; i++)

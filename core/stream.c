@@ -34,6 +34,7 @@ enum held_kind { H_PDU, H_LOST };
  * tracker, waiting for its turn. */
 struct held {
 	struct held *next;
+	size_t size;                /* of this allocation, for the memory account */
 	enum held_kind kind;
 	int side;
 	uint64_t frame;             /* release order: completion frame ... */
@@ -131,6 +132,29 @@ static void q_push(struct held_q *q, struct held *h)
 	q->n++;
 }
 
+/* Copies of PDUs held for order share the reassembly buffers' budget
+ * (max_buf, all engines); each engine may always hold HELD_FLOOR octets. */
+#define HELD_FLOOR (256u << 10)
+
+static void held_account(struct iws_stream *s, const struct held *h, bool add)
+{
+	struct iws_stream_limits *l = s->lim;
+	if (add) {
+		s->held_bytes += h->size;
+		l->buf_used += h->size;
+		if (l->buf_used > l->buf_peak)
+			l->buf_peak = l->buf_used;
+	} else {
+		s->held_bytes -= h->size;
+		l->buf_used -= h->size;
+	}
+}
+
+static bool held_over_budget(const struct iws_stream *s)
+{
+	return s->held_bytes > HELD_FLOOR && s->lim->buf_used > s->lim->max_buf;
+}
+
 static struct held *q_pop(struct held_q *q)
 {
 	struct held *h = q->head;
@@ -143,6 +167,7 @@ static struct held *q_pop(struct held_q *q)
 
 static void release_one(struct iws_stream *s, struct held *h)
 {
+	held_account(s, h, false);
 	if (h->kind == H_LOST) {
 		deliver_lost(s, h->side);
 	} else {
@@ -204,8 +229,9 @@ static void release(struct iws_stream *s, bool force)
 			side = a ? 0 : 1;
 		struct held *h = s->q[side].head;
 		if (!force && !may_go(s, side, h->frame)) {
-			/* Bounded: past max_held the oldest go regardless. */
-			if (s->q[0].n + s->q[1].n <= s->lim->max_held)
+			/* Bounded: past max_held, or the memory budget, the
+			 * oldest go regardless. */
+			if (s->q[0].n + s->q[1].n <= s->lim->max_held && !held_over_budget(s))
 				return;
 			s->d[side].c.order_forced++;
 		}
@@ -216,8 +242,10 @@ static void release(struct iws_stream *s, bool force)
 static struct held *held_new(size_t extra)
 {
 	struct held *h = malloc(sizeof(*h) + extra);
-	if (h)
+	if (h) {
 		memset(h, 0, sizeof(*h));
+		h->size = sizeof(*h) + extra;
+	}
 	return h;
 }
 
@@ -267,6 +295,7 @@ void st_pdu(struct iws_stream *s, struct iws_pdu *pdu)
 		return;
 	}
 	h->order = ++s->order;
+	held_account(s, h, true);
 	q_push(&s->q[side], h);
 	if (!s->finishing)
 		release(s, false);
@@ -288,6 +317,7 @@ void st_lost(struct iws_stream *s, int side)
 	h->side = side;
 	h->frame = s->q[side].tail->frame;
 	h->order = ++s->order;
+	held_account(s, h, true);
 	q_push(&s->q[side], h);
 }
 
@@ -523,8 +553,11 @@ void iws_stream_free(struct iws_stream *s)
 		return;
 	for (int side = 0; side < 2; side++) {
 		reasm_free(&s->d[side].r, s->lim);
-		while (s->q[side].head)
-			free(q_pop(&s->q[side]));
+		while (s->q[side].head) {
+			struct held *h = q_pop(&s->q[side]);
+			held_account(s, h, false);
+			free(h);
+		}
 	}
 	fr_free(s);
 	free(s->scratch);

@@ -114,6 +114,7 @@ struct iws_stream {
 	struct iws_tracker_counts trc;      /* the tracker's counters once it is freed */
 	struct held_q q[2];                 /* by side */
 	uint64_t order;                     /* held entries so far (ties) */
+	uint64_t held_bytes;                /* their copies, counted in lim->buf_used */
 	uint64_t cur_frame;
 	int64_t cur_ts;
 	uint8_t *scratch;                   /* 65535 octets: ULPDUs split by markers */

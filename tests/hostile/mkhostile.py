@@ -22,6 +22,9 @@ really has to track them. Scenarios (file NAME.pcap unless noted):
                      completes, and still open
   wait-forever       20,000 QPs whose initiator sends FPDUs after its MPA
                      Request and never gets a Reply
+  held-storm         the initiator's stream has a hole that is never filled
+                     nor acknowledged past, so the responder's FPDUs wait for
+                     cross-direction order: 1,500 of 40,000 octets (60 MB)
   read-storm         200,000 Read Requests that are never answered
   write-storm        200,000 RDMA Write segments, each of another message
                      that never sees its last segment
@@ -295,6 +298,21 @@ def wait_forever(out, n=20_000):
     p.close()
 
 
+def held_storm(out, n=1_500):
+    """Octets of the initiator behind a hole hold the responder's later FPDUs
+    back (they might complete first); the responder acknowledges only up to
+    the hole, so it is never declared a gap."""
+    p = Pcap(out)
+    c = Conn(p, 40010)
+    c.c2s(fpdu(send_ulpdu(1, b"a" * 100)))
+    hole = c.cseq
+    c.c2s(fpdu(send_ulpdu(3, b"c" * 100)), seq=hole + 128)   # ahead of a 128-octet hole
+    big = b"r" * 40_000
+    for i in range(n):
+        c.s2c(fpdu(send_ulpdu(i + 1, big)), 100)
+    p.close()
+
+
 def write_storm(out, n=200_000):
     p = Pcap(out)
     c = Conn(p, 40005)
@@ -443,6 +461,7 @@ SCENARIOS = {
     "max-fpdu-chain": max_fpdu_chain,
     "pending-fpdus": pending_fpdus,
     "wait-forever": wait_forever,
+    "held-storm": held_storm,
     "read-storm": read_storm,
     "write-storm": write_storm,
     "send-storm": send_storm,
