@@ -30,6 +30,8 @@ enum seg_mode {
 enum frame_fault {
 	FF_LOST = 1u,	/* lost before the capture point and the receiver */
 	FF_NOCAP = 2u,	/* reached the receiver but never captured (true gap) */
+	FF_DROP = 4u,	/* captured, then lost before the receiver (the capture
+			 * point is on the sender's side of the loss) */
 };
 
 enum op_kind {

@@ -15,7 +15,6 @@ void scen_retransmit_reorder_dup(struct gen *g)
 	struct conn_cfg k = cfg_default(4);
 	struct segplan s[MAXSEG];
 	uint32_t fault[MAXSEG] = { 0 };
-	int idx[MAXSEG];
 	struct conn *c;
 	uint64_t t = T_BASE;
 	int n, op;
@@ -49,12 +48,7 @@ void scen_retransmit_reorder_dup(struct gen *g)
 	t = tcp_flush(g, c, I2R, t);
 	t += c->cfg.rtt + s_proc(g);
 	rd_read_resp(g, c, op);
-	n = tcp_plan(c, R2I, s, MAXSEG);
-	for (int i = 0; i < n; i++)
-		idx[i] = i;
-	idx[1] = 2;
-	idx[2] = 1;
-	t = emit_plan(g, c, R2I, s, n, idx, NULL, t);
+	t = emit_swapped(g, c, R2I, 1, 2, t);
 	tcp_settle(g, c, t + 6 * US);
 	t += 30 * US;
 

@@ -125,6 +125,19 @@ uint64_t emit_plan(struct gen *g, struct conn *c, int dir, const struct segplan 
 	return last;
 }
 
+uint64_t emit_swapped(struct gen *g, struct conn *c, int dir, int a, int b, uint64_t t)
+{
+	struct segplan s[128];
+	int idx[128];
+	int n = tcp_plan(c, dir, s, 128);
+
+	for (int i = 0; i < n; i++)
+		idx[i] = i;
+	idx[a] = b;
+	idx[b] = a;
+	return emit_plan(g, c, dir, s, n, idx, NULL, t);
+}
+
 uint64_t flush_settle(struct gen *g, struct conn *c, int dir, uint64_t t)
 {
 	t = tcp_flush(g, c, dir, t);

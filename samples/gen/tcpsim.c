@@ -201,7 +201,7 @@ static void emit(struct gen *g, struct conn *c, int from, uint8_t flags, uint64_
 		peer->unacked = 0;
 		peer->ack_now = 0;
 	}
-	if (!(fault & FF_LOST)) {
+	if (!(fault & (FF_LOST | FF_DROP))) {
 		uint32_t consumes = plen + ((flags & (TCPF_SYN | TCPF_FIN)) ? 1 : 0);
 
 		if (flags & TCPF_SYN) {

@@ -31,7 +31,8 @@ void tcp_emit_seg(struct gen *g, struct conn *c, int from, uint64_t off, uint32_
 /* Sends a pure ACK from the receiver of direction from if one is due. */
 int tcp_ack_if_due(struct gen *g, struct conn *c, int from, uint64_t t);
 /* Unconditional pure ACK sent by side who (with a fate: FF_LOST loses it
- * before the capture point and the data sender). */
+ * before the capture point, FF_DROP after it, and the data sender never
+ * gets it). */
 void tcp_pure_ack(struct gen *g, struct conn *c, int who, uint64_t t);
 void tcp_pure_ack_fault(struct gen *g, struct conn *c, int who, uint64_t t, uint32_t fault);
 /* The window advertised by the receiver of direction dir from now on:
