@@ -166,6 +166,8 @@ struct frames {
 	uint64_t first, arrived, done;
 	int64_t first_ts, arrived_ts, done_ts;
 	uint32_t resent;                /* retransmitted segments among them */
+	uint64_t resent_first, resent_last; /* the segments of the first / last octet, when
+					     * retransmissions (0: not) */
 };
 
 /* The frames of buffer octets [o, o+w) (docs/semantics.md). */
@@ -176,6 +178,7 @@ static void frames_of(const struct sbuf *b, uint32_t o, uint32_t w, struct frame
 	fr->first = fr->arrived = m->frame;
 	fr->first_ts = fr->arrived_ts = m->ts;
 	fr->resent = m->resent;
+	fr->resent_first = m->resent ? m->frame : 0;
 	for (i++; i < b->nmarks && b->marks[i].off < o + w; i++) {
 		m = &b->marks[i];
 		/* marks of one segment are adjacent: a new frame, a new segment */
@@ -193,6 +196,7 @@ static void frames_of(const struct sbuf *b, uint32_t o, uint32_t w, struct frame
 	m = sbuf_mark_at(b, o + w - 1);
 	fr->done = m->run_frame;
 	fr->done_ts = m->run_ts;
+	fr->resent_last = m->resent ? m->frame : 0;
 }
 
 static void pdu_frames(struct iws_pdu *ev, const struct frames *fr)
@@ -308,6 +312,8 @@ static void emit(struct iws_stream *s, int side, const uint8_t *wire, uint32_t w
 	ev.first_hole = first_hole;
 	pdu_frames(&ev, fr);
 	ev.retrans = fr->resent + fd->resent_pending;
+	ev.retrans_first_frame = fr->resent_first;
+	ev.retrans_last_frame = fr->resent_last;
 	fd->resent_pending = 0;
 	ev.gap_before = fd->gap_before;
 	ev.mdir = &fd->p;
@@ -1022,7 +1028,8 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 			fd->need = w;
 			break;
 		}
-		struct frames fr = { frame, frame, fd->run_frame, ts, ts, fd->run_ts, resent };
+		struct frames fr = { frame, frame, fd->run_frame, ts, ts, fd->run_ts, resent,
+				     resent ? frame : 0, resent ? frame : 0 };
 		if (frame != fd->run_frame)
 			/* octets buffered out of order, delivered now */
 			st_span(s, IWS_SPAN_PART, side, fd->pos, w, frame, fd->run_frame, fd->pos);

@@ -62,6 +62,8 @@ struct node {
 	int64_t prev_done_ts;               /* in-order completion of its previous FPDU */
 	bool rng[2];                        /* TCP octets [lo, hi) of its FPDUs, per direction */
 	uint32_t lo[2], hi[2];
+	uint64_t retrans_last[2];           /* the retransmission that carried the last octet
+					     * of its latest FPDU per direction, 0 */
 	bool can_wait;                      /* its last FPDU's end is known: wait for the ACK */
 	int64_t req_done_ts;                /* read, atomic: the request deliverable in order */
 	uint8_t ack_dir;
@@ -341,10 +343,17 @@ static void add_segment(struct iws_tracker *t, struct node *n, const struct iws_
 		n->op.stall_ns += s->ts_ns - from;
 	n->prev_done_ts = s->ts_ns;
 	n->any_fpdu = true;
-	n->op.retransmissions += s->retrans;
+	uint32_t retrans = s->retrans;
 	if (s->has_seq) {
 		uint8_t d = s->dir;
 		uint32_t e = s->seq + s->len;
+		/* Each segment counts once per operation (docs/semantics.md): one
+		 * that carried the end of its previous FPDU and the start of this
+		 * one was counted already. */
+		if (retrans && s->retrans_first_frame && n->rng[d] && s->seq == n->hi[d] &&
+		    s->retrans_first_frame == n->retrans_last[d])
+			retrans--;
+		n->retrans_last[d] = s->retrans_last_frame;
 		if (!n->rng[d] || sdiff(s->seq, n->lo[d]) < 0)
 			n->lo[d] = s->seq;
 		if (!n->rng[d] || sdiff(e, n->hi[d]) > 0)
@@ -356,6 +365,7 @@ static void add_segment(struct iws_tracker *t, struct node *n, const struct iws_
 	} else {
 		n->can_wait = false;
 	}
+	n->op.retransmissions += retrans;
 	if (s->crc == IWS_CRC_BAD)
 		n->op.crc_errors++;
 	if (s->truncated)

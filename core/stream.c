@@ -104,6 +104,8 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 			.seq = pdu->seq,
 			.len = pdu->len,
 			.retrans = pdu->retrans,
+			.retrans_first_frame = pdu->retrans_first_frame,
+			.retrans_last_frame = pdu->retrans_last_frame,
 		};
 		iws_tracker_segment(s->tr, &seg, &note);
 		pdu->note = &note;

@@ -125,6 +125,9 @@ struct iws_seg {
 	bool has_seq;               /* its TCP sequence range is known */
 	uint32_t seq, len;
 	uint32_t retrans;           /* segments that carried its octets again (seen so far) */
+	/* of those, the ones that carried its first / last octet (0: none): one
+	 * segment across the boundary of two FPDUs of an operation counts once */
+	uint64_t retrans_first_frame, retrans_last_frame;
 };
 
 /* Per-segment conclusions. */

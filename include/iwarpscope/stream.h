@@ -142,6 +142,8 @@ struct iws_pdu {
 	int64_t first_ts, arrived_ts, ts;
 	bool gap_before;            /* octets of this direction were lost just before it */
 	uint32_t retrans;           /* retransmitted segments that carried its octets */
+	uint64_t retrans_first_frame, retrans_last_frame; /* those that carried its first /
+						       * last octet, if any (else 0) */
 	/* kind == IWS_PDU_MPA_FRAME */
 	const struct iws_mpa_frame *mpa;
 	/* kind == IWS_PDU_FPDU */

@@ -432,11 +432,14 @@ def parse_ops(text):
 
 
 def check_truth_ops(r, cap, truth_path):
-    """-z iwarp,ops counts equal the truth operations."""
+    """-z iwarp,ops counts equal the truth operations (RTR messages left out, as in every
+    statistic: docs/semantics.md)."""
     truth = json.load(open(truth_path))
     got = parse_ops(ops_output(r, cap))
     want = {}
     for o in truth["operations"]:
+        if o.get("rtr"):
+            continue
         q = want.setdefault(o["qp"], {}).setdefault(o["op"], dict(count=0, complete=0, bytes=0, lat=[]))
         q["count"] += 1
         q["complete"] += 1 if o["complete"] else 0

@@ -447,6 +447,40 @@ int main(void)
 	CHECK_EQ(peak, 2);
 	iws_tracker_free(t);
 
+	/* --- one retransmitted segment across two FPDUs of a Write counts once --- */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	{
+		/* FPDU 1 [100,150) ends in retransmitted frame 7, which also holds
+		 * the start of FPDU 2 [150,200); FPDU 2's end came in frame 8, sent
+		 * again too: two retransmissions, not three */
+		struct iws_msg w1 = tagged(0, 0x77, 0, 0, 30), w2 = tagged(0, 0x77, 30, 1, 30);
+		struct iws_seg a = { .dir = IWS_DIR_I2R, .frame = 7, .ts_ns = 70, .msg = &w1,
+				     .crc = IWS_CRC_OK, .first_frame = 5, .first_ts = 50,
+				     .arrived_frame = 7, .arrived_ts = 70, .has_seq = true,
+				     .seq = 100, .len = 50, .retrans = 1, .retrans_first_frame = 0,
+				     .retrans_last_frame = 7 };
+		struct iws_seg b = a;
+		b.msg = &w2;
+		b.frame = 8;
+		b.ts_ns = 80;
+		b.first_frame = 7;
+		b.first_ts = 70;
+		b.arrived_frame = 8;
+		b.arrived_ts = 80;
+		b.seq = 150;
+		b.retrans = 2;
+		b.retrans_first_frame = 7;
+		b.retrans_last_frame = 8;
+		iws_tracker_segment(t, &a, &note);
+		iws_tracker_segment(t, &b, &note);
+		iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+		CHECK_EQ(n_ops, 1);
+		CHECK_EQ(ops[0].retransmissions, 2);
+		CHECK_EQ(ops[0].segments, 2);
+	}
+	iws_tracker_free(t);
+
 	CHECK(strcmp(iws_op_type_name(IWS_OPT_SEND_SE_INV), "send_se_inv") == 0);
 	CHECK_EQ(iws_op_type_from_name("atomic_cmp_swap"), IWS_OPT_ATOMIC_CMP_SWAP);
 	CHECK_EQ(iws_op_type_from_name("nope"), (unsigned long long)-1);
