@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The core's NVMe command tracker on whole captures (through tests/nvme/nvme_feed).
+"""NVMe over Fabrics on whole captures, through the CLI: `iwarpscope nvme --format
+jsonl` (the commands, in start order) and `iwarpscope stats --format json` (each
+QP's nvme section: queue, NQNs, controller, counters).
 
-  nvme_check.py truth NVME_FEED SAMPLE     SAMPLE.pcap[ng] + SAMPLE.truth.json: the
-      commands the tracker reports equal the truth's `nvme` list, every field the
-      truth gives, in the truth's order (start_ns, first_frame, qp, cid).
-  nvme_check.py real NVME_FEED 30-nvmeof-mixed.pcap
+  nvme_check.py truth IWARPSCOPE SAMPLE    SAMPLE.pcap[ng] + SAMPLE.truth.json: the
+      commands equal the truth's `nvme` list, every field the truth gives, in the
+      truth's order (start_ns, first_frame, qp, cid), which is the CLI's order.
+  nvme_check.py real IWARPSCOPE 30-nvmeof-mixed.pcap
       the real NVMe-oF capture (/work/shared/captures/MANIFEST.md section 30):
       the I/O commands per op that the host ran, the admin commands nvme-cli
       issued, one Connect per queue, every command complete except the AER.
@@ -19,13 +21,23 @@ import subprocess
 import sys
 
 
-def feed(tool, capture):
-    p = subprocess.run([tool, capture], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def run(tool, args):
+    p = subprocess.run([tool] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=dict(os.environ, TZ="UTC"))
     if p.returncode != 0:
-        print("nvme_feed failed (%d): %s" % (p.returncode, p.stderr.decode(errors="replace")))
+        print("iwarpscope %s failed (%d): %s" % (" ".join(args), p.returncode,
+                                                p.stderr.decode(errors="replace")))
         sys.exit(2)
-    rows = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
-    return [r for r in rows if "cid" in r], [r for r in rows if "qp_info" in r]
+    return p.stdout.decode()
+
+
+def feed(tool, capture):
+    """(the commands in the CLI's order, each NVMe QP's nvme section)"""
+    cmds = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", capture]).splitlines()
+            if l.strip()]
+    stats = json.loads(run(tool, ["stats", "--format", "json", capture]))
+    info = [q["nvme"] for q in stats["qps"] if "nvme" in q]
+    return cmds, info
 
 
 def check_truth(tool, sample):
@@ -33,8 +45,10 @@ def check_truth(tool, sample):
     with open(sample + ".truth.json") as f:
         want = json.load(f)["nvme"]
     got, _ = feed(tool, cap)
-    got.sort(key=lambda c: (c["start_ns"], c["first_frame"], c["qp"], c["cid"]))
     diffs = []
+    order = [(c["start_ns"], c["first_frame"], c["qp"]) for c in got]
+    if order != sorted(order):
+        diffs.append("commands not listed in start order")
     if len(got) != len(want):
         diffs.append("%d commands, truth has %d" % (len(got), len(want)))
     for i, (g, w) in enumerate(zip(got, want)):
