@@ -212,7 +212,13 @@ int main(int argc, char **argv)
 		timeline_init(&app.tl, o->max_reorder, sizeof(struct iws_op), &app, emit);
 		ops_out_begin(&app.rows, stdout, o->format);
 	} else if (o->cmd == CMD_NVME) {
-		timeline_init(&app.tl, o->max_reorder, sizeof(struct iws_nvme_cmd), &app, emit);
+		/* NVMe commands are large and an Asynchronous Event Request may stay
+		 * outstanding for the whole capture (NVMe Base 2.0: the controller
+		 * completes it when an event occurs), holding back everything after
+		 * it: a smaller default bounds that memory (past it, the earliest
+		 * commands are printed, still in order among themselves). */
+		timeline_init(&app.tl, o->max_reorder ? o->max_reorder : NVME_REORDER_DEFAULT,
+			      sizeof(struct iws_nvme_cmd), &app, emit);
 		nvme_out_begin(&app.rows, stdout, o->format);
 	} else if (o->cmd == CMD_FPDUS) {
 		fpdus_out_begin(&app.fpdus, stdout);

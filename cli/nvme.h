@@ -18,6 +18,8 @@
 struct conn;
 
 #define NVME_SLOWEST 3
+/* Commands the `nvme` timeline holds for ordering by default (--max-reorder). */
+#define NVME_REORDER_DEFAULT 16384u
 
 struct conn_nvme {
 	struct iws_nvme_conn *nc;   /* NULL once the connection was found not to be NVMe */

@@ -59,7 +59,7 @@ static const char usage_text[] =
 	"      --max-flows N         connections analysed at once (32768)\n"
 	"      --max-inflight N      operations in flight per QP (65536)\n"
 	"      --max-reorder N       ops, nvme: finished operations (commands) held for\n"
-	"                            ordering (200000)\n"
+	"                            ordering (ops 200000, nvme 16384)\n"
 	"\n"
 	"  -h, --help         this text\n"
 	"  -V, --version      version\n"
