@@ -320,6 +320,23 @@ static void offer_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, c
 	ENDTRY;
 }
 
+/* The whole Send message this segment completes (its own payload when it is
+ * the whole message, else the reassembly by MSN and MO), or NULL. *whole
+ * says whether it was reassembled. */
+static tvbuff_t *send_message(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, const struct iws_msg *msg,
+			      gboolean *whole)
+{
+	const struct iws_ddp_hdr *h = &msg->ddp;
+	tvbuff_t *payload = tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off);
+	*whole = FALSE;
+	if (h->mo == 0 && h->last)
+		return payload;
+	if (!iwarp_prefs.reassemble_untagged)
+		return NULL;
+	*whole = TRUE;
+	return iwarp_ddp_reassemble(payload, pinfo, tree, msg);
+}
+
 void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
 			 iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res)
 {
@@ -433,16 +450,25 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 	show_matching(ulpdu, pinfo, rt, ti, rec, info);
 	iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
 
+	gboolean whole;
+	if (iwarp_nvme_is_nvme(ic)) {
+		/* NVMe/RDMA: capsules and data are the NVMe layer's. The built-in
+		 * upper layers' heuristics (RPC-over-RDMA claims almost any Send)
+		 * would misread them, so nothing of this connection is offered. A
+		 * capsule cut by the snapshot length is still shown as far as it
+		 * was captured (one segment; a cut segment is not reassembled). */
+		tvbuff_t *m = NULL;
+		if (untagged_send && msg->payload_len && !rec->note.rtr &&
+		    (!rec->truncated || (h->mo == 0 && h->last)))
+			m = send_message(ulpdu, pinfo, tree, msg, &whole);
+		iwarp_nvme_dissect(ulpdu, m, pinfo, tree, ic, rec, msg);
+		return;
+	}
 	if (!rec->truncated && !rec->note.rtr) {
 		if (untagged_send && msg->payload_len) {
-			tvbuff_t *payload = tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off);
-			if (h->mo == 0 && h->last) {
-				offer_ulp(payload, pinfo, tree, msg, FALSE, NULL);
-			} else if (iwarp_prefs.reassemble_untagged) {
-				tvbuff_t *whole = iwarp_ddp_reassemble(payload, pinfo, tree, msg);
-				if (whole)
-					offer_ulp(whole, pinfo, tree, msg, TRUE, NULL);
-			}
+			tvbuff_t *m = send_message(ulpdu, pinfo, tree, msg, &whole);
+			if (m)
+				offer_ulp(m, pinfo, tree, msg, whole, NULL);
 		} else if (h->tagged && msg->payload_len &&
 			   (opcode == IWS_OP_CODE_WRITE || opcode == IWS_OP_CODE_READ_RESP)) {
 			offer_ulp(tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off), pinfo, tree, msg, FALSE, NULL);
