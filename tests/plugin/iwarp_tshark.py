@@ -401,6 +401,49 @@ def check_ulp(r, cap, truth_path):
         len(ours), [o["last_frame"] for o in reads])
 
 
+# NFSv3 procedure counts of the real NFS/RDMA captures: the server's
+# /proc/net/rpc/nfsd proc3 counters after the run minus before (MANIFEST.md),
+# procedure number -> calls (NULL 0, GETATTR 1, LOOKUP 3, ACCESS 4, READ 6,
+# WRITE 7, CREATE 8, REMOVE 12, READDIRPLUS 17, FSINFO 19, PATHCONF 20, COMMIT 21).
+NFS_COUNTS = {
+    "31-nfsrdma-v3": {0: 1, 1: 4, 3: 4, 4: 4, 6: 3, 7: 3, 8: 2, 12: 2, 17: 2, 19: 2, 20: 1, 21: 1},
+}
+
+
+def check_nfs(r, cap, name):
+    """NFS over RPC-over-RDMA decodes through the plugin: every NFSv3 call the
+    server counted is there with its reply (one and two passes), exactly as
+    Wireshark's built-in iWARP dissectors alone decode it, and nothing is
+    malformed."""
+    want = NFS_COUNTS[name]
+    ours = ulp_frames(r, cap)
+    theirs = ulp_frames(r, cap, builtin_only=True)
+    if ours != theirs:
+        raise Fail("upper layers differ from the built-in decode:\n plugin   %s\n built-in %s" % (ours[:10], theirs[:10]))
+    for two_pass in (True, False):
+        rows = ours if two_pass else ulp_frames(r, cap, two_pass=False)
+        if not two_pass and rows != ulp_frames(r, cap, builtin_only=True, two_pass=False):
+            raise Fail("one-pass upper layers differ from the built-in decode")
+        for msgtyp, what in (("0", "calls"), ("1", "replies")):
+            got = {}
+            for x in rows:
+                # (in one pass a READ reply frame shows its NFS layer twice: "6,6")
+                t, proc = x[3].split(",")[0], x[4].split(",")[0]
+                if t == msgtyp and proc:
+                    got[int(proc)] = got.get(int(proc), 0) + 1
+            if got != want:
+                raise Fail("%s NFSv3 %s per procedure %s, the server counted %s" %
+                           ("two-pass" if two_pass else "one-pass", what, sorted(got.items()), sorted(want.items())))
+    bad = r.run(["-2", "-r", cap, "-Y", "_ws.malformed or _ws.expert.severity >= error", "-T", "fields",
+                 "-e", "frame.number"] + TSHARK_OPTS).split()
+    if bad:
+        raise Fail("malformed or error items in frames " + " ".join(bad[:20]))
+    if r.run(["-r", cap, "-Y", "iwarp.nvme", "-T", "fields", "-e", "frame.number"]).split():
+        raise Fail("NFS/RDMA taken for NVMe")
+    return "%d NFSv3 calls and their replies decode through the plugin as the server counted them (%d RPC frames, " \
+        "as on the built-in)" % (sum(want.values()), len(ours))
+
+
 def ops_output(r, cap):
     return r.run(["-q", "-r", cap, "-z", "iwarp,ops"] + TSHARK_OPTS)
 
@@ -771,6 +814,9 @@ def main():
                 raise Fail("\n".join(errs[:60]))
             msg = "%d NVMe commands: every capsule, completion, link and time as %s says" % (
                 len(want), "the truth" if t == "nvme-truth" else "the CLI")
+        elif t == "nfs":
+            p, q = sample(a.args[0])
+            msg = check_nfs(r, q, a.args[0])
         elif t == "ulp":
             p, q = sample(a.args[0])
             msg = check_ulp(r, q, os.path.splitext(p)[0] + ".truth.json")
