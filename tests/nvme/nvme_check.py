@@ -11,10 +11,16 @@ QP's nvme section: queue, NQNs, controller, counters).
       the real NVMe-oF capture (/work/shared/captures/MANIFEST.md section 30):
       the I/O commands per op that the host ran, the admin commands nvme-cli
       issued, one Connect per queue, every command complete except the AER.
+  nvme_check.py formats IWARPSCOPE SAMPLE.pcap
+      `nvme --format json` is the array of the jsonl objects, `--format csv` has a
+      header and one row per command with the same values, `--format text` one line
+      per command, and --qp/--since/--until select what they say.
 
 Exit status: 0 equal, 1 a difference (each printed), 2 the tool failed.
 """
 import collections
+import csv
+import io
 import json
 import os
 import subprocess
@@ -123,11 +129,47 @@ def check_real(tool, capture):
     return 1 if fails else 0
 
 
+def check_formats(tool, capture):
+    fails = []
+    lines = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", capture]).splitlines()]
+    arr = json.loads(run(tool, ["nvme", "--format", "json", capture]))
+    if arr != lines:
+        fails.append("json array differs from the jsonl objects")
+    rows = list(csv.DictReader(io.StringIO(run(tool, ["nvme", "--format", "csv", capture]))))
+    if len(rows) != len(lines):
+        fails.append("csv: %d rows for %d commands" % (len(rows), len(lines)))
+    for i, (r, j) in enumerate(zip(rows, lines)):
+        for k in ("qp", "qid", "cid", "opcode", "op", "nsid", "slba", "nlb", "bytes", "first_frame", "last_frame",
+                  "start_ns", "end_ns", "latency_ns", "data_ns", "status", "status_name", "complete", "fctype",
+                  "xfer", "flags"):
+            want = j.get(k)
+            want = "" if want is None else str(want).lower() if isinstance(want, bool) else str(want)
+            if r[k] != want:
+                fails.append("csv row %d %s: %r, jsonl %r" % (i, k, r[k], want))
+    text = run(tool, ["nvme", capture]).splitlines()
+    if len(text) != len(lines):
+        fails.append("text: %d lines for %d commands" % (len(text), len(lines)))
+    qp = lines[-1]["qp"]
+    sel = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", "--qp", str(qp), capture]).splitlines()]
+    if sel != [c for c in lines if c["qp"] == qp]:
+        fails.append("--qp %d does not select that QP's commands" % qp)
+    mid = lines[len(lines) // 2]["start_ns"]
+    since = "@%d.%09d" % divmod(mid, 10**9)
+    a = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", "--since", since, capture]).splitlines()]
+    b = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", "--until", since, capture]).splitlines()]
+    if a != [c for c in lines if c["start_ns"] >= mid] or b != [c for c in lines if c["start_ns"] < mid]:
+        fails.append("--since/--until %s do not split the list at that time" % since)
+    for f in fails[:40]:
+        print("FAIL:", f)
+    print("%s: %d commands in four formats, %d failures" % (os.path.basename(capture), len(lines), len(fails)))
+    return 1 if fails else 0
+
+
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("truth", "real"):
+    if len(argv) != 4 or argv[1] not in ("truth", "real", "formats"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    return check_truth(argv[2], argv[3]) if argv[1] == "truth" else check_real(argv[2], argv[3])
+    return {"truth": check_truth, "real": check_real, "formats": check_formats}[argv[1]](argv[2], argv[3])
 
 
 if __name__ == "__main__":
