@@ -86,6 +86,11 @@ static int hf_nvme_data_in = -1;
 static int hf_nvme_cmd_in = -1;
 static int hf_nvme_data_time = -1;
 static int hf_nvme_xfer = -1;
+static int hf_nvme_cm_recfmt = -1;
+static int hf_nvme_cm_qid = -1;
+static int hf_nvme_cm_hrqsize = -1;
+static int hf_nvme_cm_hsqsize = -1;
+static int hf_nvme_cm_crqsize = -1;
 
 static gint ett_nvme = -1;
 static gint ett_nvme_flags = -1;
@@ -480,7 +485,8 @@ static void show_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, c
 		add_time(nt, hf_nvme_response_time, tvb, l->latency_ns);
 		if (l->data_first_frame)
 			add_time(nt, hf_nvme_data_time, tvb, l->data_ns);
-		wmem_strbuf_append_printf(info, " \xe2\x86\x92 frame %u", l->capsule_frame);
+		wmem_strbuf_append_printf(info, " \xe2\x86\x92 frame %u, %s", l->capsule_frame,
+					  iwarp_fmt_ns(pinfo->pool, l->latency_ns));
 		if (l->flags & IWS_NVMEF_SQID_MISMATCH)
 			expert_add_info(pinfo, qi, &ei_nvme_sqid_mismatch);
 		if (l->flags & IWS_NVMEF_INVAL_MISMATCH)
@@ -504,6 +510,41 @@ static void show_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const
 	if (!l->no_command)
 		add_frame(nt, hf_nvme_cmd_in, tvb, l->capsule_frame);
 	iwarp_col_append(pinfo, wmem_strdup_printf(pinfo->pool, "NVMe data of %s cid %u", l->title, l->cid));
+}
+
+/* NVMe RDMA Transport 1.0, "RDMA_CM_REQUEST" (RECFMT, QID, HRQSIZE, HSQSIZE,
+ * CNTLID, reserved) and "RDMA_CM_ACCEPT" (RECFMT, CRQSIZE, reserved): the
+ * queue a connection is for, before its Fabrics Connect. */
+void iwarp_nvme_private_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic, int type,
+			     guint32 off, guint32 len)
+{
+	(void)pinfo;
+	if (!iwarp_nvme_is_nvme(ic) || off + len > tvb_captured_length(tvb))
+		return;
+	const guint8 *pd = tvb_get_ptr(tvb, (gint)off, (gint)len);
+	proto_item *ti;
+	proto_tree *nt;
+	if (type == IWS_MPA_REQUEST) {
+		struct iws_nvme_cm_req q;
+		if (iws_nvme_parse_cm_req(pd, len, &q).status != IWS_OK)
+			return;
+		ti = proto_tree_add_item(tree, proto_iwarp_nvme, tvb, (gint)off, (gint)len, ENC_NA);
+		proto_item_append_text(ti, ", rdma_cm request: queue %u", q.qid);
+		nt = proto_item_add_subtree(ti, ett_nvme);
+		proto_tree_add_item(nt, hf_nvme_cm_recfmt, tvb, (gint)(off + q.f_recfmt.off), 2, ENC_LITTLE_ENDIAN);
+		proto_tree_add_item(nt, hf_nvme_cm_qid, tvb, (gint)(off + q.f_qid.off), 2, ENC_LITTLE_ENDIAN);
+		proto_tree_add_item(nt, hf_nvme_cm_hrqsize, tvb, (gint)(off + q.f_hrqsize.off), 2, ENC_LITTLE_ENDIAN);
+		proto_tree_add_item(nt, hf_nvme_cm_hsqsize, tvb, (gint)(off + q.f_hsqsize.off), 2, ENC_LITTLE_ENDIAN);
+	} else {
+		struct iws_nvme_cm_rep q;
+		if (iws_nvme_parse_cm_rep(pd, len, &q).status != IWS_OK)
+			return;
+		ti = proto_tree_add_item(tree, proto_iwarp_nvme, tvb, (gint)off, (gint)len, ENC_NA);
+		proto_item_append_text(ti, ", rdma_cm accept");
+		nt = proto_item_add_subtree(ti, ett_nvme);
+		proto_tree_add_item(nt, hf_nvme_cm_recfmt, tvb, (gint)(off + q.f_recfmt.off), 2, ENC_LITTLE_ENDIAN);
+		proto_tree_add_item(nt, hf_nvme_cm_crqsize, tvb, (gint)(off + q.f_crqsize.off), 2, ENC_LITTLE_ENDIAN);
+	}
 }
 
 void iwarp_nvme_dissect(tvbuff_t *ulpdu, tvbuff_t *msg_tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
@@ -612,6 +653,12 @@ void iwarp_nvme_register(void)
 			"The frame of the command this data belongs to", HFILL } },
 		{ &hf_nvme_data_time, { "Data transfer time", "iwarp.nvme.data_time", FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,
 			"From the first to the last RDMA message of the command's data", HFILL } },
+		{ &hf_nvme_cm_recfmt, { "rdma_cm record format", "iwarp.nvme.cm.recfmt", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_nvme_cm_qid, { "rdma_cm queue", "iwarp.nvme.cm.qid", FT_UINT16, BASE_DEC, NULL, 0x0,
+			"The queue the connection is for (0: admin)", HFILL } },
+		{ &hf_nvme_cm_hrqsize, { "Host receive queue size", "iwarp.nvme.cm.hrqsize", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_nvme_cm_hsqsize, { "Host send queue size", "iwarp.nvme.cm.hsqsize", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_nvme_cm_crqsize, { "Controller receive queue size", "iwarp.nvme.cm.crqsize", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
 		{ &hf_nvme_xfer, { "Data transfer", "iwarp.nvme.xfer", FT_STRING, BASE_NONE, NULL, 0x0,
 			"none, in_capsule, rdma_write (controller to host), rdma_read (host to controller)", HFILL } },
 	};

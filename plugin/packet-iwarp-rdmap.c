@@ -131,8 +131,7 @@ void iwarp_col_append(packet_info *pinfo, const char *text)
 	col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", text);
 }
 
-/* "41 µs", "812 ns", "12.345 ms" */
-static const char *fmt_ns(wmem_allocator_t *scope, gint64 ns)
+const char *iwarp_fmt_ns(wmem_allocator_t *scope, gint64 ns)
 {
 	if (ns < 1000 && ns > -1000)
 		return wmem_strdup_printf(scope, "%" PRId64 " ns", ns);
@@ -231,7 +230,7 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
 			rt_ns.nsecs = (int)(n->response_time_ns % 1000000000);
 			pi = proto_tree_add_time(rt, hf_iwarp_rdmap_response_time, tvb, 0, 0, &rt_ns);
 			proto_item_set_generated(pi);
-			wmem_strbuf_append_printf(info, ", %s", fmt_ns(pinfo->pool, n->response_time_ns));
+			wmem_strbuf_append_printf(info, ", %s", iwarp_fmt_ns(pinfo->pool, n->response_time_ns));
 		}
 		proto_tree *ot = proto_tree_add_subtree_format(rt, tvb, 0, 0, ett_iwarp_rdmap_op, &pi,
 			"Operation %" PRIu64 ": %s", op->id, iws_op_type_title((enum iws_op_type)op->type));

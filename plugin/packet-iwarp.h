@@ -192,6 +192,10 @@ gboolean iwarp_nvme_is_nvme(const iwarp_conv *ic);
  * else NULL. */
 void iwarp_nvme_dissect(tvbuff_t *ulpdu, tvbuff_t *msg_tvb, packet_info *pinfo, proto_tree *tree,
 			iwarp_conv *ic, const iwarp_pdu_rec *rec, const struct iws_msg *msg);
+/* The MPA Request's or Reply's private data after the enhanced word, on a
+ * connection that carries NVMe: the NVMe RDMA transport's rdma_cm data. */
+void iwarp_nvme_private_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic, int type,
+			     guint32 off, guint32 len);
 /* The command of a reported link as iws_nvme_stats_add wants it. */
 void iwarp_nvme_link_cmd(const iwarp_nvme_link *l, struct iws_nvme_cmd *c);
 
@@ -227,6 +231,8 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 			 iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res);
 /* Info column text for a PDU or for octets not decoded. */
 void iwarp_col_append(packet_info *pinfo, const char *text);
+/* A duration for the Info column: "41 µs", "812 ns", "12.345 ms". */
+const char *iwarp_fmt_ns(wmem_allocator_t *scope, gint64 ns);
 
 /* ---- iwarp-stats.c ---- */
 void iwarp_stats_register(void);
