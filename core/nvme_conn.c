@@ -24,6 +24,7 @@ struct iws_nvme_conn {
 	uint8_t host_dir;               /* the engine's IWS_DIR_* of the host */
 	bool give_up;                   /* decided inside the tracker's callback */
 	uint32_t probes;                /* Sends looked at while probing */
+	uint32_t segs;                  /* other segments seen while probing */
 	uint32_t qp;
 	struct iws_nvme_limits lim;
 	iws_nvme_cmd_cb cb;
@@ -153,13 +154,24 @@ static void mpa_request(struct iws_nvme_conn *n, const struct iws_pdu *p)
 		confirm(n);
 }
 
+/* Probing: could this segment start a command capsule (the first segment of
+ * a Send)? Cheap, for every segment of a connection still being probed. */
+static bool probe_candidate(struct iws_nvme_conn *n, const struct iws_msg *m)
+{
+	const struct iws_ddp_hdr *h = &m->ddp;
+	if (!h->tagged && h->qn == IWS_QN_SEND && h->mo == 0 && iws_rdmap_is_send(h->opcode))
+		return true;
+	/* RDMA data alone says nothing: a long run of it without a Send is not
+	 * NVMe/RDMA as this can recognise it (capsules come in Sends). */
+	if (++n->segs >= IWS_NVME_PROBE_SEGMENTS)
+		n->state = IWS_NVME_NO;
+	return false;
+}
+
 /* Probing: does this Send start with a command capsule? */
 static void probe(struct iws_nvme_conn *n, const struct iws_pdu *p, const uint8_t *payload,
 		  uint32_t cap)
 {
-	const struct iws_ddp_hdr *h = &p->msg->ddp;
-	if (h->tagged || h->qn != IWS_QN_SEND || h->mo != 0 || !iws_rdmap_is_send(h->opcode))
-		return;
 	struct iws_nvme_command q;
 	if (cap >= IWS_NVME_SQE_LEN &&
 	    iws_nvme_parse_command(payload, cap, IWS_NVME_QUEUE_UNKNOWN, &q).status == IWS_OK &&
@@ -183,6 +195,8 @@ void iws_nvme_conn_pdu(struct iws_nvme_conn *n, const struct iws_pdu *p)
 	if (p->kind != IWS_PDU_FPDU || !p->msg)
 		return;
 	const struct iws_msg *m = p->msg;
+	if (n->state == IWS_NVME_PROBING && !probe_candidate(n, m))
+		return;
 	uint32_t ucap = iws_fpdu_ulpdu_captured(p->fpdu, p->first_hole);
 	uint32_t pcap = ucap > m->payload_off ? ucap - m->payload_off : 0;
 	if (pcap > m->payload_len)

@@ -441,9 +441,11 @@ const struct iws_nvme_note *iws_nvme_tracker_note(const struct iws_nvme_tracker 
  * The direction of the first capsule is the host's (on iWARP the host is
  * the MPA initiator; without the handshake the engine may have guessed the
  * other way). Sends that are no capsule are looked at IWS_NVME_PROBE_SENDS
- * times, then the connection is taken for something else and costs nothing.
+ * times (and IWS_NVME_PROBE_SEGMENTS other segments before any capsule), then
+ * the connection is taken for something else and costs nothing.
  */
 #define IWS_NVME_PROBE_SENDS 32
+#define IWS_NVME_PROBE_SEGMENTS 65536
 #define IWS_NVME_PROBE_CAPSULES 64
 
 enum iws_nvme_conn_state {
