@@ -88,6 +88,8 @@ static void on_op(void *ctx, const struct iws_op *op)
 static void on_pdu(void *ctx, const struct iws_pdu *pdu)
 {
 	struct conn *c = ctx;
+	if (c->env->nvme)
+		conn_nvme_pdu(c, pdu);
 	if (pdu->kind != IWS_PDU_FPDU)
 		return;
 	if (!c->any_fpdu || pdu->ts < c->first_fpdu_ns)
@@ -139,6 +141,8 @@ static void on_event(void *ctx, const struct iws_stream_event *ev)
 	struct conn *c = ctx;
 	if (ev->kind == IWS_SEV_GAP)
 		record_gap(c, ev);
+	if (c->env->nvme)
+		conn_nvme_event(c, ev);
 }
 
 static const struct iws_stream_sink engine_sink = { on_pdu, on_op, NULL, on_event };
@@ -195,6 +199,8 @@ void conn_finish(struct conn *c, uint32_t flag)
 	if (c->state != CONN_ACTIVE)
 		return;
 	iws_stream_finish(c->eng, flag);
+	if (c->env->nvme)
+		conn_nvme_finish(c, flag == IWS_OPF_UNFINISHED);
 	c->state = CONN_CLOSED;
 	free(c->inflight.ents);
 	memset(&c->inflight, 0, sizeof(c->inflight));
@@ -205,6 +211,7 @@ void conn_free(struct conn *c)
 	if (!c)
 		return;
 	iws_stream_free(c->eng);
+	conn_nvme_free(c);
 	if (c->stats)
 		iws_qp_stats_free(c->stats);
 	free(c->stats);
@@ -257,6 +264,8 @@ bool conn_pending_key(const struct conn *c, int64_t *ts, uint64_t *frame)
 	int64_t st;
 	uint64_t sf;
 	if (iws_stream_pending(c->eng, &st, &sf))
+		take_min(&any, ts, frame, st, sf);
+	if (c->env->track_nvme_order && conn_nvme_pending(c, &st, &sf))
 		take_min(&any, ts, frame, st, sf);
 	return any;
 }

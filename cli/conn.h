@@ -22,6 +22,7 @@
 #include "iwarpscope/stats.h"
 #include "iwarpscope/stream.h"
 #include "netdecode.h"
+#include "nvme.h"
 
 struct conn;
 
@@ -35,6 +36,11 @@ struct conn_env {
 	void (*fpdu)(void *ctx, struct conn *c, const struct iws_pdu *pdu);
 	struct iws_qp_stats *total; /* statistics over every QP */
 	uint64_t order_limit_hits;
+	/* NVMe over Fabrics (nvme.h) */
+	bool nvme;                  /* recognise NVMe/RDMA and track its commands */
+	bool track_nvme_order;      /* keep what nvme output in start order needs */
+	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
+	struct iws_nvme_stats *nvme_total; /* over every QP */
 };
 
 struct gap_rec {
@@ -109,6 +115,7 @@ struct conn {
 	struct term_rec *terms;     /* the first CONN_MAX_TERM_RECS Terminates */
 	uint32_t nterms;
 	struct inflight inflight;
+	struct conn_nvme *nvme;     /* NVMe view (nvme.h), from the first PDU (env->nvme) */
 	struct conn *lru_prev, *lru_next; /* the analysis' recency lists */
 };
 

@@ -68,11 +68,11 @@ unsigned report_findings(const struct report *r)
 
 /* ---- JSON ---- */
 
-static void latency_json(struct jsonw *j, const struct iws_latency *lc)
+void latency_json(struct jsonw *j, const char *key, const struct iws_latency *lc)
 {
 	/* Quantiles sort the samples lazily: a cache, not a change of value. */
 	struct iws_latency *l = (struct iws_latency *)lc;
-	jw_key(j, "latency_ns");
+	jw_key(j, key);
 	if (!l->count) {
 		jw_null(j);
 		return;
@@ -105,7 +105,7 @@ static void ops_json(struct jsonw *j, const struct iws_qp_stats *s)
 		jw_ku64(j, "bytes", o->bytes);
 		jw_ku64(j, "segments", o->segments);
 		jw_ku64(j, "crc_errors", o->crc_errors);
-		latency_json(j, &o->latency);
+		latency_json(j, "latency_ns", &o->latency);
 		jw_obj_end(j);
 	}
 	jw_obj_end(j);
@@ -226,6 +226,8 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	jw_ku64(j, "evicted", tc->evicted);
 	jw_ku64(j, "max_inflight", tc->max_inflight_seen);
 	ops_json(j, conn_stats(c));
+	if (conn_is_nvme(c))
+		nvme_qp_json(j, c);
 	jw_obj_end(j);
 }
 
@@ -309,6 +311,7 @@ void stats_write_json(FILE *f, const struct report *r)
 	jw_ku64(j, "gaps", gaps);
 	jw_ku64(j, "gap_bytes", gapb);
 	ops_json(j, &a->total);
+	nvme_total_json(j, r);
 	jw_obj_end(j);
 	jw_obj_end(j);
 	jw_flush_line(j, f);
@@ -317,8 +320,7 @@ void stats_write_json(FILE *f, const struct report *r)
 
 /* ---- text ---- */
 
-static void latency_row(FILE *f, const char *qp, const char *label, int opw,
-			const struct iws_latency *lc)
+void latency_row(FILE *f, const char *qp, const char *label, int opw, const struct iws_latency *lc)
 {
 	struct iws_latency *l = (struct iws_latency *)lc;
 	char b[32];
@@ -411,4 +413,5 @@ void stats_tables(FILE *f, const struct report *r)
 void stats_write_text(FILE *f, const struct report *r)
 {
 	stats_tables(f, r);
+	nvme_stats_text(f, r);
 }

@@ -239,6 +239,7 @@ void summary_write(FILE *f, const struct report *r)
 		fputc('\n', f);
 		qp_block(f, c);
 	}
+	nvme_summary(f, r);
 	fputc('\n', f);
 	stats_tables(f, r);
 }
