@@ -35,6 +35,11 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	a->env.op = o->op;
 	a->env.fpdu = o->fpdu;
 	a->env.total = &a->total;
+	iws_nvme_stats_init(&a->nvme_total);
+	a->env.nvme = o->nvme;
+	a->env.track_nvme_order = o->track_nvme_order;
+	a->env.nvme_cmd = o->nvme_cmd;
+	a->env.nvme_total = o->nvme ? &a->nvme_total : NULL;
 	a->max_flows = o->max_flows ? o->max_flows : DEFAULT_FLOWS;
 	return true;
 }
@@ -327,6 +332,7 @@ void analysis_free(struct analysis *a)
 	free(a->active);
 	flow_table_free(&a->flows);
 	iws_qp_stats_free(&a->total);
+	iws_nvme_stats_free(&a->nvme_total);
 	memset(a, 0, sizeof(*a));
 }
 

@@ -27,6 +27,9 @@ struct analysis_opts {
 	void *ctx;
 	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
 	void (*fpdu)(void *ctx, struct conn *c, const struct iws_pdu *pdu);
+	bool nvme;                  /* recognise NVMe/RDMA, track its commands (nvme.h) */
+	bool track_nvme_order;      /* nvme output in start order needs pending keys */
+	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
 };
 
 struct analysis_counts {
@@ -62,6 +65,7 @@ struct analysis {
 	struct flow_table flows;
 	struct conn_env env;
 	struct iws_qp_stats total;
+	struct iws_nvme_stats nvme_total;
 	struct conn **conns;        /* by creation (= stream) order; NULL once freed */
 	uint32_t nconns, capconns;
 	struct conn **active;       /* connections still open */

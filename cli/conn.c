@@ -110,6 +110,8 @@ static void on_op(void *ctx, const struct iws_op *op)
 static void on_pdu(void *ctx, const struct iws_pdu *pdu)
 {
 	struct conn *c = ctx;
+	if (c->env->nvme)
+		conn_nvme_pdu(c, pdu);
 	if (pdu->kind != IWS_PDU_FPDU)
 		return;
 	if (!c->any_fpdu || pdu->ts < c->first_fpdu_ns)
@@ -164,6 +166,8 @@ static void on_event(void *ctx, const struct iws_stream_event *ev)
 	else if (ev->kind == IWS_SEV_FIN || ev->kind == IWS_SEV_RST)
 		record_close(c, ev->kind == IWS_SEV_FIN ? CLOSE_FIN : CLOSE_RST, ev->dir, ev->frame,
 			     ev->ts);
+	if (c->env->nvme)
+		conn_nvme_event(c, ev);
 }
 
 static const struct iws_stream_sink engine_sink = { on_pdu, on_op, NULL, on_event };
@@ -220,6 +224,8 @@ void conn_finish(struct conn *c, uint32_t flag)
 	if (c->state != CONN_ACTIVE)
 		return;
 	iws_stream_finish(c->eng, flag);
+	if (c->env->nvme)
+		conn_nvme_finish(c, flag == IWS_OPF_UNFINISHED);
 	c->state = CONN_CLOSED;
 	free(c->inflight.ents);
 	memset(&c->inflight, 0, sizeof(c->inflight));
@@ -230,6 +236,7 @@ void conn_free(struct conn *c)
 	if (!c)
 		return;
 	iws_stream_free(c->eng);
+	conn_nvme_free(c);
 	if (c->stats)
 		iws_qp_stats_free(c->stats);
 	free(c->stats);
@@ -285,6 +292,8 @@ bool conn_pending_key(const struct conn *c, int64_t *ts, uint64_t *frame)
 	int64_t st;
 	uint64_t sf;
 	if (iws_stream_pending(c->eng, &st, &sf))
+		take_min(&any, ts, frame, st, sf);
+	if (c->env->track_nvme_order && conn_nvme_pending(c, &st, &sf))
 		take_min(&any, ts, frame, st, sf);
 	return any;
 }

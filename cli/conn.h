@@ -22,6 +22,7 @@
 #include "iwarpscope/stats.h"
 #include "iwarpscope/stream.h"
 #include "netdecode.h"
+#include "nvme.h"
 
 struct conn;
 
@@ -36,6 +37,11 @@ struct conn_env {
 	struct iws_qp_stats *total; /* statistics over every QP */
 	bool include_rtr;           /* statistics count RTR messages */
 	uint64_t order_limit_hits;
+	/* NVMe over Fabrics (nvme.h) */
+	bool nvme;                  /* recognise NVMe/RDMA and track its commands */
+	bool track_nvme_order;      /* keep what nvme output in start order needs */
+	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
+	struct iws_nvme_stats *nvme_total; /* over every QP */
 };
 
 struct gap_rec {
@@ -129,6 +135,7 @@ struct conn {
 	struct close_rec *closes;   /* the first CONN_MAX_CLOSE_RECS FINs, RSTs, Terminates */
 	uint32_t ncloses;
 	struct inflight inflight;
+	struct conn_nvme *nvme;     /* NVMe view (nvme.h), from the first PDU (env->nvme) */
 	struct conn *lru_prev, *lru_next; /* the analysis' recency lists */
 };
 

@@ -27,19 +27,18 @@ struct app {
 	struct analysis a;
 	struct timeline tl;
 	struct rank rank;           /* ops --sort latency; the summary's slowest */
-	struct ops_out ops;
-	uint64_t written;           /* ops written (--limit) */
+	struct rows_out rows;       /* ops or nvme, in start order */
+	uint64_t written;           /* rows written (--limit) */
 	struct fpdus_out fpdus;
 	bool since_set, until_set;
 	uint32_t ticks_skipped;
 	int64_t since_ns, until_ns;
 };
 
-static bool op_selected(struct app *app, const struct conn *c, const struct iws_op *op)
+/* --qp, --since, --until (ops and nvme). */
+static bool selected(struct app *app, const struct conn *c, int64_t start_ns)
 {
 	const struct options *o = &app->o;
-	if (o->op_mask && !(o->op_mask & (1u << op->type)))
-		return false;
 	if (o->nqps) {
 		bool hit = false;
 		for (int i = 0; i < o->nqps; i++)
@@ -58,38 +57,53 @@ static bool op_selected(struct app *app, const struct conn *c, const struct iws_
 			app->until_ns = tspec_resolve(&o->until, first);
 			app->until_set = true;
 		}
-		if (o->since.kind && op->start_ns < app->since_ns)
+		if (o->since.kind && start_ns < app->since_ns)
 			return false;
-		if (o->until.kind && op->start_ns >= app->until_ns)
+		if (o->until.kind && start_ns >= app->until_ns)
 			return false;
 	}
-	int64_t took;
-	if (o->has_min_latency && (!rank_time(op, &took) || took < o->min_latency_ns))
-		return false;
 	return true;
 }
 
 static void on_op(void *ctx, struct conn *c, const struct iws_op *op)
 {
 	struct app *app = ctx;
-	if (app->o.cmd == CMD_SUMMARY) {
+	const struct options *o = &app->o;
+	if (o->cmd == CMD_SUMMARY) {
 		if (!op->rtr)
 			rank_add(&app->rank, c, op);
-	} else if (op_selected(app, c, op)) {
-		if (app->o.sort_latency)
-			rank_add(&app->rank, c, op);
-		else
-			timeline_add(&app->tl, c, op);
+		return;
 	}
+	if (o->op_mask && !(o->op_mask & (1u << op->type)))
+		return;
+	int64_t took;
+	if (o->has_min_latency && (!rank_time(op, &took) || took < o->min_latency_ns))
+		return;
+	if (!selected(app, c, op->start_ns))
+		return;
+	if (o->sort_latency)
+		rank_add(&app->rank, c, op);
+	else
+		timeline_add(&app->tl, c,
+			     &(struct tl_key){ op->start_ns, op->first_frame, c->stream, op->id }, op);
 }
 
-static void emit_op(void *ctx, const struct conn *c, const struct iws_op *op)
+/* The timeline releases an operation or command: print it. */
+static void emit(void *ctx, const struct conn *c, const void *item)
 {
 	struct app *app = ctx;
 	if (app->o.limit && app->written >= app->o.limit)
 		return;
 	app->written++;
-	ops_out_write(&app->ops, c, op);
+	rows_write(&app->rows, c, item);
+}
+
+static void on_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
+{
+	struct app *app = ctx;
+	if (selected(app, c, cmd->start_ns))
+		timeline_add(&app->tl, c,
+			     &(struct tl_key){ cmd->start_ns, cmd->first_frame, c->stream, cmd->id }, cmd);
 }
 
 static void on_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
@@ -151,8 +165,9 @@ static void warn_stderr(const struct app *app)
 		fprintf(stderr, "iwarpscope: warning: %llu operations given up: in-flight limit "
 				"(--max-inflight)\n", (unsigned long long)evicted);
 	if (app->tl.forced)
-		fprintf(stderr, "iwarpscope: warning: %llu operations printed early (--max-reorder)\n",
-			(unsigned long long)app->tl.forced);
+		fprintf(stderr, "iwarpscope: warning: %llu %s printed early (--max-reorder)\n",
+			(unsigned long long)app->tl.forced,
+			app->o.cmd == CMD_NVME ? "commands" : "operations");
 	if (app->a.env.order_limit_hits)
 		fprintf(stderr, "iwarpscope: warning: %llu operations in flight too long to keep "
 				"the output in start order\n",
@@ -165,8 +180,9 @@ static void warn_stderr(const struct app *app)
 		fprintf(stderr, "iwarpscope: warning: %llu operations not ranked: out of memory\n",
 			(unsigned long long)app->rank.dropped);
 	if (app->tl.out_of_order)
-		fprintf(stderr, "iwarpscope: warning: %llu operations printed out of start order\n",
-			(unsigned long long)app->tl.out_of_order);
+		fprintf(stderr, "iwarpscope: warning: %llu %s printed out of start order\n",
+			(unsigned long long)app->tl.out_of_order,
+			app->o.cmd == CMD_NVME ? "commands" : "operations");
 }
 
 int main(int argc, char **argv)
@@ -208,6 +224,11 @@ int main(int argc, char **argv)
 		.ctx = &app,
 		.op = o->cmd == CMD_OPS || o->cmd == CMD_SUMMARY ? on_op : NULL,
 		.fpdu = o->cmd == CMD_FPDUS ? on_fpdu : NULL,
+		/* The reports that show NVMe: the command list, the statistics'
+		 * nvme sections, the summary's NVMe-oF block. */
+		.nvme = o->cmd == CMD_NVME || o->cmd == CMD_STATS || o->cmd == CMD_SUMMARY,
+		.track_nvme_order = o->cmd == CMD_NVME,
+		.nvme_cmd = o->cmd == CMD_NVME ? on_nvme : NULL,
 	};
 	if (!analysis_init(&app.a, &ao)) {
 		fprintf(stderr, "iwarpscope: out of memory\n");
@@ -218,8 +239,17 @@ int main(int argc, char **argv)
 	rank_init(&app.rank, o->cmd == CMD_SUMMARY ? SUMMARY_SLOWEST : o->limit,
 		  o->has_min_latency ? o->min_latency_ns : 0);
 	if (o->cmd == CMD_OPS) {
-		timeline_init(&app.tl, o->max_reorder, &app, emit_op);
-		ops_out_begin(&app.ops, stdout, o->format);
+		timeline_init(&app.tl, o->max_reorder, sizeof(struct iws_op), &app, emit);
+		ops_out_begin(&app.rows, stdout, o->format);
+	} else if (o->cmd == CMD_NVME) {
+		/* NVMe commands are large and an Asynchronous Event Request may stay
+		 * outstanding for the whole capture (NVMe Base 2.0: the controller
+		 * completes it when an event occurs), holding back everything after
+		 * it: a smaller default bounds that memory (past it, the earliest
+		 * commands are printed, still in order among themselves). */
+		timeline_init(&app.tl, o->max_reorder ? o->max_reorder : NVME_REORDER_DEFAULT,
+			      sizeof(struct iws_nvme_cmd), &app, emit);
+		nvme_out_begin(&app.rows, stdout, o->format);
 	} else if (o->cmd == CMD_FPDUS) {
 		fpdus_out_begin(&app.fpdus, stdout);
 	}
@@ -227,8 +257,9 @@ int main(int argc, char **argv)
 	struct report r = { &app.a, app.src, o, &app.tl, &app.rank };
 	struct run_hooks h = {
 		.ctx = &app,
-		.tick = o->cmd == CMD_OPS ? tick : NULL,
-		.live_out = (o->cmd == CMD_OPS || o->cmd == CMD_FPDUS) ? stderr : stdout,
+		.tick = o->cmd == CMD_OPS || o->cmd == CMD_NVME ? tick : NULL,
+		.live_out = (o->cmd == CMD_OPS || o->cmd == CMD_FPDUS || o->cmd == CMD_NVME) ? stderr
+											    : stdout,
 		.interval = o->interval,
 	};
 	run_input(app.src, &app.a, &r, &h);
@@ -240,12 +271,16 @@ int main(int argc, char **argv)
 		if (o->sort_latency) {
 			rank_sort(&app.rank);
 			for (uint32_t i = 0; i < app.rank.h.n; i++)
-				emit_op(&app, app.rank.h.items[i].c, &app.rank.h.items[i].op);
+				emit(&app, app.rank.h.items[i].c, &app.rank.h.items[i].op);
 		}
-		ops_out_end(&app.ops);
+		rows_end(&app.rows);
 		break;
 	case CMD_FPDUS:
 		fpdus_out_end(&app.fpdus);
+		break;
+	case CMD_NVME:
+		timeline_flush(&app.tl);
+		rows_end(&app.rows);
 		break;
 	case CMD_STATS:
 		if (o->format == FMT_JSON)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void swap(struct tl_item *a, struct tl_item *b)
+static void swap(struct op_item *a, struct op_item *b)
 {
-	struct tl_item t = *a;
+	struct op_item t = *a;
 	*a = *b;
 	*b = t;
 }
@@ -38,7 +38,7 @@ static void sift_down(struct opheap *h, uint32_t i)
 	}
 }
 
-bool op_starts_before(const struct tl_item *a, const struct tl_item *b)
+bool op_starts_before(const struct op_item *a, const struct op_item *b)
 {
 	if (a->op.start_ns != b->op.start_ns)
 		return a->op.start_ns < b->op.start_ns;
@@ -58,7 +58,7 @@ bool opheap_reserve(struct opheap *h, uint32_t cap_max)
 		cap = cap_max;
 	if (cap <= h->n)
 		return false;
-	struct tl_item *p = realloc(h->items, (size_t)cap * sizeof(*p));
+	struct op_item *p = realloc(h->items, (size_t)cap * sizeof(*p));
 	if (!p)
 		return false;
 	h->items = p;
@@ -66,13 +66,13 @@ bool opheap_reserve(struct opheap *h, uint32_t cap_max)
 	return true;
 }
 
-void opheap_push(struct opheap *h, const struct tl_item *it)
+void opheap_push(struct opheap *h, const struct op_item *it)
 {
 	h->items[h->n] = *it;
 	sift_up(h, h->n++);
 }
 
-void opheap_pop(struct opheap *h, struct tl_item *it)
+void opheap_pop(struct opheap *h, struct op_item *it)
 {
 	*it = h->items[0];
 	h->items[0] = h->items[--h->n];

@@ -13,26 +13,26 @@
 #include "conn.h"
 #include "iwarpscope/qp.h"
 
-struct tl_item {
+struct op_item {
 	struct iws_op op;
 	const struct conn *c;
 };
 
 struct opheap {
-	struct tl_item *items;
+	struct op_item *items;
 	uint32_t n, cap;
-	bool (*first)(const struct tl_item *a, const struct tl_item *b); /* a before b */
+	bool (*first)(const struct op_item *a, const struct op_item *b); /* a before b */
 };
 
 /* Start order (docs/semantics.md): by start_ns, then first_frame, then
  * qp; within a QP the tracker's start order. */
-bool op_starts_before(const struct tl_item *a, const struct tl_item *b);
+bool op_starts_before(const struct op_item *a, const struct op_item *b);
 
 /* Room for one more; false when out of memory (cap: never beyond it). */
 bool opheap_reserve(struct opheap *h, uint32_t cap_max);
-void opheap_push(struct opheap *h, const struct tl_item *it);
+void opheap_push(struct opheap *h, const struct op_item *it);
 /* Take the root out into *it. */
-void opheap_pop(struct opheap *h, struct tl_item *it);
+void opheap_pop(struct opheap *h, struct op_item *it);
 /* The root was changed in place: restore the order. */
 void opheap_fix_root(struct opheap *h);
 void opheap_free(struct opheap *h);

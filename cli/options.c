@@ -26,6 +26,8 @@ static const char usage_text[] =
 	"  ops                one line per RDMA operation, in start order\n"
 	"  stats              statistics per QP and operation type\n"
 	"  fpdus              every FPDU decoded (developer view)\n"
+	"  nvme               one line per NVMe over Fabrics command (NVMe/RDMA,\n"
+	"                     recognised by content on any port), in start order\n"
 	"\n"
 	"Input:\n"
 	"  -r, --read FILE    read FILE (same as naming it; may repeat)\n"
@@ -37,12 +39,12 @@ static const char usage_text[] =
 	"\n"
 	"Output:\n"
 	"  -T, --format FMT   text, json, jsonl or csv (what a command supports)\n"
-	"      --qp LIST      ops: only these QPs (comma-separated tcp.stream numbers)\n"
+	"      --qp LIST      ops, nvme: only these QPs (comma-separated tcp.stream numbers)\n"
 	"      --op LIST      ops: only these types (write,read,send,send_inv,send_se,\n"
 	"                     send_se_inv,immediate,immediate_se,atomic_fetch_add,\n"
 	"                     atomic_cmp_swap,atomic_swap,terminate)\n"
-	"      --since TIME   ops: only operations starting at or after TIME\n"
-	"      --until TIME   ops: only operations starting before TIME\n"
+	"      --since TIME   ops, nvme: only operations (commands) starting at or after TIME\n"
+	"      --until TIME   ops, nvme: only operations (commands) starting before TIME\n"
 	"      --sort KEY     ops: 'start' (default) or 'latency': slowest first, by\n"
 	"                     latency_ns (reads, atomics) or else ack_ns (delivery)\n"
 	"      --limit N      ops: at most N operations\n"
@@ -63,7 +65,8 @@ static const char usage_text[] =
 	"      --max-reasm BYTES     FPDU reassembly and resync buffers, all connections (64M)\n"
 	"      --max-flows N         connections analysed at once (32768)\n"
 	"      --max-inflight N      operations in flight per QP (65536)\n"
-	"      --max-reorder N       ops: finished operations held for ordering (200000)\n"
+	"      --max-reorder N       ops, nvme: finished operations (commands) held for\n"
+	"                            ordering (ops 200000, nvme 16384)\n"
 	"\n"
 	"  -h, --help         this text\n"
 	"  -V, --version      version\n"
@@ -367,6 +370,7 @@ static bool format_ok(enum command c, enum out_format f)
 	case CMD_SUMMARY:
 		return f == FMT_DEFAULT || f == FMT_TEXT;
 	case CMD_OPS:
+	case CMD_NVME:
 		return true;
 	case CMD_STATS:
 		return f == FMT_DEFAULT || f == FMT_TEXT || f == FMT_JSON;
@@ -387,9 +391,9 @@ int options_parse(int argc, char **argv, struct options *o)
 		return usage_error("out of memory");
 
 	int first = 1;
-	static const char *const cmds[] = { "summary", "ops", "stats", "fpdus" };
+	static const char *const cmds[] = { "summary", "ops", "stats", "fpdus", "nvme" };
 	if (argc > 1 && argv[1][0] != '-') {
-		for (int i = 0; i < 4; i++) {
+		for (int i = 0; i < (int)(sizeof(cmds) / sizeof(cmds[0])); i++) {
 			if (strcmp(argv[1], cmds[i]) == 0) {
 				o->cmd = (enum command)i;
 				first = 2;

@@ -12,7 +12,7 @@
 
 #include "iwarpscope/qp.h"
 
-enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS };
+enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS, CMD_NVME };
 enum out_format { FMT_DEFAULT = 0, FMT_TEXT, FMT_JSON, FMT_JSONL, FMT_CSV };
 
 /* Analysis findings --fail-on can turn into exit status 1. */
@@ -45,7 +45,7 @@ struct options {
 	bool check_crc;
 	bool progress;
 	unsigned fail_on;           /* FAIL_* */
-	/* ops filters */
+	/* ops and nvme filters (op_mask: ops only) */
 	uint32_t qps[MAX_QP_FILTER];
 	int nqps;
 	uint32_t op_mask;           /* bit per enum iws_op_type; 0: all */

@@ -29,23 +29,45 @@ struct report {
 /* How many of the slowest operations the summary lists. */
 #define SUMMARY_SLOWEST 5
 
-/* ---- ops (out_ops.c) ---- */
-struct ops_out {
+/* Where an operation's time went, in words (the summary's slowest list). */
+const char *op_why(char *buf, size_t n, const struct iws_op *op);
+
+/* ---- rows: one item per line, as text, JSON (an array), JSON lines or
+ * CSV (out_ops.c); the `ops` and `nvme` writers ---- */
+struct row_fns {
+	const char *csv_header;
+	void (*json)(struct jsonw *j, const struct conn *c, const void *item);
+	void (*csv)(FILE *f, const struct conn *c, const void *item);
+	void (*text)(FILE *f, const struct conn *c, const void *item);
+};
+
+struct rows_out {
 	FILE *f;
 	enum out_format fmt;
+	const struct row_fns *fns;
 	struct jsonw j;
 	uint64_t n;
 };
 
-void ops_out_begin(struct ops_out *w, FILE *f, enum out_format fmt);
-void ops_out_write(struct ops_out *w, const struct conn *c, const struct iws_op *op);
-void ops_out_end(struct ops_out *w);
+void rows_begin(struct rows_out *w, FILE *f, enum out_format fmt, const struct row_fns *fns);
+void rows_write(struct rows_out *w, const struct conn *c, const void *item);
+void rows_end(struct rows_out *w);
 
-/* Where an operation's time went, in words (the summary's slowest list). */
-const char *op_why(char *buf, size_t n, const struct iws_op *op);
+/* ---- ops (out_ops.c): items are struct iws_op ---- */
+void ops_out_begin(struct rows_out *w, FILE *f, enum out_format fmt);
 
 /* "addr:port" of the initiator (dir IWS_DIR_I2R) or responder of c. */
 const char *conn_ep_str(const struct conn *c, uint8_t dir, char *buf);
+
+/* ---- nvme (out_nvme.c): items are struct iws_nvme_cmd ---- */
+void nvme_out_begin(struct rows_out *w, FILE *f, enum out_format fmt);
+/* The statistics' nvme sections (a QP's "nvme" object, the total's), the
+ * text tables, and the summary's NVMe-oF block: each writes nothing when
+ * the capture (or QP) has no NVMe. */
+void nvme_qp_json(struct jsonw *j, const struct conn *c);
+void nvme_total_json(struct jsonw *j, const struct report *r);
+void nvme_stats_text(FILE *f, const struct report *r);
+void nvme_summary(FILE *f, const struct report *r);
 
 /* ---- fpdus (out_fpdus.c) ---- */
 struct fpdus_out {
@@ -68,6 +90,10 @@ void summary_write_short(FILE *f, const struct report *r);
 unsigned report_findings(const struct report *r);
 
 /* Shared by the text and JSON writers. */
+/* key: {count, min, mean, p50, p90, p99, p999, max, exact}, or null when empty. */
+void latency_json(struct jsonw *j, const char *key, const struct iws_latency *l);
+/* A text row: QP, label, count, min, mean, p50, p90, p99, p99.9, max. */
+void latency_row(FILE *f, const char *qp, const char *label, int opw, const struct iws_latency *l);
 const char *hs_name(enum iws_stream_state st);
 uint64_t conn_gap_count(const struct conn *c);
 uint64_t conn_gap_bytes(const struct conn *c);

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The `ops` writer: one line per RDMA operation, as text, JSON (an array),
- * JSON lines or CSV. The JSON field names are the CLI contract (DESIGN.md):
+ * JSON lines or CSV (the rows writer, shared with `nvme`). The JSON field names are the CLI contract (DESIGN.md):
  * qp, src, dst, op, opcode, first_frame, last_frame, start_ns, end_ns,
  * bytes, segments, stag, to, qn, msn, latency_ns, complete, crc_errors; then
  * where the time went (docs/semantics.md): first_inorder_frame,
  * retransmissions, stall_ns, queued_ns, ack_frame, ack_ns, ack_with_data,
- * after_close, rtr; then the
- * extras of each type.
+ * after_close, rtr, payload_captured; then the extras of each type.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -22,24 +21,9 @@ const char *conn_ep_str(const struct conn *c, uint8_t dir, char *buf)
 	return endpoint_str(&c->ep[side], buf);
 }
 
-void ops_out_begin(struct ops_out *w, FILE *f, enum out_format fmt)
+static void op_json(struct jsonw *j, const struct conn *c, const void *item)
 {
-	memset(w, 0, sizeof(*w));
-	w->f = f;
-	w->fmt = fmt == FMT_DEFAULT ? FMT_TEXT : fmt;
-	jw_init(&w->j, false);
-	if (w->fmt == FMT_CSV)
-		fputs("qp,id,src,dst,op,opcode,first_frame,last_frame,start_ns,end_ns,bytes,"
-		      "segments,stag,to,qn,msn,latency_ns,complete,crc_errors,flags,"
-		      "first_inorder_frame,retransmissions,stall_ns,queued_ns,ack_frame,ack_ns,"
-		      "ack_with_data,after_close,rtr\n",
-		      f);
-	else if (w->fmt == FMT_JSON)
-		fputs("[", f);
-}
-
-static void op_json(struct jsonw *j, const struct conn *c, const struct iws_op *op)
-{
+	const struct iws_op *op = item;
 	char a[64], b[64], fl[160];
 	jw_obj(j);
 	jw_ku64(j, "qp", c->stream);
@@ -116,8 +100,9 @@ static void opt_csv(FILE *f, bool has, uint64_t v)
 		fprintf(f, "%" PRIu64, v);
 }
 
-static void op_csv(FILE *f, const struct conn *c, const struct iws_op *op)
+static void op_csv(FILE *f, const struct conn *c, const void *item)
 {
+	const struct iws_op *op = item;
 	char a[64], b[64], fl[160];
 	fprintf(f, "%u,%" PRIu64 ",%s,%s,%s,%u,%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRId64
 		   ",%" PRIu64 ",%u,",
@@ -147,8 +132,9 @@ static void op_csv(FILE *f, const struct conn *c, const struct iws_op *op)
 		(op->flags & IWS_OPF_AFTER_CLOSE) ? "true" : "false", op->rtr ? "true" : "false");
 }
 
-static void op_text(FILE *f, const struct conn *c, const struct iws_op *op)
+static void op_text(FILE *f, const struct conn *c, const void *item)
 {
+	const struct iws_op *op = item;
 	char t[48], a[64], b[64], by[32], lat[32], fl[160];
 	fprintf(f, "%s qp %u id %" PRIu64 " %s > %s %-11s %9s %4u seg",
 		fmt_clock(t, sizeof(t), op->start_ns), c->stream, op->id, conn_ep_str(c, op->dir, a),
@@ -186,6 +172,19 @@ static void op_text(FILE *f, const struct conn *c, const struct iws_op *op)
 	if (op->flags)
 		fprintf(f, " (%s)", iws_op_flags_str(fl, sizeof(fl), op->flags));
 	fputc('\n', f);
+}
+
+static const struct row_fns op_fns = {
+	"qp,id,src,dst,op,opcode,first_frame,last_frame,start_ns,end_ns,bytes,"
+	"segments,stag,to,qn,msn,latency_ns,complete,crc_errors,flags,"
+	"first_inorder_frame,retransmissions,stall_ns,queued_ns,ack_frame,ack_ns,"
+	"ack_with_data,after_close,rtr\n",
+	op_json, op_csv, op_text,
+};
+
+void ops_out_begin(struct rows_out *w, FILE *f, enum out_format fmt)
+{
+	rows_begin(w, f, fmt, &op_fns);
 }
 
 /* Append a clause to buf (bounded), "; "-separated. */
@@ -235,32 +234,47 @@ const char *op_why(char *buf, size_t n, const struct iws_op *op)
 	return buf;
 }
 
-void ops_out_write(struct ops_out *w, const struct conn *c, const struct iws_op *op)
+/* ---- rows ---- */
+
+void rows_begin(struct rows_out *w, FILE *f, enum out_format fmt, const struct row_fns *fns)
+{
+	memset(w, 0, sizeof(*w));
+	w->f = f;
+	w->fmt = fmt == FMT_DEFAULT ? FMT_TEXT : fmt;
+	w->fns = fns;
+	jw_init(&w->j, false);
+	if (w->fmt == FMT_CSV)
+		fputs(fns->csv_header, f);
+	else if (w->fmt == FMT_JSON)
+		fputs("[", f);
+}
+
+void rows_write(struct rows_out *w, const struct conn *c, const void *item)
 {
 	switch (w->fmt) {
 	case FMT_JSONL:
-		op_json(&w->j, c, op);
+		w->fns->json(&w->j, c, item);
 		jw_flush_line(&w->j, w->f);
 		break;
 	case FMT_JSON:
 		if (w->n)
 			fputc(',', w->f);
 		fputc('\n', w->f);
-		op_json(&w->j, c, op);
+		w->fns->json(&w->j, c, item);
 		fwrite(w->j.buf, 1, w->j.len, w->f);
 		jw_reset(&w->j);
 		break;
 	case FMT_CSV:
-		op_csv(w->f, c, op);
+		w->fns->csv(w->f, c, item);
 		break;
 	default:
-		op_text(w->f, c, op);
+		w->fns->text(w->f, c, item);
 		break;
 	}
 	w->n++;
 }
 
-void ops_out_end(struct ops_out *w)
+void rows_end(struct rows_out *w)
 {
 	if (w->fmt == FMT_JSON)
 		fputs(w->n ? "\n]\n" : "]\n", w->f);

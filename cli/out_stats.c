@@ -68,7 +68,7 @@ unsigned report_findings(const struct report *r)
 
 /* ---- JSON ---- */
 
-static void latency_json(struct jsonw *j, const char *key, const struct iws_latency *lc)
+void latency_json(struct jsonw *j, const char *key, const struct iws_latency *lc)
 {
 	/* Quantiles sort the samples lazily: a cache, not a change of value. */
 	struct iws_latency *l = (struct iws_latency *)lc;
@@ -257,6 +257,8 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	jw_ku64(j, "ack_wait_forced", tc->ack_wait_forced);
 	jw_ku64(j, "max_inflight", tc->max_inflight_seen);
 	ops_json(j, conn_stats(c));
+	if (conn_is_nvme(c))
+		nvme_qp_json(j, c);
 	jw_obj_end(j);
 }
 
@@ -344,6 +346,7 @@ void stats_write_json(FILE *f, const struct report *r)
 	jw_ku64(j, "gaps", gaps);
 	jw_ku64(j, "gap_bytes", gapb);
 	ops_json(j, &a->total);
+	nvme_total_json(j, r);
 	jw_obj_end(j);
 	jw_obj_end(j);
 	jw_flush_line(j, f);
@@ -352,8 +355,7 @@ void stats_write_json(FILE *f, const struct report *r)
 
 /* ---- text ---- */
 
-static void latency_row(FILE *f, const char *qp, const char *label, int opw,
-			const struct iws_latency *lc)
+void latency_row(FILE *f, const char *qp, const char *label, int opw, const struct iws_latency *lc)
 {
 	struct iws_latency *l = (struct iws_latency *)lc;
 	char b[32];
@@ -463,4 +465,5 @@ void stats_tables(FILE *f, const struct report *r)
 void stats_write_text(FILE *f, const struct report *r)
 {
 	stats_tables(f, r);
+	nvme_stats_text(f, r);
 }

@@ -271,7 +271,7 @@ static void slowest(FILE *f, struct rank *rk)
 	fprintf(f, "\nSlowest operations (latency, else delivery to the peer's ACK)\n");
 	fprintf(f, "%4s %6s %-*s%9s  %-13s %s\n", "QP", "id", 11, "op", "time", "frames", "why");
 	for (uint32_t i = 0; i < rk->h.n; i++) {
-		const struct tl_item *it = &rk->h.items[i];
+		const struct op_item *it = &rk->h.items[i];
 		int64_t ns = 0;
 		rank_time(&it->op, &ns);
 		char fr[48];
@@ -294,6 +294,7 @@ void summary_write(FILE *f, const struct report *r)
 		fputc('\n', f);
 		qp_block(f, c);
 	}
+	nvme_summary(f, r);
 	fputc('\n', f);
 	stats_tables(f, r);
 	slowest(f, r->rank);

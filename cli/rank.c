@@ -18,7 +18,7 @@ bool rank_time(const struct iws_op *op, int64_t *ns)
 	return false;
 }
 
-static int64_t time_of(const struct tl_item *it)
+static int64_t time_of(const struct op_item *it)
 {
 	int64_t ns = 0;
 	rank_time(&it->op, &ns);
@@ -26,7 +26,7 @@ static int64_t time_of(const struct tl_item *it)
 }
 
 /* Is a slower than b? Ties: in start order. */
-static bool slower(const struct tl_item *a, const struct tl_item *b)
+static bool slower(const struct op_item *a, const struct op_item *b)
 {
 	int64_t ta = time_of(a), tb = time_of(b);
 	if (ta != tb)
@@ -35,7 +35,7 @@ static bool slower(const struct tl_item *a, const struct tl_item *b)
 }
 
 /* The heap's root is the fastest kept: the first to give way. */
-static bool faster(const struct tl_item *a, const struct tl_item *b)
+static bool faster(const struct op_item *a, const struct op_item *b)
 {
 	return slower(b, a);
 }
@@ -63,7 +63,7 @@ void rank_add(struct rank *r, const struct conn *c, const struct iws_op *op)
 		r->below++;
 		return;
 	}
-	struct tl_item it = { *op, c };
+	struct op_item it = { *op, c };
 	if (r->limit && r->h.n == r->limit) {
 		if (slower(&it, &r->h.items[0])) {
 			r->h.items[0] = it;
@@ -80,7 +80,7 @@ void rank_add(struct rank *r, const struct conn *c, const struct iws_op *op)
 
 static int cmp_slowest(const void *a, const void *b)
 {
-	const struct tl_item *x = a, *y = b;
+	const struct op_item *x = a, *y = b;
 	return slower(x, y) ? -1 : slower(y, x) ? 1 : 0;
 }
 

@@ -35,6 +35,7 @@ static const struct name_entry rtr_short_names[] = { IWS_RTR_SHORT_NAMES(IWS_NAM
 static const struct name_entry marker_dev_names[] = { IWS_MARKER_DEV_NAMES(IWS_DEV_NAME) };
 static const struct name_entry marker_dev_texts[] = { IWS_MARKER_DEV_NAMES(IWS_DEV_TEXT) };
 static const struct name_entry op_flag_names[] = { IWS_OP_FLAG_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry nvme_flag_names[] = { IWS_NVME_FLAG_NAMES(IWS_NAME_ENTRY) };
 
 #define IWS_OP_NAME(v, n, t) n,
 #define IWS_OP_TITLE(v, n, t) t,
@@ -172,21 +173,33 @@ int iws_op_type_from_name(const char *name)
 	return -1;
 }
 
-const char *iws_op_flags_str(char *buf, size_t len, uint32_t flags)
+static const char *flags_str(const struct name_entry *t, size_t nt, char *buf, size_t len,
+			     uint32_t flags)
 {
 	size_t n = 0;
 	if (!len)
 		return buf;
 	buf[0] = 0;
-	for (size_t i = 0; i < sizeof(op_flag_names) / sizeof(op_flag_names[0]); i++) {
-		if (!(flags & op_flag_names[i].value))
+	for (size_t i = 0; i < nt; i++) {
+		if (!(flags & t[i].value))
 			continue;
-		int w = snprintf(buf + n, len - n, "%s%s", n ? "," : "", op_flag_names[i].name);
+		int w = snprintf(buf + n, len - n, "%s%s", n ? "," : "", t[i].name);
 		if (w < 0 || (size_t)w >= len - n)
 			break;
 		n += (size_t)w;
 	}
 	return buf;
+}
+
+const char *iws_op_flags_str(char *buf, size_t len, uint32_t flags)
+{
+	return flags_str(op_flag_names, sizeof(op_flag_names) / sizeof(op_flag_names[0]), buf, len, flags);
+}
+
+const char *iws_nvme_flags_str(char *buf, size_t len, uint32_t flags)
+{
+	return flags_str(nvme_flag_names, sizeof(nvme_flag_names) / sizeof(nvme_flag_names[0]), buf, len,
+			 flags);
 }
 
 /* ---- NVMe ---- */

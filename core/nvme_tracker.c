@@ -83,6 +83,8 @@ struct iws_nvme_tracker {
 	uint32_t nreads;
 	struct asm_msg open[2][OPEN_SENDS];
 	uint32_t gap_gen;
+	uint64_t next_id;
+	struct iws_nvme_note note;      /* on the segment being fed */
 };
 
 static uint32_t key_bucket(uint32_t key)
@@ -214,7 +216,7 @@ static struct cmd *find_key(struct iws_nvme_tracker *t, uint32_t key, uint64_t t
 	return first;
 }
 
-static void data_seen(struct cmd *c, const struct iws_nvme_seg *s, enum iws_nvme_xfer x,
+static void data_seen(struct iws_nvme_tracker *t, struct cmd *c, const struct iws_nvme_seg *s, enum iws_nvme_xfer x,
 		      uint32_t bytes)
 {
 	struct iws_nvme_cmd *r = &c->r;
@@ -224,6 +226,7 @@ static void data_seen(struct cmd *c, const struct iws_nvme_seg *s, enum iws_nvme
 	}
 	r->data_last_frame = s->frame;
 	c->data_last_ts = s->ts_ns;
+	t->note = (struct iws_nvme_note){ IWS_NVME_ROLE_DATA, r->id };
 	r->xfer = x;
 	r->bytes += bytes;
 	r->data_segments++;
@@ -299,6 +302,8 @@ static void issue(struct iws_nvme_tracker *t, const uint8_t *head, uint32_t have
 		return;
 	struct iws_nvme_cmd *r = &c->r;
 	r->qp = t->qp;
+	r->id = ++t->next_id;
+	t->note = (struct iws_nvme_note){ IWS_NVME_ROLE_COMMAND, r->id };
 	r->qid = t->info.qid;
 	r->cid = q.cid;
 	r->opcode = q.opcode;
@@ -368,6 +373,7 @@ static void respond(struct iws_nvme_tracker *t, const uint8_t *p, uint32_t have,
 		if (!c)
 			return;
 		c->r.qp = t->qp;
+		c->r.id = ++t->next_id;
 		c->r.qid = t->info.qid;
 		c->r.queue = queue_of(c->r.qid);
 		c->r.cid = e.cid;
@@ -378,6 +384,7 @@ static void respond(struct iws_nvme_tracker *t, const uint8_t *p, uint32_t have,
 		c->r.start_ns = s->first_ts_ns;
 	}
 	struct iws_nvme_cmd *r = &c->r;
+	t->note = (struct iws_nvme_note){ IWS_NVME_ROLE_RESPONSE, r->id };
 	r->has_completion = true;
 	r->cqe = e;
 	r->status = e.status;
@@ -478,6 +485,7 @@ static void seg_send(struct iws_nvme_tracker *t, const struct iws_nvme_seg *s)
 		a->have += n;
 	}
 	a->next_mo = h->mo + len;
+	t->note.role = h->last ? IWS_NVME_ROLE_NONE : IWS_NVME_ROLE_COMMAND_PART;
 	if (h->last) {
 		message(t, s->dir, a->head, a->have, a->next_mo, a->cut, a->first_frame, a->first_ts, s);
 		close_msg(t, a, false);
@@ -494,7 +502,7 @@ static void seg_write(struct iws_nvme_tracker *t, const struct iws_nvme_seg *s)
 		t->counts.unmatched_data++;
 		return;
 	}
-	data_seen(c, s, IWS_NVME_XFER_C2H, s->msg->payload_len);
+	data_seen(t, c, s, IWS_NVME_XFER_C2H, s->msg->payload_len);
 	t->counts.bytes_c2h += s->msg->payload_len;
 }
 
@@ -518,7 +526,7 @@ static void seg_read_req(struct iws_nvme_tracker *t, const struct iws_nvme_seg *
 		t->counts.unmatched_data++;
 		return;
 	}
-	data_seen(c, s, IWS_NVME_XFER_H2C, 0);
+	data_seen(t, c, s, IWS_NVME_XFER_H2C, 0);
 	/* Bounded like the commands: a flood of requests drops the oldest. */
 	if (t->nreads >= t->max_inflight && t->rd_head)
 		pop_read(t);
@@ -559,7 +567,7 @@ static void seg_read_resp(struct iws_nvme_tracker *t, const struct iws_nvme_seg 
 		pop_read(t);
 	struct cmd *c = p->c;
 	if (c) {
-		data_seen(c, s, IWS_NVME_XFER_H2C, len);
+		data_seen(t, c, s, IWS_NVME_XFER_H2C, len);
 		t->counts.bytes_h2c += len;
 		uint64_t off = p->buf_off + (h->to - p->next_to);
 		uint32_t cap = s->payload_cap < len ? s->payload_cap : len;
@@ -626,6 +634,7 @@ void iws_nvme_tracker_set_cm(struct iws_nvme_tracker *t, const struct iws_nvme_c
 void iws_nvme_tracker_segment(struct iws_nvme_tracker *t, const struct iws_nvme_seg *s)
 {
 	t->counts.segments++;
+	t->note = (struct iws_nvme_note){ IWS_NVME_ROLE_NONE, 0 };
 	if (!s->msg || s->dir > 1)
 		return;
 	switch (s->msg->ddp.opcode) {
@@ -708,4 +717,9 @@ const struct iws_nvme_qp_info *iws_nvme_tracker_info(const struct iws_nvme_track
 const struct iws_nvme_counts *iws_nvme_tracker_counts(const struct iws_nvme_tracker *t)
 {
 	return &t->counts;
+}
+
+const struct iws_nvme_note *iws_nvme_tracker_note(const struct iws_nvme_tracker *t)
+{
+	return &t->note;
 }

@@ -161,8 +161,10 @@ void iwarp_mpa_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 		proto_tree_add_item(mt, hf_iwarp_mpa_legacy_ord, tvb, pd_off + 4, 4, ENC_BIG_ENDIAN);
 		pd_len = 0;
 	}
-	if (pd_len)
+	if (pd_len) {
 		proto_tree_add_item(mt, hf_iwarp_mpa_private_data, tvb, pd_off, pd_len, ENC_NA);
+		iwarp_nvme_private_data(tvb, pinfo, tree, ic, f.type, pd_off, pd_len);
+	}
 
 	const struct iws_mpa_conn *neg = iwarp_conv_mpa(ic);
 	if (f.type == IWS_MPA_REPLY && neg->state == IWS_MPA_ST_FULL) {

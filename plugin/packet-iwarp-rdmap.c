@@ -131,8 +131,7 @@ void iwarp_col_append(packet_info *pinfo, const char *text)
 	col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", text);
 }
 
-/* "41 µs", "812 ns", "12.345 ms" */
-static const char *fmt_ns(wmem_allocator_t *scope, gint64 ns)
+const char *iwarp_fmt_ns(wmem_allocator_t *scope, gint64 ns)
 {
 	if (ns < 1000 && ns > -1000)
 		return wmem_strdup_printf(scope, "%" PRId64 " ns", ns);
@@ -231,7 +230,7 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
 			rt_ns.nsecs = (int)(n->response_time_ns % 1000000000);
 			pi = proto_tree_add_time(rt, hf_iwarp_rdmap_response_time, tvb, 0, 0, &rt_ns);
 			proto_item_set_generated(pi);
-			wmem_strbuf_append_printf(info, ", %s", fmt_ns(pinfo->pool, n->response_time_ns));
+			wmem_strbuf_append_printf(info, ", %s", iwarp_fmt_ns(pinfo->pool, n->response_time_ns));
 		}
 		proto_tree *ot = proto_tree_add_subtree_format(rt, tvb, 0, 0, ett_iwarp_rdmap_op, &pi,
 			"Operation %" PRIu64 ": %s", op->id, iws_op_type_title((enum iws_op_type)op->type));
@@ -318,6 +317,23 @@ static void offer_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, c
 				       who ? who : "?");
 	}
 	ENDTRY;
+}
+
+/* The whole Send message this segment completes (its own payload when it is
+ * the whole message, else the reassembly by MSN and MO), or NULL. *whole
+ * says whether it was reassembled. */
+static tvbuff_t *send_message(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, const struct iws_msg *msg,
+			      gboolean *whole)
+{
+	const struct iws_ddp_hdr *h = &msg->ddp;
+	tvbuff_t *payload = tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off);
+	*whole = FALSE;
+	if (h->mo == 0 && h->last)
+		return payload;
+	if (!iwarp_prefs.reassemble_untagged)
+		return NULL;
+	*whole = TRUE;
+	return iwarp_ddp_reassemble(payload, pinfo, tree, msg);
 }
 
 void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
@@ -433,16 +449,25 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 	show_matching(ulpdu, pinfo, rt, ti, rec, info);
 	iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
 
+	gboolean whole;
+	if (iwarp_nvme_is_nvme(ic)) {
+		/* NVMe/RDMA: capsules and data are the NVMe layer's. The built-in
+		 * upper layers' heuristics (RPC-over-RDMA claims almost any Send)
+		 * would misread them, so nothing of this connection is offered. A
+		 * capsule cut by the snapshot length is still shown as far as it
+		 * was captured (one segment; a cut segment is not reassembled). */
+		tvbuff_t *m = NULL;
+		if (untagged_send && msg->payload_len && !rec->note.rtr &&
+		    (!rec->truncated || (h->mo == 0 && h->last)))
+			m = send_message(ulpdu, pinfo, tree, msg, &whole);
+		iwarp_nvme_dissect(ulpdu, m, pinfo, tree, ic, rec, msg);
+		return;
+	}
 	if (!rec->truncated && !rec->note.rtr) {
 		if (untagged_send && msg->payload_len) {
-			tvbuff_t *payload = tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off);
-			if (h->mo == 0 && h->last) {
-				offer_ulp(payload, pinfo, tree, msg, FALSE, NULL);
-			} else if (iwarp_prefs.reassemble_untagged) {
-				tvbuff_t *whole = iwarp_ddp_reassemble(payload, pinfo, tree, msg);
-				if (whole)
-					offer_ulp(whole, pinfo, tree, msg, TRUE, NULL);
-			}
+			tvbuff_t *m = send_message(ulpdu, pinfo, tree, msg, &whole);
+			if (m)
+				offer_ulp(m, pinfo, tree, msg, whole, NULL);
 		} else if (h->tagged && msg->payload_len &&
 			   (opcode == IWS_OP_CODE_WRITE || opcode == IWS_OP_CODE_READ_RESP)) {
 			offer_ulp(tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off), pinfo, tree, msg, FALSE, NULL);

@@ -183,6 +183,11 @@ static iwarp_op_link *op_link(iwarp_conv *ic, guint64 id)
 	return l;
 }
 
+iwarp_frame_rec *iwarp_feeding_frame(void)
+{
+	return cap.cur_num ? frame_rec(cap.cur_num, TRUE) : NULL;
+}
+
 /* ---- the engine's reports (first pass) ---- */
 
 static void on_pdu(void *ctx, const struct iws_pdu *p)
@@ -226,6 +231,7 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 			r->peer_ird = m->ird[!p->dir];
 	}
 	APPEND(fr->pdus, iwarp_pdu_rec *, r);
+	iwarp_nvme_pdu(ic, p, r);
 }
 
 static void on_op(void *ctx, const struct iws_op *op)
@@ -262,7 +268,7 @@ static void on_span(void *ctx, const struct iws_span *sp)
 
 static void on_event(void *ctx, const struct iws_stream_event *ev)
 {
-	(void)ctx;
+	iwarp_nvme_event((iwarp_conv *)ctx, ev);
 	switch (ev->kind) {
 	case IWS_SEV_GAP:
 	case IWS_SEV_FRAMING_LOST:
@@ -296,6 +302,8 @@ static iwarp_conv *conv_get(packet_info *pinfo, const struct tcp_view *v, gboole
 	ic->port[1] = v->dport;
 	ic->ops = wmem_map_new(wmem_file_scope(), g_int64_hash, g_int64_equal);
 	ic->leftover = wmem_array_new(wmem_file_scope(), sizeof(struct iws_op));
+	ic->nvme_cmds = wmem_map_new(wmem_file_scope(), g_int64_hash, g_int64_equal);
+	ic->nvme_leftover = wmem_array_new(wmem_file_scope(), sizeof(iwarp_nvme_link *));
 	/* Without a handshake the initiator is the side that sent the SYN, else
 	 * the side of the first packet (docs/semantics.md), as in the CLI. */
 	gboolean synack = (v->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == (IWS_TCP_SYN | IWS_TCP_ACK);
@@ -346,6 +354,7 @@ static void conv_finish(iwarp_conv *ic, guint32 flag)
 	cap.cur_num = 0;
 	cap.cur_payload = NULL;
 	iws_stream_finish(ic->eng, flag);
+	iwarp_nvme_finish(ic, flag == IWS_OPF_UNFINISHED);
 	conv_keep_state(ic);
 	if (!ic->iwarp) {
 		/* Most TCP connections are not iWARP: keep nothing of them. */
@@ -466,7 +475,7 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 			is++;
 		}
 	}
-	if (iwarp_tap >= 0 && fr->ops)
+	if (iwarp_tap >= 0 && (fr->ops || fr->nvme))
 		tap_queue_packet(iwarp_tap, pinfo, fr);
 	iwarp_keep_conversation(pinfo, ic);
 }
@@ -487,7 +496,8 @@ static int dissect_iwarp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 			claim(pinfo, ic, &v);
 	}
 	iwarp_frame_rec *fr = frame_rec(pinfo->num, FALSE);
-	if (!fr || !fr->ic || !fr->ic->iwarp || (!fr->pdus && !fr->spans && !fr->events && !fr->ops))
+	if (!fr || !fr->ic || !fr->ic->iwarp ||
+	    (!fr->pdus && !fr->spans && !fr->events && !fr->ops && !fr->nvme))
 		return 0;
 	tvbuff_t *payload = NULL;
 	if (fr->in_frame && fr->payload_len)
@@ -547,6 +557,7 @@ static void free_engine(gpointer key, gpointer value, gpointer user_data)
 	iwarp_conv *ic = (iwarp_conv *)value;
 	iws_stream_free(ic->eng);
 	ic->eng = NULL;
+	iwarp_nvme_free(ic);
 }
 
 static void iwarp_cleanup(void)

@@ -28,6 +28,7 @@
 #include <epan/expert.h>
 
 #include "iwarpscope/mpa.h"
+#include "iwarpscope/nvme.h"
 #include "iwarpscope/qp.h"
 #include "iwarpscope/rdmap.h"
 #include "iwarpscope/stream.h"
@@ -36,6 +37,7 @@
 extern int proto_iwarp_mpa;
 extern int proto_iwarp_ddp;
 extern int proto_iwarp_rdmap;
+extern int proto_iwarp_nvme;
 extern int iwarp_tap;
 
 /* ---- preferences (owned by packet-iwarp-stream.c) ---- */
@@ -91,6 +93,8 @@ typedef struct iwarp_pdu_rec {
 	struct iws_seg_note note;    /* the tracker's conclusions */
 	iwarp_op_link *op;
 	guint16 peer_ird;            /* IRD of the receiver of requests, 0 unknown */
+	guint8 nvme_role;            /* enum iws_nvme_role: what the NVMe tracker made of it */
+	guint64 nvme_id;             /* ... and of which command */
 } iwarp_pdu_rec;
 
 /* What became of octets of this frame that are not a PDU completed in it. */
@@ -114,7 +118,25 @@ typedef struct iwarp_frame_rec {
 	wmem_array_t *spans;         /* iwarp_span_rec */
 	wmem_array_t *ops;           /* struct iws_op reported while this frame was fed */
 	wmem_array_t *events;        /* struct iws_stream_event */
+	wmem_array_t *nvme;          /* iwarp_nvme_link * reported while this frame was fed */
 } iwarp_frame_rec;
+
+/* One NVMe command as the tracker reported it: what rendering and the
+ * statistics need (struct iws_nvme_cmd is large; this is kept per command). */
+typedef struct iwarp_nvme_link {
+	guint32 qp;
+	guint64 id;
+	gint32 qid;
+	guint16 cid;
+	gboolean fabrics, no_command, has_completion, complete, send_inv;
+	const char *op, *title;      /* static strings (iws_nvme_op_key/title) */
+	guint32 first_frame, capsule_frame, last_frame, data_first_frame, data_last_frame;
+	gint64 start_ns, end_ns, latency_ns, data_ns;
+	guint64 bytes;
+	guint8 xfer;                 /* enum iws_nvme_xfer */
+	guint16 status;
+	guint32 flags;               /* IWS_NVMEF_* */
+} iwarp_nvme_link;
 
 typedef struct iwarp_conv {
 	guint32 qp;                  /* tcp.stream */
@@ -130,6 +152,10 @@ typedef struct iwarp_conv {
 	struct iws_mpa_conn mpa;
 	wmem_map_t *ops;             /* guint64 id -> iwarp_op_link */
 	wmem_array_t *leftover;      /* struct iws_op reported by iws_stream_finish */
+	/* NVMe over Fabrics (packet-iwarp-nvme.c) */
+	struct iws_nvme_conn *nvme;  /* the core's NVMe view, from the first PDU */
+	wmem_map_t *nvme_cmds;       /* guint64 id -> iwarp_nvme_link */
+	wmem_array_t *nvme_leftover; /* iwarp_nvme_link * reported at the end of the capture */
 } iwarp_conv;
 
 /* ---- packet-iwarp-stream.c ---- */
@@ -147,6 +173,31 @@ const struct iws_mpa_conn *iwarp_conv_mpa(const iwarp_conv *ic);
 /* Keep the TCP conversation handing its payloads to us (an upper layer such
  * as RPC may claim it). */
 void iwarp_keep_conversation(packet_info *pinfo, iwarp_conv *ic);
+
+/* The frame being fed on the first pass (NULL at the end of the capture). */
+iwarp_frame_rec *iwarp_feeding_frame(void);
+
+/* ---- packet-iwarp-nvme.c ---- */
+void iwarp_nvme_register(void);
+/* First pass, from the stream's callbacks: a PDU (rec: its record, NULL for
+ * an MPA frame), an event, the end of the connection or capture. */
+void iwarp_nvme_pdu(iwarp_conv *ic, const struct iws_pdu *p, iwarp_pdu_rec *rec);
+void iwarp_nvme_event(iwarp_conv *ic, const struct iws_stream_event *ev);
+void iwarp_nvme_finish(iwarp_conv *ic, gboolean capture_end);
+void iwarp_nvme_free(iwarp_conv *ic);
+/* The connection carries NVMe/RDMA (its payloads are the NVMe layer's). */
+gboolean iwarp_nvme_is_nvme(const iwarp_conv *ic);
+/* Render the NVMe view of a segment (ulpdu: its marker-free ULPDU): msg_tvb
+ * is the whole Send message (a capsule) when this segment completes one,
+ * else NULL. */
+void iwarp_nvme_dissect(tvbuff_t *ulpdu, tvbuff_t *msg_tvb, packet_info *pinfo, proto_tree *tree,
+			iwarp_conv *ic, const iwarp_pdu_rec *rec, const struct iws_msg *msg);
+/* The MPA Request's or Reply's private data after the enhanced word, on a
+ * connection that carries NVMe: the NVMe RDMA transport's rdma_cm data. */
+void iwarp_nvme_private_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic, int type,
+			     guint32 off, guint32 len);
+/* The command of a reported link as iws_nvme_stats_add wants it. */
+void iwarp_nvme_link_cmd(const iwarp_nvme_link *l, struct iws_nvme_cmd *c);
 
 /* ---- packet-iwarp-mpa.c ---- */
 void iwarp_mpa_register(void);
@@ -180,6 +231,8 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 			 iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res);
 /* Info column text for a PDU or for octets not decoded. */
 void iwarp_col_append(packet_info *pinfo, const char *text);
+/* A duration for the Info column: "41 µs", "812 ns", "12.345 ms". */
+const char *iwarp_fmt_ns(wmem_allocator_t *scope, gint64 ns);
 
 /* ---- iwarp-stats.c ---- */
 void iwarp_stats_register(void);

@@ -30,6 +30,7 @@ void proto_register_iwarp(void)
 	iwarp_mpa_register();
 	iwarp_ddp_register();
 	iwarp_rdmap_register();
+	iwarp_nvme_register();
 }
 
 void proto_reg_handoff_iwarp(void)

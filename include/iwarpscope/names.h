@@ -150,6 +150,21 @@ extern "C" {
 	X(0x2, "skip_crc", "markers follow a non-RFC 5044 grid that leaves CRC octets out") \
 	X(0x4, "offset", "markers follow a non-RFC 5044 grid offset from SeqStart")
 
+/* NVMe command flags (IWS_NVMEF_*, nvme.h) as the CLI's `nvme` output names them. */
+#define IWS_NVME_FLAG_NAMES(X) \
+	X(0x0001, "unfinished") \
+	X(0x0002, "aborted") \
+	X(0x0004, "gap") \
+	X(0x0008, "evicted") \
+	X(0x0010, "replaced") \
+	X(0x0020, "no_command") \
+	X(0x0040, "cid_reuse") \
+	X(0x0080, "sqid_mismatch") \
+	X(0x0100, "inval_mismatch") \
+	X(0x0200, "data_mismatch") \
+	X(0x0400, "queue_unknown") \
+	X(0x0800, "data_truncated")
+
 /* RTR message types as the CLI's JSON names them (IWS_RTR_*, mpa.h). */
 #define IWS_RTR_SHORT_NAMES(X) \
 	X(0x1, "send") \
@@ -465,6 +480,8 @@ const char *iws_marker_dev_text(uint32_t bit);
 /* The names of the IWS_OPF_* bits set in flags, comma separated, in buf
  * (len octets, NUL-terminated; cut short if it does not fit). */
 const char *iws_op_flags_str(char *buf, size_t len, uint32_t flags);
+/* The same for the IWS_NVMEF_* bits of an NVMe command. */
+const char *iws_nvme_flags_str(char *buf, size_t len, uint32_t flags);
 /* NVMe (see nvme.h for the queue-aware op name). NULL when unnamed. */
 const char *iws_nvme_admin_opcode_key(uint32_t opcode);
 const char *iws_nvme_admin_opcode_title(uint32_t opcode);

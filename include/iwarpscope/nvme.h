@@ -31,6 +31,7 @@
 
 #include "mpa.h"   /* IWS_DIR_I2R, IWS_DIR_R2I */
 #include "rdmap.h"
+#include "stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -295,6 +296,8 @@ const char *iws_nvme_xfer_name(enum iws_nvme_xfer x);
 /* One NVMe command, reported once. */
 struct iws_nvme_cmd {
 	uint32_t qp;                /* the caller's connection number (iws_nvme_tracker_new) */
+	uint64_t id;                /* 1, 2, ... per tracker, in the order capsules completed
+				     * (a completion without its command gets the next one) */
 	int32_t qid;                /* -1: unknown */
 	enum iws_nvme_queue queue;
 	uint16_t cid;
@@ -402,6 +405,114 @@ bool iws_nvme_tracker_pending(const struct iws_nvme_tracker *t, int64_t *start_n
 
 const struct iws_nvme_qp_info *iws_nvme_tracker_info(const struct iws_nvme_tracker *t);
 const struct iws_nvme_counts *iws_nvme_tracker_counts(const struct iws_nvme_tracker *t);
+
+/* What the tracker made of the last segment fed, for a front end that shows
+ * each segment with its command (the plugin): the command's id is the one
+ * its report will carry. */
+enum iws_nvme_role {
+	IWS_NVME_ROLE_NONE = 0,     /* not NVMe, or nothing it could be tied to */
+	IWS_NVME_ROLE_COMMAND,      /* completed a command capsule */
+	IWS_NVME_ROLE_COMMAND_PART, /* a segment of a capsule still arriving */
+	IWS_NVME_ROLE_RESPONSE,     /* a response capsule (cmd_id: its command, or an orphan) */
+	IWS_NVME_ROLE_DATA,         /* RDMA data (Write, Read Request or Response) of cmd_id */
+};
+
+struct iws_nvme_note {
+	enum iws_nvme_role role;
+	uint64_t cmd_id;            /* 0: none */
+};
+
+const struct iws_nvme_note *iws_nvme_tracker_note(const struct iws_nvme_tracker *t);
+
+/* ---- one connection, for a front end: recognition, then the tracker ---- */
+
+/*
+ * Both front ends see a connection as the stream engine's PDUs and events
+ * (stream.h); this object decides from them, by content, whether the
+ * connection carries NVMe/RDMA, on any port:
+ *   - the MPA Request's private data is the NVMe RDMA transport's rdma_cm
+ *     request (RECFMT 0, 32 octets, reserved octets zero), or
+ *   - a Send parses as a command capsule (an SQE with an SGL, NVMe-oF 1.1
+ *     "Capsules": fabrics use SGLs only): a Fabrics Connect settles it; any
+ *     other command makes the connection a candidate whose commands are held
+ *     until one of them is answered by a 16-octet response capsule with its
+ *     CID (then all are reported), and it is given up after
+ *     IWS_NVME_PROBE_CAPSULES capsules without such an answer.
+ * The direction of the first capsule is the host's (on iWARP the host is
+ * the MPA initiator; without the handshake the engine may have guessed the
+ * other way). Sends that are no capsule are looked at IWS_NVME_PROBE_SENDS
+ * times (and IWS_NVME_PROBE_SEGMENTS other segments before any capsule), then
+ * the connection is taken for something else and costs nothing.
+ */
+#define IWS_NVME_PROBE_SENDS 32
+#define IWS_NVME_PROBE_SEGMENTS 65536
+#define IWS_NVME_PROBE_CAPSULES 64
+
+enum iws_nvme_conn_state {
+	IWS_NVME_PROBING = 0,       /* nothing decided yet */
+	IWS_NVME_CANDIDATE,         /* capsules parse; commands held until one is answered */
+	IWS_NVME_YES,               /* NVMe/RDMA: commands reported */
+	IWS_NVME_NO,                /* not NVMe (given up) */
+};
+
+struct iws_pdu;
+struct iws_stream_event;
+struct iws_nvme_conn;
+
+/* NULL on allocation failure. cb receives the commands of the connection
+ * once it is recognised (those held before, then each as it is reported). */
+struct iws_nvme_conn *iws_nvme_conn_new(const struct iws_nvme_limits *lim, uint32_t qp,
+					iws_nvme_cmd_cb cb, void *ctx);
+void iws_nvme_conn_free(struct iws_nvme_conn *n);
+/* Every PDU (MPA Request/Reply and FPDUs) and event of the connection, as
+ * the engine reports them. */
+void iws_nvme_conn_pdu(struct iws_nvme_conn *n, const struct iws_pdu *pdu);
+void iws_nvme_conn_event(struct iws_nvme_conn *n, const struct iws_stream_event *ev);
+/* The capture (capture_end) or the connection ended: outstanding commands are
+ * reported UNFINISHED or ABORTED; a candidate never answered is given up. */
+void iws_nvme_conn_finish(struct iws_nvme_conn *n, bool capture_end);
+enum iws_nvme_conn_state iws_nvme_conn_state(const struct iws_nvme_conn *n);
+/* The tracker (NULL while probing or once given up). */
+const struct iws_nvme_tracker *iws_nvme_conn_tracker(const struct iws_nvme_conn *n);
+/* The tracker's note on the last PDU fed (NULL: none). */
+const struct iws_nvme_note *iws_nvme_conn_note(const struct iws_nvme_conn *n);
+/* As iws_nvme_tracker_pending, held commands included. */
+bool iws_nvme_conn_pending(const struct iws_nvme_conn *n, int64_t *start_ns, uint64_t *first_frame);
+
+/* ---- statistics per (qid, op), shared by the CLI and the plugin ---- */
+
+#define IWS_NVME_STATUS_SLOTS 8
+
+struct iws_nvme_status_count {
+	uint16_t status;            /* the 15-bit Status Field, non-zero */
+	uint64_t count;
+};
+
+struct iws_nvme_op_stats {
+	int32_t qid;                /* -1: unknown */
+	const char *op;             /* iws_nvme_op_key() */
+	bool fabrics;               /* a Fabrics command: its status names differ */
+	uint64_t count, complete, errors, bytes;
+	int64_t first_start_ns, last_end_ns;   /* over the complete commands */
+	struct iws_latency latency;            /* complete commands: latency_ns */
+	struct iws_latency data;               /* complete commands with RDMA data: data_ns */
+	struct iws_nvme_status_count status[IWS_NVME_STATUS_SLOTS]; /* errors, by status */
+	uint32_t nstatus;
+	uint64_t status_other;      /* errors of statuses past the slots */
+};
+
+struct iws_nvme_stats {
+	struct iws_nvme_op_stats *e;   /* sorted by qid, then op */
+	uint32_t n, cap;
+};
+
+void iws_nvme_stats_init(struct iws_nvme_stats *s);
+void iws_nvme_stats_free(struct iws_nvme_stats *s);
+/* false on allocation failure (the command is then not counted). */
+bool iws_nvme_stats_add(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c);
+/* Complete commands per second over the span from the first one's start to
+ * the last one's end, rounded; 0 when that span is 0. */
+uint64_t iws_nvme_op_iops(const struct iws_nvme_op_stats *o);
 
 #ifdef __cplusplus
 }

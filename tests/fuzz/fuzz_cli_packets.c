@@ -75,12 +75,13 @@ static void on_op(void *vctx, struct conn *c, const struct iws_op *op)
 		__builtin_trap();
 	if (op->has_latency && op->latency_ns != op->end_ns - op->start_ns)
 		__builtin_trap();
-	timeline_add(&x->tl, c, op);
+	timeline_add(&x->tl, c, &(struct tl_key){ op->start_ns, op->first_frame, c->stream, op->id }, op);
 }
 
-static void emit(void *vctx, const struct conn *c, const struct iws_op *op)
+static void emit(void *vctx, const struct conn *c, const void *item)
 {
 	struct ctx *x = vctx;
+	const struct iws_op *op = item;
 	(void)c;
 	if (x->any && (op->start_ns < x->last_ts ||
 		       (op->start_ns == x->last_ts && op->first_frame < x->last_frame)))
@@ -89,6 +90,17 @@ static void emit(void *vctx, const struct conn *c, const struct iws_op *op)
 	x->last_ts = op->start_ns;
 	x->last_frame = op->first_frame;
 	x->emitted++;
+}
+
+/* NVMe commands (the CLI's `nvme` and statistics): as the tracker says. */
+static void on_nvme(void *vctx, struct conn *c, const struct iws_nvme_cmd *m)
+{
+	(void)vctx;
+	if (m->qp != c->stream || !m->op || (m->complete && !m->has_completion) ||
+	    (m->has_completion && !(m->flags & IWS_NVMEF_NO_COMMAND) &&
+	     m->latency_ns != m->end_ns - m->start_ns) ||
+	    m->data_ns < 0)
+		__builtin_trap();
 }
 
 static void on_fpdu(void *vctx, struct conn *c, const struct iws_pdu *pdu)
@@ -134,10 +146,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.ctx = &x,
 		.op = on_op,
 		.fpdu = on_fpdu,
+		.nvme = true,
+		.nvme_cmd = on_nvme,
 	};
 	if (!analysis_init(&x.a, &ao))
 		return 0;
-	timeline_init(&x.tl, 64, &x, emit);
+	timeline_init(&x.tl, 64, sizeof(struct iws_op), &x, emit);
 
 	struct side_state st[NCONN][2];
 	for (int k = 0; k < NCONN; k++) {

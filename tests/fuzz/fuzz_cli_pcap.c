@@ -29,7 +29,8 @@ struct app {
 	struct analysis a;
 	struct timeline tl;
 	struct rank rank;           /* the slowest 3, as the summary lists them */
-	struct ops_out ops[4];
+	struct rows_out ops[4];
+	struct rows_out nvme[4];
 	struct fpdus_out fpdus;
 	uint32_t ticks;
 };
@@ -45,15 +46,23 @@ static FILE *sink_file(void)
 static void on_op(void *ctx, struct conn *c, const struct iws_op *op)
 {
 	struct app *app = ctx;
-	timeline_add(&app->tl, c, op);
+	timeline_add(&app->tl, c, &(struct tl_key){ op->start_ns, op->first_frame, c->stream, op->id }, op);
 	rank_add(&app->rank, c, op);
 }
 
-static void emit_op(void *ctx, const struct conn *c, const struct iws_op *op)
+static void emit_op(void *ctx, const struct conn *c, const void *op)
 {
 	struct app *app = ctx;
 	for (int i = 0; i < 4; i++)
-		ops_out_write(&app->ops[i], c, op);
+		rows_write(&app->ops[i], c, op);
+}
+
+/* NVMe commands in every format, as they are reported. */
+static void on_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
+{
+	struct app *app = ctx;
+	for (int i = 0; i < 4; i++)
+		rows_write(&app->nvme[i], c, cmd);
 }
 
 static void on_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
@@ -114,17 +123,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.ctx = &app,
 		.op = on_op,
 		.fpdu = on_fpdu,
+		.nvme = true,
+		.nvme_cmd = on_nvme,
 	};
 	if (!analysis_init(&app.a, &ao)) {
 		source_close(app.src);
 		free(copy);
 		return 0;
 	}
-	timeline_init(&app.tl, 32, &app, emit_op);
+	timeline_init(&app.tl, 32, sizeof(struct iws_op), &app, emit_op);
 	rank_init(&app.rank, 3, 0);
 	static const enum out_format fmts[4] = { FMT_TEXT, FMT_JSON, FMT_JSONL, FMT_CSV };
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 4; i++) {
 		ops_out_begin(&app.ops[i], out, fmts[i]);
+		nvme_out_begin(&app.nvme[i], out, fmts[i]);
+	}
 	fpdus_out_begin(&app.fpdus, out);
 
 	struct report r = { &app.a, app.src, &o, &app.tl, &app.rank };
@@ -132,8 +145,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run_input(app.src, &app.a, &r, &h);
 	analysis_finish(&app.a);
 	timeline_flush(&app.tl);
-	for (int i = 0; i < 4; i++)
-		ops_out_end(&app.ops[i]);
+	for (int i = 0; i < 4; i++) {
+		rows_end(&app.ops[i]);
+		rows_end(&app.nvme[i]);
+	}
 	fpdus_out_end(&app.fpdus);
 	summary_write(out, &r);
 	stats_write_json(out, &r);

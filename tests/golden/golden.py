@@ -7,7 +7,7 @@ Usage: golden.py [--update] TOOL ROOT SAMPLE KIND EXPECTED
   ROOT      the source tree (the command runs there, so paths in the output are
             relative: samples/real/01-rping.pcap)
   SAMPLE    capture path relative to ROOT
-  KIND      summary | ops | stats (the command and format, see KINDS)
+  KIND      summary | ops | stats | stats-text | nvme | nvme-text (see KINDS)
   EXPECTED  expected output file
 With --update the expected file is (re)written instead (tests/golden/update.sh).
 Runs with TZ=UTC so calendar times do not depend on the machine.
@@ -21,6 +21,9 @@ KINDS = {
     "summary": ["summary", "--no-progress"],
     "ops": ["ops", "--format", "jsonl"],
     "stats": ["stats", "--format", "json"],
+    "stats-text": ["stats", "--format", "text"],
+    "nvme": ["nvme", "--format", "jsonl"],
+    "nvme-text": ["nvme", "--format", "text"],
 }
 
 

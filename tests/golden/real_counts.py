@@ -237,6 +237,32 @@ def main(argv):
     check(all(resp(o) for o in of(ops, op="write")), "30: RDMA Writes only by the controller")
     check(all(o["complete"] for o in ops), "30: every RDMA operation complete")
 
+    # 31: NFSv3 over RPC-over-RDMA (nfsd on 10.77.2.1, RDMA port 20049; kernel client on
+    # 10.77.2.2; MOUNT and rpcbind over plain TCP). The client's /proc/self/mountstats
+    # counts for the rdma transport 31 sends and 31 receives (every RPC is a client Send
+    # and a server reply Send), 3 read chunks (NFS WRITE data, wsize 524288: 512 KiB twice
+    # and 64 KiB, which the server pulls with RDMA Reads), 3 write chunks and 11 reply
+    # chunks, and 1115144 octets of RDMA replies (what the server's RDMA Writes place).
+    # Not NVMe: no nvme section.
+    ops, st = load_one("31-nfsrdma-v3")
+    check(len(st["qps"]) == 1 and st["capture"]["tcp_connections"] == 3,
+          "31: one iWARP QP among three TCP connections")
+    q = st["qps"][0]
+    check(q["responder"] == "10.77.2.1:20049" and q["initiator"].startswith("10.77.2.2:")
+          and q["mpa_rev"] == 2 and not q["crc"], "31: client to the nfsd's RDMA port 20049, rev 2")
+    sends = of(ops, op="send") + of(ops, op="send_inv")
+    check(len(of(sends, src_host="10.77.2.2")) == 31 and len(of(sends, src_host="10.77.2.1")) == 31,
+          "31: 31 RPC calls and 31 replies in Sends")
+    rd = of(ops, op="read")
+    check(sorted(o["bytes"] for o in rd) == [65536, 524288, 524288]
+          and all(o["src"].startswith("10.77.2.1") and o["complete"] for o in rd),
+          "31: the server's 3 RDMA Reads of the WRITE data")
+    wr = of(ops, op="write")
+    check(sum(o["bytes"] for o in wr) == 1115144 and all(o["src"].startswith("10.77.2.1") for o in wr),
+          "31: 1115144 octets of RDMA Writes by the server")
+    check(all(o["complete"] for o in ops) and q["gaps"] == 0, "31: every operation complete, no gap")
+    check("nvme" not in q and "nvme" not in st["total"], "31: not taken for NVMe")
+
     return verdict()
 
 

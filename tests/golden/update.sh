@@ -15,8 +15,10 @@ for sample in "$root"/samples/real/*.pcap "$root"/samples/generated/*.pcap "$roo
 	dir=$(basename "$(dirname "$sample")")
 	name=$(basename "$sample"); name=${name%.pcapng}; name=${name%.pcap}
 	rel=${sample#"$root"/}
-	for kind in summary ops stats; do
-		case $kind in summary) ext=txt ;; ops) ext=jsonl ;; stats) ext=json ;; esac
+	kinds="summary ops stats"
+	case $name in *nvme*) kinds="$kinds nvme nvme-text stats-text" ;; esac
+	for kind in $kinds; do
+		case $kind in summary|*-text) ext=txt ;; ops|nvme) ext=jsonl ;; stats) ext=json ;; esac
 		python3 "$here/golden.py" --update "$tool" "$root" "$rel" "$kind" \
 			"$here/expected/$dir/$name.$kind.$ext"
 	done

@@ -47,6 +47,10 @@ really has to track them. Scenarios (file NAME.pcap unless noted):
   ts-extreme         pcapng whose timestamps are near 2^64 ns and 0
   isn-wrap           sequence numbers wrapping 2^32 with overlapping
                      retransmissions across the wrap (ops must all decode)
+  nvme-storm         an NVMe/RDMA I/O queue (NVMe rdma_cm data in the MPA
+                     Request): 200,000 Read command capsules never answered,
+                     100,000 completions of commands long given up, 50,000
+                     RDMA Writes whose key no command names
   empty              zero octets
 """
 import os
@@ -313,6 +317,50 @@ def held_storm(out, n=1_500):
     p.close()
 
 
+def nvme_sqe_read(cid, slba, key):
+    """An NVMe Read command capsule (NVMe Base 2.0 SQE; NVMe-oF keyed SGL):
+    little-endian, PSDT 01b, a Keyed SGL Data Block of 4096 octets."""
+    sgl = struct.pack("<Q", 0x10000 + slba * 4096) + (4096).to_bytes(3, "little") + struct.pack("<I", key) + b"\x40"
+    return (bytes([0x02, 0x40]) + struct.pack("<HI", cid & 0xFFFF, 1) + b"\0" * 16 + sgl +
+            struct.pack("<QII", slba, 0, 0) + b"\0" * 12)
+
+
+def nvme_cqe(cid, sqhd):
+    return struct.pack("<IIHHHH", 0, 0, sqhd & 0xFFFF, 1, cid & 0xFFFF, 0)
+
+
+def nvme_storm(out, n=200_000, orphans=100_000, stray=50_000):
+    """The host floods commands the controller never answers: the tracker
+    gives up the oldest past its in-flight limit (1024 per connection);
+    completions of commands given up are orphans; Writes with unknown keys
+    match nothing. Memory must stay bounded, every command reported once."""
+    p = Pcap(out)
+    # MPA Request private data: the enhanced word, then the NVMe RDMA
+    # transport's rdma_cm request (RECFMT 0, QID 1, HRQSIZE, HSQSIZE, CNTLID,
+    # 22 reserved octets).
+    cm = struct.pack("<HHHHH", 0, 1, 128, 127, 0xFFFF) + b"\0" * 22
+    req = b"MPA ID Req Frame" + bytes([0x10, 2]) + struct.pack("!H", 4 + len(cm)) + struct.pack("!HH", 16, 16) + cm
+    c = Conn(p, 40020, dport=4420, request=False, reply=False)
+    c.cseq -= len(MPA_REQ)  # Conn counted its own Request as sent: this one replaces it
+    c.c2s(req)
+    c.s2c(MPA_REP)
+    msn_h, msn_c, o = 1, 1, 0
+    for i in range(n):
+        c.c2s(fpdu(send_ulpdu(msn_h, nvme_sqe_read(i, i, 0x5000 + i))), 100)
+        msn_h += 1
+        if o < orphans and i % 2 == 1:
+            c.s2c(fpdu(send_ulpdu(msn_c, nvme_cqe(i - 5000, i))), 10)
+            msn_c += 1
+            o += 1
+        if i < 4 * stray and i % 4 == 0:
+            c.s2c(fpdu(write_seg(0xBAD00000 + i, 0, b"d" * 64, last=True)), 10)
+    while o < orphans:
+        c.s2c(fpdu(send_ulpdu(msn_c, nvme_cqe(o, o))), 10)
+        msn_c += 1
+        o += 1
+    p.close()
+
+
 def write_storm(out, n=200_000):
     p = Pcap(out)
     c = Conn(p, 40005)
@@ -477,6 +525,7 @@ SCENARIOS = {
     "ts-backwards": ts_backwards,
     "ts-extreme": ts_extreme,
     "isn-wrap": isn_wrap,
+    "nvme-storm": nvme_storm,
     "empty": empty,
 }
 

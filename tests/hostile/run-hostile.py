@@ -37,9 +37,11 @@ def has_warning(d, text):
     return any(text in w for w in d["capture"]["warnings"])
 
 
-# Each case: (capture, extra arguments, expected exit status, checks[, its
-# own peak RSS bound in MiB]). A check is (description, function of the
-# parsed JSON report).
+# Each case: (capture, extra arguments, expected exit status, checks[,
+# command[, peak RSS bound in MiB]]). A check is (description, function of
+# the parsed JSON report); the command is `stats --format json` unless
+# given (for `nvme --format jsonl` a check sees {"commands": the number of
+# lines, "stderr": ...}); the RSS bound is --max-rss unless given.
 CASES = {
     "many-connections": ("many-connections", [], 0, [
         ("100,000 TCP connections seen", lambda d: capture(d, "tcp_connections") == 100000),
@@ -90,7 +92,7 @@ CASES = {
         ("released out of order at the memory budget, counted",
          lambda d: qsum(d, "order_forced") > 0),
         ("the budget held", lambda d: capture(d, "reasm_peak_bytes") <= 17 << 20),
-    ], 64),
+    ], None, 64),
     "read-storm": ("read-storm", [], 0, [
         ("200,000 Reads, all incomplete",
          lambda d: qsum(d, "operations") == 200000 and qsum(d, "incomplete") == 200000),
@@ -157,6 +159,21 @@ CASES = {
          lambda d: qsum(d, "operations") == 120 and qsum(d, "incomplete") == 0),
         ("overlaps counted", lambda d: qsum(d, "overlaps") > 0 or qsum(d, "retransmissions") > 0),
     ]),
+    # NVMe/RDMA (issue 15): the tracker keeps at most 1024 commands in flight per
+    # connection and reports each command once, whatever the host floods.
+    "nvme-storm": ("nvme-storm", [], 0, [
+        ("recognised as NVMe by its rdma_cm data", lambda d: d["qps"][0]["nvme"]["qid"] == 1),
+        ("300,000 commands reported (200,000 + 100,000 orphans), none complete",
+         lambda d: d["qps"][0]["nvme"]["commands"] == 300000 and d["qps"][0]["nvme"]["incomplete"] == 300000),
+        ("in-flight limit (1024) held and reported",
+         lambda d: d["qps"][0]["nvme"]["max_inflight"] == 1024
+         and d["qps"][0]["nvme"]["evicted"] == 200000 - 1024),
+        ("100,000 orphan completions counted", lambda d: d["qps"][0]["nvme"]["orphan_responses"] == 100000),
+        ("50,000 stray Writes counted", lambda d: d["qps"][0]["nvme"]["unmatched_data"] == 50000),
+    ]),
+    "nvme-storm-list": ("nvme-storm", [], 0, [
+        ("every command listed once", lambda d: d["commands"] == 300000),
+    ], ["nvme", "--format", "jsonl"]),
     # Inputs that are not captures: one clear line on stderr, exit status 2.
     "empty": ("empty", [], 2, []),
     "directory": (None, [], 2, []),
@@ -182,17 +199,25 @@ def input_path(args, case, fresh=False):
 
 def run_case(args, case):
     _, extra, want_rc, checks = CASES[case][:4]
-    max_rss = CASES[case][4] if len(CASES[case]) > 4 else args.max_rss
+    command = CASES[case][4] if len(CASES[case]) > 4 and CASES[case][4] else \
+        ["stats", "--format", "json"]
+    max_rss = CASES[case][5] if len(CASES[case]) > 5 else args.max_rss
+    lines = command[0] != "stats"
     path = input_path(args, case)
-    with tempfile.NamedTemporaryFile(mode="r", suffix=".time") as tf:
-        cmd = ["/usr/bin/time", "-f", "%e %M", "-o", tf.name, args.iwarpscope, "stats",
-               "--format", "json", "--no-progress"] + extra + [path]
+    with tempfile.NamedTemporaryFile(mode="r", suffix=".time") as tf, \
+            tempfile.TemporaryFile() as out:
+        cmd = ["/usr/bin/time", "-f", "%e %M", "-o", tf.name, args.iwarpscope] + command + \
+              ["--no-progress"] + extra + [path]
         try:
-            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               timeout=args.max_seconds)
+            p = subprocess.run(cmd, stdout=out, stderr=subprocess.PIPE, timeout=args.max_seconds)
         except subprocess.TimeoutExpired:
             return False, "no answer within %g s (hang?)" % args.max_seconds, None, None
         fields = tf.read().split()
+        out.seek(0)
+        if lines:
+            stdout = json.dumps({"commands": sum(1 for _ in out), "stderr": p.stderr.decode(errors="replace")})
+        else:
+            stdout = out.read()
     secs, rss_mib = (float(fields[-2]), int(fields[-1]) / 1024) if len(fields) >= 2 else (None, None)
     stderr = p.stderr.decode(errors="replace")
     problems = []
@@ -212,7 +237,7 @@ def run_case(args, case):
             facts.append(lines[0])
     elif p.returncode == 0:
         try:
-            d = json.loads(p.stdout)
+            d = json.loads(stdout)
         except ValueError as e:
             problems.append("report is not JSON: %s" % e)
             d = None

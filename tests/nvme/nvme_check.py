@@ -1,31 +1,49 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The core's NVMe command tracker on whole captures (through tests/nvme/nvme_feed).
+"""NVMe over Fabrics on whole captures, through the CLI: `iwarpscope nvme --format
+jsonl` (the commands, in start order) and `iwarpscope stats --format json` (each
+QP's nvme section: queue, NQNs, controller, counters).
 
-  nvme_check.py truth NVME_FEED SAMPLE     SAMPLE.pcap[ng] + SAMPLE.truth.json: the
-      commands the tracker reports equal the truth's `nvme` list, every field the
-      truth gives, in the truth's order (start_ns, first_frame, qp, cid).
-  nvme_check.py real NVME_FEED 30-nvmeof-mixed.pcap
+  nvme_check.py truth IWARPSCOPE SAMPLE    SAMPLE.pcap[ng] + SAMPLE.truth.json: the
+      commands equal the truth's `nvme` list, every field the truth gives, in the
+      truth's order (start_ns, first_frame, qp, cid), which is the CLI's order.
+  nvme_check.py real IWARPSCOPE 30-nvmeof-mixed.pcap
       the real NVMe-oF capture (/work/shared/captures/MANIFEST.md section 30):
       the I/O commands per op that the host ran, the admin commands nvme-cli
       issued, one Connect per queue, every command complete except the AER.
+  nvme_check.py formats IWARPSCOPE SAMPLE.pcap
+      `nvme --format json` is the array of the jsonl objects, `--format csv` has a
+      header and one row per command with the same values, `--format text` one line
+      per command, and --qp/--since/--until select what they say.
 
 Exit status: 0 equal, 1 a difference (each printed), 2 the tool failed.
 """
 import collections
+import csv
+import io
 import json
 import os
 import subprocess
 import sys
 
 
-def feed(tool, capture):
-    p = subprocess.run([tool, capture], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def run(tool, args):
+    p = subprocess.run([tool] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=dict(os.environ, TZ="UTC"))
     if p.returncode != 0:
-        print("nvme_feed failed (%d): %s" % (p.returncode, p.stderr.decode(errors="replace")))
+        print("iwarpscope %s failed (%d): %s" % (" ".join(args), p.returncode,
+                                                p.stderr.decode(errors="replace")))
         sys.exit(2)
-    rows = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
-    return [r for r in rows if "cid" in r], [r for r in rows if "qp_info" in r]
+    return p.stdout.decode()
+
+
+def feed(tool, capture):
+    """(the commands in the CLI's order, each NVMe QP's nvme section)"""
+    cmds = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", capture]).splitlines()
+            if l.strip()]
+    stats = json.loads(run(tool, ["stats", "--format", "json", capture]))
+    info = [q["nvme"] for q in stats["qps"] if "nvme" in q]
+    return cmds, info
 
 
 def check_truth(tool, sample):
@@ -33,8 +51,10 @@ def check_truth(tool, sample):
     with open(sample + ".truth.json") as f:
         want = json.load(f)["nvme"]
     got, _ = feed(tool, cap)
-    got.sort(key=lambda c: (c["start_ns"], c["first_frame"], c["qp"], c["cid"]))
     diffs = []
+    order = [(c["start_ns"], c["first_frame"], c["qp"]) for c in got]
+    if order != sorted(order):
+        diffs.append("commands not listed in start order")
     if len(got) != len(want):
         diffs.append("%d commands, truth has %d" % (len(got), len(want)))
     for i, (g, w) in enumerate(zip(got, want)):
@@ -109,11 +129,47 @@ def check_real(tool, capture):
     return 1 if fails else 0
 
 
+def check_formats(tool, capture):
+    fails = []
+    lines = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", capture]).splitlines()]
+    arr = json.loads(run(tool, ["nvme", "--format", "json", capture]))
+    if arr != lines:
+        fails.append("json array differs from the jsonl objects")
+    rows = list(csv.DictReader(io.StringIO(run(tool, ["nvme", "--format", "csv", capture]))))
+    if len(rows) != len(lines):
+        fails.append("csv: %d rows for %d commands" % (len(rows), len(lines)))
+    for i, (r, j) in enumerate(zip(rows, lines)):
+        for k in ("qp", "qid", "cid", "opcode", "op", "nsid", "slba", "nlb", "bytes", "first_frame", "last_frame",
+                  "start_ns", "end_ns", "latency_ns", "data_ns", "status", "status_name", "complete", "fctype",
+                  "xfer", "flags"):
+            want = j.get(k)
+            want = "" if want is None else str(want).lower() if isinstance(want, bool) else str(want)
+            if r[k] != want:
+                fails.append("csv row %d %s: %r, jsonl %r" % (i, k, r[k], want))
+    text = run(tool, ["nvme", capture]).splitlines()
+    if len(text) != len(lines):
+        fails.append("text: %d lines for %d commands" % (len(text), len(lines)))
+    qp = lines[-1]["qp"]
+    sel = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", "--qp", str(qp), capture]).splitlines()]
+    if sel != [c for c in lines if c["qp"] == qp]:
+        fails.append("--qp %d does not select that QP's commands" % qp)
+    mid = lines[len(lines) // 2]["start_ns"]
+    since = "@%d.%09d" % divmod(mid, 10**9)
+    a = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", "--since", since, capture]).splitlines()]
+    b = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", "--until", since, capture]).splitlines()]
+    if a != [c for c in lines if c["start_ns"] >= mid] or b != [c for c in lines if c["start_ns"] < mid]:
+        fails.append("--since/--until %s do not split the list at that time" % since)
+    for f in fails[:40]:
+        print("FAIL:", f)
+    print("%s: %d commands in four formats, %d failures" % (os.path.basename(capture), len(lines), len(fails)))
+    return 1 if fails else 0
+
+
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("truth", "real"):
+    if len(argv) != 4 or argv[1] not in ("truth", "real", "formats"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    return check_truth(argv[2], argv[3]) if argv[1] == "truth" else check_real(argv[2], argv[3])
+    return {"truth": check_truth, "real": check_real, "formats": check_formats}[argv[1]](argv[2], argv[3])
 
 
 if __name__ == "__main__":

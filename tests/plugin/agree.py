@@ -20,7 +20,11 @@ post-mortem:
   port-4420   the server port rewritten to 4420 (NVMe-oF), checksums fixed
   port-5445   ... to 5445 (SMB Direct)
 
-Usage: agree.py --plugin SO --cli BIN [--preload LIB] [--quick] CAPTURE
+With --nvme the NVMe-oF statistics too: `tshark -q -z iwarp,nvme` equals the
+nvme sections of `iwarpscope stats` per QP, queue and command type (count,
+complete, errors, bytes, IOPS, latency and data-transfer min/mean/p50/p99/max).
+
+Usage: agree.py --plugin SO --cli BIN [--preload LIB] [--quick] [--nvme] CAPTURE
 Exit: 0 pass, 1 fail, 77 skipped (no tshark).
 """
 import argparse
@@ -156,6 +160,7 @@ def main():
     ap.add_argument("--cli", required=True)
     ap.add_argument("--preload", default=None)
     ap.add_argument("--quick", action="store_true", help="fewer variants, default preferences for them")
+    ap.add_argument("--nvme", action="store_true", help="compare -z iwarp,nvme with the CLI's nvme statistics too")
     ap.add_argument("capture")
     a = ap.parse_args()
     if not shutil.which("tshark"):
@@ -165,7 +170,7 @@ def main():
         print("SKIP: %s not present" % a.capture)
         return it.SKIP
     r = it.Runner(a.plugin, a.preload)
-    errors, runs, rows = [], 0, 0
+    errors, runs, rows, nvme_rows = [], 0, 0, 0
     try:
         base = r.stage(a.capture)
         cases = [("capture", base)]
@@ -187,6 +192,10 @@ def main():
                 runs += 1
                 rows += n
                 errors += ["%s [%s]: %s" % (name, pname, e) for e in errs]
+                if a.nvme:
+                    errs, n = it.compare_nvme_with_cli(r, path, a.cli, opts)
+                    nvme_rows += n
+                    errors += ["%s [%s] nvme: %s" % (name, pname, e) for e in errs]
     except it.Fail as e:
         errors.append(str(e))
     finally:
@@ -194,8 +203,8 @@ def main():
     if errors:
         print("FAIL: plugin and CLI disagree:\n" + "\n".join(errors[:60]))
         return 1
-    print("PASS: plugin equals CLI on %d runs (%d variants x preference sets), %d QP/operation rows" %
-          (runs, len(cases), rows))
+    print("PASS: plugin equals CLI on %d runs (%d variants x preference sets), %d QP/operation rows%s" %
+          (runs, len(cases), rows, ", %d QP/queue/command rows" % nvme_rows if a.nvme else ""))
     return 0
 
 

@@ -41,6 +41,15 @@ iwarp.rdmap.immediate iwarp.rdmap.qp iwarp.rdmap.response_in iwarp.rdmap.request
 iwarp.rdmap.response_time
 """.split()
 DESIGN_PREFIXES = ["iwarp.rdmap.atomic."]
+# The NVMe-oF layer (issue 15): what users filter on.
+NVME_FIELDS = """
+iwarp.nvme.opcode iwarp.nvme.op iwarp.nvme.cid iwarp.nvme.nsid iwarp.nvme.slba iwarp.nvme.nlb
+iwarp.nvme.sgl.key iwarp.nvme.sgl.addr iwarp.nvme.sgl.length iwarp.nvme.sgl.type iwarp.nvme.icd_len
+iwarp.nvme.status iwarp.nvme.sqhd iwarp.nvme.qid iwarp.nvme.fctype iwarp.nvme.connect.qid
+iwarp.nvme.connect.sqsize iwarp.nvme.connect.hostnqn iwarp.nvme.connect.subnqn iwarp.nvme.connect.cntlid
+iwarp.nvme.property iwarp.nvme.response_in iwarp.nvme.request_in iwarp.nvme.response_time
+iwarp.nvme.data_in iwarp.nvme.cmd_in
+""".split()
 
 # Extra tshark options per sample (tshark-options.txt: "NAME option..."),
 # e.g. in-order reassembly of out-of-order segments for captures with
@@ -315,16 +324,16 @@ def check_fields(r):
         parts = line.split("\t")
         if len(parts) > 2 and parts[0] == "F":
             have.add(parts[2])
-    missing = [f for f in DESIGN_FIELDS if f not in have]
+    missing = [f for f in DESIGN_FIELDS + NVME_FIELDS if f not in have]
     for p in DESIGN_PREFIXES:
         if not any(h.startswith(p) for h in have):
             missing.append(p + "*")
-    for proto in ("iwarp.mpa", "iwarp.ddp", "iwarp.rdmap"):
+    for proto in ("iwarp.mpa", "iwarp.ddp", "iwarp.rdmap", "iwarp.nvme"):
         if not re.search(r"^P\t[^\t]*\t%s$" % re.escape(proto), out, re.M):
             missing.append("protocol " + proto)
     if missing:
         raise Fail("missing from -G fields: " + " ".join(missing))
-    return "%d DESIGN.md fields present" % len(DESIGN_FIELDS)
+    return "%d DESIGN.md and %d NVMe fields present" % (len(DESIGN_FIELDS), len(NVME_FIELDS))
 
 
 def check_clean(r, cap, expect_errors=()):
@@ -392,6 +401,49 @@ def check_ulp(r, cap, truth_path):
         len(ours), [o["last_frame"] for o in reads])
 
 
+# NFSv3 procedure counts of the real NFS/RDMA captures: the server's
+# /proc/net/rpc/nfsd proc3 counters after the run minus before (MANIFEST.md),
+# procedure number -> calls (NULL 0, GETATTR 1, LOOKUP 3, ACCESS 4, READ 6,
+# WRITE 7, CREATE 8, REMOVE 12, READDIRPLUS 17, FSINFO 19, PATHCONF 20, COMMIT 21).
+NFS_COUNTS = {
+    "31-nfsrdma-v3": {0: 1, 1: 4, 3: 4, 4: 4, 6: 3, 7: 3, 8: 2, 12: 2, 17: 2, 19: 2, 20: 1, 21: 1},
+}
+
+
+def check_nfs(r, cap, name):
+    """NFS over RPC-over-RDMA decodes through the plugin: every NFSv3 call the
+    server counted is there with its reply (one and two passes), exactly as
+    Wireshark's built-in iWARP dissectors alone decode it, and nothing is
+    malformed."""
+    want = NFS_COUNTS[name]
+    ours = ulp_frames(r, cap)
+    theirs = ulp_frames(r, cap, builtin_only=True)
+    if ours != theirs:
+        raise Fail("upper layers differ from the built-in decode:\n plugin   %s\n built-in %s" % (ours[:10], theirs[:10]))
+    for two_pass in (True, False):
+        rows = ours if two_pass else ulp_frames(r, cap, two_pass=False)
+        if not two_pass and rows != ulp_frames(r, cap, builtin_only=True, two_pass=False):
+            raise Fail("one-pass upper layers differ from the built-in decode")
+        for msgtyp, what in (("0", "calls"), ("1", "replies")):
+            got = {}
+            for x in rows:
+                # (in one pass a READ reply frame shows its NFS layer twice: "6,6")
+                t, proc = x[3].split(",")[0], x[4].split(",")[0]
+                if t == msgtyp and proc:
+                    got[int(proc)] = got.get(int(proc), 0) + 1
+            if got != want:
+                raise Fail("%s NFSv3 %s per procedure %s, the server counted %s" %
+                           ("two-pass" if two_pass else "one-pass", what, sorted(got.items()), sorted(want.items())))
+    bad = r.run(["-2", "-r", cap, "-Y", "_ws.malformed or _ws.expert.severity >= error", "-T", "fields",
+                 "-e", "frame.number"] + TSHARK_OPTS).split()
+    if bad:
+        raise Fail("malformed or error items in frames " + " ".join(bad[:20]))
+    if r.run(["-r", cap, "-Y", "iwarp.nvme", "-T", "fields", "-e", "frame.number"]).split():
+        raise Fail("NFS/RDMA taken for NVMe")
+    return "%d NFSv3 calls and their replies decode through the plugin as the server counted them (%d RPC frames, " \
+        "as on the built-in)" % (sum(want.values()), len(ours))
+
+
 def ops_output(r, cap):
     return r.run(["-q", "-r", cap, "-z", "iwarp,ops"] + TSHARK_OPTS)
 
@@ -413,9 +465,10 @@ def check_golden(r, cap, gdir):
     return "matches %s" % os.path.basename(p)
 
 
-def parse_ops(text):
-    """qp -> op -> dict(count, complete, bytes, segments, crc_errors, lat[5] or None)"""
-    res = {}
+def qp_rows(text, ncols, header):
+    """(qp -> {}, [(qp, columns)]) of a -z iwarp,... table: the rows of ncols
+    columns under each "QP n" line, the header row (first column header) left out."""
+    res, rows = {}, []
     qp = None
     for line in text.splitlines():
         m = re.match(r"^QP (\d+)", line)
@@ -424,10 +477,18 @@ def parse_ops(text):
             res[qp] = {}
             continue
         parts = line.split()
-        if qp is not None and len(parts) == 11 and parts[0] != "Operation":
-            lat = None if parts[6] == "-" else [round(float(x) * 1000) for x in parts[6:11]]
-            res[qp][parts[0]] = dict(count=int(parts[1]), complete=int(parts[2]), bytes=int(parts[3]),
-                                     segments=int(parts[4]), crc_errors=int(parts[5]), lat=lat)
+        if qp is not None and len(parts) == ncols and parts[0] != header:
+            rows.append((qp, parts))
+    return res, rows
+
+
+def parse_ops(text):
+    """qp -> op -> dict(count, complete, bytes, segments, crc_errors, lat[5] or None)"""
+    res, rows = qp_rows(text, 11, "Operation")
+    for qp, parts in rows:
+        lat = None if parts[6] == "-" else [round(float(x) * 1000) for x in parts[6:11]]
+        res[qp][parts[0]] = dict(count=int(parts[1]), complete=int(parts[2]), bytes=int(parts[3]),
+                                 segments=int(parts[4]), crc_errors=int(parts[5]), lat=lat)
     return res
 
 
@@ -511,6 +572,161 @@ def compare_with_cli(r, cap, cli, opts=()):
     return errs, len(cli_ops)
 
 
+def pdml_nvme(xml_text):
+    """Every iwarp.nvme item: dicts of its fields (lists for repeated ones:
+    iwarp.nvme.data_in) with the frame and the QP (iwarp.rdmap.qp)."""
+    out = []
+    for pkt in ET.fromstring(xml_text).iter("packet"):
+        num = qp = None
+        for proto in pkt.findall("proto"):
+            name = proto.get("name")
+            if name == "frame":
+                for f in proto.iter("field"):
+                    if f.get("name") == "frame.number":
+                        num = int(f.get("show"))
+                        break
+            elif name == "iwarp.rdmap":
+                for f in proto.iter("field"):
+                    if f.get("name") == "iwarp.rdmap.qp":
+                        qp = int(f.get("show"))
+            elif name == "iwarp.nvme":
+                d = {"frame": num, "qp": qp}
+                for f in proto.iter("field"):
+                    n = f.get("name")
+                    if n.startswith("iwarp.nvme."):
+                        if n == "iwarp.nvme.data_in":
+                            d.setdefault(n, []).append(int(f.get("show")))
+                        else:
+                            d.setdefault(n, f.get("show"))
+                out.append(d)
+    return out
+
+
+def check_nvme_fields(r, cap, want):
+    """The plugin's iwarp.nvme items agree with a list of NVMe commands (a truth
+    file's `nvme` list or `iwarpscope nvme --format jsonl`): each command's
+    capsule decodes in a frame between its first and last frame with its qp,
+    cid, opcode, op, nsid, slba, nlb, bytes and complete; its completion in its
+    last frame with its status, request_in (the capsule's frame), response_time
+    (latency_ns) and data_time (data_ns); the capsule links to it
+    (response_in) and to its data (data_in). Returns the differences."""
+    items = pdml_nvme(r.run(["-2", "-r", cap, "-T", "pdml"] + TSHARK_OPTS))
+    cmds = [d for d in items if "iwarp.nvme.opcode" in d]
+    resps = [d for d in items if "iwarp.nvme.status" in d]
+    errs = []
+
+    def num(d, k):
+        v = d.get(k)
+        return None if v is None else as_int(v)
+
+    def ns(d, k):
+        v = d.get(k)
+        return None if v is None else round(float(v) * 1e9)
+    used = set()
+    for i, w in enumerate(want):
+        where = "command %d (qp %s cid %s %s, frames %s-%s)" % (i, w["qp"], w["cid"], w["op"], w["first_frame"],
+                                                                 w["last_frame"])
+        c = None
+        if w.get("opcode") is not None:
+            cand = [d for d in cmds if d["qp"] == w["qp"] and num(d, "iwarp.nvme.cid") == w["cid"] and
+                    w["first_frame"] <= d["frame"] <= w["last_frame"] and id(d) not in used]
+            if not cand:
+                errs.append("%s: no command capsule decoded" % where)
+            else:
+                c = cand[0]
+                used.add(id(c))
+                for k, f in (("opcode", "iwarp.nvme.opcode"), ("nsid", "iwarp.nvme.nsid"), ("slba", "iwarp.nvme.slba"),
+                             ("nlb", "iwarp.nvme.nlb"), ("bytes", "iwarp.nvme.bytes"), ("qid", "iwarp.nvme.qid"),
+                             ("complete", "iwarp.nvme.complete")):
+                    if k in w and num(c, f) != (int(w[k]) if isinstance(w[k], bool) else w[k]):
+                        errs.append("%s: %s = %s, want %s" % (where, f, c.get(f), w[k]))
+                if c.get("iwarp.nvme.op") != w["op"]:
+                    errs.append("%s: iwarp.nvme.op = %s" % (where, c.get("iwarp.nvme.op")))
+                if w.get("status") is not None and c["frame"] != w["last_frame"] and \
+                        num(c, "iwarp.nvme.response_in") != w["last_frame"]:
+                    errs.append("%s: iwarp.nvme.response_in = %s" % (where, c.get("iwarp.nvme.response_in")))
+                if w.get("data_ns") and not c.get("iwarp.nvme.data_in"):
+                    errs.append("%s: no iwarp.nvme.data_in" % where)
+        if w.get("status") is None:
+            continue
+        cand = [d for d in resps if d["qp"] == w["qp"] and num(d, "iwarp.nvme.cid") == w["cid"] and
+                d["frame"] == w["last_frame"]]
+        if not cand:
+            errs.append("%s: no completion decoded in frame %d" % (where, w["last_frame"]))
+            continue
+        e = cand[0]
+        if num(e, "iwarp.nvme.status") != w["status"]:
+            errs.append("%s: iwarp.nvme.status = %s, want %s" % (where, e.get("iwarp.nvme.status"), w["status"]))
+        if c is not None:
+            if num(e, "iwarp.nvme.request_in") != c["frame"]:
+                errs.append("%s: iwarp.nvme.request_in = %s, capsule in %d" % (where, e.get("iwarp.nvme.request_in"),
+                                                                               c["frame"]))
+            if w.get("latency_ns") is not None and ns(e, "iwarp.nvme.response_time") != w["latency_ns"]:
+                errs.append("%s: iwarp.nvme.response_time = %s, want %d ns" % (
+                    where, e.get("iwarp.nvme.response_time"), w["latency_ns"]))
+            if w.get("data_ns") and ns(e, "iwarp.nvme.data_time") != w["data_ns"]:
+                errs.append("%s: iwarp.nvme.data_time = %s, want %d ns" % (where, e.get("iwarp.nvme.data_time"),
+                                                                           w["data_ns"]))
+    extra = [d for d in cmds if id(d) not in used]
+    if extra:
+        errs.append("command capsules decoded that are not in the list: frames %s" % [d["frame"] for d in extra[:20]])
+    failed = sorted(d["frame"] for d in resps if num(d, "iwarp.nvme.status"))
+    want_failed = sorted(w["last_frame"] for w in want if w.get("status"))
+    if failed != want_failed:
+        errs.append("error statuses in frames %s, want %s" % (failed, want_failed))
+    ex = sorted(set(int(x) for x in r.run(["-2", "-r", cap, "-Y", "_ws.expert.message contains \"failed:\"",
+                                           "-T", "fields", "-e", "frame.number"] + TSHARK_OPTS).split()))
+    if ex != sorted(set(want_failed)):
+        errs.append("iwarp.nvme.status.error expert items in frames %s, want %s" % (ex, sorted(set(want_failed))))
+    return errs, len(cmds)
+
+
+def parse_nvme(text):
+    """qp -> (qid, op) -> dict(count, complete, errors, bytes, iops, lat[5] or None, data[5] or None)
+    from tshark -z iwarp,nvme (times in microseconds with 3 decimals: exact ns)."""
+    res, rows = qp_rows(text, 17, "Qid")
+
+    def dist(v):
+        return None if v[0] == "-" else [round(float(x) * 1000) for x in v]
+    for qp, parts in rows:
+        qid = None if parts[0] == "-" else int(parts[0])
+        res[qp][(qid, parts[1])] = dict(count=int(parts[2]), complete=int(parts[3]), errors=int(parts[4]),
+                                        bytes=int(parts[5]), iops=int(parts[6]), lat=dist(parts[7:12]),
+                                        data=dist(parts[12:17]))
+    return res
+
+
+def compare_nvme_with_cli(r, cap, cli, opts=()):
+    """(differences, rows compared) between the plugin's -z iwarp,nvme and the
+    nvme sections of the CLI's stats, per QP, queue and command type."""
+    got = parse_nvme(r.run(["-q", "-r", cap, "-z", "iwarp,nvme"] + list(opts)))
+    js = cli_stats(cli, cap)
+    errs, rows = [], 0
+    keys = ("min", "mean", "p50", "p99", "max")
+    cli_rows = set()
+    for qd in js["qps"]:
+        for st in qd.get("nvme", {}).get("ops", []):
+            k = (st["qid"], st["op"])
+            cli_rows.add((qd["qp"], k))
+            rows += 1
+            g = got.get(qd["qp"], {}).get(k)
+            if not g:
+                errs.append("qp %d qid %s %s: CLI %d commands, plugin none" % (qd["qp"], k[0], k[1], st["count"]))
+                continue
+            for f in ("count", "complete", "errors", "bytes", "iops"):
+                if st[f] != g[f]:
+                    errs.append("qp %d qid %s %s %s: CLI %s, plugin %s" % (qd["qp"], k[0], k[1], f, st[f], g[f]))
+            for f, gk in (("latency_ns", "lat"), ("data_ns", "data")):
+                cl = [st[f][x] for x in keys] if st[f] else None
+                if cl != g[gk]:
+                    errs.append("qp %d qid %s %s %s: CLI %s, plugin %s" % (qd["qp"], k[0], k[1], f, cl, g[gk]))
+    for qp, d in got.items():
+        for k in d:
+            if (qp, k) not in cli_rows:
+                errs.append("qp %d qid %s %s: plugin %d commands, CLI none" % (qp, k[0], k[1], d[k]["count"]))
+    return errs, rows
+
+
 def check_valgrind(r, cap):
     """tshark with the plugin under memcheck: no error and no definite leak
     whose stack passes through the plugin. (Errors wholly inside tshark or
@@ -582,6 +798,28 @@ def main():
             p, q = sample(a.args[0])
             check_clean(r, q, a.args[1:])
             msg = "no malformed items or errors"
+        elif t in ("nvme-truth", "nvme-cli"):
+            # The plugin's NVMe fields equal the truth's nvme list, or the
+            # CLI's `nvme --format jsonl` on the same capture.
+            p, q = sample(a.args[0])
+            if t == "nvme-truth":
+                want = json.load(open(os.path.splitext(p)[0] + ".truth.json"))["nvme"]
+            else:
+                if not a.cli or not os.access(a.cli, os.X_OK):
+                    raise Fail("the CLI %s is not built" % a.cli)
+                out = subprocess.run([a.cli, "nvme", "--format", "jsonl", p], stdout=subprocess.PIPE,
+                                     check=True).stdout.decode()
+                want = [json.loads(x) for x in out.splitlines() if x.strip()]
+            if not want:
+                raise Fail("no NVMe commands to compare with")
+            errs, n = check_nvme_fields(r, q, want)
+            if errs:
+                raise Fail("\n".join(errs[:60]))
+            msg = "%d NVMe commands: every capsule, completion, link and time as %s says" % (
+                len(want), "the truth" if t == "nvme-truth" else "the CLI")
+        elif t == "nfs":
+            p, q = sample(a.args[0])
+            msg = check_nfs(r, q, a.args[0])
         elif t == "ulp":
             p, q = sample(a.args[0])
             msg = check_ulp(r, q, os.path.splitext(p)[0] + ".truth.json")

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * NVMe over Fabrics reports: the `nvme` command (one line per command, as
+ * text, JSON, JSON lines or CSV; the JSON names are the DESIGN.md contract:
+ * qp, qid, cid, opcode, op, nsid, slba, nlb, bytes, first_frame, last_frame,
+ * start_ns, end_ns, latency_ns, data_ns, status, complete, then extras), the
+ * `stats` nvme sections (per QP and per (qid, op): counts, bytes, IOPS,
+ * latency and data-transfer distributions, errors by status) and the
+ * summary's NVMe-oF block. docs/semantics.md says what each number means.
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "iwarpscope/names.h"
+#include "out.h"
+#include "units.h"
+
+/* ---- one command ---- */
+
+static void cmd_json(struct jsonw *j, const struct conn *c, const void *item)
+{
+	const struct iws_nvme_cmd *m = item;
+	char fl[200];
+	const struct iws_nvme_command *q = &m->sqe;
+	bool real = !(m->flags & IWS_NVMEF_NO_COMMAND);
+	jw_obj(j);
+	jw_ku64(j, "qp", c->stream);
+	jw_koi64(j, "qid", m->qid >= 0, m->qid);
+	jw_ku64(j, "cid", m->cid);
+	jw_kou64(j, "opcode", real, m->opcode);
+	jw_kstr(j, "op", m->op);
+	jw_kou64(j, "nsid", m->has_nsid, m->nsid);
+	jw_kou64(j, "slba", m->has_lba, m->slba);
+	jw_kou64(j, "nlb", m->has_lba, m->nlb);
+	jw_ku64(j, "bytes", m->bytes);
+	jw_ku64(j, "first_frame", m->first_frame);
+	jw_ku64(j, "last_frame", m->last_frame);
+	jw_ki64(j, "start_ns", m->start_ns);
+	jw_ki64(j, "end_ns", m->end_ns);
+	jw_koi64(j, "latency_ns", m->has_completion && real, m->latency_ns);
+	jw_ki64(j, "data_ns", m->data_ns);
+	jw_kou64(j, "status", m->has_completion, m->status);
+	jw_kostr(j, "status_name", m->status_name);
+	jw_kbool(j, "complete", m->complete);
+	/* extras */
+	jw_ku64(j, "id", m->id);
+	jw_kstr(j, "title", m->title);
+	jw_kou64(j, "fctype", m->fabrics, m->fctype);
+	jw_kstr(j, "xfer", iws_nvme_xfer_name(m->xfer));
+	jw_ku64(j, "capsule_frame", m->capsule_frame);
+	jw_kou64(j, "data_first_frame", m->data_first_frame != 0, m->data_first_frame);
+	jw_kou64(j, "data_last_frame", m->data_last_frame != 0, m->data_last_frame);
+	jw_ku64(j, "data_segments", m->data_segments);
+	if (real) {
+		jw_kstr(j, "sgl", iws_nvme_sgl_type_name(q->sgl.type) ? iws_nvme_sgl_type_name(q->sgl.type)
+								     : "reserved");
+		jw_ku64(j, "sgl_length", q->sgl.length);
+		jw_kou64(j, "sgl_key", q->sgl.keyed, q->sgl.key);
+		jw_kou64(j, "sgl_addr", q->sgl.keyed, q->sgl.addr);
+	}
+	if (q->adm.identify)
+		jw_ku64(j, "cns", q->adm.cns);
+	if (q->adm.features)
+		jw_ku64(j, "fid", q->adm.fid);
+	if (q->adm.log_page) {
+		jw_ku64(j, "lid", q->adm.lid);
+		jw_ku64(j, "numd", q->adm.numd);
+	}
+	if (m->fabrics && (m->fctype == IWS_NVME_FCT_PROPERTY_GET || m->fctype == IWS_NVME_FCT_PROPERTY_SET))
+		jw_ku64(j, "property", q->fab.prop_offset);
+	if (m->has_completion) {
+		jw_ku64(j, "sqhd", m->cqe.sqhd);
+		jw_ku64(j, "dw0", m->cqe.dw0);
+		jw_kbool(j, "send_inv", m->send_inv);
+	}
+	jw_kstr(j, "flags", iws_nvme_flags_str(fl, sizeof(fl), m->flags));
+	jw_obj_end(j);
+}
+
+static void ocsv(FILE *f, bool has, uint64_t v)
+{
+	if (has)
+		fprintf(f, "%" PRIu64, v);
+	fputc(',', f);
+}
+
+static void cmd_csv(FILE *f, const struct conn *c, const void *item)
+{
+	const struct iws_nvme_cmd *m = item;
+	char fl[200];
+	bool real = !(m->flags & IWS_NVMEF_NO_COMMAND);
+	fprintf(f, "%u,", c->stream);
+	if (m->qid >= 0)
+		fprintf(f, "%" PRId32, m->qid);
+	fprintf(f, ",%u,", m->cid);
+	ocsv(f, real, m->opcode);
+	fprintf(f, "%s,", m->op);
+	ocsv(f, m->has_nsid, m->nsid);
+	ocsv(f, m->has_lba, m->slba);
+	ocsv(f, m->has_lba, m->nlb);
+	fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",", m->bytes,
+		m->first_frame, m->last_frame, m->start_ns, m->end_ns);
+	if (m->has_completion && real)
+		fprintf(f, "%" PRId64, m->latency_ns);
+	fprintf(f, ",%" PRId64 ",", m->data_ns);
+	ocsv(f, m->has_completion, m->status);
+	/* names and flags may contain commas: quote them (RFC 4180) */
+	fprintf(f, "\"%s\",%s,", m->status_name ? m->status_name : "", m->complete ? "true" : "false");
+	ocsv(f, m->fabrics, m->fctype);
+	fprintf(f, "%s,\"%s\"\n", iws_nvme_xfer_name(m->xfer), iws_nvme_flags_str(fl, sizeof(fl), m->flags));
+}
+
+static void cmd_text(FILE *f, const struct conn *c, const void *item)
+{
+	const struct iws_nvme_cmd *m = item;
+	char t[48], by[32], lat[32], dn[32], fl[200], q[16] = "?";
+	if (m->qid >= 0)
+		snprintf(q, sizeof(q), "%" PRId32, m->qid);
+	fprintf(f, "%s qp %u qid %s cid %-5u %-14s", fmt_clock(t, sizeof(t), m->start_ns), c->stream, q,
+		m->cid, m->op);
+	if (m->has_nsid && m->nsid)
+		fprintf(f, " nsid %" PRIu32, m->nsid);
+	if (m->has_lba)
+		fprintf(f, " slba %" PRIu64 " nlb %" PRIu32, m->slba, m->nlb);
+	if (m->bytes)
+		fprintf(f, " %s", fmt_bytes(by, sizeof(by), m->bytes));
+	if (m->has_completion && !(m->flags & IWS_NVMEF_NO_COMMAND))
+		fprintf(f, " lat %s", fmt_dur(lat, sizeof(lat), m->latency_ns));
+	if (m->data_first_frame && m->xfer != IWS_NVME_XFER_IN_CAPSULE)
+		fprintf(f, " data %s", fmt_dur(dn, sizeof(dn), m->data_ns));
+	if (m->first_frame == m->last_frame)
+		fprintf(f, " frame %" PRIu64, m->first_frame);
+	else
+		fprintf(f, " frames %" PRIu64 "-%" PRIu64, m->first_frame, m->last_frame);
+	if (m->has_completion && m->status)
+		fprintf(f, " STATUS 0x%04x %s", m->status, m->status_name ? m->status_name : "");
+	if (!m->complete)
+		fprintf(f, " INCOMPLETE");
+	if (m->flags)
+		fprintf(f, " (%s)", iws_nvme_flags_str(fl, sizeof(fl), m->flags));
+	fputc('\n', f);
+}
+
+static const struct row_fns cmd_fns = {
+	"qp,qid,cid,opcode,op,nsid,slba,nlb,bytes,first_frame,last_frame,start_ns,end_ns,"
+	"latency_ns,data_ns,status,status_name,complete,fctype,xfer,flags\n",
+	cmd_json, cmd_csv, cmd_text,
+};
+
+void nvme_out_begin(struct rows_out *w, FILE *f, enum out_format fmt)
+{
+	rows_begin(w, f, fmt, &cmd_fns);
+}
+
+/* ---- statistics ---- */
+
+static const char *qid_src_name(enum iws_nvme_qid_src s)
+{
+	switch (s) {
+	case IWS_NVME_QID_CONNECT:
+		return "connect";
+	case IWS_NVME_QID_CM:
+		return "rdma_cm";
+	case IWS_NVME_QID_CQE:
+		return "completion";
+	default:
+		return NULL;
+	}
+}
+
+static void groups_json(struct jsonw *j, const struct iws_nvme_stats *s)
+{
+	jw_key(j, "ops");
+	jw_arr(j);
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct iws_nvme_op_stats *o = &s->e[i];
+		jw_obj(j);
+		jw_koi64(j, "qid", o->qid >= 0, o->qid);
+		jw_kstr(j, "op", o->op);
+		jw_ku64(j, "count", o->count);
+		jw_ku64(j, "complete", o->complete);
+		jw_ku64(j, "errors", o->errors);
+		jw_ku64(j, "bytes", o->bytes);
+		jw_ku64(j, "iops", iws_nvme_op_iops(o));
+		jw_ki64(j, "span_ns", o->complete ? o->last_end_ns - o->first_start_ns : 0);
+		latency_json(j, "latency_ns", &o->latency);
+		latency_json(j, "data_ns", &o->data);
+		jw_key(j, "statuses");
+		jw_arr(j);
+		for (uint32_t k = 0; k < o->nstatus; k++) {
+			jw_obj(j);
+			jw_ku64(j, "status", o->status[k].status);
+			jw_kostr(j, "name", iws_nvme_status_name(o->status[k].status, o->fabrics));
+			jw_ku64(j, "count", o->status[k].count);
+			jw_obj_end(j);
+		}
+		jw_arr_end(j);
+		jw_ku64(j, "other_statuses", o->status_other);
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+}
+
+void nvme_qp_json(struct jsonw *j, const struct conn *c)
+{
+	const struct iws_nvme_tracker *t = conn_nvme_tracker(c);
+	if (!t)
+		return;
+	const struct iws_nvme_qp_info *i = iws_nvme_tracker_info(t);
+	const struct iws_nvme_counts *k = iws_nvme_tracker_counts(t);
+	const struct conn_nvme *n = c->nvme;
+	jw_key(j, "nvme");
+	jw_obj(j);
+	jw_koi64(j, "qid", i->qid >= 0, i->qid);
+	jw_kostr(j, "qid_source", qid_src_name(i->qid_src));
+	jw_kostr(j, "hostnqn", i->has_connect_data ? i->cdata.hostnqn : NULL);
+	jw_kostr(j, "subnqn", i->has_connect_data ? i->cdata.subnqn : NULL);
+	jw_kou64(j, "cntlid", i->has_cntlid, i->cntlid);
+	jw_kou64(j, "sqsize", i->has_connect, i->sqsize);
+	jw_kou64(j, "kato_ms", i->has_connect, i->kato);
+	jw_kou64(j, "connect_status", i->has_connect, i->connect_status);
+	jw_ku64(j, "commands", n->commands);
+	jw_ku64(j, "incomplete", n->incomplete);
+	jw_ku64(j, "errors", n->errors);
+	jw_ku64(j, "capsules", k->capsules);
+	jw_ku64(j, "responses", k->responses);
+	jw_ku64(j, "orphan_responses", k->orphan_responses);
+	jw_ku64(j, "cid_reuse", k->cid_reuse);
+	jw_ku64(j, "evicted", k->evicted);
+	jw_ku64(j, "undecodable", k->undecodable);
+	jw_ku64(j, "unmatched_data", k->unmatched_data);
+	jw_ku64(j, "bytes_in_capsule", k->bytes_in_capsule);
+	jw_ku64(j, "bytes_rdma_write", k->bytes_c2h);
+	jw_ku64(j, "bytes_rdma_read", k->bytes_h2c);
+	jw_ku64(j, "max_inflight", k->max_inflight_seen);
+	groups_json(j, &n->st);
+	jw_obj_end(j);
+}
+
+void nvme_total_json(struct jsonw *j, const struct report *r)
+{
+	const struct analysis *a = r->a;
+	uint64_t nq = 0, cmds = 0, inc = 0, err = 0;
+	for (uint32_t i = 0; i < a->nconns; i++) {
+		const struct conn *c = a->conns[i];
+		if (!c || !conn_is_iwarp(c) || !conn_is_nvme(c))
+			continue;
+		nq++;
+		cmds += c->nvme->commands;
+		inc += c->nvme->incomplete;
+		err += c->nvme->errors;
+	}
+	if (!nq)
+		return;
+	jw_key(j, "nvme");
+	jw_obj(j);
+	jw_ku64(j, "qps", nq);
+	jw_ku64(j, "commands", cmds);
+	jw_ku64(j, "incomplete", inc);
+	jw_ku64(j, "errors", err);
+	groups_json(j, &a->nvme_total);
+	jw_obj_end(j);
+}
+
+/* "qid op" labels of the text tables, as wide as the widest op shown. */
+static int label_width(const struct report *r)
+{
+	int w = 4 + 1 + 8;
+	const struct iws_nvme_stats *s = &r->a->nvme_total;
+	for (uint32_t i = 0; i < s->n; i++)
+		if ((int)strlen(s->e[i].op) + 6 > w)
+			w = (int)strlen(s->e[i].op) + 6;
+	return w;
+}
+
+static const char *label(char *buf, size_t len, const struct iws_nvme_op_stats *o)
+{
+	char q[16] = "?";
+	if (o->qid >= 0)
+		snprintf(q, sizeof(q), "%" PRId32, o->qid);
+	snprintf(buf, len, "%4s %s", q, o->op);
+	return buf;
+}
+
+/* Connections with NVMe, for the tables and the summary. */
+static bool any_nvme(const struct report *r)
+{
+	for (uint32_t i = 0; i < r->a->nconns; i++)
+		if (r->a->conns[i] && conn_is_iwarp(r->a->conns[i]) && conn_is_nvme(r->a->conns[i]))
+			return true;
+	return false;
+}
+
+void nvme_stats_text(FILE *f, const struct report *r)
+{
+	const struct analysis *a = r->a;
+	if (!any_nvme(r))
+		return;
+	char qp[16], lb[96], by[32];
+	int w = label_width(r);
+	fprintf(f, "\nNVMe commands\n%4s %-*s%8s%11s%7s%11s%9s\n", "QP", w, " qid op", "count", "incomplete",
+		"errors", "bytes", "IOPS");
+	for (uint32_t i = 0; i < a->nconns; i++) {
+		const struct conn *c = a->conns[i];
+		if (!c || !conn_is_iwarp(c) || !conn_is_nvme(c))
+			continue;
+		snprintf(qp, sizeof(qp), "%u", c->stream);
+		for (uint32_t k = 0; k < c->nvme->st.n; k++) {
+			const struct iws_nvme_op_stats *o = &c->nvme->st.e[k];
+			print_padded(f, qp, 4);
+			fputc(' ', f);
+			print_padded(f, label(lb, sizeof(lb), o), -w);
+			fprintf(f, "%8" PRIu64 "%11" PRIu64 "%7" PRIu64, o->count, o->count - o->complete, o->errors);
+			print_padded(f, fmt_bytes(by, sizeof(by), o->bytes), 11);
+			fprintf(f, "%9" PRIu64 "\n", iws_nvme_op_iops(o));
+		}
+	}
+	static const struct {
+		const char *title;
+		size_t off;
+	} dists[] = {
+		{ "NVMe latency (complete commands: command capsule to completion)",
+		  offsetof(struct iws_nvme_op_stats, latency) },
+		{ "NVMe data transfer (complete commands with RDMA data: first to last data message)",
+		  offsetof(struct iws_nvme_op_stats, data) },
+	};
+	for (size_t d = 0; d < sizeof(dists) / sizeof(dists[0]); d++) {
+		fprintf(f, "\n%s\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n", dists[d].title, "QP", w, " qid op",
+			"count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
+		for (uint32_t i = 0; i < a->nconns; i++) {
+			const struct conn *c = a->conns[i];
+			if (!c || !conn_is_iwarp(c) || !conn_is_nvme(c))
+				continue;
+			snprintf(qp, sizeof(qp), "%u", c->stream);
+			for (uint32_t k = 0; k < c->nvme->st.n; k++) {
+				const struct iws_nvme_op_stats *o = &c->nvme->st.e[k];
+				const struct iws_latency *l =
+					(const struct iws_latency *)((const char *)o + dists[d].off);
+				if (l->count)
+					latency_row(f, qp, label(lb, sizeof(lb), o), w, l);
+			}
+		}
+	}
+	bool errs = false;
+	for (uint32_t i = 0; i < a->nconns; i++) {
+		const struct conn *c = a->conns[i];
+		if (!c || !conn_is_iwarp(c) || !conn_is_nvme(c))
+			continue;
+		snprintf(qp, sizeof(qp), "%u", c->stream);
+		for (uint32_t k = 0; k < c->nvme->st.n; k++) {
+			const struct iws_nvme_op_stats *o = &c->nvme->st.e[k];
+			for (uint32_t s = 0; s < o->nstatus; s++) {
+				if (!errs)
+					fprintf(f, "\nNVMe errors\n%4s %-*s %6s %6s  %s\n", "QP", w, " qid op",
+						"status", "count", "name");
+				errs = true;
+				const char *nm = iws_nvme_status_name(o->status[s].status, o->fabrics);
+				print_padded(f, qp, 4);
+				fputc(' ', f);
+				print_padded(f, label(lb, sizeof(lb), o), -w);
+				fprintf(f, " 0x%04x %6" PRIu64 "  %s\n", o->status[s].status, o->status[s].count,
+					nm ? nm : "?");
+			}
+			if (o->status_other)
+				fprintf(f, "%4s %-*s  other %6" PRIu64 "\n", qp, w, label(lb, sizeof(lb), o),
+					o->status_other);
+		}
+	}
+}
+
+/* ---- summary ---- */
+
+void nvme_summary(FILE *f, const struct report *r)
+{
+	const struct analysis *a = r->a;
+	if (!any_nvme(r))
+		return;
+	fputs("\nNVMe over Fabrics (NVMe/RDMA)\n", f);
+	for (uint32_t i = 0; i < a->nconns; i++) {
+		const struct conn *c = a->conns[i];
+		if (!c || !conn_is_iwarp(c) || !conn_is_nvme(c))
+			continue;
+		const struct iws_nvme_qp_info *in = iws_nvme_tracker_info(conn_nvme_tracker(c));
+		const struct conn_nvme *n = c->nvme;
+		char q[32] = "unknown";
+		if (in->qid == 0)
+			snprintf(q, sizeof(q), "0 (admin)");
+		else if (in->qid > 0)
+			snprintf(q, sizeof(q), "%" PRId32 " (I/O)", in->qid);
+		fprintf(f, "QP %u  queue %s", c->stream, q);
+		if (in->has_connect_data && in->cdata.subnqn[0])
+			fprintf(f, "  %s", in->cdata.subnqn);
+		if (in->has_cntlid)
+			fprintf(f, "  controller %u", in->cntlid);
+		fputc('\n', f);
+		fprintf(f, "  %" PRIu64 " command%s", n->commands, n->commands == 1 ? "" : "s");
+		const char *sep = ": ";
+		for (uint32_t k = 0; k < n->st.n; k++) {
+			fprintf(f, "%s%" PRIu64 " %s", sep, n->st.e[k].count, n->st.e[k].op);
+			sep = ", ";
+		}
+		fprintf(f, "; %" PRIu64 " incomplete, %" PRIu64 " error%s\n", n->incomplete, n->errors,
+			n->errors == 1 ? "" : "s");
+		for (uint32_t k = 0; k < n->nslow; k++) {
+			const struct iws_nvme_cmd *m = &n->slow[k];
+			char lat[32], dn[32];
+			fprintf(f, "  %s cid %u %s", k ? "      " : "slowest", m->cid, m->op);
+			if (m->has_lba)
+				fprintf(f, " slba %" PRIu64 " nlb %" PRIu32, m->slba, m->nlb);
+			fprintf(f, ": %s", fmt_dur(lat, sizeof(lat), m->latency_ns));
+			if (m->data_first_frame && m->xfer != IWS_NVME_XFER_IN_CAPSULE)
+				fprintf(f, " (data %s)", fmt_dur(dn, sizeof(dn), m->data_ns));
+			fprintf(f, ", frames %" PRIu64 "-%" PRIu64 "\n", m->first_frame, m->last_frame);
+		}
+	}
+}

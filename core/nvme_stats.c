@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * NVMe command statistics per (qid, op) (see nvme.h): the CLI's `stats`
+ * nvme section and the plugin's `-z iwarp,nvme` both add every reported
+ * command here, so they print the same numbers. Latency and data-transfer
+ * distributions are core/stats.c's (nearest-rank quantiles, exact up to
+ * IWS_LAT_EXACT_MAX samples). The number of groups is bounded: one qid per
+ * connection (and "unknown"), op names from a fixed table.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "iwarpscope/nvme.h"
+
+void iws_nvme_stats_init(struct iws_nvme_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void iws_nvme_stats_free(struct iws_nvme_stats *s)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		iws_latency_free(&s->e[i].latency);
+		iws_latency_free(&s->e[i].data);
+	}
+	free(s->e);
+	memset(s, 0, sizeof(*s));
+}
+
+static int cmp_key(int32_t qid, const char *op, const struct iws_nvme_op_stats *e)
+{
+	if (qid != e->qid)
+		return qid < e->qid ? -1 : 1;
+	return strcmp(op, e->op);
+}
+
+static struct iws_nvme_op_stats *group(struct iws_nvme_stats *s, int32_t qid, const char *op)
+{
+	uint32_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		int c = cmp_key(qid, op, &s->e[mid]);
+		if (c == 0)
+			return &s->e[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (s->n == s->cap) {
+		uint32_t cap = s->cap ? s->cap * 2 : 8;
+		struct iws_nvme_op_stats *e = realloc(s->e, cap * sizeof(*e));
+		if (!e)
+			return NULL;
+		s->e = e;
+		s->cap = cap;
+	}
+	memmove(&s->e[lo + 1], &s->e[lo], (s->n - lo) * sizeof(*s->e));
+	s->n++;
+	struct iws_nvme_op_stats *g = &s->e[lo];
+	memset(g, 0, sizeof(*g));
+	g->qid = qid;
+	g->op = op;
+	iws_latency_init(&g->latency);
+	iws_latency_init(&g->data);
+	return g;
+}
+
+static void count_status(struct iws_nvme_op_stats *g, uint16_t status)
+{
+	for (uint32_t i = 0; i < g->nstatus; i++)
+		if (g->status[i].status == status) {
+			g->status[i].count++;
+			return;
+		}
+	if (g->nstatus == IWS_NVME_STATUS_SLOTS) {
+		g->status_other++;
+		return;
+	}
+	/* kept in status order, for output */
+	uint32_t i = g->nstatus++;
+	while (i > 0 && g->status[i - 1].status > status) {
+		g->status[i] = g->status[i - 1];
+		i--;
+	}
+	g->status[i] = (struct iws_nvme_status_count){ status, 1 };
+}
+
+bool iws_nvme_stats_add(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c)
+{
+	struct iws_nvme_op_stats *g = group(s, c->qid < 0 ? -1 : c->qid, c->op ? c->op : "unknown");
+	if (!g)
+		return false;
+	g->fabrics = c->fabrics;
+	g->count++;
+	g->bytes += c->bytes;
+	if (c->has_completion && c->status) {
+		g->errors++;
+		count_status(g, c->status);
+	}
+	if (!c->complete)
+		return true;
+	if (g->complete == 0 || c->start_ns < g->first_start_ns)
+		g->first_start_ns = c->start_ns;
+	if (g->complete == 0 || c->end_ns > g->last_end_ns)
+		g->last_end_ns = c->end_ns;
+	g->complete++;
+	iws_latency_add(&g->latency, c->latency_ns);
+	if (c->data_first_frame)
+		iws_latency_add(&g->data, c->data_ns);
+	return true;
+}
+
+uint64_t iws_nvme_op_iops(const struct iws_nvme_op_stats *o)
+{
+	if (!o->complete || o->last_end_ns <= o->first_start_ns)
+		return 0;
+	unsigned __int128 span = (unsigned __int128)(o->last_end_ns - o->first_start_ns);
+	unsigned __int128 v = ((unsigned __int128)o->complete * 1000000000u + span / 2) / span;
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
