@@ -135,8 +135,8 @@ static void q_push(struct held_q *q, struct held *h)
 }
 
 /* Copies of PDUs held for order share the reassembly buffers' budget
- * (max_buf, all engines); each engine may always hold HELD_FLOOR octets. */
-#define HELD_FLOOR (256u << 10)
+ * (max_buf, all engines), without a floor: past it they go, out of order
+ * (counted), rather than hold memory no limit bounds. */
 
 static void held_account(struct iws_stream *s, const struct held *h, bool add)
 {
@@ -154,7 +154,7 @@ static void held_account(struct iws_stream *s, const struct held *h, bool add)
 
 static bool held_over_budget(const struct iws_stream *s)
 {
-	return s->held_bytes > HELD_FLOOR && s->lim->buf_used > s->lim->max_buf;
+	return s->held_bytes && s->lim->buf_used > s->lim->max_buf;
 }
 
 static struct held *q_pop(struct held_q *q)

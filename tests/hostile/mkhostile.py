@@ -22,8 +22,9 @@ really has to track them. Scenarios (file NAME.pcap unless noted):
                      completes, and still open
   wait-forever       20,000 QPs whose initiator sends FPDUs after its MPA
                      Request and never gets a Reply
-  held-storm         the initiator's stream has a hole that is never filled
-                     nor acknowledged past, so the responder's FPDUs wait for
+  held-storm         no handshake captured; the initiator sends octets in
+                     which no FPDU boundary is ever found (a few at a time),
+                     so the responder's FPDUs, framed, wait for
                      cross-direction order: 1,500 of 40,000 octets (60 MB)
   read-storm         200,000 Read Requests that are never answered
   write-storm        200,000 RDMA Write segments, each of another message
@@ -303,17 +304,23 @@ def wait_forever(out, n=20_000):
 
 
 def held_storm(out, n=1_500):
-    """Octets of the initiator behind a hole hold the responder's later FPDUs
-    back (they might complete first); the responder acknowledges only up to
-    the hole, so it is never declared a gap."""
+    """A mid-stream capture: the initiator's octets might be FPDUs that
+    completed before the responder's, so the responder's framed FPDUs wait
+    while the initiator's direction hunts for boundaries; it never finds
+    one, and its octets come too slowly for the hunt to give up."""
     p = Pcap(out)
-    c = Conn(p, 40010)
-    c.c2s(fpdu(send_ulpdu(1, b"a" * 100)))
-    hole = c.cseq
-    c.c2s(fpdu(send_ulpdu(3, b"c" * 100)), seq=hole + 128)   # ahead of a 128-octet hole
+    cseq, sseq = 7000, 9000
     big = b"r" * 40_000
+    # the initiator's octets: the start of what may be one 65,000-octet
+    # Send, whose end (and so whether it is one) never comes
+    head = fpdu(send_ulpdu(1, b"i" * (65_000 - 18)))
     for i in range(n):
-        c.s2c(fpdu(send_ulpdu(i + 1, big)), 100)
+        junk = head[24 * i:24 * (i + 1)]
+        p.write(tcp_packet(A, B, 40010, 18515, cseq, sseq, 0x18, junk), 50)
+        cseq += len(junk)
+        f = fpdu(send_ulpdu(i + 1, big))
+        p.write(tcp_packet(B, A, 18515, 40010, sseq, cseq, 0x18, f), 50)
+        sseq += len(f)
     p.close()
 
 
