@@ -1139,14 +1139,11 @@ uint64_t fr_blocking_frame(const struct iws_stream *s, int side)
 		 * yet block too, or the other direction's held PDUs would be
 		 * released in between, out of frame order. */
 		from = fd->report_next;
-	else if (fd->mode == FR_FPDU)
-		/* An incomplete FPDU. Its last octets usually come in a frame still
-		 * to come, but a hole (a gap the peer acknowledged, a limit), the
-		 * FIN or the end of the capture may complete it now, in the frame
-		 * of its last captured octet: PDUs of the other direction from
-		 * later frames must wait for it. */
-		from = fd->buf.len ? fd->buf.len - 1 : 0;
 	else
+		/* An FPDU being put together holds nothing back: should a hole
+		 * (a gap the peer acknowledged, a limit) or the FIN cut it, it
+		 * belongs to the frame of its last captured octet but is settled
+		 * only then (docs/semantics.md). */
 		return 0;
 	uint64_t b = 0;
 	if (from < fd->buf.len && fd->buf.nmarks)

@@ -84,6 +84,8 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 {
 	struct iws_seg_note note;
 	memset(&note, 0, sizeof(note));
+	/* Reported while this frame is read (the end: after the last). */
+	pdu->settle_frame = s->cur_frame > pdu->frame ? s->cur_frame : pdu->frame;
 	if (pdu->kind == IWS_PDU_MPA_FRAME) {
 		/* IRD/ORD and the peer-to-peer RTR apply from the Reply on. */
 		if (pdu->mpa->type == IWS_MPA_REPLY && !pdu->mpa->reject && ensure_tracker(s))
@@ -191,21 +193,17 @@ static void release_one(struct iws_stream *s, struct held *h)
 }
 
 /* The earliest frame a PDU of `side` not reported yet may complete in (0:
- * none): octets framing holds (fr_blocking_frame), or octets TCP
- * reassembly holds behind a hole. Should that hole become a gap (the peer
- * acknowledges past it, a limit, the end), their PDUs complete in the
- * frames that carried them, no earlier than the direction's in-order frame
- * so far; if a retransmission fills it, in a frame still to come. */
+ * none), for the PDUs that must wait for it: octets framing holds while
+ * it hunts for boundaries (fr_blocking_frame). Octets TCP reassembly holds
+ * behind a hole hold nothing back: a retransmission that fills the hole
+ * completes them in a frame still to come; should the hole prove a capture
+ * gap (the receiver's ACK passes it), they belong to the frames that
+ * carried them but are settled only in that ACK's frame - and TCP's
+ * cumulative ACK rides on the receiver's every segment, so nothing it sent
+ * in answer to them comes before (docs/semantics.md). */
 static uint64_t blocking_frame(const struct iws_stream *s, int side)
 {
-	uint64_t b = fr_blocking_frame(s, side);
-	const struct fr_dir *fd = &s->d[side];
-	if (fd->r.ooo && fd->mode != FR_DEAD) {
-		uint64_t t = fd->r.ooo_min_frame > fd->run_frame ? fd->r.ooo_min_frame : fd->run_frame;
-		if (!b || t < b)
-			b = t;
-	}
-	return b;
+	return fr_blocking_frame(s, side);
 }
 
 /* May an entry of `side` that completed in `frame` go now? Not while the

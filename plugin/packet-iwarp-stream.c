@@ -201,6 +201,7 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 	r->gap_before = p->gap_before;
 	r->seq = p->seq;
 	r->len = p->len;
+	r->frame = (guint32)p->frame;
 	r->first_frame = (guint32)p->first_frame;
 	r->arrived_frame = (guint32)p->arrived_frame;
 	r->captured = MIN(p->first_hole, p->len);
@@ -231,6 +232,8 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 			r->peer_ird = m->ird[!p->dir];
 	}
 	APPEND(fr->pdus, iwarp_pdu_rec *, r);
+	if (cap.cur_num && p->frame < cap.cur_num)
+		APPEND(frame_rec(cap.cur_num, TRUE)->late, iwarp_pdu_rec *, r);
 	iwarp_nvme_pdu(ic, p, r);
 }
 
@@ -475,6 +478,13 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 			is++;
 		}
 	}
+	/* A first pass has shown the frames of PDUs reported late already. */
+	guint nl = fr->late && !PINFO_FD_VISITED(pinfo) ? wmem_array_get_count(fr->late) : 0;
+	for (guint i = 0; i < nl; i++) {
+		iwarp_pdu_rec *r = *(iwarp_pdu_rec **)wmem_array_index(fr->late, i);
+		iwarp_mpa_add_late(payload ? payload : frame, pinfo, tree, r->frame);
+		render_pdu(frame, pinfo, tree, ic, NULL, r);
+	}
 	if (iwarp_tap >= 0 && (fr->ops || fr->nvme))
 		tap_queue_packet(iwarp_tap, pinfo, fr);
 	iwarp_keep_conversation(pinfo, ic);
@@ -497,7 +507,7 @@ static int dissect_iwarp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 	}
 	iwarp_frame_rec *fr = frame_rec(pinfo->num, FALSE);
 	if (!fr || !fr->ic || !fr->ic->iwarp ||
-	    (!fr->pdus && !fr->spans && !fr->events && !fr->ops && !fr->nvme))
+	    (!fr->pdus && !fr->spans && !fr->events && !fr->ops && !fr->nvme && !fr->late))
 		return 0;
 	tvbuff_t *payload = NULL;
 	if (fr->in_frame && fr->payload_len)

@@ -78,6 +78,7 @@ typedef struct iwarp_pdu_rec {
 	gboolean truncated;          /* octets of it were not captured */
 	gboolean has_msg;            /* the ULPDU decoded (and went to the tracker) */
 	guint32 seq, len;            /* TCP sequence number of its first octet, wire length */
+	guint32 frame;               /* the frame it completed in (its record's) */
 	guint32 first_frame;         /* earliest frame that carried any of its octets */
 	guint32 arrived_frame;       /* frame in which its last octet was first captured */
 	/* Its octets: at `off` in this frame's TCP payload, or a copy of the
@@ -115,6 +116,10 @@ typedef struct iwarp_frame_rec {
 	gboolean in_frame;
 	guint32 payload_off, payload_seq, payload_len, payload_cap;
 	wmem_array_t *pdus;          /* iwarp_pdu_rec *, in stream order */
+	/* PDUs of earlier frames reported while this one was fed (they waited
+	 * for cross-direction order): a first pass, which has shown their own
+	 * frames already, shows them here instead. */
+	wmem_array_t *late;          /* iwarp_pdu_rec * */
 	wmem_array_t *spans;         /* iwarp_span_rec */
 	wmem_array_t *ops;           /* struct iws_op reported while this frame was fed */
 	wmem_array_t *events;        /* struct iws_stream_event */
@@ -209,6 +214,8 @@ void iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 void iwarp_mpa_add_span(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 off, guint32 len,
 			const iwarp_span_rec *sp);
 /* A gap, lost framing, nonstandard markers, ... */
+/* A PDU of frame `frame` shown in a later one (a single pass). */
+void iwarp_mpa_add_late(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 frame);
 void iwarp_mpa_add_event(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			 const struct iws_stream_event *ev);
 

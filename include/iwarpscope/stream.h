@@ -123,7 +123,11 @@ enum iws_pdu_kind {
 
 /*
  * One complete PDU, in stream order per direction and, across the two
- * directions, in the order of the frames that completed them.
+ * directions, in the order the engine could report them (settle_frame):
+ * the order of the frames that completed them, but for a PDU cut by a hole
+ * that proved a capture gap, or by its sender's FIN, and the PDUs behind
+ * such a hole, which belong to the frames that carried them and are
+ * reported when the hole is settled (docs/semantics.md).
  */
 struct iws_pdu {
 	enum iws_pdu_kind kind;
@@ -140,6 +144,11 @@ struct iws_pdu {
 	 * reassembly completed it (its last missing octet arrived). */
 	uint64_t first_frame, arrived_frame, frame;
 	int64_t first_ts, arrived_ts, ts;
+	/* The frame being read when the engine reported it: frame, or later
+	 * when the PDU waited (the other direction hunted for boundaries) or
+	 * was settled late (a hole in it or before it proved a capture gap;
+	 * a FIN cut it). PDUs reach the sink in settle_frame order. */
+	uint64_t settle_frame;
 	bool gap_before;            /* octets of this direction were lost just before it */
 	uint32_t retrans;           /* retransmitted segments that carried its octets */
 	uint64_t retrans_first_frame, retrans_last_frame; /* those that carried its first /

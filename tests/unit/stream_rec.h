@@ -360,6 +360,17 @@ static inline bool frames_in_order(void)
 	return true;
 }
 
+/* PDUs come in the order the engine could report them, and none is
+ * reported before the frame it belongs to. */
+static inline bool settled_in_order(void)
+{
+	for (int i = 0; i < T.npdu; i++)
+		if (T.pdu[i].p.settle_frame < T.pdu[i].p.frame ||
+		    (i && T.pdu[i].p.settle_frame < T.pdu[i - 1].p.settle_frame))
+			return false;
+	return true;
+}
+
 /* An FPDU record is element el of side's stream, completed in frame `frame`. */
 #define CHECK_FPDU_AT(r, side_, el_, frame_)                              \
 	do {                                                             \
