@@ -34,6 +34,7 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	a->env.ctx = o->ctx;
 	a->env.op = o->op;
 	a->env.fpdu = o->fpdu;
+	a->env.mark = o->mark;
 	a->env.total = &a->total;
 	a->max_flows = o->max_flows ? o->max_flows : DEFAULT_FLOWS;
 	return true;

@@ -27,6 +27,7 @@ struct analysis_opts {
 	void *ctx;
 	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
 	void (*fpdu)(void *ctx, struct conn *c, const struct iws_pdu *pdu);
+	void (*mark)(void *ctx, struct conn *c, const struct conn_mark *m); /* may be NULL */
 };
 
 struct analysis_counts {

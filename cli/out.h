@@ -64,6 +64,15 @@ void summary_write(FILE *f, const struct report *r);
 /* The live view's short per-QP lines. */
 void summary_write_short(FILE *f, const struct report *r);
 
+/* A latency distribution as {"count", "min", "mean", "p50", "p90", "p99",
+ * "p999", "max", "exact"}, or null when empty (stats and the series). */
+void stats_latency_json(struct jsonw *j, const char *key, const struct iws_latency *l);
+/* One operation type's numbers: count, complete, bytes, segments,
+ * crc_errors, retransmissions, stall_ns, latency_ns, delivery_ns. */
+void stats_op_fields_json(struct jsonw *j, const struct iws_op_stats *o);
+/* "tcp": {fast_retransmits, timeouts, duplicate_acks, zero_windows} */
+void stats_tcp_json(struct jsonw *j, const struct conn *c);
+
 /* Problems in the report, for --fail-on (FAIL_* bits). */
 unsigned report_findings(const struct report *r);
 
