@@ -18,6 +18,7 @@
 #include "options.h"
 #include "out.h"
 #include "rank.h"
+#include "series.h"
 #include "source.h"
 #include "timeline.h"
 
@@ -30,6 +31,8 @@ struct app {
 	struct ops_out ops;
 	uint64_t written;           /* ops written (--limit) */
 	struct fpdus_out fpdus;
+	struct series series;       /* stats --format csv|jsonl */
+	bool series_mode;
 	bool since_set, until_set;
 	uint32_t ticks_skipped;
 	int64_t since_ns, until_ns;
@@ -89,7 +92,10 @@ static void emit_op(void *ctx, const struct conn *c, const struct iws_op *op)
 	if (app->o.limit && app->written >= app->o.limit)
 		return;
 	app->written++;
-	ops_out_write(&app->ops, c, op);
+	if (app->series_mode)
+		series_add(&app->series, c, op);
+	else
+		ops_out_write(&app->ops, c, op);
 }
 
 static void on_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
@@ -164,6 +170,10 @@ static void warn_stderr(const struct app *app)
 	if (app->rank.dropped)
 		fprintf(stderr, "iwarpscope: warning: %llu operations not ranked: out of memory\n",
 			(unsigned long long)app->rank.dropped);
+	if (app->series.late)
+		fprintf(stderr, "iwarpscope: warning: %llu operations counted in a later interval "
+				"than their start (--max-reorder)\n",
+			(unsigned long long)app->series.late);
 	if (app->tl.out_of_order)
 		fprintf(stderr, "iwarpscope: warning: %llu operations printed out of start order\n",
 			(unsigned long long)app->tl.out_of_order);
@@ -177,6 +187,10 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc == 1 ? 0 : 2;
 	const struct options *o = &app.o;
+	/* stats as CSV or JSON lines: a time series (series.h), fed in start
+	 * order through the timeline like ops. */
+	app.series_mode = o->cmd == CMD_STATS && (o->format == FMT_CSV || o->format == FMT_JSONL);
+	bool ordered = o->cmd == CMD_OPS || app.series_mode;
 
 	static char outbuf[1 << 20];
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
@@ -198,7 +212,7 @@ int main(int argc, char **argv)
 
 	struct analysis_opts ao = {
 		.check_crc = o->check_crc,
-		.track_order = o->cmd == CMD_OPS,
+		.track_order = ordered,
 		.max_ooo_dir = o->max_ooo_dir,
 		.max_ooo_total = o->max_ooo_total,
 		.max_inflight = o->max_inflight,
@@ -206,7 +220,7 @@ int main(int argc, char **argv)
 		.max_flows = o->max_flows,
 		.include_rtr = o->include_rtr,
 		.ctx = &app,
-		.op = o->cmd == CMD_OPS || o->cmd == CMD_SUMMARY ? on_op : NULL,
+		.op = ordered || o->cmd == CMD_SUMMARY ? on_op : NULL,
 		.fpdu = o->cmd == CMD_FPDUS ? on_fpdu : NULL,
 	};
 	if (!analysis_init(&app.a, &ao)) {
@@ -217,18 +231,20 @@ int main(int argc, char **argv)
 	/* Ranked: the slowest --limit (all without one); the summary's five. */
 	rank_init(&app.rank, o->cmd == CMD_SUMMARY ? SUMMARY_SLOWEST : o->limit,
 		  o->has_min_latency ? o->min_latency_ns : 0);
-	if (o->cmd == CMD_OPS) {
+	if (ordered)
 		timeline_init(&app.tl, o->max_reorder, &app, emit_op);
+	if (o->cmd == CMD_OPS)
 		ops_out_begin(&app.ops, stdout, o->format);
-	} else if (o->cmd == CMD_FPDUS) {
+	else if (app.series_mode)
+		series_init(&app.series, stdout, o->format, o->interval_ns, o->include_rtr, app.src); else if (o->cmd == CMD_FPDUS) {
 		fpdus_out_begin(&app.fpdus, stdout);
 	}
 
 	struct report r = { &app.a, app.src, o, &app.tl, &app.rank };
 	struct run_hooks h = {
 		.ctx = &app,
-		.tick = o->cmd == CMD_OPS ? tick : NULL,
-		.live_out = (o->cmd == CMD_OPS || o->cmd == CMD_FPDUS) ? stderr : stdout,
+		.tick = ordered ? tick : NULL,
+		.live_out = (ordered || o->cmd == CMD_FPDUS) ? stderr : stdout,
 		.interval = o->interval,
 	};
 	run_input(app.src, &app.a, &r, &h);
@@ -248,7 +264,10 @@ int main(int argc, char **argv)
 		fpdus_out_end(&app.fpdus);
 		break;
 	case CMD_STATS:
-		if (o->format == FMT_JSON)
+		if (app.series_mode) {
+			timeline_flush(&app.tl);
+			series_finish(&app.series);
+		} else if (o->format == FMT_JSON)
 			stats_write_json(stdout, &r);
 		else
 			stats_write_text(stdout, &r);
@@ -268,6 +287,8 @@ int main(int argc, char **argv)
 		status = 2;
 	}
 	timeline_free(&app.tl);
+	if (app.series_mode)
+		series_free(&app.series);
 	rank_free(&app.rank);
 	analysis_free(&app.a);
 	source_close(app.src);

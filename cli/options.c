@@ -24,7 +24,8 @@ static const char usage_text[] =
 	"Commands:\n"
 	"  summary            per-QP table and latency table (default)\n"
 	"  ops                one line per RDMA operation, in start order\n"
-	"  stats              statistics per QP and operation type\n"
+	"  stats              statistics per QP and operation type; with --format\n"
+	"                     csv or jsonl, per --interval as a time series\n"
 	"  fpdus              every FPDU decoded (developer view)\n"
 	"\n"
 	"Input:\n"
@@ -32,7 +33,9 @@ static const char usage_text[] =
 	"  -f, --filter EXPR  BPF filter (frame numbers are not renumbered)\n"
 	"  -i, --interface IF capture live on IF; a short summary every\n"
 	"                     --interval seconds, the full report on Ctrl-C\n"
-	"      --interval SEC seconds between live summaries (default 5)\n"
+	"      --interval DURATION  live: time between summaries (default 5s);\n"
+	"                     stats csv/jsonl: the series' interval (default 1s):\n"
+	"                     100ms, 1s, 2.5 (seconds)\n"
 	"  -s, --snaplen N    live capture snapshot length (default 262144)\n"
 	"\n"
 	"Output:\n"
@@ -369,7 +372,7 @@ static bool format_ok(enum command c, enum out_format f)
 	case CMD_OPS:
 		return true;
 	case CMD_STATS:
-		return f == FMT_DEFAULT || f == FMT_TEXT || f == FMT_JSON;
+		return true;
 	case CMD_FPDUS:
 		return f == FMT_DEFAULT || f == FMT_JSONL;
 	}
@@ -500,8 +503,11 @@ int options_parse(int argc, char **argv, struct options *o)
 			o->include_rtr = true;
 			break;
 		case OPT_INTERVAL:
-			if (!parse_u32(optarg, &o->interval) || !o->interval)
-				return usage_error("bad interval '%s'", optarg);
+			/* A duration; a bare number is seconds, as it always was. */
+			if (!parse_duration(optarg, &o->interval_ns) || o->interval_ns <= 0)
+				return usage_error("bad interval '%s' (e.g. 100ms, 1s, 5)", optarg);
+			o->interval = o->interval_ns > 86400ll * 1000000000 ? 86400u
+				      : (unsigned)((o->interval_ns + 999999999) / 1000000000);
 			break;
 		case ':':
 			return usage_error("option '%s' needs an argument", argv[optind - 1]);

@@ -42,6 +42,7 @@ struct options {
 	const char *bpf;
 	int snaplen;
 	unsigned interval;          /* live: seconds between short summaries */
+	int64_t interval_ns;        /* stats --format csv|jsonl: the series' interval (0: 1 s) */
 	bool check_crc;
 	bool progress;
 	unsigned fail_on;           /* FAIL_* */
