@@ -9,6 +9,7 @@
  * and prints the command's report. Exit status: 0 ok, 1 --fail-on matched,
  * 2 usage error or unreadable input.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "live.h"
 #include "options.h"
 #include "out.h"
+#include "pagedata.h"
 #include "rank.h"
 #include "series.h"
 #include "source.h"
@@ -33,6 +35,7 @@ struct app {
 	struct fpdus_out fpdus;
 	struct series series;       /* stats --format csv|jsonl */
 	bool series_mode;
+	struct pagedata page;       /* report */
 	bool since_set, until_set;
 	uint32_t ticks_skipped;
 	int64_t since_ns, until_ns;
@@ -78,6 +81,8 @@ static void on_op(void *ctx, struct conn *c, const struct iws_op *op)
 	if (app->o.cmd == CMD_SUMMARY) {
 		if (!op->rtr)
 			rank_add(&app->rank, c, op);
+	} else if (app->o.cmd == CMD_REPORT) {
+		pagedata_op(&app->page, c, op);
 	} else if (op_selected(app, c, op)) {
 		if (app->o.sort_latency)
 			rank_add(&app->rank, c, op);
@@ -96,6 +101,12 @@ static void emit_op(void *ctx, const struct conn *c, const struct iws_op *op)
 		series_add(&app->series, c, op);
 	else
 		ops_out_write(&app->ops, c, op);
+}
+
+static void on_mark(void *ctx, struct conn *c, const struct conn_mark *m)
+{
+	struct app *app = ctx;
+	pagedata_mark(&app->page, c, m);
 }
 
 static void on_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
@@ -220,7 +231,8 @@ int main(int argc, char **argv)
 		.max_flows = o->max_flows,
 		.include_rtr = o->include_rtr,
 		.ctx = &app,
-		.op = ordered || o->cmd == CMD_SUMMARY ? on_op : NULL,
+		.op = ordered || o->cmd == CMD_SUMMARY || o->cmd == CMD_REPORT ? on_op : NULL,
+		.mark = o->cmd == CMD_REPORT ? on_mark : NULL,
 		.fpdu = o->cmd == CMD_FPDUS ? on_fpdu : NULL,
 	};
 	if (!analysis_init(&app.a, &ao)) {
@@ -236,7 +248,20 @@ int main(int argc, char **argv)
 	if (o->cmd == CMD_OPS)
 		ops_out_begin(&app.ops, stdout, o->format);
 	else if (app.series_mode)
-		series_init(&app.series, stdout, o->format, o->interval_ns, o->include_rtr, app.src); else if (o->cmd == CMD_FPDUS) {
+		series_init(&app.series, stdout, o->format, o->interval_ns, o->include_rtr, app.src);
+	FILE *page_out = stdout;
+	if (o->cmd == CMD_REPORT) {
+		pagedata_init(&app.page, app.src, o->limit, o->include_rtr);
+		/* Before the analysis: a path that cannot be written fails at once. */
+		if (o->output && !(page_out = fopen(o->output, "w"))) {
+			fprintf(stderr, "iwarpscope: cannot write %s: %s\n", o->output, strerror(errno));
+			pagedata_free(&app.page);
+			analysis_free(&app.a);
+			source_close(app.src);
+			free(app.o.files);
+			return 2;
+		}
+	} else if (o->cmd == CMD_FPDUS) {
 		fpdus_out_begin(&app.fpdus, stdout);
 	}
 
@@ -244,7 +269,7 @@ int main(int argc, char **argv)
 	struct run_hooks h = {
 		.ctx = &app,
 		.tick = ordered ? tick : NULL,
-		.live_out = (ordered || o->cmd == CMD_FPDUS) ? stderr : stdout,
+		.live_out = (ordered || o->cmd == CMD_FPDUS || o->cmd == CMD_REPORT) ? stderr : stdout,
 		.interval = o->interval,
 	};
 	run_input(app.src, &app.a, &r, &h);
@@ -275,6 +300,9 @@ int main(int argc, char **argv)
 	case CMD_SUMMARY:
 		summary_write(stdout, &r);
 		break;
+	case CMD_REPORT:
+		report_write_html(page_out, &r, &app.page);
+		break;
 	}
 	if (o->cmd != CMD_SUMMARY)
 		warn_stderr(&app);
@@ -282,7 +310,7 @@ int main(int argc, char **argv)
 
 	unsigned found = report_findings(&r) & o->fail_on;
 	int status = found ? 1 : 0;
-	if (ferror(stdout)) {
+	if (ferror(stdout) || (page_out != stdout && fclose(page_out) != 0)) {
 		fprintf(stderr, "iwarpscope: error writing the output\n");
 		status = 2;
 	}
@@ -290,6 +318,8 @@ int main(int argc, char **argv)
 	if (app.series_mode)
 		series_free(&app.series);
 	rank_free(&app.rank);
+	if (o->cmd == CMD_REPORT)
+		pagedata_free(&app.page);
 	analysis_free(&app.a);
 	source_close(app.src);
 	free(app.o.files);

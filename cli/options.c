@@ -27,6 +27,8 @@ static const char usage_text[] =
 	"  stats              statistics per QP and operation type; with --format\n"
 	"                     csv or jsonl, per --interval as a time series\n"
 	"  fpdus              every FPDU decoded (developer view)\n"
+	"  report             one self-contained HTML page: summary, timeline,\n"
+	"                     latency, throughput, slowest operations (-o FILE)\n"
 	"\n"
 	"Input:\n"
 	"  -r, --read FILE    read FILE (same as naming it; may repeat)\n"
@@ -40,6 +42,7 @@ static const char usage_text[] =
 	"\n"
 	"Output:\n"
 	"  -T, --format FMT   text, json, jsonl or csv (what a command supports)\n"
+	"  -o, --output FILE  report: write the page to FILE (default: standard output)\n"
 	"      --qp LIST      ops: only these QPs (comma-separated tcp.stream numbers)\n"
 	"      --op LIST      ops: only these types (write,read,send,send_inv,send_se,\n"
 	"                     send_se_inv,immediate,immediate_se,atomic_fetch_add,\n"
@@ -48,7 +51,8 @@ static const char usage_text[] =
 	"      --until TIME   ops: only operations starting before TIME\n"
 	"      --sort KEY     ops: 'start' (default) or 'latency': slowest first, by\n"
 	"                     latency_ns (reads, atomics) or else ack_ns (delivery)\n"
-	"      --limit N      ops: at most N operations\n"
+	"      --limit N      ops: at most N operations; report: at most N drawn on\n"
+	"                     the timeline (default 10000)\n"
 	"      --min-latency DURATION  ops: only operations that took at least\n"
 	"                     DURATION (latency_ns, else ack_ns): 500us, 2ms, 1.5s\n"
 	"      --include-rtr  stats, summary: count the RTR messages of a\n"
@@ -87,6 +91,7 @@ static const struct option long_opts[] = {
 	{ "interface", required_argument, NULL, 'i' },
 	{ "snaplen", required_argument, NULL, 's' },
 	{ "format", required_argument, NULL, 'T' },
+	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "qp", required_argument, NULL, OPT_QP },
@@ -375,6 +380,8 @@ static bool format_ok(enum command c, enum out_format f)
 		return true;
 	case CMD_FPDUS:
 		return f == FMT_DEFAULT || f == FMT_JSONL;
+	case CMD_REPORT:
+		return f == FMT_DEFAULT;
 	}
 	return false;
 }
@@ -390,9 +397,9 @@ int options_parse(int argc, char **argv, struct options *o)
 		return usage_error("out of memory");
 
 	int first = 1;
-	static const char *const cmds[] = { "summary", "ops", "stats", "fpdus" };
+	static const char *const cmds[] = { "summary", "ops", "stats", "fpdus", "report" };
 	if (argc > 1 && argv[1][0] != '-') {
-		for (int i = 0; i < 4; i++) {
+		for (int i = 0; i < (int)(sizeof(cmds) / sizeof(cmds[0])); i++) {
 			if (strcmp(argv[1], cmds[i]) == 0) {
 				o->cmd = (enum command)i;
 				first = 2;
@@ -411,7 +418,7 @@ int options_parse(int argc, char **argv, struct options *o)
 	optind = first;
 	opterr = 0;
 	int ch;
-	while ((ch = getopt_long(argc, argv, ":r:f:i:s:T:hV", long_opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":r:f:i:s:T:o:hV", long_opts, NULL)) != -1) {
 		int rc = 0;
 		uint64_t sz;
 		switch (ch) {
@@ -432,6 +439,9 @@ int options_parse(int argc, char **argv, struct options *o)
 		case 'T':
 			if (!set_format(o, optarg))
 				return usage_error("unknown format '%s' (text, json, jsonl, csv)", optarg);
+			break;
+		case 'o':
+			o->output = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -523,8 +533,12 @@ int options_parse(int argc, char **argv, struct options *o)
 		return usage_error("give capture files or -i, not both");
 	if (!o->iface && !o->nfiles)
 		return usage_error("no capture file given");
-	if ((o->sort_latency || o->limit || o->has_min_latency) && o->cmd != CMD_OPS)
-		return usage_error("--sort, --limit and --min-latency apply to the ops command");
+	if ((o->sort_latency || o->has_min_latency) && o->cmd != CMD_OPS)
+		return usage_error("--sort and --min-latency apply to the ops command");
+	if (o->limit && o->cmd != CMD_OPS && o->cmd != CMD_REPORT)
+		return usage_error("--limit applies to the ops and report commands");
+	if (o->output && o->cmd != CMD_REPORT)
+		return usage_error("-o applies to the report command");
 	if (!format_ok(o->cmd, o->format))
 		return usage_error("this command does not write %s", format_name(o->format));
 	return 0;

@@ -73,6 +73,12 @@ void stats_op_fields_json(struct jsonw *j, const struct iws_op_stats *o);
 /* "tcp": {fast_retransmits, timeouts, duplicate_acks, zero_windows} */
 void stats_tcp_json(struct jsonw *j, const struct conn *c);
 
+/* ---- report (out_html.c) ---- */
+struct pagedata;
+/* The HTML page of the report command, from the analysis and what
+ * pagedata gathered (its sample is consumed). */
+void report_write_html(FILE *f, const struct report *r, struct pagedata *p);
+
 /* Problems in the report, for --fail-on (FAIL_* bits). */
 unsigned report_findings(const struct report *r);
 

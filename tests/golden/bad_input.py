@@ -72,7 +72,7 @@ def main(argv):
 
     # --- usage errors: exit 2 ---
     for args in (["--no-such-option", rping], ["summary"], ["summary", "--format", "csv", rping],
-                 ["stats", "--interval", "0", rping],
+                 ["report", "--format", "json", rping], ["stats", "--interval", "0", rping],
                  ["ops", "--op", "frobnicate", rping], ["ops", "--since", "yesterday", rping],
                  ["ops", "--since", "9999-01-01 00:00:00", rping], ["ops", "--until", "+99999999999", rping],
                  ["--max-flows", "0", rping], ["--max-reasm", "1Q", rping],
