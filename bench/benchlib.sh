@@ -1,7 +1,35 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# What the benchmark scripts share (sourced, bash). They set $work (where
-# captures and scratch files go), $keep (1: reuse captures) and $gen
-# (iwarpscope-gen) before calling these.
+# What the benchmark scripts share (sourced, bash, first thing): the options
+# they all take and their defaults, and the helpers. The scripts set $gen
+# (iwarpscope-gen) before make_capture.
+
+build=build
+size=1G
+work=${TMPDIR:-/tmp}/iwarpscope-bench
+runs=3
+keep=0
+
+# common_arg "$@": one of the options every benchmark takes (--build DIR,
+# --size SIZE, --dir DIR, --runs N, --keep); sets used to the number of
+# words it took, or exits 2 on anything else.
+common_arg() {
+	used=2
+	case $1 in
+	--build|--size|--dir|--runs)
+		if [ $# -lt 2 ]; then
+			echo "$(basename "$0"): $1 needs a value" >&2
+			exit 2
+		fi ;;
+	esac
+	case $1 in
+	--build) build=$2 ;;
+	--size) size=$2 ;;
+	--dir) work=$2 ;;
+	--runs) runs=$2 ;;
+	--keep) keep=1; used=1 ;;
+	*) echo "$(basename "$0"): unknown argument $1" >&2; exit 2 ;;
+	esac
+}
 
 # to_bytes 1G -> 1073741824 (powers of 1024, like iwarpscope-gen)
 to_bytes() {

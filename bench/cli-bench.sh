@@ -21,23 +21,14 @@
 #   --runs N      best of N timed runs (default 3; tshark runs once)
 #   --keep        reuse existing captures of the right size instead of regenerating
 set -euo pipefail
+. "$(dirname "$0")/benchlib.sh"
 
-build=build
-size=1G
-work=${TMPDIR:-/tmp}/iwarpscope-bench
-runs=3
 tshark=1
-keep=0
 while [ $# -gt 0 ]; do
 	case $1 in
-	--build) build=$2; shift 2 ;;
-	--size) size=$2; shift 2 ;;
-	--dir) work=$2; shift 2 ;;
-	--runs) runs=$2; shift 2 ;;
 	--no-tshark) tshark=0; shift ;;
-	--keep) keep=1; shift ;;
 	-h|--help) sed -n '3,24p' "$0"; exit 0 ;;
-	*) echo "cli-bench.sh: unknown argument $1" >&2; exit 2 ;;
+	*) common_arg "$@"; shift "$used" ;;
 	esac
 done
 
@@ -53,7 +44,6 @@ if [ $tshark = 1 ] && ! command -v tshark >/dev/null; then
 fi
 mkdir -p "$work"
 
-. "$(dirname "$0")/benchlib.sh"
 bytes1=$(to_bytes "$size")
 bytes2=$((bytes1 * 2))
 file1=$work/bench-$bytes1

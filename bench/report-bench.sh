@@ -18,21 +18,12 @@
 #   --runs N      best of N timed runs of each (default 3)
 #   --keep        reuse an existing capture of the right size instead of regenerating
 set -euo pipefail
+. "$(dirname "$0")/benchlib.sh"
 
-build=build
-size=1G
-work=${TMPDIR:-/tmp}/iwarpscope-bench
-runs=3
-keep=0
 while [ $# -gt 0 ]; do
 	case $1 in
-	--build) build=$2; shift 2 ;;
-	--size) size=$2; shift 2 ;;
-	--dir) work=$2; shift 2 ;;
-	--runs) runs=$2; shift 2 ;;
-	--keep) keep=1; shift ;;
 	-h|--help) sed -n '3,20p' "$0"; exit 0 ;;
-	*) echo "report-bench.sh: unknown argument $1" >&2; exit 2 ;;
+	*) common_arg "$@"; shift "$used" ;;
 	esac
 done
 
@@ -43,7 +34,6 @@ for t in "$iws" "$gen"; do
 done
 mkdir -p "$work"
 
-. "$(dirname "$0")/benchlib.sh"
 bytes=$(to_bytes "$size")
 file=$work/bench-$bytes
 page=$work/report-$bytes.html
