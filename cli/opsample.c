@@ -92,6 +92,8 @@ struct tl_item *opsample_collect(struct opsample *s, uint32_t *n)
 	if (!v)
 		return NULL;
 	for (int i = 0; i < 3; i++) {
+		if (!parts[i]->n)
+			continue; /* (an empty heap may have no array at all) */
 		memcpy(v + *n, parts[i]->items, parts[i]->n * sizeof(*v));
 		*n += parts[i]->n;
 	}
