@@ -572,13 +572,17 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     const yc = (p) => bottom - p * (bottom - top);
     const col = OP_COLORS[d.op] || '#666';
     let s = '<svg xmlns="' + NS + '" width="' + width + '" height="' + height + '" data-dist="' + id + '">';
-    // decade ticks (and 2, 5 in between when the range is short)
+    // decade ticks (and 2, 5 in between when the range is short); a label
+    // only where it has room
+    let lastLabel = -1e9;
     for (let e = Math.floor(lo); e <= Math.ceil(hi); e++) {
       for (const m of (hi - lo < 3 ? [1, 2, 5] : [1])) {
         const v = m * Math.pow(10, e), px = x(v);
         if (px < left - 0.5 || px > right + 0.5) continue;
-        s += '<line x1="' + px + '" x2="' + px + '" y1="' + top + '" y2="' + bottom + '" stroke="' + (m === 1 ? '#e3e6eb' : '#f1f2f5') + '"/>' +
-          '<text x="' + px + '" y="' + (bottom + 13) + '" text-anchor="middle" class="lbl">' + esc(axisLabel(v)) + '</text>';
+        s += '<line x1="' + px + '" x2="' + px + '" y1="' + top + '" y2="' + bottom + '" stroke="' + (m === 1 ? '#e3e6eb' : '#f1f2f5') + '"/>';
+        if (px - lastLabel < 44) continue;
+        lastLabel = px;
+        s += '<text x="' + px + '" y="' + (bottom + 13) + '" text-anchor="middle" class="lbl">' + esc(axisLabel(v)) + '</text>';
       }
     }
     s += '<line x1="' + left + '" x2="' + right + '" y1="' + bottom + '" y2="' + bottom + '" stroke="#9aa1ae"/>';
@@ -602,7 +606,8 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
       row = px - lastX < 30 ? row + 1 : 0;
       lastX = px;
       s += '<line x1="' + px + '" x2="' + px + '" y1="' + (top - 2) + '" y2="' + bottom + '" stroke="#c62828" stroke-dasharray="3 2"/>' +
-        '<text x="' + (px + 2) + '" y="' + (top - 4 + row * 10) + '" fill="#c62828" font-size="10">' + name + '</text>';
+        '<text x="' + (px > right - 34 ? px - 2 : px + 2) + '" y="' + (top - 4 + row * 10) + '"' +
+        (px > right - 34 ? ' text-anchor="end"' : '') + ' fill="#c62828" font-size="10">' + name + '</text>';
     });
     // axes: counts left, CDF right
     s += '<text x="' + (left - 6) + '" y="' + (top + 4) + '" text-anchor="end" class="lbl">' + fmtInt(cmax) + '</text>' +
