@@ -34,6 +34,7 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	a->env.ctx = o->ctx;
 	a->env.op = o->op;
 	a->env.fpdu = o->fpdu;
+	a->env.mark = o->mark;
 	a->env.total = &a->total;
 	iws_nvme_stats_init(&a->nvme_total);
 	a->env.nvme = o->nvme;

@@ -30,6 +30,7 @@ struct analysis_opts {
 	bool nvme;                  /* recognise NVMe/RDMA, track its commands (nvme.h) */
 	bool track_nvme_order;      /* nvme output in start order needs pending keys */
 	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
+	void (*mark)(void *ctx, struct conn *c, const struct conn_mark *m); /* may be NULL */
 };
 
 struct analysis_counts {

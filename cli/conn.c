@@ -161,8 +161,13 @@ static void record_gap(struct conn *c, const struct iws_stream_event *ev)
 static void on_event(void *ctx, const struct iws_stream_event *ev)
 {
 	struct conn *c = ctx;
-	if (ev->kind == IWS_SEV_GAP)
+	if (ev->kind == IWS_SEV_GAP) {
 		record_gap(c, ev);
+		if (c->env->mark) {
+			struct conn_mark m = { MARK_GAP, ev->dir, ev->frame, ev->ts, ev->seq, ev->len };
+			c->env->mark(c->env->ctx, c, &m);
+		}
+	}
 	else if (ev->kind == IWS_SEV_FIN || ev->kind == IWS_SEV_RST)
 		record_close(c, ev->kind == IWS_SEV_FIN ? CLOSE_FIN : CLOSE_RST, ev->dir, ev->frame,
 			     ev->ts);
@@ -213,7 +218,22 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 		return;
 	struct iws_tcp_seg seg = { p->seq, p->ack, p->win, p->flags, p->payload, p->cap_len,
 				   p->wire_len, frame, ts };
-	iws_stream_segment(c->eng, side, &seg);
+	if (c->env->mark) {
+		/* The engine counts retransmissions and zero windows of the side
+		 * that sent the segment: a counter that moved marks this frame. */
+		const struct iws_stream_counts *k = conn_counts_of(c, side);
+		uint64_t before[3] = { k->fast_retransmits, k->timeouts, k->zero_windows };
+		iws_stream_segment(c->eng, side, &seg);
+		uint64_t after[3] = { k->fast_retransmits, k->timeouts, k->zero_windows };
+		uint8_t dir = side == conn_init_side(c) ? IWS_DIR_I2R : IWS_DIR_R2I;
+		for (int i = 0; i < 3; i++)
+			if (after[i] != before[i]) {
+				struct conn_mark m = { (enum conn_mark_kind)i, dir, frame, ts, 0, 0 };
+				c->env->mark(c->env->ctx, c, &m);
+			}
+	} else {
+		iws_stream_segment(c->eng, side, &seg);
+	}
 	/* Both streams ended, or neither carries iWARP: nothing more to learn. */
 	if (iws_stream_done(c->eng))
 		conn_finish(c, IWS_OPF_ABORTED);

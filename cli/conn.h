@@ -26,6 +26,24 @@
 
 struct conn;
 
+/* TCP events a consumer may want to place in time (the report's timeline);
+ * the engine only counts them, so conn.c tells them as the counters move. */
+enum conn_mark_kind {
+	MARK_FAST_RETRANSMIT = 0,   /* a retransmission after 3 duplicate ACKs */
+	MARK_TIMEOUT,               /* any other retransmission (the sender's timer) */
+	MARK_ZERO_WINDOW,           /* a segment advertising a window of 0 */
+	MARK_GAP,                   /* octets never captured (seq, len) */
+	MARK_KIND_COUNT
+};
+
+struct conn_mark {
+	enum conn_mark_kind kind;
+	uint8_t dir;                /* IWS_DIR_* of the segment's sender (gap: the lost octets') */
+	uint64_t frame;
+	int64_t ts;
+	uint32_t seq, len;          /* MARK_GAP */
+};
+
 /* What every connection shares: limits, options and the consumers. */
 struct conn_env {
 	struct iws_stream_limits lim;
@@ -34,6 +52,7 @@ struct conn_env {
 	void *ctx;
 	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
 	void (*fpdu)(void *ctx, struct conn *c, const struct iws_pdu *pdu);
+	void (*mark)(void *ctx, struct conn *c, const struct conn_mark *m); /* may be NULL */
 	struct iws_qp_stats *total; /* statistics over every QP */
 	bool include_rtr;           /* statistics count RTR messages */
 	uint64_t order_limit_hits;

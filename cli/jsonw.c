@@ -263,6 +263,19 @@ void jw_drain(struct jsonw *j, FILE *f)
 	j->len = 0;
 }
 
+void jw_drain_html(struct jsonw *j, FILE *f)
+{
+	size_t from = 0;
+	for (size_t i = 0; i < j->len; i++)
+		if (j->buf[i] == '<') {
+			fwrite(j->buf + from, 1, i - from, f);
+			fputs("\\u003c", f);
+			from = i + 1;
+		}
+	fwrite(j->buf + from, 1, j->len - from, f);
+	j->len = 0;
+}
+
 void jw_flush_line(struct jsonw *j, FILE *f)
 {
 	if (j->len)

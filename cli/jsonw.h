@@ -57,4 +57,8 @@ void jw_flush_line(struct jsonw *j, FILE *f);
  * document need not be held whole). */
 void jw_drain(struct jsonw *j, FILE *f);
 
+/* jw_drain for JSON inside an HTML <script> element: every '<' (only ever
+ * inside a string) is written as \u003c, so no text can end the element. */
+void jw_drain_html(struct jsonw *j, FILE *f);
+
 #endif

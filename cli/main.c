@@ -9,6 +9,7 @@
  * and prints the command's report. Exit status: 0 ok, 1 --fail-on matched,
  * 2 usage error or unreadable input.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,9 @@
 #include "live.h"
 #include "options.h"
 #include "out.h"
+#include "pagedata.h"
 #include "rank.h"
+#include "series.h"
 #include "source.h"
 #include "timeline.h"
 
@@ -30,6 +33,9 @@ struct app {
 	struct rows_out rows;       /* ops or nvme, in start order */
 	uint64_t written;           /* rows written (--limit) */
 	struct fpdus_out fpdus;
+	struct series series;       /* stats --format csv|jsonl */
+	bool series_mode;
+	struct pagedata page;       /* report */
 	bool since_set, until_set;
 	uint32_t ticks_skipped;
 	int64_t since_ns, until_ns;
@@ -74,6 +80,10 @@ static void on_op(void *ctx, struct conn *c, const struct iws_op *op)
 			rank_add(&app->rank, c, op);
 		return;
 	}
+	if (o->cmd == CMD_REPORT) {
+		pagedata_op(&app->page, c, op);
+		return;
+	}
 	if (o->op_mask && !(o->op_mask & (1u << op->type)))
 		return;
 	int64_t took;
@@ -95,7 +105,16 @@ static void emit(void *ctx, const struct conn *c, const void *item)
 	if (app->o.limit && app->written >= app->o.limit)
 		return;
 	app->written++;
-	rows_write(&app->rows, c, item);
+	if (app->series_mode)
+		series_add(&app->series, c, item);
+	else
+		rows_write(&app->rows, c, item);
+}
+
+static void on_mark(void *ctx, struct conn *c, const struct conn_mark *m)
+{
+	struct app *app = ctx;
+	pagedata_mark(&app->page, c, m);
 }
 
 static void on_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
@@ -179,6 +198,10 @@ static void warn_stderr(const struct app *app)
 	if (app->rank.dropped)
 		fprintf(stderr, "iwarpscope: warning: %llu operations not ranked: out of memory\n",
 			(unsigned long long)app->rank.dropped);
+	if (app->series.late)
+		fprintf(stderr, "iwarpscope: warning: %llu operations counted in a later interval "
+				"than their start (--max-reorder)\n",
+			(unsigned long long)app->series.late);
 	if (app->tl.out_of_order)
 		fprintf(stderr, "iwarpscope: warning: %llu %s printed out of start order\n",
 			(unsigned long long)app->tl.out_of_order,
@@ -193,6 +216,10 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc == 1 ? 0 : 2;
 	const struct options *o = &app.o;
+	/* stats as CSV or JSON lines: a time series (series.h), fed in start
+	 * order through the timeline like ops. */
+	app.series_mode = o->cmd == CMD_STATS && (o->format == FMT_CSV || o->format == FMT_JSONL);
+	bool ordered = o->cmd == CMD_OPS || app.series_mode;
 
 	static char outbuf[1 << 20];
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
@@ -214,7 +241,7 @@ int main(int argc, char **argv)
 
 	struct analysis_opts ao = {
 		.check_crc = o->check_crc,
-		.track_order = o->cmd == CMD_OPS,
+		.track_order = ordered,
 		.max_ooo_dir = o->max_ooo_dir,
 		.max_ooo_total = o->max_ooo_total,
 		.max_inflight = o->max_inflight,
@@ -222,11 +249,13 @@ int main(int argc, char **argv)
 		.max_flows = o->max_flows,
 		.include_rtr = o->include_rtr,
 		.ctx = &app,
-		.op = o->cmd == CMD_OPS || o->cmd == CMD_SUMMARY ? on_op : NULL,
+		.op = ordered || o->cmd == CMD_SUMMARY || o->cmd == CMD_REPORT ? on_op : NULL,
+		.mark = o->cmd == CMD_REPORT ? on_mark : NULL,
 		.fpdu = o->cmd == CMD_FPDUS ? on_fpdu : NULL,
 		/* The reports that show NVMe: the command list, the statistics'
 		 * nvme sections, the summary's NVMe-oF block. */
-		.nvme = o->cmd == CMD_NVME || o->cmd == CMD_STATS || o->cmd == CMD_SUMMARY,
+		.nvme = o->cmd == CMD_NVME || o->cmd == CMD_STATS || o->cmd == CMD_SUMMARY ||
+			o->cmd == CMD_REPORT,
 		.track_nvme_order = o->cmd == CMD_NVME,
 		.nvme_cmd = o->cmd == CMD_NVME ? on_nvme : NULL,
 	};
@@ -238,9 +267,24 @@ int main(int argc, char **argv)
 	/* Ranked: the slowest --limit (all without one); the summary's five. */
 	rank_init(&app.rank, o->cmd == CMD_SUMMARY ? SUMMARY_SLOWEST : o->limit,
 		  o->has_min_latency ? o->min_latency_ns : 0);
-	if (o->cmd == CMD_OPS) {
+	FILE *page_out = stdout;
+	if (ordered)
 		timeline_init(&app.tl, o->max_reorder, sizeof(struct iws_op), &app, emit);
+	if (o->cmd == CMD_OPS) {
 		ops_out_begin(&app.rows, stdout, o->format);
+	} else if (app.series_mode) {
+		series_init(&app.series, stdout, o->format, o->interval_ns, o->include_rtr, app.src);
+	} else if (o->cmd == CMD_REPORT) {
+		pagedata_init(&app.page, app.src, o->limit, o->include_rtr);
+		/* Before the analysis: a path that cannot be written fails at once. */
+		if (o->output && !(page_out = fopen(o->output, "w"))) {
+			fprintf(stderr, "iwarpscope: cannot write %s: %s\n", o->output, strerror(errno));
+			pagedata_free(&app.page);
+			analysis_free(&app.a);
+			source_close(app.src);
+			free(app.o.files);
+			return 2;
+		}
 	} else if (o->cmd == CMD_NVME) {
 		/* NVMe commands are large and an Asynchronous Event Request may stay
 		 * outstanding for the whole capture (NVMe Base 2.0: the controller
@@ -257,9 +301,9 @@ int main(int argc, char **argv)
 	struct report r = { &app.a, app.src, o, &app.tl, &app.rank };
 	struct run_hooks h = {
 		.ctx = &app,
-		.tick = o->cmd == CMD_OPS || o->cmd == CMD_NVME ? tick : NULL,
-		.live_out = (o->cmd == CMD_OPS || o->cmd == CMD_FPDUS || o->cmd == CMD_NVME) ? stderr
-											    : stdout,
+		.tick = ordered || o->cmd == CMD_NVME ? tick : NULL,
+		.live_out = (ordered || o->cmd == CMD_FPDUS || o->cmd == CMD_NVME ||
+			     o->cmd == CMD_REPORT) ? stderr : stdout,
 		.interval = o->interval,
 	};
 	run_input(app.src, &app.a, &r, &h);
@@ -283,13 +327,20 @@ int main(int argc, char **argv)
 		rows_end(&app.rows);
 		break;
 	case CMD_STATS:
-		if (o->format == FMT_JSON)
+		if (app.series_mode) {
+			timeline_flush(&app.tl);
+			series_finish(&app.series);
+		} else if (o->format == FMT_JSON) {
 			stats_write_json(stdout, &r);
-		else
+		} else {
 			stats_write_text(stdout, &r);
+		}
 		break;
 	case CMD_SUMMARY:
 		summary_write(stdout, &r);
+		break;
+	case CMD_REPORT:
+		report_write_html(page_out, &r, &app.page);
 		break;
 	}
 	if (o->cmd != CMD_SUMMARY)
@@ -298,12 +349,16 @@ int main(int argc, char **argv)
 
 	unsigned found = report_findings(&r) & o->fail_on;
 	int status = found ? 1 : 0;
-	if (ferror(stdout)) {
+	if (ferror(stdout) || (page_out != stdout && fclose(page_out) != 0)) {
 		fprintf(stderr, "iwarpscope: error writing the output\n");
 		status = 2;
 	}
 	timeline_free(&app.tl);
+	if (app.series_mode)
+		series_free(&app.series);
 	rank_free(&app.rank);
+	if (o->cmd == CMD_REPORT)
+		pagedata_free(&app.page);
 	analysis_free(&app.a);
 	source_close(app.src);
 	free(app.o.files);

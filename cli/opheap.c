@@ -80,6 +80,21 @@ void opheap_pop(struct opheap *h, struct op_item *it)
 		sift_down(h, 0);
 }
 
+bool opheap_offer(struct opheap *h, const struct op_item *it, uint32_t cap)
+{
+	if (cap && h->n == cap) {
+		if (h->first(&h->items[0], it)) {
+			h->items[0] = *it;
+			sift_down(h, 0);
+		}
+		return true;
+	}
+	if (!opheap_reserve(h, cap))
+		return false;
+	opheap_push(h, it);
+	return true;
+}
+
 void opheap_fix_root(struct opheap *h)
 {
 	sift_down(h, 0);

@@ -33,6 +33,10 @@ bool opheap_reserve(struct opheap *h, uint32_t cap_max);
 void opheap_push(struct opheap *h, const struct op_item *it);
 /* Take the root out into *it. */
 void opheap_pop(struct opheap *h, struct op_item *it);
+/* Keep the cap items the order puts last (cap 0: no bound): it is pushed
+ * while there is room, else it takes the root's place if the root comes
+ * before it. false only when out of memory (it was not kept). */
+bool opheap_offer(struct opheap *h, const struct op_item *it, uint32_t cap);
 /* The root was changed in place: restore the order. */
 void opheap_fix_root(struct opheap *h);
 void opheap_free(struct opheap *h);

@@ -24,21 +24,27 @@ static const char usage_text[] =
 	"Commands:\n"
 	"  summary            per-QP table and latency table (default)\n"
 	"  ops                one line per RDMA operation, in start order\n"
-	"  stats              statistics per QP and operation type\n"
+	"  stats              statistics per QP and operation type; with --format\n"
+	"                     csv or jsonl, per --interval as a time series\n"
 	"  fpdus              every FPDU decoded (developer view)\n"
 	"  nvme               one line per NVMe over Fabrics command (NVMe/RDMA,\n"
 	"                     recognised by content on any port), in start order\n"
+	"  report             one self-contained HTML page: summary, timeline,\n"
+	"                     latency, throughput, slowest operations (-o FILE)\n"
 	"\n"
 	"Input:\n"
 	"  -r, --read FILE    read FILE (same as naming it; may repeat)\n"
 	"  -f, --filter EXPR  BPF filter (frame numbers are not renumbered)\n"
 	"  -i, --interface IF capture live on IF; a short summary every\n"
 	"                     --interval seconds, the full report on Ctrl-C\n"
-	"      --interval SEC seconds between live summaries (default 5)\n"
+	"      --interval DURATION  live: time between summaries (default 5s);\n"
+	"                     stats csv/jsonl: the series' interval (default 1s):\n"
+	"                     100ms, 1s, 2.5 (seconds)\n"
 	"  -s, --snaplen N    live capture snapshot length (default 262144)\n"
 	"\n"
 	"Output:\n"
 	"  -T, --format FMT   text, json, jsonl or csv (what a command supports)\n"
+	"  -o, --output FILE  report: write the page to FILE (default: standard output)\n"
 	"      --qp LIST      ops, nvme: only these QPs (comma-separated tcp.stream numbers)\n"
 	"      --op LIST      ops: only these types (write,read,send,send_inv,send_se,\n"
 	"                     send_se_inv,immediate,immediate_se,atomic_fetch_add,\n"
@@ -47,7 +53,8 @@ static const char usage_text[] =
 	"      --until TIME   ops, nvme: only operations (commands) starting before TIME\n"
 	"      --sort KEY     ops: 'start' (default) or 'latency': slowest first, by\n"
 	"                     latency_ns (reads, atomics) or else ack_ns (delivery)\n"
-	"      --limit N      ops: at most N operations\n"
+	"      --limit N      ops: at most N operations; report: at most N drawn on\n"
+	"                     the timeline (default 10000)\n"
 	"      --min-latency DURATION  ops: only operations that took at least\n"
 	"                     DURATION (latency_ns, else ack_ns): 500us, 2ms, 1.5s\n"
 	"      --include-rtr  stats, summary: count the RTR messages of a\n"
@@ -87,6 +94,7 @@ static const struct option long_opts[] = {
 	{ "interface", required_argument, NULL, 'i' },
 	{ "snaplen", required_argument, NULL, 's' },
 	{ "format", required_argument, NULL, 'T' },
+	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "qp", required_argument, NULL, OPT_QP },
@@ -373,9 +381,11 @@ static bool format_ok(enum command c, enum out_format f)
 	case CMD_NVME:
 		return true;
 	case CMD_STATS:
-		return f == FMT_DEFAULT || f == FMT_TEXT || f == FMT_JSON;
+		return true;
 	case CMD_FPDUS:
 		return f == FMT_DEFAULT || f == FMT_JSONL;
+	case CMD_REPORT:
+		return f == FMT_DEFAULT;
 	}
 	return false;
 }
@@ -391,7 +401,7 @@ int options_parse(int argc, char **argv, struct options *o)
 		return usage_error("out of memory");
 
 	int first = 1;
-	static const char *const cmds[] = { "summary", "ops", "stats", "fpdus", "nvme" };
+	static const char *const cmds[] = { "summary", "ops", "stats", "fpdus", "nvme", "report" };
 	if (argc > 1 && argv[1][0] != '-') {
 		for (int i = 0; i < (int)(sizeof(cmds) / sizeof(cmds[0])); i++) {
 			if (strcmp(argv[1], cmds[i]) == 0) {
@@ -412,7 +422,7 @@ int options_parse(int argc, char **argv, struct options *o)
 	optind = first;
 	opterr = 0;
 	int ch;
-	while ((ch = getopt_long(argc, argv, ":r:f:i:s:T:hV", long_opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":r:f:i:s:T:o:hV", long_opts, NULL)) != -1) {
 		int rc = 0;
 		uint64_t sz;
 		switch (ch) {
@@ -433,6 +443,9 @@ int options_parse(int argc, char **argv, struct options *o)
 		case 'T':
 			if (!set_format(o, optarg))
 				return usage_error("unknown format '%s' (text, json, jsonl, csv)", optarg);
+			break;
+		case 'o':
+			o->output = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -504,8 +517,11 @@ int options_parse(int argc, char **argv, struct options *o)
 			o->include_rtr = true;
 			break;
 		case OPT_INTERVAL:
-			if (!parse_u32(optarg, &o->interval) || !o->interval)
-				return usage_error("bad interval '%s'", optarg);
+			/* A duration; a bare number is seconds, as it always was. */
+			if (!parse_duration(optarg, &o->interval_ns) || o->interval_ns <= 0)
+				return usage_error("bad interval '%s' (e.g. 100ms, 1s, 5)", optarg);
+			o->interval = o->interval_ns > 86400ll * 1000000000 ? 86400u
+				      : (unsigned)((o->interval_ns + 999999999) / 1000000000);
 			break;
 		case ':':
 			return usage_error("option '%s' needs an argument", argv[optind - 1]);
@@ -521,8 +537,12 @@ int options_parse(int argc, char **argv, struct options *o)
 		return usage_error("give capture files or -i, not both");
 	if (!o->iface && !o->nfiles)
 		return usage_error("no capture file given");
-	if ((o->sort_latency || o->limit || o->has_min_latency) && o->cmd != CMD_OPS)
-		return usage_error("--sort, --limit and --min-latency apply to the ops command");
+	if ((o->sort_latency || o->has_min_latency) && o->cmd != CMD_OPS)
+		return usage_error("--sort and --min-latency apply to the ops command");
+	if (o->limit && o->cmd != CMD_OPS && o->cmd != CMD_REPORT)
+		return usage_error("--limit applies to the ops and report commands");
+	if (o->output && o->cmd != CMD_REPORT)
+		return usage_error("-o applies to the report command");
 	if (!format_ok(o->cmd, o->format))
 		return usage_error("this command does not write %s", format_name(o->format));
 	return 0;

@@ -12,7 +12,7 @@
 
 #include "iwarpscope/qp.h"
 
-enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS, CMD_NVME };
+enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS, CMD_NVME, CMD_REPORT };
 enum out_format { FMT_DEFAULT = 0, FMT_TEXT, FMT_JSON, FMT_JSONL, FMT_CSV };
 
 /* Analysis findings --fail-on can turn into exit status 1. */
@@ -42,6 +42,8 @@ struct options {
 	const char *bpf;
 	int snaplen;
 	unsigned interval;          /* live: seconds between short summaries */
+	int64_t interval_ns;        /* stats --format csv|jsonl: the series' interval (0: 1 s) */
+	const char *output;         /* report: the page's file (NULL: standard output) */
 	bool check_crc;
 	bool progress;
 	unsigned fail_on;           /* FAIL_* */
@@ -51,7 +53,7 @@ struct options {
 	uint32_t op_mask;           /* bit per enum iws_op_type; 0: all */
 	struct tspec since, until;
 	bool sort_latency;          /* ops: slowest first (rank.h) */
-	uint32_t limit;             /* ops: at most this many; 0: all */
+	uint32_t limit;             /* ops: at most this many; report: drawn; 0: all / default */
 	bool has_min_latency;
 	int64_t min_latency_ns;     /* ops: only operations that took at least this */
 	bool include_rtr;           /* stats, summary: count RTR messages */

@@ -86,6 +86,18 @@ void summary_write(FILE *f, const struct report *r);
 /* The live view's short per-QP lines. */
 void summary_write_short(FILE *f, const struct report *r);
 
+/* One operation type's numbers: count, complete, bytes, segments,
+ * crc_errors, retransmissions, stall_ns, latency_ns, delivery_ns. */
+void stats_op_fields_json(struct jsonw *j, const struct iws_op_stats *o);
+/* "tcp": {fast_retransmits, timeouts, duplicate_acks, zero_windows} */
+void stats_tcp_json(struct jsonw *j, const struct conn *c);
+
+/* ---- report (out_html.c) ---- */
+struct pagedata;
+/* The HTML page of the report command, from the analysis and what
+ * pagedata gathered (its sample is consumed). */
+void report_write_html(FILE *f, const struct report *r, struct pagedata *p);
+
 /* Problems in the report, for --fail-on (FAIL_* bits). */
 unsigned report_findings(const struct report *r);
 

@@ -90,6 +90,30 @@ void latency_json(struct jsonw *j, const char *key, const struct iws_latency *lc
 	jw_obj_end(j);
 }
 
+void stats_op_fields_json(struct jsonw *j, const struct iws_op_stats *o)
+{
+	jw_ku64(j, "count", o->count);
+	jw_ku64(j, "complete", o->complete);
+	jw_ku64(j, "bytes", o->bytes);
+	jw_ku64(j, "segments", o->segments);
+	jw_ku64(j, "crc_errors", o->crc_errors);
+	jw_ku64(j, "retransmissions", o->retransmissions);
+	jw_ki64(j, "stall_ns", o->stall_ns);
+	latency_json(j, "latency_ns", &o->latency);
+	latency_json(j, "delivery_ns", &o->delivery);
+}
+
+void stats_tcp_json(struct jsonw *j, const struct conn *c)
+{
+	jw_key(j, "tcp");
+	jw_obj(j);
+	jw_ku64(j, "fast_retransmits", CONN_SUM(c, fast_retransmits));
+	jw_ku64(j, "timeouts", CONN_SUM(c, timeouts));
+	jw_ku64(j, "duplicate_acks", CONN_SUM(c, duplicate_acks));
+	jw_ku64(j, "zero_windows", CONN_SUM(c, zero_windows));
+	jw_obj_end(j);
+}
+
 static void ops_json(struct jsonw *j, const struct iws_qp_stats *s)
 {
 	jw_key(j, "ops");
@@ -100,15 +124,7 @@ static void ops_json(struct jsonw *j, const struct iws_qp_stats *s)
 			continue;
 		jw_key(j, iws_op_type_name((enum iws_op_type)t));
 		jw_obj(j);
-		jw_ku64(j, "count", o->count);
-		jw_ku64(j, "complete", o->complete);
-		jw_ku64(j, "bytes", o->bytes);
-		jw_ku64(j, "segments", o->segments);
-		jw_ku64(j, "crc_errors", o->crc_errors);
-		jw_ku64(j, "retransmissions", o->retransmissions);
-		jw_ki64(j, "stall_ns", o->stall_ns);
-		latency_json(j, "latency_ns", &o->latency);
-		latency_json(j, "delivery_ns", &o->delivery);
+		stats_op_fields_json(j, o);
 		jw_obj_end(j);
 	}
 	jw_obj_end(j);
@@ -210,13 +226,7 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 		jw_obj_end(j);
 	}
 	jw_arr_end(j);
-	jw_key(j, "tcp");
-	jw_obj(j);
-	jw_ku64(j, "fast_retransmits", CONN_SUM(c, fast_retransmits));
-	jw_ku64(j, "timeouts", CONN_SUM(c, timeouts));
-	jw_ku64(j, "duplicate_acks", CONN_SUM(c, duplicate_acks));
-	jw_ku64(j, "zero_windows", CONN_SUM(c, zero_windows));
-	jw_obj_end(j);
+	stats_tcp_json(j, c);
 	jw_key(j, "teardown");
 	jw_arr(j);
 	for (uint32_t i = 0; i < c->ncloses; i++) {

@@ -64,18 +64,8 @@ void rank_add(struct rank *r, const struct conn *c, const struct iws_op *op)
 		return;
 	}
 	struct op_item it = { *op, c };
-	if (r->limit && r->h.n == r->limit) {
-		if (slower(&it, &r->h.items[0])) {
-			r->h.items[0] = it;
-			opheap_fix_root(&r->h);
-		}
-		return;
-	}
-	if (!opheap_reserve(&r->h, r->limit)) {
+	if (!opheap_offer(&r->h, &it, r->limit))
 		r->dropped++;
-		return;
-	}
-	opheap_push(&r->h, &it);
 }
 
 static int cmp_slowest(const void *a, const void *b)

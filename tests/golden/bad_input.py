@@ -71,7 +71,8 @@ def main(argv):
     check(rc == 2 and out == "" and "stdin" in err, "garbage on stdin: exit 2 naming stdin")
 
     # --- usage errors: exit 2 ---
-    for args in (["--no-such-option", rping], ["summary"], ["stats", "--format", "csv", rping],
+    for args in (["--no-such-option", rping], ["summary"], ["summary", "--format", "csv", rping],
+                 ["report", "--format", "json", rping], ["stats", "--interval", "0", rping],
                  ["ops", "--op", "frobnicate", rping], ["ops", "--since", "yesterday", rping],
                  ["ops", "--since", "9999-01-01 00:00:00", rping], ["ops", "--until", "+99999999999", rping],
                  ["--max-flows", "0", rping], ["--max-reasm", "1Q", rping],
