@@ -13,6 +13,7 @@
 #include "analysis.h"
 #include "jsonw.h"
 #include "options.h"
+#include "points.h"
 #include "rank.h"
 #include "source.h"
 #include "timeline.h"
@@ -24,6 +25,7 @@ struct report {
 	const struct options *o;
 	const struct timeline *tl;  /* ops only */
 	struct rank *rank;          /* summary: the slowest operations */
+	const struct points *pts;   /* several capture points (NULL: one) */
 };
 
 /* How many of the slowest operations the summary lists. */
@@ -35,6 +37,7 @@ struct ops_out {
 	enum out_format fmt;
 	struct jsonw j;
 	uint64_t n;
+	const struct points *pts;   /* several capture points (NULL: one) */
 };
 
 void ops_out_begin(struct ops_out *w, FILE *f, enum out_format fmt);
@@ -51,6 +54,7 @@ const char *conn_ep_str(const struct conn *c, uint8_t dir, char *buf);
 struct fpdus_out {
 	FILE *f;
 	struct jsonw j;
+	const struct points *pts;   /* several capture points (NULL: one) */
 };
 
 void fpdus_out_begin(struct fpdus_out *w, FILE *f);
