@@ -264,6 +264,23 @@ static bool group_files(struct points *pts)
 		pts->pts[best].nfiles++;
 		last[best] = f;
 	}
+	/* Points in the order their files were named (the first file named
+	 * is in point 0): a point's first file is then its first named. */
+	int np = 0;
+	for (int i = 0; i < n; i++)
+		last[i] = -1;
+	for (int f = 0; f < n; f++) {
+		int c = pts->files[f].point;
+		if (last[c] < 0) {
+			last[c] = np;
+			order[np++] = pts->pts[c].nfiles;
+		}
+		pts->files[f].point = last[c];
+	}
+	for (int c = 0; c < np; c++)
+		pts->pts[c].nfiles = order[c];
+	for (int f = n - 1; f >= 0; f--)
+		pts->pts[pts->files[f].point].name = pts->files[f].name;
 	free(conflict);
 	free(order);
 	free(last);
