@@ -48,6 +48,8 @@ void run_input(struct source *s, struct analysis *a, const struct report *r,
 		if (rc == 0)
 			break;
 		if (rc == 1) {
+			if (h->pts)
+				points_admit(h->pts, &p);
 			analysis_packet(a, &p);
 			if (h->tick && ++n == RUN_TICK_PACKETS) {
 				n = 0;

@@ -11,6 +11,7 @@
 
 #include "analysis.h"
 #include "out.h"
+#include "points.h"
 #include "source.h"
 
 /* run_input calls run_hooks.tick every this many packets. */
@@ -22,6 +23,7 @@ struct run_hooks {
 	void (*tick)(void *ctx);
 	FILE *live_out;             /* where the periodic summary goes */
 	unsigned interval;          /* seconds */
+	struct points *pts;         /* several capture points: copies to leave out */
 };
 
 /* Read every packet into the analysis. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "inputs.h"
 #include "live.h"
 #include "options.h"
 #include "out.h"
@@ -211,7 +212,7 @@ static void warn_stderr(const struct app *app)
 int main(int argc, char **argv)
 {
 	static struct app app;
-	char err[512];
+	char err[512] = "";
 	int rc = options_parse(argc, argv, &app.o);
 	if (rc)
 		return rc == 1 ? 0 : 2;
@@ -224,20 +225,45 @@ int main(int argc, char **argv)
 	static char outbuf[1 << 20];
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 
+	/* Patterns and directories to files (rotated sets). */
+	struct inputs ins;
+	const char *notes[INPUTS_MAX_NOTES];
+	if (inputs_expand(o->files, o->nfiles, &ins, err, sizeof(err))) {
+		fprintf(stderr, "iwarpscope: %s\n", err);
+		free(app.o.files);
+		return 2;
+	}
+	for (int i = 0; i < ins.nnotes; i++)
+		notes[i] = ins.notes[i];
 	struct source_opts so = {
-		.files = o->files,
-		.nfiles = o->nfiles,
+		.files = ins.files,
+		.nfiles = ins.nfiles,
+		.notes = notes,
+		.nnotes = ins.nnotes,
 		.iface = o->iface,
 		.bpf = o->bpf,
 		.snaplen = o->snaplen,
 		.progress = o->progress,
 	};
-	app.src = source_open(&so, err, sizeof(err));
+	/* Several files: a first pass finds capture points (points.h). */
+	struct points *pts = NULL;
+	bool has_stdin = false;
+	for (int i = 0; i < ins.nfiles; i++)
+		has_stdin |= strcmp(ins.files[i], "-") == 0;
+	if (o->points && has_stdin)
+		snprintf(err, sizeof(err), "--points reads its files twice: not stdin");
+	else if (!o->iface && ins.nfiles > 1 && !has_stdin)
+		pts = points_survey(&so, o->points, err, sizeof(err));
+	app.src = pts || !err[0] ? source_open(&so, err, sizeof(err)) : NULL;
 	if (!app.src) {
 		fprintf(stderr, "iwarpscope: %s\n", err);
+		points_free(pts);
+		inputs_free(&ins);
 		free(app.o.files);
 		return 2;
 	}
+	if (pts)
+		points_note(pts, stderr);
 
 	struct analysis_opts ao = {
 		.check_crc = o->check_crc,
@@ -272,6 +298,7 @@ int main(int argc, char **argv)
 		timeline_init(&app.tl, o->max_reorder, sizeof(struct iws_op), &app, emit);
 	if (o->cmd == CMD_OPS) {
 		ops_out_begin(&app.rows, stdout, o->format);
+		app.rows.pts = pts;
 	} else if (app.series_mode) {
 		series_init(&app.series, stdout, o->format, o->interval_ns, o->include_rtr, app.src);
 	} else if (o->cmd == CMD_REPORT) {
@@ -296,15 +323,17 @@ int main(int argc, char **argv)
 		nvme_out_begin(&app.rows, stdout, o->format);
 	} else if (o->cmd == CMD_FPDUS) {
 		fpdus_out_begin(&app.fpdus, stdout);
+		app.fpdus.pts = pts;
 	}
 
-	struct report r = { &app.a, app.src, o, &app.tl, &app.rank };
+	struct report r = { &app.a, app.src, o, &app.tl, &app.rank, pts };
 	struct run_hooks h = {
 		.ctx = &app,
 		.tick = ordered || o->cmd == CMD_NVME ? tick : NULL,
 		.live_out = (ordered || o->cmd == CMD_FPDUS || o->cmd == CMD_NVME ||
 			     o->cmd == CMD_REPORT) ? stderr : stdout,
 		.interval = o->interval,
+		.pts = pts,
 	};
 	run_input(app.src, &app.a, &r, &h);
 	analysis_finish(&app.a);
@@ -361,6 +390,8 @@ int main(int argc, char **argv)
 		pagedata_free(&app.page);
 	analysis_free(&app.a);
 	source_close(app.src);
+	points_free(pts);
+	inputs_free(&ins);
 	free(app.o.files);
 	return status;
 }

@@ -18,8 +18,9 @@ static const char usage_text[] =
 	"       iwarpscope [COMMAND] [OPTIONS] -i INTERFACE\n"
 	"\n"
 	"Reads iWARP (MPA/DDP/RDMAP over TCP) traffic from pcap/pcapng captures\n"
-	"('-' reads stdin; several files are merged by time) and reports what every\n"
-	"queue pair (TCP connection) did, when, and how long it took.\n"
+	"('-' reads stdin; several files are merged by time; gzip and zstd files are\n"
+	"read as they are; a quoted pattern or a directory names a rotated set) and\n"
+	"reports what every queue pair (TCP connection) did, when, and how long it took.\n"
 	"\n"
 	"Commands:\n"
 	"  summary            per-QP table and latency table (default)\n"
@@ -34,6 +35,9 @@ static const char usage_text[] =
 	"\n"
 	"Input:\n"
 	"  -r, --read FILE    read FILE (same as naming it; may repeat)\n"
+	"      --points       the files are capture points of the same traffic (found\n"
+	"                     anyway when two files hold identical segments): each\n"
+	"                     segment once, one-way times, where loss happened\n"
 	"  -f, --filter EXPR  BPF filter (frame numbers are not renumbered)\n"
 	"  -i, --interface IF capture live on IF; a short summary every\n"
 	"                     --interval seconds, the full report on Ctrl-C\n"
@@ -85,7 +89,7 @@ enum {
 	OPT_QP = 256, OPT_OP, OPT_SINCE, OPT_UNTIL, OPT_NO_CRC, OPT_FAIL_ON, OPT_MAX_OOO,
 	OPT_MAX_OOO_TOTAL, OPT_MAX_INFLIGHT, OPT_MAX_REORDER, OPT_NO_PROGRESS, OPT_INTERVAL,
 	OPT_FORMAT, OPT_MAX_REASM, OPT_MAX_FLOWS, OPT_SORT, OPT_LIMIT, OPT_MIN_LATENCY,
-	OPT_INCLUDE_RTR,
+	OPT_INCLUDE_RTR, OPT_POINTS,
 };
 
 static const struct option long_opts[] = {
@@ -115,6 +119,7 @@ static const struct option long_opts[] = {
 	{ "limit", required_argument, NULL, OPT_LIMIT },
 	{ "min-latency", required_argument, NULL, OPT_MIN_LATENCY },
 	{ "include-rtr", no_argument, NULL, OPT_INCLUDE_RTR },
+	{ "points", no_argument, NULL, OPT_POINTS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -516,6 +521,9 @@ int options_parse(int argc, char **argv, struct options *o)
 		case OPT_INCLUDE_RTR:
 			o->include_rtr = true;
 			break;
+		case OPT_POINTS:
+			o->points = true;
+			break;
 		case OPT_INTERVAL:
 			/* A duration; a bare number is seconds, as it always was. */
 			if (!parse_duration(optarg, &o->interval_ns) || o->interval_ns <= 0)
@@ -537,6 +545,8 @@ int options_parse(int argc, char **argv, struct options *o)
 		return usage_error("give capture files or -i, not both");
 	if (!o->iface && !o->nfiles)
 		return usage_error("no capture file given");
+	if (o->points && (o->iface || o->nfiles < 2))
+		return usage_error("--points needs two capture files (or sets) or more");
 	if ((o->sort_latency || o->has_min_latency) && o->cmd != CMD_OPS)
 		return usage_error("--sort and --min-latency apply to the ops command");
 	if (o->limit && o->cmd != CMD_OPS && o->cmd != CMD_REPORT)

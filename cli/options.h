@@ -39,6 +39,7 @@ struct options {
 	const char **files;
 	int nfiles;
 	const char *iface;
+	bool points;                /* --points: the files are capture points of one traffic */
 	const char *bpf;
 	int snaplen;
 	unsigned interval;          /* live: seconds between short summaries */

@@ -13,6 +13,7 @@
 #include "analysis.h"
 #include "jsonw.h"
 #include "options.h"
+#include "points.h"
 #include "rank.h"
 #include "source.h"
 #include "timeline.h"
@@ -24,6 +25,7 @@ struct report {
 	const struct options *o;
 	const struct timeline *tl;  /* ops only */
 	struct rank *rank;          /* summary: the slowest operations */
+	const struct points *pts;   /* several capture points (NULL: one) */
 };
 
 /* How many of the slowest operations the summary lists. */
@@ -36,7 +38,9 @@ const char *op_why(char *buf, size_t n, const struct iws_op *op);
  * CSV (out_ops.c); the `ops` and `nvme` writers ---- */
 struct row_fns {
 	const char *csv_header;
-	void (*json)(struct jsonw *j, const struct conn *c, const void *item);
+	/* pts: several capture points (NULL: one), for their fields */
+	void (*json)(struct jsonw *j, const struct conn *c, const void *item,
+		     const struct points *pts);
 	void (*csv)(FILE *f, const struct conn *c, const void *item);
 	void (*text)(FILE *f, const struct conn *c, const void *item);
 };
@@ -47,6 +51,7 @@ struct rows_out {
 	const struct row_fns *fns;
 	struct jsonw j;
 	uint64_t n;
+	const struct points *pts;   /* several capture points (NULL: one) */
 };
 
 void rows_begin(struct rows_out *w, FILE *f, enum out_format fmt, const struct row_fns *fns);
@@ -73,6 +78,7 @@ void nvme_summary(FILE *f, const struct report *r);
 struct fpdus_out {
 	FILE *f;
 	struct jsonw j;
+	const struct points *pts;   /* several capture points (NULL: one) */
 };
 
 void fpdus_out_begin(struct fpdus_out *w, FILE *f);

@@ -73,6 +73,14 @@ void fpdus_out_write(struct fpdus_out *w, const struct conn *c, const struct iws
 	}
 	if (pdu->truncated)
 		jw_kbool(j, "truncated", true);
+	struct points_at at;
+	points_at_frame(w->pts, pdu->arrived_frame, &at);
+	if (at.known) {
+		/* The segment that carried its last octet, at the other point. */
+		jw_kstr(j, "point", at.point);
+		jw_koi64(j, "other_ns", at.has_other, at.other_ns);
+		jw_koi64(j, "oneway_ns", at.has_oneway, at.oneway_ns);
+	}
 	if (f->marker_errors)
 		jw_ku64(j, "marker_errors", f->marker_errors);
 	jw_obj_end(j);

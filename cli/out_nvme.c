@@ -18,8 +18,10 @@
 
 /* ---- one command ---- */
 
-static void cmd_json(struct jsonw *j, const struct conn *c, const void *item)
+static void cmd_json(struct jsonw *j, const struct conn *c, const void *item,
+		     const struct points *pts)
 {
+	(void)pts;
 	const struct iws_nvme_cmd *m = item;
 	char fl[200];
 	const struct iws_nvme_command *q = &m->sqe;

@@ -21,7 +21,30 @@ const char *conn_ep_str(const struct conn *c, uint8_t dir, char *buf)
 	return endpoint_str(&c->ep[side], buf);
 }
 
-static void op_json(struct jsonw *j, const struct conn *c, const void *item)
+/* What the other capture point saw of the operation: when its first and
+ * last frames passed there, the latency there, and one-way times. */
+static void op_points_json(struct jsonw *j, const struct points *pts, const struct iws_op *op)
+{
+	struct points_at s, e;
+	points_at_frame(pts, op->first_frame, &s);
+	points_at_frame(pts, op->last_frame, &e);
+	if (!s.known && !e.known)
+		return;
+	const struct points_at *k = s.known ? &s : &e;
+	jw_kstr(j, "point", k->point);
+	jw_kstr(j, "other_point", k->other);
+	jw_koi64(j, "other_start_ns", s.has_other, s.other_ns);
+	jw_koi64(j, "other_end_ns", e.has_other, e.other_ns);
+	jw_koi64(j, "other_latency_ns", op->has_latency && s.has_other && e.has_other,
+		 e.other_ns - s.other_ns);
+	jw_koi64(j, "oneway_ns", s.has_oneway, s.oneway_ns);
+	bool back = op->type == IWS_OPT_READ || op->type == IWS_OPT_ATOMIC_FETCH_ADD ||
+		    op->type == IWS_OPT_ATOMIC_CMP_SWAP || op->type == IWS_OPT_ATOMIC_SWAP;
+	jw_koi64(j, "oneway_back_ns", back && e.has_oneway, e.oneway_ns);
+}
+
+static void op_json(struct jsonw *j, const struct conn *c, const void *item,
+		    const struct points *pts)
 {
 	const struct iws_op *op = item;
 	char a[64], b[64], fl[160];
@@ -54,6 +77,9 @@ static void op_json(struct jsonw *j, const struct conn *c, const void *item)
 	jw_kbool(j, "ack_with_data", op->has_ack && op->ack_with_data);
 	jw_kbool(j, "after_close", (op->flags & IWS_OPF_AFTER_CLOSE) != 0);
 	jw_kbool(j, "rtr", op->rtr);
+	/* several capture points (docs/semantics.md) */
+	if (pts)
+		op_points_json(j, pts, op);
 	/* extras */
 	jw_ku64(j, "id", op->id);
 	jw_kstr(j, "flags", iws_op_flags_str(fl, sizeof(fl), op->flags));
@@ -253,14 +279,14 @@ void rows_write(struct rows_out *w, const struct conn *c, const void *item)
 {
 	switch (w->fmt) {
 	case FMT_JSONL:
-		w->fns->json(&w->j, c, item);
+		w->fns->json(&w->j, c, item, w->pts);
 		jw_flush_line(&w->j, w->f);
 		break;
 	case FMT_JSON:
 		if (w->n)
 			fputc(',', w->f);
 		fputc('\n', w->f);
-		w->fns->json(&w->j, c, item);
+		w->fns->json(&w->j, c, item, w->pts);
 		fwrite(w->j.buf, 1, w->j.len, w->f);
 		jw_reset(&w->j);
 		break;

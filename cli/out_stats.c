@@ -130,7 +130,7 @@ static void ops_json(struct jsonw *j, const struct iws_qp_stats *s)
 	jw_obj_end(j);
 }
 
-static void qp_json(struct jsonw *j, const struct conn *c)
+static void qp_json(struct jsonw *j, const struct conn *c, const struct points *pts)
 {
 	char a[64];
 	enum iws_stream_state st = iws_stream_state(c->eng);
@@ -269,6 +269,8 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	ops_json(j, conn_stats(c));
 	if (conn_is_nvme(c))
 		nvme_qp_json(j, c);
+	if (pts)
+		points_qp_json(j, pts, c);
 	jw_obj_end(j);
 }
 
@@ -318,6 +320,8 @@ void stats_write_json(FILE *f, const struct report *r)
 	for (uint32_t i = 0; i < ss->n_warnings; i++)
 		jw_str(j, ss->warnings[i].text);
 	jw_arr_end(j);
+	if (r->pts)
+		points_capture_json(j, r->pts);
 	jw_obj_end(j);
 
 	jw_key(j, "qps");
@@ -326,7 +330,7 @@ void stats_write_json(FILE *f, const struct report *r)
 		const struct conn *c = a->conns[i];
 		if (!c || !conn_is_iwarp(c))
 			continue;
-		qp_json(j, c);
+		qp_json(j, c, r->pts);
 		/* A capture may hold 100,000 QPs: do not hold their report whole. */
 		if (j->len > (64u << 10))
 			jw_drain(j, f);

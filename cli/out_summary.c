@@ -257,6 +257,7 @@ static void header(FILE *f, const struct report *r)
 		fprintf(f, "! %" PRIu64 " frame%s older than the frame before\n", ss->ts_backwards,
 			ss->ts_backwards == 1 ? "" : "s");
 	limits_lines(f, a);
+	points_header_text(f, r->pts);
 	if (a->env.lim.ooo_peak)
 		fprintf(f, "out-of-order buffer peak: %s\n", fmt_bytes(by, sizeof(by), a->env.lim.ooo_peak));
 }
@@ -293,6 +294,7 @@ void summary_write(FILE *f, const struct report *r)
 			continue;
 		fputc('\n', f);
 		qp_block(f, c);
+		points_qp_text(f, r->pts, c);
 	}
 	nvme_summary(f, r);
 	fputc('\n', f);

@@ -17,6 +17,7 @@
 
 #include <pcap/pcap.h>
 
+#include "decomp.h"
 #include "iwarpscope/stream.h"
 #include "progress.h"
 
@@ -42,6 +43,7 @@ struct input {
 	int64_t head_ns;
 	uint64_t size;              /* file size, for the progress bar (0: unknown) */
 	char *iobuf;                /* the FILE's buffer (freed after pcap_close) */
+	struct decomp *dc;          /* compressed (decomp.h): the decompressor; else NULL */
 	int poll_fd;                /* live, non-blocking: wait here; else -1 */
 };
 
@@ -105,25 +107,62 @@ static void note_snaplen(struct source *s, struct input *in, int idx)
 		     in->name, snap);
 }
 
+/* Hand fp (plain or compressed, told by its first octets) to libpcap. On
+ * failure fp is closed (unless it is stdin). */
+static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_stdin,
+			const char *bpf, char *err, size_t errlen)
+{
+	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	const char *shown = is_stdin ? "stdin" : in->name;
+	enum decomp_kind kind;
+	FILE *rd = decomp_open(fp, shown, !is_stdin, &kind, &in->dc, err, errlen);
+	if (!rd) {
+		if (!is_stdin)
+			fclose(fp);
+		return false;
+	}
+	if (is_stdin && !in->dc) {
+		/* stdin outlives pcap_close (libpcap does not close it). */
+		static char stdin_buf[READ_BUFFER];
+		setvbuf(rd, stdin_buf, _IOFBF, sizeof(stdin_buf));
+	} else {
+		in->iobuf = malloc(READ_BUFFER);
+		if (in->iobuf)
+			setvbuf(rd, in->iobuf, _IOFBF, READ_BUFFER);
+	}
+	/* On success libpcap owns rd and closes it in pcap_close (a
+	 * decompressing stream then closes the file under it). */
+	in->h = pcap_fopen_offline_with_tstamp_precision(rd, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+	if (!in->h) {
+		const char *why = decomp_error(in->dc, NULL);
+		if (why)
+			snprintf(err, errlen, "%s: %s", shown, why);
+		else if (kind != DECOMP_NONE)
+			snprintf(err, errlen, "%s: %s-compressed, but what it holds is not a pcap or "
+					      "pcapng capture", shown, decomp_name(kind));
+		else
+			open_error(shown, ebuf, err, errlen);
+		if (rd != stdin)
+			fclose(rd);
+		in->dc = NULL;
+		return false;
+	}
+	in->dlt = pcap_datalink(in->h);
+	in->needs_read = true;
+	s->total_size += in->size;
+	note_snaplen(s, in, (int)(in - s->in));
+	return compile_filter(in, bpf, err, errlen);
+}
+
 static bool open_file(struct source *s, struct input *in, FILE *given, const char *bpf, char *err,
 		      size_t errlen)
 {
-	char ebuf[PCAP_ERRBUF_SIZE] = "";
 	struct stat sb;
 
-	if (given) {
-		in->h = pcap_fopen_offline_with_tstamp_precision(given, PCAP_TSTAMP_PRECISION_NANO, ebuf);
-		if (!in->h) {
-			fclose(given);
-			open_error(in->name, ebuf, err, errlen);
-			return false;
-		}
-		in->dlt = pcap_datalink(in->h);
-		in->needs_read = true;
-		note_snaplen(s, in, (int)(in - s->in));
-		return compile_filter(in, bpf, err, errlen);
-	}
-	if (strcmp(in->name, "-") != 0) {
+	if (given)
+		return open_stream(s, in, given, false, bpf, err, errlen);
+	bool is_stdin = strcmp(in->name, "-") == 0;
+	if (!is_stdin) {
 		if (stat(in->name, &sb) != 0) {
 			snprintf(err, errlen, "%s: %s", in->name, strerror(errno));
 			return false;
@@ -135,34 +174,12 @@ static bool open_file(struct source *s, struct input *in, FILE *given, const cha
 		if (S_ISREG(sb.st_mode))
 			in->size = (uint64_t)sb.st_size;
 	}
-	bool is_stdin = strcmp(in->name, "-") == 0;
 	FILE *fp = is_stdin ? stdin : fopen(in->name, "rb");
 	if (!fp) {
 		snprintf(err, errlen, "%s: %s", in->name, strerror(errno));
 		return false;
 	}
-	if (is_stdin) {
-		/* stdin outlives pcap_close (libpcap does not close it). */
-		static char stdin_buf[READ_BUFFER];
-		setvbuf(fp, stdin_buf, _IOFBF, sizeof(stdin_buf));
-	} else {
-		in->iobuf = malloc(READ_BUFFER);
-		if (in->iobuf)
-			setvbuf(fp, in->iobuf, _IOFBF, READ_BUFFER);
-	}
-	/* On success libpcap owns fp and closes it in pcap_close. */
-	in->h = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, ebuf);
-	if (!in->h) {
-		if (!is_stdin)
-			fclose(fp);
-		open_error(is_stdin ? "stdin" : in->name, ebuf, err, errlen);
-		return false;
-	}
-	in->dlt = pcap_datalink(in->h);
-	in->needs_read = true;
-	s->total_size += in->size;
-	note_snaplen(s, in, (int)(in - s->in));
-	return compile_filter(in, bpf, err, errlen);
+	return open_stream(s, in, fp, is_stdin, bpf, err, errlen);
 }
 
 static bool open_live(struct input *in, const struct source_opts *o, char *err, size_t errlen)
@@ -251,6 +268,8 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 			return NULL;
 		}
 	}
+	for (int i = 0; i < o->nnotes; i++)
+		warn(s, -1, "%s", o->notes[i]);
 	s->prev_ns = INT64_MIN;
 	progress_init(&s->prog, s->total_size, o->progress && !s->live);
 	return s;
@@ -291,12 +310,23 @@ static void read_head(struct source *s, struct input *in, int idx)
 			return;
 		}
 		if (rc == PCAP_ERROR_BREAK) {
+			const char *note = decomp_error(in->dc, NULL);
+			if (note)
+				warn(s, idx, "%s: %s", in->name, note);
 			in->done = true;
 			return;
 		}
 		/* PCAP_ERROR: a damaged or truncated file; keep what was read. */
 		const char *msg = pcap_geterr(in->h);
-		if (strstr(msg, "truncated")) {
+		const char *zmsg = decomp_error(in->dc, NULL);
+		if (zmsg) {
+			/* The compressed data broke: say how, not libpcap's "I/O error". */
+			if (strstr(zmsg, "truncated"))
+				s->st.truncated_files++;
+			else
+				s->st.read_errors++;
+			warn(s, idx, "%s: %s; the records before it are analysed", in->name, zmsg);
+		} else if (strstr(msg, "truncated")) {
 			s->st.truncated_files++;
 			warn(s, idx, "%s: file ends inside a record (%s)", in->name, msg);
 		} else {
@@ -313,7 +343,9 @@ static uint64_t position(const struct source *s)
 	uint64_t pos = 0;
 	for (int i = 0; i < s->n; i++) {
 		FILE *f = s->in[i].h ? pcap_file(s->in[i].h) : NULL;
-		if (f) {
+		if (s->in[i].dc) {
+			pos += decomp_raw_pos(s->in[i].dc);
+		} else if (f) {
 			long p = ftell(f);
 			if (p > 0)
 				pos += (uint64_t)p;

@@ -25,6 +25,8 @@ struct source_opts {
 	 * them, and so does source_open when it fails. */
 	FILE *const *streams;
 	const char *iface;          /* live capture instead of files */
+	const char *const *notes;   /* warnings found before reading (inputs.h) */
+	int nnotes;
 	const char *bpf;            /* filter expression, or NULL */
 	int snaplen;                /* live capture only; 0: 262144 */
 	bool progress;              /* a progress bar if stderr is a terminal */

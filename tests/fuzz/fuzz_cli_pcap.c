@@ -140,7 +140,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fpdus_out_begin(&app.fpdus, out);
 
-	struct report r = { &app.a, app.src, &o, &app.tl, &app.rank };
+	struct report r = { &app.a, app.src, &o, &app.tl, &app.rank, NULL };
 	struct run_hooks h = { .ctx = &app, .tick = tick, .live_out = out, .interval = 5 };
 	run_input(app.src, &app.a, &r, &h);
 	analysis_finish(&app.a);

@@ -183,7 +183,13 @@ CASES = {
 def input_path(args, case, fresh=False):
     name = CASES[case][0]
     if case == "directory":
-        return args.dir
+        # a directory is read as a rotated set: one without capture files
+        # is refused
+        p = os.path.join(args.dir, "no-captures")
+        os.makedirs(p, exist_ok=True)
+        with open(os.path.join(p, "notes.txt"), "w") as f:
+            f.write("not a capture\n")
+        return p
     if case == "not-a-capture":
         p = os.path.join(args.dir, "not-a-capture.txt")
         if not os.path.exists(p):
