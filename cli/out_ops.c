@@ -77,6 +77,7 @@ static void op_json(struct jsonw *j, const struct conn *c, const void *item,
 	jw_kbool(j, "ack_with_data", op->has_ack && op->ack_with_data);
 	jw_kbool(j, "after_close", (op->flags & IWS_OPF_AFTER_CLOSE) != 0);
 	jw_kbool(j, "rtr", op->rtr);
+	jw_kbool(j, "payload_captured", op->complete && !(op->flags & IWS_OPF_TRUNCATED));
 	/* several capture points (docs/semantics.md) */
 	if (pts)
 		op_points_json(j, pts, op);
@@ -85,9 +86,9 @@ static void op_json(struct jsonw *j, const struct conn *c, const void *item,
 	jw_kstr(j, "flags", iws_op_flags_str(fl, sizeof(fl), op->flags));
 	switch (op->type) {
 	case IWS_OPT_READ:
-		jw_ku64(j, "read_size", op->read_size);
-		jw_ku64(j, "src_stag", op->src_stag);
-		jw_ku64(j, "src_to", op->src_to);
+		jw_kou64(j, "read_size", op->has_read_size, op->read_size);
+		jw_kou64(j, "src_stag", op->has_src, op->src_stag);
+		jw_kou64(j, "src_to", op->has_src, op->src_to);
 		jw_kou64(j, "response_frame", op->response_frame != 0, op->response_frame);
 		break;
 	case IWS_OPT_SEND_INV:
@@ -96,7 +97,7 @@ static void op_json(struct jsonw *j, const struct conn *c, const void *item,
 		break;
 	case IWS_OPT_IMMEDIATE:
 	case IWS_OPT_IMMEDIATE_SE:
-		jw_ku64(j, "immediate", op->immediate);
+		jw_kou64(j, "immediate", op->has_immediate, op->immediate);
 		break;
 	case IWS_OPT_ATOMIC_FETCH_ADD:
 	case IWS_OPT_ATOMIC_CMP_SWAP:

@@ -266,9 +266,13 @@ struct iws_result iws_fpdu_decode(const uint8_t *wire, uint32_t len, uint32_t fi
 		 * message, which offset); octets after it that were not captured
 		 * read as zeros, and the segment is marked truncated. */
 		struct iws_ddp_hdr h;
-		*msg_res = iws_ddp_parse(f->ulpdu, iws_fpdu_ulpdu_captured(f, first_hole), 0, &h);
+		uint32_t cap = iws_fpdu_ulpdu_captured(f, first_hole);
+		*msg_res = iws_ddp_parse(f->ulpdu, cap, 0, &h);
 		if (msg_res->status != IWS_OK)
 			return r;
+		*msg_res = iws_rdmap_parse(f->ulpdu, f->ulpdu_len, msg);
+		msg->captured = cap;
+		return r;
 	}
 	*msg_res = iws_rdmap_parse(f->ulpdu, f->ulpdu_len, msg);
 	return r;
@@ -319,6 +323,7 @@ static void emit(struct iws_stream *s, int side, const uint8_t *wire, uint32_t w
 	ev.mdir = &fd->p;
 	ev.fpdu = &f;
 	ev.truncated = trunc;
+	ev.unfinished = trunc && fd->ending;
 	if (mr.status == IWS_OK) {
 		ev.msg = &msg;
 	} else {
@@ -1102,12 +1107,16 @@ void fr_end(struct iws_stream *s, int side)
 		process(s, side, true);
 	}
 	if (fd->mode == FR_FPDU && fd->buf.len && fd->need) {
-		/* The stream stops inside an FPDU: report what was captured. */
+		/* The stream stops inside an FPDU: report what was captured. Its
+		 * other octets may never have been sent (unlike octets a
+		 * snapshot length cut, or a hole the peer acknowledged). */
 		fd->c.partial_at_end++;
+		fd->ending = true;
 		if (buf_add_hole(s, fd, fd->need - fd->buf.len))
 			frame_buffer(s, side);
 		else
 			fd->c.buf_limit_hits++;
+		fd->ending = false;
 	}
 	skip(s, side, fd->buf.len, fd->mode == FR_FPDU ? IWS_SPAN_AFTER_GAP : hunt_skip_kind(fd));
 	sbuf_free(&fd->buf);

@@ -66,6 +66,8 @@ struct node {
 					     * of its latest FPDU per direction, 0 */
 	bool can_wait;                      /* its last FPDU's end is known: wait for the ACK */
 	int64_t req_done_ts;                /* read, atomic: the request deliverable in order */
+	bool sink_unknown;                  /* read: its Sink STag/TO were not captured ... */
+	bool id_unknown;                    /* atomic: its Request Identifier was not */
 	uint8_t ack_dir;
 	uint32_t ack_seq;
 };
@@ -370,6 +372,8 @@ static void add_segment(struct iws_tracker *t, struct node *n, const struct iws_
 		n->op.crc_errors++;
 	if (s->truncated)
 		n->op.flags |= IWS_OPF_TRUNCATED;
+	if (s->unfinished)
+		n->op.flags |= IWS_OPF_UNFINISHED;
 	note->op_id = n->op.id;
 	note->op_type = n->op.type;
 }
@@ -541,7 +545,16 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 		}
 
 	struct node *n = NULL;
-	if (head && head->op.stag == h->stag && head->expect_to == h->to) {
+	if (head && head->sink_unknown) {
+		/* Its Sink STag and TO were cut by the snapshot length: the
+		 * responses come in request order (RFC 5040 §5.2.1), so this
+		 * one is its first. */
+		n = head;
+		n->sink_unknown = false;
+		n->op.stag = h->stag;
+		n->op.to = h->to;
+		n->expect_to = h->to;
+	} else if (head && head->op.stag == h->stag && head->expect_to == h->to) {
 		n = head;
 	} else if (head && gap_seen(t, head) && head->op.stag == h->stag && h->to > head->expect_to) {
 		n = head;
@@ -573,7 +586,7 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 		note->request_frame = n->op.first_frame;
 		add_segment(t, n, s, pl, note);
 		n->expect_to = h->to + pl;
-		if (n->op.bytes > n->op.read_size)
+		if (n->op.has_read_size && n->op.bytes > n->op.read_size)
 			note->flags |= IWS_SEGF_OVERRUN;
 		if (h->last) {
 			note->op_last = true;
@@ -652,9 +665,15 @@ static void seg_read_req(struct iws_tracker *t, const struct iws_seg *s, struct 
 	n->op.has_qn = true;
 	n->op.qn = m->ddp.qn;
 	n->op.msn = m->ddp.msn;
-	n->op.read_size = rr->size;
-	n->op.src_stag = rr->src_stag;
-	n->op.src_to = rr->src_to;
+	/* RFC 5040 §4.4, Read Request header after the 18-octet DDP header:
+	 * Sink STag 18..22, Sink TO 22..30, size 30..34, Source STag and TO
+	 * 34..46. With a snapshot length some may not have been captured. */
+	n->sink_unknown = !iws_msg_has(m, 30);
+	n->op.has_read_size = iws_msg_has(m, 34);
+	n->op.read_size = n->op.has_read_size ? rr->size : 0;
+	n->op.has_src = iws_msg_has(m, 46);
+	n->op.src_stag = n->op.has_src ? rr->src_stag : 0;
+	n->op.src_to = n->op.has_src ? rr->src_to : 0;
 	n->expect_to = rr->sink_to;
 	n->req_done_ts = s->ts_ns;
 	add_segment(t, n, s, 0, note);
@@ -677,6 +696,8 @@ static void seg_atomic_req(struct iws_tracker *t, const struct iws_seg *s, struc
 	n->op.qn = m->ddp.qn;
 	n->op.msn = m->ddp.msn;
 	n->op.atomic_req_id = a->req_id;
+	/* RFC 7306 §4.1: the Request Identifier at 22..26 */
+	n->id_unknown = !iws_msg_has(m, 26);
 	n->req_done_ts = s->ts_ns;
 	add_segment(t, n, s, 8, note);
 	list_push(&t->requests[s->dir], n);
@@ -689,11 +710,20 @@ static void seg_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, stru
 	check_msn(t, s->dir, m->ddp.qn, m->ddp.msn, NULL, note);
 	struct node *n;
 	uint32_t k = 0;
+	/* RFC 7306 §4.2: the response's Request Identifier at 18..22. Either
+	 * side's identifier cut by the snapshot length: responses come in
+	 * request order (RFC 7306 §8), so it answers the oldest Atomic. */
+	bool by_order = !iws_msg_has(m, 22);
 	for (n = t->requests[!s->dir].head; n && k < SEARCH_MAX; n = n->next, k++)
-		if (n->kind == K_ATOMIC && n->op.atomic_req_id == m->u.atomic_resp.req_id)
+		if (n->kind == K_ATOMIC && (by_order || n->id_unknown ||
+					    n->op.atomic_req_id == m->u.atomic_resp.req_id))
 			break;
 	if (k == SEARCH_MAX)
 		n = NULL;
+	if (n && n->id_unknown && !by_order) {
+		n->op.atomic_req_id = m->u.atomic_resp.req_id;
+		n->id_unknown = false;
+	}
 	if (!n) {
 		note->flags |= IWS_SEGF_ORPHAN_RESPONSE;
 		t->counts.orphan_responses++;
@@ -715,8 +745,9 @@ static void seg_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, stru
 	}
 	responded(t, s);
 	n->op.response_frame = s->frame;
-	n->op.has_atomic_orig = true;
-	n->op.atomic_orig_value = m->u.atomic_resp.orig_value;
+	/* the Original Remote Data Value at 22..30 (RFC 7306 §4.2) */
+	n->op.has_atomic_orig = iws_msg_has(m, 30);
+	n->op.atomic_orig_value = n->op.has_atomic_orig ? m->u.atomic_resp.orig_value : 0;
 	add_segment(t, n, s, 0, note);
 	note->op_last = true;
 	report(t, n);
@@ -751,8 +782,10 @@ static void seg_untagged(struct iws_tracker *t, const struct iws_seg *s, struct 
 			n->op.has_inval = true;
 			n->op.inval_stag = h->rsvdulp;
 		}
-		if (immediate)
+		if (immediate && iws_msg_has(m, 26)) {  /* RFC 7306 §5: 18..26 */
+			n->op.has_immediate = true;
 			n->op.immediate = m->u.immediate;
+		}
 		/* MO tells exactly whether we saw the message's start (RFC 5041 §5.3). */
 		if (h->mo != 0)
 			n->op.flags |= IWS_OPF_STARTED_BEFORE;

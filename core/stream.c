@@ -98,6 +98,7 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 			.msg = pdu->msg,
 			.crc = pdu->fpdu->crc_status,
 			.truncated = pdu->truncated,
+			.unfinished = pdu->unfinished,
 			.first_frame = pdu->first_frame,
 			.first_ts = pdu->first_ts,
 			.arrived_frame = pdu->arrived_frame,

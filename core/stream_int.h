@@ -70,6 +70,7 @@ struct fr_dir {
 	uint32_t realign_pending;   /* a grid shift not yet told apart (skip_crc or offset) */
 	bool markers_open;          /* "no markers" was inferred from FPDUs that held no grid
 				     * point: still to be checked on a longer one */
+	bool ending;                /* fr_end: the FPDU reported was cut by the end */
 	uint32_t resent_pending;    /* retransmissions of octets of the FPDU being put together */
 	/* TCP as its sender and receiver behave (RFC 5681, 9293) */
 	bool have_ack;

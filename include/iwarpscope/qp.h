@@ -52,7 +52,8 @@ const char *iws_op_type_title(enum iws_op_type t);
 #define IWS_OPF_GAP            0x0001 /* data of it was never captured */
 #define IWS_OPF_STARTED_BEFORE 0x0002 /* it began before the capture (or a gap) */
 #define IWS_OPF_UNFINISHED     0x0004 /* the capture ended before it finished */
-#define IWS_OPF_TRUNCATED      0x0008 /* octets cut by the snapshot length */
+#define IWS_OPF_TRUNCATED      0x0008 /* payload octets not captured (snapshot length, a
+					* hole): complete all the same if its headers were */
 #define IWS_OPF_EVICTED        0x0010 /* given up: in-flight limit reached */
 #define IWS_OPF_MSN_GAP        0x0020 /* its MSN did not follow the previous one */
 #define IWS_OPF_OFFSET_GAP     0x0040 /* MO / TO discontinuity inside it */
@@ -60,7 +61,7 @@ const char *iws_op_type_title(enum iws_op_type t);
 #define IWS_OPF_ABORTED        0x0100 /* the connection ended (FIN/RST/Terminate) first */
 #define IWS_OPF_AFTER_CLOSE    0x0200 /* (partly) sent after its receiver closed or reset */
 #define IWS_OPF_INCOMPLETE_MASK \
-	(IWS_OPF_GAP | IWS_OPF_STARTED_BEFORE | IWS_OPF_UNFINISHED | IWS_OPF_TRUNCATED | \
+	(IWS_OPF_GAP | IWS_OPF_STARTED_BEFORE | IWS_OPF_UNFINISHED | \
 	 IWS_OPF_EVICTED | IWS_OPF_ABORTED | IWS_OPF_AFTER_CLOSE)
 
 struct iws_op {
@@ -95,12 +96,15 @@ struct iws_op {
 	int64_t ack_ns;             /* from start_ns to that ACK */
 	int64_t queued_ns;          /* read, atomic: waiting for earlier responses */
 	/* per type */
+	bool has_read_size;         /* read: its Read Request's size was captured */
+	bool has_src;               /* ... and its Source STag and TO */
 	uint32_t read_size;
 	uint32_t src_stag;
 	uint64_t src_to;
 	uint64_t response_frame;    /* read: first Read Response frame; atomic: the response frame */
 	bool has_inval;
 	uint32_t inval_stag;
+	bool has_immediate;         /* its 8 octets were captured */
 	uint64_t immediate;
 	uint32_t atomic_req_id;
 	bool has_atomic_orig;
@@ -115,7 +119,8 @@ struct iws_seg {
 	int64_t ts_ns;              /* that frame's capture time */
 	const struct iws_msg *msg;  /* decoded by iws_rdmap_parse (status OK) */
 	enum iws_crc_status crc;
-	bool truncated;             /* payload not fully captured */
+	bool truncated;             /* payload not fully captured (msg->captured says what was) */
+	bool unfinished;            /* ... because the stream ended inside the FPDU */
 	/* Where the FPDU's octets came from (a front end without them leaves
 	 * zeros: first and arrived then default to frame/ts_ns). */
 	uint64_t first_frame;       /* earliest frame that carried any of its octets */

@@ -161,6 +161,7 @@ struct iws_pdu {
 	const struct iws_msg *msg;          /* NULL when the ULPDU did not decode */
 	const char *why;                    /* ... and why */
 	bool truncated;                     /* some of its octets were not captured */
+	bool unfinished;                    /* ... because the stream ended inside it */
 	const struct iws_seg_note *note;    /* the tracker's conclusions (msg != NULL) */
 };
 

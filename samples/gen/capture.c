@@ -31,6 +31,10 @@ struct streammap {
 	uint32_t *fc;		/* 0 = never captured */
 	uint32_t *comp;		/* in-order completion frame (running max of fc) */
 	uint64_t n;
+	/* how far the capture shows the stream went: the end of the furthest
+	 * captured segment (its payload captured or cut by the snapshot
+	 * length), or the receiver's furthest captured ACK */
+	uint64_t shown;
 };
 
 static void build_maps(struct gen *g, struct streammap (*maps)[2], const size_t *order, size_t n)
@@ -57,6 +61,13 @@ static void build_maps(struct gen *g, struct streammap (*maps)[2], const size_t 
 		for (uint32_t k = 0; k < got; k++)
 			if (!m->fc[f->soff + k])
 				m->fc[f->soff + k] = f->no;
+		if (f->paylen && f->soff + f->paylen > m->shown)
+			m->shown = f->soff + f->paylen;
+		if (f->flags & TCPF_ACK) {
+			struct streammap *pm = &maps[f->conn][1 - f->dir];
+			if (f->ack_off > pm->shown)
+				pm->shown = f->ack_off;
+		}
 	}
 	for (int c = 0; c < g->nconns; c++) {
 		for (int s = 0; s < 2; s++) {
@@ -302,9 +313,11 @@ static void compute_ops(struct gen *g, struct truth *t)
 	int *nlisted = calloc(nops, sizeof(int)), *bad = calloc(nops, sizeof(int));
 	int *req = calloc(nops, sizeof(int)), *fin = calloc(nops, sizeof(int));
 	int *incomplete = calloc(nops, sizeof(int)), *resp = calloc(nops, sizeof(int));
+	int *cut = calloc(nops, sizeof(int));
 	uint64_t *bytes = calloc(nops, sizeof(uint64_t));
 
-	if (!first || !lastv || !nlisted || !bad || !req || !fin || !incomplete || !bytes || !resp)
+	if (!first || !lastv || !nlisted || !bad || !req || !fin || !incomplete || !bytes || !resp ||
+	    !cut)
 		gen_die("out of memory");
 	for (size_t i = 0; i < nops; i++)
 		first[i] = lastv[i] = -1;
@@ -314,8 +327,10 @@ static void compute_ops(struct gen *g, struct truth *t)
 
 		if (o < 0)
 			continue;
-		if (!f->listed || !f->full)
+		if (!f->listed || !f->shown)
 			incomplete[o] = 1;
+		if (!f->full)
+			cut[o] = 1;
 		if (!f->listed)
 			continue;
 		nlisted[o]++;
@@ -362,6 +377,7 @@ static void compute_ops(struct gen *g, struct truth *t)
 		x->done_frame = fin[i] ? (uint32_t)fin[i] : 0;
 		op_loss(g, t, x, (int)i);
 		x->complete = o->finished && !incomplete[i] && !x->after_close;
+		x->payload_captured = x->complete && !cut[i];
 		op_ack(g, t, x, lf);
 		switch (o->kind) {
 		case OP_WRITE:
@@ -420,6 +436,7 @@ static void compute_ops(struct gen *g, struct truth *t)
 	free(req);
 	free(fin);
 	free(incomplete);
+	free(cut);
 	free(bytes);
 	free(resp);
 }
@@ -714,6 +731,10 @@ int capture_write(struct gen *g, const char *prefix)
 
 		f->listed = all_captured(m, f->off, f->hdr_end);
 		f->full = all_captured(m, f->off, f->off + f->wire_len);
+		/* all of it went by: octets the snapshot length cut, or that the
+		 * capture missed before later ones or the receiver's ACK, still
+		 * make the operation whole (not those the capture's end cut) */
+		f->shown = f->off + f->wire_len <= m->shown;
 		if (f->listed) {
 			/* Its first transmission as captured: the earliest frame
 			 * that carried any of its octets. */

@@ -36,6 +36,7 @@ struct op_out {
 	uint32_t ack_frame;
 	uint64_t ack_ns;
 	int after_close;
+	int payload_captured;	/* complete, and every octet of its FPDUs captured */
 	int rtr;
 	uint32_t done_frame;	/* frame of its final FPDU (it finished then); 0 = never */
 };

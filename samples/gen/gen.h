@@ -101,7 +101,7 @@ struct fpdu_rec {
 	int rtr;
 	uint32_t payload;	/* ULP payload octets counted in op bytes */
 	/* filled by capture.c */
-	int listed, full;
+	int listed, full, shown;
 	uint32_t first_frame, frame;
 	uint32_t arrived;	/* first capture of the last of its octets to arrive */
 	int out_op;		/* index in the truth operations array, -1 */

@@ -232,7 +232,8 @@ static void write_op(FILE *f, const struct truth *t, const struct op_out *x, int
 	opt_u64(f, x->has_ack, x->ack_frame);
 	fputs(", \"ack_ns\": ", f);
 	opt_u64(f, x->has_ack, x->ack_ns);
-	fprintf(f, ", \"after_close\": %s, \"rtr\": %s", bool_s(x->after_close), bool_s(x->rtr));
+	fprintf(f, ", \"after_close\": %s, \"rtr\": %s, \"payload_captured\": %s", bool_s(x->after_close),
+		bool_s(x->rtr), bool_s(x->payload_captured));
 	switch (o->kind) {
 	case OP_TERM:
 		fprintf(f, ", \"term_layer\": %u, \"term_etype\": %u, \"term_errcode\": %u",

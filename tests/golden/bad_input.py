@@ -126,7 +126,7 @@ def main(argv):
     # the MPA length (2), the DDP header (14 or 18) and, for a Read Request, the
     # sink STag and TO that tie the Read Responses to it (12 more), but not the
     # payload. Operations are still found and counted with their full sizes,
-    # marked incomplete (truncated).
+    # complete, with their latencies, marked truncated (payload not captured).
     pcaptool.write(w("snap100.pcap"), pcaptool.snap(p, 100))
     rc, out, err = run(tool, ["summary", w("snap100.pcap")])
     check(rc == 0 and "cut by the snapshot length" in out, "snaplen 100: reported, exit 0")
@@ -134,18 +134,27 @@ def main(argv):
     key = lambda o: (o["qp"], o["op"], o["first_frame"], o["bytes"], o["segments"])  # noqa: E731
     check([key(o) for o in got] == [key(o) for o in full_ops],
           "snaplen 100: the same operations with their full sizes")
-    check(all(not o["complete"] and "truncated" in o["flags"] for o in got if o["bytes"] > 34),
-          "snaplen 100: operations whose payload was cut are incomplete (truncated)")
+    check(all(o["complete"] and not o["payload_captured"] and "truncated" in o["flags"]
+              for o in got if o["bytes"] > 34),
+          "snaplen 100: operations whose payload was cut are complete, marked truncated")
+    check([o["latency_ns"] for o in got] == [o["latency_ns"] for o in full_ops],
+          "snaplen 100: every latency as in the full capture")
     rc, _, _ = run(tool, ["summary", "--fail-on", "damaged", w("snap100.pcap")])
     check(rc == 1, "snaplen 100: --fail-on damaged exits 1")
     # Shorter still (96: 30 octets, the Read Request's sink TO cut): every FPDU is
     # still counted (rping: 10 x (Read Request, Read Response, Write, 4 Sends) =
-    # 70), and nothing is claimed complete.
+    # 70), and the Reads are matched to their responses by order (RFC 5040
+    # 5.2.1): the same 60 operations, complete, with the same latencies.
     pcaptool.write(w("snap96.pcap"), pcaptool.snap(p, 96))
     rc, out, err = run(tool, ["stats", "--format", "json", w("snap96.pcap")])
     q = json.loads(out)["qps"][0] if rc == 0 else {}
-    check(rc == 0 and q.get("fpdus") == 70 and q.get("incomplete") == q.get("operations"),
-          "snaplen 96: all 70 FPDUs decoded, no operation claimed complete")
+    check(rc == 0 and q.get("fpdus") == 70 and q.get("operations") == 60 and
+          q.get("incomplete") == 0, "snaplen 96: all 70 FPDUs, 60 operations, all complete")
+    got = jsonl(run(tool, ["ops", "--format", "jsonl", w("snap96.pcap")])[1])
+    check([(key(o), o["latency_ns"]) for o in got] == [(key(o), o["latency_ns"]) for o in full_ops],
+          "snaplen 96: the same operations and latencies as the full capture")
+    check(all(o["read_size"] is None for o in got if o["op"] == "read"),
+          "snaplen 96: the Read Requests' sizes were cut: null, not zero")
 
     # --- a damaged packet: a record cut inside its IP header ---
     recs = list(p.records)

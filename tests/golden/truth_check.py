@@ -73,7 +73,7 @@ class Checker:
 OP_FIELDS = ["qp", "src", "dst", "op", "opcode", "first_frame", "last_frame", "start_ns",
              "end_ns", "bytes", "segments", "stag", "to", "qn", "msn", "latency_ns",
              "complete", "crc_errors", "first_inorder_frame", "retransmissions", "stall_ns",
-             "ack_frame", "ack_ns", "after_close", "rtr"]
+             "ack_frame", "ack_ns", "after_close", "rtr", "payload_captured"]
 OP_EXTRAS = ["term_layer", "term_etype", "term_errcode", "inval_stag", "immediate",
              "atomic_req_id", "atomic_orig_value"]
 FPDU_FIELDS = ["wire_len", "first_frame", "frame", "ulpdu_len", "pad", "markers", "crc",

@@ -592,11 +592,14 @@ static void test_snaplen(void)
 	CHECK_EQ(c->fpdus, 4);
 	CHECK_EQ(count_ev(IWS_SEV_GAP) + count_ev(IWS_SEV_FRAMING_LOST), 0);
 	CHECK_EQ(nop_found(), 3);
-	CHECK_EQ(T.op[0].op.msn, 1);
-	CHECK(!T.op[0].op.complete && (T.op[0].op.flags & IWS_OPF_TRUNCATED));
 	finish(IWS_OPF_UNFINISHED);
 	CHECK_EQ(T.nop, 3);
-	CHECK(T.op[1].op.complete && T.op[2].op.complete);
+	/* The Send whose payload the snapshot length cut is complete all the
+	 * same (its header says what it was), marked truncated. */
+	for (int i = 0; i < T.nop; i++) {
+		CHECK(T.op[i].op.complete);
+		CHECK_EQ(!!(T.op[i].op.flags & IWS_OPF_TRUNCATED), T.op[i].op.msn == 1);
+	}
 	rec_end();
 }
 
