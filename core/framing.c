@@ -57,14 +57,7 @@ static bool room_for(struct iws_stream *s, struct fr_dir *fd, uint32_t n)
 {
 	account(s, fd);
 	const struct sbuf *b = &fd->buf;
-	uint64_t grow = 0;
-	if (b->len + (uint64_t)n > b->cap) {
-		/* sbuf doubles its capacity (from 256) */
-		uint64_t cap = b->cap ? b->cap : 256;
-		while (cap < b->len + (uint64_t)n)
-			cap *= 2;
-		grow = cap - b->cap;
-	}
+	uint64_t grow = sbuf_growth(b, n);
 	/* ... and its mark array; a hole may need a hole record */
 	if (b->nmarks == b->capmarks)
 		grow += (b->capmarks ? b->capmarks : 8) * sizeof(struct smark);
@@ -711,6 +704,10 @@ static void infer_params(struct iws_stream *s, int side, const struct iws_sync *
 	}
 }
 
+/* Hunts in a row that found FPDUs and no marker grid, after which a
+ * direction is hunted without looking for one. */
+#define NOGRID_HUNTS 8u
+
 static void sync_opts(const struct iws_stream *s, int side, struct iws_sync_opts *o)
 {
 	const struct fr_dir *fd = &s->d[side];
@@ -732,6 +729,13 @@ static void sync_opts(const struct iws_stream *s, int side, struct iws_sync_opts
 		o->marker_base_known = fd->hint.base_known;
 		o->crc = fd->hint.crc;
 	}
+	/* Looking for a marker grid costs a scan per candidate grid; a
+	 * direction whose last hunts all found FPDUs without one has none
+	 * (RFC 5044 §4.2: the grid runs through the whole stream). Without
+	 * this, a stream that loses its framing after every FPDU is hunted at
+	 * thousands of times the cost of one without markers. */
+	if (o->markers == IWS_UNKNOWN && !o->marker_base_known && fd->nogrid_hunts >= NOGRID_HUNTS)
+		o->markers = IWS_NO;
 }
 
 /* Look for an MPA key in the hunting buffer; true if the mode changed. */
@@ -809,6 +813,12 @@ static bool hunt_sync(struct iws_stream *s, int side, bool final)
 		r = iws_sync_find(b->data, b->len, b->seq, &o, &sy);
 		if (r.status == IWS_OK && !sy.chain_to_end)
 			r.status = IWS_NEED_MORE;
+	}
+	if (r.status == IWS_OK && o.markers == IWS_UNKNOWN && !o.marker_base_known) {
+		if (sy.markers)
+			fd->nogrid_hunts = 0;
+		else if (fd->nogrid_hunts < NOGRID_HUNTS)
+			fd->nogrid_hunts++;
 	}
 	if (r.status == IWS_OK) {
 		/* Whatever came before (a gap, the capture start) was missed -

@@ -70,6 +70,7 @@ struct fr_dir {
 	uint32_t realign_pending;   /* a grid shift not yet told apart (skip_crc or offset) */
 	bool markers_open;          /* "no markers" was inferred from FPDUs that held no grid
 				     * point: still to be checked on a longer one */
+	uint8_t nogrid_hunts;       /* hunts in a row that found no marker grid (framing.c) */
 	bool ending;                /* fr_end: the FPDU reported was cut by the end */
 	/* the last snapshot length cut (fr_hole): where, and which frame's */
 	uint32_t snap_from, snap_to;
