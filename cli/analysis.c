@@ -337,20 +337,14 @@ void analysis_free(struct analysis *a)
 	memset(a, 0, sizeof(*a));
 }
 
+static bool active_pending(const void *ctx, uint32_t i, int64_t *ts, uint64_t *frame)
+{
+	const struct analysis *a = ctx;
+	return conn_pending_key(a->active[i], ts, frame);
+}
+
 void analysis_watermark(const struct analysis *a, int64_t *ts, uint64_t *frame)
 {
-	/* Nothing not yet read can complete an FPDU before the next frame. */
-	*ts = a->cur_ts;
-	*frame = a->cur_frame + 1;
-	if (a->finished)
-		*ts = INT64_MAX;
-	for (uint32_t i = 0; i < a->nactive; i++) {
-		int64_t t;
-		uint64_t f;
-		if (conn_pending_key(a->active[i], &t, &f) &&
-		    (t < *ts || (t == *ts && f < *frame))) {
-			*ts = t;
-			*frame = f;
-		}
-	}
+	order_watermark(a->nactive, a, active_pending, a->cur_ts, a->cur_frame, a->finished, ts,
+			frame);
 }

@@ -5,53 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Past this many operations between the oldest in flight and the newest,
- * output order is given up for the oldest (it is reported when it ends). */
-#define INFLIGHT_MAX (1u << 20)
-
-/* ---- in-flight bookkeeping for ordered output ---- */
-
-static struct inflight_ent *inflight_slot(struct conn *c, uint64_t id)
-{
-	struct inflight *f = &c->inflight;
-	if (f->n == 0) {
-		f->base_id = id;
-		f->head = 0;
-	}
-	if (id < f->base_id)
-		return NULL; /* already given up */
-	uint64_t rel = id - f->base_id;
-	while (rel >= f->n) {
-		if (f->n == f->cap) {
-			uint32_t cap = f->cap ? f->cap * 2 : 64;
-			struct inflight_ent *e = calloc(cap, sizeof(*e));
-			if (!e)
-				return NULL;
-			for (uint32_t i = 0; i < f->n; i++)
-				e[i] = f->ents[(f->head + i) % f->cap];
-			free(f->ents);
-			f->ents = e;
-			f->cap = cap;
-			f->head = 0;
-		}
-		memset(&f->ents[(f->head + f->n) % f->cap], 0, sizeof(struct inflight_ent));
-		f->n++;
-	}
-	return &f->ents[(f->head + rel) % f->cap];
-}
-
-static void inflight_pop(struct conn *c)
-{
-	struct inflight *f = &c->inflight;
-	while (f->n && (f->ents[f->head].done || f->n > INFLIGHT_MAX)) {
-		if (!f->ents[f->head].done)
-			c->env->order_limit_hits++;
-		f->head = (f->head + 1) % f->cap;
-		f->n--;
-		f->base_id++;
-	}
-}
-
 /* ---- teardown records ---- */
 
 static void record_close(struct conn *c, enum close_kind kind, uint8_t dir, uint64_t frame,
@@ -98,11 +51,8 @@ static void on_op(void *ctx, const struct iws_op *op)
 		iws_qp_stats_add(c->stats, op);
 	if (c->env->total)
 		iws_qp_stats_add(c->env->total, op);
-	if (c->env->track_order) {
-		struct inflight_ent *e = inflight_slot(c, op->id);
-		if (e)
-			e->done = true;
-	}
+	if (c->env->track_order)
+		order_done(&c->order, op->id);
 	if (c->env->op)
 		c->env->op(c->env->ctx, c, op);
 }
@@ -128,16 +78,10 @@ static void on_pdu(void *ctx, const struct iws_pdu *pdu)
 		c->c.segments++;
 		if (note->rtr)
 			c->c.rtr++;
-		if (c->env->track_order && note->op_first && note->op_id) {
-			struct inflight_ent *e = inflight_slot(c, note->op_id);
-			if (e && !e->started) {
-				e->started = true;
-				e->start_ns = pdu->first_ts;
-				e->frame = pdu->first_frame;
-			}
-		}
+		if (c->env->track_order && note->op_first && note->op_id)
+			order_started(&c->order, note->op_id, pdu->first_ts, pdu->first_frame);
 		if (c->env->track_order)
-			inflight_pop(c);
+			c->env->order_limit_hits += order_pop(&c->order);
 	}
 	if (c->env->fpdu)
 		c->env->fpdu(c->env->ctx, c, pdu);
@@ -247,8 +191,7 @@ void conn_finish(struct conn *c, uint32_t flag)
 	if (c->env->nvme)
 		conn_nvme_finish(c, flag == IWS_OPF_UNFINISHED);
 	c->state = CONN_CLOSED;
-	free(c->inflight.ents);
-	memset(&c->inflight, 0, sizeof(c->inflight));
+	order_free(&c->order);
 }
 
 void conn_free(struct conn *c)
@@ -260,7 +203,7 @@ void conn_free(struct conn *c)
 	if (c->stats)
 		iws_qp_stats_free(c->stats);
 	free(c->stats);
-	free(c->inflight.ents);
+	order_free(&c->order);
 	free(c->gaps);
 	free(c->terms);
 	for (uint32_t i = 0; i < c->ncloses; i++)
@@ -285,35 +228,18 @@ bool conn_is_iwarp(const struct conn *c)
 	return iws_stream_is_iwarp(c->eng);
 }
 
-static void take_min(bool *any, int64_t *ts, uint64_t *frame, int64_t t2, uint64_t f2)
-{
-	if (!*any || t2 < *ts || (t2 == *ts && f2 < *frame)) {
-		*ts = t2;
-		*frame = f2;
-		*any = true;
-	}
-}
-
 bool conn_pending_key(const struct conn *c, int64_t *ts, uint64_t *frame)
 {
 	bool any = false;
+	int64_t t;
+	uint64_t f;
 	if (c->state != CONN_ACTIVE)
 		return false;
-	const struct inflight *f = &c->inflight;
-	for (uint32_t i = 0; i < f->n; i++) {
-		/* The oldest started and unreported op; later ones start later
-		 * except when timestamps go backwards, which the timeline counts. */
-		const struct inflight_ent *e = &f->ents[(f->head + i) % f->cap];
-		if (e->started && !e->done) {
-			take_min(&any, ts, frame, e->start_ns, e->frame);
-			break;
-		}
-	}
-	int64_t st;
-	uint64_t sf;
-	if (iws_stream_pending(c->eng, &st, &sf))
-		take_min(&any, ts, frame, st, sf);
-	if (c->env->track_nvme_order && conn_nvme_pending(c, &st, &sf))
-		take_min(&any, ts, frame, st, sf);
+	if (order_oldest(&c->order, &t, &f))
+		order_take_min(&any, ts, frame, t, f);
+	if (iws_stream_pending(c->eng, &t, &f))
+		order_take_min(&any, ts, frame, t, f);
+	if (c->env->track_nvme_order && conn_nvme_pending(c, &t, &f))
+		order_take_min(&any, ts, frame, t, f);
 	return any;
 }

@@ -23,6 +23,7 @@
 #include "iwarpscope/stream.h"
 #include "netdecode.h"
 #include "nvme.h"
+#include "order.h"
 
 struct conn;
 
@@ -110,19 +111,6 @@ struct conn_counts {
 	uint64_t segments;          /* DDP segments fed to the tracker */
 };
 
-/* In-flight operations, for output in start order. */
-struct inflight_ent {
-	int64_t start_ns;
-	uint64_t frame;
-	bool started, done;
-};
-
-struct inflight {
-	uint64_t base_id;           /* op id of ents[head] */
-	uint32_t head, n, cap;
-	struct inflight_ent *ents;
-};
-
 enum conn_state { CONN_ACTIVE = 0, CONN_CLOSED };
 
 /*
@@ -153,7 +141,7 @@ struct conn {
 	uint32_t nterms;
 	struct close_rec *closes;   /* the first CONN_MAX_CLOSE_RECS FINs, RSTs, Terminates */
 	uint32_t ncloses;
-	struct inflight inflight;
+	struct order_ring order;    /* operations in flight, for output in start order */
 	struct conn_nvme *nvme;     /* NVMe view (nvme.h), from the first PDU (env->nvme) */
 	struct conn *lru_prev, *lru_next; /* the analysis' recency lists */
 };

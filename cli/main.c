@@ -16,7 +16,7 @@
 
 #include "analysis.h"
 #include "inputs.h"
-#include "live.h"
+#include "readloop.h"
 #include "options.h"
 #include "out.h"
 #include "pagedata.h"

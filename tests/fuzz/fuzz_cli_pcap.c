@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "live.h"
+#include "readloop.h"
 #include "out.h"
 #include "source.h"
 #include "timeline.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The read loop, offline and live (see live.h). */
-#include "live.h"
+/* The read loop, offline and live (see readloop.h). */
+#include "readloop.h"
 
 #include <signal.h>
 #include <string.h>
