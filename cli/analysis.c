@@ -35,6 +35,8 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	a->env.op = o->op;
 	a->env.fpdu = o->fpdu;
 	a->env.mark = o->mark;
+	a->env.selected = o->selected;
+	a->sel = o->sel;
 	a->env.total = &a->total;
 	iws_nvme_stats_init(&a->nvme_total);
 	a->env.nvme = o->nvme;
@@ -335,6 +337,43 @@ void analysis_free(struct analysis *a)
 	iws_qp_stats_free(&a->total);
 	iws_nvme_stats_free(&a->nvme_total);
 	memset(a, 0, sizeof(*a));
+}
+
+const struct conn *analysis_next_conn(const struct analysis *a, uint32_t *i)
+{
+	while (*i < a->nconns) {
+		const struct conn *c = a->conns[(*i)++];
+		if (c)
+			return c;
+	}
+	return NULL;
+}
+
+uint32_t analysis_iwarp_count(const struct analysis *a)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; analysis_next_iwarp(a, &i);)
+		n++;
+	return n;
+}
+
+const struct conn *analysis_next_iwarp(const struct analysis *a, uint32_t *i)
+{
+	while (*i < a->nconns) {
+		const struct conn *c = a->conns[(*i)++];
+		if (c && conn_is_iwarp(c))
+			return c;
+	}
+	return NULL;
+}
+
+const struct conn *analysis_next_qp(const struct analysis *a, uint32_t *i)
+{
+	const struct conn *c;
+	while ((c = analysis_next_iwarp(a, i)) != NULL)
+		if (select_qp(a->sel, c->stream))
+			return c;
+	return NULL;
 }
 
 static bool active_pending(const void *ctx, uint32_t i, int64_t *ts, uint64_t *frame)

@@ -13,6 +13,7 @@
 
 #include "conn.h"
 #include "flows.h"
+#include "select.h"
 #include "source.h"
 
 struct analysis_opts {
@@ -31,6 +32,9 @@ struct analysis_opts {
 	bool track_nvme_order;      /* nvme output in start order needs pending keys */
 	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
 	void (*mark)(void *ctx, struct conn *c, const struct conn_mark *m); /* may be NULL */
+	/* What the report covers (select.h; NULL: everything); see conn_env. */
+	const struct select *sel;
+	bool (*selected)(void *ctx, const struct conn *c, int op_type, int64_t start_ns);
 };
 
 struct analysis_counts {
@@ -73,6 +77,7 @@ struct analysis {
 	uint32_t nactive, capactive;
 	struct conn_lru lru[LRU_N];
 	uint32_t max_flows;
+	const struct select *sel;   /* the QPs reported (NULL: all) */
 	struct analysis_counts c;
 	uint64_t cur_frame;
 	int64_t cur_ts;
@@ -87,6 +92,16 @@ void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, i
 /* End of input: every open connection is finished as "capture ended". */
 void analysis_finish(struct analysis *a);
 void analysis_free(struct analysis *a);
+
+/* The iWARP QPs the report covers (select.h), in QP order, from *i on:
+ *   for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) */
+const struct conn *analysis_next_qp(const struct analysis *a, uint32_t *i);
+/* The same over every iWARP QP, reported or not. */
+const struct conn *analysis_next_iwarp(const struct analysis *a, uint32_t *i);
+/* The same over every TCP connection seen, iWARP or not. */
+const struct conn *analysis_next_conn(const struct analysis *a, uint32_t *i);
+/* How many connections turned out to be iWARP. */
+uint32_t analysis_iwarp_count(const struct analysis *a);
 
 /* Everything that can still be reported starts at or after the returned
  * (ts, frame) key. */

@@ -29,10 +29,7 @@ static void record_close(struct conn *c, enum close_kind kind, uint8_t dir, uint
 static void on_op(void *ctx, const struct iws_op *op)
 {
 	struct conn *c = ctx;
-	c->c.ops++;
-	c->c.op_bytes += op->bytes;
-	if (!op->complete)
-		c->c.ops_incomplete++;
+	const struct conn_env *env = c->env;
 	if (op->type == IWS_OPT_TERMINATE) {
 		c->c.terminates++;
 		if (!c->terms)
@@ -43,18 +40,24 @@ static void on_op(void *ctx, const struct iws_op *op)
 								   op->first_frame };
 		record_close(c, CLOSE_TERMINATE, op->dir, op->last_frame, op->end_ns);
 	}
+	if (env->track_order)
+		order_done(&c->order, op->id);
+	if (env->selected && !env->selected(env->ctx, c, (int)op->type, op->start_ns))
+		return;
+	c->c.ops++;
+	c->c.op_bytes += op->bytes;
+	if (!op->complete)
+		c->c.ops_incomplete++;
 	if (!c->stats && (c->stats = malloc(sizeof(*c->stats))) != NULL) {
 		iws_qp_stats_init(c->stats);
-		c->stats->include_rtr = c->env->include_rtr;
+		c->stats->include_rtr = env->include_rtr;
 	}
 	if (c->stats)
 		iws_qp_stats_add(c->stats, op);
-	if (c->env->total)
-		iws_qp_stats_add(c->env->total, op);
-	if (c->env->track_order)
-		order_done(&c->order, op->id);
-	if (c->env->op)
-		c->env->op(c->env->ctx, c, op);
+	if (env->total)
+		iws_qp_stats_add(env->total, op);
+	if (env->op)
+		env->op(env->ctx, c, op);
 }
 
 static void on_pdu(void *ctx, const struct iws_pdu *pdu)

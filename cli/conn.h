@@ -54,6 +54,10 @@ struct conn_env {
 	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
 	void (*fpdu)(void *ctx, struct conn *c, const struct iws_pdu *pdu);
 	void (*mark)(void *ctx, struct conn *c, const struct conn_mark *m); /* may be NULL */
+	/* Does the report cover this operation (op_type: enum iws_op_type) or
+	 * NVMe command (op_type -1) starting at start_ns (select.h)? Those it
+	 * does not are neither counted nor passed on. NULL: all of them. */
+	bool (*selected)(void *ctx, const struct conn *c, int op_type, int64_t start_ns);
 	struct iws_qp_stats *total; /* statistics over every QP */
 	bool include_rtr;           /* statistics count RTR messages */
 	uint64_t order_limit_hits;

@@ -15,6 +15,7 @@
 #include "options.h"
 #include "points.h"
 #include "rank.h"
+#include "select.h"
 #include "source.h"
 #include "timeline.h"
 
@@ -26,6 +27,7 @@ struct report {
 	const struct timeline *tl;  /* ops only */
 	struct rank *rank;          /* summary: the slowest operations */
 	const struct points *pts;   /* several capture points (NULL: one) */
+	const struct select *sel;   /* what the report covers (NULL: everything) */
 };
 
 /* How many of the slowest operations the summary lists. */

@@ -314,13 +314,11 @@ static void capture_json(struct jsonw *j, const struct report *r)
 	const struct source_stats *ss = source_stats(r->src);
 	const struct analysis *a = r->a;
 	uint64_t nq = 0, ops = 0, inc = 0;
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (c && conn_is_iwarp(c)) {
-			nq++;
-			ops += c->c.ops;
-			inc += c->c.ops_incomplete;
-		}
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+		nq++;
+		ops += c->c.ops;
+		inc += c->c.ops_incomplete;
 	}
 	jw_key(j, "files");
 	jw_arr(j);

@@ -46,10 +46,8 @@ unsigned report_findings(const struct report *r)
 	if (a->c.truncated || a->c.malformed || a->c.snap_cut || ss->truncated_files ||
 	    ss->read_errors)
 		f |= FAIL_DAMAGED;
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		if (c->c.crc_errors)
 			f |= FAIL_CRC;
 		if (conn_gap_count(c))
@@ -326,10 +324,8 @@ void stats_write_json(FILE *f, const struct report *r)
 
 	jw_key(j, "qps");
 	jw_arr(j);
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		qp_json(j, c, r->pts);
 		/* A capture may hold 100,000 QPs: do not hold their report whole. */
 		if (j->len > (64u << 10))
@@ -422,10 +418,8 @@ static void dist_table(FILE *f, const struct analysis *a, int opw, uint32_t nq, 
 		delivery ? "Delivery (start to the peer's TCP ACK of the last octet)"
 			 : "Latency (complete reads and atomics)",
 		"QP", opw, "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		snprintf(qp, sizeof(qp), "%u", c->stream);
 		for (int t = 0; t < IWS_OPT_COUNT; t++)
 			if (dist_of(&conn_stats(c)->op[t], delivery)->count) {
@@ -448,9 +442,9 @@ void stats_tables(FILE *f, const struct report *r)
 	const struct analysis *a = r->a;
 	char qp[16];
 	uint32_t nq = 0;
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (c && conn_is_iwarp(c) && c->c.ops)
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+		if (c->c.ops)
 			nq++;
 	}
 	/* The op column: 11 wide, or as wide as the longest name to show + 1
@@ -461,10 +455,7 @@ void stats_tables(FILE *f, const struct report *r)
 			opw = (int)strlen(iws_op_type_name((enum iws_op_type)t)) + 1;
 	fprintf(f, "Operations\n%4s %-*s%8s%11s%11s%10s%9s%9s\n", "QP", opw, "op", "count",
 		"incomplete", "bytes", "segments", "CRC err", "retrans");
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		snprintf(qp, sizeof(qp), "%u", c->stream);
 		op_rows(f, qp, opw, conn_stats(c));
 	}

@@ -227,15 +227,16 @@ static void header(FILE *f, const struct report *r)
 		ss->records == 1 ? "" : "s", fmt_bytes(by, sizeof(by), ss->bytes),
 		fmt_dur(du, sizeof(du), ss->last_ns - ss->first_ns),
 		fmt_time(t1, sizeof(t1), ss->first_ns), fmt_clock(t2, sizeof(t2), ss->last_ns));
-	uint64_t nq = 0;
-	for (uint32_t i = 0; i < a->nconns; i++)
-		if (a->conns[i] && conn_is_iwarp(a->conns[i]))
-			nq++;
+	uint64_t nq = analysis_iwarp_count(a);
 	fprintf(f, "%" PRIu64 " TCP connection%s, %" PRIu64 " iWARP QP%s", a->c.tcp_conns,
 		a->c.tcp_conns == 1 ? "" : "s", nq, nq == 1 ? "" : "s");
 	if (ss->filtered_out)
 		fprintf(f, "; %" PRIu64 " frames filtered out", ss->filtered_out);
 	fputc('\n', f);
+	if (r->sel && select_active(r->sel)) {
+		char sel[256];
+		fprintf(f, "selected: %s\n", select_describe(r->sel, sel, sizeof(sel)));
+	}
 	/* Damage: counted, reported, and everything decodable still reported. */
 	for (uint32_t i = 0; i < ss->n_warnings; i++)
 		fprintf(f, "! %s\n", ss->warnings[i].text);
@@ -288,10 +289,8 @@ void summary_write(FILE *f, const struct report *r)
 {
 	const struct analysis *a = r->a;
 	header(f, r);
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		fputc('\n', f);
 		qp_block(f, c);
 		points_qp_text(f, r->pts, c);
@@ -312,10 +311,8 @@ void summary_write_short(FILE *f, const struct report *r)
 	fprintf(f, "-- %s  %" PRIu64 " frame%s, %" PRIu64 " dropped\n",
 		fmt_clock(t, sizeof(t), (int64_t)now.tv_sec * 1000000000 + now.tv_nsec), ss->records,
 		ss->records == 1 ? "" : "s", ss->live_dropped);
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		fprintf(f, "QP %u %s > %s ops %" PRIu64 " %s crc %" PRIu64 " gaps %" PRIu64
 			   " term %" PRIu64 "%s\n",
 			c->stream, conn_ep_str(c, IWS_DIR_I2R, a1), conn_ep_str(c, IWS_DIR_R2I, a2),

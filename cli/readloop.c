@@ -32,6 +32,8 @@ void run_input(struct source *s, struct analysis *a, const struct report *r,
 	bool live = source_is_live(s);
 	uint64_t next_report = 0;
 	uint32_t n = 0;
+	uint64_t packets = 0;
+	uint64_t stop_at = 0;
 
 	if (live) {
 		struct sigaction sa;
@@ -42,6 +44,8 @@ void run_input(struct source *s, struct analysis *a, const struct report *r,
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 		next_report = mono_ms() + 1000ull * h->interval;
+		if (h->stop_after_ns)
+			stop_at = mono_ms() + (uint64_t)(h->stop_after_ns / 1000000);
 	}
 	for (;;) {
 		int rc = source_next(s, &p);
@@ -51,6 +55,7 @@ void run_input(struct source *s, struct analysis *a, const struct report *r,
 			if (h->pts)
 				points_admit(h->pts, &p);
 			analysis_packet(a, &p);
+			packets++;
 			if (h->tick && ++n == RUN_TICK_PACKETS) {
 				n = 0;
 				h->tick(h->ctx);
@@ -58,6 +63,10 @@ void run_input(struct source *s, struct analysis *a, const struct report *r,
 		}
 		if (live) {
 			uint64_t now = mono_ms();
+			/* Stop conditions (-c, -a): the report follows as on Ctrl-C. */
+			if ((h->stop_count && packets >= h->stop_count) || (stop_at && now >= stop_at) ||
+			    (h->stop_filesize && source_saved_bytes(s) >= h->stop_filesize))
+				break;
 			if (now >= next_report) {
 				next_report = now + 1000ull * h->interval;
 				if (h->tick)

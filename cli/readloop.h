@@ -27,6 +27,10 @@ struct run_hooks {
 	FILE *live_out;             /* where the periodic summary goes */
 	unsigned interval;          /* seconds */
 	struct points *pts;         /* several capture points: copies to leave out */
+	/* Live stop conditions (0: none): packets, seconds, saved octets. */
+	uint64_t stop_count;
+	int64_t stop_after_ns;
+	uint64_t stop_filesize;
 };
 
 /* Read every packet into the analysis. */
