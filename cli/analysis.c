@@ -126,6 +126,11 @@ static void closed(struct analysis *a, struct conn *c)
 		a->c.iwarp_conns++;
 		return;
 	}
+	struct conn_brief b;
+	conn_brief(c, &b);
+	a->not_iwarp[b.why]++;
+	if (a->nbriefs < ANALYSIS_BRIEFS)
+		a->briefs[a->nbriefs++] = b;
 	if (c->slot < a->nconns && a->conns[c->slot] == c)
 		a->conns[c->slot] = NULL;
 	if (c->flow) {
@@ -347,6 +352,17 @@ const struct conn *analysis_next_conn(const struct analysis *a, uint32_t *i)
 			return c;
 	}
 	return NULL;
+}
+
+const struct conn_brief *analysis_not_iwarp(const struct analysis *a, uint32_t *n)
+{
+	*n = a->nbriefs;
+	return a->briefs;
+}
+
+uint64_t analysis_not_iwarp_count(const struct analysis *a, enum conn_why why)
+{
+	return (unsigned)why < CONN_WHY_N ? a->not_iwarp[why] : 0;
 }
 
 uint32_t analysis_iwarp_count(const struct analysis *a)

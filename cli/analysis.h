@@ -37,6 +37,9 @@ struct analysis_opts {
 	bool (*selected)(void *ctx, const struct conn *c, int op_type, int64_t start_ns);
 };
 
+/* Connections without iWARP remembered one by one. */
+#define ANALYSIS_BRIEFS 16
+
 struct analysis_counts {
 	uint64_t frames;            /* records analysed (after the filter) */
 	uint64_t tcp;               /* TCP segments */
@@ -79,6 +82,11 @@ struct analysis {
 	uint32_t max_flows;
 	const struct select *sel;   /* the QPs reported (NULL: all) */
 	struct analysis_counts c;
+	/* Connections without iWARP (freed as they end): the first few, and
+	 * how many for each reason (conn.h). */
+	struct conn_brief briefs[ANALYSIS_BRIEFS];
+	uint32_t nbriefs;
+	uint64_t not_iwarp[CONN_WHY_N];
 	uint64_t cur_frame;
 	int64_t cur_ts;
 	bool finished;
@@ -100,6 +108,10 @@ const struct conn *analysis_next_qp(const struct analysis *a, uint32_t *i);
 const struct conn *analysis_next_iwarp(const struct analysis *a, uint32_t *i);
 /* The same over every TCP connection seen, iWARP or not. */
 const struct conn *analysis_next_conn(const struct analysis *a, uint32_t *i);
+/* The first connections that turned out not to be iWARP (*n of them). */
+const struct conn_brief *analysis_not_iwarp(const struct analysis *a, uint32_t *n);
+/* How many connections were not iWARP for this reason. */
+uint64_t analysis_not_iwarp_count(const struct analysis *a, enum conn_why why);
 /* How many connections turned out to be iWARP. */
 uint32_t analysis_iwarp_count(const struct analysis *a);
 

@@ -157,6 +157,9 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 	if (ts > c->last_ns || c->c.packets == 1)
 		c->last_ns = ts;
 	c->c.payload_bytes[side] += p->wire_len;
+	c->c.captured_bytes[side] += p->cap_len;
+	if (p->wire_len && !c->c.data_frame)
+		c->c.data_frame = frame;
 	if (p->flags & IWS_TCP_FIN)
 		c->c.fin++;
 	if (p->flags & IWS_TCP_RST)
@@ -165,6 +168,7 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 		return;
 	struct iws_tcp_seg seg = { p->seq, p->ack, p->win, p->flags, p->payload, p->cap_len,
 				   p->wire_len, frame, ts };
+	uint64_t lost = conn_counts_of(c, side)->lost;
 	if (c->env->mark) {
 		/* The engine counts retransmissions and zero windows of the side
 		 * that sent the segment: a counter that moved marks this frame. */
@@ -181,6 +185,10 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 	} else {
 		iws_stream_segment(c->eng, side, &seg);
 	}
+	if (conn_counts_of(c, side)->lost != lost)
+		c->c.chain_lost_frame = frame;
+	if (!c->c.gave_up_frame && iws_stream_state(c->eng) == IWS_SST_NOT_IWARP)
+		c->c.gave_up_frame = frame;
 	/* Both streams ended, or neither carries iWARP: nothing more to learn. */
 	if (iws_stream_done(c->eng))
 		conn_finish(c, IWS_OPF_ABORTED);
@@ -229,6 +237,27 @@ const struct iws_tracker_counts *conn_tracker_counts(const struct conn *c)
 bool conn_is_iwarp(const struct conn *c)
 {
 	return iws_stream_is_iwarp(c->eng);
+}
+
+void conn_brief(const struct conn *c, struct conn_brief *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->stream = c->stream;
+	b->ep[0] = c->ep[0];
+	b->ep[1] = c->ep[1];
+	b->first_frame = c->first_frame;
+	b->last_frame = c->last_frame;
+	b->payload_bytes = c->c.payload_bytes[0] + c->c.payload_bytes[1];
+	b->captured_bytes = c->c.captured_bytes[0] + c->c.captured_bytes[1];
+	b->data_frame = c->c.data_frame;
+	b->gave_up_frame = c->c.gave_up_frame;
+	b->chain_lost_frame = c->c.chain_lost_frame;
+	if (!b->payload_bytes)
+		b->why = CONN_WHY_NO_DATA;
+	else if (b->captured_bytes * 10 < b->payload_bytes)
+		b->why = CONN_WHY_SLICED;
+	else
+		b->why = b->gave_up_frame ? CONN_WHY_GAVE_UP : CONN_WHY_NO_CHAIN;
 }
 
 bool conn_pending_key(const struct conn *c, int64_t *ts, uint64_t *frame)

@@ -106,6 +106,10 @@ struct close_rec {
 struct conn_counts {
 	uint64_t packets;
 	uint64_t payload_bytes[2];  /* TCP payload on the wire, by side */
+	uint64_t captured_bytes[2]; /* ... of it captured (the rest cut by the snapshot length) */
+	uint64_t data_frame;        /* the first frame with payload (0: none) */
+	uint64_t gave_up_frame;     /* the frame at which the engine found no iWARP (0: it did not) */
+	uint64_t chain_lost_frame;  /* the last frame at which a chain of FPDUs broke (0: none) */
 	uint64_t rst, fin;
 	uint64_t ops, ops_incomplete, op_bytes;
 	uint64_t terminates;
@@ -164,6 +168,25 @@ void conn_finish(struct conn *c, uint32_t flag);
 void conn_free(struct conn *c);
 
 bool conn_is_iwarp(const struct conn *c);
+
+/* What is kept of a connection that carried no iWARP once it is freed, for
+ * the "no iWARP found" report (out_silence.c), and why it is not iWARP. */
+enum conn_why {
+	CONN_WHY_NO_DATA = 0,       /* no payload at all */
+	CONN_WHY_SLICED,            /* under a tenth of its payload captured (snapshot length) */
+	CONN_WHY_GAVE_UP,           /* the engine found no handshake and no FPDU chain: gave up */
+	CONN_WHY_NO_CHAIN,          /* ... still looking when the connection or capture ended */
+	CONN_WHY_N
+};
+struct conn_brief {
+	uint32_t stream;
+	struct endpoint ep[2];      /* ep[0]: the first packet's source */
+	uint64_t first_frame, last_frame;
+	uint64_t payload_bytes, captured_bytes;
+	uint64_t data_frame, gave_up_frame, chain_lost_frame;
+	enum conn_why why;
+};
+void conn_brief(const struct conn *c, struct conn_brief *b);
 
 /* Earliest (ts, frame) an operation of this connection still to be
  * reported can start at; false if none is pending. */

@@ -106,6 +106,10 @@ struct pagedata;
  * pagedata gathered (its sample is consumed). */
 void report_write_html(FILE *f, const struct report *r, struct pagedata *p);
 
+/* No iWARP in the capture (out_silence.c): what it holds, why each TCP
+ * connection is not iWARP, and what to try; every line starts with pre. */
+void silence_write(FILE *f, const struct report *r, const char *pre);
+
 /* Problems in the report, for --fail-on (FAIL_* bits). */
 unsigned report_findings(const struct report *r);
 

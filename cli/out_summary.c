@@ -297,6 +297,10 @@ void summary_write(FILE *f, const struct report *r)
 	}
 	nvme_summary(f, r);
 	fputc('\n', f);
+	if (!analysis_iwarp_count(a) && source_stats(r->src)->records) {
+		silence_write(f, r, "");
+		return;
+	}
 	stats_tables(f, r);
 	slowest(f, r->rank);
 }

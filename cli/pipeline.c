@@ -273,9 +273,8 @@ void pipeline_warnings(const struct pipeline *p, FILE *f)
 	if (p->tl.out_of_order)
 		fprintf(f, "iwarpscope: warning: %llu %s printed out of start order\n",
 			(unsigned long long)p->tl.out_of_order, what);
-	if (analysis_iwarp_count(&p->a) == 0 && p->o->cmd != CMD_SUMMARY)
-		fprintf(f, "iwarpscope: note: no iWARP found (the summary command says what was "
-			   "seen and why)\n");
+	if (analysis_iwarp_count(&p->a) == 0 && ss->records)
+		silence_write(f, &p->r, "iwarpscope: ");
 }
 
 void pipeline_free(struct pipeline *p)

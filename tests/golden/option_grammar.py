@@ -12,18 +12,11 @@ Usage: option_grammar.py IWARPSCOPE SAMPLES_DIR
 """
 import json
 import os
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checklib import check, verdict  # noqa: E402
-
-
-def run(tool, args):
-    p = subprocess.run([tool] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=dict(os.environ, TZ="UTC"))
-    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+from checklib import check, run, verdict  # noqa: E402
 
 
 def jsonl(text):
