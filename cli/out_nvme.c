@@ -329,8 +329,19 @@ void nvme_stats_text(FILE *f, const struct report *r)
 		  offsetof(struct iws_nvme_op_stats, data) },
 	};
 	for (size_t d = 0; d < sizeof(dists) / sizeof(dists[0]); d++) {
-		fprintf(f, "\n%s\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n", dists[d].title, "QP", w, " qid op",
-			"count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
+		/* One unit for the table: the one for its largest median. */
+		int64_t typical = 0;
+		for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;)
+			for (uint32_t k = 0; conn_is_nvme(c) && k < c->nvme->st.n; k++) {
+				struct iws_latency *l = (struct iws_latency *)((char *)&c->nvme->st.e[k] +
+									       dists[d].off);
+				int64_t p50 = l->count ? iws_latency_quantile(l, 0.5) : 0;
+				typical = p50 > typical ? p50 : typical;
+			}
+		int64_t unit = units_column(typical);
+		fprintf(f, "\n%s, %s\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n", dists[d].title, unit_name(unit),
+			"QP", w, " qid op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
+		units_cells(unit);
 		for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 			if (!conn_is_nvme(c))
 				continue;
@@ -343,6 +354,7 @@ void nvme_stats_text(FILE *f, const struct report *r)
 					latency_row(f, qp, label(lb, sizeof(lb), o), w, l);
 			}
 		}
+		units_cells(0);
 	}
 	bool errs = false;
 	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {

@@ -414,10 +414,20 @@ static void dist_table(FILE *f, const struct analysis *a, int opw, uint32_t nq, 
 {
 	char qp[16];
 	bool any = false;
-	fprintf(f, "\n%s\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n",
+	/* One unit for every column: the one that shows the largest median
+	 * with 1 to 3 digits (or --time-unit's). */
+	int64_t typical = 0;
+	for (int t = 0; t < IWS_OPT_COUNT; t++) {
+		const struct iws_latency *l = dist_of(&a->total.op[t], delivery);
+		int64_t p50 = l->count ? iws_latency_quantile((struct iws_latency *)l, 0.5) : 0;
+		typical = p50 > typical ? p50 : typical;
+	}
+	int64_t unit = units_column(typical);
+	fprintf(f, "\n%s, %s\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n",
 		delivery ? "Delivery (start to the peer's TCP ACK of the last octet)"
-			 : "Latency (complete reads and atomics)",
+			 : "Latency (complete reads and atomics)", unit_name(unit),
 		"QP", opw, "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
+	units_cells(unit);
 	const struct conn *c;
 	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		snprintf(qp, sizeof(qp), "%u", c->stream);
@@ -433,6 +443,7 @@ static void dist_table(FILE *f, const struct analysis *a, int opw, uint32_t nq, 
 			if (dist_of(&a->total.op[t], delivery)->count)
 				latency_row(f, "all", iws_op_type_name((enum iws_op_type)t), opw,
 					    dist_of(&a->total.op[t], delivery));
+	units_cells(0);
 	if (!any)
 		fputs("  (none)\n", f);
 }

@@ -270,8 +270,16 @@ static void slowest(FILE *f, struct rank *rk)
 	if (!rk || !rk->h.n)
 		return;
 	rank_sort(rk);
+	int64_t top = 0;
+	rank_time(&rk->h.items[0].op, &top);
+	int64_t unit = units_column(top);
+	char head[16];
+	snprintf(head, sizeof(head), "%s", unit_name(unit));
 	fprintf(f, "\nSlowest operations (latency, else delivery to the peer's ACK)\n");
-	fprintf(f, "%4s %6s %-*s%9s  %-13s %s\n", "QP", "id", 11, "op", "time", "frames", "why");
+	fprintf(f, "%4s %6s %-*s", "QP", "id", 11, "op");
+	print_padded(f, head, 9);
+	fprintf(f, "  %-13s %s\n", "frames", "why");
+	units_cells(unit);
 	for (uint32_t i = 0; i < rk->h.n; i++) {
 		const struct op_item *it = &rk->h.items[i];
 		int64_t ns = 0;
@@ -283,6 +291,7 @@ static void slowest(FILE *f, struct rank *rk)
 			iws_op_type_name(it->op.type), fmt_dur_c(t, sizeof(t), ns), fr,
 			op_why(why, sizeof(why), &it->op));
 	}
+	units_cells(0);
 }
 
 void summary_write(FILE *f, const struct report *r)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "readloop.h"
+#include "units.h"
 
 /* The selection stage (select.h): does the report cover this operation
  * (op_type >= 0) or NVMe command (-1)? */
@@ -97,6 +98,7 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 	p->pts = pts;
 	p->out = out;
 	select_init(&p->sel, o);
+	units_config(o->units == UNITS_IEC, o->time_unit);
 	/* stats as CSV or JSON lines: a time series (series.h), fed in start
 	 * order through the timeline like ops. */
 	p->series_mode = o->cmd == CMD_STATS && (o->format == FMT_CSV || o->format == FMT_JSONL);
