@@ -254,6 +254,10 @@ static void header(FILE *f, const struct report *r)
 	if (a->c.unknown_link)
 		fprintf(f, "! %" PRIu64 " frames of unsupported link type %d skipped\n", a->c.unknown_link,
 			a->c.unknown_dlt);
+	if (ss->live_dropped)
+		fprintf(f, "! %" PRIu64 " packet%s dropped by the capture (kernel or libpcap buffer "
+			   "full): the analysis sees gaps there\n",
+			ss->live_dropped, ss->live_dropped == 1 ? "" : "s");
 	if (ss->ts_backwards)
 		fprintf(f, "! %" PRIu64 " frame%s older than the frame before\n", ss->ts_backwards,
 			ss->ts_backwards == 1 ? "" : "s");

@@ -229,6 +229,9 @@ void pipeline_warnings(const struct pipeline *p, FILE *f)
 		fprintf(f, "iwarpscope: warning: %llu damaged packets (first: frame %llu, %s)\n",
 			(unsigned long long)(c->truncated + c->malformed),
 			(unsigned long long)c->first_damage_frame, c->first_damage ? c->first_damage : "?");
+	if (ss->live_dropped)
+		fprintf(f, "iwarpscope: warning: %llu packets dropped by the capture\n",
+			(unsigned long long)ss->live_dropped);
 	if (c->snap_cut)
 		fprintf(f, "iwarpscope: warning: %llu TCP segments cut by the snapshot length\n",
 			(unsigned long long)c->snap_cut);
