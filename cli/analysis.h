@@ -108,6 +108,27 @@ const struct conn *analysis_next_qp(const struct analysis *a, uint32_t *i);
 const struct conn *analysis_next_iwarp(const struct analysis *a, uint32_t *i);
 /* The same over every TCP connection seen, iWARP or not. */
 const struct conn *analysis_next_conn(const struct analysis *a, uint32_t *i);
+/* The stage's results, read-only, for the writers. */
+static inline const struct analysis_counts *analysis_counts(const struct analysis *a)
+{
+	return &a->c;
+}
+/* Statistics over every QP reported. */
+static inline const struct iws_qp_stats *analysis_total(const struct analysis *a)
+{
+	return &a->total;
+}
+/* The buffers' limits and peaks. */
+static inline const struct iws_stream_limits *analysis_limits(const struct analysis *a)
+{
+	return &a->env.lim;
+}
+/* Operations in flight too long to keep the output in start order. */
+static inline uint64_t analysis_order_limit_hits(const struct analysis *a)
+{
+	return a->env.order_limit_hits;
+}
+
 /* The first connections that turned out not to be iWARP (*n of them). */
 const struct conn_brief *analysis_not_iwarp(const struct analysis *a, uint32_t *n);
 /* How many connections were not iWARP for this reason. */

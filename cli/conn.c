@@ -234,6 +234,26 @@ const struct iws_tracker_counts *conn_tracker_counts(const struct conn *c)
 	return iws_stream_tracker_counts(c->eng);
 }
 
+const char *const conn_mark_names[MARK_KIND_COUNT] = { "fast_retransmit", "timeout",
+							"zero_window", "gap" };
+
+const char *close_kind_name(uint8_t kind)
+{
+	static const char *const names[] = { "?", "fin", "rst", "terminate" };
+	return names[kind <= CLOSE_TERMINATE ? kind : 0];
+}
+
+const char *close_kind_title(uint8_t kind)
+{
+	static const char *const titles[] = { "?", "FIN", "RST", "Terminate" };
+	return titles[kind <= CLOSE_TERMINATE ? kind : 0];
+}
+
+const char *conn_dir_name(uint8_t dir)
+{
+	return dir == IWS_DIR_I2R ? "i2r" : "r2i";
+}
+
 bool conn_is_iwarp(const struct conn *c)
 {
 	return iws_stream_is_iwarp(c->eng);

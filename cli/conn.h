@@ -36,6 +36,8 @@ enum conn_mark_kind {
 	MARK_GAP,                   /* octets never captured (seq, len) */
 	MARK_KIND_COUNT
 };
+/* Their names in JSON ("fast_retransmit", ...), in conn.c. */
+extern const char *const conn_mark_names[MARK_KIND_COUNT];
 
 struct conn_mark {
 	enum conn_mark_kind kind;
@@ -89,6 +91,12 @@ struct term_rec {
 /* How the QP ended (docs/semantics.md, teardown): a side's first FIN, its
  * first RST, or a Terminate, with the operations outstanding then. */
 enum close_kind { CLOSE_FIN = 1, CLOSE_RST, CLOSE_TERMINATE };
+/* "fin", "rst", "terminate" (JSON) and "FIN", "RST", "Terminate" (text);
+ * "?" for anything else. */
+const char *close_kind_name(uint8_t kind);
+const char *close_kind_title(uint8_t kind);
+/* A direction's name: "i2r" (IWS_DIR_I2R) or "r2i". */
+const char *conn_dir_name(uint8_t dir);
 
 struct close_rec {
 	uint8_t kind;               /* enum close_kind */

@@ -625,8 +625,10 @@ int options_parse(int argc, char **argv, struct options *o)
 	memset(given, 0, sizeof(given));
 	bool help = false, version = false;
 
-	/* getopt_long permutes, so files, options and the command may be mixed. */
-	optind = 1;
+	/* getopt_long permutes, so files, options and the command may be mixed.
+	 * optind 0 makes glibc start afresh (the fuzz harness and the tests
+	 * parse many command lines in one process). */
+	optind = 0;
 	opterr = 0;
 	int ch;
 	while ((ch = getopt_long(argc, argv, shorts, long_opts, NULL)) != -1) {

@@ -86,6 +86,7 @@ static int by_stream(const void *x, const void *y)
 void silence_write(FILE *f, const struct report *r, const char *pre)
 {
 	const struct analysis *a = r->a;
+	const struct analysis_counts *ac = analysis_counts(a);
 	const struct source_stats *ss = source_stats(r->src);
 	uint64_t n[CONN_WHY_N], total = 0;
 	for (int w = 0; w < CONN_WHY_N; w++)
@@ -97,8 +98,8 @@ void silence_write(FILE *f, const struct report *r, const char *pre)
 	qsort(b, nb, sizeof(*b), by_stream);
 	fprintf(f, "%sNo iWARP found. What the capture holds:\n", pre);
 	fprintf(f, "%s  %" PRIu64 " TCP connection%s, %" PRIu64 " TCP segment%s, %" PRIu64
-		   " other packet%s\n", pre, a->c.tcp_conns, a->c.tcp_conns == 1 ? "" : "s", a->c.tcp,
-		a->c.tcp == 1 ? "" : "s", a->c.not_tcp, a->c.not_tcp == 1 ? "" : "s");
+		   " other packet%s\n", pre, ac->tcp_conns, ac->tcp_conns == 1 ? "" : "s", ac->tcp,
+		ac->tcp == 1 ? "" : "s", ac->not_tcp, ac->not_tcp == 1 ? "" : "s");
 	for (uint32_t i = 0; i < nb; i++)
 		brief_line(f, pre, &b[i]);
 	if (total > nb)
@@ -107,17 +108,17 @@ void silence_write(FILE *f, const struct report *r, const char *pre)
 			pre, total - nb, n[CONN_WHY_NO_DATA], n[CONN_WHY_SLICED],
 			n[CONN_WHY_GAVE_UP] + n[CONN_WHY_NO_CHAIN]);
 	fprintf(f, "%sWhat to try:\n", pre);
-	if (!a->c.tcp_conns)
+	if (!ac->tcp_conns)
 		fprintf(f, "%s  - iWARP runs over TCP and this capture has none: iWARP NICs (Chelsio, Intel "
 			   "E810/X722) offload TCP, so tcpdump on the host does not see their traffic; "
 			   "capture on a mirror port or a tap, or try Soft-iWARP (siw)\n", pre);
-	if (a->c.not_tcp)
+	if (ac->not_tcp)
 		fprintf(f, "%s  - RoCE v2 (RDMA over UDP port 4791) is not iWARP: iwarpscope reads iWARP "
 			   "only (Wireshark decodes RoCE as InfiniBand)\n", pre);
 	if (ss->filtered_out)
 		fprintf(f, "%s  - the filter (-f) left out %" PRIu64 " frames: try without it\n", pre,
 			ss->filtered_out);
-	if (n[CONN_WHY_SLICED] || a->c.snap_cut)
+	if (n[CONN_WHY_SLICED] || ac->snap_cut)
 		fprintf(f, "%s  - capture whole frames (tcpdump -s 0), or at least 128 octets a frame so "
 			   "that the MPA, DDP and RDMAP headers are in every record (docs/capturing.md)\n",
 			pre);

@@ -200,7 +200,7 @@ static void qp_json(struct jsonw *j, const struct conn *c, const struct points *
 	for (uint32_t i = 0; i < c->ngaps; i++) {
 		const struct gap_rec *g = &c->gaps[i];
 		jw_obj(j);
-		jw_kstr(j, "dir", g->dir == IWS_DIR_I2R ? "i2r" : "r2i");
+		jw_kstr(j, "dir", conn_dir_name(g->dir));
 		jw_ku64(j, "seq", g->seq);
 		jw_ku64(j, "len", g->len);
 		jw_ku64(j, "prev_frame", g->prev_frame);
@@ -228,10 +228,9 @@ static void qp_json(struct jsonw *j, const struct conn *c, const struct points *
 	jw_key(j, "teardown");
 	jw_arr(j);
 	for (uint32_t i = 0; i < c->ncloses; i++) {
-		static const char *const kinds[] = { "?", "fin", "rst", "terminate" };
 		const struct close_rec *t = &c->closes[i];
 		jw_obj(j);
-		jw_kstr(j, "kind", kinds[t->kind <= CLOSE_TERMINATE ? t->kind : 0]);
+		jw_kstr(j, "kind", close_kind_name(t->kind));
 		jw_kstr(j, "from", conn_ep_str(c, t->dir, a));
 		jw_ku64(j, "frame", t->frame);
 		jw_ki64(j, "ns", t->ts);

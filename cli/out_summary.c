@@ -85,12 +85,11 @@ static void terminates(FILE *f, const struct conn *c)
 /* How the QP ended: FIN, RST, Terminate, and what was still outstanding. */
 static void teardown(FILE *f, const struct conn *c)
 {
-	static const char *const kinds[] = { "?", "FIN", "RST", "Terminate" };
 	char a[64];
 	for (uint32_t i = 0; i < c->ncloses; i++) {
 		const struct close_rec *t = &c->closes[i];
 		fprintf(f, "  %s%s from %s in frame %" PRIu64, t->outstanding ? "! " : "",
-			kinds[t->kind <= CLOSE_TERMINATE ? t->kind : 0], conn_ep_str(c, t->dir, a),
+			close_kind_title(t->kind), conn_ep_str(c, t->dir, a),
 			t->frame);
 		if (t->outstanding) {
 			fprintf(f, " with %u operation%s outstanding", t->outstanding,
@@ -115,7 +114,7 @@ static void problems(FILE *f, const struct conn *c)
 			fmt_bytes(b1, sizeof(b1), conn_gap_bytes(c)), ng > 3 ? "; the first:" : ":");
 		for (uint32_t i = 0; i < c->ngaps && i < 3; i++)
 			fprintf(f, "      %s seq %u, %u octets, after frame %" PRIu64 "\n",
-				c->gaps[i].dir == IWS_DIR_I2R ? "i2r" : "r2i", c->gaps[i].seq,
+				conn_dir_name(c->gaps[i].dir), c->gaps[i].seq,
 				c->gaps[i].len, c->gaps[i].prev_frame);
 	}
 	uint64_t snap = CONN_SUM(c, snap_bytes);
@@ -214,6 +213,7 @@ static void header(FILE *f, const struct report *r)
 {
 	const struct source_stats *ss = source_stats(r->src);
 	const struct analysis *a = r->a;
+	const struct analysis_counts *ac = analysis_counts(a);
 	char t1[48], t2[48], by[32], du[32];
 	fprintf(f, "iwarpscope %s:", IWS_VERSION_STRING);
 	for (int i = 0; i < source_nfiles(r->src); i++)
@@ -228,8 +228,8 @@ static void header(FILE *f, const struct report *r)
 		fmt_dur(du, sizeof(du), ss->last_ns - ss->first_ns),
 		fmt_time(t1, sizeof(t1), ss->first_ns), fmt_clock(t2, sizeof(t2), ss->last_ns));
 	uint64_t nq = analysis_iwarp_count(a);
-	fprintf(f, "%" PRIu64 " TCP connection%s, %" PRIu64 " iWARP QP%s", a->c.tcp_conns,
-		a->c.tcp_conns == 1 ? "" : "s", nq, nq == 1 ? "" : "s");
+	fprintf(f, "%" PRIu64 " TCP connection%s, %" PRIu64 " iWARP QP%s", ac->tcp_conns,
+		ac->tcp_conns == 1 ? "" : "s", nq, nq == 1 ? "" : "s");
 	if (ss->filtered_out)
 		fprintf(f, "; %" PRIu64 " frames filtered out", ss->filtered_out);
 	fputc('\n', f);
@@ -240,20 +240,20 @@ static void header(FILE *f, const struct report *r)
 	/* Damage: counted, reported, and everything decodable still reported. */
 	for (uint32_t i = 0; i < ss->n_warnings; i++)
 		fprintf(f, "! %s\n", ss->warnings[i].text);
-	if (a->c.truncated || a->c.malformed)
+	if (ac->truncated || ac->malformed)
 		fprintf(f, "! %" PRIu64 " damaged packet%s (first: frame %" PRIu64 ", %s)\n",
-			a->c.truncated + a->c.malformed, a->c.truncated + a->c.malformed == 1 ? "" : "s",
-			a->c.first_damage_frame, a->c.first_damage ? a->c.first_damage : "?");
-	if (a->c.snap_cut)
+			ac->truncated + ac->malformed, ac->truncated + ac->malformed == 1 ? "" : "s",
+			ac->first_damage_frame, ac->first_damage ? ac->first_damage : "?");
+	if (ac->snap_cut)
 		fprintf(f, "! %" PRIu64 " TCP segment%s cut by the snapshot length (%s of payload "
 			   "missing)\n",
-			a->c.snap_cut, a->c.snap_cut == 1 ? "" : "s",
-			fmt_bytes(by, sizeof(by), a->c.snap_cut_bytes));
-	if (a->c.fragments)
-		fprintf(f, "! %" PRIu64 " IP fragments skipped (not reassembled)\n", a->c.fragments);
-	if (a->c.unknown_link)
-		fprintf(f, "! %" PRIu64 " frames of unsupported link type %d skipped\n", a->c.unknown_link,
-			a->c.unknown_dlt);
+			ac->snap_cut, ac->snap_cut == 1 ? "" : "s",
+			fmt_bytes(by, sizeof(by), ac->snap_cut_bytes));
+	if (ac->fragments)
+		fprintf(f, "! %" PRIu64 " IP fragments skipped (not reassembled)\n", ac->fragments);
+	if (ac->unknown_link)
+		fprintf(f, "! %" PRIu64 " frames of unsupported link type %d skipped\n", ac->unknown_link,
+			ac->unknown_dlt);
 	if (ss->live_dropped)
 		fprintf(f, "! %" PRIu64 " packet%s dropped by the capture (kernel or libpcap buffer "
 			   "full): the analysis sees gaps there\n",
@@ -263,8 +263,8 @@ static void header(FILE *f, const struct report *r)
 			ss->ts_backwards == 1 ? "" : "s");
 	limits_lines(f, a);
 	points_header_text(f, r->pts);
-	if (a->env.lim.ooo_peak)
-		fprintf(f, "out-of-order buffer peak: %s\n", fmt_bytes(by, sizeof(by), a->env.lim.ooo_peak));
+	if (analysis_limits(a)->ooo_peak)
+		fprintf(f, "out-of-order buffer peak: %s\n", fmt_bytes(by, sizeof(by), analysis_limits(a)->ooo_peak));
 }
 
 /* The slowest operations and where their time went. */

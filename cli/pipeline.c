@@ -222,7 +222,7 @@ unsigned pipeline_report(struct pipeline *p, FILE *page)
 void pipeline_warnings(const struct pipeline *p, FILE *f)
 {
 	const struct source_stats *ss = source_stats(p->src);
-	const struct analysis_counts *c = &p->a.c;
+	const struct analysis_counts *c = analysis_counts(&p->a);
 	for (uint32_t i = 0; i < ss->n_warnings; i++)
 		fprintf(f, "iwarpscope: warning: %s\n", ss->warnings[i].text);
 	if (c->truncated || c->malformed)
@@ -260,10 +260,10 @@ void pipeline_warnings(const struct pipeline *p, FILE *f)
 	if (p->tl.forced)
 		fprintf(f, "iwarpscope: warning: %llu %s printed early (--max-reorder)\n",
 			(unsigned long long)p->tl.forced, what);
-	if (p->a.env.order_limit_hits)
+	if (analysis_order_limit_hits(&p->a))
 		fprintf(f, "iwarpscope: warning: %llu operations in flight too long to keep "
 			   "the output in start order\n",
-			(unsigned long long)p->a.env.order_limit_hits);
+			(unsigned long long)analysis_order_limit_hits(&p->a));
 	if (p->o->sort_latency && p->rank.unranked)
 		fprintf(f, "iwarpscope: note: %llu operations with neither a latency nor an ACK "
 			   "not ranked (--sort latency)\n",

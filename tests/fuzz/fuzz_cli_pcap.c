@@ -53,10 +53,13 @@ static void run_one(const char *const *argv0, const uint8_t *data, size_t size, 
 {
 	static struct options o;
 	static struct pipeline p;
+	/* options_parse writes into lists such as --qp's: writable copies */
+	static char pool[24][32];
 	char *argv[24];
 	int argc = 0;
-	while (argv0[argc]) {
-		argv[argc] = (char *)argv0[argc];
+	while (argv0[argc] && argc < 23) {
+		snprintf(pool[argc], sizeof(pool[argc]), "%s", argv0[argc]);
+		argv[argc] = pool[argc];
 		argc++;
 	}
 	argv[argc] = NULL;
