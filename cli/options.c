@@ -253,6 +253,9 @@ static void print_help(FILE *f, int cmd)
 	      "See iwarpscope(1).\n", f);
 }
 
+/* The command once known: usage errors point to its help. */
+static const char *hint_cmd;
+
 __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -260,7 +263,7 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (try 'iwarpscope --help')\n");
+	fprintf(stderr, " (try 'iwarpscope %s%s--help')\n", hint_cmd ? hint_cmd : "", hint_cmd ? " " : "");
 	return 2;
 }
 
@@ -594,6 +597,7 @@ void options_free(struct options *o)
 int options_parse(int argc, char **argv, struct options *o)
 {
 	memset(o, 0, sizeof(*o));
+	hint_cmd = NULL;
 	o->check_crc = true;
 	o->progress = true;
 	o->interval = 5;
@@ -803,6 +807,7 @@ int options_parse(int argc, char **argv, struct options *o)
 		}
 	}
 	o->cmd = cmd < 0 ? CMD_SUMMARY : (enum command)cmd;
+	hint_cmd = cmd < 0 ? NULL : command_name(o->cmd);
 	if (help) {
 		print_help(stdout, cmd);
 		return 1;
