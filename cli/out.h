@@ -91,8 +91,15 @@ void fpdus_out_end(struct fpdus_out *w);
 void stats_write_json(FILE *f, const struct report *r);
 void stats_write_text(FILE *f, const struct report *r);
 void summary_write(FILE *f, const struct report *r);
-/* The live view's short per-QP lines. */
-void summary_write_short(FILE *f, const struct report *r);
+/* The live view's rolling per-QP lines: totals so far and, with prev, what
+ * changed since the last lines (prev remembers each QP's totals; zeroed
+ * before the first call, freed with live_prev_free). */
+struct live_prev {
+	uint64_t (*qp)[2];          /* by QP number: operations, octets */
+	uint32_t n;
+};
+void summary_write_short(FILE *f, const struct report *r, struct live_prev *prev);
+void live_prev_free(struct live_prev *prev);
 
 /* One operation type's numbers: count, complete, bytes, segments,
  * crc_errors, retransmissions, stall_ns, latency_ns, delivery_ns. */

@@ -7,6 +7,7 @@
  * columns.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -318,7 +319,29 @@ void summary_write(FILE *f, const struct report *r)
 	slowest(f, r->rank);
 }
 
-void summary_write_short(FILE *f, const struct report *r)
+void live_prev_free(struct live_prev *prev)
+{
+	free(prev->qp);
+	prev->qp = NULL;
+	prev->n = 0;
+}
+
+/* The QP's totals at the last lines (NULL: out of memory). */
+static uint64_t *prev_of(struct live_prev *prev, uint32_t qp)
+{
+	if (qp >= prev->n) {
+		uint32_t n = qp + 64;
+		void *g = realloc(prev->qp, (size_t)n * sizeof(*prev->qp));
+		if (!g)
+			return NULL;
+		prev->qp = g;
+		memset(prev->qp + prev->n, 0, (size_t)(n - prev->n) * sizeof(*prev->qp));
+		prev->n = n;
+	}
+	return prev->qp[qp];
+}
+
+void summary_write_short(FILE *f, const struct report *r, struct live_prev *prev)
 {
 	const struct analysis *a = r->a;
 	char t[48], a1[64], a2[64], by[32];
@@ -335,6 +358,14 @@ void summary_write_short(FILE *f, const struct report *r)
 			c->stream, conn_ep_str(c, IWS_DIR_I2R, a1), conn_ep_str(c, IWS_DIR_R2I, a2),
 			c->c.ops, fmt_bytes(by, sizeof(by), c->c.op_bytes), c->c.crc_errors,
 			conn_gap_count(c), c->c.terminates, c->state == CONN_ACTIVE ? "" : " (closed)");
+		uint64_t *p = prev ? prev_of(prev, c->stream) : NULL;
+		if (p && (c->c.ops != p[0] || c->c.op_bytes != p[1]))
+			fprintf(f, "   since the last lines: +%" PRIu64 " ops, +%s\n", c->c.ops - p[0],
+				fmt_bytes(by, sizeof(by), c->c.op_bytes - p[1]));
+		if (p) {
+			p[0] = c->c.ops;
+			p[1] = c->c.op_bytes;
+		}
 	}
 	fflush(f);
 }

@@ -33,6 +33,7 @@ void run_input(struct source *s, struct analysis *a, const struct report *r,
 	uint64_t next_report = 0;
 	uint32_t n = 0;
 	uint64_t packets = 0;
+	struct live_prev prev = { NULL, 0 };
 	uint64_t stop_at = 0;
 
 	if (live) {
@@ -71,7 +72,7 @@ void run_input(struct source *s, struct analysis *a, const struct report *r,
 				next_report = now + 1000ull * h->interval;
 				if (h->tick)
 					h->tick(h->ctx);
-				summary_write_short(h->live_out, r);
+				summary_write_short(h->live_out, r, &prev);
 			}
 		}
 	}
@@ -80,4 +81,5 @@ void run_input(struct source *s, struct analysis *a, const struct report *r,
 		signal(SIGTERM, SIG_DFL);
 		live_source = NULL;
 	}
+	live_prev_free(&prev);
 }

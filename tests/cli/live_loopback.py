@@ -166,6 +166,15 @@ def main(argv):
     qplines = [l for l in out.splitlines() if l.startswith("QP 1 ") and " ops " in l]
     check(rc == 0 and len(rolling) >= 2 and qplines, "--interval 1: rolling lines (%d), per QP (%d)"
           % (len(rolling), len(qplines)))
+    last, added, qp = {}, {}, None
+    for l in out.splitlines():
+        if l.startswith("QP ") and " ops " in l:
+            qp = l.split()[1]
+            last[qp] = int(l.split(" ops ")[1].split()[0])
+        elif "since the last lines: +" in l and qp is not None:
+            added[qp] = added.get(qp, 0) + int(l.split("+")[1].split()[0])
+    check(last and added == last, "--interval 1: what each QP added since the last lines sums to "
+          "its total: %s vs %s" % (added, last))
     return verdict()
 
 

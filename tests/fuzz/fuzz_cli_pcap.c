@@ -88,7 +88,10 @@ static void run_one(const char *const *argv0, const uint8_t *data, size_t size, 
 			pipeline_run(&p);
 			(void)pipeline_report(&p, NULL);
 			pipeline_warnings(&p, out);
-			summary_write_short(out, &p.r);
+			struct live_prev prev = { NULL, 0 };
+			summary_write_short(out, &p.r, &prev);
+			summary_write_short(out, &p.r, &prev);
+			live_prev_free(&prev);
 			if (p.a.env.lim.ooo_used != 0 || p.a.env.lim.buf_used != 0)
 				__builtin_trap();
 		}
