@@ -270,7 +270,8 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 		}
 	}
 	if (s->live && o->save && !(s->save = pcap_dump_open(s->in[0].h, o->save))) {
-		snprintf(err, errlen, "cannot write %s: %s", o->save, pcap_geterr(s->in[0].h));
+		/* libpcap's message names the file */
+		snprintf(err, errlen, "-w: %s", pcap_geterr(s->in[0].h));
 		source_close(s);
 		return NULL;
 	}

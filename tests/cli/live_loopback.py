@@ -102,6 +102,10 @@ def main(argv):
     rc, _, err = run(tool, ["-i", "lo", "-a", "filesize:10"])
     check(rc == 2 and "-w" in err, "-a filesize without -w: a usage error")
 
+    rc, out, err = run(tool, ["-i", "lo", "-w", os.path.join(work, "no", "such", "dir.pcap")])
+    check(rc == 2 and out == "" and len(err.splitlines()) == 1 and "dir.pcap" in err,
+          "-w to a path that cannot be written: exit 2, one line naming it: %r" % err)
+
     # -c N and -w FILE: the report of the file, and the file saved.
     port = ports[0]
     saved = os.path.join(work, "count.pcap")
