@@ -99,6 +99,7 @@ int main(int argc, char **argv)
 	unsigned found = pipeline_report(&p, page);
 	if (o.cmd != CMD_SUMMARY)
 		pipeline_warnings(&p, stderr);
+	pipeline_notes(&p, stderr);
 	fflush(stdout);
 
 	int status = found ? 1 : 0;

@@ -282,6 +282,25 @@ void pipeline_warnings(const struct pipeline *p, FILE *f)
 		silence_write(f, &p->r, "iwarpscope: ");
 }
 
+void pipeline_notes(const struct pipeline *p, FILE *f)
+{
+	const struct options *o = p->o;
+	for (int k = 0; k < o->nqps; k++) {
+		const struct conn *c;
+		bool found = false;
+		for (uint32_t i = 0; !found && (c = analysis_next_iwarp(&p->a, &i)) != NULL;)
+			found = c->stream == o->qps[k];
+		if (found)
+			continue;
+		fprintf(f, "iwarpscope: note: --qp %u: no iWARP QP of that number in the capture (its QPs:",
+			o->qps[k]);
+		uint32_t n = 0;
+		for (uint32_t i = 0; (c = analysis_next_iwarp(&p->a, &i)) != NULL && n < 16; n++)
+			fprintf(f, "%s %u", n ? "," : "", c->stream);
+		fprintf(f, "%s)\n", n ? (n == 16 ? ", ..." : "") : " none");
+	}
+}
+
 void pipeline_free(struct pipeline *p)
 {
 	if (p->has_tl)

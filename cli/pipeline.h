@@ -60,6 +60,9 @@ void pipeline_run(struct pipeline *p);
 unsigned pipeline_report(struct pipeline *p, FILE *page);
 /* The problems a machine-readable report cannot carry, on f (stderr). */
 void pipeline_warnings(const struct pipeline *p, FILE *f);
+/* What every command says on f (stderr) whatever its format: QPs asked for
+ * with --qp that are not iWARP QPs of the capture. */
+void pipeline_notes(const struct pipeline *p, FILE *f);
 void pipeline_free(struct pipeline *p);
 
 #endif

@@ -88,6 +88,7 @@ static void run_one(const char *const *argv0, const uint8_t *data, size_t size, 
 			pipeline_run(&p);
 			(void)pipeline_report(&p, NULL);
 			pipeline_warnings(&p, out);
+			pipeline_notes(&p, out);
 			struct live_prev prev = { NULL, 0 };
 			summary_write_short(out, &p.r, &prev);
 			summary_write_short(out, &p.r, &prev);

@@ -75,6 +75,11 @@ def main(argv):
     one = jsonl(run(tool, ["nvme", "-T", "jsonl", "--qp", str(qps[-1]), nv])[1])
     check(one and {c["qp"] for c in one} == {qps[-1]}, "nvme --qp: that QP only")
 
+    rc, out, err = run(tool, ["stats", "-T", "json", "--qp", "7", rd])
+    check(rc == 0 and json.loads(out)["qps"] == [] and
+          "--qp 7: no iWARP QP of that number in the capture (its QPs: 0, 1)" in err,
+          "--qp of a QP that is not there: said on stderr: %r" % err)
+
     # --op everywhere it means something; refused clearly where not.
     st = json.loads(run(tool, ["stats", "-T", "json", "--op", "read", rd])[1])
     check(st["total"]["ops"].keys() == {"read"} and all(set(q["ops"]) <= {"read"} for q in st["qps"]),
