@@ -15,6 +15,7 @@
 #include "options.h"
 #include "points.h"
 #include "rank.h"
+#include "select.h"
 #include "source.h"
 #include "timeline.h"
 
@@ -26,6 +27,7 @@ struct report {
 	const struct timeline *tl;  /* ops only */
 	struct rank *rank;          /* summary: the slowest operations */
 	const struct points *pts;   /* several capture points (NULL: one) */
+	const struct select *sel;   /* what the report covers (NULL: everything) */
 };
 
 /* How many of the slowest operations the summary lists. */
@@ -89,8 +91,15 @@ void fpdus_out_end(struct fpdus_out *w);
 void stats_write_json(FILE *f, const struct report *r);
 void stats_write_text(FILE *f, const struct report *r);
 void summary_write(FILE *f, const struct report *r);
-/* The live view's short per-QP lines. */
-void summary_write_short(FILE *f, const struct report *r);
+/* The live view's rolling per-QP lines: totals so far and, with prev, what
+ * changed since the last lines (prev remembers each QP's totals; zeroed
+ * before the first call, freed with live_prev_free). */
+struct live_prev {
+	uint64_t (*qp)[2];          /* by QP number: operations, octets */
+	uint32_t n;
+};
+void summary_write_short(FILE *f, const struct report *r, struct live_prev *prev);
+void live_prev_free(struct live_prev *prev);
 
 /* One operation type's numbers: count, complete, bytes, segments,
  * crc_errors, retransmissions, stall_ns, latency_ns, delivery_ns. */
@@ -103,6 +112,10 @@ struct pagedata;
 /* The HTML page of the report command, from the analysis and what
  * pagedata gathered (its sample is consumed). */
 void report_write_html(FILE *f, const struct report *r, struct pagedata *p);
+
+/* No iWARP in the capture (out_silence.c): what it holds, why each TCP
+ * connection is not iWARP, and what to try; every line starts with pre. */
+void silence_write(FILE *f, const struct report *r, const char *pre);
 
 /* Problems in the report, for --fail-on (FAIL_* bits). */
 unsigned report_findings(const struct report *r);

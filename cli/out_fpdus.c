@@ -38,7 +38,7 @@ void fpdus_out_write(struct fpdus_out *w, const struct conn *c, const struct iws
 	const struct iws_seg_note *note = pdu->note;
 	jw_obj(j);
 	jw_ku64(j, "qp", c->stream);
-	jw_kstr(j, "dir", pdu->dir == IWS_DIR_I2R ? "i2r" : "r2i");
+	jw_kstr(j, "dir", conn_dir_name(pdu->dir));
 	jw_ku64(j, "seq", f->seq);
 	jw_ku64(j, "wire_len", f->wire_len);
 	jw_ku64(j, "first_frame", pdu->first_frame);

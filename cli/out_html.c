@@ -43,10 +43,6 @@
 /* The summary's text is cut here (a capture with many QPs). */
 #define PAGE_SUMMARY_MAX (1u << 20)
 
-static const char *const mark_names[MARK_KIND_COUNT] = { "fast_retransmit", "timeout",
-							  "zero_window", "gap" };
-static const char *const series_names[PS_COUNT] = { "ops", "bytes", "retransmissions",
-						    "zero_windows" };
 
 static void key_ns_str(struct jsonw *j, const char *k, int64_t ns)
 {
@@ -112,7 +108,7 @@ static void series_json(struct jsonw *j, const struct pagedata *p, const struct 
 	jw_key(j, "series");
 	jw_obj(j);
 	for (int k = 0; k < PS_COUNT; k++) {
-		jw_key(j, series_names[k]);
+		jw_key(j, page_series_names[k]);
 		jw_arr(j);
 		for (uint32_t b = 0; b < p->grid.used; b++)
 			jw_u64(j, q->series[k][b]);
@@ -194,7 +190,7 @@ static void all_json(struct jsonw *j, const struct pagedata *p, const struct ana
 	}
 	jw_key(j, "all");
 	jw_obj(j);
-	dists_json(j, &a->total, lp, dp);
+	dists_json(j, analysis_total(a), lp, dp);
 	jw_obj_end(j);
 }
 
@@ -314,13 +310,11 @@ static void capture_json(struct jsonw *j, const struct report *r)
 	const struct source_stats *ss = source_stats(r->src);
 	const struct analysis *a = r->a;
 	uint64_t nq = 0, ops = 0, inc = 0;
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (c && conn_is_iwarp(c)) {
-			nq++;
-			ops += c->c.ops;
-			inc += c->c.ops_incomplete;
-		}
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+		nq++;
+		ops += c->c.ops;
+		inc += c->c.ops_incomplete;
 	}
 	jw_key(j, "files");
 	jw_arr(j);
@@ -334,7 +328,7 @@ static void capture_json(struct jsonw *j, const struct report *r)
 	key_ns_str(j, "first_ns", ss->first_ns);
 	key_ns_str(j, "last_ns", ss->last_ns);
 	jw_ki64(j, "duration_ns", ss->last_ns - ss->first_ns);
-	jw_ku64(j, "tcp_connections", a->c.tcp_conns);
+	jw_ku64(j, "tcp_connections", analysis_counts(a)->tcp_conns);
 	jw_ku64(j, "qps", nq);
 	jw_ku64(j, "operations", ops);
 	jw_ku64(j, "incomplete", inc);
@@ -365,7 +359,7 @@ static void data_json(FILE *f, struct jsonw *j, const struct report *r, struct p
 	jw_key(j, "mark_kinds");
 	jw_arr(j);
 	for (int k = 0; k < MARK_KIND_COUNT; k++)
-		jw_str(j, mark_names[k]);
+		jw_str(j, conn_mark_names[k]);
 	jw_arr_end(j);
 	jw_key(j, "hist");
 	jw_obj(j);

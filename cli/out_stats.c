@@ -46,10 +46,8 @@ unsigned report_findings(const struct report *r)
 	if (a->c.truncated || a->c.malformed || a->c.snap_cut || ss->truncated_files ||
 	    ss->read_errors)
 		f |= FAIL_DAMAGED;
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		if (c->c.crc_errors)
 			f |= FAIL_CRC;
 		if (conn_gap_count(c))
@@ -202,7 +200,7 @@ static void qp_json(struct jsonw *j, const struct conn *c, const struct points *
 	for (uint32_t i = 0; i < c->ngaps; i++) {
 		const struct gap_rec *g = &c->gaps[i];
 		jw_obj(j);
-		jw_kstr(j, "dir", g->dir == IWS_DIR_I2R ? "i2r" : "r2i");
+		jw_kstr(j, "dir", conn_dir_name(g->dir));
 		jw_ku64(j, "seq", g->seq);
 		jw_ku64(j, "len", g->len);
 		jw_ku64(j, "prev_frame", g->prev_frame);
@@ -230,10 +228,9 @@ static void qp_json(struct jsonw *j, const struct conn *c, const struct points *
 	jw_key(j, "teardown");
 	jw_arr(j);
 	for (uint32_t i = 0; i < c->ncloses; i++) {
-		static const char *const kinds[] = { "?", "fin", "rst", "terminate" };
 		const struct close_rec *t = &c->closes[i];
 		jw_obj(j);
-		jw_kstr(j, "kind", kinds[t->kind <= CLOSE_TERMINATE ? t->kind : 0]);
+		jw_kstr(j, "kind", close_kind_name(t->kind));
 		jw_kstr(j, "from", conn_ep_str(c, t->dir, a));
 		jw_ku64(j, "frame", t->frame);
 		jw_ki64(j, "ns", t->ts);
@@ -328,10 +325,8 @@ void stats_write_json(FILE *f, const struct report *r)
 
 	jw_key(j, "qps");
 	jw_arr(j);
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		qp_json(j, c, r->pts);
 		/* A capture may hold 100,000 QPs: do not hold their report whole. */
 		if (j->len > (64u << 10))
@@ -420,14 +415,22 @@ static void dist_table(FILE *f, const struct analysis *a, int opw, uint32_t nq, 
 {
 	char qp[16];
 	bool any = false;
-	fprintf(f, "\n%s\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n",
+	/* One unit for every column: the one that shows the largest median
+	 * with 1 to 3 digits (or --time-unit's). */
+	int64_t typical = 0;
+	for (int t = 0; t < IWS_OPT_COUNT; t++) {
+		const struct iws_latency *l = dist_of(&a->total.op[t], delivery);
+		int64_t p50 = l->count ? iws_latency_quantile((struct iws_latency *)l, 0.5) : 0;
+		typical = p50 > typical ? p50 : typical;
+	}
+	int64_t unit = units_column(typical);
+	fprintf(f, "\n%s, %s\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n",
 		delivery ? "Delivery (start to the peer's TCP ACK of the last octet)"
-			 : "Latency (complete reads and atomics)",
+			 : "Latency (complete reads and atomics)", unit_name(unit),
 		"QP", opw, "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
+	units_cells(unit);
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		snprintf(qp, sizeof(qp), "%u", c->stream);
 		for (int t = 0; t < IWS_OPT_COUNT; t++)
 			if (dist_of(&conn_stats(c)->op[t], delivery)->count) {
@@ -441,6 +444,7 @@ static void dist_table(FILE *f, const struct analysis *a, int opw, uint32_t nq, 
 			if (dist_of(&a->total.op[t], delivery)->count)
 				latency_row(f, "all", iws_op_type_name((enum iws_op_type)t), opw,
 					    dist_of(&a->total.op[t], delivery));
+	units_cells(0);
 	if (!any)
 		fputs("  (none)\n", f);
 }
@@ -450,9 +454,9 @@ void stats_tables(FILE *f, const struct report *r)
 	const struct analysis *a = r->a;
 	char qp[16];
 	uint32_t nq = 0;
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (c && conn_is_iwarp(c) && c->c.ops)
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+		if (c->c.ops)
 			nq++;
 	}
 	/* The op column: 11 wide, or as wide as the longest name to show + 1
@@ -463,10 +467,7 @@ void stats_tables(FILE *f, const struct report *r)
 			opw = (int)strlen(iws_op_type_name((enum iws_op_type)t)) + 1;
 	fprintf(f, "Operations\n%4s %-*s%8s%11s%11s%10s%9s%9s\n", "QP", opw, "op", "count",
 		"incomplete", "bytes", "segments", "CRC err", "retrans");
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		snprintf(qp, sizeof(qp), "%u", c->stream);
 		op_rows(f, qp, opw, conn_stats(c));
 	}

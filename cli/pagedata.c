@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const page_series_names[PS_COUNT] = { "ops", "bytes", "retransmissions",
+						  "zero_windows" };
+
 void pagedata_init(struct pagedata *p, const struct source *src, uint32_t drawn, bool include_rtr)
 {
 	memset(p, 0, sizeof(*p));

@@ -33,6 +33,8 @@
 #define PAGE_DEFAULT_DRAWN 10000
 
 enum page_series { PS_OPS = 0, PS_BYTES, PS_RETRANS, PS_ZERO_WINDOWS, PS_COUNT };
+/* Their names in the page's data ("ops", ...), in pagedata.c. */
+extern const char *const page_series_names[PS_COUNT];
 
 struct page_mark {
 	uint8_t kind;               /* enum conn_mark_kind */

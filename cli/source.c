@@ -56,6 +56,7 @@ struct source {
 	struct progress prog;
 	uint64_t total_size;
 	int64_t prev_ns;
+	pcap_dumper_t *save;        /* live: where every captured packet is saved */
 };
 
 __attribute__((format(printf, 3, 4))) static void warn(struct source *s, int file,
@@ -268,6 +269,12 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 			return NULL;
 		}
 	}
+	if (s->live && o->save && !(s->save = pcap_dump_open(s->in[0].h, o->save))) {
+		/* libpcap's message names the file */
+		snprintf(err, errlen, "-w: %s", pcap_geterr(s->in[0].h));
+		source_close(s);
+		return NULL;
+	}
 	for (int i = 0; i < o->nnotes; i++)
 		warn(s, -1, "%s", o->notes[i]);
 	s->prev_ns = INT64_MIN;
@@ -382,6 +389,8 @@ int source_next(struct source *s, struct src_packet *p)
 		s->st.bytes += in->hdr->caplen;
 		if ((s->st.records & (PROGRESS_EVERY - 1)) == 0 && s->prog.active)
 			progress_update(&s->prog, position(s));
+		if (s->save)
+			pcap_dump((u_char *)s->save, in->hdr, in->data);
 		p->matched = !in->have_filter || pcap_offline_filter(&in->filter, in->hdr, in->data);
 		if (!p->matched)
 			s->st.filtered_out++;
@@ -437,11 +446,47 @@ bool source_is_live(const struct source *s)
 	return s->live;
 }
 
+uint64_t source_saved_bytes(const struct source *s)
+{
+	if (!s->save)
+		return 0;
+	long pos = pcap_dump_ftell(s->save);
+	return pos > 0 ? (uint64_t)pos : 0;
+}
+
+bool source_list_interfaces(FILE *f, char *err, size_t errlen)
+{
+	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	pcap_if_t *all = NULL;
+	if (pcap_findalldevs(&all, ebuf) != 0) {
+		snprintf(err, errlen, "cannot list interfaces: %s", ebuf);
+		return false;
+	}
+	int n = 0;
+	for (pcap_if_t *d = all; d; d = d->next) {
+		fprintf(f, "%d. %s", ++n, d->name);
+		if (d->description)
+			fprintf(f, " (%s)", d->description);
+		else if (d->flags & PCAP_IF_LOOPBACK)
+			fprintf(f, " (Loopback)");
+		fputc('\n', f);
+	}
+	pcap_freealldevs(all);
+	if (!n) {
+		snprintf(err, errlen, "no interfaces to capture on (capture permission missing? "
+			 "try as root or with CAP_NET_RAW)");
+		return false;
+	}
+	return true;
+}
+
 void source_close(struct source *s)
 {
 	if (!s)
 		return;
 	progress_done(&s->prog);
+	if (s->save)
+		pcap_dump_close(s->save);
 	for (int i = 0; i < s->n; i++) {
 		if (s->in[i].have_filter)
 			pcap_freecode(&s->in[i].filter);

@@ -25,6 +25,13 @@ def run_ok(tool, args):
     return p.stdout.decode()
 
 
+def run(tool, args):
+    """(exit status, stdout, stderr) of iwarpscope, whatever the status."""
+    p = subprocess.run([tool] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=dict(os.environ, TZ="UTC"))
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
 def verdict():
     """Print the failures; the exit status for sys.exit."""
     for f in failures:

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * live.h - the read loop: offline files run to their end; a live capture
- * runs until Ctrl-C (SIGINT) or SIGTERM, printing a short per-QP summary
- * every few seconds.
+ * readloop.h - the read loop, for capture files and live interfaces alike:
+ * every record from the source goes to the analysis (through the capture
+ * points stage when there are several), with a tick every so many packets
+ * for ordered output. Files run to their end; a live capture runs until
+ * Ctrl-C (SIGINT) or SIGTERM, printing a short per-QP summary every few
+ * seconds.
  */
-#ifndef IWS_CLI_LIVE_H
-#define IWS_CLI_LIVE_H
+#ifndef IWS_CLI_READLOOP_H
+#define IWS_CLI_READLOOP_H
 
 #include <stdio.h>
 
@@ -24,6 +27,10 @@ struct run_hooks {
 	FILE *live_out;             /* where the periodic summary goes */
 	unsigned interval;          /* seconds */
 	struct points *pts;         /* several capture points: copies to leave out */
+	/* Live stop conditions (0: none): packets, seconds, saved octets. */
+	uint64_t stop_count;
+	int64_t stop_after_ns;
+	uint64_t stop_filesize;
 };
 
 /* Read every packet into the analysis. */
