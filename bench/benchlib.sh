@@ -68,3 +68,24 @@ best_of() {
 	done
 	echo "$best $rss"
 }
+
+# bench_args HELP_LAST "$@": the options every benchmark takes, --help
+# printing the script's header comment (lines 3 to HELP_LAST).
+bench_args() {
+	local help_last=$1
+	shift
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h|--help) sed -n "3,${help_last}p" "$0"; exit 0 ;;
+		*) common_arg "$@"; shift "$used" ;;
+		esac
+	done
+}
+
+# need_built TOOL...: each an executable of the build tree, or exit 2.
+need_built() {
+	local t
+	for t in "$@"; do
+		[ -x "$t" ] || { echo "$(basename "$0"): $t not built" >&2; exit 2; }
+	done
+}

@@ -50,7 +50,7 @@ enum {
 	OPT_QP = 256, OPT_OP, OPT_SINCE, OPT_UNTIL, OPT_NO_CRC, OPT_FAIL_ON, OPT_MAX_OOO,
 	OPT_MAX_OOO_TOTAL, OPT_MAX_INFLIGHT, OPT_MAX_REORDER, OPT_NO_PROGRESS, OPT_INTERVAL,
 	OPT_MAX_REASM, OPT_MAX_FLOWS, OPT_SORT, OPT_LIMIT, OPT_MIN_LATENCY,
-	OPT_INCLUDE_RTR, OPT_POINTS, OPT_UNITS, OPT_TIME_UNIT,
+	OPT_INCLUDE_RTR, OPT_POINTS, OPT_UNITS, OPT_TIME_UNIT, OPT_NO_NVME,
 };
 
 enum group { G_INPUT, G_LIVE, G_OUTPUT, G_SELECT, G_ANALYSIS, G_OTHER, G_N };
@@ -128,6 +128,9 @@ static const struct optdef {
 	  "count the RTR messages of a peer-to-peer set-up\n"
 	  "(listed by ops, flagged)" },
 	{ "no-crc-check", OPT_NO_CRC, NULL, G_ANALYSIS, CMD_ALL, "do not verify MPA CRCs" },
+	{ "no-nvme", OPT_NO_NVME, NULL, G_ANALYSIS,
+	  CMDBIT(CMD_STATS) | CMDBIT(CMD_SUMMARY) | CMDBIT(CMD_REPORT),
+	  "do not look for NVMe over Fabrics (no NVMe sections)" },
 	{ "fail-on", OPT_FAIL_ON, "LIST", G_ANALYSIS, CMD_ALL,
 	  "exit 1 if the capture shows any of: crc, gap,\n"
 	  "terminate, incomplete, damaged, malformed, all" },
@@ -722,6 +725,9 @@ int options_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_CRC:
 			o->check_crc = false;
+			break;
+		case OPT_NO_NVME:
+			o->no_nvme = true;
 			break;
 		case OPT_NO_PROGRESS:
 			o->progress = false;

@@ -61,6 +61,7 @@ struct options {
 	int time_unit;              /* --time-unit: 0 automatic, else ns per unit (1, 1000, ...) */
 	const char *output;         /* report: the page's file (NULL: standard output) */
 	bool check_crc;
+	bool no_nvme;               /* --no-nvme: stats, summary, report without the NVMe layer */
 	bool progress;
 	unsigned fail_on;           /* FAIL_* */
 	/* what every report covers (select.h) */

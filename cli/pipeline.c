@@ -118,8 +118,8 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 		.fpdu = o->cmd == CMD_FPDUS ? on_fpdu : NULL,
 		/* The reports that show NVMe: the command list, the statistics'
 		 * nvme sections, the summary's NVMe-oF block. */
-		.nvme = o->cmd == CMD_NVME || o->cmd == CMD_STATS || o->cmd == CMD_SUMMARY ||
-			o->cmd == CMD_REPORT,
+		.nvme = o->cmd == CMD_NVME || ((o->cmd == CMD_STATS || o->cmd == CMD_SUMMARY ||
+						 o->cmd == CMD_REPORT) && !o->no_nvme),
 		.track_nvme_order = o->cmd == CMD_NVME,
 		.nvme_cmd = o->cmd == CMD_NVME ? on_nvme : NULL,
 		.sel = &p->sel,
