@@ -627,6 +627,12 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 			break;
 		}
 
+	/* A response complete before the oldest Read outstanding was sent
+	 * answers none of them (an FPDU the end of the capture cut, reported
+	 * late, may come after later requests): an orphan. */
+	bool too_early = head && s->frame < head->op.first_frame;
+	if (too_early)
+		head = NULL;
 	struct node *n = NULL;
 	struct hidden_span *sp = hidden_head(t, !s->dir);
 	bool head_matches = head && !head->sink_unknown && head->op.stag == h->stag &&
@@ -641,7 +647,8 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 		t->hidden_spoiled[!s->dir] = false;
 	if (t->hidden_spoiled[!s->dir])
 		sp = NULL;
-	if (sp && !head_matches && (!head || (!head->from_hidden && head->op.id > sp->after_id)) &&
+	if (sp && sp->frame <= s->frame && !head_matches &&
+	    (!head || (!head->from_hidden && head->op.id > sp->after_id)) &&
 	    !find_read(req, h->stag, h->to)) {
 		n = hidden_read(t, sp, s, head, note);
 	} else if (head && head->sink_unknown) {
@@ -658,7 +665,7 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 	} else if (head && gap_seen(t, head) && head->op.stag == h->stag && h->to > head->expect_to) {
 		n = head;
 		n->op.flags |= IWS_OPF_GAP;
-	} else if ((n = find_read(req, h->stag, h->to)) != NULL) {
+	} else if (!too_early && (n = find_read(req, h->stag, h->to)) != NULL) {
 		/* Responses come in request order (RFC 5040 §5.2.1): the reads
 		 * before this one never got (all of) theirs in the capture. */
 		bool any_gap = false;
@@ -819,6 +826,8 @@ static void seg_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, stru
 			break;
 	if (k == SEARCH_MAX)
 		n = NULL;
+	if (n && s->frame < n->op.first_frame)
+		n = NULL;  /* complete before it was sent (as for Read Responses) */
 	if (n && n->id_unknown && !by_order) {
 		n->op.atomic_req_id = m->u.atomic_resp.req_id;
 		n->id_unknown = false;

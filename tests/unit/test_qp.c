@@ -551,6 +551,21 @@ int main(void)
 	CHECK_EQ(ops[1].ack_frame, 90);
 	iws_tracker_free(t);
 
+	/* A response complete before the Read outstanding was even sent (an
+	 * FPDU cut by the capture's end, reported late) answers nothing. */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	m = read_req(1, 0x100, 0x5000, 1000);
+	feed(t, IWS_DIR_I2R, 27, 2700, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x100, 0x5000, 1, 1000);
+	feed(t, IWS_DIR_R2I, 20, 2000, &m, IWS_CRC_OK, &note);
+	CHECK(note.flags & IWS_SEGF_ORPHAN_RESPONSE);
+	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+	CHECK_EQ(iws_tracker_counts(t)->orphan_responses, 1);
+	for (int i = 0; i < n_ops && i < MAX_OPS; i++)
+		CHECK(ops[i].last_frame >= ops[i].first_frame);
+	iws_tracker_free(t);
+
 	CHECK(strcmp(iws_op_type_name(IWS_OPT_SEND_SE_INV), "send_se_inv") == 0);
 	CHECK_EQ(iws_op_type_from_name("atomic_cmp_swap"), IWS_OPT_ATOMIC_CMP_SWAP);
 	CHECK_EQ(iws_op_type_from_name("nope"), (unsigned long long)-1);
