@@ -17,6 +17,7 @@
 #include "analysis.h"
 #include "inputs.h"
 #include "live.h"
+#include "merge.h"
 #include "options.h"
 #include "out.h"
 #include "pagedata.h"
@@ -213,6 +214,9 @@ int main(int argc, char **argv)
 {
 	static struct app app;
 	char err[512] = "";
+	/* merge reads statistics, not captures: a command of its own. */
+	if (argc > 1 && strcmp(argv[1], "merge") == 0)
+		return merge_main(argc - 1, argv + 1);
 	int rc = options_parse(argc, argv, &app.o);
 	if (rc)
 		return rc == 1 ? 0 : 2;

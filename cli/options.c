@@ -28,6 +28,8 @@ static const char usage_text[] =
 	"  stats              statistics per QP and operation type; with --format\n"
 	"                     csv or jsonl, per --interval as a time series\n"
 	"  fpdus              every FPDU decoded (developer view)\n"
+	"  merge              combine `stats --format json` of several captures or\n"
+	"                     hosts into one report (merge --help)\n"
 	"  nvme               one line per NVMe over Fabrics command (NVMe/RDMA,\n"
 	"                     recognised by content on any port), in start order\n"
 	"  report             one self-contained HTML page: summary, timeline,\n"
