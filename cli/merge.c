@@ -112,7 +112,8 @@ static void merge_dist(struct mctx *m, const char *key, const struct val *v, int
 		if (v[i].n->type == JR_NULL)
 			continue;
 		if (sketch_read(v[i].d, v[i].n, &one, msg, sizeof(msg))) {
-			mfail(m, "%s (in %s)", msg, label_of(m, v[i].d));
+			snprintf(m->err, m->errlen, "%s: %s: %s", label_of(m, v[i].d), m->path, msg);
+			m->failed = true;
 			break;
 		}
 		if (!iws_latency_merge(&acc, &one))
@@ -475,12 +476,15 @@ static void merge_json(struct mctx *m, struct merge_in *ins, int n)
 	jw_arr(m->j);
 	for (int i = 0; i < n && !m->failed; i++) {
 		const struct jr_doc *d = &ins[i].doc;
-		snprintf(m->path, sizeof(m->path), "%s: qps", ins[i].label);
-		if (check_dists(m, d, jr_get(d, jr_root(d), "qps"), 0))
-			break;
 		for (const struct jr_node *q = jr_first(d, jr_get(d, jr_root(d), "qps")); q;
-		     q = jr_next(d, q))
+		     q = jr_next(d, q)) {
+			uint64_t num = 0;
+			jr_u64(jr_get(d, q, "qp"), &num);
+			snprintf(m->path, sizeof(m->path), "%s: qp %" PRIu64, ins[i].label, num);
+			if (check_dists(m, d, q, 0))
+				break;
 			qp_out(m, &ins[i], q);
+		}
 	}
 	jw_arr_end(m->j);
 	for (int i = 0; i < n; i++)
