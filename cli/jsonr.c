@@ -496,7 +496,7 @@ const struct jr_node *jr_get(const struct jr_doc *d, const struct jr_node *n, co
 
 const char *jr_key(const struct jr_doc *d, const struct jr_node *n)
 {
-	return d->text + n->key;
+	return n->key ? d->text + n->key : "";
 }
 
 const char *jr_str(const struct jr_doc *d, const struct jr_node *n)

@@ -22,6 +22,7 @@
 #define MERGE_MAX_KEYS 1024
 /* Distinct (qid, op) groups of an NVMe "ops" list. */
 #define MERGE_MAX_GROUPS 4096
+#define MERGE_MAX_ENTRIES 65536
 
 struct val {
 	const struct jr_doc *d;
@@ -216,6 +217,11 @@ static void merge_objects(struct mctx *m, const struct val *v, int k)
 		goto out;
 	}
 	for (int i = 0; i < k; i++)
+		if (v[i].n->n > MERGE_MAX_KEYS) {
+			mfail(m, "an object with more than %d members", MERGE_MAX_KEYS);
+			goto out;
+		}
+	for (int i = 0; i < k; i++)
 		for (const struct jr_node *c = jr_first(v[i].d, v[i].n); c; c = jr_next(v[i].d, c)) {
 			const char *name = jr_key(v[i].d, c);
 			int x = 0;
@@ -270,6 +276,11 @@ static void merge_groups(struct mctx *m, const char *key, const struct val *v, i
 	size_t total = 0;
 	for (int i = 0; i < k; i++)
 		total += v[i].n->n;
+	if (total > MERGE_MAX_ENTRIES) {
+		mfail(m, "more than %d entries to group", MERGE_MAX_ENTRIES);
+		free(g);
+		return;
+	}
 	struct val *sub = malloc((total ? total : 1) * sizeof(*sub));
 	int ng = 0;
 	if (!g || !sub) {
@@ -368,8 +379,8 @@ static void merge_values(struct mctx *m, const char *key, const struct val *v, i
 		for (int i = 1; i < k && same; i++) {
 			const struct jr_node *a = v[0].n, *b = v[i].n;
 			same = a->type == b->type &&
-			       (a->type == JR_BOOL ? a->b == b->b
-						   : strcmp(jr_str(v[0].d, a), jr_str(v[i].d, b)) == 0);
+			       (a->type == JR_NULL || (a->type == JR_BOOL && a->b == b->b) ||
+				(a->type == JR_STRING && !strcmp(jr_str(v[0].d, a), jr_str(v[i].d, b))));
 		}
 		jw_key(m->j, key);
 		if (same)
@@ -561,6 +572,8 @@ static bool rows(FILE *f, const char *qp, int opw, const struct jr_doc *d, const
 		 const char *dist)
 {
 	bool any = false;
+	if (!ops || ops->type != JR_OBJECT)
+		return false;
 	for (const struct jr_node *o = jr_first(d, ops); o; o = jr_next(d, o)) {
 		if (o->type != JR_OBJECT)
 			continue;
