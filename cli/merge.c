@@ -39,7 +39,18 @@ struct mctx {
 	bool failed;
 };
 
-__attribute__((format(printf, 2, 3))) static void mfail(struct mctx *m, const char *fmt, ...)
+static const char *label_of(const struct mctx *m, const struct jr_doc *d)
+{
+	for (int i = 0; i < m->n; i++)
+		if (&m->ins[i].doc == d)
+			return m->ins[i].label;
+	return "?";
+}
+
+/* The first failure: "INPUT: PATH: what" (INPUT when d, the input at fault,
+ * is known). */
+__attribute__((format(printf, 3, 4))) static void mfail(struct mctx *m, const struct jr_doc *d,
+							 const char *fmt, ...)
 {
 	if (m->failed)
 		return;
@@ -48,7 +59,8 @@ __attribute__((format(printf, 2, 3))) static void mfail(struct mctx *m, const ch
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(m->err, m->errlen, "%s: %s", m->path, msg);
+	snprintf(m->err, m->errlen, "%s%s%s: %s", d ? label_of(m, d) : "", d ? ": " : "", m->path,
+		 msg);
 	m->failed = true;
 }
 
@@ -93,14 +105,6 @@ static bool is_dist(const struct jr_node *n, const struct jr_doc *d)
 	return n->type == JR_OBJECT && (jr_get(d, n, "sketch") || jr_get(d, n, "p50"));
 }
 
-static const char *label_of(const struct mctx *m, const struct jr_doc *d)
-{
-	for (int i = 0; i < m->n; i++)
-		if (&m->ins[i].doc == d)
-			return m->ins[i].label;
-	return "?";
-}
-
 /* Distributions: through their sketches; one alone is copied (exact stays
  * exact). */
 static void merge_dist(struct mctx *m, const char *key, const struct val *v, int k)
@@ -113,12 +117,11 @@ static void merge_dist(struct mctx *m, const char *key, const struct val *v, int
 		if (v[i].n->type == JR_NULL)
 			continue;
 		if (sketch_read(v[i].d, v[i].n, &one, msg, sizeof(msg))) {
-			snprintf(m->err, m->errlen, "%s: %s: %s", label_of(m, v[i].d), m->path, msg);
-			m->failed = true;
+			mfail(m, v[i].d, "%s", msg);
 			break;
 		}
 		if (!iws_latency_merge(&acc, &one))
-			mfail(m, "a merged bucket holds more than 2^32-1 samples (or out of memory)");
+			mfail(m, NULL, "a merged bucket holds more than 2^32-1 samples (or out of memory)");
 		iws_latency_free(&one);
 		present++;
 		last = i;
@@ -166,7 +169,7 @@ static void merge_numbers(struct mctx *m, const char *key, const struct val *v, 
 		if (n->type == JR_NULL)
 			continue;
 		if (!jr_i64(n, &y) && !jr_u64(n, &x)) {
-			mfail(m, "a number that is no 64-bit integer");
+			mfail(m, v[i].d, "a number that is no 64-bit integer");
 			return;
 		}
 		if (!jr_u64(n, &x))
@@ -213,12 +216,12 @@ static void merge_objects(struct mctx *m, const struct val *v, int k)
 	struct val *sub = malloc((size_t)k * sizeof(*sub));
 	int nkeys = 0;
 	if (!keys || !sub) {
-		mfail(m, "out of memory");
+		mfail(m, NULL, "out of memory");
 		goto out;
 	}
 	for (int i = 0; i < k; i++)
 		if (v[i].n->n > MERGE_MAX_KEYS) {
-			mfail(m, "an object with more than %d members", MERGE_MAX_KEYS);
+			mfail(m, v[i].d, "an object with more than %d members", MERGE_MAX_KEYS);
 			goto out;
 		}
 	for (int i = 0; i < k; i++)
@@ -230,7 +233,7 @@ static void merge_objects(struct mctx *m, const struct val *v, int k)
 			if (x < nkeys)
 				continue;
 			if (nkeys == MERGE_MAX_KEYS) {
-				mfail(m, "an object with more than %d members", MERGE_MAX_KEYS);
+				mfail(m, v[i].d, "an object with more than %d members", MERGE_MAX_KEYS);
 				goto out;
 			}
 			keys[nkeys++] = name;
@@ -274,24 +277,26 @@ static void merge_groups(struct mctx *m, const char *key, const struct val *v, i
 		int n;
 	} *g = calloc(MERGE_MAX_GROUPS, sizeof(*g));
 	size_t total = 0;
-	for (int i = 0; i < k; i++)
+	for (int i = 0; i < k; i++) {
 		total += v[i].n->n;
-	if (total > MERGE_MAX_ENTRIES) {
-		mfail(m, "more than %d entries to group", MERGE_MAX_ENTRIES);
-		free(g);
-		return;
+		if (total > MERGE_MAX_ENTRIES) {
+			mfail(m, v[i].n->n > MERGE_MAX_ENTRIES ? v[i].d : NULL,
+			      "more than %d entries to group", MERGE_MAX_ENTRIES);
+			free(g);
+			return;
+		}
 	}
 	struct val *sub = malloc((total ? total : 1) * sizeof(*sub));
 	int ng = 0;
 	if (!g || !sub) {
-		mfail(m, "out of memory");
+		mfail(m, NULL, "out of memory");
 		goto out;
 	}
 	for (int i = 0; i < k; i++)
 		for (const struct jr_node *c = jr_first(v[i].d, v[i].n); c; c = jr_next(v[i].d, c)) {
 			const struct jr_node *q = jr_get(v[i].d, c, "qid"), *o = jr_get(v[i].d, c, "op");
 			if (c->type != JR_OBJECT || !q || !o || o->type != JR_STRING) {
-				mfail(m, "an entry without qid and op");
+				mfail(m, v[i].d, "an entry without qid and op");
 				goto out;
 			}
 			int x = 0;
@@ -299,7 +304,7 @@ static void merge_groups(struct mctx *m, const char *key, const struct val *v, i
 				x++;
 			if (x == ng) {
 				if (ng == MERGE_MAX_GROUPS) {
-					mfail(m, "more than %d (qid, op) groups", MERGE_MAX_GROUPS);
+					mfail(m, NULL, "more than %d (qid, op) groups", MERGE_MAX_GROUPS);
 					goto out;
 				}
 				g[ng++] = (struct grp){ q, v[i].d, jr_str(v[i].d, o), 0 };
@@ -422,7 +427,7 @@ static int check_dists(struct mctx *m, const struct jr_doc *d, const struct jr_n
 	char msg[200];
 	if (is_dist(n, d)) {
 		if (sketch_read(d, n, &l, msg, sizeof(msg))) {
-			mfail(m, "%s", msg);
+			mfail(m, NULL, "%s", msg);
 			return -1;
 		}
 		iws_latency_free(&l);
@@ -463,7 +468,7 @@ static void merge_json(struct mctx *m, struct merge_in *ins, int n)
 {
 	struct val *v = malloc((size_t)n * sizeof(*v));
 	if (!v) {
-		mfail(m, "out of memory");
+		mfail(m, NULL, "out of memory");
 		return;
 	}
 	jw_obj(m->j);
@@ -640,7 +645,7 @@ int merge_write(FILE *f, struct merge_in *ins, int n, bool text, char *err, size
 	jw_init(&jw, true);
 	merge_json(&m, ins, n);
 	if (!m.failed && jw.oom)
-		mfail(&m, "out of memory");
+		mfail(&m, NULL, "out of memory");
 	if (m.failed) {
 		jw_free(&jw);
 		return -1;
