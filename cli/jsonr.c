@@ -16,7 +16,7 @@ struct jp {
 	size_t errlen;
 };
 
-static int fail(struct jp *p, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int fail(struct jp *p, const char *fmt, ...)
 {
 	char msg[160];
 	va_list ap;

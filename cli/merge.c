@@ -13,10 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iwarpscope/names.h"
 #include "out.h"
 #include "sketch.h"
-#include "units.h"
 
 /* Members of one object merged by name; more is refused (hostile input). */
 #define MERGE_MAX_KEYS 1024
@@ -154,12 +152,26 @@ static void merge_numbers(struct mctx *m, const char *key, const struct val *v, 
 	static const char *const least[] = { "first_ns", "min", NULL };
 	static const char *const most[] = { "last_ns", "max", "max_inflight", NULL };
 	static const char *const none[] = { "throughput_bps", "iops", "span_ns", "data_span_ns", NULL };
+	static const char *const same[] = { "qid", "status", NULL };
 	bool lo = key_in(key, least), hi = key_in(key, most) || strstr(key, "_peak");
 	bool all_u = true, first = true;
 	uint64_t u = 0;
 	int64_t s = 0;
 	if (key_in(key, none)) {
 		jw_knull(m->j, key);
+		return;
+	}
+	if (key_in(key, same)) {
+		/* identities (the members lists are grouped by): kept when equal */
+		bool eq = true;
+		for (int i = 1; i < k; i++)
+			eq &= v[i].n->len == v[0].n->len &&
+			      !memcmp(v[i].d->text + v[i].n->off, v[0].d->text + v[0].n->off, v[0].n->len);
+		jw_key(m->j, key);
+		if (eq && v[0].n->type == JR_NUMBER)
+			emit(m->j, v[0].d, v[0].n, false);
+		else
+			jw_null(m->j);
 		return;
 	}
 	for (int i = 0; i < k; i++) {
@@ -256,77 +268,150 @@ out:
 	free(sub);
 }
 
-/* Entry c of document d has qid (of document qd) and op. */
-static bool same_group(const struct jr_doc *qd, const struct jr_node *qid, const char *op,
-		       const struct jr_doc *d, const struct jr_node *c)
+/* Lists of objects merged entry by entry: entries with equal identity
+ * members (numbers by their text, strings, null) are one group. */
+struct list_kind {
+	const char *key;
+	const char *ids[2];
+};
+static const struct list_kind list_kinds[] = {
+	{ "ops", { "qid", "op" } },         /* NVMe groups */
+	{ "statuses", { "status", NULL } }, /* their status counts */
+};
+
+static const struct list_kind *list_kind_of(const char *key)
 {
-	const struct jr_node *q = jr_get(d, c, "qid");
-	return q->type == qid->type &&
-	       (q->type == JR_NULL ||
-		(q->len == qid->len && !memcmp(qd->text + qid->off, d->text + q->off, q->len))) &&
-	       strcmp(op, jr_str(d, jr_get(d, c, "op"))) == 0;
+	for (size_t i = 0; i < sizeof(list_kinds) / sizeof(list_kinds[0]); i++)
+		if (strcmp(key, list_kinds[i].key) == 0)
+			return &list_kinds[i];
+	return NULL;
 }
 
-/* The NVMe "ops" lists: entries with the same qid and op merged. */
-static void merge_groups(struct mctx *m, const char *key, const struct val *v, int k)
+/* The text an identity member compares by (NULL: no such member or not a
+ * number, string or null). */
+static const char *id_text(const struct jr_doc *d, const struct jr_node *e, const char *id,
+			   size_t *len)
 {
-	struct grp {
-		const struct jr_node *qid;
-		const struct jr_doc *qd;
-		const char *op;
-		int n;
-	} *g = calloc(MERGE_MAX_GROUPS, sizeof(*g));
+	const struct jr_node *n = jr_get(d, e, id);
+	if (!n)
+		return NULL;
+	switch (n->type) {
+	case JR_NUMBER:
+	case JR_STRING:
+		*len = n->len;
+		return d->text + n->off;
+	case JR_NULL:
+		*len = 4;
+		return "null";
+	default:
+		return NULL;
+	}
+}
+
+/* The identity of entry e as a hash; false when it lacks a member. */
+static bool id_hash(const struct list_kind *lk, const struct jr_doc *d, const struct jr_node *e,
+		    uint64_t *h)
+{
+	*h = 1469598103934665603ull;
+	if (e->type != JR_OBJECT)
+		return false;
+	for (int i = 0; i < 2 && lk->ids[i]; i++) {
+		size_t n;
+		const char *t = id_text(d, e, lk->ids[i], &n);
+		if (!t)
+			return false;
+		for (size_t k = 0; k < n; k++)
+			*h = (*h ^ (unsigned char)t[k]) * 1099511628211ull;
+		*h = (*h ^ (uint64_t)jr_get(d, e, lk->ids[i])->type) * 1099511628211ull;
+	}
+	return true;
+}
+
+static bool same_id(const struct list_kind *lk, const struct val *a, const struct val *b)
+{
+	for (int i = 0; i < 2 && lk->ids[i]; i++) {
+		size_t na = 0, nb = 0;
+		const char *ta = id_text(a->d, a->n, lk->ids[i], &na);
+		const char *tb = id_text(b->d, b->n, lk->ids[i], &nb);
+		if (jr_get(a->d, a->n, lk->ids[i])->type != jr_get(b->d, b->n, lk->ids[i])->type ||
+		    na != nb || memcmp(ta, tb, na))
+			return false;
+	}
+	return true;
+}
+
+#define GROUP_SLOTS (2 * MERGE_MAX_GROUPS)
+
+static void merge_groups(struct mctx *m, const char *key, const struct list_kind *lk,
+			 const struct val *v, int k)
+{
 	size_t total = 0;
 	for (int i = 0; i < k; i++) {
 		total += v[i].n->n;
 		if (total > MERGE_MAX_ENTRIES) {
 			mfail(m, v[i].n->n > MERGE_MAX_ENTRIES ? v[i].d : NULL,
 			      "more than %d entries to group", MERGE_MAX_ENTRIES);
-			free(g);
 			return;
 		}
 	}
-	struct val *sub = malloc((total ? total : 1) * sizeof(*sub));
-	int ng = 0;
-	if (!g || !sub) {
+	/* entries, their group, the groups' first entries, a hash table of groups */
+	struct val *e = malloc((total ? total : 1) * sizeof(*e));
+	struct val *sorted = malloc((total ? total : 1) * sizeof(*sorted));
+	uint32_t *grp = malloc((total ? total : 1) * sizeof(*grp));
+	uint32_t *first = malloc(MERGE_MAX_GROUPS * sizeof(*first));
+	uint32_t *start = calloc(MERGE_MAX_GROUPS + 1, sizeof(*start));
+	int32_t *slot = malloc(GROUP_SLOTS * sizeof(*slot));
+	uint32_t ne = 0, ng = 0;
+	if (!e || !sorted || !grp || !first || !start || !slot) {
 		mfail(m, NULL, "out of memory");
 		goto out;
 	}
+	for (uint32_t i = 0; i < GROUP_SLOTS; i++)
+		slot[i] = -1;
 	for (int i = 0; i < k; i++)
 		for (const struct jr_node *c = jr_first(v[i].d, v[i].n); c; c = jr_next(v[i].d, c)) {
-			const struct jr_node *q = jr_get(v[i].d, c, "qid"), *o = jr_get(v[i].d, c, "op");
-			if (c->type != JR_OBJECT || !q || !o || o->type != JR_STRING) {
-				mfail(m, v[i].d, "an entry without qid and op");
+			uint64_t h;
+			if (!id_hash(lk, v[i].d, c, &h)) {
+				mfail(m, v[i].d, "an entry without %s%s%s", lk->ids[0],
+				      lk->ids[1] ? " and " : "", lk->ids[1] ? lk->ids[1] : "");
 				goto out;
 			}
-			int x = 0;
-			while (x < ng && !same_group(g[x].qd, g[x].qid, g[x].op, v[i].d, c))
-				x++;
-			if (x == ng) {
+			e[ne] = (struct val){ v[i].d, c };
+			uint32_t s = (uint32_t)(h % GROUP_SLOTS);
+			while (slot[s] >= 0 && !same_id(lk, &e[first[slot[s]]], &e[ne]))
+				s = (s + 1) % GROUP_SLOTS;
+			if (slot[s] < 0) {
 				if (ng == MERGE_MAX_GROUPS) {
-					mfail(m, NULL, "more than %d (qid, op) groups", MERGE_MAX_GROUPS);
+					mfail(m, NULL, "more than %d distinct entries", MERGE_MAX_GROUPS);
 					goto out;
 				}
-				g[ng++] = (struct grp){ q, v[i].d, jr_str(v[i].d, o), 0 };
+				first[ng] = ne;
+				slot[s] = (int32_t)ng++;
 			}
-			g[x].n++;
+			grp[ne] = (uint32_t)slot[s];
+			start[grp[ne] + 1]++;
+			ne++;
 		}
+	/* entries by group, in input order within each */
+	for (uint32_t x = 0; x < ng; x++)
+		start[x + 1] += start[x];
+	for (uint32_t i = 0; i < ne; i++)
+		sorted[start[grp[i]]++] = e[i];
 	jw_key(m->j, key);
 	jw_arr(m->j);
-	for (int x = 0; x < ng && !m->failed; x++) {
-		int ns = 0;
-		for (int i = 0; i < k; i++)
-			for (const struct jr_node *c = jr_first(v[i].d, v[i].n); c;
-			     c = jr_next(v[i].d, c)) {
-				if (same_group(g[x].qd, g[x].qid, g[x].op, v[i].d, c))
-					sub[ns++] = (struct val){ v[i].d, c };
-			}
-		merge_objects(m, sub, ns);
+	for (uint32_t x = 0, at = 0; x < ng && !m->failed; x++) {
+		uint32_t n = start[x] - at;
+		merge_objects(m, sorted + at, (int)n);
+		at = start[x];
 	}
 	jw_arr_end(m->j);
 out:
-	free(g);
-	free(sub);
+	free(e);
+	free(sorted);
+	free(grp);
+	free(first);
+	free(start);
+	free(slot);
 }
 
 static void merge_values(struct mctx *m, const char *key, const struct val *v, int k)
@@ -361,12 +446,9 @@ static void merge_values(struct mctx *m, const char *key, const struct val *v, i
 		merge_objects(m, v, k);
 		return;
 	case JR_ARRAY: {
-		bool objs = strcmp(key, "ops") == 0;
-		for (int i = 0; i < k && objs; i++)
-			for (const struct jr_node *c = jr_first(v[i].d, v[i].n); c; c = jr_next(v[i].d, c))
-				objs &= c->type == JR_OBJECT;
-		if (objs) {
-			merge_groups(m, key, v, k);
+		const struct list_kind *lk = list_kind_of(key);
+		if (lk) {
+			merge_groups(m, key, lk, v, k);
 			return;
 		}
 		/* lists (files, warnings, ...): one after the other */
@@ -514,127 +596,6 @@ static void merge_json(struct mctx *m, struct merge_in *ins, int n)
 	free(v);
 }
 
-/* ---- text: the tables of `stats`, drawn from the merged document ---- */
-
-static uint64_t u64_of(const struct jr_doc *d, const struct jr_node *o, const char *key)
-{
-	uint64_t x = 0;
-	jr_u64(jr_get(d, o, key), &x);
-	return x;
-}
-
-static int64_t i64_of(const struct jr_doc *d, const struct jr_node *o, const char *key)
-{
-	int64_t x = 0;
-	jr_i64(jr_get(d, o, key), &x);
-	return x;
-}
-
-static void qp_label(char *buf, size_t n, const struct jr_doc *d, const struct jr_node *qp)
-{
-	const struct jr_node *srcs = jr_get(d, jr_root(d), "sources");
-	const char *s = jr_str(d, jr_get(d, qp, "source"));
-	int idx = 0, i = 1;
-	for (const struct jr_node *c = jr_first(d, srcs); c && s && !idx; c = jr_next(d, c), i++) {
-		const char *l = jr_str(d, c);
-		size_t ln = l ? strlen(l) : 0;
-		if (l && strncmp(s, l, ln) == 0 && (s[ln] == 0 || s[ln] == '/'))
-			idx = i;
-	}
-	snprintf(buf, n, "%d:%" PRIu64, idx, u64_of(d, qp, "qp"));
-}
-
-static void op_row(FILE *f, const char *qp, const char *op, int opw, const struct jr_doc *d,
-		   const struct jr_node *o)
-{
-	char b[32];
-	print_padded(f, qp, 6);
-	fputc(' ', f);
-	print_padded(f, op, -opw);
-	uint64_t count = u64_of(d, o, "count");
-	fprintf(f, "%8" PRIu64 "%11" PRIu64, count, count - u64_of(d, o, "complete"));
-	print_padded(f, fmt_bytes(b, sizeof(b), u64_of(d, o, "bytes")), 11);
-	fprintf(f, "%10" PRIu64 "%9" PRIu64 "%9" PRIu64 "\n", u64_of(d, o, "segments"),
-		u64_of(d, o, "crc_errors"), u64_of(d, o, "retransmissions"));
-}
-
-static void dist_row(FILE *f, const char *qp, const char *op, int opw, const struct jr_doc *d,
-		     const struct jr_node *l)
-{
-	static const char *const cols[] = { "min", "mean", "p50", "p90", "p99", "p999", "max" };
-	char b[32];
-	print_padded(f, qp, 6);
-	fputc(' ', f);
-	print_padded(f, op, -opw);
-	fprintf(f, "%8" PRIu64, u64_of(d, l, "count"));
-	for (int i = 0; i < 7; i++)
-		print_padded(f, fmt_dur_c(b, sizeof(b), i64_of(d, l, cols[i])), 8);
-	fputc('\n', f);
-}
-
-/* Each op of an "ops" object: an operation row, or a row of distribution key. */
-static bool rows(FILE *f, const char *qp, int opw, const struct jr_doc *d, const struct jr_node *ops,
-		 const char *dist)
-{
-	bool any = false;
-	if (!ops || ops->type != JR_OBJECT)
-		return false;
-	for (const struct jr_node *o = jr_first(d, ops); o; o = jr_next(d, o)) {
-		if (o->type != JR_OBJECT)
-			continue;
-		const struct jr_node *l = dist ? jr_get(d, o, dist) : NULL;
-		if (!dist)
-			op_row(f, qp, jr_key(d, o), opw, d, o);
-		else if (l && l->type == JR_OBJECT)
-			dist_row(f, qp, jr_key(d, o), opw, d, l);
-		else
-			continue;
-		any = true;
-	}
-	return any;
-}
-
-static void text_tables(FILE *f, const struct jr_doc *d)
-{
-	const struct jr_node *r = jr_root(d), *qps = jr_get(d, r, "qps");
-	const struct jr_node *tops = jr_get(d, jr_get(d, r, "total"), "ops");
-	char qp[64];
-	int i = 1, opw = 11;
-	fputs("Sources (QP column: source:qp)\n", f);
-	for (const struct jr_node *s = jr_first(d, jr_get(d, r, "sources")); s; s = jr_next(d, s))
-		fprintf(f, "%6d %s\n", i++, jr_str(d, s));
-	for (const struct jr_node *o = jr_first(d, tops); o; o = jr_next(d, o))
-		if ((int)strlen(jr_key(d, o)) + 1 > opw)
-			opw = (int)strlen(jr_key(d, o)) + 1;
-	fprintf(f, "\nOperations\n%6s %-*s%8s%11s%11s%10s%9s%9s\n", "QP", opw, "op", "count",
-		"incomplete", "bytes", "segments", "CRC err", "retrans");
-	uint32_t nq = 0;
-	for (const struct jr_node *q = jr_first(d, qps); q; q = jr_next(d, q)) {
-		qp_label(qp, sizeof(qp), d, q);
-		nq += rows(f, qp, opw, d, jr_get(d, q, "ops"), NULL);
-	}
-	if (nq > 1)
-		rows(f, "all", opw, d, tops, NULL);
-	if (!nq)
-		fputs("  (no RDMA operations)\n", f);
-	for (int t = 0; t < 2; t++) {
-		const char *key = t ? "delivery_ns" : "latency_ns";
-		bool any = false;
-		fprintf(f, "\n%s\n%6s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n",
-			t ? "Delivery (start to the peer's TCP ACK of the last octet)"
-			  : "Latency (complete reads and atomics)",
-			"QP", opw, "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
-		for (const struct jr_node *q = jr_first(d, qps); q; q = jr_next(d, q)) {
-			qp_label(qp, sizeof(qp), d, q);
-			any |= rows(f, qp, opw, d, jr_get(d, q, "ops"), key);
-		}
-		if (nq > 1)
-			rows(f, "all", opw, d, tops, key);
-		if (!any)
-			fputs("  (none)\n", f);
-	}
-}
-
 int merge_write(FILE *f, struct merge_in *ins, int n, bool text, char *err, size_t errlen)
 {
 	for (int i = 0; i < n; i++)
@@ -663,7 +624,7 @@ int merge_write(FILE *f, struct merge_in *ins, int n, bool text, char *err, size
 		snprintf(err, errlen, "the merged document does not read back (%s)", msg);
 		return -1;
 	}
-	text_tables(f, &d);
+	merge_text_tables(f, &d);
 	jr_free(&d);
 	return 0;
 }
@@ -733,6 +694,13 @@ int merge_main(int argc, char **argv)
 		fputs("iwarpscope merge: '-' (stdin) can be read only once\n", stderr);
 		return 2;
 	}
+	for (int i = optind; i < argc; i++)
+		for (int k = optind; k < i; k++)
+			if (strcmp(argv[i], argv[k]) == 0 && strcmp(argv[i], "-")) {
+				fprintf(stderr, "iwarpscope merge: warning: %s given twice: its QPs count twice\n",
+					argv[i]);
+				k = i;
+			}
 	struct merge_in *ins = calloc((size_t)n, sizeof(*ins));
 	char err[600];
 	int rc = 2, parsed = 0;

@@ -27,6 +27,9 @@ struct merge_in {
  * statistics' tables. 0, or -1 with a message in err (nothing written). */
 int merge_write(FILE *f, struct merge_in *ins, int n, bool text, char *err, size_t errlen);
 
+/* The tables of `stats` drawn from a merged document (merge_text.c). */
+void merge_text_tables(FILE *f, const struct jr_doc *d);
+
 /* The command: argv[0] is "merge". Returns the exit status. */
 int merge_main(int argc, char **argv);
 

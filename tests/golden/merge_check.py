@@ -189,6 +189,19 @@ def main(argv):
     check(again["qps"][0]["source"] == a + "/" + inputs[0], "merge of merges: source %s" %
           again["qps"][0]["source"])
 
+    # the same statistics twice (NVMe groups keep their qid and op, counts double)
+    nv = [g for g in inputs if "nvme" in json.load(open(g))["total"]]
+    if check(nv, "no input with NVMe"):
+        p = subprocess.run([tool, "merge", "--format", "json", nv[0], nv[0]], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        one, two = json.load(open(nv[0]))["total"]["nvme"], json.loads(p.stdout)["total"]["nvme"]
+        check("given twice" in p.stderr.decode(), "no warning for an input given twice")
+        check([(g["qid"], g["op"]) for g in one["ops"]] == [(g["qid"], g["op"]) for g in two["ops"]],
+              "NVMe groups of a doubled input: other qids or ops")
+        check([2 * g["count"] for g in one["ops"]] == [g["count"] for g in two["ops"]],
+              "NVMe groups of a doubled input: counts not doubled")
+        check(two["commands"] == 2 * one["commands"], "NVMe commands not doubled")
+
     # the text tables
     text = merge(tool, inputs, "text")
     check("Latency (complete reads and atomics)" in text and "\n   all read" in text,
