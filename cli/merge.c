@@ -146,7 +146,7 @@ static bool key_in(const char *key, const char *const *list)
 }
 
 /* Numbers: the least, the greatest, null (rates and spans), or the sum
- * (saturating). */
+ * (saturating); one value alone is itself. */
 static void merge_numbers(struct mctx *m, const char *key, const struct val *v, int k)
 {
 	static const char *const least[] = { "first_ns", "min", NULL };
@@ -157,6 +157,18 @@ static void merge_numbers(struct mctx *m, const char *key, const struct val *v, 
 	bool all_u = true, first = true;
 	uint64_t u = 0;
 	int64_t s = 0;
+	int present = 0, last = 0;
+	for (int i = 0; i < k; i++)
+		if (v[i].n->type != JR_NULL) {
+			present++;
+			last = i;
+		}
+	if (present == 1 && v[last].n->type == JR_NUMBER) {
+		/* one value: itself (a rate of one input stays) */
+		jw_key(m->j, key);
+		emit(m->j, v[last].d, v[last].n, false);
+		return;
+	}
 	if (key_in(key, none)) {
 		jw_knull(m->j, key);
 		return;

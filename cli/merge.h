@@ -6,7 +6,8 @@
  * each labelled with its input ("source"); the capture and total sections
  * are combined: counts and bytes added, first/last times and peaks the
  * least/greatest, distributions merged through their sketches (sketch.h),
- * rates that cannot be combined (iops, throughput, spans) null. A merge's
+ * rates that cannot be combined (iops, throughput, spans) null; what one
+ * input alone has is copied. A merge's
  * output can be merged again.
  */
 #ifndef IWS_CLI_MERGE_H

@@ -116,6 +116,10 @@ def check_ops(where, got, want):
             check_dist("%s %s %s" % (where, op, k), g[k], w[k])
 
 
+def nvme_inputs(inputs):
+    return [g for g in inputs if "nvme" in json.load(open(g))["total"]]
+
+
 def qp_id(q):
     return (q["initiator"], q["responder"], q["first_ns"])
 
@@ -189,8 +193,16 @@ def main(argv):
     check(again["qps"][0]["source"] == a + "/" + inputs[0], "merge of merges: source %s" %
           again["qps"][0]["source"])
 
+    # one input merged alone is itself (its QPs gain their source)
+    for g in inputs[:3] + nvme_inputs(inputs)[:1]:
+        alone, orig = merge(tool, [g]), json.load(open(g))
+        check(alone["total"] == orig["total"] and alone["capture"] == orig["capture"],
+              "%s merged alone: other total or capture" % g)
+        check([{k: v for k, v in q.items() if k != "source"} for q in alone["qps"]] == orig["qps"],
+              "%s merged alone: other QPs" % g)
+
     # the same statistics twice (NVMe groups keep their qid and op, counts double)
-    nv = [g for g in inputs if "nvme" in json.load(open(g))["total"]]
+    nv = nvme_inputs(inputs)
     if check(nv, "no input with NVMe"):
         p = subprocess.run([tool, "merge", "--format", "json", nv[0], nv[0]], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE)
