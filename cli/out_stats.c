@@ -271,6 +271,7 @@ static void qp_json(struct jsonw *j, const struct conn *c, const struct points *
 	jw_ku64(j, "order_forced", CONN_SUM(c, order_forced));
 	jw_kbool(j, "flow_limit_finished", c->evicted);
 	jw_ku64(j, "resyncs", CONN_SUM(c, resyncs));
+	jw_ku64(j, "segment_resyncs", CONN_SUM(c, segment_resyncs));
 	jw_ku64(j, "framing_lost", CONN_SUM(c, lost));
 	jw_ku64(j, "skipped_bytes", CONN_SUM(c, skipped_bytes));
 	jw_ku64(j, "undecodable_fpdus", CONN_SUM(c, undecodable));
@@ -280,6 +281,7 @@ static void qp_json(struct jsonw *j, const struct conn *c, const struct points *
 	jw_ku64(j, "msn_gaps", tc->msn_gaps);
 	jw_ku64(j, "offset_gaps", tc->offset_gaps);
 	jw_ku64(j, "orphan_responses", tc->orphan_responses);
+	jw_ku64(j, "hidden_requests", tc->hidden_requests);
 	jw_ku64(j, "ird_exceeded", tc->ird_exceeded);
 	jw_ku64(j, "stag_mismatches", tc->stag_mismatches);
 	jw_ku64(j, "evicted", tc->evicted);

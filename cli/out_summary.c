@@ -161,6 +161,10 @@ static void problems(FILE *f, const struct conn *c)
 		fprintf(f, "  ! MSN gaps %" PRIu64 ", orphan responses %" PRIu64
 			   ", IRD exceeded %" PRIu64 ", STag mismatches %" PRIu64 "\n",
 			tc->msn_gaps, tc->orphan_responses, tc->ird_exceeded, tc->stag_mismatches);
+	if (tc->hidden_requests)
+		fprintf(f, "  ! %" PRIu64 " Reads inferred from their responses: the snapshot length "
+			   "hid their requests\n",
+			tc->hidden_requests);
 }
 
 static void qp_block(FILE *f, const struct conn *c)

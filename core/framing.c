@@ -493,7 +493,19 @@ static bool frame_buffer(struct iws_stream *s, int side)
 			lo = iws_mpa_len_field_off(&fd->p, seq);
 			ulen = iws_be16(b->data + o + lo);
 		}
-		if (ulen < IWS_DDP_MIN_HDR_LEN || sbuf_first_hole(b, o, lo + 2) < lo + 2) {
+		uint32_t hole = sbuf_first_hole(b, o, lo + 2);
+		if (ulen < IWS_DDP_MIN_HDR_LEN || hole < lo + 2) {
+			/* A header a snapshot length cut: what that frame still
+			 * carried is hidden FPDUs (Read Requests among them are
+			 * found from their responses). */
+			uint32_t at = b->seq + o + hole;
+			if (hole < lo + 2 && (int32_t)(at - fd->snap_from) >= 0 &&
+			    (int32_t)(at - fd->snap_to) < 0)
+			{
+				st_hidden(s, side, fd->snap_frame, fd->snap_ts);
+				fd->hidden_open = true;
+				fd->hidden_frame = fd->snap_frame;
+			}
 			sbuf_consume(b, o);
 			lose_sync(s, side);
 			return true;
@@ -750,6 +762,11 @@ static bool hunt_key(struct iws_stream *s, int side)
 			fd->key_from = k;
 			return false;
 		}
+		/* Private data a snapshot length cut (fr_hole) reads as zeros: the
+		 * enhanced IRD/ORD word (RFC 6581 §5) is known only if captured. */
+		uint32_t cap = sbuf_first_hole(b, k, b->len - k);
+		if (r.status == IWS_OK && fr.has_enhanced && cap < IWS_MPA_HDR_LEN + 4)
+			fr.has_enhanced = false;
 		if (r.status == IWS_OK && mpa_frame(s, side, &fr, k))
 			return true;
 		fd->key_from = k + 1;
@@ -816,7 +833,12 @@ static bool hunt_sync(struct iws_stream *s, int side, bool final)
 				st_lost(s, side);
 			fd->gap_before = true;
 		}
+		if (fd->hidden_open && sy.off) {
+			/* octets passed over while hunting may hide requests too */
+			st_hidden(s, side, 0, 0);
+		}
 		fd->lost_reported = false;
+		fd->hidden_open = false;
 		fd->ever_framed = true;
 		fd->mode = FR_FPDU;
 		st_event(s, IWS_SEV_FRAMING_FOUND, side, b->seq, 0, 0);
@@ -1069,9 +1091,128 @@ void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uin
 	s->d[side].delivering = false;
 }
 
-void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n)
+/* A key hunt stopped at an MPA frame whose header (key, flags, revision,
+ * PD_Length) is in the buffer but not all of its private data: how many
+ * octets of it are still to come (0: none pending). */
+static uint32_t mpa_frame_rest(const struct iws_stream *s, int side)
+{
+	const struct fr_dir *fd = &s->d[side];
+	const struct sbuf *b = &fd->buf;
+	uint32_t k = fd->key_from;
+	bool key = s->st == IWS_SST_NONE || (s->st == IWS_SST_REQUEST && side != s->init_side);
+	if (!key || b->len < k + IWS_MPA_HDR_LEN || sbuf_first_hole(b, k, IWS_MPA_HDR_LEN) < IWS_MPA_HDR_LEN ||
+	    !iws_mpa_key_type(b->data + k, b->len - k))
+		return 0;
+	uint32_t total = IWS_MPA_HDR_LEN + iws_be16(b->data + k + 18);
+	if (total - IWS_MPA_HDR_LEN > IWS_MPA_MAX_PD_LEN || b->len >= k + total)
+		return 0;
+	return k + total - b->len;
+}
+
+/* FPDUs that fill consecutive sliced segments exactly, needed to find the
+ * framing of a capture that starts mid-stream (like sync's chain). */
+#define SLICED_CHAIN 3u
+
+/*
+ * A sliced capture: the segment being read starts in the buffer at the
+ * last chunk and the snapshot length cut it n octets before its end. While
+ * a direction hunts for FPDU boundaries, a valid FPDU header at the start
+ * of the segment is taken as a boundary: stacks that slice their stream
+ * into FPDUs aligned with TCP segments (RFC 5044 §8: siw and the hardware
+ * RNICs do) start every segment with one.
+ * - framing known (it was lost at a header the slice cut): an FPDU that
+ *   ends within the segment is enough;
+ * - framing not known (the capture starts mid-stream): SLICED_CHAIN
+ *   consecutive segments each filled exactly by one FPDU (markers off, as
+ *   sync's chain would want), kept in the buffer with their cut octets as
+ *   holes until the chain is long enough.
+ * Returns 1 if framing is found, 0 if the segment was kept as a candidate
+ * (its hole is in the buffer), -1 if it is no candidate.
+ */
+static int resync_at_segment(struct iws_stream *s, int side, uint32_t n)
 {
 	struct fr_dir *fd = &s->d[side];
+	struct sbuf *b = &fd->buf;
+	/* (with markers, a segment may start at a marker: FPDUPTR is the
+	 * evidence there, not the segment) */
+	if (fd->mode != FR_HUNT || !b->nmarks || (fd->p_known && fd->p.markers) ||
+	    (!fd->p_known && fd->hint.markers == IWS_YES))
+		return -1;
+	const struct smark *m = &b->marks[b->nmarks - 1];
+	uint32_t o = m->off, w;
+	struct iws_mpa_dir guess = fd->p;
+	if (!fd->p_known) {
+		memset(&guess, 0, sizeof(guess));
+		guess.crc = fd->hint.crc == IWS_YES;
+	}
+	if (m->frame != s->cur_frame || o >= b->len || sbuf_first_hole(b, o, b->len - o) < b->len - o ||
+	    !iws_sync_header_ok(b->data + o, b->len - o, b->seq + o, &guess, &w) ||
+	    w > b->len - o + n || (!fd->p_known && w != b->len - o + n)) {
+		fd->sliced_chain = 0;
+		return -1;
+	}
+	if (!fd->p_known) {
+		/* a chain goes on only from the end of the previous link */
+		if (!fd->sliced_chain || b->seq + o != fd->sliced_next) {
+			skip(s, side, o, IWS_SPAN_PRESYNC);  /* (consumes them) */
+			o = 0;
+			fd->sliced_chain = 0;
+		}
+		fd->sliced_chain++;
+		fd->sliced_next = b->seq + b->len + n;
+		if (fd->sliced_chain < SLICED_CHAIN) {
+			if (!buf_add_hole(s, fd, n)) {
+				fd->sliced_chain = 0;
+				return -1;
+			}
+			return 0;
+		}
+		struct iws_sync sy;
+		memset(&sy, 0, sizeof(sy));
+		sy.crc = guess.crc ? IWS_YES : IWS_UNKNOWN;
+		infer_params(s, side, &sy);
+		/* the chain starts at the buffer's start */
+		o = 0;
+	}
+	fd->sliced_chain = 0;
+	skip(s, side, o, IWS_SPAN_AFTER_GAP);
+	fd->hunted = 0;
+	fd->c.resyncs++;
+	fd->c.segment_resyncs++;
+	/* Whatever came before (a header the slice cut, the capture start)
+	 * was missed. */
+	if (!fd->lost_reported)
+		st_lost(s, side);
+	fd->gap_before = true;
+	fd->lost_reported = false;
+	fd->hidden_open = false;
+	fd->ever_framed = true;
+	fd->mode = FR_FPDU;
+	st_event(s, IWS_SEV_FRAMING_FOUND, side, b->seq, 0, 0);
+	return 1;
+}
+
+/* The first k of the hole's *n octets belong to a frame whose length is
+ * known: kept in the buffer as a hole. False if a memory limit dropped them
+ * all (the whole hole). */
+static bool hole_in_frame(struct iws_stream *s, int side, uint32_t k, uint32_t *n)
+{
+	struct fr_dir *fd = &s->d[side];
+	if (k > *n)
+		k = *n;
+	if (!buf_add_hole(s, fd, k)) {
+		fd->c.buf_limit_hits++;
+		drop_all(s, side, *n, 0, IWS_SPAN_LIMIT);
+		return false;
+	}
+	*n -= k;
+	return true;
+}
+
+void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n, bool snap)
+{
+	struct fr_dir *fd = &s->d[side];
+	uint32_t k;
 	if (!fd->have_pos)
 		fr_start(s, side, seq, false);
 	fd->pos = seq;
@@ -1079,22 +1220,50 @@ void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n)
 		fd->pos = seq + n;
 		return;
 	}
+	if (fd->mode == FR_HUNT && (k = mpa_frame_rest(s, side)) != 0) {
+		/* The hole lies inside an MPA Request or Reply whose header was
+		 * captured (a snapshot length cut its private data): the frame is
+		 * known all the same. */
+		if (!hole_in_frame(s, side, k, &n))
+			return;
+		process(s, side, false);
+		if (!n)
+			return;
+	}
+	if (snap) {
+		fd->snap_from = seq;
+		fd->snap_to = seq + n;
+		fd->snap_frame = s->cur_frame;
+		fd->snap_ts = s->cur_ts;
+	}
+	int rs = snap ? resync_at_segment(s, side, n) : -1;
+	if (rs == 0)
+		return;  /* kept: a link of a chain being checked */
+	if (rs == 1) {
+		frame_buffer(s, side);
+	} else if (snap && fd->mode == FR_HUNT && fd->hidden_open && s->cur_frame != fd->hidden_frame) {
+		/* another segment whose FPDUs cannot be seen: which span the
+		 * responses answer is no longer known */
+		st_hidden(s, side, 0, 0);
+		fd->hidden_open = false;
+	}
 	if (fd->mode == FR_FPDU && fd->buf.len && fd->need) {
 		/* The hole lies inside an FPDU whose length is known: keep framing. */
-		uint32_t k = fd->need - fd->buf.len;
-		if (k > n)
-			k = n;
-		if (!buf_add_hole(s, fd, k)) {
-			fd->c.buf_limit_hits++;
-			drop_all(s, side, n, 0, IWS_SPAN_LIMIT);
+		k = fd->need - fd->buf.len;
+		if (!hole_in_frame(s, side, k, &n))
 			return;
-		}
-		n -= k;
 		frame_buffer(s, side);
 	}
 	if (!n && (fd->mode != FR_FPDU || !fd->buf.len || fd->need))
 		return;
-	/* A length field fell into the hole (or we were hunting): framing lost. */
+	/* A length field fell into the hole (or we were hunting): framing lost.
+	 * A snapshot length hid the FPDUs the rest of the segment carried. */
+	if (snap && fd->mode == FR_FPDU && !fd->need)
+	{
+		st_hidden(s, side, s->cur_frame, s->cur_ts);
+		fd->hidden_open = true;
+		fd->hidden_frame = s->cur_frame;
+	}
 	drop_all(s, side, n, 0, IWS_SPAN_AFTER_GAP);
 }
 

@@ -36,6 +36,8 @@
 /* Recent acknowledgements kept per direction, to find the first that
  * covered an operation completed after it was read (FPDUs held for order). */
 #define ACK_RING 16u
+/* Hidden spans remembered per direction (iws_tracker_hidden). */
+#define HIDDEN_MAX 64u
 /* Operations searched for the owners of retransmitted octets. */
 #define RESENT_SCAN 512u
 
@@ -67,6 +69,7 @@ struct node {
 	bool can_wait;                      /* its last FPDU's end is known: wait for the ACK */
 	int64_t req_done_ts;                /* read, atomic: the request deliverable in order */
 	bool sink_unknown;                  /* read: its Sink STag/TO were not captured ... */
+	bool from_hidden;                   /* read: its request was in a hidden span */
 	bool id_unknown;                    /* atomic: its Request Identifier was not */
 	uint8_t ack_dir;
 	uint32_t ack_seq;
@@ -84,6 +87,8 @@ struct ack_ring {
 	bool any;
 	uint32_t hi;                        /* the highest so far */
 	uint32_t head, n;
+	bool evicted;                       /* older acknowledgements were let go: */
+	uint32_t evicted_hi;                /* the newest of them */
 	struct ack_rec r[ACK_RING];
 };
 
@@ -109,6 +114,16 @@ struct iws_tracker {
 	uint32_t max_ack_wait;
 	uint64_t *shared_used, *shared_peak, shared_max;
 	uint64_t own_shared;         /* this tracker's part of *shared_used */
+	/* FPDUs a snapshot length hid (their headers cut), per direction that
+	 * sent them, oldest first: Read Requests among them are inferred from
+	 * the responses that answer nothing captured. */
+	struct hidden_span {
+		uint64_t frame;
+		int64_t ts;
+		uint64_t after_id;       /* operations started before it: ids <= this */
+	} hidden[2][HIDDEN_MAX];
+	uint32_t nhidden[2];
+	bool hidden_spoiled[2];      /* octets of unknown frames were hidden since */
 	bool any_resp[2];
 	int64_t resp_sent_ts[2];     /* dir's last read/atomic response: its last FPDU sent */
 	struct list waiting[2];      /* complete operations waiting for the ACK of dir's octets */
@@ -190,7 +205,9 @@ static bool ack_known(struct iws_tracker *t, struct node *n)
 			e = x;
 	}
 	if (!e)
-		e = &a->r[a->head];  /* older than the ring: its oldest is the closest */
+		return false;
+	if (e == &a->r[a->head] && a->evicted && sdiff(a->evicted_hi, n->ack_seq) >= 0)
+		return true;  /* one the ring let go covered it first: which is not known */
 	n->op.has_ack = true;
 	n->op.ack_frame = e->frame;
 	n->op.ack_ns = e->ts - n->op.start_ns;
@@ -265,6 +282,20 @@ static void report(struct iws_tracker *t, struct node *n)
 	}
 }
 
+/* A new operation joins the list of all, oldest first. */
+static void started(struct iws_tracker *t, struct node *n)
+{
+	n->all_prev = t->all_tail;
+	if (t->all_tail)
+		t->all_tail->all_next = n;
+	else
+		t->all_head = n;
+	t->all_tail = n;
+	t->counts.inflight++;
+	t->counts.ops_started++;
+	if (t->counts.inflight > t->counts.max_inflight_seen)
+		t->counts.max_inflight_seen = t->counts.inflight;
+}
 static struct node *start(struct iws_tracker *t, const struct iws_seg *s, enum iws_op_type type,
 			  enum op_kind kind, struct iws_seg_note *note)
 {
@@ -292,16 +323,7 @@ static struct node *start(struct iws_tracker *t, const struct iws_seg *s, enum i
 	n->op.start_ns = s->first_frame ? s->first_ts : s->ts_ns;
 	n->op.first_inorder_frame = n->op.last_frame = s->frame;
 	n->op.end_ns = s->ts_ns;
-	n->all_prev = t->all_tail;
-	if (t->all_tail)
-		t->all_tail->all_next = n;
-	else
-		t->all_head = n;
-	t->all_tail = n;
-	t->counts.inflight++;
-	t->counts.ops_started++;
-	if (t->counts.inflight > t->counts.max_inflight_seen)
-		t->counts.max_inflight_seen = t->counts.inflight;
+	started(t, n);
 	note->op_first = true;
 	return n;
 }
@@ -522,6 +544,67 @@ static void responded(struct iws_tracker *t, const struct iws_seg *s)
 	t->resp_sent_ts[s->dir] = s->first_frame ? s->first_ts : s->ts_ns;
 }
 
+/* The oldest hidden span of the requests sent in dir, or NULL. */
+static struct hidden_span *hidden_head(struct iws_tracker *t, uint8_t dir)
+{
+	return t->nhidden[dir] ? &t->hidden[dir][0] : NULL;
+}
+
+static void hidden_pop(struct iws_tracker *t, uint8_t dir)
+{
+	memmove(&t->hidden[dir][0], &t->hidden[dir][1], (t->nhidden[dir] - 1) * sizeof(t->hidden[0][0]));
+	t->nhidden[dir]--;
+}
+
+/* A Read Response that answers no captured request while FPDUs a snapshot
+ * length hid came before the oldest Read outstanding: it answers a Read
+ * Request among them (responses come in request order, RFC 5040 §5.2.1).
+ * The Read starts in the frame that carried the hidden span; its request's
+ * fields (MSN, sizes, source STag) are not known. */
+static struct node *hidden_read(struct iws_tracker *t, const struct hidden_span *sp,
+				const struct iws_seg *s, struct node *before, struct iws_seg_note *note)
+{
+	struct node *n = calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	const struct iws_ddp_hdr *h = &s->msg->ddp;
+	n->kind = K_READ;
+	n->from_hidden = true;
+	n->data_dir = s->dir;
+	n->gap_gen = t->gap_gen[s->dir];
+	n->op.id = ++t->next_id;
+	n->op.type = IWS_OPT_READ;
+	n->op.opcode = IWS_OP_CODE_READ_REQ;
+	n->op.dir = !s->dir;
+	n->op.first_frame = n->op.first_inorder_frame = n->op.last_frame = sp->frame;
+	n->op.start_ns = n->op.end_ns = sp->ts;
+	n->req_done_ts = sp->ts;
+	n->op.segments = 1;  /* its request */
+	n->op.flags |= IWS_OPF_TRUNCATED;
+	n->op.has_stag = true;
+	n->op.stag = h->stag;
+	n->op.to = h->to;
+	n->expect_to = h->to;
+	started(t, n);
+	t->counts.hidden_requests++;
+	/* in request order: before the oldest captured Read outstanding */
+	struct list *l = &t->requests[!s->dir];
+	n->in = l;
+	n->next = before;
+	n->prev = before ? before->prev : l->tail;
+	if (n->prev)
+		n->prev->next = n;
+	else
+		l->head = n;
+	if (before)
+		before->prev = n;
+	else
+		l->tail = n;
+	l->n++;
+	(void)note;
+	return n;
+}
+
 static struct node *find_read(struct list *l, uint32_t stag, uint64_t to)
 {
 	uint32_t k = 0;
@@ -545,7 +628,23 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 		}
 
 	struct node *n = NULL;
-	if (head && head->sink_unknown) {
+	struct hidden_span *sp = hidden_head(t, !s->dir);
+	bool head_matches = head && !head->sink_unknown && head->op.stag == h->stag &&
+			    head->expect_to == h->to;
+	/* A captured Read answered after a hidden span: the span held no Read
+	 * (or no more) still to answer. */
+	while (sp && head_matches && !head->from_hidden && head->op.id > sp->after_id) {
+		hidden_pop(t, !s->dir);
+		sp = hidden_head(t, !s->dir);
+	}
+	if (!sp)
+		t->hidden_spoiled[!s->dir] = false;
+	if (t->hidden_spoiled[!s->dir])
+		sp = NULL;
+	if (sp && !head_matches && (!head || (!head->from_hidden && head->op.id > sp->after_id)) &&
+	    !find_read(req, h->stag, h->to)) {
+		n = hidden_read(t, sp, s, head, note);
+	} else if (head && head->sink_unknown) {
 		/* Its Sink STag and TO were cut by the snapshot length: the
 		 * responses come in request order (RFC 5040 §5.2.1), so this
 		 * one is its first. */
@@ -955,6 +1054,17 @@ void iws_tracker_finish(struct iws_tracker *t, uint32_t flag)
 		}
 }
 
+void iws_tracker_acks_forgotten(struct iws_tracker *t, uint8_t dir, uint32_t ack)
+{
+	if (dir > 1)
+		return;
+	struct ack_ring *a = &t->acks[dir];
+	if (!a->evicted || sdiff(ack, a->evicted_hi) > 0) {
+		a->evicted = true;
+		a->evicted_hi = ack;
+	}
+}
+
 void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t frame, int64_t ts,
 		     bool with_data)
 {
@@ -966,6 +1076,8 @@ void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t 
 	a->any = true;
 	a->hi = ack;
 	if (a->n == ACK_RING) {
+		a->evicted = true;
+		a->evicted_hi = a->r[a->head].ack;
 		a->head = (a->head + 1) % ACK_RING;
 		a->n--;
 	}
@@ -1006,6 +1118,22 @@ void iws_tracker_resent(struct iws_tracker *t, uint8_t dir, uint32_t seq, uint32
 			if (owns(n, dir, seq, e))
 				n->op.retransmissions++;
 	}
+}
+
+void iws_tracker_hidden(struct iws_tracker *t, uint8_t dir, uint64_t frame, int64_t ts)
+{
+	if (dir > 1)
+		return;
+	if (!frame) {
+		/* More octets were hidden, in frames not known: which hidden span
+		 * a response answers cannot be told any more. */
+		if (t->nhidden[dir])
+			t->hidden_spoiled[dir] = true;
+		return;
+	}
+	if (t->nhidden[dir] == HIDDEN_MAX)
+		hidden_pop(t, dir);
+	t->hidden[dir][t->nhidden[dir]++] = (struct hidden_span){ frame, ts, t->next_id };
 }
 
 void iws_tracker_closed(struct iws_tracker *t, uint8_t dir, uint64_t frame)

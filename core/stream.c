@@ -28,7 +28,7 @@
 #define DEFAULT_ACK_WAIT 16384u
 #define DEFAULT_HELD 4096u
 
-enum held_kind { H_PDU, H_LOST };
+enum held_kind { H_PDU, H_LOST, H_HIDDEN };
 
 /* A PDU (everything its report points at, copied) or a loss to tell the
  * tracker, waiting for its turn. */
@@ -71,9 +71,14 @@ static bool ensure_tracker(struct iws_stream *s)
 		 * for ACKs of a direction only once it has seen one. */
 		for (int side = 0; s->tr && side < 2; side++) {
 			const struct fr_dir *fd = &s->d[side];
-			if (fd->have_hi_ack)
-				iws_tracker_ack(s->tr, fr_dir_of(s, !side), fd->hi_ack, fd->hi_ack_frame,
-						fd->hi_ack_ts, fd->hi_ack_data);
+			if (!fd->have_hi_ack)
+				continue;
+			iws_tracker_ack(s->tr, fr_dir_of(s, !side), fd->hi_ack, fd->hi_ack_frame,
+					fd->hi_ack_ts, fd->hi_ack_data);
+			/* the earlier ones are not known: octets they covered have
+			 * no known first ACK */
+			if (fd->have_prev_hi_ack)
+				iws_tracker_acks_forgotten(s->tr, fr_dir_of(s, !side), fd->prev_hi_ack);
 		}
 	}
 	return s->tr != NULL;
@@ -122,6 +127,12 @@ static void deliver_lost(struct iws_stream *s, int side)
 {
 	if (ensure_tracker(s))
 		iws_tracker_gap(s->tr, fr_dir_of(s, side));
+}
+
+static void deliver_hidden(struct iws_stream *s, int side, uint64_t frame, int64_t ts)
+{
+	if (ensure_tracker(s))
+		iws_tracker_hidden(s->tr, fr_dir_of(s, side), frame, ts);
 }
 
 /* ---- the two queues ---- */
@@ -175,6 +186,8 @@ static void release_one(struct iws_stream *s, struct held *h)
 	held_account(s, h, false);
 	if (h->kind == H_LOST) {
 		deliver_lost(s, h->side);
+	} else if (h->kind == H_HIDDEN) {
+		deliver_hidden(s, h->side, h->pdu.frame, h->pdu.ts);
 	} else {
 		/* Point the report at the copies. */
 		struct iws_pdu *p = &h->pdu;
@@ -322,6 +335,28 @@ void st_lost(struct iws_stream *s, int side)
 	q_push(&s->q[side], h);
 }
 
+void st_hidden(struct iws_stream *s, int side, uint64_t frame, int64_t ts)
+{
+	if (!s->q[side].head) {
+		deliver_hidden(s, side, frame, ts);
+		return;
+	}
+	/* After this direction's PDUs that wait, like a loss. */
+	struct held *h = held_new(0);
+	if (!h) {
+		deliver_hidden(s, side, frame, ts);
+		return;
+	}
+	h->kind = H_HIDDEN;
+	h->side = side;
+	h->frame = s->q[side].tail->frame;
+	h->pdu.ts = ts;
+	h->pdu.frame = frame;
+	h->order = ++s->order;
+	held_account(s, h, true);
+	q_push(&s->q[side], h);
+}
+
 void st_event(struct iws_stream *s, enum iws_stream_event_kind kind, int side, uint32_t seq,
 	      uint32_t len, uint32_t detail)
 {
@@ -359,7 +394,7 @@ static void rs_hole(void *ctx, int side, uint32_t seq, uint32_t n, enum hole_kin
 	struct iws_stream *s = ctx;
 	if (kind == HOLE_GAP)
 		st_event(s, IWS_SEV_GAP, side, seq, n, 0);
-	fr_hole(s, side, seq, n);
+	fr_hole(s, side, seq, n, kind == HOLE_SNAP);
 }
 
 static void rs_fin(void *ctx, int side)
@@ -417,6 +452,10 @@ static void tcp_behaviour(struct iws_stream *s, int side, const struct iws_tcp_s
 	fd->last_ack = seg->ack;
 	fd->last_win = seg->win;
 	if (!fd->have_hi_ack || (int32_t)(seg->ack - fd->hi_ack) > 0) {
+		if (fd->have_hi_ack) {
+			fd->have_prev_hi_ack = true;
+			fd->prev_hi_ack = fd->hi_ack;
+		}
 		fd->have_hi_ack = true;
 		fd->hi_ack = seg->ack;
 		fd->hi_ack_frame = seg->frame;

@@ -171,6 +171,7 @@ struct iws_tracker_counts {
 	uint64_t rtr_messages;
 	uint64_t msn_gaps, offset_gaps, orphan_responses, ird_exceeded, stag_mismatches;
 	uint64_t evicted;
+	uint64_t hidden_requests;   /* Reads inferred from a span a snapshot length hid */
 	uint64_t crc_errors;
 	uint32_t inflight, max_inflight_seen;
 	uint32_t ack_waiting;       /* complete operations waiting for their covering ACK */
@@ -212,6 +213,18 @@ void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t 
 		     bool with_data);
 void iws_tracker_resent(struct iws_tracker *t, uint8_t dir, uint32_t seq, uint32_t len);
 void iws_tracker_closed(struct iws_tracker *t, uint8_t dir, uint64_t frame);
+/* ACKs of dir's octets up to ack were seen but not given to the tracker
+ * (before it existed): an operation whose last octet they covered has no
+ * known first ACK (ack_ns unknown rather than a later ACK's). */
+void iws_tracker_acks_forgotten(struct iws_tracker *t, uint8_t dir, uint32_t ack);
+
+/* FPDUs of dir that frame carried were hidden: a snapshot length cut their
+ * headers. Read Responses that answer no captured request then answer Read
+ * Requests among them (in request order), which start in that frame.
+ * frame 0: more octets of dir were hidden, in frames not known (framing was
+ * not found again at once): no more inference until a captured Read is
+ * answered. */
+void iws_tracker_hidden(struct iws_tracker *t, uint8_t dir, uint64_t frame, int64_t ts);
 
 /* Ids of the operations in flight (not yet complete), oldest first: up to
  * max of them in ids; returns how many there are. */

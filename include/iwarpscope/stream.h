@@ -279,6 +279,8 @@ struct iws_stream_counts {
 	uint64_t lost;              /* times framing was lost */
 	uint64_t skipped_bytes;     /* octets passed over while hunting */
 	uint64_t partial_at_end;    /* FPDUs cut off by the end of the stream */
+	uint64_t segment_resyncs;   /* of resyncs: at a sliced segment's start (FPDUs aligned
+				     * with segments), after a header the slice cut */
 	uint64_t buf_limit_hits;    /* octets dropped: max_buf reached */
 	uint64_t order_forced;      /* FPDUs released out of cross-direction order (max_held) */
 	/* TCP behaviour (docs/semantics.md) */

@@ -54,6 +54,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (flags & 0x04)
 			iws_tracker_gap(t, flags & 1);
+		if ((flags & 0x0C) == 0x0C) {
+			/* a slice hid FPDUs of this direction (frame 0: in frames
+			 * not known), or ACKs before the tracker were forgotten */
+			if (flags & 0x02)
+				iws_tracker_acks_forgotten(t, !(flags & 1), (uint32_t)(frame * 64));
+			else
+				iws_tracker_hidden(t, flags & 1, (flags & 0x40) ? 0 : frame + 1,
+						   (int64_t)frame * 1000 + 1);
+		}
 		struct iws_msg m;
 		if (iws_rdmap_parse(data + off, len, &m).status == IWS_OK) {
 			frame++;

@@ -120,6 +120,13 @@ def variants(p, quick):
     starts = sorted({max(1, n // 4), max(1, n // 2)} if not quick else {max(1, n // 3)})
     for k in starts:
         yield "slice-%d" % (k + 1), pcaptool.Pcap(p.magic, p.snaplen, p.linktype, p.records[k:])
+    # a mirror port's slices (issue 14), from the start and mid-stream
+    for snap in ((96,) if quick else (96, 128)):
+        yield "snap-%d" % snap, pcaptool.Pcap(p.magic, snap, p.linktype,
+                                              [(a, b, o, d[:snap]) for a, b, o, d in p.records])
+    k = starts[-1]
+    yield "slice-%d-snap-96" % (k + 1), pcaptool.Pcap(p.magic, 96, p.linktype,
+                                                      [(a, b, o, d[:96]) for a, b, o, d in p.records[k:]])
     first = next(s for s in segs if s.ok)
     for name, who in (("onedir-A", first.src), ("onedir-B", first.dst)):
         recs = [r for r, s in zip(p.records, segs) if s.ok and s.src == who]

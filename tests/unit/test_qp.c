@@ -481,6 +481,76 @@ int main(void)
 	}
 	iws_tracker_free(t);
 
+	/* --- a snapshot length hid a Read Request: its response infers it --- */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	m = read_req(1, 0x100, 0x5000, 1000);
+	feed(t, IWS_DIR_I2R, 10, 1000, &m, IWS_CRC_OK, &note);
+	iws_tracker_hidden(t, IWS_DIR_I2R, 20, 2000);   /* a request's header cut */
+	m = read_req(3, 0x300, 0x7000, 1000);
+	feed(t, IWS_DIR_I2R, 30, 3000, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x100, 0x5000, 1, 1000);
+	feed(t, IWS_DIR_R2I, 40, 4000, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x200, 0x6000, 1, 1000);          /* answers nothing captured */
+	feed(t, IWS_DIR_R2I, 50, 5000, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x300, 0x7000, 1, 1000);
+	feed(t, IWS_DIR_R2I, 60, 6000, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(n_ops, 3);
+	CHECK_EQ(ops[0].first_frame, 10);
+	CHECK_EQ(ops[0].latency_ns, 3000);
+	CHECK_EQ(ops[1].type, IWS_OPT_READ);
+	CHECK_EQ(ops[1].first_frame, 20);               /* the frame of the hidden span */
+	CHECK_EQ(ops[1].last_frame, 50);
+	CHECK_EQ(ops[1].latency_ns, 3000);
+	CHECK_EQ(ops[1].stag, 0x200);
+	CHECK_EQ(ops[1].dir, IWS_DIR_I2R);              /* the initiator's direction */
+	CHECK(ops[1].complete && (ops[1].flags & IWS_OPF_TRUNCATED));
+	CHECK_EQ(ops[2].first_frame, 30);
+	CHECK(ops[2].complete);
+	CHECK_EQ(iws_tracker_counts(t)->hidden_requests, 1);
+	CHECK_EQ(iws_tracker_counts(t)->orphan_responses, 0);
+	iws_tracker_free(t);
+
+	/* a captured Read answered after the span: the span held nothing to
+	 * answer; and octets hidden in frames not known stop the inference */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	iws_tracker_hidden(t, IWS_DIR_I2R, 5, 500);
+	m = read_req(1, 0x100, 0x5000, 1000);
+	feed(t, IWS_DIR_I2R, 10, 1000, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x100, 0x5000, 1, 1000);
+	feed(t, IWS_DIR_R2I, 40, 4000, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x200, 0x6000, 1, 1000);          /* after the span was answered */
+	feed(t, IWS_DIR_R2I, 50, 5000, &m, IWS_CRC_OK, &note);
+	iws_tracker_hidden(t, IWS_DIR_I2R, 60, 6000);
+	iws_tracker_hidden(t, IWS_DIR_I2R, 0, 0);        /* spoiled */
+	m = tagged(2, 0x400, 0x6000, 1, 1000);
+	feed(t, IWS_DIR_R2I, 70, 7000, &m, IWS_CRC_OK, &note);
+	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+	CHECK_EQ(iws_tracker_counts(t)->hidden_requests, 0);
+	CHECK_EQ(n_ops, 3);                              /* two responses without their request */
+	CHECK_EQ(ops[1].first_frame, 50);
+	CHECK_EQ(ops[2].first_frame, 70);
+	iws_tracker_free(t);
+
+	/* ACKs seen before the tracker: only the highest was given, the ones
+	 * before it are forgotten; an operation they covered has no known ACK
+	 * (not the later one's) */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	iws_tracker_ack(t, IWS_DIR_I2R, 1000, 90, 9000, false);
+	iws_tracker_acks_forgotten(t, IWS_DIR_I2R, 500);
+	m = untagged(3, 0, 1, 0, 1, 20, 0);              /* a Send, octets [400,450) */
+	feed_tcp(t, IWS_DIR_I2R, 400, 50, 5, 500, 5, 500, 5, 500, 0, &m, &note);
+	m = untagged(3, 0, 2, 0, 1, 20, 0);              /* [600,650): covered first at 1000 */
+	feed_tcp(t, IWS_DIR_I2R, 600, 50, 6, 600, 6, 600, 6, 600, 0, &m, &note);
+	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+	CHECK_EQ(n_ops, 2);
+	CHECK(ops[0].complete && !ops[0].has_ack);
+	CHECK(ops[1].complete && ops[1].has_ack);
+	CHECK_EQ(ops[1].ack_frame, 90);
+	iws_tracker_free(t);
+
 	CHECK(strcmp(iws_op_type_name(IWS_OPT_SEND_SE_INV), "send_se_inv") == 0);
 	CHECK_EQ(iws_op_type_from_name("atomic_cmp_swap"), IWS_OPT_ATOMIC_CMP_SWAP);
 	CHECK_EQ(iws_op_type_from_name("nope"), (unsigned long long)-1);

@@ -603,6 +603,53 @@ static void test_snaplen(void)
 	rec_end();
 }
 
+/* A slice cut the header of the second FPDU of a segment: framing is found
+ * again at the next segment's start (an FPDU that begins there and ends
+ * within it), and the Read Request the slice hid is inferred from the
+ * response that answers nothing captured (RFC 5040 §5.2.1: in order). */
+static void test_snaplen_resync(void)
+{
+	rec_begin(true, false, NULL);
+	side_init(0, 300);
+	side_init(1, 400);
+	add_mpa(0, 0, F_C, 0, 0);
+	add_mpa(1, 1, 0, 0, 0);
+	add_fpdu(0, sb_send_ulpdu(rec_ub, 1, 0, 1, 200), 1);                        /* el 1 */
+	add_fpdu(0, sb_read_req_ulpdu(rec_ub, 1, 0x10, 0, 100, 0x20, 0), 1);        /* el 2: hidden */
+	add_fpdu(0, sb_send_ulpdu(rec_ub, 2, 0, 1, 200), 1);                        /* el 3 */
+	add_fpdu(1, sb_tagged_ulpdu(rec_ub, IWS_OP_CODE_READ_RESP, 0x10, 0, 1, 100), 1); /* el 1 */
+	handshake(0);
+	/* 5: el 1 and el 2 in one segment, 60 octets of it captured */
+	send_cap(0, at(0, 1), len_of(0, 1) + len_of(0, 2), 60, IWS_TCP_PSH);
+	send_cap(0, at(0, 3), len_of(0, 3), 60, IWS_TCP_PSH); /* 6: sliced too */
+	send_el(1, 1, 1);                                      /* 7 */
+	CHECK_EQ(count_fpdus(0), 2);
+	CHECK_FPDU_AT(fpdu_rec(0, 0), 0, 1, 5);
+	const struct rpdu *r = fpdu_rec(0, 1);
+	CHECK_FPDU_AT(r, 0, 3, 6);
+	if (r) {
+		CHECK(r->p.truncated && r->has_msg && r->msn == 2);
+		CHECK_EQ(r->crc, IWS_CRC_UNVERIFIABLE);
+	}
+	CHECK_EQ(iws_stream_counts(T.s, 0)->segment_resyncs, 1);
+	CHECK_EQ(count_fpdus(1), 1);
+	finish(IWS_OPF_UNFINISHED);
+	CHECK_EQ(iws_stream_tracker_counts(T.s)->hidden_requests, 1);
+	int reads = 0;
+	for (int i = 0; i < T.nop; i++) {
+		if (T.op[i].op.type != IWS_OPT_READ)
+			continue;
+		reads++;
+		CHECK(T.op[i].op.complete);
+		CHECK_EQ(T.op[i].op.first_frame, 5);   /* the segment that hid its request */
+		CHECK_EQ(T.op[i].op.last_frame, 7);
+		CHECK_EQ(T.op[i].op.dir, 0);
+	}
+	CHECK_EQ(reads, 1);
+	CHECK_EQ(T.nop, 3);
+	rec_end();
+}
+
 /* FIN and RST events; the operations in flight at the end are reported
  * with the flag given; what is buffered is pending until the end. */
 static void test_fin_rst_finish(void)
@@ -789,6 +836,7 @@ int main(void)
 	test_gap_by_ack();
 	test_hole_in_fpdu();
 	test_snaplen();
+	test_snaplen_resync();
 	test_fin_rst_finish();
 	test_limits();
 	return check_done("test_stream");
