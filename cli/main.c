@@ -11,15 +11,50 @@
 #include <string.h>
 
 #include "inputs.h"
+#include "merge.h"
 #include "options.h"
 #include "pipeline.h"
+
+/* Where the command word "merge" is, if it is the command: the first word
+ * that is neither an option nor the value of one of merge's options. */
+static int merge_command_at(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i];
+		if (strcmp(w, "merge") == 0)
+			return i;
+		if (w[0] != '-' || strcmp(w, "-") == 0 || strcmp(w, "--") == 0)
+			return 0;
+		if (!strcmp(w, "-T") || !strcmp(w, "-o") || !strcmp(w, "--format") ||
+		    !strcmp(w, "--output"))
+			i++;
+	}
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
 	static struct options o;
 	static struct pipeline p;
 	char err[512] = "";
-	int rc = options_parse(argc, argv, &o);
+	int rc;
+	/* merge reads statistics, not captures: a command of its own, after
+	 * any options (merge_main takes the words around it). */
+	int mi = merge_command_at(argc, argv);
+	if (mi > 0) {
+		char **args = malloc((size_t)argc * sizeof(*args));
+		if (!args)
+			return 2;
+		int n = 0;
+		args[n++] = argv[mi];
+		for (int i = 1; i < argc; i++)
+			if (i != mi)
+				args[n++] = argv[i];
+		rc = merge_main(n, args);
+		free(args);
+		return rc;
+	}
+	rc = options_parse(argc, argv, &o);
 	if (rc) {
 		options_free(&o);
 		return rc == 1 ? 0 : 2;

@@ -236,6 +236,9 @@ static void print_help(FILE *f, int cmd)
 					fputc(*w, f);
 			fputc('\n', f);
 		}
+		/* merge reads statistics, not captures (merge.c has its options) */
+		fputs("  merge              combine `stats --format json` of several captures or\n"
+		      "                     hosts into one report (merge --help)\n", f);
 	} else {
 		fprintf(f, "Usage: iwarpscope %s [OPTIONS] FILE...\n"
 			   "       iwarpscope %s [OPTIONS] -i INTERFACE\n\n%s",

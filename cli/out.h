@@ -123,6 +123,8 @@ unsigned report_findings(const struct report *r);
 /* Shared by the text and JSON writers. */
 /* key: {count, min, mean, p50, p90, p99, p999, max, exact}, or null when empty. */
 void latency_json(struct jsonw *j, const char *key, const struct iws_latency *l);
+/* The same with the mergeable sketch (sketch.h): the statistics' JSON. */
+void latency_json_sketch(struct jsonw *j, const char *key, const struct iws_latency *l);
 /* A text row: QP, label, count, min, mean, p50, p90, p99, p99.9, max. */
 void latency_row(FILE *f, const char *qp, const char *label, int opw, const struct iws_latency *l);
 const char *hs_name(enum iws_stream_state st);

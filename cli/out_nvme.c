@@ -186,8 +186,8 @@ static void groups_json(struct jsonw *j, const struct iws_nvme_stats *s)
 		jw_ku64(j, "bytes", o->bytes);
 		jw_ku64(j, "iops", iws_nvme_op_iops(o));
 		jw_ki64(j, "span_ns", o->complete ? o->last_end_ns - o->first_start_ns : 0);
-		latency_json(j, "latency_ns", &o->latency);
-		latency_json(j, "data_ns", &o->data);
+		latency_json_sketch(j, "latency_ns", &o->latency);
+		latency_json_sketch(j, "data_ns", &o->data);
 		jw_key(j, "statuses");
 		jw_arr(j);
 		for (uint32_t k = 0; k < o->nstatus; k++) {

@@ -10,6 +10,7 @@
 
 #include "iwarpscope/names.h"
 #include "out.h"
+#include "sketch.h"
 #include "units.h"
 
 const char *hs_name(enum iws_stream_state st)
@@ -66,7 +67,8 @@ unsigned report_findings(const struct report *r)
 
 /* ---- JSON ---- */
 
-void latency_json(struct jsonw *j, const char *key, const struct iws_latency *lc)
+static void latency_obj(struct jsonw *j, const char *key, const struct iws_latency *lc,
+			bool sketch)
 {
 	/* Quantiles sort the samples lazily: a cache, not a change of value. */
 	struct iws_latency *l = (struct iws_latency *)lc;
@@ -85,10 +87,22 @@ void latency_json(struct jsonw *j, const char *key, const struct iws_latency *lc
 	jw_ki64(j, "p999", iws_latency_quantile(l, 0.999));
 	jw_ki64(j, "max", l->max);
 	jw_kbool(j, "exact", iws_latency_is_exact(l));
+	if (sketch)
+		sketch_json(j, l);
 	jw_obj_end(j);
 }
 
-void stats_op_fields_json(struct jsonw *j, const struct iws_op_stats *o)
+void latency_json(struct jsonw *j, const char *key, const struct iws_latency *l)
+{
+	latency_obj(j, key, l, false);
+}
+
+void latency_json_sketch(struct jsonw *j, const char *key, const struct iws_latency *l)
+{
+	latency_obj(j, key, l, true);
+}
+
+static void op_fields(struct jsonw *j, const struct iws_op_stats *o, bool sketch)
 {
 	jw_ku64(j, "count", o->count);
 	jw_ku64(j, "complete", o->complete);
@@ -97,8 +111,13 @@ void stats_op_fields_json(struct jsonw *j, const struct iws_op_stats *o)
 	jw_ku64(j, "crc_errors", o->crc_errors);
 	jw_ku64(j, "retransmissions", o->retransmissions);
 	jw_ki64(j, "stall_ns", o->stall_ns);
-	latency_json(j, "latency_ns", &o->latency);
-	latency_json(j, "delivery_ns", &o->delivery);
+	latency_obj(j, "latency_ns", &o->latency, sketch);
+	latency_obj(j, "delivery_ns", &o->delivery, sketch);
+}
+
+void stats_op_fields_json(struct jsonw *j, const struct iws_op_stats *o)
+{
+	op_fields(j, o, false);
 }
 
 void stats_tcp_json(struct jsonw *j, const struct conn *c)
@@ -122,7 +141,7 @@ static void ops_json(struct jsonw *j, const struct iws_qp_stats *s)
 			continue;
 		jw_key(j, iws_op_type_name((enum iws_op_type)t));
 		jw_obj(j);
-		stats_op_fields_json(j, o);
+		op_fields(j, o, true);
 		jw_obj_end(j);
 	}
 	jw_obj_end(j);
