@@ -38,8 +38,19 @@ def main(argv):
     rc, out, err = run(tool, [rd, "ops"])
     check(rc == 2, "a command after a file is a file: exit 2, got %d" % rc)
 
+    # merge (its own options) after options too.
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        js = os.path.join(tmp, "a.json")
+        with open(js, "w") as f:
+            f.write(run(tool, ["stats", "-T", "json", rd])[1])
+        r1 = run(tool, ["merge", "-T", "json", js])
+        r2 = run(tool, ["-T", "json", "merge", js])
+        check(r1[0] == 0 and r1 == r2, "-T json merge A == merge -T json A (got %d %r)" % (r2[0], r2[2]))
+
     # Per-command help.
     _, full, _ = run(tool, ["--help"])
+    check("  merge " in full, "--help lists merge")
     for cmd in ("summary", "ops", "stats", "fpdus", "nvme", "report"):
         rc, h, _ = run(tool, [cmd, "--help"])
         check(rc == 0 and h.startswith("Usage: iwarpscope %s " % cmd), "%s --help: its usage" % cmd)
