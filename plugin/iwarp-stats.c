@@ -96,6 +96,8 @@ static tap_packet_status ops_packet(void *p, packet_info *pinfo, epan_dissect_t 
 	(void)flags;
 	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
 	const iwarp_frame_rec *fr = (const iwarp_frame_rec *)data;
+	if (!fr->ic)
+		return TAP_PACKET_DONT_REDRAW;  /* the capture's end: draw adds what was left */
 	add_ops(td->qps, fr->ic->qp, fr->ops);
 	return TAP_PACKET_REDRAW;
 }

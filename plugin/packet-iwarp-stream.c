@@ -72,7 +72,12 @@ static struct {
 	const guint8 *cur_payload;   /* its TCP payload, when in the frame's own octets */
 	guint32 cur_cap;
 	gboolean finished;
+	guint32 last_num;            /* the last frame of the first pass */
 } cap;
+
+/* The tap record of the capture's last frame (no connection): see
+ * packet-iwarp.h. */
+const iwarp_frame_rec iwarp_capture_end = { NULL };
 
 wmem_list_t *iwarp_conversations(void)
 {
@@ -225,6 +230,10 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 				r->op->type = (guint8)r->note.op_type;
 				if (r->note.op_first && !r->op->first_frame)
 					r->op->first_frame = (guint32)p->frame;
+				if (r->note.op_first && !r->op->first_pdu)
+					r->op->first_pdu = r;
+				/* FPDUs come in order: the last one is its end */
+				r->op->last_pdu = r;
 			}
 		}
 		const struct iws_mpa_conn *m = ic->eng ? iws_stream_mpa(ic->eng) : NULL;
@@ -252,6 +261,17 @@ static void on_op(void *ctx, const struct iws_op *op)
 	l->bytes = op->bytes;
 	l->segments = op->segments;
 	l->flags = op->flags;
+	l->rtr = op->rtr;
+	l->retransmissions = op->retransmissions;
+	l->stall_ns = op->stall_ns;
+	l->queued_ns = op->queued_ns;
+	l->has_ack = op->has_ack;
+	l->ack_with_data = op->ack_with_data;
+	l->ack_frame = (guint32)op->ack_frame;
+	l->ack_ns = op->ack_ns;
+	/* the ACK frame names the operations it acknowledges */
+	if (op->has_ack && op->ack_frame)
+		APPEND(frame_rec((guint32)op->ack_frame, TRUE)->acked, iwarp_op_link *, l);
 	if (cap.cur_num)
 		APPEND(frame_rec(cap.cur_num, TRUE)->ops, struct iws_op, *op);
 	else
@@ -269,10 +289,36 @@ static void on_span(void *ctx, const struct iws_span *sp)
 	APPEND(fr->spans, iwarp_span_rec, r);
 }
 
+/* A side's first FIN or RST, with the operations outstanding then (their
+ * ids as the CLI's teardown list has them). */
+static void record_close(iwarp_conv *ic, const struct iws_stream_event *ev)
+{
+	iwarp_close_rec c;
+	memset(&c, 0, sizeof(c));
+	c.kind = (guint8)ev->kind;
+	c.dir = ev->dir;
+	c.outstanding = ic->eng ? iws_stream_inflight_ids(ic->eng, NULL, 0) : ev->detail;
+	c.n_ids = MIN(c.outstanding, IWARP_CLOSE_MAX_IDS);
+	if (c.n_ids) {
+		c.ids = wmem_alloc_array(wmem_file_scope(), guint64, c.n_ids);
+		if (iws_stream_inflight_ids(ic->eng, c.ids, c.n_ids) < c.n_ids)
+			c.n_ids = 0;
+	}
+	APPEND(frame_rec((guint32)ev->frame, TRUE)->closes, iwarp_close_rec, c);
+	if (ev->dir < 2 && !ic->close_frame[ev->dir]) {
+		ic->close_frame[ev->dir] = (guint32)ev->frame;
+		ic->close_kind[ev->dir] = (guint8)ev->kind;
+	}
+}
+
 static void on_event(void *ctx, const struct iws_stream_event *ev)
 {
 	iwarp_nvme_event((iwarp_conv *)ctx, ev);
 	switch (ev->kind) {
+	case IWS_SEV_FIN:
+	case IWS_SEV_RST:
+		record_close((iwarp_conv *)ctx, ev);
+		break;
 	case IWS_SEV_GAP:
 	case IWS_SEV_FRAMING_LOST:
 	case IWS_SEV_FRAMING_FOUND:
@@ -453,8 +499,12 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 		   iwarp_frame_rec *fr)
 {
 	iwarp_conv *ic = fr->ic;
-	col_set_str(pinfo->cinfo, COL_PROTOCOL, "iWARP");
-	col_clear(pinfo->cinfo, COL_INFO);
+	/* A frame without iWARP octets (a pure ACK, a FIN) keeps TCP's columns:
+	 * what it tells about operations is in its tree. */
+	if (fr->pdus || fr->spans || (fr->late && !PINFO_FD_VISITED(pinfo))) {
+		col_set_str(pinfo->cinfo, COL_PROTOCOL, "iWARP");
+		col_clear(pinfo->cinfo, COL_INFO);
+	}
 	guint np = fr->pdus ? wmem_array_get_count(fr->pdus) : 0;
 	guint ns = fr->spans ? wmem_array_get_count(fr->spans) : 0;
 	guint ne = fr->events ? wmem_array_get_count(fr->events) : 0;
@@ -485,6 +535,14 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 		iwarp_mpa_add_late(payload ? payload : frame, pinfo, tree, r->frame);
 		render_pdu(frame, pinfo, tree, ic, NULL, r);
 	}
+	/* TCP around the operations: the ones this frame acknowledges, a FIN
+	 * or RST and what it left outstanding. */
+	if (fr->acked)
+		iwarp_rdmap_add_acked(payload ? payload : frame, pinfo, tree, fr->acked);
+	guint nc = fr->closes ? wmem_array_get_count(fr->closes) : 0;
+	for (guint i = 0; i < nc; i++)
+		iwarp_rdmap_add_close(payload ? payload : frame, pinfo, tree, ic,
+				      (const iwarp_close_rec *)wmem_array_index(fr->closes, i));
 	if (iwarp_tap >= 0 && (fr->ops || fr->nvme))
 		tap_queue_packet(iwarp_tap, pinfo, fr);
 	iwarp_keep_conversation(pinfo, ic);
@@ -505,9 +563,17 @@ static int dissect_iwarp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 		if ((v.flags & IWS_TCP_SYN) || ic->iwarp)
 			claim(pinfo, ic, &v);
 	}
+	if (!PINFO_FD_VISITED(pinfo) && pinfo->num > cap.last_num)
+		cap.last_num = pinfo->num;
+	/* The capture's last frame, once the sequential pass is over, tells the
+	 * taps that the operations still in flight at the end were reported
+	 * (the GUI's table counts them then, as tshark's text statistics do). */
+	if (iwarp_tap >= 0 && cap.finished && pinfo->num == cap.last_num)
+		tap_queue_packet(iwarp_tap, pinfo, &iwarp_capture_end);
 	iwarp_frame_rec *fr = frame_rec(pinfo->num, FALSE);
 	if (!fr || !fr->ic || !fr->ic->iwarp ||
-	    (!fr->pdus && !fr->spans && !fr->events && !fr->ops && !fr->nvme && !fr->late))
+	    (!fr->pdus && !fr->spans && !fr->events && !fr->ops && !fr->nvme && !fr->late && !fr->acked &&
+	     !fr->closes))
 		return 0;
 	tvbuff_t *payload = NULL;
 	if (fr->in_frame && fr->payload_len)
