@@ -262,6 +262,7 @@ static void on_op(void *ctx, const struct iws_op *op)
 	l->segments = op->segments;
 	l->flags = op->flags;
 	l->rtr = op->rtr;
+	l->first_inorder_frame = (guint32)op->first_inorder_frame;
 	l->retransmissions = op->retransmissions;
 	l->stall_ns = op->stall_ns;
 	l->queued_ns = op->queued_ns;

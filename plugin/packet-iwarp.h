@@ -69,6 +69,7 @@ typedef struct iwarp_op_link {
 	guint32 flags;               /* IWS_OPF_* */
 	/* where the time went (docs/semantics.md), once done */
 	gboolean rtr;
+	guint32 first_inorder_frame; /* where its first FPDU became deliverable in order */
 	guint32 retransmissions;
 	gint64 stall_ns, queued_ns;
 	gboolean has_ack, ack_with_data;

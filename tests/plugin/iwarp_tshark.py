@@ -50,6 +50,14 @@ iwarp.nvme.connect.sqsize iwarp.nvme.connect.hostnqn iwarp.nvme.connect.subnqn i
 iwarp.nvme.property iwarp.nvme.response_in iwarp.nvme.request_in iwarp.nvme.response_time
 iwarp.nvme.data_in iwarp.nvme.cmd_in
 """.split()
+# Where an operation's time went (issue 13).
+TIMING_FIELDS = """
+iwarp.rdmap.first_transmission iwarp.rdmap.ack_in iwarp.rdmap.ack_time iwarp.rdmap.ack_with_data
+iwarp.rdmap.retransmissions iwarp.rdmap.stall iwarp.rdmap.queued iwarp.rdmap.after_close
+iwarp.rdmap.op.id iwarp.rdmap.op.first_inorder_frame iwarp.rdmap.op.rtr iwarp.rdmap.op.after_close
+iwarp.rdmap.op.payload_captured iwarp.rdmap.acked_op iwarp.rdmap.teardown.kind iwarp.rdmap.teardown.side
+iwarp.rdmap.teardown.outstanding iwarp.rdmap.teardown.op_id
+""".split()
 
 # Extra tshark options per sample (tshark-options.txt: "NAME option..."),
 # e.g. in-order reassembly of out-of-order segments for captures with
@@ -324,7 +332,7 @@ def check_fields(r):
         parts = line.split("\t")
         if len(parts) > 2 and parts[0] == "F":
             have.add(parts[2])
-    missing = [f for f in DESIGN_FIELDS + NVME_FIELDS if f not in have]
+    missing = [f for f in DESIGN_FIELDS + NVME_FIELDS + TIMING_FIELDS if f not in have]
     for p in DESIGN_PREFIXES:
         if not any(h.startswith(p) for h in have):
             missing.append(p + "*")
@@ -333,7 +341,8 @@ def check_fields(r):
             missing.append("protocol " + proto)
     if missing:
         raise Fail("missing from -G fields: " + " ".join(missing))
-    return "%d DESIGN.md and %d NVMe fields present" % (len(DESIGN_FIELDS), len(NVME_FIELDS))
+    return "%d DESIGN.md, %d NVMe and %d timing fields present" % (len(DESIGN_FIELDS), len(NVME_FIELDS),
+                                                                   len(TIMING_FIELDS))
 
 
 def check_clean(r, cap, expect_errors=()):
@@ -572,20 +581,29 @@ def compare_with_cli(r, cap, cli, opts=()):
     return errs, len(cli_ops)
 
 
-def pdml_nvme(xml_text):
-    """Every iwarp.nvme item: dicts of its fields (lists for repeated ones:
-    iwarp.nvme.data_in) with the frame and the QP (iwarp.rdmap.qp)."""
-    out = []
+def pdml_packets(xml_text):
+    """(frame number, its proto elements) of every packet of a PDML document."""
     for pkt in ET.fromstring(xml_text).iter("packet"):
-        num = qp = None
-        for proto in pkt.findall("proto"):
-            name = proto.get("name")
-            if name == "frame":
+        num = None
+        protos = pkt.findall("proto")
+        for proto in protos:
+            if proto.get("name") == "frame":
                 for f in proto.iter("field"):
                     if f.get("name") == "frame.number":
                         num = int(f.get("show"))
                         break
-            elif name == "iwarp.rdmap":
+        yield num, protos
+
+
+def pdml_nvme(xml_text):
+    """Every iwarp.nvme item: dicts of its fields (lists for repeated ones:
+    iwarp.nvme.data_in) with the frame and the QP (iwarp.rdmap.qp)."""
+    out = []
+    for num, protos in pdml_packets(xml_text):
+        qp = None
+        for proto in protos:
+            name = proto.get("name")
+            if name == "iwarp.rdmap":
                 for f in proto.iter("field"):
                     if f.get("name") == "iwarp.rdmap.qp":
                         qp = int(f.get("show"))
@@ -727,6 +745,116 @@ def compare_nvme_with_cli(r, cap, cli, opts=()):
     return errs, rows
 
 
+def pdml_op_ends(xml_text):
+    """(qp, op id) -> list of the iwarp.rdmap items that carry an operation's
+    numbers (those with iwarp.rdmap.retransmissions: its last FPDU), each a
+    dict of its fields with the frame."""
+    out = {}
+    for num, protos in pdml_packets(xml_text):
+        for proto in protos:
+            if proto.get("name") == "iwarp.rdmap":
+                d = {"frame": num}
+                for f in proto.iter("field"):
+                    n = f.get("name")
+                    if n and n.startswith("iwarp.rdmap.") and n not in d:
+                        d[n] = f.get("show")
+                if "iwarp.rdmap.retransmissions" in d and "iwarp.rdmap.op.id" in d:
+                    key = (as_int(d["iwarp.rdmap.qp"]), as_int(d["iwarp.rdmap.op.id"]))
+                    out.setdefault(key, []).append(d)
+    return out
+
+
+def pdml_teardowns(r, cap):
+    """[(frame, kind, side, outstanding, [ids])] of every FIN/RST the plugin shows."""
+    out = r.run(["-2", "-r", cap, "-Y", "iwarp.rdmap.teardown.kind", "-T", "fields", "-E", "occurrence=a",
+                 "-E", "aggregator=,", "-e", "frame.number", "-e", "iwarp.rdmap.teardown.kind",
+                 "-e", "iwarp.rdmap.teardown.outstanding", "-e", "iwarp.rdmap.teardown.op_id"] + TSHARK_OPTS)
+    res = []
+    for line in out.splitlines():
+        c = line.split("\t")
+        if len(c) < 4:
+            continue
+        kinds = [int(x) for x in c[1].split(",") if x]
+        outs = [int(x) for x in c[2].split(",") if x]
+        ids = [int(x) for x in c[3].split(",") if x]
+        for k, o in zip(kinds, outs):
+            mine, ids = ids[:min(o, 1024)], ids[min(o, 1024):]
+            res.append((int(c[0]), k, o, mine))
+    return res
+
+
+# The CLI's per-operation numbers (ops --format jsonl) and the plugin fields
+# that carry them on the operation's last FPDU (times in ns).
+OP_FRAMES = (("first_frame", "iwarp.rdmap.first_transmission"), ("first_frame", "iwarp.rdmap.op.first_frame"),
+             ("last_frame", "iwarp.rdmap.op.last_frame"),
+             ("first_inorder_frame", "iwarp.rdmap.op.first_inorder_frame"))
+OP_BOOLS = (("complete", "iwarp.rdmap.op.complete"), ("payload_captured", "iwarp.rdmap.op.payload_captured"),
+            ("rtr", "iwarp.rdmap.op.rtr"), ("after_close", "iwarp.rdmap.op.after_close"))
+OP_TIMES = (("stall_ns", "iwarp.rdmap.stall"), ("queued_ns", "iwarp.rdmap.queued"),
+            ("ack_ns", "iwarp.rdmap.ack_time"), ("latency_ns", "iwarp.rdmap.response_time"))
+SEV_FIN, SEV_RST = 10, 11
+
+
+def compare_ops_with_cli(r, cap, ops, teardown):
+    """Each operation of the CLI's `ops` list against the plugin's fields on
+    its last FPDU: its frames (first transmission, first in order, last), the
+    flags (complete, payload_captured, rtr, after_close), retransmissions,
+    stall, queued, the covering ACK (ack_in, ack_time, ack_with_data) and the
+    response time; every FIN/RST of the CLI's teardown lists with its
+    outstanding operations. Returns (differences, values compared)."""
+    got = pdml_op_ends(r.run(["-2", "-r", cap, "-Y", "iwarp.rdmap.retransmissions", "-T", "pdml",
+                              "-J", "frame iwarp.rdmap"] + TSHARK_OPTS))
+    errs, n = [], 0
+
+    def ns(v):
+        return None if v is None else round(float(v) * 1e9)
+    seen = set()
+    for o in ops:
+        key = (o["qp"], o["id"])
+        seen.add(key)
+        where = "qp %d op %d (%s, frames %s-%s)" % (o["qp"], o["id"], o["op"], o["first_frame"], o["last_frame"])
+        recs = got.get(key, [])
+        if len(recs) != 1:
+            errs.append("%s: %d plugin items with its numbers, want 1" % (where, len(recs)))
+            continue
+        d = recs[0]
+
+        def cmp(name, want, have):
+            if want != have:
+                errs.append("%s: %s = %s, CLI %s" % (where, name, have, want))
+        cmp("frame of its numbers (last FPDU)", o["last_frame"], d["frame"])
+        for k, f in OP_FRAMES:
+            cmp(f, o[k], as_int(d.get(f)))
+        for k, f in OP_BOOLS:
+            cmp(f, 1 if o[k] else 0, as_int(d.get(f)))
+        cmp("iwarp.rdmap.retransmissions", o["retransmissions"], as_int(d.get("iwarp.rdmap.retransmissions")))
+        cmp("iwarp.rdmap.ack_in", o["ack_frame"], as_int(d.get("iwarp.rdmap.ack_in")))
+        cmp("iwarp.rdmap.ack_with_data", (1 if o["ack_with_data"] else 0) if o["ack_frame"] is not None else None,
+            as_int(d.get("iwarp.rdmap.ack_with_data")))
+        for k, f in OP_TIMES:
+            want = o[k]
+            if k == "queued_ns" and "iwarp.rdmap.queued" not in d and want == 0:
+                continue  # shown for reads and atomics only
+            cmp(f, want, ns(d.get(f)))
+        n += 1
+    for key in got:
+        if key not in seen:
+            errs.append("qp %d op %d: in the plugin, not in the CLI's ops" % key)
+    want_td = sorted((t["frame"], SEV_FIN if t["kind"] == "fin" else SEV_RST, t["outstanding"], t["outstanding_ids"])
+                     for t in teardown if t["kind"] in ("fin", "rst"))
+    have_td = sorted(pdml_teardowns(r, cap))
+    if want_td != have_td:
+        errs.append("teardown (frame, kind, outstanding, ids): plugin %s, CLI %s" % (have_td[:8], want_td[:8]))
+    return errs, n, len(want_td)
+
+
+def cli_ops(cli, cap):
+    env = dict(os.environ, TZ="UTC")
+    out = subprocess.run([cli, "ops", "--format", "jsonl", cap], stdout=subprocess.PIPE, check=True,
+                         env=env).stdout.decode()
+    return [json.loads(x) for x in out.splitlines() if x.strip()]
+
+
 def check_valgrind(r, cap):
     """tshark with the plugin under memcheck: no error and no definite leak
     whose stack passes through the plugin. (Errors wholly inside tshark or
@@ -817,6 +945,20 @@ def main():
                 raise Fail("\n".join(errs[:60]))
             msg = "%d NVMe commands: every capsule, completion, link and time as %s says" % (
                 len(want), "the truth" if t == "nvme-truth" else "the CLI")
+        elif t == "ops-cli":
+            # Every operation's numbers (issue 13: frames, loss attribution,
+            # covering ACK, after_close, RTR) and every FIN/RST with its
+            # outstanding operations equal the CLI's on the same capture.
+            p, q = sample(a.args[0])
+            if not a.cli or not os.access(a.cli, os.X_OK):
+                raise Fail("the CLI %s is not built" % a.cli)
+            ops = cli_ops(a.cli, p)
+            td = [t for qd in cli_stats(a.cli, p)["qps"] for t in qd.get("teardown", [])]
+            errs, n, ntd = compare_ops_with_cli(r, q, ops, td)
+            if errs:
+                raise Fail("%d differences:\n" % len(errs) + "\n".join(errs[:60]))
+            msg = "%d operations x %d fields and %d FIN/RST equal the CLI's" % (
+                n, 1 + len(OP_FRAMES) + len(OP_BOOLS) + 3 + len(OP_TIMES), ntd)
         elif t == "nfs":
             p, q = sample(a.args[0])
             msg = check_nfs(r, q, a.args[0])
