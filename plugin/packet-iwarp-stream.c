@@ -298,6 +298,7 @@ static void record_close(iwarp_conv *ic, const struct iws_stream_event *ev)
 	memset(&c, 0, sizeof(c));
 	c.kind = (guint8)ev->kind;
 	c.dir = ev->dir;
+	c.frame = (guint32)ev->frame;
 	c.outstanding = ic->eng ? iws_stream_inflight_ids(ic->eng, NULL, 0) : ev->detail;
 	c.n_ids = MIN(c.outstanding, IWARP_CLOSE_MAX_IDS);
 	if (c.n_ids) {
@@ -306,6 +307,7 @@ static void record_close(iwarp_conv *ic, const struct iws_stream_event *ev)
 			c.n_ids = 0;
 	}
 	APPEND(frame_rec((guint32)ev->frame, TRUE)->closes, iwarp_close_rec, c);
+	APPEND(ic->closes, iwarp_close_rec, c);
 	if (ev->dir < 2 && !ic->close_frame[ev->dir]) {
 		ic->close_frame[ev->dir] = (guint32)ev->frame;
 		ic->close_kind[ev->dir] = (guint8)ev->kind;

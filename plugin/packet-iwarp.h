@@ -86,6 +86,7 @@ typedef struct iwarp_op_link {
 typedef struct iwarp_close_rec {
 	guint8 kind;                 /* IWS_SEV_FIN or IWS_SEV_RST */
 	guint8 dir;                  /* IWS_DIR_* of the side that closed */
+	guint32 frame;               /* the frame that carried it */
 	guint32 outstanding;         /* operations outstanding */
 	guint32 n_ids;               /* ... the first of whose ids are in ids */
 	guint64 *ids;
@@ -183,6 +184,7 @@ typedef struct iwarp_conv {
 	wmem_map_t *ops;             /* guint64 id -> iwarp_op_link */
 	guint32 close_frame[2];      /* by IWS_DIR_*: that side's first FIN or RST (0: none) */
 	guint8 close_kind[2];        /* ... IWS_SEV_FIN or IWS_SEV_RST */
+	wmem_array_t *closes;        /* iwarp_close_rec of every FIN, RST, in order (NULL: none) */
 	wmem_array_t *leftover;      /* struct iws_op reported by iws_stream_finish */
 	/* NVMe over Fabrics (packet-iwarp-nvme.c) */
 	struct iws_nvme_conn *nvme;  /* the core's NVMe view, from the first PDU */

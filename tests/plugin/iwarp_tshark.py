@@ -501,6 +501,34 @@ def parse_ops(text):
     return res
 
 
+def parse_loss(text):
+    """qp -> dict(ops: op -> dict(retransmissions, stall_ns, acked, ack[5] or None), tcp: [fast
+    retransmits, timeouts, duplicate ACKs, zero windows], teardown: [(kind, from, frame,
+    outstanding, ids)]) from the second table and the TCP/Teardown lines of -z iwarp,ops."""
+    res, rows = qp_rows(text, 9, "Operation")
+    for qp, parts in rows:
+        ack = None if parts[4] == "-" else [round(float(x) * 1000) for x in parts[4:9]]
+        res[qp].setdefault("ops", {})[parts[0]] = dict(retransmissions=int(parts[1]),
+                                                       stall_ns=round(float(parts[2]) * 1000),
+                                                       acked=int(parts[3]), ack=ack)
+    qp = None
+    for line in text.splitlines():
+        m = re.match(r"^QP (\d+)", line)
+        if m:
+            qp = int(m.group(1))
+            continue
+        m = re.match(r"^  TCP: fast retransmits (\d+), timeouts (\d+), duplicate ACKs (\d+), zero windows (\d+)$",
+                     line)
+        if m and qp is not None:
+            res[qp]["tcp"] = [int(x) for x in m.groups()]
+        m = re.match(r"^  Teardown: (FIN|RST) from (\S+) frame (\d+) outstanding (\d+) ids (\S+)$", line)
+        if m and qp is not None:
+            ids = [] if m.group(5) == "-" else [int(x) for x in m.group(5).split(",")]
+            res[qp].setdefault("teardown", []).append((m.group(1).lower(), m.group(2), int(m.group(3)),
+                                                       int(m.group(4)), ids))
+    return res
+
+
 def check_truth_ops(r, cap, truth_path):
     """-z iwarp,ops counts equal the truth operations (RTR messages left out, as in every
     statistic: docs/semantics.md)."""
@@ -554,17 +582,39 @@ def cli_stats(cli, cap):
 def compare_with_cli(r, cap, cli, opts=()):
     """(differences, rows compared) between the plugin's -z iwarp,ops (with
     tshark options opts) and the CLI's stats on the same capture."""
-    got = parse_ops(r.run(["-q", "-r", cap, "-z", "iwarp,ops"] + list(opts)))
+    text = r.run(["-q", "-r", cap, "-z", "iwarp,ops"] + list(opts))
+    got = parse_ops(text)
+    loss = parse_loss(text)
     js = cli_stats(cli, cap)
     errs = []
     keys = ("min", "mean", "p50", "p99", "max")
     for qd in js["qps"]:
+        lq = loss.get(qd["qp"])
+        if lq is not None:
+            # the connection's TCP events and FIN/RST (issue 13)
+            t = qd["tcp"]
+            want = [t["fast_retransmits"], t["timeouts"], t["duplicate_acks"], t["zero_windows"]]
+            if lq.get("tcp") != want:
+                errs.append("qp %d TCP events: CLI %s, plugin %s" % (qd["qp"], want, lq.get("tcp")))
+            want = [(x["kind"], x["from"], x["frame"], x["outstanding"], x["outstanding_ids"])
+                    for x in qd["teardown"] if x["kind"] in ("fin", "rst")]
+            if lq.get("teardown", []) != want:
+                errs.append("qp %d teardown: CLI %s, plugin %s" % (qd["qp"], want, lq.get("teardown", [])))
         for op, st in qd.get("ops", {}).items():
             g = got.get(qd["qp"], {}).get(op)
             if not g:
                 if st.get("count"):
                     errs.append("qp %d %s: CLI %d, plugin none" % (qd["qp"], op, st["count"]))
                 continue
+            gl = (lq or {}).get("ops", {}).get(op)
+            if gl is None:
+                errs.append("qp %d %s: no retransmission/stall/ack row in the plugin" % (qd["qp"], op))
+            else:
+                d = st.get("delivery_ns")
+                want = dict(retransmissions=st["retransmissions"], stall_ns=st["stall_ns"],
+                            acked=d["count"] if d else 0, ack=[d[k] for k in keys] if d else None)
+                if gl != want:
+                    errs.append("qp %d %s loss/delivery: CLI %s, plugin %s" % (qd["qp"], op, want, gl))
             for k in ("count", "complete", "bytes", "segments"):
                 if k in st and st[k] != g[k]:
                     errs.append("qp %d %s %s: CLI %s, plugin %s" % (qd["qp"], op, k, st[k], g[k]))
@@ -855,6 +905,80 @@ def cli_ops(cli, cap):
     return [json.loads(x) for x in out.splitlines() if x.strip()]
 
 
+# Where each shipped coloring rule must colour something (issue 16 item 3).
+COLOR_EXPECT = {
+    "iWARP CRC error": "crc-corrupt",
+    "iWARP Terminate": "terminate",
+    "iWARP teardown with work outstanding": "rst-outstanding",
+    "iWARP sent after the peer closed": "rst-outstanding",
+    "iWARP lost octets or framing": "gap",
+    "iWARP operation retransmitted or stalled": "26-netem-read_bw-64k",
+}
+
+
+def check_colorfilters(r, sample, path):
+    """plugin/iwarp.colorfilters is a Wireshark coloring rules file whose every
+    filter compiles, and the rules colour the frames they are for."""
+    rules = []
+    for line in open(path):
+        line = line.rstrip("\n")
+        if not line or line.startswith("#"):
+            continue
+        m = re.match(r"^!?@([^@]+)@(.+)@\[(\d+),(\d+),(\d+)\]\[(\d+),(\d+),(\d+)\]$", line)
+        if not m or any(int(x) > 65535 for x in m.groups()[2:]):
+            raise Fail("not a coloring rule: %r" % line)
+        rules.append((m.group(1), m.group(2)))
+    errs = []
+    for name, filt in rules:
+        want = COLOR_EXPECT.get(name)
+        cap = sample(want or "rst-outstanding")[1]
+        try:
+            hit = r.run(["-2", "-r", cap, "-Y", filt, "-T", "fields", "-e", "frame.number"]).split()
+        except Fail as e:
+            errs.append("%s: %s" % (name, e))
+            continue
+        if want and not hit:
+            errs.append("%s: colours no frame of %s" % (name, want))
+    missing = [n for n in COLOR_EXPECT if n not in [x[0] for x in rules]]
+    if missing:
+        errs.append("rules missing: %s" % missing)
+    if errs:
+        raise Fail("\n".join(errs))
+    return "%d coloring rules compile, %d colour their sample" % (len(rules), len(COLOR_EXPECT))
+
+
+def check_io_graphs(r, sample, path):
+    """plugin/iwarp.io_graphs is an io_graphs UAT of Wireshark 4.0 (9 quoted
+    fields a line) whose filters compile and whose Y fields, graphed with
+    tshark's io,stat (what I/O Graphs computes) on a capture with loss, are
+    not all zero."""
+    cap = sample("26-netem-read_bw-64k")[1]
+    n = 0
+    errs = []
+    for line in open(path):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        f = re.findall(r'"([^"]*)"', line)
+        if len(f) != 9 or f[0] not in ("TRUE", "FALSE") or not re.match(r"^#[0-9a-f]{6}$", f[3]):
+            errs.append("not an io_graphs line: %r" % line)
+            continue
+        n += 1
+        calc = re.match(r"^(MAX|MIN|AVG|SUM)\(Y Field\)$", f[5])
+        if not calc:
+            r.run(["-r", cap, "-Y", f[2], "-T", "fields", "-e", "frame.number"])
+            continue
+        if "nvme" in f[6]:
+            continue  # not on this capture (plugin_nvme_* cover the field)
+        out = r.run(["-2", "-q", "-r", cap, "-z", "io,stat,1,%s(%s)%s" % (calc.group(1), f[6], f[2])])
+        vals = [float(x) for x in re.findall(r"\|\s+([0-9.]+)\s+\|", out)]
+        if not any(vals):
+            errs.append("%s: io,stat of %s is all zero" % (f[1], f[6]))
+    if errs:
+        raise Fail("\n".join(errs))
+    return "%d I/O graphs: filters compile, fields plot" % n
+
+
 def check_valgrind(r, cap):
     """tshark with the plugin under memcheck: no error and no definite leak
     whose stack passes through the plugin. (Errors wholly inside tshark or
@@ -959,6 +1083,10 @@ def main():
                 raise Fail("%d differences:\n" % len(errs) + "\n".join(errs[:60]))
             msg = "%d operations x %d fields and %d FIN/RST equal the CLI's" % (
                 n, 1 + len(OP_FRAMES) + len(OP_BOOLS) + 3 + len(OP_TIMES), ntd)
+        elif t == "colorfilters":
+            msg = check_colorfilters(r, sample, a.args[0])
+        elif t == "io-graphs":
+            msg = check_io_graphs(r, sample, a.args[0])
         elif t == "nfs":
             p, q = sample(a.args[0])
             msg = check_nfs(r, q, a.args[0])
