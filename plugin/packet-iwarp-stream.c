@@ -435,7 +435,15 @@ static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, 
 	cap.cur_num = pinfo->num;
 	cap.cur_payload = v->ds_tvb == frame ? payload : NULL;
 	cap.cur_cap = capl;
+	const struct iws_stream_counts *k = iws_stream_counts(ic->eng, side);
+	guint64 before[4] = { k->fast_retransmits, k->timeouts, k->zero_windows, k->duplicate_acks };
 	iws_stream_segment(ic->eng, side, &seg);
+	/* what TCP did in this segment, as the engine counted it (the CLI's
+	 * per-QP `tcp` numbers, frame by frame) */
+	guint64 after[4] = { k->fast_retransmits, k->timeouts, k->zero_windows, k->duplicate_acks };
+	for (int i = 0; i < 4; i++)
+		if (after[i] != before[i])
+			frame_rec(pinfo->num, TRUE)->tcp_events |= (guint8)(1u << i);
 	cap.cur_num = 0;
 	cap.cur_payload = NULL;
 	if (!ic->iwarp && iws_stream_is_iwarp(ic->eng)) {
@@ -542,6 +550,8 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 	 * or RST and what it left outstanding. */
 	if (fr->acked)
 		iwarp_rdmap_add_acked(payload ? payload : frame, pinfo, tree, fr->acked);
+	if (fr->tcp_events)
+		iwarp_rdmap_add_tcp_events(payload ? payload : frame, pinfo, tree, fr->tcp_events);
 	guint nc = fr->closes ? wmem_array_get_count(fr->closes) : 0;
 	for (guint i = 0; i < nc; i++)
 		iwarp_rdmap_add_close(payload ? payload : frame, pinfo, tree, ic,
@@ -576,7 +586,7 @@ static int dissect_iwarp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 	iwarp_frame_rec *fr = frame_rec(pinfo->num, FALSE);
 	if (!fr || !fr->ic || !fr->ic->iwarp ||
 	    (!fr->pdus && !fr->spans && !fr->events && !fr->ops && !fr->nvme && !fr->late && !fr->acked &&
-	     !fr->closes))
+	     !fr->closes && !fr->tcp_events))
 		return 0;
 	tvbuff_t *payload = NULL;
 	if (fr->in_frame && fr->payload_len)

@@ -38,16 +38,19 @@ static int hf_iwarp_rdmap_teardown_side = -1;
 static int hf_iwarp_rdmap_teardown_outstanding = -1;
 static int hf_iwarp_rdmap_teardown_op_id = -1;
 static int hf_iwarp_rdmap_teardown_op_frame = -1;
+static int hf_iwarp_rdmap_tcp_event = -1;
 
 static gint ett_iwarp_rdmap_acked = -1;
 static gint ett_iwarp_rdmap_acked_op = -1;
 static gint ett_iwarp_rdmap_teardown = -1;
 static gint ett_iwarp_rdmap_teardown_op = -1;
+static gint ett_iwarp_rdmap_tcp_event = -1;
 
 static expert_field ei_iwarp_rdmap_stalled = EI_INIT;
 static expert_field ei_iwarp_rdmap_retransmitted = EI_INIT;
 static expert_field ei_iwarp_rdmap_after_close = EI_INIT;
 static expert_field ei_iwarp_rdmap_teardown = EI_INIT;
+static expert_field ei_iwarp_rdmap_tcp_event = EI_INIT;
 
 /* Expert info thresholds (preferences of iwarp.rdmap). */
 static guint stall_threshold_us = 1000;
@@ -56,6 +59,14 @@ static guint retrans_threshold = 1;
 static const value_string teardown_kind_vals[] = {
 	{ IWS_SEV_FIN, "FIN" },
 	{ IWS_SEV_RST, "RST" },
+	{ 0, NULL }
+};
+
+static const value_string tcp_event_vals[] = {
+	{ IWARP_TCP_EV_FAST_RETRANSMIT, "fast retransmission (after duplicate ACKs)" },
+	{ IWARP_TCP_EV_TIMEOUT, "retransmission after a timeout" },
+	{ IWARP_TCP_EV_ZERO_WINDOW, "zero window" },
+	{ IWARP_TCP_EV_DUP_ACK, "duplicate ACK" },
 	{ 0, NULL }
 };
 
@@ -157,6 +168,23 @@ void iwarp_rdmap_add_acked(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
 	}
 }
 
+void iwarp_rdmap_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint8 events)
+{
+	proto_item *ti;
+	proto_tree *et = proto_tree_add_subtree(tree, tvb, 0, 0, ett_iwarp_rdmap_tcp_event, &ti,
+						"iWARP: TCP event of this connection");
+	proto_item_set_generated(ti);
+	for (guint8 bit = 1; bit && bit <= IWARP_TCP_EV_DUP_ACK; bit = (guint8)(bit << 1)) {
+		if (!(events & bit))
+			continue;
+		proto_item *pi = proto_tree_add_uint(et, hf_iwarp_rdmap_tcp_event, tvb, 0, 0, bit);
+		proto_item_set_generated(pi);
+		if (bit != IWARP_TCP_EV_DUP_ACK)
+			expert_add_info_format(pinfo, pi, &ei_iwarp_rdmap_tcp_event, "TCP %s on an iWARP connection",
+					       val_to_str_const(bit, tcp_event_vals, "event"));
+	}
+}
+
 void iwarp_rdmap_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
 			   const iwarp_close_rec *c)
 {
@@ -235,11 +263,16 @@ void iwarp_timing_register(int proto, module_t *m)
 			FT_UINT32, BASE_DEC, NULL, 0x0, "Operations begun and not finished at this FIN or RST", HFILL } },
 		{ &hf_iwarp_rdmap_teardown_op_id, { "Outstanding operation", "iwarp.rdmap.teardown.op_id", FT_UINT64,
 			BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_tcp_event, { "TCP event", "iwarp.rdmap.tcp_event", FT_UINT8, BASE_HEX,
+			VALS(tcp_event_vals), 0x0,
+			"What the stream engine counted for this segment (the CLI's tcp fast_retransmits, timeouts, "
+			"zero_windows, duplicate_acks)", HFILL } },
 		{ &hf_iwarp_rdmap_teardown_op_frame, { "Its first frame", "iwarp.rdmap.teardown.op_frame", FT_FRAMENUM,
 			BASE_NONE, NULL, 0x0, "The first transmission of the outstanding operation", HFILL } },
 	};
 	static gint *ett[] = {
 		&ett_iwarp_rdmap_acked, &ett_iwarp_rdmap_acked_op, &ett_iwarp_rdmap_teardown, &ett_iwarp_rdmap_teardown_op,
+		&ett_iwarp_rdmap_tcp_event,
 	};
 	static ei_register_info ei[] = {
 		{ &ei_iwarp_rdmap_stalled, { "iwarp.rdmap.stalled", PI_SEQUENCE, PI_WARN,
@@ -248,6 +281,8 @@ void iwarp_timing_register(int proto, module_t *m)
 			"Operation's octets retransmitted", EXPFILL } },
 		{ &ei_iwarp_rdmap_after_close, { "iwarp.rdmap.sent_after_close", PI_SEQUENCE, PI_WARN,
 			"Sent after the peer closed the connection: not placed", EXPFILL } },
+		{ &ei_iwarp_rdmap_tcp_event, { "iwarp.rdmap.tcp_event.loss", PI_SEQUENCE, PI_NOTE,
+			"TCP retransmission or zero window on an iWARP connection", EXPFILL } },
 		{ &ei_iwarp_rdmap_teardown, { "iwarp.rdmap.teardown.unfinished", PI_SEQUENCE, PI_WARN,
 			"Connection closed with operations outstanding", EXPFILL } },
 	};

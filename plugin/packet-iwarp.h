@@ -150,6 +150,7 @@ typedef struct iwarp_frame_rec {
 	wmem_array_t *nvme;          /* iwarp_nvme_link * reported while this frame was fed */
 	wmem_array_t *acked;         /* iwarp_op_link * whose covering ACK is this frame */
 	wmem_array_t *closes;        /* iwarp_close_rec: FIN, RST sent in this frame */
+	guint8 tcp_events;           /* IWARP_TCP_EV_*: what the engine counted for this segment */
 } iwarp_frame_rec;
 
 /* One NVMe command as the tracker reported it: what rendering and the
@@ -277,6 +278,12 @@ void iwarp_timing_segment(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, iwa
 			  const iwarp_pdu_rec *rec);
 /* A frame's TCP acknowledgement covered these operations (iwarp_op_link *). */
 void iwarp_rdmap_add_acked(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, wmem_array_t *acked);
+/* TCP events of a segment (iwarp_frame_rec.tcp_events), bits. */
+#define IWARP_TCP_EV_FAST_RETRANSMIT 0x01
+#define IWARP_TCP_EV_TIMEOUT         0x02
+#define IWARP_TCP_EV_ZERO_WINDOW     0x04
+#define IWARP_TCP_EV_DUP_ACK         0x08
+void iwarp_rdmap_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint8 events);
 /* A FIN or RST of the connection and the operations it left outstanding. */
 void iwarp_rdmap_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
 			   const iwarp_close_rec *c);

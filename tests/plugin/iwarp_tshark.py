@@ -56,7 +56,7 @@ iwarp.rdmap.first_transmission iwarp.rdmap.ack_in iwarp.rdmap.ack_time iwarp.rdm
 iwarp.rdmap.retransmissions iwarp.rdmap.stall iwarp.rdmap.queued iwarp.rdmap.after_close
 iwarp.rdmap.op.id iwarp.rdmap.op.first_inorder_frame iwarp.rdmap.op.rtr iwarp.rdmap.op.after_close
 iwarp.rdmap.op.payload_captured iwarp.rdmap.acked_op iwarp.rdmap.teardown.kind iwarp.rdmap.teardown.side
-iwarp.rdmap.teardown.outstanding iwarp.rdmap.teardown.op_id
+iwarp.rdmap.teardown.outstanding iwarp.rdmap.teardown.op_id iwarp.rdmap.tcp_event
 """.split()
 
 # Extra tshark options per sample (tshark-options.txt: "NAME option..."),
@@ -845,13 +845,15 @@ OP_TIMES = (("stall_ns", "iwarp.rdmap.stall"), ("queued_ns", "iwarp.rdmap.queued
 SEV_FIN, SEV_RST = 10, 11
 
 
-def compare_ops_with_cli(r, cap, ops, teardown):
+def compare_ops_with_cli(r, cap, ops, teardown, tcp):
     """Each operation of the CLI's `ops` list against the plugin's fields on
     its last FPDU: its frames (first transmission, first in order, last), the
     flags (complete, payload_captured, rtr, after_close), retransmissions,
     stall, queued, the covering ACK (ack_in, ack_time, ack_with_data) and the
     response time; every FIN/RST of the CLI's teardown lists with its
-    outstanding operations. Returns (differences, values compared)."""
+    outstanding operations; the TCP events marked frame by frame
+    (iwarp.rdmap.tcp_event) summed per QP against the CLI's tcp counts (tcp:
+    qp -> that dict). Returns (differences, operations, FIN/RST compared)."""
     got = pdml_op_ends(r.run(["-2", "-r", cap, "-Y", "iwarp.rdmap.retransmissions", "-T", "pdml",
                               "-J", "frame iwarp.rdmap"] + TSHARK_OPTS))
     errs, n = [], 0
@@ -890,6 +892,20 @@ def compare_ops_with_cli(r, cap, ops, teardown):
     for key in got:
         if key not in seen:
             errs.append("qp %d op %d: in the plugin, not in the CLI's ops" % key)
+    # TCP events frame by frame (iwarp.rdmap.tcp_event), summed per QP, equal
+    # the CLI's tcp counts
+    ev_names = {1: "fast_retransmits", 2: "timeouts", 4: "zero_windows", 8: "duplicate_acks"}
+    have_ev = {}
+    out = r.run(["-2", "-r", cap, "-Y", "iwarp.rdmap.tcp_event", "-T", "fields", "-E", "occurrence=a",
+                 "-E", "aggregator=,", "-e", "tcp.stream", "-e", "iwarp.rdmap.tcp_event"] + TSHARK_OPTS)
+    for line in out.splitlines():
+        c = line.split("\t")
+        for x in c[1].split(","):
+            k = (int(c[0]), ev_names[int(x, 0)])
+            have_ev[k] = have_ev.get(k, 0) + 1
+    want_ev = {(qp, k): v for qp, t in tcp.items() for k, v in t.items() if v}
+    if have_ev != want_ev:
+        errs.append("TCP events (qp, kind): plugin %s, CLI %s" % (sorted(have_ev.items()), sorted(want_ev.items())))
     want_td = sorted((t["frame"], SEV_FIN if t["kind"] == "fin" else SEV_RST, t["outstanding"], t["outstanding_ids"])
                      for t in teardown if t["kind"] in ("fin", "rst"))
     have_td = sorted(pdml_teardowns(r, cap))
@@ -898,11 +914,15 @@ def compare_ops_with_cli(r, cap, ops, teardown):
     return errs, n, len(want_td)
 
 
-def cli_ops(cli, cap):
+def cli_ops_teardown_tcp(cli, cap):
+    """The CLI's operations (ops --format jsonl), its FIN/RST/Terminate list
+    and its TCP events per QP (stats --format json)."""
     env = dict(os.environ, TZ="UTC")
     out = subprocess.run([cli, "ops", "--format", "jsonl", cap], stdout=subprocess.PIPE, check=True,
                          env=env).stdout.decode()
-    return [json.loads(x) for x in out.splitlines() if x.strip()]
+    st = cli_stats(cli, cap)["qps"]
+    return ([json.loads(x) for x in out.splitlines() if x.strip()],
+            [t for qd in st for t in qd.get("teardown", [])], {qd["qp"]: qd["tcp"] for qd in st})
 
 
 # Where each shipped coloring rule must colour something (issue 16 item 3).
@@ -913,6 +933,7 @@ COLOR_EXPECT = {
     "iWARP sent after the peer closed": "rst-outstanding",
     "iWARP lost octets or framing": "gap",
     "iWARP operation retransmitted or stalled": "26-netem-read_bw-64k",
+    "iWARP TCP retransmission or zero window": "zero-window",
 }
 
 
@@ -1076,12 +1097,10 @@ def main():
             p, q = sample(a.args[0])
             if not a.cli or not os.access(a.cli, os.X_OK):
                 raise Fail("the CLI %s is not built" % a.cli)
-            ops = cli_ops(a.cli, p)
-            td = [t for qd in cli_stats(a.cli, p)["qps"] for t in qd.get("teardown", [])]
-            errs, n, ntd = compare_ops_with_cli(r, q, ops, td)
+            errs, n, ntd = compare_ops_with_cli(r, q, *cli_ops_teardown_tcp(a.cli, p))
             if errs:
                 raise Fail("%d differences:\n" % len(errs) + "\n".join(errs[:60]))
-            msg = "%d operations x %d fields and %d FIN/RST equal the CLI's" % (
+            msg = "%d operations x %d fields, %d FIN/RST and the TCP events equal the CLI's" % (
                 n, 1 + len(OP_FRAMES) + len(OP_BOOLS) + 3 + len(OP_TIMES), ntd)
         elif t == "colorfilters":
             msg = check_colorfilters(r, sample, a.args[0])
