@@ -7,8 +7,10 @@
  * octets stalled in the receiver's reassembly and (reads, atomics) queued
  * behind earlier responses; FPDUs sent after the peer closed; on an ACK
  * frame the operations it acknowledged; on a FIN or RST the operations it
- * left outstanding. The numbers are the iwarpscope CLI's (`ops --format
- * jsonl`, the teardown list of `stats --format json`).
+ * left outstanding; on a segment the TCP events the engine counted there
+ * (fast retransmission, timeout, zero window, duplicate ACK). The numbers
+ * are the iwarpscope CLI's (`ops --format jsonl`, the teardown list and the
+ * tcp counts of `stats --format json`).
  *
  * The measured values (ack_time, stall, queued, retransmissions) are shown
  * once per operation, on the FPDU that ended it (where response_time is),
@@ -150,7 +152,6 @@ void iwarp_timing_segment(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, iwa
 
 void iwarp_rdmap_add_acked(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, wmem_array_t *acked)
 {
-	(void)pinfo;
 	guint n = wmem_array_get_count(acked);
 	proto_item *ti;
 	proto_tree *at = proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_iwarp_rdmap_acked, &ti,

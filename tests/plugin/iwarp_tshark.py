@@ -925,15 +925,17 @@ def cli_ops_teardown_tcp(cli, cap):
             [t for qd in st for t in qd.get("teardown", [])], {qd["qp"]: qd["tcp"] for qd in st})
 
 
-# Where each shipped coloring rule must colour something (issue 16 item 3).
+# Where each shipped coloring rule must colour something (issue 16 item 3):
+# the sample, and the first frame it may colour there (a rule that matches
+# too much, a boolean field tested for presence, colours earlier frames).
 COLOR_EXPECT = {
-    "iWARP CRC error": "crc-corrupt",
-    "iWARP Terminate": "terminate",
-    "iWARP teardown with work outstanding": "rst-outstanding",
-    "iWARP sent after the peer closed": "rst-outstanding",
-    "iWARP lost octets or framing": "gap",
-    "iWARP operation retransmitted or stalled": "26-netem-read_bw-64k",
-    "iWARP TCP retransmission or zero window": "zero-window",
+    "iWARP CRC error": ("crc-corrupt", 0),
+    "iWARP Terminate": ("terminate", 0),
+    "iWARP teardown with work outstanding": ("rst-outstanding", 22),
+    "iWARP sent after the peer closed": ("rst-outstanding", 23),
+    "iWARP lost octets or framing": ("gap", 0),
+    "iWARP operation retransmitted or stalled": ("26-netem-read_bw-64k", 0),
+    "iWARP TCP retransmission or zero window": ("zero-window", 0),
 }
 
 
@@ -951,15 +953,17 @@ def check_colorfilters(r, sample, path):
         rules.append((m.group(1), m.group(2)))
     errs = []
     for name, filt in rules:
-        want = COLOR_EXPECT.get(name)
+        want, first = COLOR_EXPECT.get(name, (None, 0))
         cap = sample(want or "rst-outstanding")[1]
         try:
-            hit = r.run(["-2", "-r", cap, "-Y", filt, "-T", "fields", "-e", "frame.number"]).split()
+            hit = [int(x) for x in r.run(["-2", "-r", cap, "-Y", filt, "-T", "fields", "-e", "frame.number"]).split()]
         except Fail as e:
             errs.append("%s: %s" % (name, e))
             continue
         if want and not hit:
             errs.append("%s: colours no frame of %s" % (name, want))
+        if want and hit and min(hit) < first:
+            errs.append("%s: colours frames %s of %s, none before %d expected" % (name, hit[:10], want, first))
     missing = [n for n in COLOR_EXPECT if n not in [x[0] for x in rules]]
     if missing:
         errs.append("rules missing: %s" % missing)
