@@ -415,6 +415,19 @@ static void conv_finish(iwarp_conv *ic, guint32 flag)
 	}
 }
 
+/* The engine's TCP event counters of both sides, in IWARP_TCP_EV_* bit order. */
+static void tcp_event_counts(iwarp_conv *ic, guint64 c[4])
+{
+	memset(c, 0, 4 * sizeof(c[0]));
+	for (int side = 0; side < 2; side++) {
+		const struct iws_stream_counts *k = iws_stream_counts(ic->eng, side);
+		c[0] += k->fast_retransmits;
+		c[1] += k->timeouts;
+		c[2] += k->zero_windows;
+		c[3] += k->duplicate_acks;
+	}
+}
+
 static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, const struct tcp_view *v)
 {
 	guint32 capl = tcp_view_cap(v);
@@ -435,12 +448,12 @@ static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, 
 	cap.cur_num = pinfo->num;
 	cap.cur_payload = v->ds_tvb == frame ? payload : NULL;
 	cap.cur_cap = capl;
-	const struct iws_stream_counts *k = iws_stream_counts(ic->eng, side);
-	guint64 before[4] = { k->fast_retransmits, k->timeouts, k->zero_windows, k->duplicate_acks };
+	guint64 before[4], after[4];
+	tcp_event_counts(ic, before);
 	iws_stream_segment(ic->eng, side, &seg);
-	/* what TCP did in this segment, as the engine counted it (the CLI's
-	 * per-QP `tcp` numbers, frame by frame) */
-	guint64 after[4] = { k->fast_retransmits, k->timeouts, k->zero_windows, k->duplicate_acks };
+	/* what TCP did in this segment, as the engine counted it (either
+	 * side's counters: the CLI's per-QP `tcp` numbers, frame by frame) */
+	tcp_event_counts(ic, after);
 	for (int i = 0; i < 4; i++)
 		if (after[i] != before[i])
 			frame_rec(pinfo->num, TRUE)->tcp_events |= (guint8)(1u << i);
@@ -516,6 +529,22 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 		col_set_str(pinfo->cinfo, COL_PROTOCOL, "iWARP");
 		col_clear(pinfo->cinfo, COL_INFO);
 	}
+	/* First what does not depend on the frame's octets (a frame cut by the
+	 * snapshot length throws when its octets are shown): the taps, and TCP
+	 * around the operations: the ones this frame acknowledges, the TCP
+	 * events the engine counted in it, a FIN or RST and what it left
+	 * outstanding. */
+	if (iwarp_tap >= 0 && (fr->ops || fr->nvme))
+		tap_queue_packet(iwarp_tap, pinfo, fr);
+	iwarp_keep_conversation(pinfo, ic);
+	if (fr->acked)
+		iwarp_rdmap_add_acked(payload ? payload : frame, pinfo, tree, fr->acked);
+	if (fr->tcp_events)
+		iwarp_rdmap_add_tcp_events(payload ? payload : frame, pinfo, tree, fr->tcp_events);
+	guint nc = fr->closes ? wmem_array_get_count(fr->closes) : 0;
+	for (guint i = 0; i < nc; i++)
+		iwarp_rdmap_add_close(payload ? payload : frame, pinfo, tree, ic,
+				      (const iwarp_close_rec *)wmem_array_index(fr->closes, i));
 	guint np = fr->pdus ? wmem_array_get_count(fr->pdus) : 0;
 	guint ns = fr->spans ? wmem_array_get_count(fr->spans) : 0;
 	guint ne = fr->events ? wmem_array_get_count(fr->events) : 0;
@@ -546,19 +575,6 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 		iwarp_mpa_add_late(payload ? payload : frame, pinfo, tree, r->frame);
 		render_pdu(frame, pinfo, tree, ic, NULL, r);
 	}
-	/* TCP around the operations: the ones this frame acknowledges, a FIN
-	 * or RST and what it left outstanding. */
-	if (fr->acked)
-		iwarp_rdmap_add_acked(payload ? payload : frame, pinfo, tree, fr->acked);
-	if (fr->tcp_events)
-		iwarp_rdmap_add_tcp_events(payload ? payload : frame, pinfo, tree, fr->tcp_events);
-	guint nc = fr->closes ? wmem_array_get_count(fr->closes) : 0;
-	for (guint i = 0; i < nc; i++)
-		iwarp_rdmap_add_close(payload ? payload : frame, pinfo, tree, ic,
-				      (const iwarp_close_rec *)wmem_array_index(fr->closes, i));
-	if (iwarp_tap >= 0 && (fr->ops || fr->nvme))
-		tap_queue_packet(iwarp_tap, pinfo, fr);
-	iwarp_keep_conversation(pinfo, ic);
 }
 
 /* The postdissector: feed (first pass), then render. */
