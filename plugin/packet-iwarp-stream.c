@@ -536,7 +536,6 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 	 * outstanding. */
 	if (iwarp_tap >= 0 && (fr->ops || fr->nvme))
 		tap_queue_packet(iwarp_tap, pinfo, fr);
-	iwarp_keep_conversation(pinfo, ic);
 	if (fr->acked)
 		iwarp_rdmap_add_acked(payload ? payload : frame, pinfo, tree, fr->acked);
 	if (fr->tcp_events)
@@ -575,6 +574,8 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 		iwarp_mpa_add_late(payload ? payload : frame, pinfo, tree, r->frame);
 		render_pdu(frame, pinfo, tree, ic, NULL, r);
 	}
+	/* after the upper layers (RPC takes the TCP conversation) */
+	iwarp_keep_conversation(pinfo, ic);
 }
 
 /* The postdissector: feed (first pass), then render. */
