@@ -96,6 +96,8 @@ def main(argv):
     want = ["/usr/bin/iwarpscope", "/usr/share/man/man1/iwarpscope.1.gz", "/usr/share/doc/iwarpscope/copyright"]
     if plugin_dir != "-":
         want.append(os.path.join(plugin_dir, "iwarpscope.so"))
+        # coloring rules and I/O graphs to import (issue 16 item 3)
+        want += ["/usr/share/iwarpscope/iwarp.colorfilters", "/usr/share/iwarpscope/iwarp.io_graphs"]
     for w in want:
         check(w in files, "the package lacks %s" % w)
     check(all(f.startswith("/usr/") or f == "/" for f in files), "files outside /usr: %s" %

@@ -7,7 +7,12 @@ preferences tshark runs with.
 For the capture and each variant, `tshark -q -z iwarp,ops` (as an
 unprivileged user, with the plugin) must equal `iwarpscope stats` exactly:
 per QP and operation, count, complete, bytes, segments and the latency
-min/mean/p50/p99/max. tshark runs with its default preferences, with
+min/mean/p50/p99/max; retransmissions, stall and the delivery (ACK) time
+distribution; per QP the TCP events and FIN/RST teardown. Every operation's
+fields (first transmission, frames, loss attribution, covering ACK,
+after_close, RTR: iwarp_tshark.compare_ops_with_cli) must equal `iwarpscope
+ops --format jsonl` (on every variant with default preferences, on the
+capture with each set). tshark runs with its default preferences, with
 tcp.reassemble_out_of_order on, and with tcp.desegment_tcp_streams off.
 
 Variants (classic pcap input only), each a capture people bring to a
@@ -177,7 +182,7 @@ def main():
         print("SKIP: %s not present" % a.capture)
         return it.SKIP
     r = it.Runner(a.plugin, a.preload)
-    errors, runs, rows, nvme_rows = [], 0, 0, 0
+    errors, runs, rows, nvme_rows, op_rows = [], 0, 0, 0, 0
     try:
         base = r.stage(a.capture)
         cases = [("capture", base)]
@@ -199,6 +204,13 @@ def main():
                 runs += 1
                 rows += n
                 errors += ["%s [%s]: %s" % (name, pname, e) for e in errs]
+                if pname == "default" or name == "capture":
+                    # every operation's numbers and every FIN/RST (issue 13)
+                    it.TSHARK_OPTS[:] = opts
+                    errs, n, _ = it.compare_ops_with_cli(r, path, *it.cli_ops_teardown_tcp(a.cli, path))
+                    it.TSHARK_OPTS[:] = []
+                    op_rows += n
+                    errors += ["%s [%s] ops: %s" % (name, pname, e) for e in errs]
                 if a.nvme:
                     errs, n = it.compare_nvme_with_cli(r, path, a.cli, opts)
                     nvme_rows += n
@@ -210,8 +222,9 @@ def main():
     if errors:
         print("FAIL: plugin and CLI disagree:\n" + "\n".join(errors[:60]))
         return 1
-    print("PASS: plugin equals CLI on %d runs (%d variants x preference sets), %d QP/operation rows%s" %
-          (runs, len(cases), rows, ", %d QP/queue/command rows" % nvme_rows if a.nvme else ""))
+    print("PASS: plugin equals CLI on %d runs (%d variants x preference sets), %d QP/operation rows, "
+          "%d operations field by field%s" %
+          (runs, len(cases), rows, op_rows, ", %d QP/queue/command rows" % nvme_rows if a.nvme else ""))
     return 0
 
 
