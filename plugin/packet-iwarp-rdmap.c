@@ -130,6 +130,17 @@ static proto_item *add_field(proto_tree *t, int hf, tvbuff_t *tvb, guint32 off, 
 	return proto_tree_add_item(t, hf, tvb, off, len, ENC_BIG_ENDIAN);
 }
 
+/* A subtree over [off, off+len), cut to the octets captured (a snapshot
+ * length may have cut a Terminate's embedded headers); NULL if none were. */
+static proto_tree *add_captured_subtree(proto_tree *t, tvbuff_t *tvb, guint32 off, guint32 len, int ett,
+					const char *text)
+{
+	guint32 cap = tvb_captured_length(tvb);
+	if (off >= cap)
+		return NULL;
+	return proto_tree_add_subtree(t, tvb, off, MIN(len, cap - off), ett, NULL, text);
+}
+
 void iwarp_col_append(packet_info *pinfo, const char *text)
 {
 	col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", text);
@@ -173,9 +184,9 @@ static void show_terminate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pr
 		expert_add_info(pinfo, ci, &ei_iwarp_rdmap_term_rsvd);
 	if (t->has_seg_len)
 		add_field(rt, hf_iwarp_rdmap_term_seg_len, tvb, t->f_seg_len.off, 2);
-	if (t->has_ddp) {
-		proto_tree *dt = proto_tree_add_subtree(rt, tvb, t->f_ddp.off, t->f_ddp.len, ett_iwarp_rdmap_term_ddp,
-							NULL, "Terminated DDP header");
+	proto_tree *dt;
+	if (t->has_ddp && (dt = add_captured_subtree(rt, tvb, t->f_ddp.off, t->f_ddp.len, ett_iwarp_rdmap_term_ddp,
+						     "Terminated DDP header")) != NULL) {
 		guint32 o = t->f_ddp.off;
 		add_field(dt, hf_iwarp_rdmap_term_ddp_tagged, tvb, o, 1);
 		add_field(dt, hf_iwarp_rdmap_term_ddp_last, tvb, o, 1);
@@ -189,10 +200,9 @@ static void show_terminate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pr
 			add_field(dt, hf_iwarp_rdmap_term_ddp_mo, tvb, o + 14, 4);
 		}
 	}
-	if (t->has_rdmap) {
-		proto_tree *dt = proto_tree_add_subtree(rt, tvb, t->f_rdmap.off, t->f_rdmap.len,
-							ett_iwarp_rdmap_term_rdmap, NULL,
-							"Terminated RDMAP header (Read Request)");
+	if (t->has_rdmap && (dt = add_captured_subtree(rt, tvb, t->f_rdmap.off, t->f_rdmap.len,
+						       ett_iwarp_rdmap_term_rdmap,
+						       "Terminated RDMAP header (Read Request)")) != NULL) {
 		guint32 o = t->f_rdmap.off;
 		add_field(dt, hf_iwarp_rdmap_term_read_sink_stag, tvb, o, 4);
 		add_field(dt, hf_iwarp_rdmap_term_read_sink_to, tvb, o + 4, 8);
