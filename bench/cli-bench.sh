@@ -21,23 +21,14 @@
 #   --runs N      best of N timed runs (default 3; tshark runs once)
 #   --keep        reuse existing captures of the right size instead of regenerating
 set -euo pipefail
+. "$(dirname "$0")/benchlib.sh"
 
-build=build
-size=1G
-work=${TMPDIR:-/tmp}/iwarpscope-bench
-runs=3
 tshark=1
-keep=0
 while [ $# -gt 0 ]; do
 	case $1 in
-	--build) build=$2; shift 2 ;;
-	--size) size=$2; shift 2 ;;
-	--dir) work=$2; shift 2 ;;
-	--runs) runs=$2; shift 2 ;;
 	--no-tshark) tshark=0; shift ;;
-	--keep) keep=1; shift ;;
 	-h|--help) sed -n '3,24p' "$0"; exit 0 ;;
-	*) echo "cli-bench.sh: unknown argument $1" >&2; exit 2 ;;
+	*) common_arg "$@"; shift "$used" ;;
 	esac
 done
 
@@ -53,46 +44,14 @@ if [ $tshark = 1 ] && ! command -v tshark >/dev/null; then
 fi
 mkdir -p "$work"
 
-to_bytes() { # 1G -> 1073741824 (powers of 1024, like iwarpscope-gen)
-	local n=${1%[kKmMgG]} u=${1##*[0-9]}
-	case $u in
-	k|K) echo $((n << 10)) ;; m|M) echo $((n << 20)) ;; g|G) echo $((n << 30)) ;; *) echo "$n" ;;
-	esac
-}
 bytes1=$(to_bytes "$size")
 bytes2=$((bytes1 * 2))
 file1=$work/bench-$bytes1
 file2=$work/bench-$bytes2
 
-make_capture() { # PREFIX BYTES
-	if [ $keep = 1 ] && [ -s "$1.pcap" ]; then
-		return
-	fi
-	echo "generating $1.pcap ($2 bytes)..." >&2
-	"$gen" --scenario bench --size "$2" --out "$1" >/dev/null
-}
 make_capture "$file1" "$bytes1"
 make_capture "$file2" "$bytes2"
 cat "$file1.pcap" "$file2.pcap" >/dev/null   # page cache warm for every contender
-
-now() { date +%s%N; }
-
-# best_of N CMD...: prints "SECONDS MAXRSS_KIB" (best time, largest RSS)
-best_of() {
-	local n=$1 best=0 rss=0 i t0 t1 dt r
-	shift
-	for ((i = 0; i < n; i++)); do
-		t0=$(now)
-		/usr/bin/time -f "%M" -o "$work/time.out" "$@" >/dev/null 2>"$work/err.out" || {
-			echo "cli-bench.sh: $* failed:" >&2; cat "$work/err.out" >&2; exit 1; }
-		t1=$(now)
-		dt=$((t1 - t0))
-		r=$(tail -n 1 "$work/time.out")
-		if [ $best = 0 ] || [ $dt -lt $best ]; then best=$dt; fi
-		if [ "$r" -gt $rss ]; then rss=$r; fi
-	done
-	echo "$best $rss"
-}
 
 fsize1=$(stat -c %s "$file1.pcap")
 fsize2=$(stat -c %s "$file2.pcap")

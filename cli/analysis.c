@@ -19,6 +19,8 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	if (!flow_table_init(&a->flows))
 		return false;
 	iws_qp_stats_init(&a->total);
+	a->total.include_rtr = o->include_rtr;
+	a->env.include_rtr = o->include_rtr;
 	a->env.lim.max_ooo_dir = o->max_ooo_dir ? o->max_ooo_dir : DEFAULT_OOO_DIR;
 	a->env.lim.max_ooo_total = o->max_ooo_total ? o->max_ooo_total : DEFAULT_OOO_TOTAL;
 	/* One segment per 4 kB of the per-direction limit (4096 by default):
@@ -32,6 +34,9 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	a->env.ctx = o->ctx;
 	a->env.op = o->op;
 	a->env.fpdu = o->fpdu;
+	a->env.mark = o->mark;
+	a->env.selected = o->selected;
+	a->sel = o->sel;
 	a->env.total = &a->total;
 	iws_nvme_stats_init(&a->nvme_total);
 	a->env.nvme = o->nvme;
@@ -121,6 +126,11 @@ static void closed(struct analysis *a, struct conn *c)
 		a->c.iwarp_conns++;
 		return;
 	}
+	struct conn_brief b;
+	conn_brief(c, &b);
+	a->not_iwarp[b.why]++;
+	if (a->nbriefs < ANALYSIS_BRIEFS)
+		a->briefs[a->nbriefs++] = b;
 	if (c->slot < a->nconns && a->conns[c->slot] == c)
 		a->conns[c->slot] = NULL;
 	if (c->flow) {
@@ -334,20 +344,62 @@ void analysis_free(struct analysis *a)
 	memset(a, 0, sizeof(*a));
 }
 
+const struct conn *analysis_next_conn(const struct analysis *a, uint32_t *i)
+{
+	while (*i < a->nconns) {
+		const struct conn *c = a->conns[(*i)++];
+		if (c)
+			return c;
+	}
+	return NULL;
+}
+
+const struct conn_brief *analysis_not_iwarp(const struct analysis *a, uint32_t *n)
+{
+	*n = a->nbriefs;
+	return a->briefs;
+}
+
+uint64_t analysis_not_iwarp_count(const struct analysis *a, enum conn_why why)
+{
+	return (unsigned)why < CONN_WHY_N ? a->not_iwarp[why] : 0;
+}
+
+uint32_t analysis_iwarp_count(const struct analysis *a)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; analysis_next_iwarp(a, &i);)
+		n++;
+	return n;
+}
+
+const struct conn *analysis_next_iwarp(const struct analysis *a, uint32_t *i)
+{
+	while (*i < a->nconns) {
+		const struct conn *c = a->conns[(*i)++];
+		if (c && conn_is_iwarp(c))
+			return c;
+	}
+	return NULL;
+}
+
+const struct conn *analysis_next_qp(const struct analysis *a, uint32_t *i)
+{
+	const struct conn *c;
+	while ((c = analysis_next_iwarp(a, i)) != NULL)
+		if (select_qp(a->sel, c->stream))
+			return c;
+	return NULL;
+}
+
+static bool active_pending(const void *ctx, uint32_t i, int64_t *ts, uint64_t *frame)
+{
+	const struct analysis *a = ctx;
+	return conn_pending_key(a->active[i], ts, frame);
+}
+
 void analysis_watermark(const struct analysis *a, int64_t *ts, uint64_t *frame)
 {
-	/* Nothing not yet read can complete an FPDU before the next frame. */
-	*ts = a->cur_ts;
-	*frame = a->cur_frame + 1;
-	if (a->finished)
-		*ts = INT64_MAX;
-	for (uint32_t i = 0; i < a->nactive; i++) {
-		int64_t t;
-		uint64_t f;
-		if (conn_pending_key(a->active[i], &t, &f) &&
-		    (t < *ts || (t == *ts && f < *frame))) {
-			*ts = t;
-			*frame = f;
-		}
-	}
+	order_watermark(a->nactive, a, active_pending, a->cur_ts, a->cur_frame, a->finished, ts,
+			frame);
 }

@@ -13,6 +13,7 @@
 
 #include "conn.h"
 #include "flows.h"
+#include "select.h"
 #include "source.h"
 
 struct analysis_opts {
@@ -23,13 +24,21 @@ struct analysis_opts {
 	uint32_t max_inflight;      /* operations in flight per QP */
 	uint64_t max_reasm;         /* FPDU reassembly and hunting buffers, all connections */
 	uint32_t max_flows;         /* connections analysed at once */
+	bool include_rtr;           /* statistics count RTR messages */
 	void *ctx;
 	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
 	void (*fpdu)(void *ctx, struct conn *c, const struct iws_pdu *pdu);
 	bool nvme;                  /* recognise NVMe/RDMA, track its commands (nvme.h) */
 	bool track_nvme_order;      /* nvme output in start order needs pending keys */
 	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
+	void (*mark)(void *ctx, struct conn *c, const struct conn_mark *m); /* may be NULL */
+	/* What the report covers (select.h; NULL: everything); see conn_env. */
+	const struct select *sel;
+	bool (*selected)(void *ctx, const struct conn *c, int op_type, int64_t start_ns);
 };
+
+/* Connections without iWARP remembered one by one. */
+#define ANALYSIS_BRIEFS 16
 
 struct analysis_counts {
 	uint64_t frames;            /* records analysed (after the filter) */
@@ -71,7 +80,13 @@ struct analysis {
 	uint32_t nactive, capactive;
 	struct conn_lru lru[LRU_N];
 	uint32_t max_flows;
+	const struct select *sel;   /* the QPs reported (NULL: all) */
 	struct analysis_counts c;
+	/* Connections without iWARP (freed as they end): the first few, and
+	 * how many for each reason (conn.h). */
+	struct conn_brief briefs[ANALYSIS_BRIEFS];
+	uint32_t nbriefs;
+	uint64_t not_iwarp[CONN_WHY_N];
 	uint64_t cur_frame;
 	int64_t cur_ts;
 	bool finished;
@@ -85,6 +100,41 @@ void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, i
 /* End of input: every open connection is finished as "capture ended". */
 void analysis_finish(struct analysis *a);
 void analysis_free(struct analysis *a);
+
+/* The iWARP QPs the report covers (select.h), in QP order, from *i on:
+ *   for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) */
+const struct conn *analysis_next_qp(const struct analysis *a, uint32_t *i);
+/* The same over every iWARP QP, reported or not. */
+const struct conn *analysis_next_iwarp(const struct analysis *a, uint32_t *i);
+/* The same over every TCP connection seen, iWARP or not. */
+const struct conn *analysis_next_conn(const struct analysis *a, uint32_t *i);
+/* The stage's results, read-only, for the writers. */
+static inline const struct analysis_counts *analysis_counts(const struct analysis *a)
+{
+	return &a->c;
+}
+/* Statistics over every QP reported. */
+static inline const struct iws_qp_stats *analysis_total(const struct analysis *a)
+{
+	return &a->total;
+}
+/* The buffers' limits and peaks. */
+static inline const struct iws_stream_limits *analysis_limits(const struct analysis *a)
+{
+	return &a->env.lim;
+}
+/* Operations in flight too long to keep the output in start order. */
+static inline uint64_t analysis_order_limit_hits(const struct analysis *a)
+{
+	return a->env.order_limit_hits;
+}
+
+/* The first connections that turned out not to be iWARP (*n of them). */
+const struct conn_brief *analysis_not_iwarp(const struct analysis *a, uint32_t *n);
+/* How many connections were not iWARP for this reason. */
+uint64_t analysis_not_iwarp_count(const struct analysis *a, enum conn_why why);
+/* How many connections turned out to be iWARP. */
+uint32_t analysis_iwarp_count(const struct analysis *a);
 
 /* Everything that can still be reported starts at or after the returned
  * (ts, frame) key. */

@@ -5,51 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Past this many operations between the oldest in flight and the newest,
- * output order is given up for the oldest (it is reported when it ends). */
-#define INFLIGHT_MAX (1u << 20)
+/* ---- teardown records ---- */
 
-/* ---- in-flight bookkeeping for ordered output ---- */
-
-static struct inflight_ent *inflight_slot(struct conn *c, uint64_t id)
+static void record_close(struct conn *c, enum close_kind kind, uint8_t dir, uint64_t frame,
+			 int64_t ts)
 {
-	struct inflight *f = &c->inflight;
-	if (f->n == 0) {
-		f->base_id = id;
-		f->head = 0;
-	}
-	if (id < f->base_id)
-		return NULL; /* already given up */
-	uint64_t rel = id - f->base_id;
-	while (rel >= f->n) {
-		if (f->n == f->cap) {
-			uint32_t cap = f->cap ? f->cap * 2 : 64;
-			struct inflight_ent *e = calloc(cap, sizeof(*e));
-			if (!e)
-				return NULL;
-			for (uint32_t i = 0; i < f->n; i++)
-				e[i] = f->ents[(f->head + i) % f->cap];
-			free(f->ents);
-			f->ents = e;
-			f->cap = cap;
-			f->head = 0;
-		}
-		memset(&f->ents[(f->head + f->n) % f->cap], 0, sizeof(struct inflight_ent));
-		f->n++;
-	}
-	return &f->ents[(f->head + rel) % f->cap];
-}
-
-static void inflight_pop(struct conn *c)
-{
-	struct inflight *f = &c->inflight;
-	while (f->n && (f->ents[f->head].done || f->n > INFLIGHT_MAX)) {
-		if (!f->ents[f->head].done)
-			c->env->order_limit_hits++;
-		f->head = (f->head + 1) % f->cap;
-		f->n--;
-		f->base_id++;
-	}
+	if (c->ncloses >= CONN_MAX_CLOSE_RECS)
+		return;
+	if (!c->closes && !(c->closes = calloc(CONN_MAX_CLOSE_RECS, sizeof(*c->closes))))
+		return;
+	struct close_rec *r = &c->closes[c->ncloses++];
+	*r = (struct close_rec){ .kind = (uint8_t)kind, .dir = dir, .frame = frame, .ts = ts };
+	uint32_t n = iws_stream_inflight_ids(c->eng, NULL, 0);
+	r->outstanding = n;
+	if (n > CONN_MAX_CLOSE_IDS)
+		n = CONN_MAX_CLOSE_IDS;
+	if (n && (r->ids = malloc(n * sizeof(*r->ids))) != NULL)
+		r->nids = iws_stream_inflight_ids(c->eng, r->ids, n) < n ? 0 : n;
 }
 
 /* ---- the engine's callbacks ---- */
@@ -57,10 +29,7 @@ static void inflight_pop(struct conn *c)
 static void on_op(void *ctx, const struct iws_op *op)
 {
 	struct conn *c = ctx;
-	c->c.ops++;
-	c->c.op_bytes += op->bytes;
-	if (!op->complete)
-		c->c.ops_incomplete++;
+	const struct conn_env *env = c->env;
 	if (op->type == IWS_OPT_TERMINATE) {
 		c->c.terminates++;
 		if (!c->terms)
@@ -69,20 +38,26 @@ static void on_op(void *ctx, const struct iws_op *op)
 			c->terms[c->nterms++] = (struct term_rec){ op->dir, op->term_layer,
 								   op->term_etype, op->term_errcode,
 								   op->first_frame };
+		record_close(c, CLOSE_TERMINATE, op->dir, op->last_frame, op->end_ns);
 	}
-	if (!c->stats && (c->stats = malloc(sizeof(*c->stats))) != NULL)
+	if (env->track_order)
+		order_done(&c->order, op->id);
+	if (env->selected && !env->selected(env->ctx, c, (int)op->type, op->start_ns))
+		return;
+	c->c.ops++;
+	c->c.op_bytes += op->bytes;
+	if (!op->complete)
+		c->c.ops_incomplete++;
+	if (!c->stats && (c->stats = malloc(sizeof(*c->stats))) != NULL) {
 		iws_qp_stats_init(c->stats);
+		c->stats->include_rtr = env->include_rtr;
+	}
 	if (c->stats)
 		iws_qp_stats_add(c->stats, op);
-	if (c->env->total)
-		iws_qp_stats_add(c->env->total, op);
-	if (c->env->track_order) {
-		struct inflight_ent *e = inflight_slot(c, op->id);
-		if (e)
-			e->done = true;
-	}
-	if (c->env->op)
-		c->env->op(c->env->ctx, c, op);
+	if (env->total)
+		iws_qp_stats_add(env->total, op);
+	if (env->op)
+		env->op(env->ctx, c, op);
 }
 
 static void on_pdu(void *ctx, const struct iws_pdu *pdu)
@@ -106,16 +81,10 @@ static void on_pdu(void *ctx, const struct iws_pdu *pdu)
 		c->c.segments++;
 		if (note->rtr)
 			c->c.rtr++;
-		if (c->env->track_order && note->op_first && note->op_id) {
-			struct inflight_ent *e = inflight_slot(c, note->op_id);
-			if (e && !e->started) {
-				e->started = true;
-				e->start_ns = pdu->ts;
-				e->frame = pdu->frame;
-			}
-		}
+		if (c->env->track_order && note->op_first && note->op_id)
+			order_started(&c->order, note->op_id, pdu->first_ts, pdu->first_frame);
 		if (c->env->track_order)
-			inflight_pop(c);
+			c->env->order_limit_hits += order_pop(&c->order);
 	}
 	if (c->env->fpdu)
 		c->env->fpdu(c->env->ctx, c, pdu);
@@ -139,8 +108,16 @@ static void record_gap(struct conn *c, const struct iws_stream_event *ev)
 static void on_event(void *ctx, const struct iws_stream_event *ev)
 {
 	struct conn *c = ctx;
-	if (ev->kind == IWS_SEV_GAP)
+	if (ev->kind == IWS_SEV_GAP) {
 		record_gap(c, ev);
+		if (c->env->mark) {
+			struct conn_mark m = { MARK_GAP, ev->dir, ev->frame, ev->ts, ev->seq, ev->len };
+			c->env->mark(c->env->ctx, c, &m);
+		}
+	}
+	else if (ev->kind == IWS_SEV_FIN || ev->kind == IWS_SEV_RST)
+		record_close(c, ev->kind == IWS_SEV_FIN ? CLOSE_FIN : CLOSE_RST, ev->dir, ev->frame,
+			     ev->ts);
 	if (c->env->nvme)
 		conn_nvme_event(c, ev);
 }
@@ -180,6 +157,9 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 	if (ts > c->last_ns || c->c.packets == 1)
 		c->last_ns = ts;
 	c->c.payload_bytes[side] += p->wire_len;
+	c->c.captured_bytes[side] += p->cap_len;
+	if (p->wire_len && !c->c.data_frame)
+		c->c.data_frame = frame;
 	if (p->flags & IWS_TCP_FIN)
 		c->c.fin++;
 	if (p->flags & IWS_TCP_RST)
@@ -188,7 +168,27 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 		return;
 	struct iws_tcp_seg seg = { p->seq, p->ack, p->win, p->flags, p->payload, p->cap_len,
 				   p->wire_len, frame, ts };
-	iws_stream_segment(c->eng, side, &seg);
+	uint64_t lost = conn_counts_of(c, side)->lost;
+	if (c->env->mark) {
+		/* The engine counts retransmissions and zero windows of the side
+		 * that sent the segment: a counter that moved marks this frame. */
+		const struct iws_stream_counts *k = conn_counts_of(c, side);
+		uint64_t before[3] = { k->fast_retransmits, k->timeouts, k->zero_windows };
+		iws_stream_segment(c->eng, side, &seg);
+		uint64_t after[3] = { k->fast_retransmits, k->timeouts, k->zero_windows };
+		uint8_t dir = side == conn_init_side(c) ? IWS_DIR_I2R : IWS_DIR_R2I;
+		for (int i = 0; i < 3; i++)
+			if (after[i] != before[i]) {
+				struct conn_mark m = { (enum conn_mark_kind)i, dir, frame, ts, 0, 0 };
+				c->env->mark(c->env->ctx, c, &m);
+			}
+	} else {
+		iws_stream_segment(c->eng, side, &seg);
+	}
+	if (conn_counts_of(c, side)->lost != lost)
+		c->c.chain_lost_frame = frame;
+	if (!c->c.gave_up_frame && iws_stream_state(c->eng) == IWS_SST_NOT_IWARP)
+		c->c.gave_up_frame = frame;
 	/* Both streams ended, or neither carries iWARP: nothing more to learn. */
 	if (iws_stream_done(c->eng))
 		conn_finish(c, IWS_OPF_ABORTED);
@@ -202,8 +202,7 @@ void conn_finish(struct conn *c, uint32_t flag)
 	if (c->env->nvme)
 		conn_nvme_finish(c, flag == IWS_OPF_UNFINISHED);
 	c->state = CONN_CLOSED;
-	free(c->inflight.ents);
-	memset(&c->inflight, 0, sizeof(c->inflight));
+	order_free(&c->order);
 }
 
 void conn_free(struct conn *c)
@@ -215,9 +214,12 @@ void conn_free(struct conn *c)
 	if (c->stats)
 		iws_qp_stats_free(c->stats);
 	free(c->stats);
-	free(c->inflight.ents);
+	order_free(&c->order);
 	free(c->gaps);
 	free(c->terms);
+	for (uint32_t i = 0; i < c->ncloses; i++)
+		free(c->closes[i].ids);
+	free(c->closes);
 	free(c);
 }
 
@@ -232,40 +234,64 @@ const struct iws_tracker_counts *conn_tracker_counts(const struct conn *c)
 	return iws_stream_tracker_counts(c->eng);
 }
 
+const char *const conn_mark_names[MARK_KIND_COUNT] = { "fast_retransmit", "timeout",
+							"zero_window", "gap" };
+
+const char *close_kind_name(uint8_t kind)
+{
+	static const char *const names[] = { "?", "fin", "rst", "terminate" };
+	return names[kind <= CLOSE_TERMINATE ? kind : 0];
+}
+
+const char *close_kind_title(uint8_t kind)
+{
+	static const char *const titles[] = { "?", "FIN", "RST", "Terminate" };
+	return titles[kind <= CLOSE_TERMINATE ? kind : 0];
+}
+
+const char *conn_dir_name(uint8_t dir)
+{
+	return dir == IWS_DIR_I2R ? "i2r" : "r2i";
+}
+
 bool conn_is_iwarp(const struct conn *c)
 {
 	return iws_stream_is_iwarp(c->eng);
 }
 
-static void take_min(bool *any, int64_t *ts, uint64_t *frame, int64_t t2, uint64_t f2)
+void conn_brief(const struct conn *c, struct conn_brief *b)
 {
-	if (!*any || t2 < *ts || (t2 == *ts && f2 < *frame)) {
-		*ts = t2;
-		*frame = f2;
-		*any = true;
-	}
+	memset(b, 0, sizeof(*b));
+	b->stream = c->stream;
+	b->ep[0] = c->ep[0];
+	b->ep[1] = c->ep[1];
+	b->first_frame = c->first_frame;
+	b->last_frame = c->last_frame;
+	b->payload_bytes = c->c.payload_bytes[0] + c->c.payload_bytes[1];
+	b->captured_bytes = c->c.captured_bytes[0] + c->c.captured_bytes[1];
+	b->data_frame = c->c.data_frame;
+	b->gave_up_frame = c->c.gave_up_frame;
+	b->chain_lost_frame = c->c.chain_lost_frame;
+	if (!b->payload_bytes)
+		b->why = CONN_WHY_NO_DATA;
+	else if (b->captured_bytes * 10 < b->payload_bytes)
+		b->why = CONN_WHY_SLICED;
+	else
+		b->why = b->gave_up_frame ? CONN_WHY_GAVE_UP : CONN_WHY_NO_CHAIN;
 }
 
 bool conn_pending_key(const struct conn *c, int64_t *ts, uint64_t *frame)
 {
 	bool any = false;
+	int64_t t;
+	uint64_t f;
 	if (c->state != CONN_ACTIVE)
 		return false;
-	const struct inflight *f = &c->inflight;
-	for (uint32_t i = 0; i < f->n; i++) {
-		/* The oldest started and unreported op; later ones start later
-		 * except when timestamps go backwards, which the timeline counts. */
-		const struct inflight_ent *e = &f->ents[(f->head + i) % f->cap];
-		if (e->started && !e->done) {
-			take_min(&any, ts, frame, e->start_ns, e->frame);
-			break;
-		}
-	}
-	int64_t st;
-	uint64_t sf;
-	if (iws_stream_pending(c->eng, &st, &sf))
-		take_min(&any, ts, frame, st, sf);
-	if (c->env->track_nvme_order && conn_nvme_pending(c, &st, &sf))
-		take_min(&any, ts, frame, st, sf);
+	if (order_oldest(&c->order, &t, &f))
+		order_take_min(&any, ts, frame, t, f);
+	if (iws_stream_pending(c->eng, &t, &f))
+		order_take_min(&any, ts, frame, t, f);
+	if (c->env->track_nvme_order && conn_nvme_pending(c, &t, &f))
+		order_take_min(&any, ts, frame, t, f);
 	return any;
 }

@@ -23,8 +23,29 @@
 #include "iwarpscope/stream.h"
 #include "netdecode.h"
 #include "nvme.h"
+#include "order.h"
 
 struct conn;
+
+/* TCP events a consumer may want to place in time (the report's timeline);
+ * the engine only counts them, so conn.c tells them as the counters move. */
+enum conn_mark_kind {
+	MARK_FAST_RETRANSMIT = 0,   /* a retransmission after 3 duplicate ACKs */
+	MARK_TIMEOUT,               /* any other retransmission (the sender's timer) */
+	MARK_ZERO_WINDOW,           /* a segment advertising a window of 0 */
+	MARK_GAP,                   /* octets never captured (seq, len) */
+	MARK_KIND_COUNT
+};
+/* Their names in JSON ("fast_retransmit", ...), in conn.c. */
+extern const char *const conn_mark_names[MARK_KIND_COUNT];
+
+struct conn_mark {
+	enum conn_mark_kind kind;
+	uint8_t dir;                /* IWS_DIR_* of the segment's sender (gap: the lost octets') */
+	uint64_t frame;
+	int64_t ts;
+	uint32_t seq, len;          /* MARK_GAP */
+};
 
 /* What every connection shares: limits, options and the consumers. */
 struct conn_env {
@@ -34,7 +55,13 @@ struct conn_env {
 	void *ctx;
 	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
 	void (*fpdu)(void *ctx, struct conn *c, const struct iws_pdu *pdu);
+	void (*mark)(void *ctx, struct conn *c, const struct conn_mark *m); /* may be NULL */
+	/* Does the report cover this operation (op_type: enum iws_op_type) or
+	 * NVMe command (op_type -1) starting at start_ns (select.h)? Those it
+	 * does not are neither counted nor passed on. NULL: all of them. */
+	bool (*selected)(void *ctx, const struct conn *c, int op_type, int64_t start_ns);
 	struct iws_qp_stats *total; /* statistics over every QP */
+	bool include_rtr;           /* statistics count RTR messages */
 	uint64_t order_limit_hits;
 	/* NVMe over Fabrics (nvme.h) */
 	bool nvme;                  /* recognise NVMe/RDMA and track its commands */
@@ -61,9 +88,36 @@ struct term_rec {
 
 #define CONN_MAX_TERM_RECS 4
 
+/* How the QP ended (docs/semantics.md, teardown): a side's first FIN, its
+ * first RST, or a Terminate, with the operations outstanding then. */
+enum close_kind { CLOSE_FIN = 1, CLOSE_RST, CLOSE_TERMINATE };
+/* "fin", "rst", "terminate" (JSON) and "FIN", "RST", "Terminate" (text);
+ * "?" for anything else. */
+const char *close_kind_name(uint8_t kind);
+const char *close_kind_title(uint8_t kind);
+/* A direction's name: "i2r" (IWS_DIR_I2R) or "r2i". */
+const char *conn_dir_name(uint8_t dir);
+
+struct close_rec {
+	uint8_t kind;               /* enum close_kind */
+	uint8_t dir;                /* IWS_DIR_* of its sender */
+	uint64_t frame;
+	int64_t ts;
+	uint32_t outstanding;       /* operations in flight (not complete) then */
+	uint32_t nids;              /* ... the first CONN_MAX_CLOSE_IDS of their ids */
+	uint64_t *ids;
+};
+
+#define CONN_MAX_CLOSE_RECS 8
+#define CONN_MAX_CLOSE_IDS 1024
+
 struct conn_counts {
 	uint64_t packets;
 	uint64_t payload_bytes[2];  /* TCP payload on the wire, by side */
+	uint64_t captured_bytes[2]; /* ... of it captured (the rest cut by the snapshot length) */
+	uint64_t data_frame;        /* the first frame with payload (0: none) */
+	uint64_t gave_up_frame;     /* the frame at which the engine found no iWARP (0: it did not) */
+	uint64_t chain_lost_frame;  /* the last frame at which a chain of FPDUs broke (0: none) */
 	uint64_t rst, fin;
 	uint64_t ops, ops_incomplete, op_bytes;
 	uint64_t terminates;
@@ -71,19 +125,6 @@ struct conn_counts {
 	uint64_t crc_checked;
 	uint64_t rtr;
 	uint64_t segments;          /* DDP segments fed to the tracker */
-};
-
-/* In-flight operations, for output in start order. */
-struct inflight_ent {
-	int64_t start_ns;
-	uint64_t frame;
-	bool started, done;
-};
-
-struct inflight {
-	uint64_t base_id;           /* op id of ents[head] */
-	uint32_t head, n, cap;
-	struct inflight_ent *ents;
 };
 
 enum conn_state { CONN_ACTIVE = 0, CONN_CLOSED };
@@ -114,7 +155,9 @@ struct conn {
 	uint32_t ngaps, capgaps;
 	struct term_rec *terms;     /* the first CONN_MAX_TERM_RECS Terminates */
 	uint32_t nterms;
-	struct inflight inflight;
+	struct close_rec *closes;   /* the first CONN_MAX_CLOSE_RECS FINs, RSTs, Terminates */
+	uint32_t ncloses;
+	struct order_ring order;    /* operations in flight, for output in start order */
 	struct conn_nvme *nvme;     /* NVMe view (nvme.h), from the first PDU (env->nvme) */
 	struct conn *lru_prev, *lru_next; /* the analysis' recency lists */
 };
@@ -133,6 +176,25 @@ void conn_finish(struct conn *c, uint32_t flag);
 void conn_free(struct conn *c);
 
 bool conn_is_iwarp(const struct conn *c);
+
+/* What is kept of a connection that carried no iWARP once it is freed, for
+ * the "no iWARP found" report (out_silence.c), and why it is not iWARP. */
+enum conn_why {
+	CONN_WHY_NO_DATA = 0,       /* no payload at all */
+	CONN_WHY_SLICED,            /* under a tenth of its payload captured (snapshot length) */
+	CONN_WHY_GAVE_UP,           /* the engine found no handshake and no FPDU chain: gave up */
+	CONN_WHY_NO_CHAIN,          /* ... still looking when the connection or capture ended */
+	CONN_WHY_N
+};
+struct conn_brief {
+	uint32_t stream;
+	struct endpoint ep[2];      /* ep[0]: the first packet's source */
+	uint64_t first_frame, last_frame;
+	uint64_t payload_bytes, captured_bytes;
+	uint64_t data_frame, gave_up_frame, chain_lost_frame;
+	enum conn_why why;
+};
+void conn_brief(const struct conn *c, struct conn_brief *b);
 
 /* Earliest (ts, frame) an operation of this connection still to be
  * reported can start at; false if none is pending. */

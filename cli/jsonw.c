@@ -59,7 +59,7 @@ static void putc_(struct jsonw *j, char c)
 
 static void newline(struct jsonw *j)
 {
-	if (!j->pretty)
+	if (!j->pretty || j->compact)
 		return;
 	putc_(j, '\n');
 	for (int i = 0; i < j->depth; i++)
@@ -70,7 +70,7 @@ static void newline(struct jsonw *j)
 static void sep(struct jsonw *j)
 {
 	if (j->need_comma[j->depth])
-		put(j, j->pretty ? "," : ", ", j->pretty ? 1 : 2);
+		put(j, j->pretty && !j->compact ? "," : ", ", j->pretty && !j->compact ? 1 : 2);
 	if (j->depth > 0)
 		newline(j);
 	j->need_comma[j->depth] = true;
@@ -101,6 +101,8 @@ static void close_(struct jsonw *j, char c)
 		j->depth--;
 	if (had)
 		newline(j);
+	if (j->compact && j->depth < j->compact)
+		j->compact = 0;
 	putc_(j, c);
 }
 
@@ -122,6 +124,19 @@ void jw_arr(struct jsonw *j)
 void jw_arr_end(struct jsonw *j)
 {
 	close_(j, ']');
+}
+
+void jw_arr_compact(struct jsonw *j)
+{
+	open_(j, '[');
+	if (!j->compact)
+		j->compact = j->depth;
+}
+
+void jw_raw(struct jsonw *j, const char *text, size_t n)
+{
+	value_start(j);
+	put(j, text, n);
 }
 
 static void put_escaped(struct jsonw *j, const char *s)
@@ -260,6 +275,19 @@ void jw_drain(struct jsonw *j, FILE *f)
 {
 	if (j->len)
 		fwrite(j->buf, 1, j->len, f);
+	j->len = 0;
+}
+
+void jw_drain_html(struct jsonw *j, FILE *f)
+{
+	size_t from = 0;
+	for (size_t i = 0; i < j->len; i++)
+		if (j->buf[i] == '<') {
+			fwrite(j->buf + from, 1, i - from, f);
+			fputs("\\u003c", f);
+			from = i + 1;
+		}
+	fwrite(j->buf + from, 1, j->len - from, f);
 	j->len = 0;
 }
 

@@ -23,6 +23,7 @@ struct jsonw {
 	bool after_key;             /* a key was written, its value comes next */
 	bool oom;
 	bool pretty;                /* newlines and indentation (stats) */
+	int compact;                /* depth of an array written on one line (0: none) */
 };
 
 void jw_init(struct jsonw *j, bool pretty);
@@ -33,6 +34,11 @@ void jw_obj(struct jsonw *j);          /* { */
 void jw_obj_end(struct jsonw *j);      /* } */
 void jw_arr(struct jsonw *j);          /* [ */
 void jw_arr_end(struct jsonw *j);      /* ] */
+/* [ an array of numbers kept on one line even when pretty; ends with
+ * jw_arr_end. */
+void jw_arr_compact(struct jsonw *j);
+/* A value already encoded as JSON (a number's text, copied through). */
+void jw_raw(struct jsonw *j, const char *text, size_t n);
 void jw_key(struct jsonw *j, const char *k);
 void jw_u64(struct jsonw *j, uint64_t v);
 void jw_i64(struct jsonw *j, int64_t v);
@@ -56,5 +62,9 @@ void jw_flush_line(struct jsonw *j, FILE *f);
 /* Write out what is buffered so far, inside an unfinished value (a large
  * document need not be held whole). */
 void jw_drain(struct jsonw *j, FILE *f);
+
+/* jw_drain for JSON inside an HTML <script> element: every '<' (only ever
+ * inside a string) is written as \u003c, so no text can end the element. */
+void jw_drain_html(struct jsonw *j, FILE *f);
 
 #endif

@@ -71,18 +71,22 @@ static enum net_result tcp_decode(struct rd *r, uint32_t ip_payload, struct tcp_
 		*why = "bad TCP header length";
 		return NET_MALFORMED;
 	}
-	if (!rd_has(r, hl)) {
-		*why = "TCP options cut by the snapshot length";
-		return NET_TRUNCATED;
-	}
 	out->sport = rd_be16(r, 0);
 	out->dport = rd_be16(r, 2);
 	out->seq = rd_be32(r, 4);
 	out->ack = rd_be32(r, 8);
 	out->flags = rd_u8(r, 13);
 	out->win = rd_be16(r, 14);
-	r->off += hl;
 	out->wire_len = ip_payload - hl;
+	if (!rd_has(r, hl)) {
+		/* A short snapshot length (a mirror port's 64-octet slices) cut
+		 * the options: the fixed header still says where the segment
+		 * lies and how long it is; none of its payload was captured. */
+		out->cap_len = 0;
+		out->payload = r->p + r->len;
+		return NET_TCP;
+	}
+	r->off += hl;
 	uint32_t avail = r->len - r->off;
 	out->cap_len = avail < out->wire_len ? avail : out->wire_len;
 	out->payload = r->p + r->off;

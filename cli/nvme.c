@@ -11,6 +11,8 @@ static void on_cmd(void *ctx, const struct iws_nvme_cmd *cmd)
 {
 	struct conn *c = ctx;
 	struct conn_nvme *n = c->nvme;
+	if (c->env->selected && !c->env->selected(c->env->ctx, c, -1, cmd->start_ns))
+		return;
 	n->commands++;
 	if (!cmd->complete)
 		n->incomplete++;

@@ -13,90 +13,254 @@
 
 #include "iwarpscope/status.h"
 
-static const char usage_text[] =
-	"Usage: iwarpscope [COMMAND] [OPTIONS] FILE...\n"
-	"       iwarpscope [COMMAND] [OPTIONS] -i INTERFACE\n"
-	"\n"
-	"Reads iWARP (MPA/DDP/RDMAP over TCP) traffic from pcap/pcapng captures\n"
-	"('-' reads stdin; several files are merged by time) and reports what every\n"
-	"queue pair (TCP connection) did, when, and how long it took.\n"
-	"\n"
-	"Commands:\n"
-	"  summary            per-QP table and latency table (default)\n"
-	"  ops                one line per RDMA operation, in start order\n"
-	"  stats              statistics per QP and operation type\n"
-	"  fpdus              every FPDU decoded (developer view)\n"
-	"  nvme               one line per NVMe over Fabrics command (NVMe/RDMA,\n"
-	"                     recognised by content on any port), in start order\n"
-	"\n"
-	"Input:\n"
-	"  -r, --read FILE    read FILE (same as naming it; may repeat)\n"
-	"  -f, --filter EXPR  BPF filter (frame numbers are not renumbered)\n"
-	"  -i, --interface IF capture live on IF; a short summary every\n"
-	"                     --interval seconds, the full report on Ctrl-C\n"
-	"      --interval SEC seconds between live summaries (default 5)\n"
-	"  -s, --snaplen N    live capture snapshot length (default 262144)\n"
-	"\n"
-	"Output:\n"
-	"  -T, --format FMT   text, json, jsonl or csv (what a command supports)\n"
-	"      --qp LIST      ops, nvme: only these QPs (comma-separated tcp.stream numbers)\n"
-	"      --op LIST      ops: only these types (write,read,send,send_inv,send_se,\n"
-	"                     send_se_inv,immediate,immediate_se,atomic_fetch_add,\n"
-	"                     atomic_cmp_swap,atomic_swap,terminate)\n"
-	"      --since TIME   ops, nvme: only operations (commands) starting at or after TIME\n"
-	"      --until TIME   ops, nvme: only operations (commands) starting before TIME\n"
-	"                     TIME: +SECONDS from the first frame, HH:MM:SS[.frac],\n"
-	"                     'YYYY-MM-DD HH:MM:SS[.frac]' (local time, TZ), @EPOCH\n"
-	"      --no-progress  never show the progress bar\n"
-	"\n"
-	"Analysis:\n"
-	"      --no-crc-check do not verify MPA CRCs\n"
-	"      --fail-on LIST exit 1 if the capture shows any of: crc, gap,\n"
-	"                     terminate, incomplete, damaged, malformed, all\n"
-	"      --max-ooo BYTES       out-of-order buffer per direction (16M)\n"
-	"      --max-ooo-total BYTES out-of-order buffer for all connections (64M)\n"
-	"      --max-reasm BYTES     FPDU reassembly and resync buffers, all connections (64M)\n"
-	"      --max-flows N         connections analysed at once (32768)\n"
-	"      --max-inflight N      operations in flight per QP (65536)\n"
-	"      --max-reorder N       ops, nvme: finished operations (commands) held for\n"
-	"                            ordering (ops 200000, nvme 16384)\n"
-	"\n"
-	"  -h, --help         this text\n"
-	"  -V, --version      version\n"
-	"\n"
-	"Exit status: 0 ok, 1 --fail-on matched, 2 usage error or unreadable input.\n"
-	"See iwarpscope(1).\n";
+/* The commands, in enum command order. */
+static const struct {
+	const char *name;
+	const char *what;           /* one line for the command list */
+	const char *about;          /* the command's --help */
+} commands[] = {
+	{ "summary", "per-QP table and latency table (default)",
+	  "The default: what every queue pair (TCP connection) carried, its MPA\n"
+	  "parameters, its problems, a latency table per operation type and the\n"
+	  "slowest operations. When nothing iWARP is found it says what was seen\n"
+	  "(TCP connections, ports, why each is not iWARP) and what to try.\n" },
+	{ "ops", "one line per RDMA operation, in start order",
+	  "One line (or JSON object, or CSV row) per RDMA operation, in order of\n"
+	  "start time: QP, initiator and target, type, frames, times, bytes,\n"
+	  "segments, latency and loss attribution.\n" },
+	{ "stats", "statistics per QP and operation type; with --format\n"
+		   "csv or jsonl, per --interval as a time series",
+	  "Latency and throughput statistics per QP and operation type (and per\n"
+	  "NVMe queue and command); with --format csv or jsonl, one row per QP,\n"
+	  "operation type and --interval as a time series.\n" },
+	{ "fpdus", "every FPDU decoded (developer view)",
+	  "Every FPDU decoded, with the frames that carried it (developer view).\n" },
+	{ "nvme", "one line per NVMe over Fabrics command (NVMe/RDMA,\n"
+		  "recognised by content on any port), in start order",
+	  "One line per NVMe over Fabrics command (NVMe/RDMA, recognised by\n"
+	  "content on any port), in order of start time: queue, CID, LBAs,\n"
+	  "latency, status.\n" },
+	{ "report", "one self-contained HTML page: summary, timeline,\n"
+		    "latency, throughput, slowest operations (-o FILE)",
+	  "One self-contained HTML page: summary, findings, timeline, latency,\n"
+	  "throughput and the slowest operations (-o FILE, else standard output).\n" },
+};
 
 enum {
 	OPT_QP = 256, OPT_OP, OPT_SINCE, OPT_UNTIL, OPT_NO_CRC, OPT_FAIL_ON, OPT_MAX_OOO,
 	OPT_MAX_OOO_TOTAL, OPT_MAX_INFLIGHT, OPT_MAX_REORDER, OPT_NO_PROGRESS, OPT_INTERVAL,
-	OPT_FORMAT, OPT_MAX_REASM, OPT_MAX_FLOWS,
+	OPT_MAX_REASM, OPT_MAX_FLOWS, OPT_SORT, OPT_LIMIT, OPT_MIN_LATENCY,
+	OPT_INCLUDE_RTR, OPT_POINTS, OPT_UNITS, OPT_TIME_UNIT, OPT_NO_NVME,
 };
 
-static const struct option long_opts[] = {
-	{ "read", required_argument, NULL, 'r' },
-	{ "filter", required_argument, NULL, 'f' },
-	{ "interface", required_argument, NULL, 'i' },
-	{ "snaplen", required_argument, NULL, 's' },
-	{ "format", required_argument, NULL, 'T' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ "qp", required_argument, NULL, OPT_QP },
-	{ "op", required_argument, NULL, OPT_OP },
-	{ "since", required_argument, NULL, OPT_SINCE },
-	{ "until", required_argument, NULL, OPT_UNTIL },
-	{ "no-crc-check", no_argument, NULL, OPT_NO_CRC },
-	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-	{ "max-ooo", required_argument, NULL, OPT_MAX_OOO },
-	{ "max-ooo-total", required_argument, NULL, OPT_MAX_OOO_TOTAL },
-	{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
-	{ "max-reorder", required_argument, NULL, OPT_MAX_REORDER },
-	{ "max-reasm", required_argument, NULL, OPT_MAX_REASM },
-	{ "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
-	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ NULL, 0, NULL, 0 },
+enum group { G_INPUT, G_LIVE, G_OUTPUT, G_SELECT, G_ANALYSIS, G_OTHER, G_N };
+static const char *const group_title[G_N] = {
+	"Input", "Live capture", "Output", "Selection (what the report covers)", "Analysis", "",
 };
+
+#define SEL_CMDS CMD_ALL
+#define OPS_CMDS (CMDBIT(CMD_SUMMARY) | CMDBIT(CMD_OPS) | CMDBIT(CMD_STATS) | CMDBIT(CMD_REPORT))
+
+/* Every option: its names, the commands it applies to, its help. */
+static const struct optdef {
+	const char *name;           /* long name (NULL: short only) */
+	int key;                    /* short option character or OPT_* */
+	const char *arg;            /* NULL: no argument */
+	enum group group;
+	unsigned cmds;              /* CMDBIT()s it applies to */
+	const char *help;           /* '\n' starts a continuation line */
+} optdefs[] = {
+	{ "read", 'r', "FILE", G_INPUT, CMD_ALL, "read FILE (same as naming it; may repeat)" },
+	{ "points", OPT_POINTS, NULL, G_INPUT, CMD_ALL,
+	  "the files are capture points of the same traffic (found\n"
+	  "anyway when two files hold identical segments): each\n"
+	  "segment once, one-way times, where loss happened" },
+	{ "filter", 'f', "EXPR", G_INPUT, CMD_ALL, "BPF filter (frame numbers are not renumbered)" },
+	{ "interface", 'i', "IF", G_LIVE, CMD_ALL,
+	  "capture live on IF; the full report on Ctrl-C (SIGINT),\n"
+	  "SIGTERM or a stop condition (-c, -a)" },
+	{ NULL, 'D', NULL, G_LIVE, CMD_ALL, "list the interfaces -i can capture on, and exit" },
+	{ "write", 'w', "FILE", G_LIVE, CMD_ALL,
+	  "live: also save every captured packet to FILE (pcap)" },
+	{ "count", 'c', "N", G_LIVE, CMD_ALL, "live: stop after N packets" },
+	{ "autostop", 'a', "COND", G_LIVE, CMD_ALL,
+	  "live: stop after duration:SECONDS, or when -w FILE has\n"
+	  "reached filesize:KB (kB of 1000 octets, as tshark);\n"
+	  "may repeat" },
+	{ "interval", OPT_INTERVAL, "DURATION", G_LIVE, CMD_ALL,
+	  "live: rolling per-QP lines every DURATION (default\n"
+	  "5s); stats csv/jsonl: the series' interval (default 1s):\n"
+	  "100ms, 1s, 2.5 (seconds)" },
+	{ "snaplen", 's', "N", G_LIVE, CMD_ALL, "live capture snapshot length (default 262144)" },
+	{ "format", 'T', "FMT", G_OUTPUT, CMD_ALL, "text, json, jsonl or csv (what a command supports)" },
+	{ "output", 'o', "FILE", G_OUTPUT, CMDBIT(CMD_REPORT),
+	  "report: write the page to FILE (default: standard output)" },
+	{ "units", OPT_UNITS, "si|iec", G_OUTPUT, CMD_ALL,
+	  "text sizes in kB/MB/GB (si, default) or KiB/MiB/GiB\n"
+	  "(iec); JSON and CSV carry raw integers (octets)" },
+	{ "time-unit", OPT_TIME_UNIT, "UNIT", G_OUTPUT, CMD_ALL,
+	  "text durations all in ns, us, ms or s (default: one\n"
+	  "unit per table column, chosen to read well); JSON and\n"
+	  "CSV carry raw integers (ns)" },
+	{ "sort", OPT_SORT, "KEY", G_OUTPUT, CMDBIT(CMD_OPS),
+	  "ops: 'start' (default) or 'latency': slowest first, by\n"
+	  "latency_ns (reads, atomics) or else ack_ns (delivery)" },
+	{ "limit", OPT_LIMIT, "N", G_OUTPUT, CMDBIT(CMD_OPS) | CMDBIT(CMD_REPORT),
+	  "ops: at most N operations; report: at most N drawn on\n"
+	  "the timeline (default 10000)" },
+	{ "no-progress", OPT_NO_PROGRESS, NULL, G_OUTPUT, CMD_ALL, "never show the progress bar" },
+	{ "qp", OPT_QP, "LIST", G_SELECT, SEL_CMDS,
+	  "only these QPs (comma-separated tcp.stream numbers)" },
+	{ "op", OPT_OP, "LIST", G_SELECT, OPS_CMDS,
+	  "only these operation types (@OPS@)" },
+	{ "since", OPT_SINCE, "TIME", G_SELECT, SEL_CMDS,
+	  "only operations (commands, FPDUs) starting at or\n"
+	  "after TIME" },
+	{ "until", OPT_UNTIL, "TIME", G_SELECT, SEL_CMDS,
+	  "only operations (commands, FPDUs) starting before TIME;\n"
+	  "TIME: +SECONDS from the first frame, HH:MM:SS[.frac],\n"
+	  "'YYYY-MM-DD HH:MM:SS[.frac]' (local time, TZ), @EPOCH" },
+	{ "min-latency", OPT_MIN_LATENCY, "DURATION", G_SELECT, CMDBIT(CMD_OPS),
+	  "ops: only operations that took at least DURATION\n"
+	  "(latency_ns, else ack_ns): 500us, 2ms, 1.5s" },
+	{ "include-rtr", OPT_INCLUDE_RTR, NULL, G_SELECT,
+	  CMDBIT(CMD_STATS) | CMDBIT(CMD_SUMMARY) | CMDBIT(CMD_REPORT),
+	  "count the RTR messages of a peer-to-peer set-up\n"
+	  "(listed by ops, flagged)" },
+	{ "no-crc-check", OPT_NO_CRC, NULL, G_ANALYSIS, CMD_ALL, "do not verify MPA CRCs" },
+	{ "no-nvme", OPT_NO_NVME, NULL, G_ANALYSIS,
+	  CMDBIT(CMD_STATS) | CMDBIT(CMD_SUMMARY) | CMDBIT(CMD_REPORT),
+	  "do not look for NVMe over Fabrics (no NVMe sections)" },
+	{ "fail-on", OPT_FAIL_ON, "LIST", G_ANALYSIS, CMD_ALL,
+	  "exit 1 if the capture shows any of: crc, gap,\n"
+	  "terminate, incomplete, damaged, malformed, all" },
+	{ "max-ooo", OPT_MAX_OOO, "BYTES", G_ANALYSIS, CMD_ALL, "out-of-order buffer per direction (16M)" },
+	{ "max-ooo-total", OPT_MAX_OOO_TOTAL, "BYTES", G_ANALYSIS, CMD_ALL,
+	  "out-of-order buffer for all connections (64M)" },
+	{ "max-reasm", OPT_MAX_REASM, "BYTES", G_ANALYSIS, CMD_ALL,
+	  "FPDU reassembly and resync buffers, all connections\n(64M)" },
+	{ "max-flows", OPT_MAX_FLOWS, "N", G_ANALYSIS, CMD_ALL, "connections analysed at once (32768)" },
+	{ "max-inflight", OPT_MAX_INFLIGHT, "N", G_ANALYSIS, CMD_ALL, "operations in flight per QP (65536)" },
+	{ "max-reorder", OPT_MAX_REORDER, "N", G_ANALYSIS, CMD_ALL,
+	  "finished operations (commands) held for ordering\n"
+	  "(ops and stats series 200000, nvme 16384)" },
+	{ "help", 'h', NULL, G_OTHER, CMD_ALL, "this text (after a command: that command's)" },
+	{ "version", 'V', NULL, G_OTHER, CMD_ALL, "version" },
+};
+#define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const char *command_name(enum command c)
+{
+	return (unsigned)c < NCOMMANDS ? commands[c].name : "?";
+}
+
+/* "write, read, ...": the operation names of names.h, for --op's help. */
+static void op_names(char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (int t = 0; t < IWS_OPT_COUNT && n < len; t++) {
+		int k = snprintf(buf + n, len - n, "%s%s", t ? "," : "",
+				 iws_op_type_name((enum iws_op_type)t));
+		if (k > 0)
+			n += (size_t)k;
+	}
+}
+
+/* "  -r, --read FILE    read FILE..." with continuation lines under the
+ * text (long comma lists wrapped after a comma). */
+static void print_opt(FILE *f, const struct optdef *d)
+{
+	enum { COL = 21 };
+	char head[64], ops[256], text[512];
+	int n;
+	if (d->key >= 256)
+		n = snprintf(head, sizeof(head), "      --%s%s%s", d->name, d->arg ? " " : "",
+			     d->arg ? d->arg : "");
+	else if (d->name)
+		n = snprintf(head, sizeof(head), "  -%c, --%s%s%s", d->key, d->name, d->arg ? " " : "",
+			     d->arg ? d->arg : "");
+	else
+		n = snprintf(head, sizeof(head), "  -%c%s%s", d->key, d->arg ? " " : "",
+			     d->arg ? d->arg : "");
+	const char *h = d->help;
+	const char *at = strstr(h, "@OPS@");
+	if (at) {
+		op_names(ops, sizeof(ops));
+		snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - h), h, ops, at + 5);
+		h = text;
+	}
+	fputs(head, f);
+	if (n + 1 > COL) {
+		fputc('\n', f);
+		n = 0;
+	}
+	fprintf(f, "%*s", COL - n, "");
+	int width = 0;
+	for (const char *p = h; *p; p++) {
+		if (*p == '\n' || (width > 48 && p > h && p[-1] == ',')) {
+			fprintf(f, "\n%*s", COL, "");
+			width = 0;
+			if (*p == '\n')
+				continue;
+		}
+		fputc(*p, f);
+		width++;
+	}
+	fputc('\n', f);
+}
+
+/* The whole help (cmd < 0) or one command's: its options only. */
+static void print_help(FILE *f, int cmd)
+{
+	unsigned mask = cmd < 0 ? CMD_ALL : CMDBIT(cmd);
+	if (cmd < 0) {
+		fputs("Usage: iwarpscope [COMMAND] [OPTIONS] FILE...\n"
+		      "       iwarpscope [COMMAND] [OPTIONS] -i INTERFACE\n"
+		      "       iwarpscope COMMAND --help\n"
+		      "\n"
+		      "Reads iWARP (MPA/DDP/RDMAP over TCP) traffic from pcap/pcapng captures\n"
+		      "('-' reads stdin; several files are merged by time; gzip and zstd files are\n"
+		      "read as they are; a quoted pattern or a directory names a rotated set) and\n"
+		      "reports what every queue pair (TCP connection) did, when, and how long it took.\n"
+		      "Options may come before or after the command.\n"
+		      "\n"
+		      "Commands:\n", f);
+		for (size_t i = 0; i < NCOMMANDS; i++) {
+			fprintf(f, "  %-19s", commands[i].name);
+			for (const char *w = commands[i].what; *w; w++)
+				if (*w == '\n')
+					fprintf(f, "\n%21s", "");
+				else
+					fputc(*w, f);
+			fputc('\n', f);
+		}
+		/* merge reads statistics, not captures (merge.c has its options) */
+		fputs("  merge              combine `stats --format json` of several captures or\n"
+		      "                     hosts into one report (merge --help)\n", f);
+	} else {
+		fprintf(f, "Usage: iwarpscope %s [OPTIONS] FILE...\n"
+			   "       iwarpscope %s [OPTIONS] -i INTERFACE\n\n%s",
+			commands[cmd].name, commands[cmd].name, commands[cmd].about);
+	}
+	for (int g = 0; g < G_N; g++) {
+		bool any = false;
+		for (size_t i = 0; i < NOPTDEFS; i++) {
+			if (optdefs[i].group != (enum group)g || !(optdefs[i].cmds & mask))
+				continue;
+			if (!any)
+				fprintf(f, "\n%s%s", group_title[g], group_title[g][0] ? ":\n" : "");
+			any = true;
+			print_opt(f, &optdefs[i]);
+		}
+	}
+	fputs("\nExit status: 0 ok, 1 --fail-on matched, 2 usage error or unreadable input.\n"
+	      "See iwarpscope(1).\n", f);
+}
+
+/* The command once known: usage errors point to its help. */
+static const char *hint_cmd;
 
 __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
 {
@@ -105,7 +269,7 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (try 'iwarpscope --help')\n");
+	fprintf(stderr, " (try 'iwarpscope %s%s--help')\n", hint_cmd ? hint_cmd : "", hint_cmd ? " " : "");
 	return 2;
 }
 
@@ -192,6 +356,26 @@ static bool parse_secs(const char *s, int64_t *ns, const char **rest)
 	}
 	*ns = (int64_t)whole * 1000000000 + (whole < 0 ? -frac : frac);
 	*rest = end;
+	return true;
+}
+
+/* A duration: a number with a unit (ns, us, ms, s; a bare number is
+ * seconds), into ns. */
+static bool parse_duration(const char *s, int64_t *ns)
+{
+	const char *rest;
+	int64_t v;
+	if (*s == '-' || !parse_secs(s, &v, &rest))
+		return false;
+	if (strcmp(rest, "ns") == 0)
+		v /= 1000000000;
+	else if (strcmp(rest, "us") == 0 || strcmp(rest, "\xc2\xb5s") == 0)
+		v /= 1000000;
+	else if (strcmp(rest, "ms") == 0)
+		v /= 1000;
+	else if (*rest && strcmp(rest, "s") != 0)
+		return false;
+	*ns = v;
 	return true;
 }
 
@@ -341,16 +525,85 @@ static bool format_ok(enum command c, enum out_format f)
 	case CMD_NVME:
 		return true;
 	case CMD_STATS:
-		return f == FMT_DEFAULT || f == FMT_TEXT || f == FMT_JSON;
+		return true;
 	case CMD_FPDUS:
 		return f == FMT_DEFAULT || f == FMT_JSONL;
+	case CMD_REPORT:
+		return f == FMT_DEFAULT;
 	}
 	return false;
+}
+
+/* -a duration:SECONDS | filesize:KB */
+static bool parse_autostop(const char *s, struct options *o)
+{
+	uint64_t v;
+	if (strncmp(s, "duration:", 9) == 0) {
+		int64_t ns;
+		if (!parse_duration(s + 9, &ns) || ns <= 0)
+			return false;
+		o->stop_after_ns = ns;
+		return true;
+	}
+	if (strncmp(s, "filesize:", 9) == 0) {
+		if (!parse_size(s + 9, &v) || !v || v > UINT64_MAX / 1000)
+			return false;
+		o->stop_filesize = v * 1000;
+		return true;
+	}
+	return false;
+}
+
+static const struct optdef *optdef_of(int key)
+{
+	for (size_t i = 0; i < NOPTDEFS; i++)
+		if (optdefs[i].key == key)
+			return &optdefs[i];
+	return NULL;
+}
+
+/* The option as the user wrote it, for messages. */
+static const char *opt_label(const struct optdef *d, char *buf, size_t len)
+{
+	if (d->name)
+		snprintf(buf, len, "--%s", d->name);
+	else
+		snprintf(buf, len, "-%c", d->key);
+	return buf;
+}
+
+/* "ops, report" */
+static const char *cmd_list(unsigned mask, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < NCOMMANDS && n < len; i++)
+		if (mask & CMDBIT(i)) {
+			int k = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", commands[i].name);
+			if (k > 0)
+				n += (size_t)k;
+		}
+	return buf;
+}
+
+static int command_of(const char *word)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(word, commands[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
+void options_free(struct options *o)
+{
+	free(o->files);
+	o->files = NULL;
 }
 
 int options_parse(int argc, char **argv, struct options *o)
 {
 	memset(o, 0, sizeof(*o));
+	hint_cmd = NULL;
 	o->check_crc = true;
 	o->progress = true;
 	o->interval = 5;
@@ -358,31 +611,42 @@ int options_parse(int argc, char **argv, struct options *o)
 	if (!o->files)
 		return usage_error("out of memory");
 
-	int first = 1;
-	static const char *const cmds[] = { "summary", "ops", "stats", "fpdus", "nvme" };
-	if (argc > 1 && argv[1][0] != '-') {
-		for (int i = 0; i < (int)(sizeof(cmds) / sizeof(cmds[0])); i++) {
-			if (strcmp(argv[1], cmds[i]) == 0) {
-				o->cmd = (enum command)i;
-				first = 2;
-			}
-		}
-		if (strcmp(argv[1], "help") == 0) {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		if (strcmp(argv[1], "version") == 0) {
-			printf("iwarpscope %s\n", IWS_VERSION_STRING);
-			return 1;
+	/* getopt's tables from optdefs */
+	struct option long_opts[NOPTDEFS + 1];
+	char shorts[2 * NOPTDEFS + 2];
+	size_t nl = 0, ns = 0;
+	shorts[ns++] = ':';
+	for (size_t i = 0; i < NOPTDEFS; i++) {
+		const struct optdef *d = &optdefs[i];
+		if (d->name)
+			long_opts[nl++] = (struct option){ d->name, d->arg ? required_argument : no_argument,
+							   NULL, d->key };
+		if (d->key < 256) {
+			shorts[ns++] = (char)d->key;
+			if (d->arg)
+				shorts[ns++] = ':';
 		}
 	}
-	/* getopt_long permutes, so files and options may be mixed. */
-	optind = first;
+	long_opts[nl] = (struct option){ NULL, 0, NULL, 0 };
+	shorts[ns] = 0;
+
+	/* Options given, for the check of what applies to the command. */
+	bool given[NOPTDEFS];
+	memset(given, 0, sizeof(given));
+	bool help = false, version = false;
+
+	/* getopt_long permutes, so files, options and the command may be mixed.
+	 * optind 0 makes glibc start afresh (the fuzz harness and the tests
+	 * parse many command lines in one process). */
+	optind = 0;
 	opterr = 0;
 	int ch;
-	while ((ch = getopt_long(argc, argv, ":r:f:i:s:T:hV", long_opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, shorts, long_opts, NULL)) != -1) {
 		int rc = 0;
 		uint64_t sz;
+		const struct optdef *d = optdef_of(ch);
+		if (d)
+			given[d - optdefs] = true;
 		switch (ch) {
 		case 'r':
 			o->files[o->nfiles++] = optarg;
@@ -393,6 +657,21 @@ int options_parse(int argc, char **argv, struct options *o)
 		case 'i':
 			o->iface = optarg;
 			break;
+		case 'D':
+			o->list_ifaces = true;
+			break;
+		case 'w':
+			o->save = optarg;
+			break;
+		case 'c':
+			if (!parse_size(optarg, &o->stop_count) || !o->stop_count)
+				return usage_error("bad packet count '%s'", optarg);
+			break;
+		case 'a':
+			if (!parse_autostop(optarg, o))
+				return usage_error("bad stop condition '%s' (duration:SECONDS or filesize:KB)",
+						   optarg);
+			break;
 		case 's':
 			if (!parse_size(optarg, &sz) || sz == 0 || sz > 262144)
 				return usage_error("bad snapshot length '%s'", optarg);
@@ -402,12 +681,38 @@ int options_parse(int argc, char **argv, struct options *o)
 			if (!set_format(o, optarg))
 				return usage_error("unknown format '%s' (text, json, jsonl, csv)", optarg);
 			break;
+		case 'o':
+			o->output = optarg;
+			break;
 		case 'h':
-			fputs(usage_text, stdout);
-			return 1;
+			help = true;
+			break;
 		case 'V':
-			printf("iwarpscope %s\n", IWS_VERSION_STRING);
-			return 1;
+			version = true;
+			break;
+		case OPT_UNITS:
+			if (strcmp(optarg, "si") == 0)
+				o->units = UNITS_SI;
+			else if (strcmp(optarg, "iec") == 0)
+				o->units = UNITS_IEC;
+			else
+				return usage_error("--units: 'si' or 'iec', not '%s'", optarg);
+			break;
+		case OPT_TIME_UNIT: {
+			static const struct {
+				const char *name;
+				int ns;
+			} tu[] = { { "ns", 1 }, { "us", 1000 }, { "\xc2\xb5s", 1000 }, { "ms", 1000000 },
+				   { "s", 1000000000 }, { "auto", 0 } };
+			int k = -1;
+			for (int i = 0; i < (int)(sizeof(tu) / sizeof(tu[0])); i++)
+				if (strcmp(optarg, tu[i].name) == 0)
+					k = i;
+			if (k < 0)
+				return usage_error("--time-unit: ns, us, ms, s or auto, not '%s'", optarg);
+			o->time_unit = tu[k].ns;
+			break;
+		}
 		case OPT_QP:
 		case OPT_OP:
 		case OPT_FAIL_ON:
@@ -423,6 +728,9 @@ int options_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_CRC:
 			o->check_crc = false;
+			break;
+		case OPT_NO_NVME:
+			o->no_nvme = true;
 			break;
 		case OPT_NO_PROGRESS:
 			o->progress = false;
@@ -451,9 +759,36 @@ int options_parse(int argc, char **argv, struct options *o)
 			if (!parse_u32(optarg, &o->max_reorder) || !o->max_reorder)
 				return usage_error("bad count '%s'", optarg);
 			break;
+		case OPT_SORT:
+			if (strcmp(optarg, "latency") == 0)
+				o->sort_latency = true;
+			else if (strcmp(optarg, "start") == 0)
+				o->sort_latency = false;
+			else
+				return usage_error("--sort: 'start' or 'latency', not '%s'", optarg);
+			break;
+		case OPT_LIMIT:
+			if (!parse_u32(optarg, &o->limit) || !o->limit)
+				return usage_error("bad count '%s'", optarg);
+			break;
+		case OPT_MIN_LATENCY:
+			if (!parse_duration(optarg, &o->min_latency_ns))
+				return usage_error("bad duration '%s' (e.g. 500us, 2ms, 1.5s)", optarg);
+			o->has_min_latency = true;
+			break;
+		case OPT_INCLUDE_RTR:
+			o->include_rtr = true;
+			break;
+		case OPT_POINTS:
+			o->points = true;
+			break;
 		case OPT_INTERVAL:
-			if (!parse_u32(optarg, &o->interval) || !o->interval)
-				return usage_error("bad interval '%s'", optarg);
+			/* A duration; a bare number is seconds, as it always was. */
+			if (!parse_duration(optarg, &o->interval_ns) || o->interval_ns <= 0)
+				return usage_error("bad interval '%s' (e.g. 100ms, 1s, 5)", optarg);
+			o->interval = o->interval_ns > 86400ll * 1000000000 ? 86400u
+				      : (unsigned)((o->interval_ns + 999999999) / 1000000000);
+			o->interval_set = true;
 			break;
 		case ':':
 			return usage_error("option '%s' needs an argument", argv[optind - 1]);
@@ -463,13 +798,58 @@ int options_parse(int argc, char **argv, struct options *o)
 		if (rc)
 			return rc;
 	}
-	for (int i = optind; i < argc; i++)
+	/* The command: the first word left, when it names one ("help" and
+	 * "version" too; `help CMD` is CMD's help). */
+	int i = optind;
+	int cmd = -1;
+	if (i < argc) {
+		if (strcmp(argv[i], "help") == 0) {
+			help = true;
+			i++;
+			if (i < argc)
+				cmd = command_of(argv[i++]);
+		} else if (strcmp(argv[i], "version") == 0) {
+			version = true;
+			i++;
+		} else if ((cmd = command_of(argv[i])) >= 0) {
+			i++;
+		}
+	}
+	o->cmd = cmd < 0 ? CMD_SUMMARY : (enum command)cmd;
+	hint_cmd = cmd < 0 ? NULL : command_name(o->cmd);
+	if (help) {
+		print_help(stdout, cmd);
+		return 1;
+	}
+	if (version) {
+		printf("iwarpscope %s\n", IWS_VERSION_STRING);
+		return 1;
+	}
+	for (; i < argc; i++)
 		o->files[o->nfiles++] = argv[i];
+	if (o->list_ifaces)
+		return 0;
+
+	/* Every option given must apply to the command. */
+	for (size_t k = 0; k < NOPTDEFS; k++) {
+		char lab[32], cmds[64];
+		if (given[k] && !(optdefs[k].cmds & CMDBIT(o->cmd)))
+			return usage_error("%s does not apply to the %s command (it applies to: %s)",
+					   opt_label(&optdefs[k], lab, sizeof(lab)), command_name(o->cmd),
+					   cmd_list(optdefs[k].cmds, cmds, sizeof(cmds)));
+	}
 	if (o->iface && o->nfiles)
 		return usage_error("give capture files or -i, not both");
 	if (!o->iface && !o->nfiles)
 		return usage_error("no capture file given");
+	if (!o->iface && (o->save || o->stop_count || o->stop_after_ns || o->stop_filesize))
+		return usage_error("-w, -c and -a apply to a live capture (-i)");
+	if (o->stop_filesize && !o->save)
+		return usage_error("-a filesize:KB needs -w FILE");
+	if (o->points && (o->iface || o->nfiles < 2))
+		return usage_error("--points needs two capture files (or sets) or more");
 	if (!format_ok(o->cmd, o->format))
-		return usage_error("this command does not write %s", format_name(o->format));
+		return usage_error("the %s command does not write %s", command_name(o->cmd),
+				   format_name(o->format));
 	return 0;
 }

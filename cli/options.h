@@ -12,7 +12,7 @@
 
 #include "iwarpscope/qp.h"
 
-enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS, CMD_NVME };
+enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS, CMD_NVME, CMD_REPORT };
 enum out_format { FMT_DEFAULT = 0, FMT_TEXT, FMT_JSON, FMT_JSONL, FMT_CSV };
 
 /* Analysis findings --fail-on can turn into exit status 1. */
@@ -33,23 +33,47 @@ struct tspec {
 
 #define MAX_QP_FILTER 64
 
+/* Bit per command (options' scope). */
+#define CMDBIT(c) (1u << (c))
+#define CMD_ALL 0x3Fu
+
+/* --units: how sizes are shown in text (JSON and CSV stay raw integers). */
+enum size_units { UNITS_SI = 0, UNITS_IEC };
+
 struct options {
 	enum command cmd;
 	enum out_format format;
 	const char **files;
 	int nfiles;
 	const char *iface;
+	bool list_ifaces;           /* -D */
+	const char *save;           /* -w: live, save the raw packets here */
+	uint64_t stop_count;        /* -c: stop after this many packets (0: never) */
+	int64_t stop_after_ns;      /* -a duration:S (0: never) */
+	uint64_t stop_filesize;     /* -a filesize:KB, in octets (0: never) */
+	bool points;                /* --points: the files are capture points of one traffic */
 	const char *bpf;
 	int snaplen;
 	unsigned interval;          /* live: seconds between short summaries */
+	int64_t interval_ns;        /* stats --format csv|jsonl: the series' interval (0: 1 s) */
+	bool interval_set;          /* --interval given (live: rolling per-QP lines) */
+	enum size_units units;      /* --units */
+	int time_unit;              /* --time-unit: 0 automatic, else ns per unit (1, 1000, ...) */
+	const char *output;         /* report: the page's file (NULL: standard output) */
 	bool check_crc;
+	bool no_nvme;               /* --no-nvme: stats, summary, report without the NVMe layer */
 	bool progress;
 	unsigned fail_on;           /* FAIL_* */
-	/* ops and nvme filters (op_mask: ops only) */
+	/* what every report covers (select.h) */
 	uint32_t qps[MAX_QP_FILTER];
 	int nqps;
 	uint32_t op_mask;           /* bit per enum iws_op_type; 0: all */
 	struct tspec since, until;
+	bool sort_latency;          /* ops: slowest first (rank.h) */
+	uint32_t limit;             /* ops: at most this many; report: drawn; 0: all / default */
+	bool has_min_latency;
+	int64_t min_latency_ns;     /* ops: only operations that took at least this */
+	bool include_rtr;           /* stats, summary: count RTR messages */
 	/* limits */
 	uint64_t max_ooo_dir, max_ooo_total;
 	uint32_t max_inflight;
@@ -59,8 +83,15 @@ struct options {
 };
 
 /* 0: run; 1: exit 0 now (--help, --version printed); 2: usage error
- * (message printed on stderr). */
+ * (message printed on stderr). Global options may come before or after the
+ * command: the command is the first word that is not an option or an
+ * option's argument, when it names one (`iwarpscope help CMD` and
+ * `iwarpscope CMD --help` print that command's help). */
 int options_parse(int argc, char **argv, struct options *o);
+/* Free what options_parse allocated. */
+void options_free(struct options *o);
+
+const char *command_name(enum command c);
 
 /* Resolve a time bound once the first frame's time is known. */
 int64_t tspec_resolve(const struct tspec *t, int64_t first_ns);

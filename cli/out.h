@@ -13,6 +13,9 @@
 #include "analysis.h"
 #include "jsonw.h"
 #include "options.h"
+#include "points.h"
+#include "rank.h"
+#include "select.h"
 #include "source.h"
 #include "timeline.h"
 
@@ -22,13 +25,24 @@ struct report {
 	const struct source *src;
 	const struct options *o;
 	const struct timeline *tl;  /* ops only */
+	struct rank *rank;          /* summary: the slowest operations */
+	const struct points *pts;   /* several capture points (NULL: one) */
+	const struct select *sel;   /* what the report covers (NULL: everything) */
 };
+
+/* How many of the slowest operations the summary lists. */
+#define SUMMARY_SLOWEST 5
+
+/* Where an operation's time went, in words (the summary's slowest list). */
+const char *op_why(char *buf, size_t n, const struct iws_op *op);
 
 /* ---- rows: one item per line, as text, JSON (an array), JSON lines or
  * CSV (out_ops.c); the `ops` and `nvme` writers ---- */
 struct row_fns {
 	const char *csv_header;
-	void (*json)(struct jsonw *j, const struct conn *c, const void *item);
+	/* pts: several capture points (NULL: one), for their fields */
+	void (*json)(struct jsonw *j, const struct conn *c, const void *item,
+		     const struct points *pts);
 	void (*csv)(FILE *f, const struct conn *c, const void *item);
 	void (*text)(FILE *f, const struct conn *c, const void *item);
 };
@@ -39,6 +53,7 @@ struct rows_out {
 	const struct row_fns *fns;
 	struct jsonw j;
 	uint64_t n;
+	const struct points *pts;   /* several capture points (NULL: one) */
 };
 
 void rows_begin(struct rows_out *w, FILE *f, enum out_format fmt, const struct row_fns *fns);
@@ -65,6 +80,7 @@ void nvme_summary(FILE *f, const struct report *r);
 struct fpdus_out {
 	FILE *f;
 	struct jsonw j;
+	const struct points *pts;   /* several capture points (NULL: one) */
 };
 
 void fpdus_out_begin(struct fpdus_out *w, FILE *f);
@@ -75,8 +91,31 @@ void fpdus_out_end(struct fpdus_out *w);
 void stats_write_json(FILE *f, const struct report *r);
 void stats_write_text(FILE *f, const struct report *r);
 void summary_write(FILE *f, const struct report *r);
-/* The live view's short per-QP lines. */
-void summary_write_short(FILE *f, const struct report *r);
+/* The live view's rolling per-QP lines: totals so far and, with prev, what
+ * changed since the last lines (prev remembers each QP's totals; zeroed
+ * before the first call, freed with live_prev_free). */
+struct live_prev {
+	uint64_t (*qp)[2];          /* by QP number: operations, octets */
+	uint32_t n;
+};
+void summary_write_short(FILE *f, const struct report *r, struct live_prev *prev);
+void live_prev_free(struct live_prev *prev);
+
+/* One operation type's numbers: count, complete, bytes, segments,
+ * crc_errors, retransmissions, stall_ns, latency_ns, delivery_ns. */
+void stats_op_fields_json(struct jsonw *j, const struct iws_op_stats *o);
+/* "tcp": {fast_retransmits, timeouts, duplicate_acks, zero_windows} */
+void stats_tcp_json(struct jsonw *j, const struct conn *c);
+
+/* ---- report (out_html.c) ---- */
+struct pagedata;
+/* The HTML page of the report command, from the analysis and what
+ * pagedata gathered (its sample is consumed). */
+void report_write_html(FILE *f, const struct report *r, struct pagedata *p);
+
+/* No iWARP in the capture (out_silence.c): what it holds, why each TCP
+ * connection is not iWARP, and what to try; every line starts with pre. */
+void silence_write(FILE *f, const struct report *r, const char *pre);
 
 /* Problems in the report, for --fail-on (FAIL_* bits). */
 unsigned report_findings(const struct report *r);
@@ -84,6 +123,8 @@ unsigned report_findings(const struct report *r);
 /* Shared by the text and JSON writers. */
 /* key: {count, min, mean, p50, p90, p99, p999, max, exact}, or null when empty. */
 void latency_json(struct jsonw *j, const char *key, const struct iws_latency *l);
+/* The same with the mergeable sketch (sketch.h): the statistics' JSON. */
+void latency_json_sketch(struct jsonw *j, const char *key, const struct iws_latency *l);
 /* A text row: QP, label, count, min, mean, p50, p90, p99, p99.9, max. */
 void latency_row(FILE *f, const char *qp, const char *label, int opw, const struct iws_latency *l);
 const char *hs_name(enum iws_stream_state st);

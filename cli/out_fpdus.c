@@ -38,7 +38,7 @@ void fpdus_out_write(struct fpdus_out *w, const struct conn *c, const struct iws
 	const struct iws_seg_note *note = pdu->note;
 	jw_obj(j);
 	jw_ku64(j, "qp", c->stream);
-	jw_kstr(j, "dir", pdu->dir == IWS_DIR_I2R ? "i2r" : "r2i");
+	jw_kstr(j, "dir", conn_dir_name(pdu->dir));
 	jw_ku64(j, "seq", f->seq);
 	jw_ku64(j, "wire_len", f->wire_len);
 	jw_ku64(j, "first_frame", pdu->first_frame);
@@ -73,6 +73,14 @@ void fpdus_out_write(struct fpdus_out *w, const struct conn *c, const struct iws
 	}
 	if (pdu->truncated)
 		jw_kbool(j, "truncated", true);
+	struct points_at at;
+	points_at_frame(w->pts, pdu->arrived_frame, &at);
+	if (at.known) {
+		/* The segment that carried its last octet, at the other point. */
+		jw_kstr(j, "point", at.point);
+		jw_koi64(j, "other_ns", at.has_other, at.other_ns);
+		jw_koi64(j, "oneway_ns", at.has_oneway, at.oneway_ns);
+	}
 	if (f->marker_errors)
 		jw_ku64(j, "marker_errors", f->marker_errors);
 	jw_obj_end(j);

@@ -18,8 +18,10 @@
 
 /* ---- one command ---- */
 
-static void cmd_json(struct jsonw *j, const struct conn *c, const void *item)
+static void cmd_json(struct jsonw *j, const struct conn *c, const void *item,
+		     const struct points *pts)
 {
+	(void)pts;
 	const struct iws_nvme_cmd *m = item;
 	char fl[200];
 	const struct iws_nvme_command *q = &m->sqe;
@@ -184,8 +186,8 @@ static void groups_json(struct jsonw *j, const struct iws_nvme_stats *s)
 		jw_ku64(j, "bytes", o->bytes);
 		jw_ku64(j, "iops", iws_nvme_op_iops(o));
 		jw_ki64(j, "span_ns", o->complete ? o->last_end_ns - o->first_start_ns : 0);
-		latency_json(j, "latency_ns", &o->latency);
-		latency_json(j, "data_ns", &o->data);
+		latency_json_sketch(j, "latency_ns", &o->latency);
+		latency_json_sketch(j, "data_ns", &o->data);
 		jw_key(j, "statuses");
 		jw_arr(j);
 		for (uint32_t k = 0; k < o->nstatus; k++) {
@@ -242,9 +244,9 @@ void nvme_total_json(struct jsonw *j, const struct report *r)
 {
 	const struct analysis *a = r->a;
 	uint64_t nq = 0, cmds = 0, inc = 0, err = 0;
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c) || !conn_is_nvme(c))
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+		if (!conn_is_nvme(c))
 			continue;
 		nq++;
 		cmds += c->nvme->commands;
@@ -286,8 +288,9 @@ static const char *label(char *buf, size_t len, const struct iws_nvme_op_stats *
 /* Connections with NVMe, for the tables and the summary. */
 static bool any_nvme(const struct report *r)
 {
-	for (uint32_t i = 0; i < r->a->nconns; i++)
-		if (r->a->conns[i] && conn_is_iwarp(r->a->conns[i]) && conn_is_nvme(r->a->conns[i]))
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(r->a, &i)) != NULL;)
+		if (conn_is_nvme(c))
 			return true;
 	return false;
 }
@@ -301,9 +304,9 @@ void nvme_stats_text(FILE *f, const struct report *r)
 	int w = label_width(r);
 	fprintf(f, "\nNVMe commands\n%4s %-*s%8s%11s%7s%11s%9s\n", "QP", w, " qid op", "count", "incomplete",
 		"errors", "bytes", "IOPS");
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c) || !conn_is_nvme(c))
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+		if (!conn_is_nvme(c))
 			continue;
 		snprintf(qp, sizeof(qp), "%u", c->stream);
 		for (uint32_t k = 0; k < c->nvme->st.n; k++) {
@@ -326,11 +329,21 @@ void nvme_stats_text(FILE *f, const struct report *r)
 		  offsetof(struct iws_nvme_op_stats, data) },
 	};
 	for (size_t d = 0; d < sizeof(dists) / sizeof(dists[0]); d++) {
-		fprintf(f, "\n%s\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n", dists[d].title, "QP", w, " qid op",
-			"count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
-		for (uint32_t i = 0; i < a->nconns; i++) {
-			const struct conn *c = a->conns[i];
-			if (!c || !conn_is_iwarp(c) || !conn_is_nvme(c))
+		/* One unit for the table: the one for its largest median. */
+		int64_t typical = 0;
+		for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;)
+			for (uint32_t k = 0; conn_is_nvme(c) && k < c->nvme->st.n; k++) {
+				struct iws_latency *l = (struct iws_latency *)((char *)&c->nvme->st.e[k] +
+									       dists[d].off);
+				int64_t p50 = l->count ? iws_latency_quantile(l, 0.5) : 0;
+				typical = p50 > typical ? p50 : typical;
+			}
+		int64_t unit = units_column(typical);
+		fprintf(f, "\n%s, %s\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n", dists[d].title, unit_name(unit),
+			"QP", w, " qid op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
+		units_cells(unit);
+		for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+			if (!conn_is_nvme(c))
 				continue;
 			snprintf(qp, sizeof(qp), "%u", c->stream);
 			for (uint32_t k = 0; k < c->nvme->st.n; k++) {
@@ -341,11 +354,11 @@ void nvme_stats_text(FILE *f, const struct report *r)
 					latency_row(f, qp, label(lb, sizeof(lb), o), w, l);
 			}
 		}
+		units_cells(0);
 	}
 	bool errs = false;
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c) || !conn_is_nvme(c))
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+		if (!conn_is_nvme(c))
 			continue;
 		snprintf(qp, sizeof(qp), "%u", c->stream);
 		for (uint32_t k = 0; k < c->nvme->st.n; k++) {
@@ -377,9 +390,9 @@ void nvme_summary(FILE *f, const struct report *r)
 	if (!any_nvme(r))
 		return;
 	fputs("\nNVMe over Fabrics (NVMe/RDMA)\n", f);
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c) || !conn_is_nvme(c))
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+		if (!conn_is_nvme(c))
 			continue;
 		const struct iws_nvme_qp_info *in = iws_nvme_tracker_info(conn_nvme_tracker(c));
 		const struct conn_nvme *n = c->nvme;

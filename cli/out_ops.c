@@ -4,7 +4,9 @@
  * JSON lines or CSV (the rows writer, shared with `nvme`). The JSON field names are the CLI contract (DESIGN.md):
  * qp, src, dst, op, opcode, first_frame, last_frame, start_ns, end_ns,
  * bytes, segments, stag, to, qn, msn, latency_ns, complete, crc_errors; then
- * the extras of each type.
+ * where the time went (docs/semantics.md): first_inorder_frame,
+ * retransmissions, stall_ns, queued_ns, ack_frame, ack_ns, ack_with_data,
+ * after_close, rtr, payload_captured; then the extras of each type.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -19,7 +21,30 @@ const char *conn_ep_str(const struct conn *c, uint8_t dir, char *buf)
 	return endpoint_str(&c->ep[side], buf);
 }
 
-static void op_json(struct jsonw *j, const struct conn *c, const void *item)
+/* What the other capture point saw of the operation: when its first and
+ * last frames passed there, the latency there, and one-way times. */
+static void op_points_json(struct jsonw *j, const struct points *pts, const struct iws_op *op)
+{
+	struct points_at s, e;
+	points_at_frame(pts, op->first_frame, &s);
+	points_at_frame(pts, op->last_frame, &e);
+	if (!s.known && !e.known)
+		return;
+	const struct points_at *k = s.known ? &s : &e;
+	jw_kstr(j, "point", k->point);
+	jw_kstr(j, "other_point", k->other);
+	jw_koi64(j, "other_start_ns", s.has_other, s.other_ns);
+	jw_koi64(j, "other_end_ns", e.has_other, e.other_ns);
+	jw_koi64(j, "other_latency_ns", op->has_latency && s.has_other && e.has_other,
+		 e.other_ns - s.other_ns);
+	jw_koi64(j, "oneway_ns", s.has_oneway, s.oneway_ns);
+	bool back = op->type == IWS_OPT_READ || op->type == IWS_OPT_ATOMIC_FETCH_ADD ||
+		    op->type == IWS_OPT_ATOMIC_CMP_SWAP || op->type == IWS_OPT_ATOMIC_SWAP;
+	jw_koi64(j, "oneway_back_ns", back && e.has_oneway, e.oneway_ns);
+}
+
+static void op_json(struct jsonw *j, const struct conn *c, const void *item,
+		    const struct points *pts)
 {
 	const struct iws_op *op = item;
 	char a[64], b[64], fl[160];
@@ -42,14 +67,28 @@ static void op_json(struct jsonw *j, const struct conn *c, const void *item)
 	jw_koi64(j, "latency_ns", op->has_latency, op->latency_ns);
 	jw_kbool(j, "complete", op->complete);
 	jw_ku64(j, "crc_errors", op->crc_errors);
+	/* where the time went */
+	jw_ku64(j, "first_inorder_frame", op->first_inorder_frame);
+	jw_ku64(j, "retransmissions", op->retransmissions);
+	jw_ki64(j, "stall_ns", op->stall_ns);
+	jw_ki64(j, "queued_ns", op->queued_ns);
+	jw_kou64(j, "ack_frame", op->has_ack, op->ack_frame);
+	jw_koi64(j, "ack_ns", op->has_ack, op->ack_ns);
+	jw_kbool(j, "ack_with_data", op->has_ack && op->ack_with_data);
+	jw_kbool(j, "after_close", (op->flags & IWS_OPF_AFTER_CLOSE) != 0);
+	jw_kbool(j, "rtr", op->rtr);
+	jw_kbool(j, "payload_captured", op->complete && !(op->flags & IWS_OPF_TRUNCATED));
+	/* several capture points (docs/semantics.md) */
+	if (pts)
+		op_points_json(j, pts, op);
 	/* extras */
 	jw_ku64(j, "id", op->id);
 	jw_kstr(j, "flags", iws_op_flags_str(fl, sizeof(fl), op->flags));
 	switch (op->type) {
 	case IWS_OPT_READ:
-		jw_ku64(j, "read_size", op->read_size);
-		jw_ku64(j, "src_stag", op->src_stag);
-		jw_ku64(j, "src_to", op->src_to);
+		jw_kou64(j, "read_size", op->has_read_size, op->read_size);
+		jw_kou64(j, "src_stag", op->has_src, op->src_stag);
+		jw_kou64(j, "src_to", op->has_src, op->src_to);
 		jw_kou64(j, "response_frame", op->response_frame != 0, op->response_frame);
 		break;
 	case IWS_OPT_SEND_INV:
@@ -58,7 +97,7 @@ static void op_json(struct jsonw *j, const struct conn *c, const void *item)
 		break;
 	case IWS_OPT_IMMEDIATE:
 	case IWS_OPT_IMMEDIATE_SE:
-		jw_ku64(j, "immediate", op->immediate);
+		jw_kou64(j, "immediate", op->has_immediate, op->immediate);
 		break;
 	case IWS_OPT_ATOMIC_FETCH_ADD:
 	case IWS_OPT_ATOMIC_CMP_SWAP:
@@ -108,19 +147,30 @@ static void op_csv(FILE *f, const struct conn *c, const void *item)
 	if (op->has_latency)
 		fprintf(f, "%" PRId64, op->latency_ns);
 	/* flags may contain commas: quote them (RFC 4180) */
-	fprintf(f, ",%s,%u,\"%s\"\n", op->complete ? "true" : "false", op->crc_errors,
-		iws_op_flags_str(fl, sizeof(fl), op->flags));
+	fprintf(f, ",%s,%u,\"%s\",%" PRIu64 ",%u,%" PRId64 ",%" PRId64 ",",
+		op->complete ? "true" : "false", op->crc_errors,
+		iws_op_flags_str(fl, sizeof(fl), op->flags), op->first_inorder_frame,
+		op->retransmissions, op->stall_ns, op->queued_ns);
+	opt_csv(f, op->has_ack, op->ack_frame);
+	fputc(',', f);
+	if (op->has_ack)
+		fprintf(f, "%" PRId64, op->ack_ns);
+	fprintf(f, ",%s,%s,%s\n", op->has_ack && op->ack_with_data ? "true" : "false",
+		(op->flags & IWS_OPF_AFTER_CLOSE) ? "true" : "false", op->rtr ? "true" : "false");
 }
 
 static void op_text(FILE *f, const struct conn *c, const void *item)
 {
 	const struct iws_op *op = item;
 	char t[48], a[64], b[64], by[32], lat[32], fl[160];
-	fprintf(f, "%s qp %u %s > %s %-11s %9s %4u seg", fmt_clock(t, sizeof(t), op->start_ns),
-		c->stream, conn_ep_str(c, op->dir, a), conn_ep_str(c, !op->dir, b),
+	fprintf(f, "%s qp %u id %" PRIu64 " %s > %s %-11s %9s %4u seg",
+		fmt_clock(t, sizeof(t), op->start_ns), c->stream, op->id, conn_ep_str(c, op->dir, a),
+		conn_ep_str(c, !op->dir, b),
 		iws_op_type_name(op->type), fmt_bytes(by, sizeof(by), op->bytes), op->segments);
 	if (op->has_latency)
 		fprintf(f, " lat %s", fmt_dur(lat, sizeof(lat), op->latency_ns));
+	if (op->has_ack)
+		fprintf(f, " ack %s", fmt_dur(lat, sizeof(lat), op->ack_ns));
 	if (op->first_frame == op->last_frame)
 		fprintf(f, " frame %" PRIu64, op->first_frame);
 	else
@@ -131,6 +181,17 @@ static void op_text(FILE *f, const struct conn *c, const void *item)
 		const char *k = iws_term_errcode_name(op->term_layer, op->term_etype, op->term_errcode);
 		fprintf(f, " [%s: %s: %s]", l ? l : "?", e ? e : "?", k ? k : "?");
 	}
+	if (op->rtr)
+		fprintf(f, " RTR");
+	/* where the time went */
+	if (op->retransmissions)
+		fprintf(f, " retrans %u", op->retransmissions);
+	if (op->stall_ns)
+		fprintf(f, " stalled %s", fmt_dur(lat, sizeof(lat), op->stall_ns));
+	if (op->queued_ns)
+		fprintf(f, " queued %s", fmt_dur(lat, sizeof(lat), op->queued_ns));
+	if (op->has_ack && op->ack_with_data)
+		fprintf(f, " ack-with-data");
 	if (op->crc_errors)
 		fprintf(f, " CRC-ERRORS %u", op->crc_errors);
 	if (!op->complete)
@@ -142,13 +203,62 @@ static void op_text(FILE *f, const struct conn *c, const void *item)
 
 static const struct row_fns op_fns = {
 	"qp,id,src,dst,op,opcode,first_frame,last_frame,start_ns,end_ns,bytes,"
-	"segments,stag,to,qn,msn,latency_ns,complete,crc_errors,flags\n",
+	"segments,stag,to,qn,msn,latency_ns,complete,crc_errors,flags,"
+	"first_inorder_frame,retransmissions,stall_ns,queued_ns,ack_frame,ack_ns,"
+	"ack_with_data,after_close,rtr\n",
 	op_json, op_csv, op_text,
 };
 
 void ops_out_begin(struct rows_out *w, FILE *f, enum out_format fmt)
 {
 	rows_begin(w, f, fmt, &op_fns);
+}
+
+/* Append a clause to buf (bounded), "; "-separated. */
+static void add(char *buf, size_t n, size_t *len, const char *clause)
+{
+	if (*len >= n)
+		return;
+	int k = snprintf(buf + *len, n - *len, "%s%s", *len ? "; " : "", clause);
+	if (k > 0)
+		*len += (size_t)k;
+}
+
+const char *op_why(char *buf, size_t n, const struct iws_op *op)
+{
+	char d[32], c[128];
+	size_t len = 0;
+	buf[0] = 0;
+	if (op->retransmissions) {
+		snprintf(c, sizeof(c), "%u TCP retransmission%s", op->retransmissions,
+			 op->retransmissions == 1 ? "" : "s");
+		add(buf, n, &len, c);
+	}
+	if (op->stall_ns) {
+		snprintf(c, sizeof(c), "stalled %s behind lost octets",
+			 fmt_dur(d, sizeof(d), op->stall_ns));
+		add(buf, n, &len, c);
+	}
+	if (op->queued_ns) {
+		snprintf(c, sizeof(c), "queued %s behind earlier responses",
+			 fmt_dur(d, sizeof(d), op->queued_ns));
+		add(buf, n, &len, c);
+	}
+	if (op->has_latency) {
+		if (!len)
+			add(buf, n, &len, "no loss, no queue: the network or the responder");
+	} else if (op->has_ack) {
+		/* After its last octet: the receiver's ACK policy (RFC 9293
+		 * §3.8.6.3: an ACK may wait for data to ride on, or a timer). */
+		int64_t wait = op->ack_ns - (op->end_ns - op->start_ns);
+		snprintf(c, sizeof(c), "%s %s after the last octet",
+			 op->ack_with_data ? "the ACK rode on the peer's data" : "a bare ACK",
+			 fmt_dur(d, sizeof(d), wait < 0 ? 0 : wait));
+		add(buf, n, &len, c);
+	}
+	if (op->flags & IWS_OPF_AFTER_CLOSE)
+		add(buf, n, &len, "sent after the peer closed");
+	return buf;
 }
 
 /* ---- rows ---- */
@@ -170,14 +280,14 @@ void rows_write(struct rows_out *w, const struct conn *c, const void *item)
 {
 	switch (w->fmt) {
 	case FMT_JSONL:
-		w->fns->json(&w->j, c, item);
+		w->fns->json(&w->j, c, item, w->pts);
 		jw_flush_line(&w->j, w->f);
 		break;
 	case FMT_JSON:
 		if (w->n)
 			fputc(',', w->f);
 		fputc('\n', w->f);
-		w->fns->json(&w->j, c, item);
+		w->fns->json(&w->j, c, item, w->pts);
 		fwrite(w->j.buf, 1, w->j.len, w->f);
 		jw_reset(&w->j);
 		break;

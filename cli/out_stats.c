@@ -10,6 +10,7 @@
 
 #include "iwarpscope/names.h"
 #include "out.h"
+#include "sketch.h"
 #include "units.h"
 
 const char *hs_name(enum iws_stream_state st)
@@ -46,10 +47,8 @@ unsigned report_findings(const struct report *r)
 	if (a->c.truncated || a->c.malformed || a->c.snap_cut || ss->truncated_files ||
 	    ss->read_errors)
 		f |= FAIL_DAMAGED;
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		if (c->c.crc_errors)
 			f |= FAIL_CRC;
 		if (conn_gap_count(c))
@@ -68,7 +67,8 @@ unsigned report_findings(const struct report *r)
 
 /* ---- JSON ---- */
 
-void latency_json(struct jsonw *j, const char *key, const struct iws_latency *lc)
+static void latency_obj(struct jsonw *j, const char *key, const struct iws_latency *lc,
+			bool sketch)
 {
 	/* Quantiles sort the samples lazily: a cache, not a change of value. */
 	struct iws_latency *l = (struct iws_latency *)lc;
@@ -87,6 +87,47 @@ void latency_json(struct jsonw *j, const char *key, const struct iws_latency *lc
 	jw_ki64(j, "p999", iws_latency_quantile(l, 0.999));
 	jw_ki64(j, "max", l->max);
 	jw_kbool(j, "exact", iws_latency_is_exact(l));
+	if (sketch)
+		sketch_json(j, l);
+	jw_obj_end(j);
+}
+
+void latency_json(struct jsonw *j, const char *key, const struct iws_latency *l)
+{
+	latency_obj(j, key, l, false);
+}
+
+void latency_json_sketch(struct jsonw *j, const char *key, const struct iws_latency *l)
+{
+	latency_obj(j, key, l, true);
+}
+
+static void op_fields(struct jsonw *j, const struct iws_op_stats *o, bool sketch)
+{
+	jw_ku64(j, "count", o->count);
+	jw_ku64(j, "complete", o->complete);
+	jw_ku64(j, "bytes", o->bytes);
+	jw_ku64(j, "segments", o->segments);
+	jw_ku64(j, "crc_errors", o->crc_errors);
+	jw_ku64(j, "retransmissions", o->retransmissions);
+	jw_ki64(j, "stall_ns", o->stall_ns);
+	latency_obj(j, "latency_ns", &o->latency, sketch);
+	latency_obj(j, "delivery_ns", &o->delivery, sketch);
+}
+
+void stats_op_fields_json(struct jsonw *j, const struct iws_op_stats *o)
+{
+	op_fields(j, o, false);
+}
+
+void stats_tcp_json(struct jsonw *j, const struct conn *c)
+{
+	jw_key(j, "tcp");
+	jw_obj(j);
+	jw_ku64(j, "fast_retransmits", CONN_SUM(c, fast_retransmits));
+	jw_ku64(j, "timeouts", CONN_SUM(c, timeouts));
+	jw_ku64(j, "duplicate_acks", CONN_SUM(c, duplicate_acks));
+	jw_ku64(j, "zero_windows", CONN_SUM(c, zero_windows));
 	jw_obj_end(j);
 }
 
@@ -100,18 +141,13 @@ static void ops_json(struct jsonw *j, const struct iws_qp_stats *s)
 			continue;
 		jw_key(j, iws_op_type_name((enum iws_op_type)t));
 		jw_obj(j);
-		jw_ku64(j, "count", o->count);
-		jw_ku64(j, "complete", o->complete);
-		jw_ku64(j, "bytes", o->bytes);
-		jw_ku64(j, "segments", o->segments);
-		jw_ku64(j, "crc_errors", o->crc_errors);
-		latency_json(j, "latency_ns", &o->latency);
+		op_fields(j, o, true);
 		jw_obj_end(j);
 	}
 	jw_obj_end(j);
 }
 
-static void qp_json(struct jsonw *j, const struct conn *c)
+static void qp_json(struct jsonw *j, const struct conn *c, const struct points *pts)
 {
 	char a[64];
 	enum iws_stream_state st = iws_stream_state(c->eng);
@@ -171,7 +207,7 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	jw_ku64(j, "crc_checked", c->c.crc_checked);
 	jw_ku64(j, "crc_errors", c->c.crc_errors);
 	jw_ku64(j, "terminates", c->c.terminates);
-	jw_ku64(j, "retransmissions", CONN_SUM(c, retrans) + CONN_SUM(c, late));
+	jw_ku64(j, "retransmissions", CONN_SUM(c, fast_retransmits) + CONN_SUM(c, timeouts));
 	jw_ku64(j, "duplicate_segments", CONN_SUM(c, retrans));
 	jw_ku64(j, "hole_fills", CONN_SUM(c, late));
 	jw_ku64(j, "overlaps", CONN_SUM(c, overlaps));
@@ -183,7 +219,7 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	for (uint32_t i = 0; i < c->ngaps; i++) {
 		const struct gap_rec *g = &c->gaps[i];
 		jw_obj(j);
-		jw_kstr(j, "dir", g->dir == IWS_DIR_I2R ? "i2r" : "r2i");
+		jw_kstr(j, "dir", conn_dir_name(g->dir));
 		jw_ku64(j, "seq", g->seq);
 		jw_ku64(j, "len", g->len);
 		jw_ku64(j, "prev_frame", g->prev_frame);
@@ -207,11 +243,32 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 		jw_obj_end(j);
 	}
 	jw_arr_end(j);
+	stats_tcp_json(j, c);
+	jw_key(j, "teardown");
+	jw_arr(j);
+	for (uint32_t i = 0; i < c->ncloses; i++) {
+		const struct close_rec *t = &c->closes[i];
+		jw_obj(j);
+		jw_kstr(j, "kind", close_kind_name(t->kind));
+		jw_kstr(j, "from", conn_ep_str(c, t->dir, a));
+		jw_ku64(j, "frame", t->frame);
+		jw_ki64(j, "ns", t->ts);
+		jw_ku64(j, "outstanding", t->outstanding);
+		jw_key(j, "outstanding_ids");
+		jw_arr(j);
+		for (uint32_t k = 0; k < t->nids; k++)
+			jw_u64(j, t->ids[k]);
+		jw_arr_end(j);
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
 	jw_ku64(j, "snaplen_cut_bytes", CONN_SUM(c, snap_bytes));
 	jw_ku64(j, "ooo_limit_hits", CONN_SUM(c, ooo_limit_hits));
 	jw_ku64(j, "reasm_limit_hits", CONN_SUM(c, buf_limit_hits));
+	jw_ku64(j, "order_forced", CONN_SUM(c, order_forced));
 	jw_kbool(j, "flow_limit_finished", c->evicted);
 	jw_ku64(j, "resyncs", CONN_SUM(c, resyncs));
+	jw_ku64(j, "segment_resyncs", CONN_SUM(c, segment_resyncs));
 	jw_ku64(j, "framing_lost", CONN_SUM(c, lost));
 	jw_ku64(j, "skipped_bytes", CONN_SUM(c, skipped_bytes));
 	jw_ku64(j, "undecodable_fpdus", CONN_SUM(c, undecodable));
@@ -221,13 +278,17 @@ static void qp_json(struct jsonw *j, const struct conn *c)
 	jw_ku64(j, "msn_gaps", tc->msn_gaps);
 	jw_ku64(j, "offset_gaps", tc->offset_gaps);
 	jw_ku64(j, "orphan_responses", tc->orphan_responses);
+	jw_ku64(j, "hidden_requests", tc->hidden_requests);
 	jw_ku64(j, "ird_exceeded", tc->ird_exceeded);
 	jw_ku64(j, "stag_mismatches", tc->stag_mismatches);
 	jw_ku64(j, "evicted", tc->evicted);
+	jw_ku64(j, "ack_wait_forced", tc->ack_wait_forced);
 	jw_ku64(j, "max_inflight", tc->max_inflight_seen);
 	ops_json(j, conn_stats(c));
 	if (conn_is_nvme(c))
 		nvme_qp_json(j, c);
+	if (pts)
+		points_qp_json(j, pts, c);
 	jw_obj_end(j);
 }
 
@@ -268,20 +329,24 @@ void stats_write_json(FILE *f, const struct report *r)
 	jw_ku64(j, "flows_finished_early", a->c.limit_finished);
 	jw_ku64(j, "flows_not_analysed", a->c.limit_skipped);
 	jw_ku64(j, "packets_not_analysed", a->c.limit_skipped_packets);
+	/* peak memory of the engines' buffers (--max-ooo-total, --max-reasm) */
+	jw_ku64(j, "ooo_peak_bytes", a->env.lim.ooo_peak);
+	jw_ku64(j, "reasm_peak_bytes", a->env.lim.buf_peak);
+	jw_ku64(j, "ack_wait_peak", a->env.lim.ack_wait_peak);
 	jw_key(j, "warnings");
 	jw_arr(j);
 	for (uint32_t i = 0; i < ss->n_warnings; i++)
 		jw_str(j, ss->warnings[i].text);
 	jw_arr_end(j);
+	if (r->pts)
+		points_capture_json(j, r->pts);
 	jw_obj_end(j);
 
 	jw_key(j, "qps");
 	jw_arr(j);
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
-		qp_json(j, c);
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+		qp_json(j, c, r->pts);
 		/* A capture may hold 100,000 QPs: do not hold their report whole. */
 		if (j->len > (64u << 10))
 			jw_drain(j, f);
@@ -350,22 +415,67 @@ static void op_rows(FILE *f, const char *qp, int opw, const struct iws_qp_stats 
 		print_padded(f, iws_op_type_name((enum iws_op_type)t), -opw);
 		fprintf(f, "%8" PRIu64 "%11" PRIu64, o->count, o->count - o->complete);
 		print_padded(f, fmt_bytes(b, sizeof(b), o->bytes), 11);
-		fprintf(f, "%10" PRIu64 "%9" PRIu64 "\n", o->segments, o->crc_errors);
+		fprintf(f, "%10" PRIu64 "%9" PRIu64 "%9" PRIu64 "\n", o->segments, o->crc_errors,
+			o->retransmissions);
 	}
 }
 
 /* The operation and latency tables (shared with the summary). */
 void stats_tables(FILE *f, const struct report *r);
 
+static const struct iws_latency *dist_of(const struct iws_op_stats *o, bool delivery)
+{
+	return delivery ? &o->delivery : &o->latency;
+}
+
+/* One distribution table: latency (reads, atomics) or delivery (the TCP
+ * ACK of an operation's last octet). */
+static void dist_table(FILE *f, const struct analysis *a, int opw, uint32_t nq, bool delivery)
+{
+	char qp[16];
+	bool any = false;
+	/* One unit for every column: the one that shows the largest median
+	 * with 1 to 3 digits (or --time-unit's). */
+	int64_t typical = 0;
+	for (int t = 0; t < IWS_OPT_COUNT; t++) {
+		const struct iws_latency *l = dist_of(&a->total.op[t], delivery);
+		int64_t p50 = l->count ? iws_latency_quantile((struct iws_latency *)l, 0.5) : 0;
+		typical = p50 > typical ? p50 : typical;
+	}
+	int64_t unit = units_column(typical);
+	fprintf(f, "\n%s, %s\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n",
+		delivery ? "Delivery (start to the peer's TCP ACK of the last octet)"
+			 : "Latency (complete reads and atomics)", unit_name(unit),
+		"QP", opw, "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
+	units_cells(unit);
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+		snprintf(qp, sizeof(qp), "%u", c->stream);
+		for (int t = 0; t < IWS_OPT_COUNT; t++)
+			if (dist_of(&conn_stats(c)->op[t], delivery)->count) {
+				latency_row(f, qp, iws_op_type_name((enum iws_op_type)t), opw,
+					    dist_of(&conn_stats(c)->op[t], delivery));
+				any = true;
+			}
+	}
+	if (nq > 1)
+		for (int t = 0; t < IWS_OPT_COUNT; t++)
+			if (dist_of(&a->total.op[t], delivery)->count)
+				latency_row(f, "all", iws_op_type_name((enum iws_op_type)t), opw,
+					    dist_of(&a->total.op[t], delivery));
+	units_cells(0);
+	if (!any)
+		fputs("  (none)\n", f);
+}
+
 void stats_tables(FILE *f, const struct report *r)
 {
 	const struct analysis *a = r->a;
 	char qp[16];
 	uint32_t nq = 0;
-	bool any_lat = false;
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (c && conn_is_iwarp(c) && c->c.ops)
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+		if (c->c.ops)
 			nq++;
 	}
 	/* The op column: 11 wide, or as wide as the longest name to show + 1
@@ -374,40 +484,18 @@ void stats_tables(FILE *f, const struct report *r)
 	for (int t = 0; t < IWS_OPT_COUNT; t++)
 		if (a->total.op[t].count && (int)strlen(iws_op_type_name((enum iws_op_type)t)) + 1 > opw)
 			opw = (int)strlen(iws_op_type_name((enum iws_op_type)t)) + 1;
-	fprintf(f, "Operations\n%4s %-*s%8s%11s%11s%10s%9s\n", "QP", opw, "op", "count", "incomplete",
-		"bytes", "segments", "CRC err");
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
+	fprintf(f, "Operations\n%4s %-*s%8s%11s%11s%10s%9s%9s\n", "QP", opw, "op", "count",
+		"incomplete", "bytes", "segments", "CRC err", "retrans");
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		snprintf(qp, sizeof(qp), "%u", c->stream);
 		op_rows(f, qp, opw, conn_stats(c));
-		for (int t = 0; t < IWS_OPT_COUNT; t++)
-			any_lat |= conn_stats(c)->op[t].latency.count > 0;
 	}
 	if (nq > 1)
 		op_rows(f, "all", opw, &a->total);
 	if (!nq)
 		fputs("  (no RDMA operations)\n", f);
-	fprintf(f, "\nLatency (complete reads and atomics)\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n",
-		"QP", opw, "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
-	for (uint32_t i = 0; i < a->nconns; i++) {
-		const struct conn *c = a->conns[i];
-		if (!c || !conn_is_iwarp(c))
-			continue;
-		snprintf(qp, sizeof(qp), "%u", c->stream);
-		for (int t = 0; t < IWS_OPT_COUNT; t++)
-			if (conn_stats(c)->op[t].latency.count)
-				latency_row(f, qp, iws_op_type_name((enum iws_op_type)t), opw,
-					    &conn_stats(c)->op[t].latency);
-	}
-	if (nq > 1)
-		for (int t = 0; t < IWS_OPT_COUNT; t++)
-			if (a->total.op[t].latency.count)
-				latency_row(f, "all", iws_op_type_name((enum iws_op_type)t), opw,
-					    &a->total.op[t].latency);
-	if (!any_lat)
-		fputs("  (none)\n", f);
+	dist_table(f, a, opw, nq, false);
+	dist_table(f, a, opw, nq, true);
 }
 
 void stats_write_text(FILE *f, const struct report *r)

@@ -17,6 +17,7 @@
 
 #include <pcap/pcap.h>
 
+#include "decomp.h"
 #include "iwarpscope/stream.h"
 #include "progress.h"
 
@@ -42,6 +43,7 @@ struct input {
 	int64_t head_ns;
 	uint64_t size;              /* file size, for the progress bar (0: unknown) */
 	char *iobuf;                /* the FILE's buffer (freed after pcap_close) */
+	struct decomp *dc;          /* compressed (decomp.h): the decompressor; else NULL */
 	int poll_fd;                /* live, non-blocking: wait here; else -1 */
 };
 
@@ -54,6 +56,7 @@ struct source {
 	struct progress prog;
 	uint64_t total_size;
 	int64_t prev_ns;
+	pcap_dumper_t *save;        /* live: where every captured packet is saved */
 };
 
 __attribute__((format(printf, 3, 4))) static void warn(struct source *s, int file,
@@ -105,25 +108,62 @@ static void note_snaplen(struct source *s, struct input *in, int idx)
 		     in->name, snap);
 }
 
+/* Hand fp (plain or compressed, told by its first octets) to libpcap. On
+ * failure fp is closed (unless it is stdin). */
+static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_stdin,
+			const char *bpf, char *err, size_t errlen)
+{
+	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	const char *shown = is_stdin ? "stdin" : in->name;
+	enum decomp_kind kind;
+	FILE *rd = decomp_open(fp, shown, !is_stdin, &kind, &in->dc, err, errlen);
+	if (!rd) {
+		if (!is_stdin)
+			fclose(fp);
+		return false;
+	}
+	if (is_stdin && !in->dc) {
+		/* stdin outlives pcap_close (libpcap does not close it). */
+		static char stdin_buf[READ_BUFFER];
+		setvbuf(rd, stdin_buf, _IOFBF, sizeof(stdin_buf));
+	} else {
+		in->iobuf = malloc(READ_BUFFER);
+		if (in->iobuf)
+			setvbuf(rd, in->iobuf, _IOFBF, READ_BUFFER);
+	}
+	/* On success libpcap owns rd and closes it in pcap_close (a
+	 * decompressing stream then closes the file under it). */
+	in->h = pcap_fopen_offline_with_tstamp_precision(rd, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+	if (!in->h) {
+		const char *why = decomp_error(in->dc, NULL);
+		if (why)
+			snprintf(err, errlen, "%s: %s", shown, why);
+		else if (kind != DECOMP_NONE)
+			snprintf(err, errlen, "%s: %s-compressed, but what it holds is not a pcap or "
+					      "pcapng capture", shown, decomp_name(kind));
+		else
+			open_error(shown, ebuf, err, errlen);
+		if (rd != stdin)
+			fclose(rd);
+		in->dc = NULL;
+		return false;
+	}
+	in->dlt = pcap_datalink(in->h);
+	in->needs_read = true;
+	s->total_size += in->size;
+	note_snaplen(s, in, (int)(in - s->in));
+	return compile_filter(in, bpf, err, errlen);
+}
+
 static bool open_file(struct source *s, struct input *in, FILE *given, const char *bpf, char *err,
 		      size_t errlen)
 {
-	char ebuf[PCAP_ERRBUF_SIZE] = "";
 	struct stat sb;
 
-	if (given) {
-		in->h = pcap_fopen_offline_with_tstamp_precision(given, PCAP_TSTAMP_PRECISION_NANO, ebuf);
-		if (!in->h) {
-			fclose(given);
-			open_error(in->name, ebuf, err, errlen);
-			return false;
-		}
-		in->dlt = pcap_datalink(in->h);
-		in->needs_read = true;
-		note_snaplen(s, in, (int)(in - s->in));
-		return compile_filter(in, bpf, err, errlen);
-	}
-	if (strcmp(in->name, "-") != 0) {
+	if (given)
+		return open_stream(s, in, given, false, bpf, err, errlen);
+	bool is_stdin = strcmp(in->name, "-") == 0;
+	if (!is_stdin) {
 		if (stat(in->name, &sb) != 0) {
 			snprintf(err, errlen, "%s: %s", in->name, strerror(errno));
 			return false;
@@ -135,34 +175,12 @@ static bool open_file(struct source *s, struct input *in, FILE *given, const cha
 		if (S_ISREG(sb.st_mode))
 			in->size = (uint64_t)sb.st_size;
 	}
-	bool is_stdin = strcmp(in->name, "-") == 0;
 	FILE *fp = is_stdin ? stdin : fopen(in->name, "rb");
 	if (!fp) {
 		snprintf(err, errlen, "%s: %s", in->name, strerror(errno));
 		return false;
 	}
-	if (is_stdin) {
-		/* stdin outlives pcap_close (libpcap does not close it). */
-		static char stdin_buf[READ_BUFFER];
-		setvbuf(fp, stdin_buf, _IOFBF, sizeof(stdin_buf));
-	} else {
-		in->iobuf = malloc(READ_BUFFER);
-		if (in->iobuf)
-			setvbuf(fp, in->iobuf, _IOFBF, READ_BUFFER);
-	}
-	/* On success libpcap owns fp and closes it in pcap_close. */
-	in->h = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, ebuf);
-	if (!in->h) {
-		if (!is_stdin)
-			fclose(fp);
-		open_error(is_stdin ? "stdin" : in->name, ebuf, err, errlen);
-		return false;
-	}
-	in->dlt = pcap_datalink(in->h);
-	in->needs_read = true;
-	s->total_size += in->size;
-	note_snaplen(s, in, (int)(in - s->in));
-	return compile_filter(in, bpf, err, errlen);
+	return open_stream(s, in, fp, is_stdin, bpf, err, errlen);
 }
 
 static bool open_live(struct input *in, const struct source_opts *o, char *err, size_t errlen)
@@ -251,6 +269,14 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 			return NULL;
 		}
 	}
+	if (s->live && o->save && !(s->save = pcap_dump_open(s->in[0].h, o->save))) {
+		/* libpcap's message names the file */
+		snprintf(err, errlen, "-w: %s", pcap_geterr(s->in[0].h));
+		source_close(s);
+		return NULL;
+	}
+	for (int i = 0; i < o->nnotes; i++)
+		warn(s, -1, "%s", o->notes[i]);
 	s->prev_ns = INT64_MIN;
 	progress_init(&s->prog, s->total_size, o->progress && !s->live);
 	return s;
@@ -291,12 +317,23 @@ static void read_head(struct source *s, struct input *in, int idx)
 			return;
 		}
 		if (rc == PCAP_ERROR_BREAK) {
+			const char *note = decomp_error(in->dc, NULL);
+			if (note)
+				warn(s, idx, "%s: %s", in->name, note);
 			in->done = true;
 			return;
 		}
 		/* PCAP_ERROR: a damaged or truncated file; keep what was read. */
 		const char *msg = pcap_geterr(in->h);
-		if (strstr(msg, "truncated")) {
+		const char *zmsg = decomp_error(in->dc, NULL);
+		if (zmsg) {
+			/* The compressed data broke: say how, not libpcap's "I/O error". */
+			if (strstr(zmsg, "truncated"))
+				s->st.truncated_files++;
+			else
+				s->st.read_errors++;
+			warn(s, idx, "%s: %s; the records before it are analysed", in->name, zmsg);
+		} else if (strstr(msg, "truncated")) {
 			s->st.truncated_files++;
 			warn(s, idx, "%s: file ends inside a record (%s)", in->name, msg);
 		} else {
@@ -313,7 +350,9 @@ static uint64_t position(const struct source *s)
 	uint64_t pos = 0;
 	for (int i = 0; i < s->n; i++) {
 		FILE *f = s->in[i].h ? pcap_file(s->in[i].h) : NULL;
-		if (f) {
+		if (s->in[i].dc) {
+			pos += decomp_raw_pos(s->in[i].dc);
+		} else if (f) {
 			long p = ftell(f);
 			if (p > 0)
 				pos += (uint64_t)p;
@@ -350,6 +389,8 @@ int source_next(struct source *s, struct src_packet *p)
 		s->st.bytes += in->hdr->caplen;
 		if ((s->st.records & (PROGRESS_EVERY - 1)) == 0 && s->prog.active)
 			progress_update(&s->prog, position(s));
+		if (s->save)
+			pcap_dump((u_char *)s->save, in->hdr, in->data);
 		p->matched = !in->have_filter || pcap_offline_filter(&in->filter, in->hdr, in->data);
 		if (!p->matched)
 			s->st.filtered_out++;
@@ -405,11 +446,47 @@ bool source_is_live(const struct source *s)
 	return s->live;
 }
 
+uint64_t source_saved_bytes(const struct source *s)
+{
+	if (!s->save)
+		return 0;
+	long pos = pcap_dump_ftell(s->save);
+	return pos > 0 ? (uint64_t)pos : 0;
+}
+
+bool source_list_interfaces(FILE *f, char *err, size_t errlen)
+{
+	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	pcap_if_t *all = NULL;
+	if (pcap_findalldevs(&all, ebuf) != 0) {
+		snprintf(err, errlen, "cannot list interfaces: %s", ebuf);
+		return false;
+	}
+	int n = 0;
+	for (pcap_if_t *d = all; d; d = d->next) {
+		fprintf(f, "%d. %s", ++n, d->name);
+		if (d->description)
+			fprintf(f, " (%s)", d->description);
+		else if (d->flags & PCAP_IF_LOOPBACK)
+			fprintf(f, " (Loopback)");
+		fputc('\n', f);
+	}
+	pcap_freealldevs(all);
+	if (!n) {
+		snprintf(err, errlen, "no interfaces to capture on (capture permission missing? "
+			 "try as root or with CAP_NET_RAW)");
+		return false;
+	}
+	return true;
+}
+
 void source_close(struct source *s)
 {
 	if (!s)
 		return;
 	progress_done(&s->prog);
+	if (s->save)
+		pcap_dump_close(s->save);
 	for (int i = 0; i < s->n; i++) {
 		if (s->in[i].have_filter)
 			pcap_freecode(&s->in[i].filter);

@@ -25,9 +25,12 @@ struct source_opts {
 	 * them, and so does source_open when it fails. */
 	FILE *const *streams;
 	const char *iface;          /* live capture instead of files */
+	const char *const *notes;   /* warnings found before reading (inputs.h) */
+	int nnotes;
 	const char *bpf;            /* filter expression, or NULL */
 	int snaplen;                /* live capture only; 0: 262144 */
 	bool progress;              /* a progress bar if stderr is a terminal */
+	const char *save;           /* live only: save every packet captured here (pcap) */
 };
 
 struct src_packet {
@@ -82,6 +85,10 @@ const struct source_stats *source_stats(const struct source *s);
 const char *source_name(const struct source *s, int file);
 int source_nfiles(const struct source *s);
 bool source_is_live(const struct source *s);
+/* Live with a save file (source_opts.save): octets written to it so far. */
+uint64_t source_saved_bytes(const struct source *s);
+/* -D: the interfaces a live capture can use, one a line ("1. lo (Loopback)"). */
+bool source_list_interfaces(FILE *f, char *err, size_t errlen);
 void source_close(struct source *s);
 
 #endif

@@ -5,7 +5,43 @@
 #include <string.h>
 #include <time.h>
 
-/* v scaled down by div, with 4 significant digits. */
+static bool iec_sizes;
+static int64_t forced_unit;     /* --time-unit (0: automatic) */
+static int64_t cell_unit;       /* table cells: numbers in this unit (0: off) */
+
+void units_config(bool iec, int64_t time_unit_ns)
+{
+	iec_sizes = iec;
+	forced_unit = time_unit_ns;
+}
+
+void units_cells(int64_t unit_ns)
+{
+	cell_unit = unit_ns;
+}
+
+int64_t units_column(int64_t typical_ns)
+{
+	if (forced_unit)
+		return forced_unit;
+	uint64_t a = typical_ns < 0 ? 0 : (uint64_t)typical_ns;
+	return a < 1000 ? 1 : a < 1000000 ? 1000 : a < 1000000000 ? 1000000 : 1000000000;
+}
+
+const char *unit_name(int64_t unit_ns)
+{
+	switch (unit_ns) {
+	case 1:
+		return "ns";
+	case 1000:
+		return "\xC2\xB5s";
+	case 1000000:
+		return "ms";
+	default:
+		return "s";
+	}
+}
+
 /* v with 4 significant digits, then unit (which carries its own space). */
 static const char *sig4(char *buf, size_t len, double v, const char *unit)
 {
@@ -30,6 +66,21 @@ const char *fmt_dur_c(char *buf, size_t len, int64_t ns)
 	return fmt_dur2(buf, len, ns, "");
 }
 
+/* a in a fixed unit: 4 significant digits (whole numbers from 1000 up;
+ * small fractions keep 3 digits). */
+static void in_unit(char *tmp, size_t len, uint64_t a, int64_t unit, const char *suffix)
+{
+	if (unit == 1) {
+		snprintf(tmp, len, "%llu%s", (unsigned long long)a, suffix);
+		return;
+	}
+	double v = (double)a / (double)unit;
+	if (v > 0 && v < 0.9995)
+		snprintf(tmp, len, "%.3g%s", v, suffix);
+	else
+		sig4(tmp, len, v, suffix);
+}
+
 const char *fmt_dur2(char *buf, size_t len, int64_t ns, const char *space)
 {
 	const char *sign = "";
@@ -39,7 +90,15 @@ const char *fmt_dur2(char *buf, size_t len, int64_t ns, const char *space)
 		a = (uint64_t)(-(ns + 1)) + 1;
 	}
 	char tmp[48], unit[8];
-	if (a < 1000) {
+	int64_t fixed = !*space && cell_unit ? cell_unit : forced_unit;
+	if (fixed) {
+		/* table cells print the number alone (the heading has the unit) */
+		if (!*space && cell_unit)
+			unit[0] = 0;
+		else
+			snprintf(unit, sizeof(unit), "%s%s", space, unit_name(fixed));
+		in_unit(tmp, sizeof(tmp), a, fixed, unit);
+	} else if (a < 1000) {
 		snprintf(tmp, sizeof(tmp), "%llu%sns", (unsigned long long)a, space);
 	} else if (a < 999950) {
 		snprintf(unit, sizeof(unit), "%s\xC2\xB5s", space);
@@ -57,6 +116,17 @@ const char *fmt_dur2(char *buf, size_t len, int64_t ns, const char *space)
 
 const char *fmt_bytes(char *buf, size_t len, uint64_t b)
 {
+	if (iec_sizes) {
+		if (b < 1024)
+			snprintf(buf, len, "%llu B", (unsigned long long)b);
+		else if (b < 1024 * 1000)
+			sig4(buf, len, (double)b / 1024, " KiB");
+		else if (b < 1024ull * 1024 * 1000)
+			sig4(buf, len, (double)b / (1024 * 1024), " MiB");
+		else
+			sig4(buf, len, (double)b / (1024.0 * 1024 * 1024), " GiB");
+		return buf;
+	}
 	if (b < 1000)
 		snprintf(buf, len, "%llu B", (unsigned long long)b);
 	else if (b < 1000000)

@@ -8,16 +8,32 @@
 #ifndef IWS_CLI_UNITS_H
 #define IWS_CLI_UNITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* --units and --time-unit: sizes in decimal (kB, default) or binary units
+ * (KiB, iec); every duration in one unit (ns per unit: 1, 1000, 1000000,
+ * 1000000000), or 0: each in the unit its size calls for. Text only: JSON
+ * and CSV carry raw integers and never call these. */
+void units_config(bool iec, int64_t time_unit_ns);
+/* The unit a table column of durations uses when its typical (largest
+ * median) value is typical_ns: --time-unit's, else the one that shows it
+ * with 1 to 3 integer digits. */
+int64_t units_column(int64_t typical_ns);
+/* "ns", "µs", "ms", "s" */
+const char *unit_name(int64_t unit_ns);
+/* Table cells: from now on fmt_dur_c prints numbers in unit_ns without the
+ * unit (the heading names it); 0 ends it. */
+void units_cells(int64_t unit_ns);
 
 /* "850 ns", "12.34 µs", "1.234 ms", "2.500 s" (4 significant digits). */
 const char *fmt_dur(char *buf, size_t len, int64_t ns);
 /* The same without the space ("12.34µs"), for tables. */
 const char *fmt_dur_c(char *buf, size_t len, int64_t ns);
 const char *fmt_dur2(char *buf, size_t len, int64_t ns, const char *space);
-/* "512 B", "64.00 kB", "6.554 MB". */
+/* "512 B", "64.00 kB", "6.554 MB" (--units iec: "62.50 KiB", "6.250 MiB"). */
 const char *fmt_bytes(char *buf, size_t len, uint64_t bytes);
 /* "30.61 Mbit/s" from octets over ns; "-" when the span is 0. */
 const char *fmt_rate(char *buf, size_t len, uint64_t bytes, int64_t ns);

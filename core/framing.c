@@ -57,14 +57,7 @@ static bool room_for(struct iws_stream *s, struct fr_dir *fd, uint32_t n)
 {
 	account(s, fd);
 	const struct sbuf *b = &fd->buf;
-	uint64_t grow = 0;
-	if (b->len + (uint64_t)n > b->cap) {
-		/* sbuf doubles its capacity (from 256) */
-		uint64_t cap = b->cap ? b->cap : 256;
-		while (cap < b->len + (uint64_t)n)
-			cap *= 2;
-		grow = cap - b->cap;
-	}
+	uint64_t grow = sbuf_growth(b, n);
 	/* ... and its mark array; a hole may need a hole record */
 	if (b->nmarks == b->capmarks)
 		grow += (b->capmarks ? b->capmarks : 8) * sizeof(struct smark);
@@ -80,10 +73,10 @@ static bool room_for(struct iws_stream *s, struct fr_dir *fd, uint32_t n)
 }
 
 static bool buf_add(struct iws_stream *s, struct fr_dir *fd, const uint8_t *p, uint32_t n,
-		    uint64_t frame, int64_t ts)
+		    uint64_t frame, int64_t ts, bool resent)
 {
 	if (!room_for(s, fd, n) ||
-	    !sbuf_append(&fd->buf, fd->pos, p, n, frame, ts, fd->run_frame, fd->run_ts))
+	    !sbuf_append(&fd->buf, fd->pos, p, n, frame, ts, resent, fd->run_frame, fd->run_ts))
 		return false;
 	account(s, fd);
 	fd->pos += n;
@@ -165,6 +158,9 @@ static void skip(struct iws_stream *s, int side, uint32_t k, enum iws_span_kind 
 struct frames {
 	uint64_t first, arrived, done;
 	int64_t first_ts, arrived_ts, done_ts;
+	uint32_t resent;                /* retransmitted segments among them */
+	uint64_t resent_first, resent_last; /* the segments of the first / last octet, when
+					     * retransmissions (0: not) */
 };
 
 /* The frames of buffer octets [o, o+w) (docs/semantics.md). */
@@ -174,8 +170,13 @@ static void frames_of(const struct sbuf *b, uint32_t o, uint32_t w, struct frame
 	const struct smark *m = &b->marks[i];
 	fr->first = fr->arrived = m->frame;
 	fr->first_ts = fr->arrived_ts = m->ts;
+	fr->resent = m->resent;
+	fr->resent_first = m->resent ? m->frame : 0;
 	for (i++; i < b->nmarks && b->marks[i].off < o + w; i++) {
 		m = &b->marks[i];
+		/* marks of one segment are adjacent: a new frame, a new segment */
+		if (m->resent && m->frame != b->marks[i - 1].frame)
+			fr->resent++;
 		if (m->frame < fr->first) {
 			fr->first = m->frame;
 			fr->first_ts = m->ts;
@@ -188,6 +189,7 @@ static void frames_of(const struct sbuf *b, uint32_t o, uint32_t w, struct frame
 	m = sbuf_mark_at(b, o + w - 1);
 	fr->done = m->run_frame;
 	fr->done_ts = m->run_ts;
+	fr->resent_last = m->resent ? m->frame : 0;
 }
 
 static void pdu_frames(struct iws_pdu *ev, const struct frames *fr)
@@ -257,9 +259,13 @@ struct iws_result iws_fpdu_decode(const uint8_t *wire, uint32_t len, uint32_t fi
 		 * message, which offset); octets after it that were not captured
 		 * read as zeros, and the segment is marked truncated. */
 		struct iws_ddp_hdr h;
-		*msg_res = iws_ddp_parse(f->ulpdu, iws_fpdu_ulpdu_captured(f, first_hole), 0, &h);
+		uint32_t cap = iws_fpdu_ulpdu_captured(f, first_hole);
+		*msg_res = iws_ddp_parse(f->ulpdu, cap, 0, &h);
 		if (msg_res->status != IWS_OK)
 			return r;
+		*msg_res = iws_rdmap_parse(f->ulpdu, f->ulpdu_len, msg);
+		msg->captured = cap;
+		return r;
 	}
 	*msg_res = iws_rdmap_parse(f->ulpdu, f->ulpdu_len, msg);
 	return r;
@@ -302,10 +308,15 @@ static void emit(struct iws_stream *s, int side, const uint8_t *wire, uint32_t w
 	ev.wire = wire;
 	ev.first_hole = first_hole;
 	pdu_frames(&ev, fr);
+	ev.retrans = fr->resent + fd->resent_pending;
+	ev.retrans_first_frame = fr->resent_first;
+	ev.retrans_last_frame = fr->resent_last;
+	fd->resent_pending = 0;
 	ev.gap_before = fd->gap_before;
 	ev.mdir = &fd->p;
 	ev.fpdu = &f;
 	ev.truncated = trunc;
+	ev.unfinished = trunc && fd->ending;
 	if (mr.status == IWS_OK) {
 		ev.msg = &msg;
 	} else {
@@ -475,7 +486,19 @@ static bool frame_buffer(struct iws_stream *s, int side)
 			lo = iws_mpa_len_field_off(&fd->p, seq);
 			ulen = iws_be16(b->data + o + lo);
 		}
-		if (ulen < IWS_DDP_MIN_HDR_LEN || sbuf_first_hole(b, o, lo + 2) < lo + 2) {
+		uint32_t hole = sbuf_first_hole(b, o, lo + 2);
+		if (ulen < IWS_DDP_MIN_HDR_LEN || hole < lo + 2) {
+			/* A header a snapshot length cut: what that frame still
+			 * carried is hidden FPDUs (Read Requests among them are
+			 * found from their responses). */
+			uint32_t at = b->seq + o + hole;
+			if (hole < lo + 2 && (int32_t)(at - fd->snap_from) >= 0 &&
+			    (int32_t)(at - fd->snap_to) < 0)
+			{
+				st_hidden(s, side, fd->snap_frame, fd->snap_ts);
+				fd->hidden_open = true;
+				fd->hidden_frame = fd->snap_frame;
+			}
 			sbuf_consume(b, o);
 			lose_sync(s, side);
 			return true;
@@ -681,6 +704,10 @@ static void infer_params(struct iws_stream *s, int side, const struct iws_sync *
 	}
 }
 
+/* Hunts in a row that found FPDUs and no marker grid, after which a
+ * direction is hunted without looking for one. */
+#define NOGRID_HUNTS 8u
+
 static void sync_opts(const struct iws_stream *s, int side, struct iws_sync_opts *o)
 {
 	const struct fr_dir *fd = &s->d[side];
@@ -702,6 +729,13 @@ static void sync_opts(const struct iws_stream *s, int side, struct iws_sync_opts
 		o->marker_base_known = fd->hint.base_known;
 		o->crc = fd->hint.crc;
 	}
+	/* Looking for a marker grid costs a scan per candidate grid; a
+	 * direction whose last hunts all found FPDUs without one has none
+	 * (RFC 5044 §4.2: the grid runs through the whole stream). Without
+	 * this, a stream that loses its framing after every FPDU is hunted at
+	 * thousands of times the cost of one without markers. */
+	if (o->markers == IWS_UNKNOWN && !o->marker_base_known && fd->nogrid_hunts >= NOGRID_HUNTS)
+		o->markers = IWS_NO;
 }
 
 /* Look for an MPA key in the hunting buffer; true if the mode changed. */
@@ -732,6 +766,11 @@ static bool hunt_key(struct iws_stream *s, int side)
 			fd->key_from = k;
 			return false;
 		}
+		/* Private data a snapshot length cut (fr_hole) reads as zeros: the
+		 * enhanced IRD/ORD word (RFC 6581 §5) is known only if captured. */
+		uint32_t cap = sbuf_first_hole(b, k, b->len - k);
+		if (r.status == IWS_OK && fr.has_enhanced && cap < IWS_MPA_HDR_LEN + 4)
+			fr.has_enhanced = false;
 		if (r.status == IWS_OK && mpa_frame(s, side, &fr, k))
 			return true;
 		fd->key_from = k + 1;
@@ -775,6 +814,12 @@ static bool hunt_sync(struct iws_stream *s, int side, bool final)
 		if (r.status == IWS_OK && !sy.chain_to_end)
 			r.status = IWS_NEED_MORE;
 	}
+	if (r.status == IWS_OK && o.markers == IWS_UNKNOWN && !o.marker_base_known) {
+		if (sy.markers)
+			fd->nogrid_hunts = 0;
+		else if (fd->nogrid_hunts < NOGRID_HUNTS)
+			fd->nogrid_hunts++;
+	}
 	if (r.status == IWS_OK) {
 		/* Whatever came before (a gap, the capture start) was missed -
 		 * unless the FPDU starts right at SeqStart, where full operation
@@ -798,7 +843,12 @@ static bool hunt_sync(struct iws_stream *s, int side, bool final)
 				st_lost(s, side);
 			fd->gap_before = true;
 		}
+		if (fd->hidden_open && sy.off) {
+			/* octets passed over while hunting may hide requests too */
+			st_hidden(s, side, 0, 0);
+		}
 		fd->lost_reported = false;
+		fd->hidden_open = false;
 		fd->ever_framed = true;
 		fd->mode = FR_FPDU;
 		st_event(s, IWS_SEV_FRAMING_FOUND, side, b->seq, 0, 0);
@@ -946,7 +996,7 @@ static void overflow(struct iws_stream *s, int side, uint32_t n, uint64_t frame)
 }
 
 static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-		    uint64_t frame, int64_t ts)
+		    uint64_t frame, int64_t ts, bool resent)
 {
 	struct fr_dir *fd = &s->d[side];
 	if (!fd->have_pos)
@@ -980,7 +1030,7 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 		else
 			break; /* frame_buffer has already decided about it */
 		uint32_t k = want < n ? want : n;
-		if (!buf_add(s, fd, p, k, frame, ts)) {
+		if (!buf_add(s, fd, p, k, frame, ts, resent)) {
 			overflow(s, side, n, frame);
 			return;
 		}
@@ -1015,7 +1065,8 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 			fd->need = w;
 			break;
 		}
-		struct frames fr = { frame, frame, fd->run_frame, ts, ts, fd->run_ts };
+		struct frames fr = { frame, frame, fd->run_frame, ts, ts, fd->run_ts, resent,
+				     resent ? frame : 0, resent ? frame : 0 };
 		if (frame != fd->run_frame)
 			/* octets buffered out of order, delivered now */
 			st_span(s, IWS_SPAN_PART, side, fd->pos, w, frame, fd->run_frame, fd->pos);
@@ -1032,7 +1083,7 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 	/* A straddling FPDU of known length: one allocation for all of it. */
 	if (fd->mode == FR_FPDU && fd->need && !fd->buf.len && room_for(s, fd, fd->need))
 		sbuf_reserve(&fd->buf, fd->need);
-	if (!buf_add(s, fd, p, n, frame, ts)) {
+	if (!buf_add(s, fd, p, n, frame, ts, resent)) {
 		overflow(s, side, n, frame);
 		return;
 	}
@@ -1041,18 +1092,137 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 }
 
 void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-	     uint64_t frame, int64_t ts)
+	     uint64_t frame, int64_t ts, bool resent)
 {
 	/* While the chunk is worked through, what is left of it is not in the
 	 * buffer yet: fr_blocking_frame must still count it. */
 	s->d[side].delivering = true;
-	data_in(s, side, seq, p, n, frame, ts);
+	data_in(s, side, seq, p, n, frame, ts, resent);
 	s->d[side].delivering = false;
 }
 
-void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n)
+/* A key hunt stopped at an MPA frame whose header (key, flags, revision,
+ * PD_Length) is in the buffer but not all of its private data: how many
+ * octets of it are still to come (0: none pending). */
+static uint32_t mpa_frame_rest(const struct iws_stream *s, int side)
+{
+	const struct fr_dir *fd = &s->d[side];
+	const struct sbuf *b = &fd->buf;
+	uint32_t k = fd->key_from;
+	bool key = s->st == IWS_SST_NONE || (s->st == IWS_SST_REQUEST && side != s->init_side);
+	if (!key || b->len < k + IWS_MPA_HDR_LEN || sbuf_first_hole(b, k, IWS_MPA_HDR_LEN) < IWS_MPA_HDR_LEN ||
+	    !iws_mpa_key_type(b->data + k, b->len - k))
+		return 0;
+	uint32_t total = IWS_MPA_HDR_LEN + iws_be16(b->data + k + 18);
+	if (total - IWS_MPA_HDR_LEN > IWS_MPA_MAX_PD_LEN || b->len >= k + total)
+		return 0;
+	return k + total - b->len;
+}
+
+/* FPDUs that fill consecutive sliced segments exactly, needed to find the
+ * framing of a capture that starts mid-stream (like sync's chain). */
+#define SLICED_CHAIN 3u
+
+/*
+ * A sliced capture: the segment being read starts in the buffer at the
+ * last chunk and the snapshot length cut it n octets before its end. While
+ * a direction hunts for FPDU boundaries, a valid FPDU header at the start
+ * of the segment is taken as a boundary: stacks that slice their stream
+ * into FPDUs aligned with TCP segments (RFC 5044 §8: siw and the hardware
+ * RNICs do) start every segment with one.
+ * - framing known (it was lost at a header the slice cut): an FPDU that
+ *   ends within the segment is enough;
+ * - framing not known (the capture starts mid-stream): SLICED_CHAIN
+ *   consecutive segments each filled exactly by one FPDU (markers off, as
+ *   sync's chain would want), kept in the buffer with their cut octets as
+ *   holes until the chain is long enough.
+ * Returns 1 if framing is found, 0 if the segment was kept as a candidate
+ * (its hole is in the buffer), -1 if it is no candidate.
+ */
+static int resync_at_segment(struct iws_stream *s, int side, uint32_t n)
 {
 	struct fr_dir *fd = &s->d[side];
+	struct sbuf *b = &fd->buf;
+	/* (with markers, a segment may start at a marker: FPDUPTR is the
+	 * evidence there, not the segment) */
+	if (fd->mode != FR_HUNT || !b->nmarks || (fd->p_known && fd->p.markers) ||
+	    (!fd->p_known && fd->hint.markers == IWS_YES))
+		return -1;
+	const struct smark *m = &b->marks[b->nmarks - 1];
+	uint32_t o = m->off, w;
+	struct iws_mpa_dir guess = fd->p;
+	if (!fd->p_known) {
+		memset(&guess, 0, sizeof(guess));
+		guess.crc = fd->hint.crc == IWS_YES;
+	}
+	if (m->frame != s->cur_frame || o >= b->len || sbuf_first_hole(b, o, b->len - o) < b->len - o ||
+	    !iws_sync_header_ok(b->data + o, b->len - o, b->seq + o, &guess, &w) ||
+	    w > b->len - o + n || (!fd->p_known && w != b->len - o + n)) {
+		fd->sliced_chain = 0;
+		return -1;
+	}
+	if (!fd->p_known) {
+		/* a chain goes on only from the end of the previous link */
+		if (!fd->sliced_chain || b->seq + o != fd->sliced_next) {
+			skip(s, side, o, IWS_SPAN_PRESYNC);  /* (consumes them) */
+			o = 0;
+			fd->sliced_chain = 0;
+		}
+		fd->sliced_chain++;
+		fd->sliced_next = b->seq + b->len + n;
+		if (fd->sliced_chain < SLICED_CHAIN) {
+			if (!buf_add_hole(s, fd, n)) {
+				fd->sliced_chain = 0;
+				return -1;
+			}
+			return 0;
+		}
+		struct iws_sync sy;
+		memset(&sy, 0, sizeof(sy));
+		sy.crc = guess.crc ? IWS_YES : IWS_UNKNOWN;
+		infer_params(s, side, &sy);
+		/* the chain starts at the buffer's start */
+		o = 0;
+	}
+	fd->sliced_chain = 0;
+	skip(s, side, o, IWS_SPAN_AFTER_GAP);
+	fd->hunted = 0;
+	fd->c.resyncs++;
+	fd->c.segment_resyncs++;
+	/* Whatever came before (a header the slice cut, the capture start)
+	 * was missed. */
+	if (!fd->lost_reported)
+		st_lost(s, side);
+	fd->gap_before = true;
+	fd->lost_reported = false;
+	fd->hidden_open = false;
+	fd->ever_framed = true;
+	fd->mode = FR_FPDU;
+	st_event(s, IWS_SEV_FRAMING_FOUND, side, b->seq, 0, 0);
+	return 1;
+}
+
+/* The first k of the hole's *n octets belong to a frame whose length is
+ * known: kept in the buffer as a hole. False if a memory limit dropped them
+ * all (the whole hole). */
+static bool hole_in_frame(struct iws_stream *s, int side, uint32_t k, uint32_t *n)
+{
+	struct fr_dir *fd = &s->d[side];
+	if (k > *n)
+		k = *n;
+	if (!buf_add_hole(s, fd, k)) {
+		fd->c.buf_limit_hits++;
+		drop_all(s, side, *n, 0, IWS_SPAN_LIMIT);
+		return false;
+	}
+	*n -= k;
+	return true;
+}
+
+void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n, bool snap)
+{
+	struct fr_dir *fd = &s->d[side];
+	uint32_t k;
 	if (!fd->have_pos)
 		fr_start(s, side, seq, false);
 	fd->pos = seq;
@@ -1060,22 +1230,50 @@ void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n)
 		fd->pos = seq + n;
 		return;
 	}
+	if (fd->mode == FR_HUNT && (k = mpa_frame_rest(s, side)) != 0) {
+		/* The hole lies inside an MPA Request or Reply whose header was
+		 * captured (a snapshot length cut its private data): the frame is
+		 * known all the same. */
+		if (!hole_in_frame(s, side, k, &n))
+			return;
+		process(s, side, false);
+		if (!n)
+			return;
+	}
+	if (snap) {
+		fd->snap_from = seq;
+		fd->snap_to = seq + n;
+		fd->snap_frame = s->cur_frame;
+		fd->snap_ts = s->cur_ts;
+	}
+	int rs = snap ? resync_at_segment(s, side, n) : -1;
+	if (rs == 0)
+		return;  /* kept: a link of a chain being checked */
+	if (rs == 1) {
+		frame_buffer(s, side);
+	} else if (snap && fd->mode == FR_HUNT && fd->hidden_open && s->cur_frame != fd->hidden_frame) {
+		/* another segment whose FPDUs cannot be seen: which span the
+		 * responses answer is no longer known */
+		st_hidden(s, side, 0, 0);
+		fd->hidden_open = false;
+	}
 	if (fd->mode == FR_FPDU && fd->buf.len && fd->need) {
 		/* The hole lies inside an FPDU whose length is known: keep framing. */
-		uint32_t k = fd->need - fd->buf.len;
-		if (k > n)
-			k = n;
-		if (!buf_add_hole(s, fd, k)) {
-			fd->c.buf_limit_hits++;
-			drop_all(s, side, n, 0, IWS_SPAN_LIMIT);
+		k = fd->need - fd->buf.len;
+		if (!hole_in_frame(s, side, k, &n))
 			return;
-		}
-		n -= k;
 		frame_buffer(s, side);
 	}
 	if (!n && (fd->mode != FR_FPDU || !fd->buf.len || fd->need))
 		return;
-	/* A length field fell into the hole (or we were hunting): framing lost. */
+	/* A length field fell into the hole (or we were hunting): framing lost.
+	 * A snapshot length hid the FPDUs the rest of the segment carried. */
+	if (snap && fd->mode == FR_FPDU && !fd->need)
+	{
+		st_hidden(s, side, s->cur_frame, s->cur_ts);
+		fd->hidden_open = true;
+		fd->hidden_frame = s->cur_frame;
+	}
 	drop_all(s, side, n, 0, IWS_SPAN_AFTER_GAP);
 }
 
@@ -1088,12 +1286,16 @@ void fr_end(struct iws_stream *s, int side)
 		process(s, side, true);
 	}
 	if (fd->mode == FR_FPDU && fd->buf.len && fd->need) {
-		/* The stream stops inside an FPDU: report what was captured. */
+		/* The stream stops inside an FPDU: report what was captured. Its
+		 * other octets may never have been sent (unlike octets a
+		 * snapshot length cut, or a hole the peer acknowledged). */
 		fd->c.partial_at_end++;
+		fd->ending = true;
 		if (buf_add_hole(s, fd, fd->need - fd->buf.len))
 			frame_buffer(s, side);
 		else
 			fd->c.buf_limit_hits++;
+		fd->ending = false;
 	}
 	skip(s, side, fd->buf.len, fd->mode == FR_FPDU ? IWS_SPAN_AFTER_GAP : hunt_skip_kind(fd));
 	sbuf_free(&fd->buf);
@@ -1102,6 +1304,15 @@ void fr_end(struct iws_stream *s, int side)
 	if (fd->mode != FR_FPDU)
 		fd->mode = FR_DEAD;
 	account(s, &s->d[!side]);
+}
+
+void fr_resent(struct iws_stream *s, int side, uint32_t seq, uint32_t n)
+{
+	struct fr_dir *fd = &s->d[side];
+	const struct sbuf *b = &fd->buf;
+	if (fd->mode == FR_FPDU && b->len && (int32_t)(seq - (b->seq + b->len)) < 0 &&
+	    (int32_t)(seq + n - b->seq) > 0)
+		fd->resent_pending++;
 }
 
 uint64_t fr_blocking_frame(const struct iws_stream *s, int side)
@@ -1116,14 +1327,11 @@ uint64_t fr_blocking_frame(const struct iws_stream *s, int side)
 		 * yet block too, or the other direction's held PDUs would be
 		 * released in between, out of frame order. */
 		from = fd->report_next;
-	else if (fd->mode == FR_FPDU)
-		/* An incomplete FPDU. Its last octets usually come in a frame still
-		 * to come, but a hole (a gap the peer acknowledged, a limit), the
-		 * FIN or the end of the capture may complete it now, in the frame
-		 * of its last captured octet: PDUs of the other direction from
-		 * later frames must wait for it. */
-		from = fd->buf.len ? fd->buf.len - 1 : 0;
 	else
+		/* An FPDU being put together holds nothing back: should a hole
+		 * (a gap the peer acknowledged, a limit) or the FIN cut it, it
+		 * belongs to the frame of its last captured octet but is settled
+		 * only then (docs/semantics.md). */
 		return 0;
 	uint64_t b = 0;
 	if (from < fd->buf.len && fd->buf.nmarks)

@@ -105,6 +105,7 @@ struct iws_result iws_rdmap_parse_terminate(const uint8_t *buf, size_t len, uint
 struct iws_result iws_rdmap_parse(const uint8_t *buf, size_t len, struct iws_msg *out)
 {
 	memset(out, 0, sizeof(*out));
+	out->captured = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
 	struct iws_ddp_hdr *h = &out->ddp;
 	struct iws_result r = iws_ddp_parse(buf, len, 0, h);
 	out->warnings = h->warnings;

@@ -14,23 +14,54 @@ static void release(struct sbuf *b)
 	b->seq = seq;
 }
 
+/* The allocation size from which appending more octets to len grows:
+ * doubling, from 256 (small at first: most buffers only ever hold a
+ * handshake frame). 0 if it cannot be. */
+static uint64_t grown_cap(uint32_t cap, uint32_t len, uint32_t more)
+{
+	uint64_t want = (uint64_t)len + more;
+	uint64_t c = cap ? cap : 256;
+	while (c < want)
+		c *= 2;
+	return c > UINT32_MAX ? 0 : c;
+}
+
+/* Move the octets to the allocation's start. */
+static void compact(struct sbuf *b)
+{
+	if (!b->head)
+		return;
+	memmove(b->data - b->head, b->data, b->len);
+	b->data -= b->head;
+	b->head = 0;
+}
+
 static bool reserve(struct sbuf *b, uint32_t more)
 {
-	if (b->cap - b->len >= more)
+	if (b->cap - b->head - b->len >= more)
 		return true;
-	uint64_t want = (uint64_t)b->len + more;
-	/* Small at first: most buffers only ever hold a handshake frame. */
-	uint64_t cap = b->cap ? b->cap : 256;
-	while (cap < want)
-		cap *= 2;
-	if (cap > UINT32_MAX)
+	if (b->cap - b->len >= more) {
+		compact(b);
+		return true;
+	}
+	uint64_t cap = grown_cap(b->cap, b->len, more);
+	if (!cap)
 		return false;
+	compact(b);
 	uint8_t *d = realloc(b->data, (size_t)cap);
 	if (!d)
 		return false;
 	b->data = d;
 	b->cap = (uint32_t)cap;
 	return true;
+}
+
+uint32_t sbuf_growth(const struct sbuf *b, uint32_t n)
+{
+	if (b->cap - b->len >= n)
+		return 0;
+	uint64_t cap = grown_cap(b->cap, b->len, n);
+	return cap ? (uint32_t)(cap - b->cap) : UINT32_MAX;
 }
 
 static void start(struct sbuf *b, uint32_t seq)
@@ -41,12 +72,12 @@ static void start(struct sbuf *b, uint32_t seq)
 	}
 }
 
-static void add_mark(struct sbuf *b, uint32_t off, uint64_t frame, int64_t ts, uint64_t run_frame,
-		     int64_t run_ts)
+static void add_mark(struct sbuf *b, uint32_t off, uint64_t frame, int64_t ts, bool resent,
+		     uint64_t run_frame, int64_t run_ts)
 {
 	if (b->nmarks) {
 		struct smark *l = &b->marks[b->nmarks - 1];
-		if (l->frame == frame && l->run_frame == run_frame)
+		if (l->frame == frame && l->run_frame == run_frame && l->resent == resent)
 			return;
 	}
 	if (b->nmarks == b->capmarks) {
@@ -57,18 +88,18 @@ static void add_mark(struct sbuf *b, uint32_t off, uint64_t frame, int64_t ts, u
 		b->marks = m;
 		b->capmarks = cap;
 	}
-	b->marks[b->nmarks++] = (struct smark){ off, frame, ts, run_frame, run_ts };
+	b->marks[b->nmarks++] = (struct smark){ off, frame, ts, resent, run_frame, run_ts };
 }
 
 bool sbuf_append(struct sbuf *b, uint32_t seq, const uint8_t *p, uint32_t n, uint64_t frame,
-		 int64_t ts, uint64_t run_frame, int64_t run_ts)
+		 int64_t ts, bool resent, uint64_t run_frame, int64_t run_ts)
 {
 	if (!n)
 		return true;
 	if (!reserve(b, n))
 		return false;
 	start(b, seq);
-	add_mark(b, b->len, frame, ts, run_frame, run_ts);
+	add_mark(b, b->len, frame, ts, resent, run_frame, run_ts);
 	memcpy(b->data + b->len, p, n);
 	b->len += n;
 	return true;
@@ -124,7 +155,8 @@ void sbuf_consume(struct sbuf *b, uint32_t k)
 		release(b);
 		return;
 	}
-	memmove(b->data, b->data + k, b->len - k);
+	b->data += k;
+	b->head += k;
 	b->len -= k;
 	b->seq += k;
 	/* The last mark at or before k covers the new first octet. */
@@ -155,7 +187,7 @@ void sbuf_consume(struct sbuf *b, uint32_t k)
 
 void sbuf_free(struct sbuf *b)
 {
-	free(b->data);
+	free(b->data ? b->data - b->head : NULL);
 	free(b->marks);
 	free(b->holes);
 	memset(b, 0, sizeof(*b));

@@ -17,6 +17,7 @@ struct smark {
 	uint32_t off;                   /* first buffer offset of a chunk */
 	uint64_t frame;                 /* where that chunk was first captured */
 	int64_t ts;                     /* ... and when */
+	bool resent;                    /* that segment was a retransmission */
 	uint64_t run_frame;             /* completion frame up to and with it */
 	int64_t run_ts;
 };
@@ -26,8 +27,9 @@ struct shole {
 };
 
 struct sbuf {
-	uint8_t *data;
-	uint32_t len, cap;
+	uint8_t *data;                  /* the first octet; the allocation starts head before */
+	uint32_t len, cap;              /* cap: the allocation's size */
+	uint32_t head;                  /* octets consumed in front of data, not yet reused */
 	uint32_t seq;                   /* TCP seq of data[0] */
 	struct smark *marks;
 	uint32_t nmarks, capmarks;
@@ -38,16 +40,21 @@ struct sbuf {
 /* Append n captured octets; seq is their sequence number (used when the
  * buffer was empty). false on allocation failure (nothing appended). */
 bool sbuf_append(struct sbuf *b, uint32_t seq, const uint8_t *p, uint32_t n, uint64_t frame,
-		 int64_t ts, uint64_t run_frame, int64_t run_ts);
+		 int64_t ts, bool resent, uint64_t run_frame, int64_t run_ts);
 /* Append n missing octets (zeros, recorded as a hole). */
 bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n);
+/* Octets of allocation that appending n octets would add (0: it fits). */
+uint32_t sbuf_growth(const struct sbuf *b, uint32_t n);
 /* Room for n octets in all (one allocation for an FPDU of known length). */
 bool sbuf_reserve(struct sbuf *b, uint32_t n);
 /* Empty the buffer and release its storage (seq stays). */
 void sbuf_clear(struct sbuf *b);
 /* Octets of memory the buffer holds (data, marks, holes). */
 uint64_t sbuf_footprint(const struct sbuf *b);
-/* Drop the first k octets (the storage is released when none remain). */
+/* Drop the first k octets (the storage is released when none remain). The
+ * octets left are not moved: a buffer consumed a little at a time (hunting,
+ * FPDUs framed one by one out of a 64 kB segment) costs O(k), not O(len);
+ * the room in front is reused when the buffer must grow. */
 void sbuf_consume(struct sbuf *b, uint32_t k);
 void sbuf_free(struct sbuf *b);
 

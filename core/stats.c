@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HIST_SUB_BITS 9
+#define HIST_SUB_BITS IWS_SKETCH_SUB_BITS
 #define HIST_SUB (1u << HIST_SUB_BITS)
 #define HIST_OCTAVES 64
 #define HIST_BUCKETS (HIST_SUB + (HIST_OCTAVES - HIST_SUB_BITS) * (HIST_SUB / 2))
@@ -159,6 +159,90 @@ int64_t iws_latency_quantile(struct iws_latency *l, double q)
 	return l->max;
 }
 
+/* ---- the sketch (stats.h) ---- */
+
+uint32_t iws_sketch_nbuckets(void)
+{
+	return HIST_BUCKETS;
+}
+
+uint32_t iws_sketch_bucket(int64_t v)
+{
+	return bucket_of((uint64_t)(v < 0 ? 0 : v));
+}
+
+void iws_latency_buckets(struct iws_latency *l, iws_bucket_fn fn, void *ctx)
+{
+	if (l->hist) {
+		for (uint32_t b = 0; b < HIST_BUCKETS; b++)
+			if (l->hist[b] && !fn(ctx, b, l->hist[b]))
+				return;
+		return;
+	}
+	if (!l->sorted) {
+		qsort(l->samples, l->n_samples, sizeof(int64_t), cmp_i64);
+		l->sorted = true;
+	}
+	for (uint32_t i = 0; i < l->n_samples;) {
+		uint32_t b = iws_sketch_bucket(l->samples[i]), k = i + 1;
+		while (k < l->n_samples && iws_sketch_bucket(l->samples[k]) == b)
+			k++;
+		if (!fn(ctx, b, k - i))
+			return;
+		i = k;
+	}
+}
+
+bool iws_latency_add_bucket(struct iws_latency *l, uint32_t bucket, uint64_t n)
+{
+	if (bucket >= HIST_BUCKETS || (!l->hist && !to_histogram(l)))
+		return false;
+	if (n > UINT32_MAX - l->hist[bucket])
+		return false;
+	l->hist[bucket] += (uint32_t)n;
+	return true;
+}
+
+bool iws_latency_merge(struct iws_latency *d, const struct iws_latency *s)
+{
+	if (!s->count)
+		return true;
+	bool ok = true;
+	if (!d->hist && !s->hist && d->n_samples == d->count && s->n_samples == s->count &&
+	    d->n_samples + s->n_samples <= IWS_LAT_EXACT_MAX) {
+		uint32_t need = d->n_samples + s->n_samples;
+		if (need > d->cap) {
+			int64_t *p = realloc(d->samples, need * sizeof(*p));
+			if (!p)
+				return false;
+			d->samples = p;
+			d->cap = need;
+		}
+		memcpy(d->samples + d->n_samples, s->samples, s->n_samples * sizeof(int64_t));
+		d->n_samples = need;
+		d->sorted = false;
+	} else {
+		if (!d->hist && !to_histogram(d))
+			return false;
+		if (s->hist) {
+			for (uint32_t b = 0; b < HIST_BUCKETS && ok; b++)
+				if (s->hist[b])
+					ok = iws_latency_add_bucket(d, b, s->hist[b]);
+		} else {
+			for (uint32_t i = 0; i < s->n_samples && ok; i++)
+				ok = iws_latency_add_bucket(d, iws_sketch_bucket(s->samples[i]), 1);
+		}
+	}
+	if (!d->count || s->min < d->min)
+		d->min = s->min;
+	if (!d->count || s->max > d->max)
+		d->max = s->max;
+	d->count += s->count;
+	if (__builtin_add_overflow(d->sum, s->sum, &d->sum))
+		d->sum = s->sum > 0 ? INT64_MAX : INT64_MIN;
+	return ok;
+}
+
 void iws_qp_stats_init(struct iws_qp_stats *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -166,13 +250,15 @@ void iws_qp_stats_init(struct iws_qp_stats *s)
 
 void iws_qp_stats_free(struct iws_qp_stats *s)
 {
-	for (int i = 0; i < IWS_OPT_COUNT; i++)
+	for (int i = 0; i < IWS_OPT_COUNT; i++) {
 		iws_latency_free(&s->op[i].latency);
+		iws_latency_free(&s->op[i].delivery);
+	}
 }
 
 void iws_qp_stats_add(struct iws_qp_stats *s, const struct iws_op *op)
 {
-	if ((unsigned)op->type >= IWS_OPT_COUNT)
+	if ((unsigned)op->type >= IWS_OPT_COUNT || (op->rtr && !s->include_rtr))
 		return;
 	struct iws_op_stats *o = &s->op[op->type];
 	o->count++;
@@ -181,6 +267,10 @@ void iws_qp_stats_add(struct iws_qp_stats *s, const struct iws_op *op)
 	o->bytes += op->bytes;
 	o->segments += op->segments;
 	o->crc_errors += op->crc_errors;
+	o->retransmissions += op->retransmissions;
+	o->stall_ns = op->stall_ns > INT64_MAX - o->stall_ns ? INT64_MAX : o->stall_ns + op->stall_ns;
 	if (op->complete && op->has_latency)
 		iws_latency_add(&o->latency, op->latency_ns);
+	if (op->complete && op->has_ack)
+		iws_latency_add(&o->delivery, op->ack_ns);
 }

@@ -25,14 +25,16 @@
 #define DEFAULT_OOO_SEGS 4096u
 #define DEFAULT_OOO_TOTAL (64ull << 20)
 #define DEFAULT_BUF (64ull << 20)
+#define DEFAULT_ACK_WAIT 16384u
 #define DEFAULT_HELD 4096u
 
-enum held_kind { H_PDU, H_LOST };
+enum held_kind { H_PDU, H_LOST, H_HIDDEN };
 
 /* A PDU (everything its report points at, copied) or a loss to tell the
  * tracker, waiting for its turn. */
 struct held {
 	struct held *next;
+	size_t size;                /* of this allocation, for the memory account */
 	enum held_kind kind;
 	int side;
 	uint64_t frame;             /* release order: completion frame ... */
@@ -58,8 +60,26 @@ static void on_op(void *ctx, const struct iws_op *op)
 static bool ensure_tracker(struct iws_stream *s)
 {
 	if (!s->tr) {
-		struct iws_tracker_limits tl = { s->lim->max_inflight };
+		struct iws_tracker_limits tl = {
+			.max_inflight = s->lim->max_inflight,
+			.shared_ack_wait_used = &s->lim->ack_wait_used,
+			.shared_ack_wait_peak = &s->lim->ack_wait_peak,
+			.shared_max_ack_wait = s->lim->max_ack_wait,
+		};
 		s->tr = iws_tracker_new(&tl, on_op, s);
+		/* The ACKs seen before the first operation: the tracker waits
+		 * for ACKs of a direction only once it has seen one. */
+		for (int side = 0; s->tr && side < 2; side++) {
+			const struct fr_dir *fd = &s->d[side];
+			if (!fd->have_hi_ack)
+				continue;
+			iws_tracker_ack(s->tr, fr_dir_of(s, !side), fd->hi_ack, fd->hi_ack_frame,
+					fd->hi_ack_ts, fd->hi_ack_data);
+			/* the earlier ones are not known: octets they covered have
+			 * no known first ACK */
+			if (fd->have_prev_hi_ack)
+				iws_tracker_acks_forgotten(s->tr, fr_dir_of(s, !side), fd->prev_hi_ack);
+		}
 	}
 	return s->tr != NULL;
 }
@@ -69,6 +89,8 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 {
 	struct iws_seg_note note;
 	memset(&note, 0, sizeof(note));
+	/* Reported while this frame is read (the end: after the last). */
+	pdu->settle_frame = s->cur_frame > pdu->frame ? s->cur_frame : pdu->frame;
 	if (pdu->kind == IWS_PDU_MPA_FRAME) {
 		/* IRD/ORD and the peer-to-peer RTR apply from the Reply on. */
 		if (pdu->mpa->type == IWS_MPA_REPLY && !pdu->mpa->reject && ensure_tracker(s))
@@ -81,6 +103,17 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 			.msg = pdu->msg,
 			.crc = pdu->fpdu->crc_status,
 			.truncated = pdu->truncated,
+			.unfinished = pdu->unfinished,
+			.first_frame = pdu->first_frame,
+			.first_ts = pdu->first_ts,
+			.arrived_frame = pdu->arrived_frame,
+			.arrived_ts = pdu->arrived_ts,
+			.has_seq = true,
+			.seq = pdu->seq,
+			.len = pdu->len,
+			.retrans = pdu->retrans,
+			.retrans_first_frame = pdu->retrans_first_frame,
+			.retrans_last_frame = pdu->retrans_last_frame,
 		};
 		iws_tracker_segment(s->tr, &seg, &note);
 		pdu->note = &note;
@@ -96,6 +129,12 @@ static void deliver_lost(struct iws_stream *s, int side)
 		iws_tracker_gap(s->tr, fr_dir_of(s, side));
 }
 
+static void deliver_hidden(struct iws_stream *s, int side, uint64_t frame, int64_t ts)
+{
+	if (ensure_tracker(s))
+		iws_tracker_hidden(s->tr, fr_dir_of(s, side), frame, ts);
+}
+
 /* ---- the two queues ---- */
 
 static void q_push(struct held_q *q, struct held *h)
@@ -107,6 +146,29 @@ static void q_push(struct held_q *q, struct held *h)
 		q->head = h;
 	q->tail = h;
 	q->n++;
+}
+
+/* Copies of PDUs held for order share the reassembly buffers' budget
+ * (max_buf, all engines), without a floor: past it they go, out of order
+ * (counted), rather than hold memory no limit bounds. */
+
+static void held_account(struct iws_stream *s, const struct held *h, bool add)
+{
+	struct iws_stream_limits *l = s->lim;
+	if (add) {
+		s->held_bytes += h->size;
+		l->buf_used += h->size;
+		if (l->buf_used > l->buf_peak)
+			l->buf_peak = l->buf_used;
+	} else {
+		s->held_bytes -= h->size;
+		l->buf_used -= h->size;
+	}
+}
+
+static bool held_over_budget(const struct iws_stream *s)
+{
+	return s->held_bytes && s->lim->buf_used > s->lim->max_buf;
 }
 
 static struct held *q_pop(struct held_q *q)
@@ -121,8 +183,11 @@ static struct held *q_pop(struct held_q *q)
 
 static void release_one(struct iws_stream *s, struct held *h)
 {
+	held_account(s, h, false);
 	if (h->kind == H_LOST) {
 		deliver_lost(s, h->side);
+	} else if (h->kind == H_HIDDEN) {
+		deliver_hidden(s, h->side, h->pdu.frame, h->pdu.ts);
 	} else {
 		/* Point the report at the copies. */
 		struct iws_pdu *p = &h->pdu;
@@ -142,21 +207,17 @@ static void release_one(struct iws_stream *s, struct held *h)
 }
 
 /* The earliest frame a PDU of `side` not reported yet may complete in (0:
- * none): octets framing holds (fr_blocking_frame), or octets TCP
- * reassembly holds behind a hole. Should that hole become a gap (the peer
- * acknowledges past it, a limit, the end), their PDUs complete in the
- * frames that carried them, no earlier than the direction's in-order frame
- * so far; if a retransmission fills it, in a frame still to come. */
+ * none), for the PDUs that must wait for it: octets framing holds while
+ * it hunts for boundaries (fr_blocking_frame). Octets TCP reassembly holds
+ * behind a hole hold nothing back: a retransmission that fills the hole
+ * completes them in a frame still to come; should the hole prove a capture
+ * gap (the receiver's ACK passes it), they belong to the frames that
+ * carried them but are settled only in that ACK's frame - and TCP's
+ * cumulative ACK rides on the receiver's every segment, so nothing it sent
+ * in answer to them comes before (docs/semantics.md). */
 static uint64_t blocking_frame(const struct iws_stream *s, int side)
 {
-	uint64_t b = fr_blocking_frame(s, side);
-	const struct fr_dir *fd = &s->d[side];
-	if (fd->r.ooo && fd->mode != FR_DEAD) {
-		uint64_t t = fd->r.ooo_min_frame > fd->run_frame ? fd->r.ooo_min_frame : fd->run_frame;
-		if (!b || t < b)
-			b = t;
-	}
-	return b;
+	return fr_blocking_frame(s, side);
 }
 
 /* May an entry of `side` that completed in `frame` go now? Not while the
@@ -182,8 +243,9 @@ static void release(struct iws_stream *s, bool force)
 			side = a ? 0 : 1;
 		struct held *h = s->q[side].head;
 		if (!force && !may_go(s, side, h->frame)) {
-			/* Bounded: past max_held the oldest go regardless. */
-			if (s->q[0].n + s->q[1].n <= s->lim->max_held)
+			/* Bounded: past max_held, or the memory budget, the
+			 * oldest go regardless. */
+			if (s->q[0].n + s->q[1].n <= s->lim->max_held && !held_over_budget(s))
 				return;
 			s->d[side].c.order_forced++;
 		}
@@ -194,8 +256,10 @@ static void release(struct iws_stream *s, bool force)
 static struct held *held_new(size_t extra)
 {
 	struct held *h = malloc(sizeof(*h) + extra);
-	if (h)
+	if (h) {
 		memset(h, 0, sizeof(*h));
+		h->size = sizeof(*h) + extra;
+	}
 	return h;
 }
 
@@ -245,6 +309,7 @@ void st_pdu(struct iws_stream *s, struct iws_pdu *pdu)
 		return;
 	}
 	h->order = ++s->order;
+	held_account(s, h, true);
 	q_push(&s->q[side], h);
 	if (!s->finishing)
 		release(s, false);
@@ -266,6 +331,29 @@ void st_lost(struct iws_stream *s, int side)
 	h->side = side;
 	h->frame = s->q[side].tail->frame;
 	h->order = ++s->order;
+	held_account(s, h, true);
+	q_push(&s->q[side], h);
+}
+
+void st_hidden(struct iws_stream *s, int side, uint64_t frame, int64_t ts)
+{
+	if (!s->q[side].head) {
+		deliver_hidden(s, side, frame, ts);
+		return;
+	}
+	/* After this direction's PDUs that wait, like a loss. */
+	struct held *h = held_new(0);
+	if (!h) {
+		deliver_hidden(s, side, frame, ts);
+		return;
+	}
+	h->kind = H_HIDDEN;
+	h->side = side;
+	h->frame = s->q[side].tail->frame;
+	h->pdu.ts = ts;
+	h->pdu.frame = frame;
+	h->order = ++s->order;
+	held_account(s, h, true);
 	q_push(&s->q[side], h);
 }
 
@@ -296,9 +384,9 @@ static void rs_start(void *ctx, int side, uint32_t seq, bool at_syn)
 }
 
 static void rs_data(void *ctx, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-		    uint64_t frame, int64_t ts)
+		    uint64_t frame, int64_t ts, bool resent)
 {
-	fr_data(ctx, side, seq, p, n, frame, ts);
+	fr_data(ctx, side, seq, p, n, frame, ts, resent);
 }
 
 static void rs_hole(void *ctx, int side, uint32_t seq, uint32_t n, enum hole_kind kind)
@@ -306,7 +394,7 @@ static void rs_hole(void *ctx, int side, uint32_t seq, uint32_t n, enum hole_kin
 	struct iws_stream *s = ctx;
 	if (kind == HOLE_GAP)
 		st_event(s, IWS_SEV_GAP, side, seq, n, 0);
-	fr_hole(s, side, seq, n);
+	fr_hole(s, side, seq, n, kind == HOLE_SNAP);
 }
 
 static void rs_fin(void *ctx, int side)
@@ -316,7 +404,13 @@ static void rs_fin(void *ctx, int side)
 
 static void rs_dup(void *ctx, int side, uint32_t seq, uint32_t n, uint64_t frame)
 {
-	st_span(ctx, IWS_SPAN_RETRANS, side, seq, n, frame, 0, 0);
+	struct iws_stream *s = ctx;
+	st_span(s, IWS_SPAN_RETRANS, side, seq, n, frame, 0, 0);
+	/* octets sent again: the FPDU being put together, or the operations
+	 * they were delivered to, count a retransmission */
+	fr_resent(s, side, seq, n);
+	if (s->tr)
+		iws_tracker_resent(s->tr, fr_dir_of(s, side), seq, n);
 }
 
 static const struct reasm_sink to_framing = { NULL, rs_start, rs_data, rs_hole, rs_fin, rs_dup };
@@ -325,9 +419,49 @@ static struct reasm_sink sink_for(struct iws_stream *s)
 {
 	struct reasm_sink k = to_framing;
 	k.ctx = s;
-	if (!s->o.want_spans)
-		k.dup = NULL;
 	return k;
+}
+
+/* Duplicate ACKs (RFC 5681 §2: no data, no SYN/FIN/RST, the same ACK number
+ * and window as this side's previous segment, while the peer has octets
+ * outstanding) and zero windows, per side. */
+static void tcp_behaviour(struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
+{
+	struct fr_dir *fd = &s->d[side];
+	const struct fr_dir *peer = &s->d[!side];
+	if (seg->wire_len && !(seg->flags & IWS_TCP_RST)) {
+		uint32_t e = seg->seq + seg->wire_len + ((seg->flags & IWS_TCP_SYN) ? 1 : 0);
+		if (!fd->have_hi || (int32_t)(e - fd->hi_seq) > 0)
+			fd->hi_seq = e;
+		fd->have_hi = true;
+	}
+	if (!(seg->flags & IWS_TCP_RST) && !(seg->flags & IWS_TCP_SYN) && seg->win == 0)
+		fd->c.zero_windows++;
+	if (!(seg->flags & IWS_TCP_ACK))
+		return;
+	bool dup = fd->have_ack && !seg->wire_len &&
+		   !(seg->flags & (IWS_TCP_SYN | IWS_TCP_FIN | IWS_TCP_RST)) && seg->ack == fd->last_ack &&
+		   seg->win == fd->last_win && peer->have_hi && (int32_t)(peer->hi_seq - seg->ack) > 0;
+	if (dup) {
+		fd->c.duplicate_acks++;
+		fd->dupacks++;
+	} else if (!fd->have_ack || seg->ack != fd->last_ack) {
+		fd->dupacks = 0;
+	}
+	fd->have_ack = true;
+	fd->last_ack = seg->ack;
+	fd->last_win = seg->win;
+	if (!fd->have_hi_ack || (int32_t)(seg->ack - fd->hi_ack) > 0) {
+		if (fd->have_hi_ack) {
+			fd->have_prev_hi_ack = true;
+			fd->prev_hi_ack = fd->hi_ack;
+		}
+		fd->have_hi_ack = true;
+		fd->hi_ack = seg->ack;
+		fd->hi_ack_frame = seg->frame;
+		fd->hi_ack_ts = seg->ts_ns;
+		fd->hi_ack_data = seg->wire_len > 0;
+	}
 }
 
 /* ---- public ---- */
@@ -344,6 +478,8 @@ static void default_limits(struct iws_stream_limits *l)
 		l->max_buf = DEFAULT_BUF;
 	if (!l->max_held)
 		l->max_held = DEFAULT_HELD;
+	if (!l->max_ack_wait)
+		l->max_ack_wait = DEFAULT_ACK_WAIT;
 }
 
 struct iws_stream *iws_stream_new(const struct iws_stream_opts *o, struct iws_stream_limits *lim,
@@ -377,21 +513,40 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 		s->init_side_known = true;
 	}
 	struct reasm_sink k = sink_for(s);
+	tcp_behaviour(s, side, seg);
 	/* The peer's acknowledgement first: it may prove octets of the other
 	 * direction lost before this segment's data is placed. */
-	if (seg->flags & IWS_TCP_ACK)
+	if (seg->flags & IWS_TCP_ACK) {
 		reasm_ack(&s->d[!side].r, !side, seg->ack, &k, s->lim);
-	reasm_segment(&fd->r, side, seg, &k, s->lim);
+		if (s->tr)
+			iws_tracker_ack(s->tr, fr_dir_of(s, !side), seg->ack, seg->frame, seg->ts_ns,
+					seg->wire_len > 0);
+	}
+	if (reasm_segment(&fd->r, side, seg, &k, s->lim)) {
+		/* A retransmission: after three duplicate ACKs of its sequence
+		 * number from the peer, a fast retransmit (RFC 5681 §3.2); else
+		 * the sender's timer expired (RFC 6298). */
+		const struct fr_dir *peer = &s->d[!side];
+		if (peer->have_ack && peer->dupacks >= 3 && peer->last_ack == seg->seq)
+			fd->c.fast_retransmits++;
+		else
+			fd->c.timeouts++;
+	}
+	if ((seg->flags & (IWS_TCP_FIN | IWS_TCP_RST)) && !fd->c.fin && !fd->c.rst && s->tr)
+		iws_tracker_closed(s->tr, fr_dir_of(s, side), seg->frame);
+	uint32_t outstanding = s->tr ? iws_tracker_counts(s->tr)->inflight : 0;
 	if ((seg->flags & IWS_TCP_FIN) && !fd->c.fin) {
 		fd->c.fin = true;
-		st_event(s, IWS_SEV_FIN, side, seg->seq + seg->wire_len, 0, 0);
+		fd->c.fin_frame = seg->frame;
+		st_event(s, IWS_SEV_FIN, side, seg->seq + seg->wire_len, 0, outstanding);
 	}
 	/* A reset does not end the analysis: the peer's segments already in
 	 * flight are still on the wire; whatever is unfinished at the end was
 	 * aborted by the reset. */
 	if ((seg->flags & IWS_TCP_RST) && !fd->c.rst) {
 		fd->c.rst = true;
-		st_event(s, IWS_SEV_RST, side, seg->seq, 0, 0);
+		fd->c.rst_frame = seg->frame;
+		st_event(s, IWS_SEV_RST, side, seg->seq, 0, outstanding);
 	}
 	release(s, false);
 }
@@ -438,8 +593,11 @@ void iws_stream_free(struct iws_stream *s)
 		return;
 	for (int side = 0; side < 2; side++) {
 		reasm_free(&s->d[side].r, s->lim);
-		while (s->q[side].head)
-			free(q_pop(&s->q[side]));
+		while (s->q[side].head) {
+			struct held *h = q_pop(&s->q[side]);
+			held_account(s, h, false);
+			free(h);
+		}
 	}
 	fr_free(s);
 	free(s->scratch);
@@ -476,6 +634,11 @@ const struct iws_mpa_dir *iws_stream_framing(const struct iws_stream *s, int sid
 const struct iws_stream_counts *iws_stream_counts(const struct iws_stream *s, int side)
 {
 	return &s->d[side & 1].c;
+}
+
+uint32_t iws_stream_inflight_ids(const struct iws_stream *s, uint64_t *ids, uint32_t max)
+{
+	return s->tr ? iws_tracker_inflight_ids(s->tr, ids, max) : 0;
 }
 
 const struct iws_tracker_counts *iws_stream_tracker_counts(const struct iws_stream *s)

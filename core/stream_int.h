@@ -70,6 +70,29 @@ struct fr_dir {
 	uint32_t realign_pending;   /* a grid shift not yet told apart (skip_crc or offset) */
 	bool markers_open;          /* "no markers" was inferred from FPDUs that held no grid
 				     * point: still to be checked on a longer one */
+	uint8_t nogrid_hunts;       /* hunts in a row that found no marker grid (framing.c) */
+	bool ending;                /* fr_end: the FPDU reported was cut by the end */
+	/* the last snapshot length cut (fr_hole): where, and which frame's */
+	uint32_t snap_from, snap_to;
+	uint64_t snap_frame;
+	int64_t snap_ts;
+	bool hidden_open;           /* a hidden span was reported, framing not found since */
+	uint64_t hidden_frame;      /* ... the frame that carried it */
+	uint32_t sliced_chain;      /* sliced segments filled exactly by one FPDU so far */
+	uint32_t sliced_next;       /* ... where the next one must start */
+	uint32_t resent_pending;    /* retransmissions of octets of the FPDU being put together */
+	/* TCP as its sender and receiver behave (RFC 5681, 9293) */
+	bool have_ack;
+	uint32_t last_ack;          /* this side's last acknowledgement number ... */
+	uint32_t last_win;          /* ... and window */
+	uint32_t dupacks;           /* duplicate ACKs in a row for last_ack */
+	/* the highest acknowledgement so far, for a tracker created later */
+	bool have_hi_ack, hi_ack_data, have_prev_hi_ack;
+	uint32_t hi_ack, prev_hi_ack;   /* the highest ACK of the peer, the one before it */
+	uint64_t hi_ack_frame;
+	int64_t hi_ack_ts;
+	bool have_hi;
+	uint32_t hi_seq;            /* the highest sequence number this side sent, + 1 */
 	struct iws_stream_counts c;
 	struct reasm_dir r;         /* TCP */
 };
@@ -101,6 +124,7 @@ struct iws_stream {
 	struct iws_tracker_counts trc;      /* the tracker's counters once it is freed */
 	struct held_q q[2];                 /* by side */
 	uint64_t order;                     /* held entries so far (ties) */
+	uint64_t held_bytes;                /* their copies, counted in lim->buf_used */
 	uint64_t cur_frame;
 	int64_t cur_ts;
 	uint8_t *scratch;                   /* 65535 octets: ULPDUs split by markers */
@@ -117,8 +141,13 @@ static inline uint8_t fr_dir_of(const struct iws_stream *s, int side)
 void fr_init(struct iws_stream *s);
 void fr_start(struct iws_stream *s, int side, uint32_t seq, bool at_syn);
 void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-	     uint64_t frame, int64_t ts);
-void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n);
+	     uint64_t frame, int64_t ts, bool resent);
+/* Octets [seq, seq+n) of side were captured again: the FPDU that holds
+ * them, if it is still being put together, counts one more retransmission. */
+void fr_resent(struct iws_stream *s, int side, uint32_t seq, uint32_t n);
+/* snap: the snapshot length cut the segment being read (its payload ends
+ * here); else the octets were never captured. */
+void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n, bool snap);
 void fr_end(struct iws_stream *s, int side);
 void fr_free(struct iws_stream *s);
 /* The earliest run_frame of octets that may still become PDUs reported
@@ -128,6 +157,8 @@ uint64_t fr_blocking_frame(const struct iws_stream *s, int side);
 /* stream.c: what framing produces */
 void st_pdu(struct iws_stream *s, struct iws_pdu *pdu);
 void st_lost(struct iws_stream *s, int side);       /* the tracker must know of a loss */
+/* FPDUs of side that frame carried were hidden (a snapshot length cut their headers). */
+void st_hidden(struct iws_stream *s, int side, uint64_t frame, int64_t ts);
 void st_event(struct iws_stream *s, enum iws_stream_event_kind kind, int side, uint32_t seq,
 	      uint32_t len, uint32_t detail);
 void st_span(struct iws_stream *s, enum iws_span_kind kind, int side, uint32_t seq, uint32_t len,

@@ -127,6 +127,34 @@ static int check_fpdu(const uint8_t *wire, size_t len, uint32_t seq, const struc
 	return 1;
 }
 
+bool iws_sync_header_ok(const uint8_t *wire, uint32_t cap, uint32_t seq, const struct iws_mpa_dir *d,
+			uint32_t *wire_len)
+{
+	if (d->markers && ((seq - d->marker_base) & 3) != 0)
+		return false;
+	uint32_t lo = iws_mpa_len_field_off(d, seq);
+	if (cap < lo + 2)
+		return false;
+	uint16_t ulen = iws_be16(wire + lo);
+	if (ulen < IWS_DDP_MIN_HDR_LEN)
+		return false;
+	*wire_len = iws_mpa_fpdu_wire_len(d, seq, ulen);
+	uint8_t tmp[SYNC_PREFIX + 2 + 4 * 2];
+	uint32_t take = cap < *wire_len ? cap : *wire_len;
+	if (take > sizeof(tmp))
+		take = sizeof(tmp);
+	size_t n = iws_mpa_strip_markers(wire, take, seq, d, tmp);
+	if (n < 2 + IWS_DDP_MIN_HDR_LEN)
+		return false;
+	size_t plen = n - 2 < ulen ? n - 2 : ulen;
+	bool tagged = (tmp[2] & IWS_DDP_FLAG_T) != 0;
+	if (plen < (tagged ? IWS_DDP_TAGGED_HDR_LEN : IWS_DDP_UNTAGGED_HDR_LEN) ||
+	    !header_plausible(tmp + 2, plen))
+		return false;
+	struct iws_msg msg;
+	return iws_rdmap_parse(tmp + 2, plen, &msg).status != IWS_MALFORMED;
+}
+
 static unsigned chain(const uint8_t *buf, size_t len, uint32_t seq, const struct iws_mpa_dir *d,
 		      unsigned max_fpdus, struct crc_plan *cp, bool *ended_cleanly, unsigned *crc_ok,
 		      unsigned *crc_zero, unsigned *markers_seen)

@@ -17,6 +17,7 @@ struct ooo_seg {
 	struct ooo_seg *next;
 	uint32_t seq, len;
 	bool hole;                  /* octets cut by the snapshot length */
+	bool resent;                /* its segment was not their first transmission */
 	uint64_t frame;
 	int64_t ts_ns;
 	uint8_t data[];
@@ -56,12 +57,12 @@ static void recompute_min(struct reasm_dir *d)
 
 /* Deliver [seq, seq+n) of which the first cap octets are at p (in order). */
 static void deliver(struct reasm_dir *d, int side, uint32_t seq, const uint8_t *p, uint32_t cap,
-		    uint32_t n, uint64_t frame, int64_t ts, const struct reasm_sink *sink)
+		    uint32_t n, uint64_t frame, int64_t ts, bool resent, const struct reasm_sink *sink)
 {
 	if (cap > n)
 		cap = n;
 	if (cap)
-		sink->data(sink->ctx, side, seq, p, cap, frame, ts);
+		sink->data(sink->ctx, side, seq, p, cap, frame, ts, resent);
 	if (n > cap) {
 		d->c->snap_bytes += n - cap;
 		sink->hole(sink->ctx, side, seq + cap, n - cap, HOLE_SNAP);
@@ -99,7 +100,7 @@ static void drain(struct reasm_dir *d, int side, const struct reasm_sink *sink,
 				d->next_seq = end;
 			} else {
 				deliver(d, side, d->next_seq, s->data + skip, s->len - skip, s->len - skip,
-					s->frame, s->ts_ns, sink);
+					s->frame, s->ts_ns, s->resent, sink);
 			}
 		}
 		seg_free(d, s, lim);
@@ -129,7 +130,7 @@ static void gap_to(struct reasm_dir *d, int side, uint32_t upto, const struct re
 }
 
 static struct ooo_seg *piece(uint32_t seq, uint32_t len, bool hole, const uint8_t *p,
-			     const struct iws_tcp_seg *in)
+			     const struct iws_tcp_seg *in, bool resent)
 {
 	struct ooo_seg *s = malloc(sizeof(*s) + (hole ? 0 : len));
 	if (!s)
@@ -138,6 +139,7 @@ static struct ooo_seg *piece(uint32_t seq, uint32_t len, bool hole, const uint8_
 	s->seq = seq;
 	s->len = len;
 	s->hole = hole;
+	s->resent = resent;
 	s->frame = in->frame;
 	s->ts_ns = in->ts_ns;
 	if (!hole)
@@ -149,15 +151,16 @@ static struct ooo_seg *piece(uint32_t seq, uint32_t len, bool hole, const uint8_
  * before `next` (after *link): up to two pieces, data then snaplen hole. */
 static struct ooo_seg **insert_range(struct reasm_dir *d, struct ooo_seg **link, uint32_t a,
 				     uint32_t b, uint32_t s0, uint32_t cap, const uint8_t *p,
-				     const struct iws_tcp_seg *in, struct iws_stream_limits *lim)
+				     const struct iws_tcp_seg *in, bool resent,
+				     struct iws_stream_limits *lim)
 {
 	uint32_t cap_end = s0 + cap;
 	uint32_t mid = sdiff(cap_end, a) <= 0 ? a : (sdiff(cap_end, b) >= 0 ? b : cap_end);
 	struct ooo_seg *parts[2] = { NULL, NULL };
 	if (mid != a)
-		parts[0] = piece(a, mid - a, false, p + (a - s0), in);
+		parts[0] = piece(a, mid - a, false, p + (a - s0), in, resent);
 	if (mid != b)
-		parts[1] = piece(mid, b - mid, true, NULL, in);
+		parts[1] = piece(mid, b - mid, true, NULL, in, resent);
 	for (int i = 0; i < 2; i++) {
 		struct ooo_seg *s = parts[i];
 		if (!s)
@@ -182,8 +185,11 @@ static struct ooo_seg **insert_range(struct reasm_dir *d, struct ooo_seg **link,
 }
 
 /* Buffer [s, e) (ahead of next_seq), keeping octets already buffered (the
- * first captured copy wins; the others are reported as duplicates). */
-static void buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e, uint32_t cap,
+ * first captured copy wins; the others are reported as duplicates). True
+ * when it was a retransmission: some of its octets were buffered already, or
+ * it lands behind later octets (it fills part of the hole; the pieces keep
+ * that for when they are delivered). */
+static bool buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e, uint32_t cap,
 		       const uint8_t *p, const struct iws_tcp_seg *in, const struct reasm_sink *sink,
 		       struct iws_stream_limits *lim)
 {
@@ -193,20 +199,21 @@ static void buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e, ui
 	struct ooo_seg **link = &d->ooo;
 	/* Past everything buffered (the usual case behind a hole): append. */
 	if (d->ooo_tail && s - base >= d->ooo_tail->seq + d->ooo_tail->len - base) {
-		insert_range(d, &d->ooo_tail->next, s, e, s, cap, p, in, lim);
-		return;
+		insert_range(d, &d->ooo_tail->next, s, e, s, cap, p, in, false, lim);
+		return false;
 	}
+	bool behind = d->ooo_tail != NULL;
 	/* Offsets from next_seq order everything buffered (all of it is ahead). */
 	while (cur - base < e - base) {
 		while (*link && (*link)->seq + (*link)->len - base <= cur - base)
 			link = &(*link)->next;
 		struct ooo_seg *x = *link;
 		if (!x || x->seq - base >= e - base) {
-			insert_range(d, link, cur, e, s, cap, p, in, lim);
+			insert_range(d, link, cur, e, s, cap, p, in, behind, lim);
 			break;
 		}
 		if (x->seq - base > cur - base) {
-			link = insert_range(d, link, cur, x->seq, s, cap, p, in, lim);
+			link = insert_range(d, link, cur, x->seq, s, cap, p, in, behind, lim);
 			cur = x->seq;
 			continue;
 		}
@@ -219,11 +226,13 @@ static void buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e, ui
 	}
 	if (overlapped)
 		d->c->overlaps++;
+	return overlapped || behind;
 }
 
-void reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
+bool reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
 		   const struct reasm_sink *sink, struct iws_stream_limits *lim)
 {
+	bool resent = false;
 	const struct iws_tcp_seg *p = in;
 	uint32_t seq = p->seq;
 	if (p->flags & IWS_TCP_SYN) {
@@ -252,19 +261,23 @@ void reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
 		if (ahead <= 0) {
 			if (sdiff(e, d->next_seq) <= 0) {
 				d->c->retrans++;
+				resent = true;
 				if (sink->dup)
 					sink->dup(sink->ctx, side, seq, n, in->frame);
 			} else {
 				uint32_t skip = d->next_seq - seq;
 				if (skip) {
 					d->c->overlaps++;
+					resent = true;
 					if (sink->dup)
 						sink->dup(sink->ctx, side, seq, skip, in->frame);
 				}
 				/* Later octets were seen first: a retransmission (or a
 				 * reordered original) filling the hole. */
-				if (d->ooo)
+				if (d->ooo) {
 					d->c->late++;
+					resent = true;
+				}
 				/* Octets of it already buffered out of order were captured
 				 * first and keep their frame (the first captured copy wins):
 				 * deliver only what lies before them, and place the rest
@@ -280,12 +293,12 @@ void reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
 				}
 				uint32_t cap = p->cap_len > skip ? p->cap_len - skip : 0;
 				deliver(d, side, d->next_seq, cap ? p->payload + skip : NULL, cap,
-					upto - d->next_seq, in->frame, in->ts_ns, sink);
+					upto - d->next_seq, in->frame, in->ts_ns, resent, sink);
 				drain(d, side, sink, lim);
 			}
 		} else {
 			d->c->out_of_order++;
-			buffer_ooo(d, side, seq, e, p->cap_len, p->payload, in, sink, lim);
+			resent = buffer_ooo(d, side, seq, e, p->cap_len, p->payload, in, sink, lim);
 			/* Bounded memory (and bounded work: inserting walks the
 			 * list): past a limit the hole is given up as a gap. */
 			while (d->ooo && (d->ooo_bytes > lim->max_ooo_dir ||
@@ -302,6 +315,7 @@ void reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
 	}
 	if (d->started)
 		check_fin(d, side, sink);
+	return resent;
 }
 
 void reasm_ack(struct reasm_dir *d, int side, uint32_t ack, const struct reasm_sink *sink,

@@ -35,9 +35,11 @@ struct reasm_sink {
 	void *ctx;
 	/* The first stream octet is seq (at_syn: right after a captured SYN). */
 	void (*start)(void *ctx, int side, uint32_t seq, bool at_syn);
-	/* In-order octets [seq, seq+n), first captured in `frame`. */
+	/* In-order octets [seq, seq+n), first captured in `frame`; resent: that
+	 * segment was not their first transmission (it filled a hole behind
+	 * later octets, or repeated octets already delivered). */
 	void (*data)(void *ctx, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-		     uint64_t frame, int64_t ts_ns);
+		     uint64_t frame, int64_t ts_ns, bool resent);
 	/* In-order octets [seq, seq+n) that are missing. */
 	void (*hole)(void *ctx, int side, uint32_t seq, uint32_t n, enum hole_kind kind);
 	/* The stream reached its FIN. */
@@ -71,8 +73,10 @@ struct reasm_dir {
 
 void reasm_init(struct reasm_dir *d, struct iws_stream_counts *c);
 
-/* One captured segment of this direction. */
-void reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
+/* One captured segment of this direction. Returns true when it was a
+ * retransmission: all or some of its octets had been captured before, or it
+ * filled a hole behind later octets. */
+bool reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
 		   const struct reasm_sink *sink, struct iws_stream_limits *lim);
 
 /* The peer acknowledged up to ack: octets before it that were never

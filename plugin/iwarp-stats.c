@@ -33,6 +33,7 @@ struct qp_stats {
 	guint32 qp;
 	struct iws_qp_stats st;     /* -z iwarp,ops */
 	struct iws_nvme_stats nv;   /* -z iwarp,nvme */
+	gint64 first_ns, last_ns;   /* earliest start and latest end of its operations */
 };
 
 typedef struct iwarp_ops_tapdata {
@@ -69,14 +70,25 @@ static void qps_clear(GArray *qps)
 	g_array_set_size(qps, 0);
 }
 
+static void add_ops_to(struct qp_stats *q, wmem_array_t *ops)
+{
+	guint n = ops ? wmem_array_get_count(ops) : 0;
+	for (guint i = 0; i < n; i++) {
+		const struct iws_op *op = (const struct iws_op *)wmem_array_index(ops, i);
+		iws_qp_stats_add(&q->st, op);
+		if (op->rtr && !q->st.include_rtr)
+			continue;
+		if (op->start_ns && (!q->first_ns || op->start_ns < q->first_ns))
+			q->first_ns = op->start_ns;
+		if (op->end_ns > q->last_ns)
+			q->last_ns = op->end_ns;
+	}
+}
+
 static void add_ops(GArray *qps, guint32 qp, wmem_array_t *ops)
 {
-	if (!ops)
-		return;
-	struct iws_qp_stats *st = &qp_get(qps, qp)->st;
-	guint n = wmem_array_get_count(ops);
-	for (guint i = 0; i < n; i++)
-		iws_qp_stats_add(st, (const struct iws_op *)wmem_array_index(ops, i));
+	if (ops)
+		add_ops_to(qp_get(qps, qp), ops);
 }
 
 /* ---- tshark -z iwarp,ops[,filter] ---- */
@@ -96,6 +108,8 @@ static tap_packet_status ops_packet(void *p, packet_info *pinfo, epan_dissect_t 
 	(void)flags;
 	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
 	const iwarp_frame_rec *fr = (const iwarp_frame_rec *)data;
+	if (!fr->ic)
+		return TAP_PACKET_DONT_REDRAW;  /* the capture's end: draw adds what was left */
 	add_ops(td->qps, fr->ic->qp, fr->ops);
 	return TAP_PACKET_REDRAW;
 }
@@ -147,6 +161,23 @@ static void print_dist(const struct iws_latency *lc, int width)
 		print_us(v[k], width);
 }
 
+/* Every connection's operations (or NVMe commands) still in flight at the
+ * end into qps (and total, when not NULL). */
+static void add_leftovers_to(GArray *qps, struct qp_stats *total, gboolean nvme)
+{
+	wmem_list_t *l = iwarp_conversations();
+	for (wmem_list_frame_t *f = l ? wmem_list_head(l) : NULL; f; f = wmem_list_frame_next(f)) {
+		iwarp_conv *ic = (iwarp_conv *)wmem_list_frame_data(f);
+		if (nvme) {
+			add_nvme(qps, ic->nvme_leftover);
+		} else if (wmem_array_get_count(ic->leftover)) {
+			add_ops(qps, ic->qp, ic->leftover);
+			if (total)
+				add_ops_to(total, ic->leftover);
+		}
+	}
+}
+
 /* Operations and commands still in flight when the capture ended: reported
  * when the sequential pass is over (postseq). tshark's single pass has no
  * such hook before it draws a text tap, which it does once, at the very
@@ -157,14 +188,7 @@ static void add_leftovers(iwarp_ops_tapdata *td, gboolean nvme)
 	if (td->leftovers_added || td->filtered)
 		return;
 	iwarp_sequential_pass_over();
-	wmem_list_t *l = iwarp_conversations();
-	for (wmem_list_frame_t *f = l ? wmem_list_head(l) : NULL; f; f = wmem_list_frame_next(f)) {
-		iwarp_conv *ic = (iwarp_conv *)wmem_list_frame_data(f);
-		if (nvme)
-			add_nvme(td->qps, ic->nvme_leftover);
-		else if (wmem_array_get_count(ic->leftover))
-			add_ops(td->qps, ic->qp, ic->leftover);
-	}
+	add_leftovers_to(td->qps, NULL, nvme);
 	td->leftovers_added = TRUE;
 }
 
@@ -183,6 +207,53 @@ static const iwarp_conv *print_qp(guint32 qp)
 	return ic;
 }
 
+/* Per operation type: the loss attribution and the delivery time (start to
+ * the peer's TCP ACK of the last octet) of the CLI's `stats` (delivery_ns). */
+static void print_delivery(const struct iws_qp_stats *st)
+{
+	printf("  %-18s %8s %13s %9s %13s %13s %13s %13s %13s\n", "Operation", "Retrans", "Stall(us)", "Acked",
+	       "AckMin(us)", "AckMean(us)", "AckP50(us)", "AckP99(us)", "AckMax(us)");
+	for (int t = 0; t < IWS_OPT_COUNT; t++) {
+		const struct iws_op_stats *o = &st->op[t];
+		if (!o->count)
+			continue;
+		printf("  %-18s %8" PRIu64, iws_op_type_name((enum iws_op_type)t), o->retransmissions);
+		print_us(o->stall_ns, 13);
+		printf(" %9" PRIu64, o->delivery.count);
+		print_dist(&o->delivery, 13);
+		printf("\n");
+	}
+}
+
+/* The connection's TCP events and its FIN/RST with what they left
+ * outstanding (the CLI's `tcp` and `teardown`). */
+static void print_tcp(const iwarp_conv *ic)
+{
+	guint64 fr = 0, to = 0, da = 0, zw = 0;
+	for (int side = 0; ic->eng && side < 2; side++) {
+		const struct iws_stream_counts *k = iws_stream_counts(ic->eng, side);
+		fr += k->fast_retransmits;
+		to += k->timeouts;
+		da += k->duplicate_acks;
+		zw += k->zero_windows;
+	}
+	printf("  TCP: fast retransmits %" PRIu64 ", timeouts %" PRIu64 ", duplicate ACKs %" PRIu64
+	       ", zero windows %" PRIu64 "\n", fr, to, da, zw);
+	guint n = ic->closes ? wmem_array_get_count(ic->closes) : 0;
+	for (guint i = 0; i < n; i++) {
+		const iwarp_close_rec *c = (const iwarp_close_rec *)wmem_array_index(ic->closes, i);
+		char *who = iwarp_endpoint_str(NULL, ic, c->dir);
+		GString *ids = g_string_new(NULL);
+		for (guint32 k = 0; k < c->n_ids; k++)
+			g_string_append_printf(ids, "%s%" PRIu64, k ? "," : "", c->ids[k]);
+		/* always 10 words: the ids are one ("-" for none) */
+		printf("  Teardown: %s from %s frame %u outstanding %u ids %s\n", c->kind == IWS_SEV_RST ? "RST" : "FIN",
+		       who, c->frame, c->outstanding, ids->len ? ids->str : "-");
+		g_string_free(ids, TRUE);
+		wmem_free(NULL, who);
+	}
+}
+
 static void ops_draw(void *p)
 {
 	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
@@ -191,6 +262,8 @@ static void ops_draw(void *p)
 	printf("==================================================================================================================================\n");
 	printf("iWARP operations (iwarpscope %s)\n", IWS_VERSION_STRING);
 	printf("Latency: request frame to last response frame of complete reads and atomics, in microseconds\n");
+	printf("Ack: start to the peer's TCP ACK of the last octet (delivery) of complete operations; Stall: time "
+	       "waiting in TCP reassembly, summed\n");
 	for (guint i = 0; i < td->qps->len; i++) {
 		struct qp_stats *q = &g_array_index(td->qps, struct qp_stats, i);
 		const iwarp_conv *ic = print_qp(q->qp);
@@ -220,6 +293,9 @@ static void ops_draw(void *p)
 			print_dist(&o->latency, 13);
 			printf("\n");
 		}
+		print_delivery(&q->st);
+		if (ic)
+			print_tcp(ic);
 	}
 	printf("==================================================================================================================================\n");
 }
@@ -318,67 +394,203 @@ static stat_tap_ui iwarp_nvme_ui = {
 	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,nvme", nvme_init, 0, NULL
 };
 
-/* ---- GUI: Statistics > iWARP Operations (a table) ---- */
+/* ---- GUI: Statistics > Service Response Time > iWARP Operations / iWARP NVMe-oF Commands ----
+ *
+ * Tables of the same numbers for Wireshark's statistics dialog (and
+ * `tshark -z iwarp,table` / `-z iwarp,nvme_table`). Integers are integers,
+ * a cell with nothing to show (no latency for a Write, no ACK seen) is empty
+ * (TABLE_ITEM_NONE), times are microseconds. Operations: a row per QP and
+ * type, a row per QP ("all"), then the whole capture (QP empty) per type and
+ * "all". tshark's text printer of these tables stops a row at its first
+ * empty cell: `-z iwarp,ops` / `-z iwarp,nvme` are the text forms. */
 
-static GArray *gui_qps;
+static GArray *gui_qps;          /* struct qp_stats of the table being shown */
+static GArray *gui_nvme_qps;     /* ... of the NVMe-oF table */
+static struct qp_stats gui_total;  /* every QP's operations (QP empty) */
+static gboolean gui_total_init;
 
-static stat_tap_table_item iwarp_gui_fields[] = {
+/* Operations table columns */
+enum { GC_QP, GC_OP, GC_COUNT, GC_COMPLETE, GC_BYTES, GC_TPUT, GC_MIN, GC_MEAN, GC_P50, GC_P99, GC_MAX, GC_RETRANS,
+       GC_STALL, GC_ACK50, GC_ACK99, GC_N };
+
+static stat_tap_table_item iwarp_gui_fields[GC_N] = {
 	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "QP", "%u" },
 	{ TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Operation", "%s" },
 	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Count", "%u" },
 	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Complete", "%u" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Bytes", "%.0f" },
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Bytes", "%u" },
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Throughput (kbit/s)", "%u" },
 	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Min (\xc2\xb5s)", "%.3f" },
 	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Mean (\xc2\xb5s)", "%.3f" },
 	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "P50 (\xc2\xb5s)", "%.3f" },
 	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "P99 (\xc2\xb5s)", "%.3f" },
 	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Max (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Retransmissions", "%u" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Stall (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Ack P50 (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Ack P99 (\xc2\xb5s)", "%.3f" },
 };
-#define GUI_NFIELDS (sizeof(iwarp_gui_fields) / sizeof(iwarp_gui_fields[0]))
 
-static void gui_init(stat_tap_table_ui *ui)
+static void cell_uint(stat_tap_table_item_type *c, guint64 v)
 {
-	stat_tap_table *t = stat_tap_init_table("iWARP operations", GUI_NFIELDS, 0, "iwarp.rdmap.qp == %d");
-	stat_tap_add_table(ui, t);
-	if (!gui_qps)
-		gui_qps = g_array_new(FALSE, FALSE, sizeof(struct qp_stats));
+	if (v <= G_MAXUINT) {
+		c->type = TABLE_ITEM_UINT;
+		c->value.uint_value = (guint)v;
+	} else {
+		c->type = TABLE_ITEM_FLOAT;  /* past 2^32: still the number */
+		c->value.float_value = (double)v;
+	}
+}
+
+static void cell_us(stat_tap_table_item_type *c, gint64 ns)
+{
+	c->type = TABLE_ITEM_FLOAT;
+	c->value.float_value = (double)ns / 1000.0;
+}
+
+/* Row *row of t becomes it (n cells); *row moves on. */
+static void table_put_row(stat_tap_table *t, guint *row, guint n, stat_tap_table_item_type *it)
+{
+	if (*row < t->num_elements) {
+		for (guint f = 0; f < n; f++)
+			stat_tap_set_field_data(t, *row, f, &it[f]);
+	} else {
+		stat_tap_init_table_row(t, *row, n, it);
+	}
+	(*row)++;
+}
+
+/* A row of empty cells. */
+static void cells_none(stat_tap_table_item_type *it, guint n)
+{
+	memset(it, 0, n * sizeof(*it));
+	for (guint f = 0; f < n; f++)
+		it[f].type = TABLE_ITEM_NONE;
+}
+
+/* Count, bytes and the time span of the operations of a row. */
+struct gui_row {
+	guint64 count, complete, bytes, retrans;
+	gint64 stall_ns;
+};
+
+static void row_add(struct gui_row *r, const struct iws_op_stats *o)
+{
+	r->count += o->count;
+	r->complete += o->complete;
+	r->bytes += o->bytes;
+	r->retrans += o->retransmissions;
+	r->stall_ns += o->stall_ns;
+}
+
+/* One row: QP (G_MAXUINT64: the whole capture), name, its sums, the
+ * latency and delivery distributions (NULL: empty cells). */
+static void gui_set_row(stat_tap_table *t, guint *row, guint64 qp, const char *name, const struct gui_row *r,
+			gint64 span_ns, struct iws_latency *lat, struct iws_latency *ack)
+{
+	stat_tap_table_item_type it[GC_N];
+	cells_none(it, GC_N);
+	if (qp != G_MAXUINT64)
+		cell_uint(&it[GC_QP], qp);
+	it[GC_OP].type = TABLE_ITEM_STRING;
+	it[GC_OP].value.string_value = name;
+	cell_uint(&it[GC_COUNT], r->count);
+	cell_uint(&it[GC_COMPLETE], r->complete);
+	cell_uint(&it[GC_BYTES], r->bytes);
+	if (span_ns > 0)
+		cell_uint(&it[GC_TPUT], (guint64)((double)r->bytes * 8e6 / (double)span_ns));
+	if (lat && lat->count) {
+		cell_us(&it[GC_MIN], lat->min);
+		cell_us(&it[GC_MEAN], iws_latency_mean(lat));
+		cell_us(&it[GC_P50], iws_latency_quantile(lat, 0.5));
+		cell_us(&it[GC_P99], iws_latency_quantile(lat, 0.99));
+		cell_us(&it[GC_MAX], lat->max);
+	}
+	cell_uint(&it[GC_RETRANS], r->retrans);
+	cell_us(&it[GC_STALL], r->stall_ns);
+	if (ack && ack->count) {
+		cell_us(&it[GC_ACK50], iws_latency_quantile(ack, 0.5));
+		cell_us(&it[GC_ACK99], iws_latency_quantile(ack, 0.99));
+	}
+	table_put_row(t, row, GC_N, it);
+}
+
+/* A QP's (or the capture's) rows: one per operation type, then "all". */
+static void gui_qp_rows(stat_tap_table *t, guint *row, guint64 qp, struct qp_stats *q)
+{
+	struct gui_row all;
+	memset(&all, 0, sizeof(all));
+	gint64 span = q->last_ns - q->first_ns;
+	for (int k = 0; k < IWS_OPT_COUNT; k++) {
+		struct iws_op_stats *o = &q->st.op[k];
+		if (!o->count)
+			continue;
+		struct gui_row r;
+		memset(&r, 0, sizeof(r));
+		row_add(&r, o);
+		row_add(&all, o);
+		gui_set_row(t, row, qp, iws_op_type_name((enum iws_op_type)k), &r, span, &o->latency, &o->delivery);
+	}
+	if (all.count)
+		gui_set_row(t, row, qp, "all", &all, span, NULL, NULL);
 }
 
 static void gui_fill(stat_tap_table *t)
 {
 	guint row = 0;
-	for (guint i = 0; i < gui_qps->len; i++) {
-		struct qp_stats *q = &g_array_index(gui_qps, struct qp_stats, i);
-		for (int k = 0; k < IWS_OPT_COUNT; k++) {
-			struct iws_op_stats *o = &q->st.op[k];
-			if (!o->count)
-				continue;
-			stat_tap_table_item_type items[GUI_NFIELDS];
-			memset(items, 0, sizeof(items));
-			for (guint f = 0; f < GUI_NFIELDS; f++)
-				items[f].type = iwarp_gui_fields[f].type;
-			items[0].value.uint_value = q->qp;
-			items[1].value.string_value = iws_op_type_name((enum iws_op_type)k);
-			items[2].value.uint_value = (guint)o->count;
-			items[3].value.uint_value = (guint)o->complete;
-			items[4].value.float_value = (double)o->bytes;
-			struct iws_latency *l = &o->latency;
-			if (l->count) {
-				items[5].value.float_value = (double)l->min / 1000.0;
-				items[6].value.float_value = (double)iws_latency_mean(l) / 1000.0;
-				items[7].value.float_value = (double)iws_latency_quantile(l, 0.5) / 1000.0;
-				items[8].value.float_value = (double)iws_latency_quantile(l, 0.99) / 1000.0;
-				items[9].value.float_value = (double)l->max / 1000.0;
-			}
-			if (row < t->num_elements) {
-				for (guint f = 0; f < GUI_NFIELDS; f++)
-					stat_tap_set_field_data(t, row, f, &items[f]);
-			} else {
-				stat_tap_init_table_row(t, row, GUI_NFIELDS, items);
-			}
-			row++;
-		}
+	for (guint i = 0; i < gui_qps->len; i++)
+		gui_qp_rows(t, &row, g_array_index(gui_qps, struct qp_stats, i).qp,
+			    &g_array_index(gui_qps, struct qp_stats, i));
+	gui_qp_rows(t, &row, G_MAXUINT64, &gui_total);
+}
+
+static void gui_total_reset(void)
+{
+	if (gui_total_init) {
+		iws_qp_stats_free(&gui_total.st);
+		iws_nvme_stats_free(&gui_total.nv);
 	}
+	memset(&gui_total, 0, sizeof(gui_total));
+	iws_qp_stats_init(&gui_total.st);
+	iws_nvme_stats_init(&gui_total.nv);
+	gui_total_init = TRUE;
+}
+
+static void gui_init(stat_tap_table_ui *ui)
+{
+	stat_tap_table *t = stat_tap_init_table("iWARP operations", GC_N, 0, "iwarp.rdmap.qp == %d");
+	stat_tap_add_table(ui, t);
+	if (!gui_qps)
+		gui_qps = g_array_new(FALSE, FALSE, sizeof(struct qp_stats));
+	gui_total_reset();
+}
+
+static void gui_nvme_fill(stat_tap_table *t);
+
+/* Both tables: the operations (or NVMe commands) a frame reported, or at
+ * the capture's end those still in flight, into the table's rows. */
+static tap_packet_status gui_tap(void *p, const void *data, gboolean nvme)
+{
+	stat_data_t *sd = (stat_data_t *)p;
+	const iwarp_frame_rec *fr = (const iwarp_frame_rec *)data;
+	GArray *qps = nvme ? gui_nvme_qps : gui_qps;
+	if (!qps)
+		return TAP_PACKET_DONT_REDRAW;
+	if (!fr->ic)
+		add_leftovers_to(qps, nvme ? NULL : &gui_total, nvme);
+	else if (nvme && fr->nvme)
+		add_nvme(qps, fr->nvme);
+	else if (!nvme && fr->ops) {
+		add_ops(qps, fr->ic->qp, fr->ops);
+		add_ops_to(&gui_total, fr->ops);
+	} else
+		return TAP_PACKET_DONT_REDRAW;
+	stat_tap_table *t = g_array_index(sd->stat_tap_data->tables, stat_tap_table *, 0);
+	if (nvme)
+		gui_nvme_fill(t);
+	else
+		gui_fill(t);
+	return TAP_PACKET_REDRAW;
 }
 
 static tap_packet_status gui_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
@@ -387,14 +599,7 @@ static tap_packet_status gui_packet(void *p, packet_info *pinfo, epan_dissect_t 
 	(void)pinfo;
 	(void)edt;
 	(void)flags;
-	stat_data_t *sd = (stat_data_t *)p;
-	const iwarp_frame_rec *fr = (const iwarp_frame_rec *)data;
-	if (!fr->ops || !gui_qps)
-		return TAP_PACKET_DONT_REDRAW;
-	add_ops(gui_qps, fr->ic->qp, fr->ops);
-	stat_tap_table *t = g_array_index(sd->stat_tap_data->tables, stat_tap_table *, 0);
-	gui_fill(t);
-	return TAP_PACKET_REDRAW;
+	return gui_tap(p, data, FALSE);
 }
 
 static void gui_reset(stat_tap_table *t)
@@ -402,6 +607,7 @@ static void gui_reset(stat_tap_table *t)
 	(void)t;
 	if (gui_qps)
 		qps_clear(gui_qps);
+	gui_total_reset();
 }
 
 static void gui_free_item(stat_tap_table *t, guint row, guint column, stat_tap_table_item_type *field)
@@ -422,7 +628,104 @@ static stat_tap_table_ui iwarp_gui_table = {
 	gui_reset,
 	gui_free_item,
 	NULL,
-	GUI_NFIELDS, iwarp_gui_fields,
+	GC_N, iwarp_gui_fields,
+	0, NULL,
+	NULL,
+	0
+};
+
+/* NVMe-oF commands table: a row per QP, queue and command type. */
+enum { NC_QP, NC_QID, NC_CMD, NC_COUNT, NC_COMPLETE, NC_ERRORS, NC_BYTES, NC_IOPS, NC_MIN, NC_MEAN, NC_P50, NC_P99,
+       NC_MAX, NC_DATA50, NC_DATA99, NC_N };
+
+static stat_tap_table_item iwarp_gui_nvme_fields[NC_N] = {
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "QP", "%u" },
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Qid", "%u" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Command", "%s" },
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Count", "%u" },
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Complete", "%u" },
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Errors", "%u" },
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Bytes", "%u" },
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "IOPS", "%u" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Min (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Mean (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "P50 (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "P99 (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Max (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Data P50 (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Data P99 (\xc2\xb5s)", "%.3f" },
+};
+
+static void gui_nvme_fill(stat_tap_table *t)
+{
+	guint row = 0;
+	for (guint i = 0; i < gui_nvme_qps->len; i++) {
+		struct qp_stats *q = &g_array_index(gui_nvme_qps, struct qp_stats, i);
+		for (guint k = 0; k < q->nv.n; k++) {
+			struct iws_nvme_op_stats *o = &q->nv.e[k];
+			stat_tap_table_item_type it[NC_N];
+			cells_none(it, NC_N);
+			cell_uint(&it[NC_QP], q->qp);
+			if (o->qid >= 0)
+				cell_uint(&it[NC_QID], (guint64)o->qid);
+			it[NC_CMD].type = TABLE_ITEM_STRING;
+			it[NC_CMD].value.string_value = o->op;
+			cell_uint(&it[NC_COUNT], o->count);
+			cell_uint(&it[NC_COMPLETE], o->complete);
+			cell_uint(&it[NC_ERRORS], o->errors);
+			cell_uint(&it[NC_BYTES], o->bytes);
+			cell_uint(&it[NC_IOPS], iws_nvme_op_iops(o));
+			if (o->latency.count) {
+				cell_us(&it[NC_MIN], o->latency.min);
+				cell_us(&it[NC_MEAN], iws_latency_mean(&o->latency));
+				cell_us(&it[NC_P50], iws_latency_quantile(&o->latency, 0.5));
+				cell_us(&it[NC_P99], iws_latency_quantile(&o->latency, 0.99));
+				cell_us(&it[NC_MAX], o->latency.max);
+			}
+			if (o->data.count) {
+				cell_us(&it[NC_DATA50], iws_latency_quantile(&o->data, 0.5));
+				cell_us(&it[NC_DATA99], iws_latency_quantile(&o->data, 0.99));
+			}
+			table_put_row(t, &row, NC_N, it);
+		}
+	}
+}
+
+static void gui_nvme_init(stat_tap_table_ui *ui)
+{
+	stat_tap_table *t = stat_tap_init_table("NVMe-oF commands", NC_N, 0, "iwarp.rdmap.qp == %d");
+	stat_tap_add_table(ui, t);
+	if (!gui_nvme_qps)
+		gui_nvme_qps = g_array_new(FALSE, FALSE, sizeof(struct qp_stats));
+}
+
+static tap_packet_status gui_nvme_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
+					 tap_flags_t flags)
+{
+	(void)pinfo;
+	(void)edt;
+	(void)flags;
+	return gui_tap(p, data, TRUE);
+}
+
+static void gui_nvme_reset(stat_tap_table *t)
+{
+	(void)t;
+	if (gui_nvme_qps)
+		qps_clear(gui_nvme_qps);
+}
+
+static stat_tap_table_ui iwarp_gui_nvme_table = {
+	REGISTER_STAT_GROUP_RESPONSE_TIME,
+	"iWARP NVMe-oF Commands",
+	"iwarp",
+	"iwarp,nvme_table",
+	gui_nvme_init,
+	gui_nvme_packet,
+	gui_nvme_reset,
+	gui_free_item,
+	NULL,
+	NC_N, iwarp_gui_nvme_fields,
 	0, NULL,
 	NULL,
 	0
@@ -434,4 +737,5 @@ void iwarp_stats_register(void)
 	register_stat_tap_ui(&iwarp_ops_ui, NULL);
 	register_stat_tap_ui(&iwarp_nvme_ui, NULL);
 	register_stat_tap_table_ui(&iwarp_gui_table);
+	register_stat_tap_table_ui(&iwarp_gui_nvme_table);
 }

@@ -52,6 +52,7 @@ static int hf_iwarp_mpa_marker_fpduptr = -1;
 static int hf_iwarp_mpa_skipped = -1;
 static int hf_iwarp_mpa_reassembled_in = -1;
 static int hf_iwarp_mpa_first_frame = -1;
+static int hf_iwarp_mpa_completed_in = -1;
 
 static gint ett_iwarp_mpa = -1;
 static gint ett_iwarp_mpa_flags = -1;
@@ -80,6 +81,7 @@ static expert_field ei_iwarp_mpa_midstream = EI_INIT;
 static expert_field ei_iwarp_mpa_framing_lost = EI_INIT;
 static expert_field ei_iwarp_mpa_markers_nonstandard = EI_INIT;
 static expert_field ei_iwarp_mpa_limit = EI_INIT;
+static expert_field ei_iwarp_mpa_late = EI_INIT;
 
 #define IWS_VS_ENTRY(v, s) { (v), (s) },
 static const value_string iwarp_mpa_frame_vals[] = { IWS_MPA_FRAME_NAMES(IWS_VS_ENTRY) { 0, NULL } };
@@ -238,6 +240,16 @@ void iwarp_mpa_add_span(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, gui
 		iwarp_col_append(pinfo, "[iWARP data before the first FPDU]");
 		break;
 	}
+}
+
+void iwarp_mpa_add_late(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 frame)
+{
+	proto_item *pi = proto_tree_add_uint(tree, hf_iwarp_mpa_completed_in, tvb, 0, 0, frame);
+	proto_item_set_generated(pi);
+	expert_add_info_format(pinfo, pi, &ei_iwarp_mpa_late,
+			       "The next PDU completed in frame %u; its report waited for the other "
+			       "direction (cross-direction order) until this frame, so a single pass "
+			       "shows it here (two passes show it in frame %u)", frame, frame);
 }
 
 void iwarp_mpa_add_event(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const struct iws_stream_event *ev)
@@ -452,6 +464,8 @@ void iwarp_mpa_register(void)
 			NULL, HFILL } },
 		{ &hf_iwarp_mpa_reassembled_in, { "Reassembled in", "iwarp.mpa.reassembled_in", FT_FRAMENUM, BASE_NONE,
 			NULL, 0x0, "The frame in which the FPDU these octets belong to became complete", HFILL } },
+		{ &hf_iwarp_mpa_completed_in, { "Completed in", "iwarp.mpa.completed_in", FT_FRAMENUM, BASE_NONE,
+			NULL, 0x0, "The frame this PDU belongs to, when a single pass shows it in a later one", HFILL } },
 		{ &hf_iwarp_mpa_first_frame, { "First transmission in", "iwarp.mpa.first_frame", FT_FRAMENUM, BASE_NONE,
 			NULL, 0x0, "The earliest frame that carried octets of this FPDU", HFILL } },
 	};
@@ -501,6 +515,8 @@ void iwarp_mpa_register(void)
 			"The sender's markers do not follow RFC 5044", EXPFILL } },
 		{ &ei_iwarp_mpa_limit, { "iwarp.mpa.limit", PI_UNDECODED, PI_WARN,
 			"Reassembly memory limit reached: octets dropped", EXPFILL } },
+		{ &ei_iwarp_mpa_late, { "iwarp.mpa.late", PI_SEQUENCE, PI_NOTE,
+			"PDU of an earlier frame, shown here on a single pass", EXPFILL } },
 	};
 
 	proto_iwarp_mpa = proto_register_protocol("iWARP MPA (iwarpscope)", "iWARP MPA", "iwarp.mpa");

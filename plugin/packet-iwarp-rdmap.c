@@ -71,6 +71,10 @@ static int hf_iwarp_rdmap_op_type = -1;
 static int hf_iwarp_rdmap_op_first = -1;
 static int hf_iwarp_rdmap_op_last = -1;
 static int hf_iwarp_rdmap_op_complete = -1;
+static int hf_iwarp_rdmap_op_payload_captured = -1;
+static int hf_iwarp_rdmap_op_first_inorder = -1;
+static int hf_iwarp_rdmap_op_rtr = -1;
+static int hf_iwarp_rdmap_op_after_close = -1;
 static int hf_iwarp_rdmap_response_in = -1;
 static int hf_iwarp_rdmap_request_in = -1;
 static int hf_iwarp_rdmap_response_time = -1;
@@ -126,6 +130,17 @@ static proto_item *add_field(proto_tree *t, int hf, tvbuff_t *tvb, guint32 off, 
 	return proto_tree_add_item(t, hf, tvb, off, len, ENC_BIG_ENDIAN);
 }
 
+/* A subtree over [off, off+len), cut to the octets captured (a snapshot
+ * length may have cut a Terminate's embedded headers); NULL if none were. */
+static proto_tree *add_captured_subtree(proto_tree *t, tvbuff_t *tvb, guint32 off, guint32 len, int ett,
+					const char *text)
+{
+	guint32 cap = tvb_captured_length(tvb);
+	if (off >= cap)
+		return NULL;
+	return proto_tree_add_subtree(t, tvb, off, MIN(len, cap - off), ett, NULL, text);
+}
+
 void iwarp_col_append(packet_info *pinfo, const char *text)
 {
 	col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", text);
@@ -169,9 +184,9 @@ static void show_terminate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pr
 		expert_add_info(pinfo, ci, &ei_iwarp_rdmap_term_rsvd);
 	if (t->has_seg_len)
 		add_field(rt, hf_iwarp_rdmap_term_seg_len, tvb, t->f_seg_len.off, 2);
-	if (t->has_ddp) {
-		proto_tree *dt = proto_tree_add_subtree(rt, tvb, t->f_ddp.off, t->f_ddp.len, ett_iwarp_rdmap_term_ddp,
-							NULL, "Terminated DDP header");
+	proto_tree *dt;
+	if (t->has_ddp && (dt = add_captured_subtree(rt, tvb, t->f_ddp.off, t->f_ddp.len, ett_iwarp_rdmap_term_ddp,
+						     "Terminated DDP header")) != NULL) {
 		guint32 o = t->f_ddp.off;
 		add_field(dt, hf_iwarp_rdmap_term_ddp_tagged, tvb, o, 1);
 		add_field(dt, hf_iwarp_rdmap_term_ddp_last, tvb, o, 1);
@@ -185,10 +200,9 @@ static void show_terminate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pr
 			add_field(dt, hf_iwarp_rdmap_term_ddp_mo, tvb, o + 14, 4);
 		}
 	}
-	if (t->has_rdmap) {
-		proto_tree *dt = proto_tree_add_subtree(rt, tvb, t->f_rdmap.off, t->f_rdmap.len,
-							ett_iwarp_rdmap_term_rdmap, NULL,
-							"Terminated RDMAP header (Read Request)");
+	if (t->has_rdmap && (dt = add_captured_subtree(rt, tvb, t->f_rdmap.off, t->f_rdmap.len,
+						       ett_iwarp_rdmap_term_rdmap,
+						       "Terminated RDMAP header (Read Request)")) != NULL) {
 		guint32 o = t->f_rdmap.off;
 		add_field(dt, hf_iwarp_rdmap_term_read_sink_stag, tvb, o, 4);
 		add_field(dt, hf_iwarp_rdmap_term_read_sink_to, tvb, o + 4, 8);
@@ -199,8 +213,8 @@ static void show_terminate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pr
 }
 
 /* Request/response links, response time, operation grouping. */
-static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, proto_item *ti, iwarp_pdu_rec *rec,
-			  wmem_strbuf_t *info)
+static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, proto_item *ti, iwarp_conv *ic,
+			  iwarp_pdu_rec *rec, wmem_strbuf_t *info)
 {
 	const struct iws_seg_note *n = &rec->note;
 	proto_item *pi;
@@ -248,6 +262,19 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
 			proto_item_set_generated(pi);
 			pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_complete, tvb, 0, 0, op->complete);
 			proto_item_set_generated(pi);
+			pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_payload_captured, tvb, 0, 0,
+						    op->complete && !(op->flags & IWS_OPF_TRUNCATED));
+			proto_item_set_generated(pi);
+			if (op->first_inorder_frame) {
+				pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_first_inorder, tvb, 0, 0,
+							 op->first_inorder_frame);
+				proto_item_set_generated(pi);
+			}
+			pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_rtr, tvb, 0, 0, op->rtr);
+			proto_item_set_generated(pi);
+			pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_after_close, tvb, 0, 0,
+						    (op->flags & IWS_OPF_AFTER_CLOSE) != 0);
+			proto_item_set_generated(pi);
 		}
 	}
 	if (n->outstanding) {
@@ -268,6 +295,7 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
 		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_overrun);
 	if (n->flags & IWS_SEGF_EVICTED)
 		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_evicted);
+	iwarp_timing_segment(tvb, pinfo, rt, ic, rec);
 }
 
 /*
@@ -446,7 +474,7 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 	}
 	if ((h->tagged || untagged_send) && h->last)
 		wmem_strbuf_append(info, " (last)");
-	show_matching(ulpdu, pinfo, rt, ti, rec, info);
+	show_matching(ulpdu, pinfo, rt, ti, ic, rec, info);
 	iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
 
 	gboolean whole;
@@ -545,6 +573,17 @@ void iwarp_rdmap_register(void)
 		{ &hf_iwarp_rdmap_op_first, { "First frame", "iwarp.rdmap.op.first_frame", FT_FRAMENUM, BASE_NONE, NULL, 0x0, NULL, HFILL } },
 		{ &hf_iwarp_rdmap_op_last, { "Last frame", "iwarp.rdmap.op.last_frame", FT_FRAMENUM, BASE_NONE, NULL, 0x0, NULL, HFILL } },
 		{ &hf_iwarp_rdmap_op_complete, { "Complete", "iwarp.rdmap.op.complete", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_iwarp_rdmap_op_payload_captured, { "Payload captured", "iwarp.rdmap.op.payload_captured", FT_BOOLEAN,
+			BASE_NONE, NULL, 0x0, "Complete, and every octet of it captured (the CLI's payload_captured)", HFILL } },
+		{ &hf_iwarp_rdmap_op_first_inorder, { "First FPDU in order in", "iwarp.rdmap.op.first_inorder_frame",
+			FT_FRAMENUM, BASE_NONE, NULL, 0x0,
+			"The frame where the operation's first FPDU became deliverable in order (the CLI's first_inorder_frame)",
+			HFILL } },
+		{ &hf_iwarp_rdmap_op_rtr, { "RTR", "iwarp.rdmap.op.rtr", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+			"The operation is the RTR message of a peer-to-peer set-up (left out of the statistics)", HFILL } },
+		{ &hf_iwarp_rdmap_op_after_close, { "After close", "iwarp.rdmap.op.after_close", FT_BOOLEAN, BASE_NONE,
+			NULL, 0x0, "Octets of the operation were sent after its receiver closed or reset the connection",
+			HFILL } },
 		{ &hf_iwarp_rdmap_response_in, { "Response in", "iwarp.rdmap.response_in", FT_FRAMENUM, BASE_NONE,
 			FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0x0, "The first response to this request", HFILL } },
 		{ &hf_iwarp_rdmap_request_in, { "Request in", "iwarp.rdmap.request_in", FT_FRAMENUM, BASE_NONE,
@@ -594,6 +633,7 @@ void iwarp_rdmap_register(void)
 		"Hand Send, Write and Read Response payloads and Read Requests (after this plugin's "
 		"own \"iwarp.rdmap\" list) to the upper-layer heuristics registered with Wireshark's "
 		"built-in iWARP dissector: SMB Direct, RPC over RDMA.", &iwarp_prefs.offer_builtin_ulp);
+	iwarp_timing_register(proto_iwarp_rdmap, m);
 	iwarp_stats_register();
 }
 

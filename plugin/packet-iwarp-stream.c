@@ -72,7 +72,12 @@ static struct {
 	const guint8 *cur_payload;   /* its TCP payload, when in the frame's own octets */
 	guint32 cur_cap;
 	gboolean finished;
+	guint32 last_num;            /* the last frame of the first pass */
 } cap;
+
+/* The tap record of the capture's last frame (no connection): see
+ * packet-iwarp.h. */
+const iwarp_frame_rec iwarp_capture_end = { NULL };
 
 wmem_list_t *iwarp_conversations(void)
 {
@@ -201,6 +206,7 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 	r->gap_before = p->gap_before;
 	r->seq = p->seq;
 	r->len = p->len;
+	r->frame = (guint32)p->frame;
 	r->first_frame = (guint32)p->first_frame;
 	r->arrived_frame = (guint32)p->arrived_frame;
 	r->captured = MIN(p->first_hole, p->len);
@@ -224,6 +230,10 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 				r->op->type = (guint8)r->note.op_type;
 				if (r->note.op_first && !r->op->first_frame)
 					r->op->first_frame = (guint32)p->frame;
+				if (r->note.op_first && !r->op->first_pdu)
+					r->op->first_pdu = r;
+				/* FPDUs come in order: the last one is its end */
+				r->op->last_pdu = r;
 			}
 		}
 		const struct iws_mpa_conn *m = ic->eng ? iws_stream_mpa(ic->eng) : NULL;
@@ -231,6 +241,8 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 			r->peer_ird = m->ird[!p->dir];
 	}
 	APPEND(fr->pdus, iwarp_pdu_rec *, r);
+	if (cap.cur_num && p->frame < cap.cur_num)
+		APPEND(frame_rec(cap.cur_num, TRUE)->late, iwarp_pdu_rec *, r);
 	iwarp_nvme_pdu(ic, p, r);
 }
 
@@ -249,6 +261,18 @@ static void on_op(void *ctx, const struct iws_op *op)
 	l->bytes = op->bytes;
 	l->segments = op->segments;
 	l->flags = op->flags;
+	l->rtr = op->rtr;
+	l->first_inorder_frame = (guint32)op->first_inorder_frame;
+	l->retransmissions = op->retransmissions;
+	l->stall_ns = op->stall_ns;
+	l->queued_ns = op->queued_ns;
+	l->has_ack = op->has_ack;
+	l->ack_with_data = op->ack_with_data;
+	l->ack_frame = (guint32)op->ack_frame;
+	l->ack_ns = op->ack_ns;
+	/* the ACK frame names the operations it acknowledges */
+	if (op->has_ack && op->ack_frame)
+		APPEND(frame_rec((guint32)op->ack_frame, TRUE)->acked, iwarp_op_link *, l);
 	if (cap.cur_num)
 		APPEND(frame_rec(cap.cur_num, TRUE)->ops, struct iws_op, *op);
 	else
@@ -266,10 +290,38 @@ static void on_span(void *ctx, const struct iws_span *sp)
 	APPEND(fr->spans, iwarp_span_rec, r);
 }
 
+/* A side's first FIN or RST, with the operations outstanding then (their
+ * ids as the CLI's teardown list has them). */
+static void record_close(iwarp_conv *ic, const struct iws_stream_event *ev)
+{
+	iwarp_close_rec c;
+	memset(&c, 0, sizeof(c));
+	c.kind = (guint8)ev->kind;
+	c.dir = ev->dir;
+	c.frame = (guint32)ev->frame;
+	c.outstanding = ic->eng ? iws_stream_inflight_ids(ic->eng, NULL, 0) : ev->detail;
+	c.n_ids = MIN(c.outstanding, IWARP_CLOSE_MAX_IDS);
+	if (c.n_ids) {
+		c.ids = wmem_alloc_array(wmem_file_scope(), guint64, c.n_ids);
+		if (iws_stream_inflight_ids(ic->eng, c.ids, c.n_ids) < c.n_ids)
+			c.n_ids = 0;
+	}
+	APPEND(frame_rec((guint32)ev->frame, TRUE)->closes, iwarp_close_rec, c);
+	APPEND(ic->closes, iwarp_close_rec, c);
+	if (ev->dir < 2 && !ic->close_frame[ev->dir]) {
+		ic->close_frame[ev->dir] = (guint32)ev->frame;
+		ic->close_kind[ev->dir] = (guint8)ev->kind;
+	}
+}
+
 static void on_event(void *ctx, const struct iws_stream_event *ev)
 {
 	iwarp_nvme_event((iwarp_conv *)ctx, ev);
 	switch (ev->kind) {
+	case IWS_SEV_FIN:
+	case IWS_SEV_RST:
+		record_close((iwarp_conv *)ctx, ev);
+		break;
 	case IWS_SEV_GAP:
 	case IWS_SEV_FRAMING_LOST:
 	case IWS_SEV_FRAMING_FOUND:
@@ -363,6 +415,19 @@ static void conv_finish(iwarp_conv *ic, guint32 flag)
 	}
 }
 
+/* The engine's TCP event counters of both sides, in IWARP_TCP_EV_* bit order. */
+static void tcp_event_counts(iwarp_conv *ic, guint64 c[4])
+{
+	memset(c, 0, 4 * sizeof(c[0]));
+	for (int side = 0; side < 2; side++) {
+		const struct iws_stream_counts *k = iws_stream_counts(ic->eng, side);
+		c[0] += k->fast_retransmits;
+		c[1] += k->timeouts;
+		c[2] += k->zero_windows;
+		c[3] += k->duplicate_acks;
+	}
+}
+
 static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, const struct tcp_view *v)
 {
 	guint32 capl = tcp_view_cap(v);
@@ -383,7 +448,15 @@ static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, 
 	cap.cur_num = pinfo->num;
 	cap.cur_payload = v->ds_tvb == frame ? payload : NULL;
 	cap.cur_cap = capl;
+	guint64 before[4], after[4];
+	tcp_event_counts(ic, before);
 	iws_stream_segment(ic->eng, side, &seg);
+	/* what TCP did in this segment, as the engine counted it (either
+	 * side's counters: the CLI's per-QP `tcp` numbers, frame by frame) */
+	tcp_event_counts(ic, after);
+	for (int i = 0; i < 4; i++)
+		if (after[i] != before[i])
+			frame_rec(pinfo->num, TRUE)->tcp_events |= (guint8)(1u << i);
 	cap.cur_num = 0;
 	cap.cur_payload = NULL;
 	if (!ic->iwarp && iws_stream_is_iwarp(ic->eng)) {
@@ -450,8 +523,27 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 		   iwarp_frame_rec *fr)
 {
 	iwarp_conv *ic = fr->ic;
-	col_set_str(pinfo->cinfo, COL_PROTOCOL, "iWARP");
-	col_clear(pinfo->cinfo, COL_INFO);
+	/* A frame without iWARP octets (a pure ACK, a FIN) keeps TCP's columns:
+	 * what it tells about operations is in its tree. */
+	if (fr->pdus || fr->spans || (fr->late && !PINFO_FD_VISITED(pinfo))) {
+		col_set_str(pinfo->cinfo, COL_PROTOCOL, "iWARP");
+		col_clear(pinfo->cinfo, COL_INFO);
+	}
+	/* First what does not depend on the frame's octets (a frame cut by the
+	 * snapshot length throws when its octets are shown): the taps, and TCP
+	 * around the operations: the ones this frame acknowledges, the TCP
+	 * events the engine counted in it, a FIN or RST and what it left
+	 * outstanding. */
+	if (iwarp_tap >= 0 && (fr->ops || fr->nvme))
+		tap_queue_packet(iwarp_tap, pinfo, fr);
+	if (fr->acked)
+		iwarp_rdmap_add_acked(payload ? payload : frame, pinfo, tree, fr->acked);
+	if (fr->tcp_events)
+		iwarp_rdmap_add_tcp_events(payload ? payload : frame, pinfo, tree, fr->tcp_events);
+	guint nc = fr->closes ? wmem_array_get_count(fr->closes) : 0;
+	for (guint i = 0; i < nc; i++)
+		iwarp_rdmap_add_close(payload ? payload : frame, pinfo, tree, ic,
+				      (const iwarp_close_rec *)wmem_array_index(fr->closes, i));
 	guint np = fr->pdus ? wmem_array_get_count(fr->pdus) : 0;
 	guint ns = fr->spans ? wmem_array_get_count(fr->spans) : 0;
 	guint ne = fr->events ? wmem_array_get_count(fr->events) : 0;
@@ -475,8 +567,14 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 			is++;
 		}
 	}
-	if (iwarp_tap >= 0 && (fr->ops || fr->nvme))
-		tap_queue_packet(iwarp_tap, pinfo, fr);
+	/* A first pass has shown the frames of PDUs reported late already. */
+	guint nl = fr->late && !PINFO_FD_VISITED(pinfo) ? wmem_array_get_count(fr->late) : 0;
+	for (guint i = 0; i < nl; i++) {
+		iwarp_pdu_rec *r = *(iwarp_pdu_rec **)wmem_array_index(fr->late, i);
+		iwarp_mpa_add_late(payload ? payload : frame, pinfo, tree, r->frame);
+		render_pdu(frame, pinfo, tree, ic, NULL, r);
+	}
+	/* after the upper layers (RPC takes the TCP conversation) */
 	iwarp_keep_conversation(pinfo, ic);
 }
 
@@ -495,9 +593,17 @@ static int dissect_iwarp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 		if ((v.flags & IWS_TCP_SYN) || ic->iwarp)
 			claim(pinfo, ic, &v);
 	}
+	if (!PINFO_FD_VISITED(pinfo) && pinfo->num > cap.last_num)
+		cap.last_num = pinfo->num;
+	/* The capture's last frame, once the sequential pass is over, tells the
+	 * taps that the operations still in flight at the end were reported
+	 * (the GUI's table counts them then, as tshark's text statistics do). */
+	if (iwarp_tap >= 0 && cap.finished && pinfo->num == cap.last_num)
+		tap_queue_packet(iwarp_tap, pinfo, &iwarp_capture_end);
 	iwarp_frame_rec *fr = frame_rec(pinfo->num, FALSE);
 	if (!fr || !fr->ic || !fr->ic->iwarp ||
-	    (!fr->pdus && !fr->spans && !fr->events && !fr->ops && !fr->nvme))
+	    (!fr->pdus && !fr->spans && !fr->events && !fr->ops && !fr->nvme && !fr->late && !fr->acked &&
+	     !fr->closes && !fr->tcp_events))
 		return 0;
 	tvbuff_t *payload = NULL;
 	if (fr->in_frame && fr->payload_len)

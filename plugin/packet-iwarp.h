@@ -26,6 +26,7 @@
 #include <epan/packet.h>
 #include <epan/conversation.h>
 #include <epan/expert.h>
+#include <epan/prefs.h>
 
 #include "iwarpscope/mpa.h"
 #include "iwarpscope/nvme.h"
@@ -66,7 +67,30 @@ typedef struct iwarp_op_link {
 	guint64 bytes;
 	guint32 segments;
 	guint32 flags;               /* IWS_OPF_* */
+	/* where the time went (docs/semantics.md), once done */
+	gboolean rtr;
+	guint32 first_inorder_frame; /* where its first FPDU became deliverable in order */
+	guint32 retransmissions;
+	gint64 stall_ns, queued_ns;
+	gboolean has_ack, ack_with_data;
+	guint32 ack_frame;
+	gint64 ack_ns;
+	/* the records of its first and last FPDU (the last one reported so
+	 * far): the frames that show its numbers */
+	struct iwarp_pdu_rec *first_pdu, *last_pdu;
 } iwarp_op_link;
+
+/* A FIN or RST of a connection (each side's first) and the operations
+ * outstanding at that moment (docs/semantics.md, teardown). */
+#define IWARP_CLOSE_MAX_IDS 1024     /* ids kept, as the CLI's */
+typedef struct iwarp_close_rec {
+	guint8 kind;                 /* IWS_SEV_FIN or IWS_SEV_RST */
+	guint8 dir;                  /* IWS_DIR_* of the side that closed */
+	guint32 frame;               /* the frame that carried it */
+	guint32 outstanding;         /* operations outstanding */
+	guint32 n_ids;               /* ... the first of whose ids are in ids */
+	guint64 *ids;
+} iwarp_close_rec;
 
 struct iwarp_conv;
 
@@ -78,6 +102,7 @@ typedef struct iwarp_pdu_rec {
 	gboolean truncated;          /* octets of it were not captured */
 	gboolean has_msg;            /* the ULPDU decoded (and went to the tracker) */
 	guint32 seq, len;            /* TCP sequence number of its first octet, wire length */
+	guint32 frame;               /* the frame it completed in (its record's) */
 	guint32 first_frame;         /* earliest frame that carried any of its octets */
 	guint32 arrived_frame;       /* frame in which its last octet was first captured */
 	/* Its octets: at `off` in this frame's TCP payload, or a copy of the
@@ -115,10 +140,17 @@ typedef struct iwarp_frame_rec {
 	gboolean in_frame;
 	guint32 payload_off, payload_seq, payload_len, payload_cap;
 	wmem_array_t *pdus;          /* iwarp_pdu_rec *, in stream order */
+	/* PDUs of earlier frames reported while this one was fed (they waited
+	 * for cross-direction order): a first pass, which has shown their own
+	 * frames already, shows them here instead. */
+	wmem_array_t *late;          /* iwarp_pdu_rec * */
 	wmem_array_t *spans;         /* iwarp_span_rec */
 	wmem_array_t *ops;           /* struct iws_op reported while this frame was fed */
 	wmem_array_t *events;        /* struct iws_stream_event */
 	wmem_array_t *nvme;          /* iwarp_nvme_link * reported while this frame was fed */
+	wmem_array_t *acked;         /* iwarp_op_link * whose covering ACK is this frame */
+	wmem_array_t *closes;        /* iwarp_close_rec: FIN, RST sent in this frame */
+	guint8 tcp_events;           /* IWARP_TCP_EV_*: what the engine counted for this segment */
 } iwarp_frame_rec;
 
 /* One NVMe command as the tracker reported it: what rendering and the
@@ -151,6 +183,9 @@ typedef struct iwarp_conv {
 	int init_side;
 	struct iws_mpa_conn mpa;
 	wmem_map_t *ops;             /* guint64 id -> iwarp_op_link */
+	guint32 close_frame[2];      /* by IWS_DIR_*: that side's first FIN or RST (0: none) */
+	guint8 close_kind[2];        /* ... IWS_SEV_FIN or IWS_SEV_RST */
+	wmem_array_t *closes;        /* iwarp_close_rec of every FIN, RST, in order (NULL: none) */
 	wmem_array_t *leftover;      /* struct iws_op reported by iws_stream_finish */
 	/* NVMe over Fabrics (packet-iwarp-nvme.c) */
 	struct iws_nvme_conn *nvme;  /* the core's NVMe view, from the first PDU */
@@ -176,6 +211,10 @@ void iwarp_keep_conversation(packet_info *pinfo, iwarp_conv *ic);
 
 /* The frame being fed on the first pass (NULL at the end of the capture). */
 iwarp_frame_rec *iwarp_feeding_frame(void);
+/* What the tap gets for the capture's last frame once the sequential pass
+ * is over (no connection, ic NULL): the operations and commands still in
+ * flight at the end (each connection's leftover) are known. */
+extern const iwarp_frame_rec iwarp_capture_end;
 
 /* ---- packet-iwarp-nvme.c ---- */
 void iwarp_nvme_register(void);
@@ -209,6 +248,8 @@ void iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 void iwarp_mpa_add_span(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 off, guint32 len,
 			const iwarp_span_rec *sp);
 /* A gap, lost framing, nonstandard markers, ... */
+/* A PDU of frame `frame` shown in a later one (a single pass). */
+void iwarp_mpa_add_late(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 frame);
 void iwarp_mpa_add_event(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			 const struct iws_stream_event *ev);
 
@@ -229,6 +270,23 @@ void iwarp_rdmap_register(void);
 void iwarp_rdmap_handoff(void);
 void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
 			 iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res);
+/* ---- packet-iwarp-timing.c (fields of iwarp.rdmap) ---- */
+void iwarp_timing_register(int proto, module_t *m);
+/* Where the operation of an RDMAP segment spent its time (on the FPDU that
+ * ended it), and whether the segment was sent after the peer closed. */
+void iwarp_timing_segment(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, iwarp_conv *ic,
+			  const iwarp_pdu_rec *rec);
+/* A frame's TCP acknowledgement covered these operations (iwarp_op_link *). */
+void iwarp_rdmap_add_acked(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, wmem_array_t *acked);
+/* TCP events of a segment (iwarp_frame_rec.tcp_events), bits. */
+#define IWARP_TCP_EV_FAST_RETRANSMIT 0x01
+#define IWARP_TCP_EV_TIMEOUT         0x02
+#define IWARP_TCP_EV_ZERO_WINDOW     0x04
+#define IWARP_TCP_EV_DUP_ACK         0x08
+void iwarp_rdmap_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint8 events);
+/* A FIN or RST of the connection and the operations it left outstanding. */
+void iwarp_rdmap_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
+			   const iwarp_close_rec *c);
 /* Info column text for a PDU or for octets not decoded. */
 void iwarp_col_append(packet_info *pinfo, const char *text);
 /* A duration for the Info column: "41 µs", "812 ns", "12.345 ms". */

@@ -52,22 +52,28 @@ const char *iws_op_type_title(enum iws_op_type t);
 #define IWS_OPF_GAP            0x0001 /* data of it was never captured */
 #define IWS_OPF_STARTED_BEFORE 0x0002 /* it began before the capture (or a gap) */
 #define IWS_OPF_UNFINISHED     0x0004 /* the capture ended before it finished */
-#define IWS_OPF_TRUNCATED      0x0008 /* octets cut by the snapshot length */
+#define IWS_OPF_TRUNCATED      0x0008 /* payload octets not captured (snapshot length, a
+					* hole): complete all the same if its headers were */
 #define IWS_OPF_EVICTED        0x0010 /* given up: in-flight limit reached */
 #define IWS_OPF_MSN_GAP        0x0020 /* its MSN did not follow the previous one */
 #define IWS_OPF_OFFSET_GAP     0x0040 /* MO / TO discontinuity inside it */
 #define IWS_OPF_IRD_EXCEEDED   0x0080 /* more reads outstanding than the peer's IRD */
 #define IWS_OPF_ABORTED        0x0100 /* the connection ended (FIN/RST/Terminate) first */
+#define IWS_OPF_AFTER_CLOSE    0x0200 /* (partly) sent after its receiver closed or reset */
 #define IWS_OPF_INCOMPLETE_MASK \
-	(IWS_OPF_GAP | IWS_OPF_STARTED_BEFORE | IWS_OPF_UNFINISHED | IWS_OPF_TRUNCATED | \
-	 IWS_OPF_EVICTED | IWS_OPF_ABORTED)
+	(IWS_OPF_GAP | IWS_OPF_STARTED_BEFORE | IWS_OPF_UNFINISHED | \
+	 IWS_OPF_EVICTED | IWS_OPF_ABORTED | IWS_OPF_AFTER_CLOSE)
 
 struct iws_op {
 	uint64_t id;                /* 1, 2, ... in order of start, per tracker */
 	enum iws_op_type type;
 	uint8_t opcode;             /* RDMAP opcode of its first message */
 	uint8_t dir;                /* IWS_DIR_* the initiator sends in */
-	uint64_t first_frame, last_frame;
+	bool rtr;                   /* the RTR message of a peer-to-peer set-up (RFC 6581 §7) */
+	/* first_frame/start_ns: the first transmission of its first FPDU;
+	 * first_inorder_frame: where that FPDU became deliverable in order;
+	 * last_frame/end_ns: where its last FPDU did (docs/semantics.md). */
+	uint64_t first_frame, last_frame, first_inorder_frame;
 	int64_t start_ns, end_ns;
 	uint64_t bytes;             /* ULP payload octets (immediate, atomic: 8) */
 	uint32_t segments;          /* DDP segments (read: 1 + responses; atomic: 2) */
@@ -81,13 +87,24 @@ struct iws_op {
 	bool complete;
 	uint32_t crc_errors;
 	uint32_t flags;             /* IWS_OPF_* */
+	/* where the time went (docs/semantics.md) */
+	uint32_t retransmissions;   /* segments that carried its octets again */
+	int64_t stall_ns;           /* waiting in reassembly for earlier missing octets */
+	bool has_ack;               /* the covering ACK of its last FPDU was seen */
+	bool ack_with_data;         /* ... carried by the receiver's data (a delayed ACK) */
+	uint64_t ack_frame;
+	int64_t ack_ns;             /* from start_ns to that ACK */
+	int64_t queued_ns;          /* read, atomic: waiting for earlier responses */
 	/* per type */
+	bool has_read_size;         /* read: its Read Request's size was captured */
+	bool has_src;               /* ... and its Source STag and TO */
 	uint32_t read_size;
 	uint32_t src_stag;
 	uint64_t src_to;
 	uint64_t response_frame;    /* read: first Read Response frame; atomic: the response frame */
 	bool has_inval;
 	uint32_t inval_stag;
+	bool has_immediate;         /* its 8 octets were captured */
 	uint64_t immediate;
 	uint32_t atomic_req_id;
 	bool has_atomic_orig;
@@ -98,11 +115,24 @@ struct iws_op {
 /* One DDP segment handed to the tracker. */
 struct iws_seg {
 	uint8_t dir;                /* IWS_DIR_* */
-	uint64_t frame;             /* frame in which the FPDU completed */
+	uint64_t frame;             /* frame in which the FPDU completed in order */
 	int64_t ts_ns;              /* that frame's capture time */
 	const struct iws_msg *msg;  /* decoded by iws_rdmap_parse (status OK) */
 	enum iws_crc_status crc;
-	bool truncated;             /* payload not fully captured */
+	bool truncated;             /* payload not fully captured (msg->captured says what was) */
+	bool unfinished;            /* ... because the stream ended inside the FPDU */
+	/* Where the FPDU's octets came from (a front end without them leaves
+	 * zeros: first and arrived then default to frame/ts_ns). */
+	uint64_t first_frame;       /* earliest frame that carried any of its octets */
+	int64_t first_ts;
+	uint64_t arrived_frame;     /* frame in which its last octet was first captured */
+	int64_t arrived_ts;
+	bool has_seq;               /* its TCP sequence range is known */
+	uint32_t seq, len;
+	uint32_t retrans;           /* segments that carried its octets again (seen so far) */
+	/* of those, the ones that carried its first / last octet (0: none): one
+	 * segment across the boundary of two FPDUs of an operation counts once */
+	uint64_t retrans_first_frame, retrans_last_frame;
 };
 
 /* Per-segment conclusions. */
@@ -113,6 +143,7 @@ struct iws_seg {
 #define IWS_SEGF_STAG_MISMATCH   0x10 /* Read Response STag/TO not the next request's */
 #define IWS_SEGF_OVERRUN         0x20 /* more Read Response data than requested */
 #define IWS_SEGF_EVICTED         0x40 /* in-flight limit hit: the oldest op was given up */
+#define IWS_SEGF_AFTER_CLOSE     0x80 /* sent after the sender's peer closed or reset */
 
 struct iws_seg_note {
 	uint64_t op_id;             /* 0: not part of an operation (RTR message) */
@@ -128,6 +159,10 @@ struct iws_seg_note {
 
 struct iws_tracker_limits {
 	uint32_t max_inflight;      /* operations in flight per connection; 0: default (65536) */
+	uint32_t max_ack_wait;      /* complete operations waiting for their ACK; 0: 4096 */
+	/* optional, shared by trackers: a bound on all of them together */
+	uint64_t *shared_ack_wait_used, *shared_ack_wait_peak;
+	uint64_t shared_max_ack_wait;
 };
 
 struct iws_tracker_counts {
@@ -136,8 +171,11 @@ struct iws_tracker_counts {
 	uint64_t rtr_messages;
 	uint64_t msn_gaps, offset_gaps, orphan_responses, ird_exceeded, stag_mismatches;
 	uint64_t evicted;
+	uint64_t hidden_requests;   /* Reads inferred from a span a snapshot length hid */
 	uint64_t crc_errors;
 	uint32_t inflight, max_inflight_seen;
+	uint32_t ack_waiting;       /* complete operations waiting for their covering ACK */
+	uint64_t ack_wait_forced;   /* reported without it: the wait limit */
 };
 
 typedef void (*iws_op_cb)(void *ctx, const struct iws_op *op);
@@ -158,8 +196,43 @@ void iws_tracker_segment(struct iws_tracker *t, const struct iws_seg *s, struct 
  * could lie in the hole is marked IWS_OPF_GAP and MSN expectations reset. */
 void iws_tracker_gap(struct iws_tracker *t, uint8_t dir);
 
+/*
+ * TCP around the segments (the stream engine tells these in capture order):
+ * - ack: the receiver of dir's octets acknowledged everything before `ack`
+ *   (a TCP sequence number of dir) in `frame`. A complete operation is
+ *   reported once the ACK covering its last FPDU is seen (ack_ns), or when
+ *   it cannot be any more (the wait limit, the end). with_data: the ACK
+ *   rode on a segment carrying data.
+ * - resent: octets [seq, seq+len) of dir, already delivered, were captured
+ *   again (a retransmission): the operations they belong to count it.
+ * - closed: the sender of dir closed (FIN) or reset (RST) its side in frame;
+ *   operations with FPDUs its peer sends after that are flagged
+ *   IWS_OPF_AFTER_CLOSE.
+ */
+void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t frame, int64_t ts,
+		     bool with_data);
+void iws_tracker_resent(struct iws_tracker *t, uint8_t dir, uint32_t seq, uint32_t len);
+void iws_tracker_closed(struct iws_tracker *t, uint8_t dir, uint64_t frame);
+/* ACKs of dir's octets up to ack were seen but not given to the tracker
+ * (before it existed): an operation whose last octet they covered has no
+ * known first ACK (ack_ns unknown rather than a later ACK's). */
+void iws_tracker_acks_forgotten(struct iws_tracker *t, uint8_t dir, uint32_t ack);
+
+/* FPDUs of dir that frame carried were hidden: a snapshot length cut their
+ * headers. Read Responses that answer no captured request then answer Read
+ * Requests among them (in request order), which start in that frame.
+ * frame 0: more octets of dir were hidden, in frames not known (framing was
+ * not found again at once): no more inference until a captured Read is
+ * answered. */
+void iws_tracker_hidden(struct iws_tracker *t, uint8_t dir, uint64_t frame, int64_t ts);
+
+/* Ids of the operations in flight (not yet complete), oldest first: up to
+ * max of them in ids; returns how many there are. */
+uint32_t iws_tracker_inflight_ids(const struct iws_tracker *t, uint64_t *ids, uint32_t max);
+
 /* The capture (or the connection) ended: report everything still in flight
- * as incomplete, oldest first. flag is IWS_OPF_UNFINISHED or IWS_OPF_ABORTED. */
+ * as incomplete, oldest first, then the complete operations still waiting
+ * for their ACK. flag is IWS_OPF_UNFINISHED or IWS_OPF_ABORTED. */
 void iws_tracker_finish(struct iws_tracker *t, uint32_t flag);
 
 const struct iws_tracker_counts *iws_tracker_counts(const struct iws_tracker *t);

@@ -108,7 +108,17 @@ struct iws_msg {
 	uint32_t payload_off;   /* ULP payload (Write, Send, Read Response data) */
 	uint32_t payload_len;
 	uint32_t warnings;      /* IWS_DDP_W_* | IWS_RDMAP_W_* */
+	/* ULPDU octets that were captured (all of them, len, unless the
+	 * caller says otherwise: a snapshot length or a hole cut the rest,
+	 * which read as zeros). A field is known only if it lies in them. */
+	uint32_t captured;
 };
+
+/* Were the ULPDU octets [0, end) of the message captured? */
+static inline bool iws_msg_has(const struct iws_msg *m, uint32_t end)
+{
+	return m->captured >= end;
+}
 
 /* Is the opcode one of the Send family (RFC 5040 §4.4: Send, Send with
  * Invalidate, with Solicited Event, with both)? */

@@ -41,17 +41,51 @@ int64_t iws_latency_mean(const struct iws_latency *l);
 int64_t iws_latency_quantile(struct iws_latency *l, double q);
 bool iws_latency_is_exact(const struct iws_latency *l);
 
+/*
+ * The mergeable sketch of a distribution (issue 17 item 6): the log-linear
+ * histogram, 2^IWS_SKETCH_SUB_BITS buckets per power of two (values below
+ * 2^IWS_SKETCH_SUB_BITS have a bucket each), plus the exact count, sum, min
+ * and max. Merging sketches adds bucket counts, so a quantile of merged
+ * sketches is the quantile of the union of their samples within the
+ * histogram's bound: |estimate - exact| <= exact / 2^IWS_SKETCH_SUB_BITS.
+ * Negative values (time running backwards) fall into bucket 0. A version
+ * change means different buckets: merge refuses to mix versions.
+ */
+#define IWS_SKETCH_VERSION 1
+#define IWS_SKETCH_SUB_BITS 9
+/* Number of buckets (indices 0 .. n-1). */
+uint32_t iws_sketch_nbuckets(void);
+/* The bucket a value falls in. */
+uint32_t iws_sketch_bucket(int64_t v);
+/* Visit the nonempty buckets in increasing order (exact samples are
+ * bucketed on the fly); a callback returning false stops the walk. */
+typedef bool (*iws_bucket_fn)(void *ctx, uint32_t bucket, uint64_t count);
+void iws_latency_buckets(struct iws_latency *l, iws_bucket_fn fn, void *ctx);
+/* Add n samples to a bucket, the distribution turning into a histogram
+ * (reading a sketch back). Only the bucket counts: count, sum, min and max
+ * are the caller's. false: bucket out of range, a bucket count past 2^32-1,
+ * or no memory. */
+bool iws_latency_add_bucket(struct iws_latency *l, uint32_t bucket, uint64_t n);
+/* dst += src: exact while both are and the union fits IWS_LAT_EXACT_MAX,
+ * else a histogram. false on no memory or a bucket count past 2^32-1 (dst
+ * is then unusable but safe to free). */
+bool iws_latency_merge(struct iws_latency *dst, const struct iws_latency *src);
+
 struct iws_op_stats {
 	uint64_t count;             /* operations of this type */
 	uint64_t complete;          /* of which complete */
 	uint64_t bytes;
 	uint64_t segments;
 	uint64_t crc_errors;
+	uint64_t retransmissions;   /* summed over the operations */
+	int64_t stall_ns;           /* summed (saturating) */
 	struct iws_latency latency; /* complete operations that have a latency */
+	struct iws_latency delivery;/* ack_ns of complete operations with a covering ACK */
 };
 
 struct iws_qp_stats {
 	struct iws_op_stats op[IWS_OPT_COUNT];
+	bool include_rtr;           /* count RTR messages (left out by default) */
 };
 
 void iws_qp_stats_init(struct iws_qp_stats *s);

@@ -99,9 +99,11 @@ struct iws_stream_limits {
 				     * each direction may always hold IWS_STREAM_FLOOR octets */
 	uint32_t max_inflight;      /* RDMA operations in flight per connection (65536) */
 	uint32_t max_held;          /* FPDUs held for cross-direction order per connection (4096) */
+	uint64_t max_ack_wait;      /* complete operations waiting for their ACK, all engines (16384) */
 	/* usage, kept up to date by the engines */
 	uint64_t ooo_used, ooo_peak;
 	uint64_t buf_used, buf_peak;
+	uint64_t ack_wait_used, ack_wait_peak;
 };
 
 #define IWS_STREAM_FLOOR 2048u
@@ -121,7 +123,11 @@ enum iws_pdu_kind {
 
 /*
  * One complete PDU, in stream order per direction and, across the two
- * directions, in the order of the frames that completed them.
+ * directions, in the order the engine could report them (settle_frame):
+ * the order of the frames that completed them, but for a PDU cut by a hole
+ * that proved a capture gap, or by its sender's FIN, and the PDUs behind
+ * such a hole, which belong to the frames that carried them and are
+ * reported when the hole is settled (docs/semantics.md).
  */
 struct iws_pdu {
 	enum iws_pdu_kind kind;
@@ -138,7 +144,15 @@ struct iws_pdu {
 	 * reassembly completed it (its last missing octet arrived). */
 	uint64_t first_frame, arrived_frame, frame;
 	int64_t first_ts, arrived_ts, ts;
+	/* The frame being read when the engine reported it: frame, or later
+	 * when the PDU waited (the other direction hunted for boundaries) or
+	 * was settled late (a hole in it or before it proved a capture gap;
+	 * a FIN cut it). PDUs reach the sink in settle_frame order. */
+	uint64_t settle_frame;
 	bool gap_before;            /* octets of this direction were lost just before it */
+	uint32_t retrans;           /* retransmitted segments that carried its octets */
+	uint64_t retrans_first_frame, retrans_last_frame; /* those that carried its first /
+						       * last octet, if any (else 0) */
 	/* kind == IWS_PDU_MPA_FRAME */
 	const struct iws_mpa_frame *mpa;
 	/* kind == IWS_PDU_FPDU */
@@ -147,6 +161,7 @@ struct iws_pdu {
 	const struct iws_msg *msg;          /* NULL when the ULPDU did not decode */
 	const char *why;                    /* ... and why */
 	bool truncated;                     /* some of its octets were not captured */
+	bool unfinished;                    /* ... because the stream ended inside it */
 	const struct iws_seg_note *note;    /* the tracker's conclusions (msg != NULL) */
 };
 
@@ -204,7 +219,7 @@ struct iws_stream_event {
 	uint64_t frame;             /* the frame that revealed it */
 	int64_t ts;
 	uint64_t prev_frame;        /* IWS_SEV_GAP: the frame of the octets just before it */
-	uint32_t detail;            /* IWS_MARKER_DEV_* */
+	uint32_t detail;            /* IWS_MARKER_DEV_*; FIN, RST: operations outstanding */
 };
 
 struct iws_stream_sink {
@@ -264,9 +279,17 @@ struct iws_stream_counts {
 	uint64_t lost;              /* times framing was lost */
 	uint64_t skipped_bytes;     /* octets passed over while hunting */
 	uint64_t partial_at_end;    /* FPDUs cut off by the end of the stream */
+	uint64_t segment_resyncs;   /* of resyncs: at a sliced segment's start (FPDUs aligned
+				     * with segments), after a header the slice cut */
 	uint64_t buf_limit_hits;    /* octets dropped: max_buf reached */
 	uint64_t order_forced;      /* FPDUs released out of cross-direction order (max_held) */
+	/* TCP behaviour (docs/semantics.md) */
+	uint64_t fast_retransmits;  /* retransmissions after 3 duplicate ACKs (RFC 5681 §3.2) */
+	uint64_t timeouts;          /* the other retransmissions (RFC 6298) */
+	uint64_t duplicate_acks;    /* sent by this side (RFC 5681 §2) */
+	uint64_t zero_windows;      /* segments of this side advertising a window of 0 */
 	bool fin, rst;
+	uint64_t fin_frame, rst_frame;
 };
 
 struct iws_stream;
@@ -304,6 +327,10 @@ int iws_stream_init_side(const struct iws_stream *s);
 const struct iws_mpa_dir *iws_stream_framing(const struct iws_stream *s, int side);
 const struct iws_stream_counts *iws_stream_counts(const struct iws_stream *s, int side);
 /* The tracker's counters (zeros before the first FPDU). */
+/* Ids of the operations in flight (not complete), oldest first: up to max
+ * of them in ids (may be NULL with max 0); returns how many there are. */
+uint32_t iws_stream_inflight_ids(const struct iws_stream *s, uint64_t *ids, uint32_t max);
+
 const struct iws_tracker_counts *iws_stream_tracker_counts(const struct iws_stream *s);
 /* The MPA Request / Reply as decoded (NULL if not seen). */
 const struct iws_mpa_frame *iws_stream_request(const struct iws_stream *s);

@@ -53,6 +53,17 @@ unsigned iws_sync_chain(const uint8_t *buf, size_t len, uint32_t seq, const stru
 			unsigned max_fpdus, bool *ended_cleanly, unsigned *crc_ok, unsigned *crc_zero);
 
 /*
+ * Could an FPDU start at wire[0] (TCP seq seq), by what its first `cap`
+ * octets say (the rest was not captured)? Its length field, DDP and RDMAP
+ * headers must be captured and valid under d's framing (markers, when on,
+ * must fall where d puts them). *wire_len receives its length on the wire.
+ * One candidate, no chain: the caller brings the other evidence (a sliced
+ * capture's segment that starts with it and holds all of it).
+ */
+bool iws_sync_header_ok(const uint8_t *wire, uint32_t cap, uint32_t seq, const struct iws_mpa_dir *d,
+			uint32_t *wire_len);
+
+/*
  * Find the first FPDU boundary in buf (whose first octet is TCP seq seq).
  * OK: out->off is the boundary. NEED_MORE: no decision yet, more octets would
  * help (need is a suggestion). MALFORMED: no FPDU chain starts anywhere in

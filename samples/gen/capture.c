@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "netpkt.h"
 #include "tcpsim.h"
 
 static const struct frame *sort_frames;
@@ -30,6 +31,10 @@ struct streammap {
 	uint32_t *fc;		/* 0 = never captured */
 	uint32_t *comp;		/* in-order completion frame (running max of fc) */
 	uint64_t n;
+	/* how far the capture shows the stream went: the end of the furthest
+	 * captured segment (its payload captured or cut by the snapshot
+	 * length), or the receiver's furthest captured ACK */
+	uint64_t shown;
 };
 
 static void build_maps(struct gen *g, struct streammap (*maps)[2], const size_t *order, size_t n)
@@ -56,6 +61,13 @@ static void build_maps(struct gen *g, struct streammap (*maps)[2], const size_t 
 		for (uint32_t k = 0; k < got; k++)
 			if (!m->fc[f->soff + k])
 				m->fc[f->soff + k] = f->no;
+		if (f->paylen && f->soff + f->paylen > m->shown)
+			m->shown = f->soff + f->paylen;
+		if (f->flags & TCPF_ACK) {
+			struct streammap *pm = &maps[f->conn][1 - f->dir];
+			if (f->ack_off > pm->shown)
+				pm->shown = f->ack_off;
+		}
 	}
 	for (int c = 0; c < g->nconns; c++) {
 		for (int s = 0; s < 2; s++) {
@@ -77,6 +89,107 @@ static int all_captured(const struct streammap *m, uint64_t s, uint64_t e)
 		if (o >= m->n || !m->fc[o])
 			return 0;
 	return 1;
+}
+
+/*
+ * The TCP side of the truth, from the segments as captured
+ * (docs/semantics.md, "Where the time went"), per connection:
+ * - a segment with payload is a retransmission when it starts below the
+ *   highest sequence number captured so far in its direction: some of its
+ *   octets were captured before, or it filled a hole behind later octets
+ *   (sent again after a loss before the capture point, or reordered);
+ * - a duplicate ACK (RFC 5681 2): no payload, no SYN, FIN or RST, the same
+ *   acknowledgement number and window as the previous segment of its side,
+ *   while the peer has captured octets beyond that acknowledgement;
+ * - a fast retransmit (RFC 5681 3.2): a retransmission starting at the
+ *   sequence number the peer acknowledged in three or more duplicate ACKs;
+ * - zero windows: segments other than SYN and RST advertising a window of 0;
+ * - each side's first FIN and first RST.
+ */
+static void compute_tcp(struct gen *g, struct truth *t)
+{
+	struct side_state {
+		uint64_t hi;		/* end of the highest captured payload */
+		int have_prev;
+		uint64_t prev_ack;
+		uint16_t prev_win;
+		int prev_ackf;
+		uint64_t dup_ack;	/* acknowledgement of its latest duplicate ACKs ... */
+		uint32_t dups;		/* ... and how many there were */
+	} (*st)[2] = calloc((size_t)g->nconns + 1, sizeof(*st));
+
+	t->tcp = calloc((size_t)g->nconns + 1, sizeof(*t->tcp));
+	t->retrans = calloc((size_t)t->nframes + 1, 1);
+	if (!st || !t->tcp || !t->retrans)
+		gen_die("out of memory");
+	for (uint32_t no = 1; no <= t->nframes; no++) {
+		const struct frame *f = t->byno[no];
+		struct side_state *me = &st[f->conn][f->dir], *peer = &st[f->conn][1 - f->dir];
+		struct conn_tcp *ct = &t->tcp[f->conn];
+		int ackf = (f->flags & TCPF_ACK) != 0;
+
+		if (f->paylen) {
+			if (f->soff < me->hi) {
+				t->retrans[no] = 1;
+				ct->retransmissions++;
+				if (peer->dups >= 3 && peer->dup_ack == f->soff)
+					ct->fast_retransmits++;
+			}
+			if (f->soff + f->paylen > me->hi)
+				me->hi = f->soff + f->paylen;
+		}
+		if (ackf && !f->paylen && !(f->flags & (TCPF_SYN | TCPF_FIN | TCPF_RST)) &&
+		    me->have_prev && me->prev_ackf && me->prev_ack == f->ack_off &&
+		    me->prev_win == f->win && peer->hi > f->ack_off) {
+			ct->duplicate_acks++;
+			if (me->dups && me->dup_ack == f->ack_off) {
+				me->dups++;
+			} else {
+				me->dup_ack = f->ack_off;
+				me->dups = 1;
+			}
+		}
+		if (!(f->flags & (TCPF_SYN | TCPF_RST)) && f->win == 0)
+			ct->zero_windows++;
+		if ((f->flags & TCPF_FIN) && !ct->fin[f->dir])
+			ct->fin[f->dir] = no;
+		if ((f->flags & TCPF_RST) && !ct->rst[f->dir])
+			ct->rst[f->dir] = no;
+		me->have_prev = 1;
+		me->prev_ackf = ackf;
+		me->prev_ack = f->ack_off;
+		me->prev_win = f->win;
+	}
+	free(st);
+}
+
+/* The first frame in which side `side` of connection conn closed (FIN) or
+ * reset (RST) it; 0 if it never did. */
+static uint32_t closed_at(const struct truth *t, int conn, int side)
+{
+	const struct conn_tcp *ct = &t->tcp[conn];
+	uint32_t a = ct->fin[side], b = ct->rst[side];
+
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	return a < b ? a : b;
+}
+
+/* The first captured acknowledgement from the receiver of direction dir that
+ * covers stream offset end (a segment with ACK set, an RST with ACK too);
+ * 0 if none. */
+static uint32_t first_ack(const struct truth *t, int conn, int dir, uint64_t end)
+{
+	for (uint32_t no = 1; no <= t->nframes; no++) {
+		const struct frame *f = t->byno[no];
+
+		if (f->conn == conn && f->dir == 1 - dir && (f->flags & TCPF_ACK) &&
+		    f->ack_off >= end)
+			return no;
+	}
+	return 0;
 }
 
 static const struct gen *sort_gen;
@@ -120,6 +233,79 @@ static int is_final(const struct op_rec *o, const struct fpdu_rec *f)
 	}
 }
 
+/*
+ * Where operation op's time went (docs/semantics.md): its FPDUs in protocol
+ * order (the order in which they become deliverable) give the stall, the
+ * receivers' first FIN or RST before an FPDU's first transmission makes it
+ * after_close.
+ */
+static void op_loss(const struct gen *g, const struct truth *t, struct op_out *x, int op)
+{
+	uint64_t prev = 0;
+	int any = 0;
+
+	for (size_t i = 0; i < g->nfpdus; i++) {
+		const struct fpdu_rec *f = &g->fpdus[i];
+		uint32_t closed;
+		uint64_t from;
+
+		if (f->op != op || !f->listed)
+			continue;
+		/* waiting for earlier missing octets: from when all of it was
+		 * there (and its predecessor was delivered) to its delivery */
+		from = t->ts[f->arrived];
+		if (any && prev > from)
+			from = prev;
+		if (t->ts[f->frame] > from)
+			x->stall_ns += t->ts[f->frame] - from;
+		prev = t->ts[f->frame];
+		any = 1;
+		closed = closed_at(t, f->conn, 1 - f->dir);
+		if (closed && f->first_frame > closed)
+			x->after_close = 1;
+	}
+}
+
+/* Does frame f carry octets of one of operation op's listed FPDUs? */
+static int carries(const struct gen *g, const struct frame *f, int op)
+{
+	for (size_t i = 0; i < g->nfpdus; i++) {
+		const struct fpdu_rec *p = &g->fpdus[i];
+
+		if (p->op == op && p->listed && p->conn == f->conn && p->dir == f->dir &&
+		    f->soff < p->off + p->wire_len && p->off < f->soff + f->paylen)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The covering ACK of a complete operation's last FPDU, and the
+ * retransmissions of its octets until the operation was over: its covering
+ * ACK when there is one (a segment sent again after that cost it nothing),
+ * else, for an incomplete operation that ended, its last FPDU, else the end
+ * of the capture (docs/semantics.md).
+ */
+static void op_ack(const struct gen *g, const struct truth *t, struct op_out *x,
+		   const struct fpdu_rec *lf)
+{
+	uint32_t limit = UINT32_MAX;
+
+	if (x->complete) {
+		x->ack_frame = first_ack(t, lf->conn, lf->dir, lf->off + lf->wire_len);
+		x->has_ack = x->ack_frame != 0;
+		if (x->has_ack)
+			x->ack_ns = t->ts[x->ack_frame] - x->start_ns;
+	}
+	if (x->has_ack)
+		limit = x->ack_frame;
+	else if (!x->complete && x->done_frame)
+		limit = x->done_frame + 1;
+	for (uint32_t no = 1; no <= t->nframes && no < limit; no++)
+		if (t->retrans[no] && carries(g, t->byno[no], x->op))
+			x->retransmissions++;
+}
+
 static void compute_ops(struct gen *g, struct truth *t)
 {
 	size_t nops = g->nops;
@@ -127,9 +313,11 @@ static void compute_ops(struct gen *g, struct truth *t)
 	int *nlisted = calloc(nops, sizeof(int)), *bad = calloc(nops, sizeof(int));
 	int *req = calloc(nops, sizeof(int)), *fin = calloc(nops, sizeof(int));
 	int *incomplete = calloc(nops, sizeof(int)), *resp = calloc(nops, sizeof(int));
+	int *cut = calloc(nops, sizeof(int));
 	uint64_t *bytes = calloc(nops, sizeof(uint64_t));
 
-	if (!first || !lastv || !nlisted || !bad || !req || !fin || !incomplete || !bytes || !resp)
+	if (!first || !lastv || !nlisted || !bad || !req || !fin || !incomplete || !bytes || !resp ||
+	    !cut)
 		gen_die("out of memory");
 	for (size_t i = 0; i < nops; i++)
 		first[i] = lastv[i] = -1;
@@ -139,8 +327,10 @@ static void compute_ops(struct gen *g, struct truth *t)
 
 		if (o < 0)
 			continue;
-		if (!f->listed || !f->full)
+		if (!f->listed || !f->shown)
 			incomplete[o] = 1;
+		if (!f->full)
+			cut[o] = 1;
 		if (!f->listed)
 			continue;
 		nlisted[o]++;
@@ -156,7 +346,7 @@ static void compute_ops(struct gen *g, struct truth *t)
 		if (f->op_seq > 0)
 			resp[o] = 1;
 		if (is_final(&g->ops[o], f))
-			fin[o] = 1;
+			fin[o] = (int)f->frame;
 	}
 	t->ops = calloc(nops ? nops : 1, sizeof(*t->ops));
 	t->nops = 0;
@@ -172,15 +362,23 @@ static void compute_ops(struct gen *g, struct truth *t)
 		x = &t->ops[t->nops++];
 		x->op = (int)i;
 		x->qp = g->conns[o->conn]->qp;
-		x->first_frame = ff->frame;
+		/* From the first transmission of its first FPDU to the in-order
+		 * completion of its last one (docs/semantics.md). */
+		x->first_frame = ff->first_frame;
+		x->first_inorder_frame = ff->frame;
 		x->last_frame = lf->frame;
-		x->start_ns = t->ts[ff->frame];
+		x->start_ns = t->ts[x->first_frame];
 		x->end_ns = t->ts[lf->frame];
 		x->bytes = bytes[i];
 		x->segments = (uint32_t)nlisted[i];
-		x->complete = o->finished && !incomplete[i];
 		x->crc_errors = (uint32_t)bad[i];
 		x->key_off = ff->off;
+		x->rtr = o->rtr;
+		x->done_frame = fin[i] ? (uint32_t)fin[i] : 0;
+		op_loss(g, t, x, (int)i);
+		x->complete = o->finished && !incomplete[i] && !x->after_close;
+		x->payload_captured = x->complete && !cut[i];
+		op_ack(g, t, x, lf);
 		switch (o->kind) {
 		case OP_WRITE:
 			x->has_stag = 1;
@@ -238,6 +436,7 @@ static void compute_ops(struct gen *g, struct truth *t)
 	free(req);
 	free(fin);
 	free(incomplete);
+	free(cut);
 	free(bytes);
 	free(resp);
 }
@@ -417,7 +616,71 @@ static void compute_conns(struct gen *g, struct truth *t, struct streammap (*map
 				if (fi >= 0 && g->fpdus[fi].listed)
 					x->rtr_frames[x->nrtr++] = g->fpdus[fi].frame;
 			}
+			x->retransmissions = t->tcp[found].retransmissions;
+			x->fast_retransmits = t->tcp[found].fast_retransmits;
+			x->duplicate_acks = t->tcp[found].duplicate_acks;
+			x->zero_windows = t->tcp[found].zero_windows;
 		}
+	}
+}
+
+static void add_td(struct gen *g, struct truth *t, struct conn_out *x, enum td_kind kind,
+		   int side, uint32_t frame)
+{
+	struct td_out *d;
+	int qp = g->conns[x->conn]->qp;
+
+	if (x->ntd == TD_MAX)
+		gen_die("too many teardown events");
+	d = &x->td[x->ntd++];
+	d->kind = kind;
+	d->side = side;
+	d->frame = frame;
+	d->ops = malloc((t->nops + 1) * sizeof(size_t));
+	if (!d->ops)
+		gen_die("out of memory");
+	d->nops = 0;
+	/* Outstanding: begun (its first FPDU deliverable in order) and not yet
+	 * finished (its final FPDU not yet deliverable, or never). */
+	for (size_t k = 0; k < t->nops; k++) {
+		const struct op_out *o = &t->ops[k];
+
+		if (o->qp == qp && o->first_inorder_frame <= frame &&
+		    (!o->done_frame || o->done_frame > frame))
+			d->ops[d->nops++] = k;
+	}
+}
+
+static int cmp_td(const void *a, const void *b)
+{
+	const struct td_out *x = a, *y = b;
+
+	if (x->frame != y->frame)
+		return x->frame < y->frame ? -1 : 1;
+	return (int)x->kind - (int)y->kind;
+}
+
+/* Each side's first FIN and first RST, and every Terminate, with the
+ * operations outstanding then (docs/semantics.md, teardown). */
+static void compute_teardown(struct gen *g, struct truth *t)
+{
+	for (int i = 0; i < t->nconns; i++) {
+		struct conn_out *x = &t->conns[i];
+		const struct conn_tcp *ct = &t->tcp[x->conn];
+
+		for (int s = 0; s < 2; s++) {
+			if (ct->fin[s])
+				add_td(g, t, x, TD_FIN, s, ct->fin[s]);
+			if (ct->rst[s])
+				add_td(g, t, x, TD_RST, s, ct->rst[s]);
+		}
+		for (size_t k = 0; k < t->nops; k++) {
+			const struct op_rec *o = &g->ops[t->ops[k].op];
+
+			if (o->conn == x->conn && o->kind == OP_TERM)
+				add_td(g, t, x, TD_TERMINATE, o->dir, t->ops[k].last_frame);
+		}
+		qsort(x->td, (size_t)x->ntd, sizeof(x->td[0]), cmp_td);
 	}
 }
 
@@ -441,6 +704,9 @@ int capture_write(struct gen *g, const char *prefix)
 	qsort(order, ncap, sizeof(*order), cmp_frame);
 	t.nframes = (uint32_t)ncap;
 	t.ts = calloc(ncap + 1, sizeof(uint64_t));
+	t.byno = calloc(ncap + 1, sizeof(*t.byno));
+	if (!t.ts || !t.byno)
+		gen_die("out of memory");
 
 	snprintf(path, sizeof(path), "%s.%s", prefix, pcapw_ext(g->fmt));
 	if (pcapw_open(&w, path, g->fmt, g->snaplen))
@@ -450,6 +716,7 @@ int capture_write(struct gen *g, const char *prefix)
 
 		f->no = (uint32_t)(i + 1);
 		t.ts[i + 1] = f->ts;
+		t.byno[i + 1] = f;
 		pcapw_write(&w, f->ts, g->arena + f->data_off, f->len);
 		if (g->conns[f->conn]->qp < 0)
 			g->conns[f->conn]->qp = q++;
@@ -464,6 +731,10 @@ int capture_write(struct gen *g, const char *prefix)
 
 		f->listed = all_captured(m, f->off, f->hdr_end);
 		f->full = all_captured(m, f->off, f->off + f->wire_len);
+		/* all of it went by: octets the snapshot length cut, or that the
+		 * capture missed before later ones or the receiver's ACK, still
+		 * make the operation whole (not those the capture's end cut) */
+		f->shown = f->off + f->wire_len <= m->shown;
 		if (f->listed) {
 			/* Its first transmission as captured: the earliest frame
 			 * that carried any of its octets. */
@@ -472,8 +743,14 @@ int capture_write(struct gen *g, const char *prefix)
 				if (m->fc[f->off + k] && m->fc[f->off + k] < f->first_frame)
 					f->first_frame = m->fc[f->off + k];
 			f->frame = m->comp[f->off + f->wire_len - 1];
+			/* when the last of its octets to arrive was captured */
+			f->arrived = 0;
+			for (uint32_t k = 0; k < f->wire_len && f->off + k < m->n; k++)
+				if (m->fc[f->off + k] > f->arrived)
+					f->arrived = m->fc[f->off + k];
 		}
 	}
+	compute_tcp(g, &t);
 	compute_ops(g, &t);
 	t.fpdus = malloc((g->nfpdus + 1) * sizeof(size_t));
 	for (size_t i = 0; i < g->nfpdus; i++)
@@ -483,6 +760,7 @@ int capture_write(struct gen *g, const char *prefix)
 	qsort(t.fpdus, t.nfpdus, sizeof(size_t), cmp_fpdu_out);
 	compute_gaps(g, &t, maps, order, ncap);
 	compute_conns(g, &t, maps);
+	compute_teardown(g, &t);
 	compute_nvme(g, &t);
 
 	snprintf(path, sizeof(path), "%s.truth.json", prefix);
@@ -496,6 +774,12 @@ int capture_write(struct gen *g, const char *prefix)
 	free(maps);
 	free(order);
 	free(t.ts);
+	free(t.byno);
+	free(t.retrans);
+	free(t.tcp);
+	for (int c = 0; c < t.nconns; c++)
+		for (int k = 0; k < t.conns[c].ntd; k++)
+			free(t.conns[c].td[k].ops);
 	free(t.ops);
 	free(t.fpdus);
 	free(t.gaps);

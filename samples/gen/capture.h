@@ -28,6 +28,17 @@ struct op_out {
 	uint32_t crc_errors;
 	int has_req_id, has_orig;
 	uint64_t key_off;	/* tie-break: stream offset of the first visible FPDU */
+	/* where the time went (docs/semantics.md) */
+	uint32_t first_inorder_frame;
+	uint32_t retransmissions;
+	uint64_t stall_ns;
+	int has_ack;
+	uint32_t ack_frame;
+	uint64_t ack_ns;
+	int after_close;
+	int payload_captured;	/* complete, and every octet of its FPDUs captured */
+	int rtr;
+	uint32_t done_frame;	/* frame of its final FPDU (it finished then); 0 = never */
 };
 
 /* An NVMe command of the truth file's `nvme` list (scen_nvme.c). */
@@ -50,18 +61,44 @@ struct gap_out {
 	uint32_t after_frame;
 };
 
+/* A FIN, an RST or a Terminate of a connection (docs/semantics.md, teardown). */
+enum td_kind { TD_FIN, TD_RST, TD_TERMINATE };
+
+struct td_out {
+	enum td_kind kind;
+	int side;		/* I2R: sent by the initiator */
+	uint32_t frame;
+	size_t *ops;		/* operations outstanding then (truth indices) */
+	size_t nops;
+};
+
+#define TD_MAX 16
+
+/* What the captured TCP segments of a connection say (capture.c). */
+struct conn_tcp {
+	uint32_t fin[2], rst[2];	/* each side's first FIN / RST frame, 0 = none */
+	uint32_t retransmissions, fast_retransmits, duplicate_acks, zero_windows;
+};
+
 struct conn_out {
 	int conn;		/* g->conns index, ordered by qp */
 	int handshake;		/* MPA Request and Reply captured */
 	uint32_t req_frame, rep_frame;	/* 0 = null */
 	uint32_t rtr_frames[2];
 	int nrtr;
+	/* TCP behaviour (docs/semantics.md, "TCP per QP") */
+	uint32_t retransmissions, fast_retransmits, duplicate_acks, zero_windows;
+	struct td_out td[TD_MAX];
+	int ntd;
 };
 
 struct truth {
 	struct gen *g;
 	uint32_t nframes;
 	uint64_t *ts;		/* ts[frame number] */
+	const struct frame **byno;	/* byno[frame number] */
+	uint8_t *retrans;	/* retrans[frame number]: not the first transmission */
+	struct conn_tcp *tcp;	/* per g->conns index */
 	struct conn_out *conns;
 	int nconns;
 	struct op_out *ops;

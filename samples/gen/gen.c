@@ -144,6 +144,7 @@ struct conn *conn_new(struct gen *g, const struct conn_cfg *cfg)
 			d->msn[q] = 1;
 	}
 	c->rtr_fpdu[0] = c->rtr_fpdu[1] = -1;
+	c->rtr_op = -1;
 	c->qp = -1;
 	g->conns[g->nconns++] = c;
 	return c;

@@ -30,6 +30,8 @@ enum seg_mode {
 enum frame_fault {
 	FF_LOST = 1u,	/* lost before the capture point and the receiver */
 	FF_NOCAP = 2u,	/* reached the receiver but never captured (true gap) */
+	FF_DROP = 4u,	/* captured, then lost before the receiver (the capture
+			 * point is on the sender's side of the loss) */
 };
 
 enum op_kind {
@@ -69,6 +71,10 @@ struct frame {
 	uint64_t soff;		/* stream offset of the first payload octet */
 	uint32_t paylen;
 	uint32_t no;		/* 1-based frame number; 0 = not in the file */
+	/* TCP header fields the truth needs (the octets are in the arena) */
+	uint8_t flags;		/* TCPF_* */
+	uint16_t win;		/* advertised window field */
+	uint64_t ack_off;	/* acknowledgement as a stream offset of the peer's direction */
 };
 
 struct marker_rec {
@@ -90,13 +96,14 @@ struct fpdu_rec {
 	uint32_t stag;
 	uint64_t to;
 	uint32_t qn, msn, mo;
-	int op;			/* op_rec index, -1 for RTR */
+	int op;			/* op_rec index (RTR messages are operations too) */
 	int op_seq;		/* 0 = first message of the op */
 	int rtr;
 	uint32_t payload;	/* ULP payload octets counted in op bytes */
 	/* filled by capture.c */
-	int listed, full;
+	int listed, full, shown;
 	uint32_t first_frame, frame;
+	uint32_t arrived;	/* first capture of the last of its octets to arrive */
 	int out_op;		/* index in the truth operations array, -1 */
 };
 
@@ -112,6 +119,7 @@ struct op_rec {
 	uint32_t atomic_req_id;
 	uint64_t atomic_orig;
 	uint8_t term_layer, term_etype, term_errcode;
+	int rtr;		/* the RTR message of a peer-to-peer set-up (RFC 6581 7) */
 	int nfpdu;		/* FPDUs generated so far */
 	int finished;		/* last message generated */
 	/* read/atomic bookkeeping */
@@ -131,6 +139,7 @@ struct dir {
 	uint64_t *bounds;	/* unit ends not yet transmitted (SEG_ALIGNED) */
 	size_t nbounds, capbounds;
 	int fin;		/* FIN transmitted */
+	int reset;		/* this side sent an RST: it sends nothing more, ACKs included */
 	uint16_t ip_id;
 	uint32_t tsval;
 	uint16_t mss;		/* max TCP payload per segment */
@@ -143,6 +152,10 @@ struct dir {
 	int nooo;
 	int unacked;
 	int ack_now;
+	/* the window the receiver of this direction advertises (in its
+	 * segments' window field): EST_WIN unless win_set */
+	int win_set;
+	uint16_t win;
 	/* MPA / DDP */
 	int full_op;
 	uint64_t seqstart;
@@ -193,6 +206,7 @@ struct conn {
 	uint64_t req_off, req_end, rep_off, rep_end;	/* MPA frames, 0 if none */
 	int mpa_started;
 	int rtr_fpdu[2];	/* RTR FPDU indices, -1 */
+	int rtr_op;		/* the RTR operation (op_rec index), -1 */
 	int pending_rd[64];	/* outstanding read/atomic ops awaiting responses */
 	int npending_rd;
 	/* filled by capture.c */

@@ -312,9 +312,12 @@ void rd_rtr(struct gen *g, struct conn *c)
 	struct dir *d = &c->d[I2R];
 	struct fpdu_meta m = { 0 };
 	uint32_t ulen;
+	int op;
 
 	m.last = 1;
 	m.rtr = 1;
+	/* The RTR is an operation of its own, flagged (docs/semantics.md): a
+	 * Send or Write of 0 octets, or a Read of 0 octets with its response. */
 	switch (c->cfg.rtr) {
 	case RTR_SEND:
 		m.opcode = RD_SEND;
@@ -322,12 +325,16 @@ void rd_rtr(struct gen *g, struct conn *c)
 		m.msn = d->msn[0]++;
 		m.hdrlen = DDP_UNTAGGED_LEN;
 		ulen = (uint32_t)ddp_untagged(ubuf, 1, RD_SEND, 0, 0, m.msn, 0);
+		op = gen_new_op(g, c, I2R, OP_SEND, RD_SEND);
+		g->ops[op].qn = 0;
+		g->ops[op].msn = m.msn;
 		break;
 	case RTR_WRITE:
 		m.tagged = 1;
 		m.opcode = RD_WRITE;
 		m.hdrlen = DDP_TAGGED_LEN;
 		ulen = (uint32_t)ddp_tagged(ubuf, 1, RD_WRITE, 0, 0);
+		op = gen_new_op(g, c, I2R, OP_WRITE, RD_WRITE);
 		break;
 	case RTR_READ:
 		m.opcode = RD_READ_REQ;
@@ -336,12 +343,19 @@ void rd_rtr(struct gen *g, struct conn *c)
 		m.hdrlen = DDP_UNTAGGED_LEN;
 		ulen = (uint32_t)ddp_untagged(ubuf, 1, RD_READ_REQ, 0, 1, m.msn, 0);
 		ulen += (uint32_t)rdmap_read_req(ubuf + ulen, 0, 0, 0, 0, 0);
+		op = gen_new_op(g, c, I2R, OP_READ, RD_READ_REQ);
+		g->ops[op].qn = 1;
+		g->ops[op].msn = m.msn;
 		break;
 	default:
 		return;
 	}
+	g->ops[op].rtr = 1;
+	c->rtr_op = op;
 	c->rtr_fpdu[0] = g->streaming ? -1 : (int)g->nfpdus;
-	put(g, c, I2R, -1, ulen, &m);
+	put(g, c, I2R, op, ulen, &m);
+	/* a Read RTR finishes with its response (rd_rtr_reply) */
+	g->ops[op].finished = c->cfg.rtr != RTR_READ;
 }
 
 void rd_rtr_reply(struct gen *g, struct conn *c)
@@ -358,5 +372,7 @@ void rd_rtr_reply(struct gen *g, struct conn *c)
 	m.hdrlen = DDP_TAGGED_LEN;
 	ulen = (uint32_t)ddp_tagged(ubuf, 1, RD_READ_RESP, 0, 0);
 	c->rtr_fpdu[1] = g->streaming ? -1 : (int)g->nfpdus;
-	put(g, c, R2I, -1, ulen, &m);
+	put(g, c, R2I, c->rtr_op, ulen, &m);
+	if (c->rtr_op >= 0)
+		g->ops[c->rtr_op].finished = 1;
 }

@@ -41,7 +41,8 @@ void rd_atomic_resp(struct gen *g, struct conn *c, int op, uint64_t orig);
 int rd_terminate(struct gen *g, struct conn *c, int dir, uint8_t layer, uint8_t etype,
 		 uint8_t ecode, int hdrs, int culprit);
 /* Peer-to-peer RTR (RFC 6581): the initiator's zero-length message, and for
- * a Read RTR the responder's zero-length Read Response. Not operations. */
+ * a Read RTR the responder's zero-length Read Response: one operation,
+ * flagged rtr (docs/semantics.md). */
 void rd_rtr(struct gen *g, struct conn *c);
 void rd_rtr_reply(struct gen *g, struct conn *c);
 

@@ -10,31 +10,11 @@
 
 #define MAXSEG 128
 
-/* Transmits planned segments in the order given by idx (NULL: as planned)
- * with per-segment fates, the receiver answering as TCP would. */
-static uint64_t emit_plan(struct gen *g, struct conn *c, int dir, const struct segplan *s, int n,
-			  const int *idx, const uint32_t *fault, uint64_t t)
-{
-	uint64_t last = t;
-
-	for (int k = 0; k < n; k++) {
-		int i = idx ? idx[k] : k;
-		uint64_t gap = tcp_wire_ns(s[i].len + 54) + 700;
-
-		tcp_emit_seg(g, c, dir, s[i].off, s[i].len, t, fault ? fault[i] : 0);
-		tcp_ack_if_due(g, c, dir, t + gap / 2);
-		last = t;
-		t += gap;
-	}
-	return last;
-}
-
 void scen_retransmit_reorder_dup(struct gen *g)
 {
 	struct conn_cfg k = cfg_default(4);
 	struct segplan s[MAXSEG];
 	uint32_t fault[MAXSEG] = { 0 };
-	int idx[MAXSEG];
 	struct conn *c;
 	uint64_t t = T_BASE;
 	int n, op;
@@ -68,12 +48,7 @@ void scen_retransmit_reorder_dup(struct gen *g)
 	t = tcp_flush(g, c, I2R, t);
 	t += c->cfg.rtt + s_proc(g);
 	rd_read_resp(g, c, op);
-	n = tcp_plan(c, R2I, s, MAXSEG);
-	for (int i = 0; i < n; i++)
-		idx[i] = i;
-	idx[1] = 2;
-	idx[2] = 1;
-	t = emit_plan(g, c, R2I, s, n, idx, NULL, t);
+	t = emit_swapped(g, c, R2I, 1, 2, t);
 	tcp_settle(g, c, t + 6 * US);
 	t += 30 * US;
 

@@ -37,6 +37,18 @@ const struct scenario scenarios[] = {
 	{ "markers-le", 28, 1, scen_markers_le, "r2i FPDUPTR little-endian" },
 	{ "markers-le-skipcrc-midstream", 29, 1, scen_markers_le_skipcrc_midstream,
 	  "markers-le-skipcrc's sender, capture starts mid-stream" },
+	{ "loss-read-request", 30, 1, scen_loss_read_request,
+	  "a Read Request behind a lost segment, and one lost itself" },
+	{ "loss-read-response", 31, 1, scen_loss_read_response,
+	  "Read Response segments lost: fast retransmission, timeout" },
+	{ "loss-ack", 32, 1, scen_loss_ack, "lost ACKs covered by later ones" },
+	{ "reorder", 33, 1, scen_reorder, "segments reordered before the capture point" },
+	{ "rto", 34, 1, scen_rto, "retransmission timeouts without three duplicate ACKs" },
+	{ "zero-window", 35, 1, scen_zero_window, "zero windows during a Write and a Read" },
+	{ "fin-outstanding", 36, 1, scen_fin_outstanding,
+	  "FIN with Reads outstanding, Writes and a Send after it" },
+	{ "rst-outstanding", 37, 1, scen_rst_outstanding,
+	  "RST with Reads outstanding, Writes and a Send after it" },
 	{ "bench", 99, 0, NULL, "large stream for benchmarks (--size BYTES)" },
 };
 

@@ -49,6 +49,15 @@ void scen_crc_corrupt(struct gen *g);
 void scen_gap(struct gen *g);
 void scen_snaplen_128(struct gen *g);
 void scen_snaplen_96(struct gen *g);
+/* scen_loss.c */
+void scen_loss_read_request(struct gen *g);
+void scen_loss_read_response(struct gen *g);
+void scen_loss_ack(struct gen *g);
+void scen_reorder(struct gen *g);
+void scen_rto(struct gen *g);
+void scen_zero_window(struct gen *g);
+void scen_fin_outstanding(struct gen *g);
+void scen_rst_outstanding(struct gen *g);
 /* scen_ulp.c */
 void scen_rpc_rdma(struct gen *g);
 /* scen_nvme.c */

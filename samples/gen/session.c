@@ -108,6 +108,36 @@ uint64_t s_close(struct gen *g, struct conn *c, int who, uint64_t t)
 	return tcp_close(g, c, who, t) + 10 * US;
 }
 
+uint64_t emit_plan(struct gen *g, struct conn *c, int dir, const struct segplan *s, int n,
+		   const int *idx, const uint32_t *fault, uint64_t t)
+{
+	uint64_t last = t;
+
+	for (int k = 0; k < n; k++) {
+		int i = idx ? idx[k] : k;
+		uint64_t gap = tcp_wire_ns(s[i].len + 54) + 700;
+
+		tcp_emit_seg(g, c, dir, s[i].off, s[i].len, t, fault ? fault[i] : 0);
+		tcp_ack_if_due(g, c, dir, t + gap / 2);
+		last = t;
+		t += gap;
+	}
+	return last;
+}
+
+uint64_t emit_swapped(struct gen *g, struct conn *c, int dir, int a, int b, uint64_t t)
+{
+	struct segplan s[128];
+	int idx[128];
+	int n = tcp_plan(c, dir, s, 128);
+
+	for (int i = 0; i < n; i++)
+		idx[i] = i;
+	idx[a] = b;
+	idx[b] = a;
+	return emit_plan(g, c, dir, s, n, idx, NULL, t);
+}
+
 uint64_t flush_settle(struct gen *g, struct conn *c, int dir, uint64_t t)
 {
 	t = tcp_flush(g, c, dir, t);

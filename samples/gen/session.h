@@ -9,6 +9,7 @@
 #define IWSGEN_SESSION_H
 
 #include "gen.h"
+#include "tcpsim.h"
 
 /* 2024-05-01 12:00:00 UTC */
 #define T_BASE 1714564800000000000ull
@@ -37,6 +38,14 @@ uint64_t s_send(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint3
 uint64_t s_imm(struct gen *g, struct conn *c, int dir, int se, uint64_t value, uint64_t t);
 uint64_t s_read(struct gen *g, struct conn *c, int dir, uint32_t len, uint64_t t);
 uint64_t s_atomic(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint64_t t);
+/* Transmits planned segments in the order given by idx (NULL: as planned)
+ * with per-segment fates (fault NULL: all captured), the receiver answering
+ * as TCP would; returns the time of the last one. */
+uint64_t emit_plan(struct gen *g, struct conn *c, int dir, const struct segplan *s, int n,
+		   const int *idx, const uint32_t *fault, uint64_t t);
+/* Transmits what is queued in direction dir (at most 128 segments) with
+ * segments a and b swapped on the way to the capture point. */
+uint64_t emit_swapped(struct gen *g, struct conn *c, int dir, int a, int b, uint64_t t);
 /* Transmits what is queued in direction dir, then the delayed ACKs. */
 uint64_t flush_settle(struct gen *g, struct conn *c, int dir, uint64_t t);
 /*

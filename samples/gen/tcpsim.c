@@ -100,7 +100,7 @@ static void rcv_deliver(struct dir *d, uint64_t s, uint64_t e)
 
 static void record_frame(struct gen *g, struct conn *c, int from, const uint8_t *buf,
 			 uint32_t len, uint32_t payoff, uint64_t soff, uint32_t paylen,
-			 uint64_t ts, uint32_t fault)
+			 uint64_t ts, uint32_t fault, const struct net_hdr *h, uint64_t ack_off)
 {
 	struct frame *f;
 
@@ -140,6 +140,9 @@ static void record_frame(struct gen *g, struct conn *c, int from, const uint8_t 
 	f->payoff = payoff;
 	f->soff = soff;
 	f->paylen = paylen;
+	f->flags = h->flags;
+	f->win = h->win;
+	f->ack_off = ack_off;
 	g->arena_len += len;
 }
 
@@ -169,7 +172,8 @@ static void emit(struct gen *g, struct conn *c, int from, uint8_t flags, uint64_
 	h.seq = dir_seq(d, seq_off);
 	h.ack = dir_seq(peer, peer->rcv_nxt);
 	h.flags = flags;
-	h.win = (flags & TCPF_SYN) ? SYN_WIN : EST_WIN;
+	/* the window this side advertises is for the peer's direction */
+	h.win = (flags & TCPF_SYN) ? SYN_WIN : peer->win_set ? peer->win : EST_WIN;
 	h.ip_id = d->ip_id++;
 	h.flow = (uint32_t)c->port[0] << 4 ^ c->port[1];
 	if (flags & TCPF_SYN) {
@@ -190,14 +194,14 @@ static void emit(struct gen *g, struct conn *c, int from, uint8_t flags, uint64_
 		gen_die("segment too large (%zu)", need);
 	payoff = (uint32_t)net_hdr_len(&h);
 	len = (uint32_t)net_build(g->scratch, &h, pay, plen);
-	record_frame(g, c, from, g->scratch, len, payoff, seq_off, plen, ts, fault);
+	record_frame(g, c, from, g->scratch, len, payoff, seq_off, plen, ts, fault, &h, peer->rcv_nxt);
 
 	/* this frame acknowledges the peer's stream */
 	if (flags & TCPF_ACK) {
 		peer->unacked = 0;
 		peer->ack_now = 0;
 	}
-	if (!(fault & FF_LOST)) {
+	if (!(fault & (FF_LOST | FF_DROP))) {
 		uint32_t consumes = plen + ((flags & (TCPF_SYN | TCPF_FIN)) ? 1 : 0);
 
 		if (flags & TCPF_SYN) {
@@ -300,10 +304,23 @@ void tcp_pure_ack(struct gen *g, struct conn *c, int who, uint64_t t)
 	emit(g, c, who, TCPF_ACK, c->d[who].sent, NULL, 0, t, 0);
 }
 
+void tcp_pure_ack_fault(struct gen *g, struct conn *c, int who, uint64_t t, uint32_t fault)
+{
+	emit(g, c, who, TCPF_ACK, c->d[who].sent, NULL, 0, t, fault);
+}
+
+void tcp_set_window(struct conn *c, int dir, int set, uint16_t win)
+{
+	c->d[dir].win_set = set;
+	c->d[dir].win = win;
+}
+
 int tcp_ack_if_due(struct gen *g, struct conn *c, int from, uint64_t t)
 {
 	struct dir *d = &c->d[from];
 
+	if (c->d[1 - from].reset)
+		return 0;	/* a side that reset the connection acknowledges nothing */
 	if (d->ack_now || d->unacked >= 2) {
 		tcp_pure_ack(g, c, 1 - from, t);
 		return 1;
@@ -348,7 +365,7 @@ uint64_t tcp_flush(struct gen *g, struct conn *c, int from, uint64_t t)
 void tcp_settle(struct gen *g, struct conn *c, uint64_t t)
 {
 	for (int s = 0; s < 2; s++)
-		if (c->d[s].unacked || c->d[s].ack_now)
+		if ((c->d[s].unacked || c->d[s].ack_now) && !c->d[1 - s].reset)
 			tcp_pure_ack(g, c, 1 - s, t);
 }
 
@@ -371,4 +388,21 @@ uint64_t tcp_close(struct gen *g, struct conn *c, int who, uint64_t t)
 void tcp_rst(struct gen *g, struct conn *c, int who, uint64_t t)
 {
 	emit(g, c, who, TCPF_RST | TCPF_ACK, c->d[who].sent, NULL, 0, t, 0);
+	c->d[who].reset = 1;
+}
+
+void tcp_fin(struct gen *g, struct conn *c, int who, uint64_t t)
+{
+	struct dir *a = &c->d[who];
+
+	emit(g, c, who, TCPF_FIN | TCPF_ACK, a->sent, NULL, 0, t, 0);
+	a->sent++;
+	a->fin = 1;
+}
+
+void tcp_rst_reply(struct gen *g, struct conn *c, int who, uint64_t t)
+{
+	/* RFC 9293 3.10.7.1: the segment that arrived had ACK set, so the
+	 * reset takes its sequence number from that ACK field and has no ACK */
+	emit(g, c, who, TCPF_RST, c->d[who].sent, NULL, 0, t, 0);
 }

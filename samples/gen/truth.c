@@ -182,6 +182,23 @@ static void write_conn(FILE *f, const struct truth *t, const struct conn_out *x,
 			dir_seq(&c->d[gp->dir], gp->off), gp->len, gp->after_frame);
 		first = 0;
 	}
+	fprintf(f, "],\n     \"retransmissions\": %u, \"tcp\": {\"fast_retransmits\": %u, "
+		"\"timeouts\": %u, \"duplicate_acks\": %u, \"zero_windows\": %u},\n",
+		x->retransmissions, x->fast_retransmits, x->retransmissions - x->fast_retransmits,
+		x->duplicate_acks, x->zero_windows);
+	fputs("     \"teardown\": [", f);
+	for (int i = 0; i < x->ntd; i++) {
+		static const char *const kinds[] = { "fin", "rst", "terminate" };
+		const struct td_out *d = &x->td[i];
+
+		fprintf(f, "%s{\"kind\": \"%s\", \"from\": ", i ? ", " : "", kinds[d->kind]);
+		endpoint(f, c, d->side);
+		fprintf(f, ", \"frame\": %u, \"ns\": %" PRIu64 ", \"outstanding\": %zu, "
+			"\"outstanding_ops\": [", d->frame, t->ts[d->frame], d->nops);
+		for (size_t j = 0; j < d->nops; j++)
+			fprintf(f, "%s%zu", j ? ", " : "", d->ops[j]);
+		fputs("]}", f);
+	}
 	fprintf(f, "]}%s\n", lastc ? "" : ",");
 }
 
@@ -210,6 +227,13 @@ static void write_op(FILE *f, const struct truth *t, const struct op_out *x, int
 	fputs(", \"latency_ns\": ", f);
 	opt_u64(f, x->has_latency, x->latency);
 	fprintf(f, ", \"complete\": %s, \"crc_errors\": %u", bool_s(x->complete), x->crc_errors);
+	fprintf(f, ", \"first_inorder_frame\": %u, \"retransmissions\": %u, \"stall_ns\": %" PRIu64
+		", \"ack_frame\": ", x->first_inorder_frame, x->retransmissions, x->stall_ns);
+	opt_u64(f, x->has_ack, x->ack_frame);
+	fputs(", \"ack_ns\": ", f);
+	opt_u64(f, x->has_ack, x->ack_ns);
+	fprintf(f, ", \"after_close\": %s, \"rtr\": %s, \"payload_captured\": %s", bool_s(x->after_close),
+		bool_s(x->rtr), bool_s(x->payload_captured));
 	switch (o->kind) {
 	case OP_TERM:
 		fprintf(f, ", \"term_layer\": %u, \"term_etype\": %u, \"term_errcode\": %u",
@@ -312,7 +336,7 @@ int truth_write(const struct truth *t, const char *path)
 
 	if (!f)
 		return -1;
-	fputs("{\n  \"generator\": \"iwarpscope-gen\",\n  \"version\": 1,\n  \"scenario\": ", f);
+	fputs("{\n  \"generator\": \"iwarpscope-gen\",\n  \"version\": 2,\n  \"scenario\": ", f);
 	jstr(f, g->scenario);
 	fprintf(f, ",\n  \"seed\": %" PRIu64 ",\n  \"description\": ", g->seed);
 	jstr(f, g->description);

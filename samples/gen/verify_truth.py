@@ -313,8 +313,10 @@ class Checker:
         self.check_gaps()
         self.derive_grids()
         self.check_fpdus()
+        self.derive_tcp()
         self.check_rtr()
         self.check_ops()
+        self.check_tcp()
         if "nvme" in t:
             check_nvme(self)
         return not self.errors
@@ -352,6 +354,27 @@ class Checker:
 
     def off(self, q, d, seq):
         return (seq - self.st[(q, d)]["base"]) % M32
+
+    def shown(self, f):
+        """Did all of FPDU f go by, as far as the capture shows: the end of its
+        direction's furthest captured segment (cut or not), or the receiver's
+        furthest ACK, is at or past its end?"""
+        q, d = f["qp"], f["dir"]
+        st = self.st[(q, d)]
+        if "shown" not in st:
+            hi = 0
+            for p in st["segs"]:
+                o0 = (p["seq"] - st["base"]) % M32
+                if o0 <= M32 // 2 and p["paylen"]:
+                    hi = max(hi, o0 + p["paylen"])
+            peer = self.st.get((q, "r2i" if d == "i2r" else "i2r"))
+            for p in peer["segs"] if peer else []:
+                if p["flags"] & 0x10:
+                    a = (p["ack"] - st["base"]) % M32
+                    if a <= M32 // 2:
+                        hi = max(hi, a)
+            st["shown"] = hi
+        return self.off(q, d, f["seq"]) + f["wire_len"] <= st["shown"]
 
     def check_conns(self):
         for q, c in self.conn.items():
@@ -454,12 +477,124 @@ class Checker:
                     if later and not g["after_frame"] < min(later):
                         self.err("qp %d %s: gap after_frame %d" % (q, d, g["after_frame"]))
 
-    def check_rtr(self):
+    # -- TCP: retransmissions, duplicate ACKs, zero windows, FIN and RST
+    def derive_tcp(self):
+        """From the captured segments alone (docs/semantics.md, "Where the time went"):
+        a segment with payload is a retransmission when it starts below the highest
+        sequence number captured before in its direction; a duplicate ACK (RFC 5681 2)
+        carries no payload, no SYN/FIN/RST, and the acknowledgement number and window of
+        its side's previous segment while the peer has captured octets beyond it; a
+        retransmission is fast (RFC 5681 3.2) when it starts where the peer's three or
+        more duplicate ACKs pointed. Also zero windows and each side's first FIN and RST."""
+        self.retrans = set()
+        self.tcp = {q: {"retransmissions": 0, "fast_retransmits": 0, "duplicate_acks": 0,
+                        "zero_windows": 0, "fin": {}, "rst": {}} for q in self.conn}
+        hi, prev, dup = {}, {}, {}
+        for p in self.frames:
+            q = p["qp"]
+            if q not in self.conn:
+                continue
+            c = self.conn[q]
+            d = "i2r" if p["from"] == c["initiator"] else "r2i"
+            peer = "r2i" if d == "i2r" else "i2r"
+            tc = self.tcp[q]
+            if p["paylen"] > 0:
+                o = self.off(q, d, p["seq"])
+                if o > M32 // 2:
+                    o -= M32  # before the stream's first captured octet
+                if o < hi.get((q, d), o + 1) and (q, d) in hi:
+                    self.retrans.add(p["no"])
+                    tc["retransmissions"] += 1
+                    n, at = dup.get((q, peer), (0, None))
+                    if n >= 3 and at == o:
+                        tc["fast_retransmits"] += 1
+                hi[(q, d)] = max(hi.get((q, d), o + p["paylen"]), o + p["paylen"])
+            ackf = bool(p["flags"] & 0x10)
+            ack_o = self.off(q, peer, p["ack"])
+            pv = prev.get((q, d))
+            if (ackf and p["paylen"] == 0 and not p["flags"] & 0x07 and pv is not None and
+                    pv[0] and pv[1] == p["ack"] and pv[2] == p["win"] and
+                    (q, peer) in hi and hi[(q, peer)] > ack_o):
+                tc["duplicate_acks"] += 1
+                n, at = dup.get((q, d), (0, None))
+                dup[(q, d)] = (n + 1, ack_o) if at == ack_o else (1, ack_o)
+            if not p["flags"] & 0x06 and p["win"] == 0:
+                tc["zero_windows"] += 1
+            if p["flags"] & 0x01:
+                tc["fin"].setdefault(d, p["no"])
+            if p["flags"] & 0x04:
+                tc["rst"].setdefault(d, p["no"])
+            prev[(q, d)] = (ackf, p["ack"], p["win"])
+
+    def closed_at(self, q, side):
+        """The frame of side's first FIN or RST in qp q (None: it never closed)."""
+        x = [self.tcp[q][k][side] for k in ("fin", "rst") if side in self.tcp[q][k]]
+        return min(x) if x else None
+
+    def check_tcp(self):
+        """Per connection: the TCP counters and the teardown (FINs, RSTs, Terminates and
+        the operations outstanding then: begun, their first FPDU deliverable, and not
+        finished, their final FPDU not yet deliverable)."""
         for q, c in self.conn.items():
-            got = sorted(f["frame"] for f in self.t["fpdus"] if f["qp"] == q and f["op"] is None)
-            if got != sorted(c["mpa"]["rtr_frames"]):
-                self.err("qp %d: rtr_frames %s != %s" % (q, c["mpa"]["rtr_frames"], got))
-            if got and not c["mpa"]["p2p"]:
+            tc = self.tcp[q]
+            if c["retransmissions"] != tc["retransmissions"]:
+                self.err("qp %d: retransmissions %d != %d" % (q, c["retransmissions"],
+                                                             tc["retransmissions"]))
+            want = {"fast_retransmits": tc["fast_retransmits"],
+                    "timeouts": tc["retransmissions"] - tc["fast_retransmits"],
+                    "duplicate_acks": tc["duplicate_acks"], "zero_windows": tc["zero_windows"]}
+            if c["tcp"] != want:
+                self.err("qp %d: tcp %s != %s" % (q, c["tcp"], want))
+            ev = []
+            for kind in ("fin", "rst"):
+                for side, no in tc[kind].items():
+                    ev.append((no, kind, c["initiator"] if side == "i2r" else c["responder"]))
+            for k, o in enumerate(self.t["operations"]):
+                if o["qp"] == q and o["op"] == "terminate":
+                    ev.append((o["last_frame"], "terminate", o["src"]))
+            ev.sort(key=lambda e: (e[0], ["fin", "rst", "terminate"].index(e[1])))
+            want = []
+            for no, kind, who in ev:
+                out = [k for k, o in enumerate(self.t["operations"])
+                       if o["qp"] == q and self.op_span.get(k, (None,))[0] is not None and
+                       self.op_span[k][0] <= no and
+                       (self.op_span[k][1] is None or self.op_span[k][1] > no)]
+                want.append({"kind": kind, "from": who, "frame": no, "ns": self.ts[no],
+                             "outstanding": len(out), "outstanding_ops": out})
+            if c["teardown"] != want:
+                self.err("qp %d: teardown %s != %s" % (q, c["teardown"], want))
+
+    def check_rtr(self):
+        """In peer-to-peer mode (RFC 6581 7) the initiator's first FPDU, at SeqStart, is
+        its RTR: a zero-length Send, Write or Read Request as the Reply chose; a Read RTR
+        is answered by the responder's first FPDU, a zero-length Read Response. Those
+        FPDUs (self.rtr_fpdus) are the RTR operations'."""
+        self.rtr_fpdus = set()
+        zero = {0: 14, 1: 46, 2: 14, 3: 18}  # ULPDU_Length of a zero-length message
+        for q, c in self.conn.items():
+            m = c["mpa"]
+            if not (m["p2p"] and m["rtr"]):
+                continue
+            want = {"i2r": {"send": 3, "write": 0, "read": 1}[m["rtr"]],
+                    "r2i": 2 if m["rtr"] == "read" else None}
+            for d, opc in want.items():
+                ss = c["seqstart_" + d]
+                lst = [(self.off(q, d, f["seq"]), i) for i, f in enumerate(self.t["fpdus"])
+                       if f["qp"] == q and f["dir"] == d]
+                if opc is None or ss is None or not lst:
+                    continue
+                o, i = min(lst)
+                f = self.t["fpdus"][i]
+                if o == self.off(q, d, ss) and f["opcode"] == opc and f["ulpdu_len"] == zero[opc]:
+                    self.rtr_fpdus.add(i)
+                else:
+                    self.err("qp %d %s: first FPDU is not the RTR" % (q, d))
+            got = sorted(self.t["fpdus"][i]["frame"] for i in self.rtr_fpdus
+                         if self.t["fpdus"][i]["qp"] == q)
+            if got != sorted(m["rtr_frames"]):
+                self.err("qp %d: rtr_frames %s != %s" % (q, m["rtr_frames"], got))
+        for q, c in self.conn.items():
+            if c["mpa"]["rtr_frames"] and not c["mpa"]["p2p"]:
                 self.err("qp %d: RTR messages without p2p" % q)
 
     # -- FPDUs
@@ -742,18 +877,19 @@ class Checker:
         for i, f, h, pay, full in self.fp_payload:
             if f["op"] is not None:
                 groups.setdefault(f["op"], []).append((i, f, h, pay, full))
-            elif f["opcode"] not in (0, 1, 2, 3):
-                self.err("fpdu %d: no op but not an RTR message" % i)
+            else:
+                self.err("fpdu %d: no op (RTR messages are operations too)" % i)
+        self.op_span = {}
         for k, o in enumerate(ops):
             g = groups.get(k)
             if not g:
                 self.err("op %d has no FPDU" % k)
                 continue
             name = o["op"]
-            frames = [f["frame"] for _, f, _, _, _ in g]
-            if o["first_frame"] != min(frames) or o["last_frame"] != max(frames):
-                self.err("op %d: first/last frame %s/%s vs %s/%s" %
-                         (k, o["first_frame"], o["last_frame"], min(frames), max(frames)))
+            # protocol order: the request first, then the FPDUs in stream order
+            g.sort(key=lambda x: (x[1]["opcode"] not in (1, 0xA),
+                                  self.off(x[1]["qp"], x[1]["dir"], x[1]["seq"])))
+            self.check_op_time(k, o, g)
             if o["start_ns"] != self.ts[o["first_frame"]] or o["end_ns"] != self.ts[o["last_frame"]]:
                 self.err("op %d: start/end ns" % k)
             if o["segments"] != len(g):
@@ -869,8 +1005,85 @@ class Checker:
                     lat = o["end_ns"] - o["start_ns"]
             if o["latency_ns"] != lat:
                 self.err("op %d: latency %s != %s" % (k, o["latency_ns"], lat))
-            if o["complete"] and not all(x[4] for x in g):
-                self.err("op %d: complete but an FPDU is not fully captured" % k)
+            # whole when every FPDU went by: octets a snapshot length cut, or
+            # that the capture missed before later ones or the receiver's ACK,
+            # do not make it incomplete; the capture's end does
+            gone = all(self.shown(x[1]) for x in g)
+            if o["complete"] and not gone:
+                self.err("op %d: complete but an FPDU is cut by the capture's end" % k)
+            want = o["complete"] and all(x[4] for x in g)
+            if o["payload_captured"] != want:
+                self.err("op %d: payload_captured %s != %s" % (k, o["payload_captured"], want))
+
+    def check_op_time(self, k, o, g):
+        """Operation k's frames and loss attribution (docs/semantics.md) from its FPDUs g
+        in protocol order and the captured segments."""
+        fp = [x[1] for x in g]
+        first, last = fp[0], fp[-1]
+        want = {"first_frame": first["first_frame"], "first_inorder_frame": first["frame"],
+                "last_frame": last["frame"]}
+        # stall: each FPDU waited from when all of its octets were there (and its
+        # predecessor was delivered) until it was delivered itself
+        stall, prev = 0, None
+        after = False
+        for f in fp:
+            st = self.st[(f["qp"], f["dir"])]
+            o0 = self.off(f["qp"], f["dir"], f["seq"])
+            arr = max((st["fc"][x] for x in range(o0, o0 + f["wire_len"]) if x in st["fc"]),
+                      default=f["frame"])
+            frm = self.ts[arr]
+            if prev is not None and prev > frm:
+                frm = prev
+            stall += max(0, self.ts[f["frame"]] - frm)
+            prev = self.ts[f["frame"]]
+            closed = self.closed_at(f["qp"], "r2i" if f["dir"] == "i2r" else "i2r")
+            if closed is not None and f["first_frame"] > closed:
+                after = True
+        want["stall_ns"] = stall
+        want["after_close"] = after
+        want["rtr"] = any(x[0] in self.rtr_fpdus for x in g)
+        if after and o["complete"]:
+            self.err("op %d: complete but sent after its receiver closed" % k)
+        # finished: its final FPDU (L=1 of a Write, Send or Read Response, the Atomic
+        # Response, a single-FPDU message) was listed
+        fin = [f["frame"] for f in fp if f["opcode"] == 0xB or
+               (f["opcode"] not in (1, 0xA) and f["last"])]
+        done = fin[-1] if fin else None
+        self.op_span[k] = (first["frame"], done)
+        # the covering ACK of a complete operation's last FPDU
+        ack = None
+        if o["complete"]:
+            q, d = last["qp"], last["dir"]
+            end = self.off(q, d, last["seq"]) + last["wire_len"]
+            rcv = self.conn[q]["responder" if d == "i2r" else "initiator"]
+            for p in self.frames:
+                if (p["qp"] == q and p["from"] == rcv and p["flags"] & 0x10 and
+                        (self.off(q, d, p["ack"]) - end) % M32 < M32 // 2):
+                    ack = p["no"]
+                    break
+        want["ack_frame"] = ack
+        want["ack_ns"] = None if ack is None else self.ts[ack] - o["start_ns"]
+        # retransmitted segments that carried its octets, until it was over
+        limit = ack if ack is not None else (done + 1 if done and not o["complete"] else None)
+        n = 0
+        for p in self.frames:
+            if p["no"] not in self.retrans or (limit is not None and p["no"] >= limit):
+                continue
+            for f in fp:
+                if p["qp"] != f["qp"]:
+                    continue
+                c = self.conn[f["qp"]]
+                if p["from"] != (c["initiator"] if f["dir"] == "i2r" else c["responder"]):
+                    continue
+                s0 = self.off(f["qp"], f["dir"], p["seq"])
+                o0 = self.off(f["qp"], f["dir"], f["seq"])
+                if s0 < o0 + f["wire_len"] and o0 < s0 + p["paylen"]:
+                    n += 1
+                    break
+        want["retransmissions"] = n
+        for key, v in want.items():
+            if o[key] != v:
+                self.err("op %d: %s %s != %s" % (k, key, o[key], v))
 
 
 def pairs_in(directory):

@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The CLI's harnesses (included from CMakeLists.txt): its packet pipeline fed
-# synthetic TCP segments, and the whole pipeline on an in-memory capture.
+# synthetic TCP segments, the whole pipeline on an in-memory capture, and the
+# JSON reader with merge.
 # Both link the CLI's library (iwscli), so they exist only with the CLI.
 if(TARGET iwscli)
   iws_add_fuzzer(fuzz_cli_packets SOURCES fuzz_cli_packets.c LIBS iwscli)
   iws_add_fuzzer(fuzz_cli_pcap SOURCES fuzz_cli_pcap.c LIBS iwscli)
-  set(IWS_CLI_FUZZERS fuzz_cli_packets fuzz_cli_pcap)
+  iws_add_fuzzer(fuzz_cli_merge SOURCES fuzz_cli_merge.c LIBS iwscli)
+  set(IWS_CLI_FUZZERS fuzz_cli_packets fuzz_cli_pcap fuzz_cli_merge)
 endif()
 
 # With libFuzzer (ENABLE_FUZZING): every harness replays its committed corpus

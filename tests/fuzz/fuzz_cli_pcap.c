@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Fuzz the whole CLI pipeline on a capture file held in memory: libpcap
- * (pcap or pcapng, through fmemopen and pcap_fopen_offline_with_tstamp_
- * precision) -> netdecode -> flows -> reassembly -> MPA stage -> tracker ->
- * timeline, with every writer running: ops as text, JSON, JSON lines and CSV,
- * fpdus, summary, stats as text and JSON, the live view's short summary and
- * the --fail-on findings. Output goes to /dev/null.
+ * Fuzz the whole CLI on a capture file held in memory, set up exactly as
+ * main() sets it up: the command line goes through options_parse and the
+ * stages through pipeline.h (libpcap on an fmemopen stream -> netdecode ->
+ * flows -> the stream engine -> selection -> timeline -> writers). Each
+ * input runs several command lines, so every writer runs: ops as JSON lines
+ * and CSV (by latency), nvme as JSON, fpdus, summary with a selection, stats
+ * as text, JSON and a CSV series, the HTML report, the live view's short
+ * summary and the --fail-on findings. Output goes to /dev/null.
  *
  * Small limits (a few kB of out-of-order data, 256 kB of reassembly buffers,
  * 8 connections at once, 16 operations in flight, 32 held for ordering) so
@@ -16,23 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "live.h"
-#include "out.h"
-#include "source.h"
-#include "timeline.h"
+#include "options.h"
+#include "pipeline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-struct app {
-	struct source *src;
-	struct analysis a;
-	struct timeline tl;
-	struct rows_out ops[4];
-	struct rows_out nvme[4];
-	struct fpdus_out fpdus;
-	uint32_t ticks;
-};
 
 static FILE *sink_file(void)
 {
@@ -42,122 +31,83 @@ static FILE *sink_file(void)
 	return f;
 }
 
-static void on_op(void *ctx, struct conn *c, const struct iws_op *op)
-{
-	struct app *app = ctx;
-	timeline_add(&app->tl, c, &(struct tl_key){ op->start_ns, op->first_frame, c->stream, op->id }, op);
-}
+#define LIMITS "--max-ooo", "4096", "--max-ooo-total", "6144", "--max-inflight", "16", \
+	"--max-reasm", "256k", "--max-flows", "8", "--no-progress", "--fail-on", "all"
 
-static void emit_op(void *ctx, const struct conn *c, const void *op)
-{
-	struct app *app = ctx;
-	for (int i = 0; i < 4; i++)
-		rows_write(&app->ops[i], c, op);
-}
+static const char *const runs[][24] = {
+	{ "iwarpscope", "ops", "-T", "jsonl", LIMITS, "--max-reorder", "32", "fuzz.pcap", NULL },
+	{ "iwarpscope", "ops", "-T", "csv", "--sort", "latency", "--limit", "3", LIMITS, "fuzz.pcap", NULL },
+	{ "iwarpscope", "ops", LIMITS, "--qp", "0", "--op", "read,send", "fuzz.pcap", NULL },
+	{ "iwarpscope", "nvme", "-T", "json", LIMITS, "--max-reorder", "32", "fuzz.pcap", NULL },
+	{ "iwarpscope", "fpdus", LIMITS, "--since", "+0.000001", "fuzz.pcap", NULL },
+	{ "iwarpscope", "summary", LIMITS, "fuzz.pcap", NULL },
+	{ "iwarpscope", "--units", "iec", "summary", "--time-unit", "us", "--qp", "1", LIMITS,
+	  "fuzz.pcap", NULL },
+	{ "iwarpscope", "stats", LIMITS, "fuzz.pcap", NULL },
+	{ "iwarpscope", "stats", "-T", "json", "--op", "read", LIMITS, "fuzz.pcap", NULL },
+	{ "iwarpscope", "stats", "-T", "csv", "--interval", "1ms", LIMITS, "fuzz.pcap", NULL },
+	{ "iwarpscope", "report", "--limit", "16", LIMITS, "fuzz.pcap", NULL },
+};
 
-/* NVMe commands in every format, as they are reported. */
-static void on_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
+static void run_one(const char *const *argv0, const uint8_t *data, size_t size, FILE *out)
 {
-	struct app *app = ctx;
-	for (int i = 0; i < 4; i++)
-		rows_write(&app->nvme[i], c, cmd);
-}
-
-static void on_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
-{
-	struct app *app = ctx;
-	fpdus_out_write(&app->fpdus, c, pdu);
-}
-
-static void tick(void *ctx)
-{
-	struct app *app = ctx;
-	int64_t ts;
-	uint64_t frame;
-	analysis_watermark(&app->a, &ts, &frame);
-	timeline_release(&app->tl, ts, frame);
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	static struct app app;
-	char err[512];
-	FILE *out = sink_file();
-	if (!out || size == 0)
-		return 0;
-	memset(&app, 0, sizeof(app));
+	static struct options o;
+	static struct pipeline p;
+	/* options_parse writes into lists such as --qp's: writable copies */
+	static char pool[24][32];
+	char *argv[24];
+	int argc = 0;
+	while (argv0[argc] && argc < 23) {
+		snprintf(pool[argc], sizeof(pool[argc]), "%s", argv0[argc]);
+		argv[argc] = pool[argc];
+		argc++;
+	}
+	argv[argc] = NULL;
+	if (options_parse(argc, argv, &o) != 0)
+		__builtin_trap();       /* the harness's own command lines are valid */
 
 	/* fmemopen wants a writable buffer; the source owns the stream. */
 	uint8_t *copy = malloc(size);
-	if (!copy)
-		return 0;
+	if (!copy) {
+		options_free(&o);
+		return;
+	}
 	memcpy(copy, data, size);
 	FILE *fp = fmemopen(copy, size, "rb");
 	if (!fp) {
 		free(copy);
-		return 0;
+		options_free(&o);
+		return;
 	}
-	const char *names[1] = { "fuzz.pcap" };
+	char err[512];
 	FILE *streams[1] = { fp };
-	struct source_opts so = { .files = names, .nfiles = 1, .streams = streams };
-	app.src = source_open(&so, err, sizeof(err));
-	if (!app.src) {
-		free(copy);
-		return 0;
+	struct source_opts so = { .files = o.files, .nfiles = 1, .streams = streams };
+	struct source *src = source_open(&so, err, sizeof(err));
+	if (src) {
+		if (pipeline_init(&p, &o, src, NULL, out)) {
+			pipeline_run(&p);
+			(void)pipeline_report(&p, NULL);
+			pipeline_warnings(&p, out);
+			pipeline_notes(&p, out);
+			struct live_prev prev = { NULL, 0 };
+			summary_write_short(out, &p.r, &prev);
+			summary_write_short(out, &p.r, &prev);
+			live_prev_free(&prev);
+			if (p.a.env.lim.ooo_used != 0 || p.a.env.lim.buf_used != 0)
+				__builtin_trap();
+		}
+		pipeline_free(&p);
 	}
-
-	struct options o;
-	memset(&o, 0, sizeof(o));
-	o.cmd = CMD_OPS;
-	o.check_crc = true;
-	struct analysis_opts ao = {
-		.check_crc = true,
-		.track_order = true,
-		.max_ooo_dir = 4096,
-		.max_ooo_total = 6144,
-		.max_inflight = 16,
-		.max_reasm = 256 << 10,
-		.max_flows = 8,
-		.ctx = &app,
-		.op = on_op,
-		.fpdu = on_fpdu,
-		.nvme = true,
-		.nvme_cmd = on_nvme,
-	};
-	if (!analysis_init(&app.a, &ao)) {
-		source_close(app.src);
-		free(copy);
-		return 0;
-	}
-	timeline_init(&app.tl, 32, sizeof(struct iws_op), &app, emit_op);
-	static const enum out_format fmts[4] = { FMT_TEXT, FMT_JSON, FMT_JSONL, FMT_CSV };
-	for (int i = 0; i < 4; i++) {
-		ops_out_begin(&app.ops[i], out, fmts[i]);
-		nvme_out_begin(&app.nvme[i], out, fmts[i]);
-	}
-	fpdus_out_begin(&app.fpdus, out);
-
-	struct report r = { &app.a, app.src, &o, &app.tl };
-	struct run_hooks h = { .ctx = &app, .tick = tick, .live_out = out, .interval = 5 };
-	run_input(app.src, &app.a, &r, &h);
-	analysis_finish(&app.a);
-	timeline_flush(&app.tl);
-	for (int i = 0; i < 4; i++) {
-		rows_end(&app.ops[i]);
-		rows_end(&app.nvme[i]);
-	}
-	fpdus_out_end(&app.fpdus);
-	summary_write(out, &r);
-	stats_write_json(out, &r);
-	stats_write_text(out, &r);
-	summary_write_short(out, &r);
-	(void)report_findings(&r);
-	if (app.a.env.lim.ooo_used != 0 || app.a.env.lim.buf_used != 0)
-		__builtin_trap();
-
-	timeline_free(&app.tl);
-	analysis_free(&app.a);
-	source_close(app.src);
 	free(copy);
+	options_free(&o);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	FILE *out = sink_file();
+	if (!out || size == 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+		run_one(runs[i], data, size, out);
 	return 0;
 }

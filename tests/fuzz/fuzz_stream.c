@@ -173,17 +173,20 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 	    p->frame == 0);
 	FAIL_IF(!touches(p->first_frame, side, p->seq, p->len) ||
 	    !touches(p->arrived_frame, side, p->seq, p->len) || frames[p->frame].side != side);
-	/* The cross-direction order promise: PDUs in frame order, but for those
-	 * the engine released out of order (max_held, memory): counted in
-	 * order_forced as they go, and left out of the comparison. */
+	/* The cross-direction order promise: PDUs in the order the engine could
+	 * report them (settle_frame: never before their own frame, never after
+	 * the frame being read), but for those it released out of order
+	 * (max_held, memory): counted in order_forced as they go, and left out
+	 * of the comparison. */
+	FAIL_IF(p->settle_frame < p->frame || p->settle_frame > cur_frame);
 	uint64_t fo = forced(e->s);
 	if (trace)
 		fprintf(stderr, "engine %d pdu side %d seq %u len %u frames %llu/%llu/%llu hole %u\n", e->mirror,
 			side, p->seq, p->len, (unsigned long long)p->first_frame,
 			(unsigned long long)p->arrived_frame, (unsigned long long)p->frame, p->first_hole);
 	if (fo == e->last_forced) {
-		FAIL_IF(p->frame < e->last_frame);
-		e->last_frame = p->frame;
+		FAIL_IF(p->settle_frame < e->last_frame);
+		e->last_frame = p->settle_frame;
 	}
 	e->last_forced = fo;
 	if (p->kind == IWS_PDU_MPA_FRAME) {

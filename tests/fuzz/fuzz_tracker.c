@@ -29,7 +29,7 @@ static void on_op(void *ctx, const struct iws_op *op)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct iws_tracker_limits lim = { 64 };
+	struct iws_tracker_limits lim = { .max_inflight = 64, .max_ack_wait = 8 };
 	struct iws_tracker *t = iws_tracker_new(&lim, on_op, NULL);
 	if (!t)
 		return 0;
@@ -54,13 +54,45 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (flags & 0x04)
 			iws_tracker_gap(t, flags & 1);
+		if ((flags & 0x0C) == 0x0C) {
+			/* a slice hid FPDUs of this direction (frame 0: in frames
+			 * not known), or ACKs before the tracker were forgotten */
+			if (flags & 0x02)
+				iws_tracker_acks_forgotten(t, !(flags & 1), (uint32_t)(frame * 64));
+			else
+				iws_tracker_hidden(t, flags & 1, (flags & 0x40) ? 0 : frame + 1,
+						   (int64_t)frame * 1000 + 1);
+		}
 		struct iws_msg m;
 		if (iws_rdmap_parse(data + off, len, &m).status == IWS_OK) {
 			frame++;
-			struct iws_seg s = { (uint8_t)(flags & 1), frame, (int64_t)frame * 1000, &m,
-					     (flags & 2) ? IWS_CRC_BAD : IWS_CRC_OK, (flags & 8) != 0 };
+			/* Sequence ranges, first transmissions and ACKs from the
+			 * same octets: operations wait for their ACK, get resent
+			 * octets and closes attributed. */
+			struct iws_seg s = {
+				.dir = (uint8_t)(flags & 1),
+				.frame = frame,
+				.ts_ns = (int64_t)frame * 1000,
+				.msg = &m,
+				.crc = (flags & 2) ? IWS_CRC_BAD : IWS_CRC_OK,
+				.truncated = (flags & 8) != 0,
+				.first_frame = frame - (flags & 0x40 ? 1 : 0),
+				.first_ts = (int64_t)frame * 1000 - (flags & 0x40 ? 500 : 0),
+				.arrived_frame = frame,
+				.arrived_ts = (int64_t)frame * 1000 - (flags & 0x80 ? 200 : 0),
+				.has_seq = (flags & 0x20) != 0,
+				.seq = (uint32_t)(frame * 64),
+				.len = len,
+				.retrans = flags >> 6,
+			};
 			struct iws_seg_note note;
 			iws_tracker_segment(t, &s, &note);
+			if (s.retrans)
+				iws_tracker_resent(t, s.dir, s.seq, len);
+			if (flags & 0x80)
+				iws_tracker_ack(t, !s.dir, (uint32_t)(frame * 64 - len), frame, s.ts_ns, len & 1);
+			if ((flags & 0xC8) == 0xC8)
+				iws_tracker_closed(t, s.dir, frame);
 		}
 		off += len;
 	}

@@ -7,7 +7,7 @@
 #
 # SECONDS per harness (default 300); HARNESS names (default: all of them:
 # fuzz_mpa_frame fuzz_fpdu fuzz_rdmap fuzz_tracker fuzz_stream
-# fuzz_cli_packets fuzz_cli_pcap). Each run starts from the committed corpus
+# fuzz_nvme fuzz_cli_packets fuzz_cli_pcap fuzz_cli_merge). Each run starts from the committed corpus
 # (tests/fuzz/corpus/NAME) and writes what it finds to
 # $FUZZ_WORK/NAME (default build-fuzz/fuzz-work): new inputs in corpus/, a
 # crash, leak, timeout or out-of-memory reproducer in artifacts/ and the log
@@ -15,6 +15,8 @@
 # (libFuzzer -merge=1 keeps only inputs that add coverage; review the result
 # before committing, and keep the corpora small). --jobs N runs N fuzzing
 # processes per harness (default 1; the machine may be shared).
+# FUZZ_TIMEOUT (seconds, default 10) is libFuzzer's -timeout for one input:
+# wall-clock time, so raise it on a loaded machine.
 #
 # Prints, per harness, the executions run, the coverage reached (cov: edges,
 # ft: features), the corpus size and the findings; exits 1 if any harness
@@ -34,8 +36,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 secs=${1:-300}
+timeout=${FUZZ_TIMEOUT:-10}
 [ $# -gt 0 ] && shift
-all="fuzz_mpa_frame fuzz_fpdu fuzz_rdmap fuzz_tracker fuzz_stream fuzz_cli_packets fuzz_cli_pcap"
+all="fuzz_mpa_frame fuzz_fpdu fuzz_rdmap fuzz_tracker fuzz_stream fuzz_nvme fuzz_cli_packets fuzz_cli_pcap fuzz_cli_merge"
 harnesses=${*:-$all}
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 work=${FUZZ_WORK:-$build/fuzz-work}
@@ -62,12 +65,12 @@ for h in $harnesses; do
 	set +e
 	if [ "$jobs" -gt 1 ]; then
 		(cd "$work/$h" && "$bin" "$work/$h/corpus" "$seeds" -max_total_time="$secs" \
-			-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+			-timeout="$timeout" -rss_limit_mb=2048 -print_final_stats=1 \
 			-artifact_prefix="$work/$h/artifacts/" -jobs="$jobs" -workers="$jobs" >"$log" 2>&1)
 		rc=$?
 		cat "$work/$h"/fuzz-*.log >>"$log" 2>/dev/null
 	else
-		"$bin" "$work/$h/corpus" "$seeds" -max_total_time="$secs" -timeout=10 \
+		"$bin" "$work/$h/corpus" "$seeds" -max_total_time="$secs" -timeout="$timeout" \
 			-rss_limit_mb=2048 -print_final_stats=1 \
 			-artifact_prefix="$work/$h/artifacts/" >"$log" 2>&1
 		rc=$?

@@ -17,13 +17,7 @@ sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pcaptool  # noqa: E402
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-    return cond
+from checklib import check, verdict  # noqa: E402
 
 
 def run(tool, args, stdin=None):
@@ -77,7 +71,8 @@ def main(argv):
     check(rc == 2 and out == "" and "stdin" in err, "garbage on stdin: exit 2 naming stdin")
 
     # --- usage errors: exit 2 ---
-    for args in (["--no-such-option", rping], ["summary"], ["stats", "--format", "csv", rping],
+    for args in (["--no-such-option", rping], ["summary"], ["summary", "--format", "csv", rping],
+                 ["report", "--format", "json", rping], ["stats", "--interval", "0", rping],
                  ["ops", "--op", "frobnicate", rping], ["ops", "--since", "yesterday", rping],
                  ["ops", "--since", "9999-01-01 00:00:00", rping], ["ops", "--until", "+99999999999", rping],
                  ["--max-flows", "0", rping], ["--max-reasm", "1Q", rping],
@@ -109,10 +104,18 @@ def main(argv):
     rc, out, err = run(tool, ["ops", "--format", "jsonl", w("cut-mid-record.pcap")])
     got = jsonl(out)
     check(rc == 0 and "file ends inside a record" in err, "truncated file: ops warns on stderr")
-    # Everything that ended before the cut is reported exactly as in the full file.
-    before = [o for o in full_ops if o["last_frame"] <= 50]
+    # Everything that ended before the cut is reported exactly as in the full
+    # file, but for an acknowledgement that came after the cut.
+    def upto_cut(o):
+        o = dict(o)
+        if o["ack_frame"] is not None and o["ack_frame"] > 50:
+            o["ack_frame"] = o["ack_ns"] = None
+            o["ack_with_data"] = False
+        return o
+    before = [upto_cut(o) for o in full_ops if o["last_frame"] <= 50]
     check(len(before) > 20 and [o for o in got if o["last_frame"] <= 50] == before,
           "truncated file: every operation before the cut still reported")
+    check(any(o["ack_frame"] for o in got), "truncated file: ACKs before the cut still found")
     rc, _, _ = run(tool, ["summary", "--fail-on", "damaged", w("cut-mid-record.pcap")])
     check(rc == 1, "truncated file: --fail-on damaged exits 1 (got %d)" % rc)
     rc, _, _ = run(tool, ["summary", "--fail-on", "damaged", rping])
@@ -123,7 +126,7 @@ def main(argv):
     # the MPA length (2), the DDP header (14 or 18) and, for a Read Request, the
     # sink STag and TO that tie the Read Responses to it (12 more), but not the
     # payload. Operations are still found and counted with their full sizes,
-    # marked incomplete (truncated).
+    # complete, with their latencies, marked truncated (payload not captured).
     pcaptool.write(w("snap100.pcap"), pcaptool.snap(p, 100))
     rc, out, err = run(tool, ["summary", w("snap100.pcap")])
     check(rc == 0 and "cut by the snapshot length" in out, "snaplen 100: reported, exit 0")
@@ -131,18 +134,27 @@ def main(argv):
     key = lambda o: (o["qp"], o["op"], o["first_frame"], o["bytes"], o["segments"])  # noqa: E731
     check([key(o) for o in got] == [key(o) for o in full_ops],
           "snaplen 100: the same operations with their full sizes")
-    check(all(not o["complete"] and "truncated" in o["flags"] for o in got if o["bytes"] > 34),
-          "snaplen 100: operations whose payload was cut are incomplete (truncated)")
+    check(all(o["complete"] and not o["payload_captured"] and "truncated" in o["flags"]
+              for o in got if o["bytes"] > 34),
+          "snaplen 100: operations whose payload was cut are complete, marked truncated")
+    check([o["latency_ns"] for o in got] == [o["latency_ns"] for o in full_ops],
+          "snaplen 100: every latency as in the full capture")
     rc, _, _ = run(tool, ["summary", "--fail-on", "damaged", w("snap100.pcap")])
     check(rc == 1, "snaplen 100: --fail-on damaged exits 1")
     # Shorter still (96: 30 octets, the Read Request's sink TO cut): every FPDU is
     # still counted (rping: 10 x (Read Request, Read Response, Write, 4 Sends) =
-    # 70), and nothing is claimed complete.
+    # 70), and the Reads are matched to their responses by order (RFC 5040
+    # 5.2.1): the same 60 operations, complete, with the same latencies.
     pcaptool.write(w("snap96.pcap"), pcaptool.snap(p, 96))
     rc, out, err = run(tool, ["stats", "--format", "json", w("snap96.pcap")])
     q = json.loads(out)["qps"][0] if rc == 0 else {}
-    check(rc == 0 and q.get("fpdus") == 70 and q.get("incomplete") == q.get("operations"),
-          "snaplen 96: all 70 FPDUs decoded, no operation claimed complete")
+    check(rc == 0 and q.get("fpdus") == 70 and q.get("operations") == 60 and
+          q.get("incomplete") == 0, "snaplen 96: all 70 FPDUs, 60 operations, all complete")
+    got = jsonl(run(tool, ["ops", "--format", "jsonl", w("snap96.pcap")])[1])
+    check([(key(o), o["latency_ns"]) for o in got] == [(key(o), o["latency_ns"]) for o in full_ops],
+          "snaplen 96: the same operations and latencies as the full capture")
+    check(all(o["read_size"] is None for o in got if o["op"] == "read"),
+          "snaplen 96: the Read Requests' sizes were cut: null, not zero")
 
     # --- a damaged packet: a record cut inside its IP header ---
     recs = list(p.records)
@@ -158,10 +170,7 @@ def main(argv):
     check(stats["capture"]["truncated_headers"] == 1, "damaged packet: counted in stats")
     check(stats["qps"][0]["gaps"] == 1, "damaged packet: its data is a gap in the stream")
 
-    for f in failures:
-        print("FAIL:", f)
-    print("%d failure(s)" % len(failures))
-    return 1 if failures else 0
+    return verdict()
 
 
 if __name__ == "__main__":

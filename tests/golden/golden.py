@@ -12,10 +12,11 @@ Usage: golden.py [--update] TOOL ROOT SAMPLE KIND EXPECTED
 With --update the expected file is (re)written instead (tests/golden/update.sh).
 Runs with TZ=UTC so calendar times do not depend on the machine.
 """
-import difflib
 import os
 import subprocess
 import sys
+
+from checklib import golden
 
 KINDS = {
     "summary": ["summary", "--no-progress"],
@@ -42,27 +43,7 @@ def main(argv):
     if p.returncode != 0:
         print("iwarpscope exited %d: %s" % (p.returncode, p.stderr.decode(errors="replace")))
         return 1
-    got = p.stdout.decode()
-    if update:
-        os.makedirs(os.path.dirname(expected), exist_ok=True)
-        with open(expected, "w") as f:
-            f.write(got)
-        return 0
-    try:
-        with open(expected) as f:
-            want = f.read()
-    except OSError as e:
-        print("no expected output (%s): run tests/golden/update.sh" % e)
-        return 1
-    if got == want:
-        return 0
-    diff = list(difflib.unified_diff(want.splitlines(), got.splitlines(), expected, "iwarpscope",
-                                     lineterm="", n=2))
-    print("\n".join(diff[:80]))
-    if len(diff) > 80:
-        print("... %d more diff lines" % (len(diff) - 80))
-    return 1
-
+    return golden(p.stdout.decode(), expected, update, "iwarpscope")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

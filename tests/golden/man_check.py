@@ -16,7 +16,8 @@ def main(argv):
     with open(man) as f:
         page = f.read().replace("\\-", "-").replace("\\fR", "").replace("\\fP", "")
     words = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*|-[a-zA-Z])\b", help_text))
-    words |= {"summary", "ops", "stats", "fpdus", "nvme", "text", "json", "jsonl", "csv"}
+    words |= {"summary", "ops", "stats", "fpdus", "nvme", "report", "merge", "text", "json", "jsonl",
+              "csv", "sketch", "source"}
     words |= {"crc", "gap", "terminate", "incomplete", "damaged", "malformed", "all"}
     missing = sorted(w for w in words if not re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(w), page))
     for w in missing:

@@ -22,28 +22,13 @@ DDP segments.
 import json
 import math
 import os
-import subprocess
 import sys
+
+from checklib import check, run_ok as run, verdict
 
 SERVER = "10.77.0.1"
 CLIENT = "10.77.0.2"
 SEGS_64K = math.ceil(65536 / (1448 - 2 - 14 - 4))   # 46
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-
-
-def run(tool, args):
-    p = subprocess.run([tool] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=dict(os.environ, TZ="UTC"))
-    if p.returncode != 0:
-        raise RuntimeError("%s: exit %d %s" % (args, p.returncode, p.stderr.decode()))
-    return p.stdout.decode()
-
 
 def load(tool, path):
     ops = [json.loads(l) for l in run(tool, ["ops", "--format", "jsonl", path]).splitlines()]
@@ -51,9 +36,11 @@ def load(tool, path):
     return ops, stats
 
 
-def of(ops, qp=None, op=None, src_host=None):
+def of(ops, qp=None, op=None, src_host=None, rtr=False):
+    """The operations asked for; RTR messages (listed, flagged) only with rtr=True."""
     return [o for o in ops if (qp is None or o["qp"] == qp) and (op is None or o["op"] == op)
-            and (src_host is None or o["src"].split(":")[0] == src_host)]
+            and (src_host is None or o["src"].split(":")[0] == src_host)
+            and o["rtr"] == rtr]
 
 
 def qp_by(stats, qp):
@@ -189,6 +176,10 @@ def main(argv):
     ops, st = load_one("23-p2p-rping")
     q = rping("23-p2p-rping", ops, st, 64, p2p=True)
     check(q["rtr"] == "write" and q["rtr_messages"] == 1, "23: one zero-length Write RTR")
+    rtr = of(ops, rtr=True)
+    check(len(rtr) == 1 and rtr[0]["op"] == "write" and rtr[0]["bytes"] == 0
+          and rtr[0]["src"].startswith(CLIENT) and rtr[0]["complete"],
+          "23: the RTR listed as a flagged zero-length Write by the initiator")
 
     # 26: ib_read_bw -n 30 -s 65536 with 2% loss and reordering (netem): TCP
     # recovers, so all 30 reads of 64 KiB complete; the capture shows the
@@ -212,8 +203,16 @@ def main(argv):
     check(len(w) == len(ops) and len(w) > 2, "27: only Writes")
     check(not w[0]["complete"] and "started_before" in w[0]["flags"], "27: first cut by the start")
     check(not w[-1]["complete"], "27: last Write cut by the end")
+    # The server's FIN (frame 819) and RSTs: the client kept sending. Writes
+    # with octets sent after the FIN cannot have been placed.
+    before = [o for o in w if not o["after_close"]]
+    after = [o for o in w if o["after_close"]]
+    check(len(after) > 10 and all(not o["complete"] and o["first_frame"] < 2400 for o in after)
+          and all(o["last_frame"] > 819 for o in after)
+          and all(o["last_frame"] < 819 for o in before),
+          "27: Writes sent after the server's FIN flagged after_close, not complete")
     check(all(o["complete"] and o["bytes"] == 65536 and o["segments"] == SEGS_64K
-              for o in w[1:-1]), "27: every other Write is 64 KiB in 46 segments")
+              for o in before[1:]), "27: every other Write is 64 KiB in 46 segments")
 
     # 30: NVMe over Fabrics (nvme-rdma host, nvmet-rdma target, both on siw over lo,
     # 10.77.1.1 both ends, CRC off), `nvme connect -i 2`: the admin queue and two I/O
@@ -264,10 +263,7 @@ def main(argv):
     check(all(o["complete"] for o in ops) and q["gaps"] == 0, "31: every operation complete, no gap")
     check("nvme" not in q and "nvme" not in st["total"], "31: not taken for NVMe")
 
-    for f in failures:
-        print("FAIL:", f)
-    print("%d failure(s)" % len(failures))
-    return 1 if failures else 0
+    return verdict()
 
 
 if __name__ == "__main__":

@@ -5,14 +5,17 @@
 For SAMPLE.pcap[ng] with SAMPLE.truth.json (samples/README.md describes the schema):
   - `iwarpscope ops --format jsonl`: the same operations in the same order, every field
     the truth gives (qp, src, dst, op, opcode, first_frame, last_frame, start_ns, end_ns,
-    bytes, segments, stag, to, qn, msn, latency_ns exactly, complete, crc_errors and the
-    per-type extras);
+    bytes, segments, stag, to, qn, msn, latency_ns exactly, complete, crc_errors, the loss
+    attribution first_inorder_frame, retransmissions, stall_ns, ack_frame, ack_ns,
+    after_close, rtr, and the per-type extras);
   - `iwarpscope fpdus`: the same FPDUs (by qp, direction and sequence number) with the
     same framing, frames, markers, CRC status, DDP fields and operation;
   - `iwarpscope stats --format json`: per connection the negotiated MPA parameters, the
-    handshake frames and the gaps; per QP and type the operation counts and bytes, and the
-    latency distribution recomputed from the truth's operations (nearest-rank quantiles,
-    docs/semantics.md).
+    handshake frames, the gaps, the TCP behaviour (`retransmissions`, `tcp`) and the
+    teardown (each FIN, RST and Terminate with the operations outstanding then, compared as
+    operation indices); per QP and type (RTR messages left out) the operation counts, bytes,
+    retransmissions and stall, and the latency and delivery distributions recomputed from the
+    truth's operations (nearest-rank quantiles, docs/semantics.md).
 
 Usage: truth_check.py IWARPSCOPE SAMPLE.pcap [...]
 Exit status: 0 all equal, 1 a difference (each one printed), 2 a tool failure.
@@ -69,7 +72,8 @@ class Checker:
 
 OP_FIELDS = ["qp", "src", "dst", "op", "opcode", "first_frame", "last_frame", "start_ns",
              "end_ns", "bytes", "segments", "stag", "to", "qn", "msn", "latency_ns",
-             "complete", "crc_errors"]
+             "complete", "crc_errors", "first_inorder_frame", "retransmissions", "stall_ns",
+             "ack_frame", "ack_ns", "after_close", "rtr", "payload_captured"]
 OP_EXTRAS = ["term_layer", "term_etype", "term_errcode", "inval_stag", "immediate",
              "atomic_req_id", "atomic_orig_value"]
 FPDU_FIELDS = ["wire_len", "first_frame", "frame", "ulpdu_len", "pad", "markers", "crc",
@@ -111,6 +115,41 @@ def check_fpdus(ck, truth, fpdus, ops):
                     % (k[0], k[1], k[2], gop, w.get("op")))
 
 
+def distribution(vals):
+    """min, mean, nearest-rank quantiles and max of vals (docs/semantics.md)."""
+    v = sorted(vals)
+    return {"count": len(v), "min": v[0], "max": v[-1],
+            "mean": (sum(v) + len(v) // 2) // len(v),
+            "p50": nearest_rank(v, 0.5), "p90": nearest_rank(v, 0.9),
+            "p99": nearest_rank(v, 0.99), "p999": nearest_rank(v, 0.999)}
+
+
+def check_teardown(ck, truth, stats, ops):
+    """Each FIN, RST and Terminate, with the operations outstanding then: our op ids
+    become operation indices through the ops output (whose order the ops check compares
+    with the truth's)."""
+    index = {(o["qp"], o["id"]): i for i, o in enumerate(ops)}
+    qps = {q["qp"]: q for q in stats["qps"]}
+    for c in truth["connections"]:
+        q = qps.get(c["qp"])
+        if q is None:
+            continue
+        ck.eq("conn.retransmissions", "qp %d retransmissions" % c["qp"], q.get("retransmissions"),
+              c["retransmissions"])
+        for k, v in c["tcp"].items():
+            ck.eq("conn.tcp.%s" % k, "qp %d tcp %s" % (c["qp"], k), (q.get("tcp") or {}).get(k), v)
+        want = [(t["kind"], t["from"], t["frame"], t["ns"], t["outstanding"],
+                 sorted(t["outstanding_ops"])) for t in c["teardown"]]
+        got = []
+        for t in q.get("teardown") or []:
+            ids = [index.get((c["qp"], i), "id %d" % i) for i in t["outstanding_ids"]]
+            got.append((t["kind"], t["from"], t["frame"], t["ns"], t["outstanding"],
+                        sorted(ids, key=str)))
+        got.sort(key=lambda x: (x[2], ["fin", "rst", "terminate"].index(x[0])))
+        ck.eq("conn.teardown", "qp %d teardown (kind, from, frame, ns, outstanding, ops)"
+              % c["qp"], got, want)
+
+
 def check_stats(ck, truth, stats):
     qps = {q["qp"]: q for q in stats["qps"]}
     for c in truth["connections"]:
@@ -133,14 +172,23 @@ def check_stats(ck, truth, stats):
         got_gaps = sorted((g["dir"], g["seq"], g["len"]) for g in q.get("gap_list", []))
         ck.eq("conn.gaps", "qp %d gaps (dir, seq, len)" % c["qp"], got_gaps, want_gaps)
 
-    # Per QP and type: count, bytes, and the latency of complete operations.
+    # Per QP and type (RTR messages left out): count, bytes, retransmissions, stall, the
+    # latency of complete operations and the delivery time of complete ones with an ACK.
     per = {}
     for o in truth["operations"]:
-        e = per.setdefault((o["qp"], o["op"]), {"count": 0, "bytes": 0, "lat": []})
+        if o["rtr"]:
+            continue
+        e = per.setdefault((o["qp"], o["op"]), {"count": 0, "bytes": 0, "lat": [],
+                                                "retransmissions": 0, "stall_ns": 0,
+                                                "delivery": []})
         e["count"] += 1
         e["bytes"] += o["bytes"]
+        e["retransmissions"] += o["retransmissions"]
+        e["stall_ns"] += o["stall_ns"]
         if o["complete"] and o["latency_ns"] is not None:
             e["lat"].append(o["latency_ns"])
+        if o["complete"] and o["ack_ns"] is not None:
+            e["delivery"].append(o["ack_ns"])
     got_types = {(q["qp"], t) for q in stats["qps"] for t in q["ops"]}
     ck.eq("stats.types", "(qp, op) pairs", sorted(got_types), sorted(per))
     for (qp, t), e in sorted(per.items()):
@@ -149,17 +197,16 @@ def check_stats(ck, truth, stats):
             continue
         ck.eq("stats.count", "qp %d %s count" % (qp, t), s["count"], e["count"])
         ck.eq("stats.bytes", "qp %d %s bytes" % (qp, t), s["bytes"], e["bytes"])
-        lat = sorted(e["lat"])
-        if not lat:
-            ck.eq("stats.latency", "qp %d %s latency" % (qp, t), s["latency_ns"], None)
-            continue
-        want = {"count": len(lat), "min": lat[0], "max": lat[-1],
-                "mean": (sum(lat) + len(lat) // 2) // len(lat),
-                "p50": nearest_rank(lat, 0.5), "p90": nearest_rank(lat, 0.9),
-                "p99": nearest_rank(lat, 0.99), "p999": nearest_rank(lat, 0.999)}
-        got = s["latency_ns"] or {}
-        for k, v in want.items():
-            ck.eq("stats.latency", "qp %d %s latency %s" % (qp, t, k), got.get(k), v)
+        for k in ("retransmissions", "stall_ns"):
+            ck.eq("stats.%s" % k, "qp %d %s %s" % (qp, t, k), s.get(k), e[k])
+        for key, name, vals in (("latency_ns", "latency", e["lat"]),
+                                ("delivery_ns", "delivery", e["delivery"])):
+            if not vals:
+                ck.eq("stats.%s" % name, "qp %d %s %s" % (qp, t, name), s.get(key), None)
+                continue
+            got = s.get(key) or {}
+            for k, v in distribution(vals).items():
+                ck.eq("stats.%s" % name, "qp %d %s %s %s" % (qp, t, name, k), got.get(k), v)
 
 
 def check_sample(tool, path):
@@ -177,6 +224,7 @@ def check_sample(tool, path):
     check_ops(ck, truth, ops)
     check_fpdus(ck, truth, fpdus, ops)
     check_stats(ck, truth, stats)
+    check_teardown(ck, truth, stats, ops)
     return ck
 
 
@@ -197,10 +245,11 @@ def main(argv):
         if ck.diffs:
             failed += 1
             print("FAIL %s: %d difference(s)" % (ck.name, len(ck.diffs)))
-            for d in ck.diffs[:40]:
+            most = int(os.environ.get("TRUTH_MAX_DIFFS", "40"))
+            for d in ck.diffs[:most]:
                 print("   ", d)
-            if len(ck.diffs) > 40:
-                print("    ... %d more" % (len(ck.diffs) - 40))
+            if len(ck.diffs) > most:
+                print("    ... %d more (TRUTH_MAX_DIFFS=N shows N)" % (len(ck.diffs) - most))
         else:
             print("ok   %s" % ck.name)
     return 1 if failed else 0

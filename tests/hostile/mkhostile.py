@@ -22,6 +22,10 @@ really has to track them. Scenarios (file NAME.pcap unless noted):
                      completes, and still open
   wait-forever       20,000 QPs whose initiator sends FPDUs after its MPA
                      Request and never gets a Reply
+  held-storm         no handshake captured; the initiator sends octets in
+                     which no FPDU boundary is ever found (a few at a time),
+                     so the responder's FPDUs, framed, wait for
+                     cross-direction order: 1,500 of 40,000 octets (60 MB)
   read-storm         200,000 Read Requests that are never answered
   write-storm        200,000 RDMA Write segments, each of another message
                      that never sees its last segment
@@ -299,6 +303,27 @@ def wait_forever(out, n=20_000):
     p.close()
 
 
+def held_storm(out, n=1_500):
+    """A mid-stream capture: the initiator's octets might be FPDUs that
+    completed before the responder's, so the responder's framed FPDUs wait
+    while the initiator's direction hunts for boundaries; it never finds
+    one, and its octets come too slowly for the hunt to give up."""
+    p = Pcap(out)
+    cseq, sseq = 7000, 9000
+    big = b"r" * 40_000
+    # the initiator's octets: the start of what may be one 65,000-octet
+    # Send, whose end (and so whether it is one) never comes
+    head = fpdu(send_ulpdu(1, b"i" * (65_000 - 18)))
+    for i in range(n):
+        junk = head[24 * i:24 * (i + 1)]
+        p.write(tcp_packet(A, B, 40010, 18515, cseq, sseq, 0x18, junk), 50)
+        cseq += len(junk)
+        f = fpdu(send_ulpdu(i + 1, big))
+        p.write(tcp_packet(B, A, 18515, 40010, sseq, cseq, 0x18, f), 50)
+        sseq += len(f)
+    p.close()
+
+
 def nvme_sqe_read(cid, slba, key):
     """An NVMe Read command capsule (NVMe Base 2.0 SQE; NVMe-oF keyed SGL):
     little-endian, PSDT 01b, a Keyed SGL Data Block of 4096 octets."""
@@ -491,6 +516,7 @@ SCENARIOS = {
     "max-fpdu-chain": max_fpdu_chain,
     "pending-fpdus": pending_fpdus,
     "wait-forever": wait_forever,
+    "held-storm": held_storm,
     "read-storm": read_storm,
     "write-storm": write_storm,
     "send-storm": send_storm,

@@ -43,6 +43,12 @@ def feed(tool, capture):
             if l.strip()]
     stats = json.loads(run(tool, ["stats", "--format", "json", capture]))
     info = [q["nvme"] for q in stats["qps"] if "nvme" in q]
+    # --no-nvme: the same QPs and operations, no NVMe section
+    bare = json.loads(run(tool, ["stats", "--no-nvme", "--format", "json", capture]))
+    if any("nvme" in q for q in bare["qps"]) or \
+            [q["operations"] for q in bare["qps"]] != [q["operations"] for q in stats["qps"]]:
+        print("FAIL: stats --no-nvme on %s: an NVMe section, or other operations" % capture)
+        sys.exit(1)
     return cmds, info
 
 

@@ -7,7 +7,12 @@ preferences tshark runs with.
 For the capture and each variant, `tshark -q -z iwarp,ops` (as an
 unprivileged user, with the plugin) must equal `iwarpscope stats` exactly:
 per QP and operation, count, complete, bytes, segments and the latency
-min/mean/p50/p99/max. tshark runs with its default preferences, with
+min/mean/p50/p99/max; retransmissions, stall and the delivery (ACK) time
+distribution; per QP the TCP events and FIN/RST teardown. Every operation's
+fields (first transmission, frames, loss attribution, covering ACK,
+after_close, RTR: iwarp_tshark.compare_ops_with_cli) must equal `iwarpscope
+ops --format jsonl` (on every variant with default preferences, on the
+capture with each set). tshark runs with its default preferences, with
 tcp.reassemble_out_of_order on, and with tcp.desegment_tcp_streams off.
 
 Variants (classic pcap input only), each a capture people bring to a
@@ -120,6 +125,13 @@ def variants(p, quick):
     starts = sorted({max(1, n // 4), max(1, n // 2)} if not quick else {max(1, n // 3)})
     for k in starts:
         yield "slice-%d" % (k + 1), pcaptool.Pcap(p.magic, p.snaplen, p.linktype, p.records[k:])
+    # a mirror port's slices (issue 14), from the start and mid-stream
+    for snap in ((96,) if quick else (96, 128)):
+        yield "snap-%d" % snap, pcaptool.Pcap(p.magic, snap, p.linktype,
+                                              [(a, b, o, d[:snap]) for a, b, o, d in p.records])
+    k = starts[-1]
+    yield "slice-%d-snap-96" % (k + 1), pcaptool.Pcap(p.magic, 96, p.linktype,
+                                                      [(a, b, o, d[:96]) for a, b, o, d in p.records[k:]])
     first = next(s for s in segs if s.ok)
     for name, who in (("onedir-A", first.src), ("onedir-B", first.dst)):
         recs = [r for r, s in zip(p.records, segs) if s.ok and s.src == who]
@@ -170,7 +182,7 @@ def main():
         print("SKIP: %s not present" % a.capture)
         return it.SKIP
     r = it.Runner(a.plugin, a.preload)
-    errors, runs, rows, nvme_rows = [], 0, 0, 0
+    errors, runs, rows, nvme_rows, op_rows = [], 0, 0, 0, 0
     try:
         base = r.stage(a.capture)
         cases = [("capture", base)]
@@ -192,6 +204,13 @@ def main():
                 runs += 1
                 rows += n
                 errors += ["%s [%s]: %s" % (name, pname, e) for e in errs]
+                if pname == "default" or name == "capture":
+                    # every operation's numbers and every FIN/RST (issue 13)
+                    it.TSHARK_OPTS[:] = opts
+                    errs, n, _ = it.compare_ops_with_cli(r, path, *it.cli_ops_teardown_tcp(a.cli, path))
+                    it.TSHARK_OPTS[:] = []
+                    op_rows += n
+                    errors += ["%s [%s] ops: %s" % (name, pname, e) for e in errs]
                 if a.nvme:
                     errs, n = it.compare_nvme_with_cli(r, path, a.cli, opts)
                     nvme_rows += n
@@ -203,8 +222,9 @@ def main():
     if errors:
         print("FAIL: plugin and CLI disagree:\n" + "\n".join(errors[:60]))
         return 1
-    print("PASS: plugin equals CLI on %d runs (%d variants x preference sets), %d QP/operation rows%s" %
-          (runs, len(cases), rows, ", %d QP/queue/command rows" % nvme_rows if a.nvme else ""))
+    print("PASS: plugin equals CLI on %d runs (%d variants x preference sets), %d QP/operation rows, "
+          "%d operations field by field%s" %
+          (runs, len(cases), rows, op_rows, ", %d QP/queue/command rows" % nvme_rows if a.nvme else ""))
     return 0
 
 

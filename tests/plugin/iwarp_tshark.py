@@ -50,6 +50,14 @@ iwarp.nvme.connect.sqsize iwarp.nvme.connect.hostnqn iwarp.nvme.connect.subnqn i
 iwarp.nvme.property iwarp.nvme.response_in iwarp.nvme.request_in iwarp.nvme.response_time
 iwarp.nvme.data_in iwarp.nvme.cmd_in
 """.split()
+# Where an operation's time went (issue 13).
+TIMING_FIELDS = """
+iwarp.rdmap.first_transmission iwarp.rdmap.ack_in iwarp.rdmap.ack_time iwarp.rdmap.ack_with_data
+iwarp.rdmap.retransmissions iwarp.rdmap.stall iwarp.rdmap.queued iwarp.rdmap.after_close
+iwarp.rdmap.op.id iwarp.rdmap.op.first_inorder_frame iwarp.rdmap.op.rtr iwarp.rdmap.op.after_close
+iwarp.rdmap.op.payload_captured iwarp.rdmap.acked_op iwarp.rdmap.teardown.kind iwarp.rdmap.teardown.side
+iwarp.rdmap.teardown.outstanding iwarp.rdmap.teardown.op_id iwarp.rdmap.tcp_event
+""".split()
 
 # Extra tshark options per sample (tshark-options.txt: "NAME option..."),
 # e.g. in-order reassembly of out-of-order segments for captures with
@@ -324,7 +332,7 @@ def check_fields(r):
         parts = line.split("\t")
         if len(parts) > 2 and parts[0] == "F":
             have.add(parts[2])
-    missing = [f for f in DESIGN_FIELDS + NVME_FIELDS if f not in have]
+    missing = [f for f in DESIGN_FIELDS + NVME_FIELDS + TIMING_FIELDS if f not in have]
     for p in DESIGN_PREFIXES:
         if not any(h.startswith(p) for h in have):
             missing.append(p + "*")
@@ -333,7 +341,8 @@ def check_fields(r):
             missing.append("protocol " + proto)
     if missing:
         raise Fail("missing from -G fields: " + " ".join(missing))
-    return "%d DESIGN.md and %d NVMe fields present" % (len(DESIGN_FIELDS), len(NVME_FIELDS))
+    return "%d DESIGN.md, %d NVMe and %d timing fields present" % (len(DESIGN_FIELDS), len(NVME_FIELDS),
+                                                                   len(TIMING_FIELDS))
 
 
 def check_clean(r, cap, expect_errors=()):
@@ -492,12 +501,43 @@ def parse_ops(text):
     return res
 
 
+def parse_loss(text):
+    """qp -> dict(ops: op -> dict(retransmissions, stall_ns, acked, ack[5] or None), tcp: [fast
+    retransmits, timeouts, duplicate ACKs, zero windows], teardown: [(kind, from, frame,
+    outstanding, ids)]) from the second table and the TCP/Teardown lines of -z iwarp,ops."""
+    res, rows = qp_rows(text, 9, "Operation")
+    for qp, parts in rows:
+        ack = None if parts[4] == "-" else [round(float(x) * 1000) for x in parts[4:9]]
+        res[qp].setdefault("ops", {})[parts[0]] = dict(retransmissions=int(parts[1]),
+                                                       stall_ns=round(float(parts[2]) * 1000),
+                                                       acked=int(parts[3]), ack=ack)
+    qp = None
+    for line in text.splitlines():
+        m = re.match(r"^QP (\d+)", line)
+        if m:
+            qp = int(m.group(1))
+            continue
+        m = re.match(r"^  TCP: fast retransmits (\d+), timeouts (\d+), duplicate ACKs (\d+), zero windows (\d+)$",
+                     line)
+        if m and qp is not None:
+            res[qp]["tcp"] = [int(x) for x in m.groups()]
+        m = re.match(r"^  Teardown: (FIN|RST) from (\S+) frame (\d+) outstanding (\d+) ids (\S+)$", line)
+        if m and qp is not None:
+            ids = [] if m.group(5) == "-" else [int(x) for x in m.group(5).split(",")]
+            res[qp].setdefault("teardown", []).append((m.group(1).lower(), m.group(2), int(m.group(3)),
+                                                       int(m.group(4)), ids))
+    return res
+
+
 def check_truth_ops(r, cap, truth_path):
-    """-z iwarp,ops counts equal the truth operations."""
+    """-z iwarp,ops counts equal the truth operations (RTR messages left out, as in every
+    statistic: docs/semantics.md)."""
     truth = json.load(open(truth_path))
     got = parse_ops(ops_output(r, cap))
     want = {}
     for o in truth["operations"]:
+        if o.get("rtr"):
+            continue
         q = want.setdefault(o["qp"], {}).setdefault(o["op"], dict(count=0, complete=0, bytes=0, lat=[]))
         q["count"] += 1
         q["complete"] += 1 if o["complete"] else 0
@@ -542,17 +582,39 @@ def cli_stats(cli, cap):
 def compare_with_cli(r, cap, cli, opts=()):
     """(differences, rows compared) between the plugin's -z iwarp,ops (with
     tshark options opts) and the CLI's stats on the same capture."""
-    got = parse_ops(r.run(["-q", "-r", cap, "-z", "iwarp,ops"] + list(opts)))
+    text = r.run(["-q", "-r", cap, "-z", "iwarp,ops"] + list(opts))
+    got = parse_ops(text)
+    loss = parse_loss(text)
     js = cli_stats(cli, cap)
     errs = []
     keys = ("min", "mean", "p50", "p99", "max")
     for qd in js["qps"]:
+        lq = loss.get(qd["qp"])
+        if lq is not None:
+            # the connection's TCP events and FIN/RST (issue 13)
+            t = qd["tcp"]
+            want = [t["fast_retransmits"], t["timeouts"], t["duplicate_acks"], t["zero_windows"]]
+            if lq.get("tcp") != want:
+                errs.append("qp %d TCP events: CLI %s, plugin %s" % (qd["qp"], want, lq.get("tcp")))
+            want = [(x["kind"], x["from"], x["frame"], x["outstanding"], x["outstanding_ids"])
+                    for x in qd["teardown"] if x["kind"] in ("fin", "rst")]
+            if lq.get("teardown", []) != want:
+                errs.append("qp %d teardown: CLI %s, plugin %s" % (qd["qp"], want, lq.get("teardown", [])))
         for op, st in qd.get("ops", {}).items():
             g = got.get(qd["qp"], {}).get(op)
             if not g:
                 if st.get("count"):
                     errs.append("qp %d %s: CLI %d, plugin none" % (qd["qp"], op, st["count"]))
                 continue
+            gl = (lq or {}).get("ops", {}).get(op)
+            if gl is None:
+                errs.append("qp %d %s: no retransmission/stall/ack row in the plugin" % (qd["qp"], op))
+            else:
+                d = st.get("delivery_ns")
+                want = dict(retransmissions=st["retransmissions"], stall_ns=st["stall_ns"],
+                            acked=d["count"] if d else 0, ack=[d[k] for k in keys] if d else None)
+                if gl != want:
+                    errs.append("qp %d %s loss/delivery: CLI %s, plugin %s" % (qd["qp"], op, want, gl))
             for k in ("count", "complete", "bytes", "segments"):
                 if k in st and st[k] != g[k]:
                     errs.append("qp %d %s %s: CLI %s, plugin %s" % (qd["qp"], op, k, st[k], g[k]))
@@ -569,20 +631,29 @@ def compare_with_cli(r, cap, cli, opts=()):
     return errs, len(cli_ops)
 
 
-def pdml_nvme(xml_text):
-    """Every iwarp.nvme item: dicts of its fields (lists for repeated ones:
-    iwarp.nvme.data_in) with the frame and the QP (iwarp.rdmap.qp)."""
-    out = []
+def pdml_packets(xml_text):
+    """(frame number, its proto elements) of every packet of a PDML document."""
     for pkt in ET.fromstring(xml_text).iter("packet"):
-        num = qp = None
-        for proto in pkt.findall("proto"):
-            name = proto.get("name")
-            if name == "frame":
+        num = None
+        protos = pkt.findall("proto")
+        for proto in protos:
+            if proto.get("name") == "frame":
                 for f in proto.iter("field"):
                     if f.get("name") == "frame.number":
                         num = int(f.get("show"))
                         break
-            elif name == "iwarp.rdmap":
+        yield num, protos
+
+
+def pdml_nvme(xml_text):
+    """Every iwarp.nvme item: dicts of its fields (lists for repeated ones:
+    iwarp.nvme.data_in) with the frame and the QP (iwarp.rdmap.qp)."""
+    out = []
+    for num, protos in pdml_packets(xml_text):
+        qp = None
+        for proto in protos:
+            name = proto.get("name")
+            if name == "iwarp.rdmap":
                 for f in proto.iter("field"):
                     if f.get("name") == "iwarp.rdmap.qp":
                         qp = int(f.get("show"))
@@ -724,6 +795,215 @@ def compare_nvme_with_cli(r, cap, cli, opts=()):
     return errs, rows
 
 
+def pdml_op_ends(xml_text):
+    """(qp, op id) -> list of the iwarp.rdmap items that carry an operation's
+    numbers (those with iwarp.rdmap.retransmissions: its last FPDU), each a
+    dict of its fields with the frame."""
+    out = {}
+    for num, protos in pdml_packets(xml_text):
+        for proto in protos:
+            if proto.get("name") == "iwarp.rdmap":
+                d = {"frame": num}
+                for f in proto.iter("field"):
+                    n = f.get("name")
+                    if n and n.startswith("iwarp.rdmap.") and n not in d:
+                        d[n] = f.get("show")
+                if "iwarp.rdmap.retransmissions" in d and "iwarp.rdmap.op.id" in d:
+                    key = (as_int(d["iwarp.rdmap.qp"]), as_int(d["iwarp.rdmap.op.id"]))
+                    out.setdefault(key, []).append(d)
+    return out
+
+
+def pdml_teardowns(r, cap):
+    """[(frame, kind, side, outstanding, [ids])] of every FIN/RST the plugin shows."""
+    out = r.run(["-2", "-r", cap, "-Y", "iwarp.rdmap.teardown.kind", "-T", "fields", "-E", "occurrence=a",
+                 "-E", "aggregator=,", "-e", "frame.number", "-e", "iwarp.rdmap.teardown.kind",
+                 "-e", "iwarp.rdmap.teardown.outstanding", "-e", "iwarp.rdmap.teardown.op_id"] + TSHARK_OPTS)
+    res = []
+    for line in out.splitlines():
+        c = line.split("\t")
+        if len(c) < 4:
+            continue
+        kinds = [int(x) for x in c[1].split(",") if x]
+        outs = [int(x) for x in c[2].split(",") if x]
+        ids = [int(x) for x in c[3].split(",") if x]
+        for k, o in zip(kinds, outs):
+            mine, ids = ids[:min(o, 1024)], ids[min(o, 1024):]
+            res.append((int(c[0]), k, o, mine))
+    return res
+
+
+# The CLI's per-operation numbers (ops --format jsonl) and the plugin fields
+# that carry them on the operation's last FPDU (times in ns).
+OP_FRAMES = (("first_frame", "iwarp.rdmap.first_transmission"), ("first_frame", "iwarp.rdmap.op.first_frame"),
+             ("last_frame", "iwarp.rdmap.op.last_frame"),
+             ("first_inorder_frame", "iwarp.rdmap.op.first_inorder_frame"))
+OP_BOOLS = (("complete", "iwarp.rdmap.op.complete"), ("payload_captured", "iwarp.rdmap.op.payload_captured"),
+            ("rtr", "iwarp.rdmap.op.rtr"), ("after_close", "iwarp.rdmap.op.after_close"))
+OP_TIMES = (("stall_ns", "iwarp.rdmap.stall"), ("queued_ns", "iwarp.rdmap.queued"),
+            ("ack_ns", "iwarp.rdmap.ack_time"), ("latency_ns", "iwarp.rdmap.response_time"))
+SEV_FIN, SEV_RST = 10, 11
+
+
+def compare_ops_with_cli(r, cap, ops, teardown, tcp):
+    """Each operation of the CLI's `ops` list against the plugin's fields on
+    its last FPDU: its frames (first transmission, first in order, last), the
+    flags (complete, payload_captured, rtr, after_close), retransmissions,
+    stall, queued, the covering ACK (ack_in, ack_time, ack_with_data) and the
+    response time; every FIN/RST of the CLI's teardown lists with its
+    outstanding operations; the TCP events marked frame by frame
+    (iwarp.rdmap.tcp_event) summed per QP against the CLI's tcp counts (tcp:
+    qp -> that dict). Returns (differences, operations, FIN/RST compared)."""
+    got = pdml_op_ends(r.run(["-2", "-r", cap, "-Y", "iwarp.rdmap.retransmissions", "-T", "pdml",
+                              "-J", "frame iwarp.rdmap"] + TSHARK_OPTS))
+    errs, n = [], 0
+
+    def ns(v):
+        return None if v is None else round(float(v) * 1e9)
+    seen = set()
+    for o in ops:
+        key = (o["qp"], o["id"])
+        seen.add(key)
+        where = "qp %d op %d (%s, frames %s-%s)" % (o["qp"], o["id"], o["op"], o["first_frame"], o["last_frame"])
+        recs = got.get(key, [])
+        if len(recs) != 1:
+            errs.append("%s: %d plugin items with its numbers, want 1" % (where, len(recs)))
+            continue
+        d = recs[0]
+
+        def cmp(name, want, have):
+            if want != have:
+                errs.append("%s: %s = %s, CLI %s" % (where, name, have, want))
+        cmp("frame of its numbers (last FPDU)", o["last_frame"], d["frame"])
+        for k, f in OP_FRAMES:
+            cmp(f, o[k], as_int(d.get(f)))
+        for k, f in OP_BOOLS:
+            cmp(f, 1 if o[k] else 0, as_int(d.get(f)))
+        cmp("iwarp.rdmap.retransmissions", o["retransmissions"], as_int(d.get("iwarp.rdmap.retransmissions")))
+        cmp("iwarp.rdmap.ack_in", o["ack_frame"], as_int(d.get("iwarp.rdmap.ack_in")))
+        cmp("iwarp.rdmap.ack_with_data", (1 if o["ack_with_data"] else 0) if o["ack_frame"] is not None else None,
+            as_int(d.get("iwarp.rdmap.ack_with_data")))
+        for k, f in OP_TIMES:
+            want = o[k]
+            if k == "queued_ns" and "iwarp.rdmap.queued" not in d and want == 0:
+                continue  # shown for reads and atomics only
+            cmp(f, want, ns(d.get(f)))
+        n += 1
+    for key in got:
+        if key not in seen:
+            errs.append("qp %d op %d: in the plugin, not in the CLI's ops" % key)
+    # TCP events frame by frame (iwarp.rdmap.tcp_event), summed per QP, equal
+    # the CLI's tcp counts
+    ev_names = {1: "fast_retransmits", 2: "timeouts", 4: "zero_windows", 8: "duplicate_acks"}
+    have_ev = {}
+    out = r.run(["-2", "-r", cap, "-Y", "iwarp.rdmap.tcp_event", "-T", "fields", "-E", "occurrence=a",
+                 "-E", "aggregator=,", "-e", "tcp.stream", "-e", "iwarp.rdmap.tcp_event"] + TSHARK_OPTS)
+    for line in out.splitlines():
+        c = line.split("\t")
+        for x in c[1].split(","):
+            k = (int(c[0]), ev_names[int(x, 0)])
+            have_ev[k] = have_ev.get(k, 0) + 1
+    want_ev = {(qp, k): v for qp, t in tcp.items() for k, v in t.items() if v}
+    if have_ev != want_ev:
+        errs.append("TCP events (qp, kind): plugin %s, CLI %s" % (sorted(have_ev.items()), sorted(want_ev.items())))
+    want_td = sorted((t["frame"], SEV_FIN if t["kind"] == "fin" else SEV_RST, t["outstanding"], t["outstanding_ids"])
+                     for t in teardown if t["kind"] in ("fin", "rst"))
+    have_td = sorted(pdml_teardowns(r, cap))
+    if want_td != have_td:
+        errs.append("teardown (frame, kind, outstanding, ids): plugin %s, CLI %s" % (have_td[:8], want_td[:8]))
+    return errs, n, len(want_td)
+
+
+def cli_ops_teardown_tcp(cli, cap):
+    """The CLI's operations (ops --format jsonl), its FIN/RST/Terminate list
+    and its TCP events per QP (stats --format json)."""
+    env = dict(os.environ, TZ="UTC")
+    out = subprocess.run([cli, "ops", "--format", "jsonl", cap], stdout=subprocess.PIPE, check=True,
+                         env=env).stdout.decode()
+    st = cli_stats(cli, cap)["qps"]
+    return ([json.loads(x) for x in out.splitlines() if x.strip()],
+            [t for qd in st for t in qd.get("teardown", [])], {qd["qp"]: qd["tcp"] for qd in st})
+
+
+# Where each shipped coloring rule must colour something (issue 16 item 3):
+# the sample, and the first frame it may colour there (a rule that matches
+# too much, a boolean field tested for presence, colours earlier frames).
+COLOR_EXPECT = {
+    "iWARP CRC error": ("crc-corrupt", 0),
+    "iWARP Terminate": ("terminate", 0),
+    "iWARP teardown with work outstanding": ("rst-outstanding", 22),
+    "iWARP sent after the peer closed": ("rst-outstanding", 23),
+    "iWARP lost octets or framing": ("gap", 0),
+    "iWARP operation retransmitted or stalled": ("26-netem-read_bw-64k", 0),
+    "iWARP TCP retransmission or zero window": ("zero-window", 0),
+}
+
+
+def check_colorfilters(r, sample, path):
+    """plugin/iwarp.colorfilters is a Wireshark coloring rules file whose every
+    filter compiles, and the rules colour the frames they are for."""
+    rules = []
+    for line in open(path):
+        line = line.rstrip("\n")
+        if not line or line.startswith("#"):
+            continue
+        m = re.match(r"^!?@([^@]+)@(.+)@\[(\d+),(\d+),(\d+)\]\[(\d+),(\d+),(\d+)\]$", line)
+        if not m or any(int(x) > 65535 for x in m.groups()[2:]):
+            raise Fail("not a coloring rule: %r" % line)
+        rules.append((m.group(1), m.group(2)))
+    errs = []
+    for name, filt in rules:
+        want, first = COLOR_EXPECT.get(name, (None, 0))
+        cap = sample(want or "rst-outstanding")[1]
+        try:
+            hit = [int(x) for x in r.run(["-2", "-r", cap, "-Y", filt, "-T", "fields", "-e", "frame.number"]).split()]
+        except Fail as e:
+            errs.append("%s: %s" % (name, e))
+            continue
+        if want and not hit:
+            errs.append("%s: colours no frame of %s" % (name, want))
+        if want and hit and min(hit) < first:
+            errs.append("%s: colours frames %s of %s, none before %d expected" % (name, hit[:10], want, first))
+    missing = [n for n in COLOR_EXPECT if n not in [x[0] for x in rules]]
+    if missing:
+        errs.append("rules missing: %s" % missing)
+    if errs:
+        raise Fail("\n".join(errs))
+    return "%d coloring rules compile, %d colour their sample" % (len(rules), len(COLOR_EXPECT))
+
+
+def check_io_graphs(r, sample, path):
+    """plugin/iwarp.io_graphs is an io_graphs UAT of Wireshark 4.0 (9 quoted
+    fields a line) whose filters compile and whose Y fields, graphed with
+    tshark's io,stat (what I/O Graphs computes) on a capture with loss, are
+    not all zero."""
+    cap = sample("26-netem-read_bw-64k")[1]
+    n = 0
+    errs = []
+    for line in open(path):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        f = re.findall(r'"([^"]*)"', line)
+        if len(f) != 9 or f[0] not in ("TRUE", "FALSE") or not re.match(r"^#[0-9a-f]{6}$", f[3]):
+            errs.append("not an io_graphs line: %r" % line)
+            continue
+        n += 1
+        calc = re.match(r"^(MAX|MIN|AVG|SUM)\(Y Field\)$", f[5])
+        if not calc:
+            r.run(["-r", cap, "-Y", f[2], "-T", "fields", "-e", "frame.number"])
+            continue
+        if "nvme" in f[6]:
+            continue  # not on this capture (plugin_nvme_* cover the field)
+        out = r.run(["-2", "-q", "-r", cap, "-z", "io,stat,1,%s(%s)%s" % (calc.group(1), f[6], f[2])])
+        vals = [float(x) for x in re.findall(r"\|\s+([0-9.]+)\s+\|", out)]
+        if not any(vals):
+            errs.append("%s: io,stat of %s is all zero" % (f[1], f[6]))
+    if errs:
+        raise Fail("\n".join(errs))
+    return "%d I/O graphs: filters compile, fields plot" % n
+
+
 def check_valgrind(r, cap):
     """tshark with the plugin under memcheck: no error and no definite leak
     whose stack passes through the plugin. (Errors wholly inside tshark or
@@ -814,6 +1094,22 @@ def main():
                 raise Fail("\n".join(errs[:60]))
             msg = "%d NVMe commands: every capsule, completion, link and time as %s says" % (
                 len(want), "the truth" if t == "nvme-truth" else "the CLI")
+        elif t == "ops-cli":
+            # Every operation's numbers (issue 13: frames, loss attribution,
+            # covering ACK, after_close, RTR) and every FIN/RST with its
+            # outstanding operations equal the CLI's on the same capture.
+            p, q = sample(a.args[0])
+            if not a.cli or not os.access(a.cli, os.X_OK):
+                raise Fail("the CLI %s is not built" % a.cli)
+            errs, n, ntd = compare_ops_with_cli(r, q, *cli_ops_teardown_tcp(a.cli, p))
+            if errs:
+                raise Fail("%d differences:\n" % len(errs) + "\n".join(errs[:60]))
+            msg = "%d operations x %d fields, %d FIN/RST and the TCP events equal the CLI's" % (
+                n, 1 + len(OP_FRAMES) + len(OP_BOOLS) + 3 + len(OP_TIMES), ntd)
+        elif t == "colorfilters":
+            msg = check_colorfilters(r, sample, a.args[0])
+        elif t == "io-graphs":
+            msg = check_io_graphs(r, sample, a.args[0])
         elif t == "nfs":
             p, q = sample(a.args[0])
             msg = check_nfs(r, q, a.args[0])

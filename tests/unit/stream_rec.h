@@ -270,6 +270,13 @@ static inline void ack_to(int side, uint32_t peer_off)
 	seg_full(side, sq(side, (uint32_t)T.sd[side].sb.len), sq(!side, peer_off), IWS_TCP_ACK, NULL, 0, 0);
 }
 
+/* Operations reported, and complete ones the tracker holds until the ACK
+ * of their last octet (docs/semantics.md): the ones found so far. */
+static inline int nop_found(void)
+{
+	return T.nop + (int)iws_stream_tracker_counts(T.s)->ack_waiting;
+}
+
 static inline void finish(uint32_t flag)
 {
 	T.during = 0;
@@ -349,6 +356,17 @@ static inline bool frames_in_order(void)
 {
 	for (int i = 1; i < T.npdu; i++)
 		if (T.pdu[i].p.frame < T.pdu[i - 1].p.frame)
+			return false;
+	return true;
+}
+
+/* PDUs come in the order the engine could report them, and none is
+ * reported before the frame it belongs to. */
+static inline bool settled_in_order(void)
+{
+	for (int i = 0; i < T.npdu; i++)
+		if (T.pdu[i].p.settle_frame < T.pdu[i].p.frame ||
+		    (i && T.pdu[i].p.settle_frame < T.pdu[i - 1].p.settle_frame))
 			return false;
 	return true;
 }

@@ -77,10 +77,24 @@ static struct iws_msg atomic_resp(uint32_t msn, uint32_t id, uint64_t orig)
 	return msg_of(30);
 }
 
+/* A segment with its TCP whereabouts: octets [seq, seq+len) of dir, first
+ * sent in first/first_ts, last octet arrived in arr/arr_ts, completed in
+ * order in frame/ts. */
+static void feed_tcp(struct iws_tracker *t, uint8_t dir, uint32_t seq, uint32_t len,
+		     uint64_t first, int64_t first_ts, uint64_t arr, int64_t arr_ts, uint64_t frame,
+		     int64_t ts, uint32_t retrans, const struct iws_msg *m, struct iws_seg_note *note)
+{
+	struct iws_seg s = { .dir = dir, .frame = frame, .ts_ns = ts, .msg = m, .crc = IWS_CRC_OK,
+			     .first_frame = first, .first_ts = first_ts, .arrived_frame = arr,
+			     .arrived_ts = arr_ts, .has_seq = true, .seq = seq, .len = len,
+			     .retrans = retrans };
+	iws_tracker_segment(t, &s, note);
+}
+
 static void feed(struct iws_tracker *t, uint8_t dir, uint64_t frame, int64_t ts,
 		 const struct iws_msg *m, enum iws_crc_status crc, struct iws_seg_note *note)
 {
-	struct iws_seg s = { dir, frame, ts, m, crc, false };
+	struct iws_seg s = { .dir = dir, .frame = frame, .ts_ns = ts, .msg = m, .crc = crc };
 	iws_tracker_segment(t, &s, note);
 }
 
@@ -295,9 +309,11 @@ int main(void)
 	iws_tracker_set_mpa(t, &conn);
 	m = tagged(0, 0, 0, 1, 0);
 	feed(t, IWS_DIR_I2R, 1, 10, &m, IWS_CRC_OK, &note);
+	/* the RTR is an operation of its own, flagged (docs/semantics.md) */
 	CHECK(note.rtr);
-	CHECK_EQ(note.op_id, 0);
-	CHECK_EQ(n_ops, 0);
+	CHECK(note.op_id != 0);
+	CHECK_EQ(n_ops, 1);
+	CHECK(ops[0].rtr && ops[0].complete && ops[0].type == IWS_OPT_WRITE && ops[0].bytes == 0);
 	for (uint32_t i = 0; i < 3; i++) {
 		m = read_req(i + 1, 0x40 + i, 0, 10);
 		feed(t, IWS_DIR_I2R, 2 + i, 20, &m, IWS_CRC_OK, &note);
@@ -309,7 +325,7 @@ int main(void)
 
 	/* --- bounded memory: a Read Request storm with no responses --- */
 	n_ops = 0;
-	struct iws_tracker_limits lim = { 100 };
+	struct iws_tracker_limits lim = { .max_inflight = 100 };
 	t = iws_tracker_new(&lim, on_op, NULL);
 	for (uint32_t i = 0; i < 1000; i++) {
 		m = read_req(i + 1, i, 0, 10);
@@ -323,6 +339,231 @@ int main(void)
 	CHECK_EQ(ops[0].first_frame, 1);
 	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
 	CHECK_EQ(n_ops, 1000);
+	iws_tracker_free(t);
+
+	/* --- where the time went: first transmission, stall, retransmissions, ACK --- */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	/* the responder has acknowledged octets of the initiator's */
+	iws_tracker_ack(t, IWS_DIR_I2R, 990, 1, 100, false);
+	/* Read Request [1000,1050): sent in frame 2, stuck behind a hole
+	 * until frame 5 (a retransmission of earlier octets) */
+	m = read_req(1, 0x100, 0, 200);
+	feed_tcp(t, IWS_DIR_I2R, 980, 70, 2, 200, 2, 200, 5, 500, 0, &m, &note);
+	CHECK_EQ(n_ops, 0);
+	/* two responses [7000,7120) and [7120,7240); the second arrived in
+	 * frame 7, was delivered in 9, and was retransmitted once */
+	m = tagged(2, 0x100, 0, 0, 100);
+	feed_tcp(t, IWS_DIR_R2I, 7000, 120, 6, 600, 6, 600, 6, 600, 0, &m, &note);
+	m = tagged(2, 0x100, 100, 1, 100);
+	feed_tcp(t, IWS_DIR_R2I, 7120, 120, 7, 700, 7, 700, 9, 950, 1, &m, &note);
+	/* no ACK of the responder's octets seen yet: reported at once */
+	CHECK_EQ(n_ops, 1);
+	CHECK_EQ(ops[0].first_frame, 2);
+	CHECK_EQ(ops[0].start_ns, 200);
+	CHECK_EQ(ops[0].first_inorder_frame, 5);
+	CHECK_EQ(ops[0].last_frame, 9);
+	CHECK_EQ(ops[0].end_ns - ops[0].start_ns, 750);
+	CHECK_EQ(ops[0].stall_ns, 300 + 250);
+	CHECK_EQ(ops[0].retransmissions, 1);
+	CHECK(!ops[0].has_ack);
+	/* a Write [1050,1250) then its ACK: reported with ack_ns */
+	m = tagged(0, 0x200, 0, 1, 150);
+	feed_tcp(t, IWS_DIR_I2R, 1050, 200, 10, 1000, 10, 1000, 10, 1000, 0, &m, &note);
+	CHECK_EQ(n_ops, 1);
+	CHECK_EQ(iws_tracker_counts(t)->ack_waiting, 1);
+	iws_tracker_resent(t, IWS_DIR_I2R, 1100, 50);  /* sent again */
+	iws_tracker_ack(t, IWS_DIR_I2R, 1200, 11, 1100, false);  /* not all of it */
+	CHECK_EQ(n_ops, 1);
+	iws_tracker_ack(t, IWS_DIR_I2R, 1250, 12, 1300, true);
+	CHECK_EQ(n_ops, 2);
+	CHECK(ops[1].has_ack && ops[1].ack_frame == 12 && ops[1].ack_ns == 300);
+	CHECK(ops[1].ack_with_data);
+	CHECK_EQ(ops[1].retransmissions, 1);
+	CHECK(ops[1].complete);
+	/* an ACK seen before the operation completed (held for order) counts */
+	m = tagged(0, 0x300, 0, 1, 10);
+	iws_tracker_ack(t, IWS_DIR_I2R, 1300, 13, 1400, false);
+	feed_tcp(t, IWS_DIR_I2R, 1250, 50, 12, 1250, 12, 1250, 14, 1500, 0, &m, &note);
+	CHECK_EQ(n_ops, 3);
+	CHECK(ops[2].has_ack && ops[2].ack_frame == 13 && ops[2].ack_ns == 150);
+	CHECK(!ops[2].ack_with_data);
+	/* the responder resets; a Write sent after that is not complete */
+	iws_tracker_closed(t, IWS_DIR_R2I, 15);
+	m = tagged(0, 0x400, 0, 1, 10);
+	feed_tcp(t, IWS_DIR_I2R, 1300, 50, 16, 1600, 16, 1600, 16, 1600, 0, &m, &note);
+	CHECK(note.flags & IWS_SEGF_AFTER_CLOSE);
+	CHECK_EQ(n_ops, 4);
+	CHECK(!ops[3].complete && (ops[3].flags & IWS_OPF_AFTER_CLOSE));
+	iws_tracker_free(t);
+
+	/* --- a Read queued behind an earlier Read's responses --- */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	m = read_req(1, 0x10, 0, 100);
+	feed_tcp(t, IWS_DIR_I2R, 0, 50, 1, 100, 1, 100, 1, 100, 0, &m, &note);
+	m = read_req(2, 0x20, 0, 100);
+	feed_tcp(t, IWS_DIR_I2R, 50, 50, 2, 110, 2, 110, 2, 110, 0, &m, &note);
+	m = tagged(2, 0x10, 0, 1, 100);   /* the first Read's answer, sent at 500 */
+	feed_tcp(t, IWS_DIR_R2I, 0, 120, 3, 500, 3, 500, 3, 500, 0, &m, &note);
+	m = tagged(2, 0x20, 0, 1, 100);   /* the second's, sent at 600 */
+	feed_tcp(t, IWS_DIR_R2I, 120, 120, 4, 600, 4, 600, 4, 600, 0, &m, &note);
+	CHECK_EQ(n_ops, 2);
+	CHECK_EQ(ops[0].queued_ns, 0);
+	CHECK_EQ(ops[1].queued_ns, 500 - 110);
+	iws_tracker_free(t);
+
+	/* --- waiting for ACKs is bounded, and ends with the capture --- */
+	n_ops = 0;
+	uint64_t used = 0, peak = 0;
+	struct iws_tracker_limits wl = { .shared_ack_wait_used = &used, .shared_ack_wait_peak = &peak,
+					 .shared_max_ack_wait = 2 };
+	t = iws_tracker_new(&wl, on_op, NULL);
+	/* no ACK of the direction seen (one direction captured): nothing waits */
+	m = tagged(0, 0x1, 0, 1, 10);
+	feed_tcp(t, IWS_DIR_I2R, 100, 30, 2, 20, 2, 20, 2, 20, 0, &m, &note);
+	CHECK_EQ(n_ops, 1);
+	CHECK(!ops[0].has_ack);
+	iws_tracker_ack(t, IWS_DIR_I2R, 130, 3, 30, false);
+	for (uint32_t i = 0; i < 3; i++) {
+		m = tagged(0, 0x10 + i, 0, 1, 10);
+		feed_tcp(t, IWS_DIR_I2R, 130 + 30 * i, 30, 4 + i, 40, 4 + i, 40, 4 + i, 40, 0, &m, &note);
+	}
+	/* two wait (the shared bound), the third went at once */
+	CHECK_EQ(n_ops, 2);
+	CHECK_EQ(used, 2);
+	CHECK_EQ(iws_tracker_counts(t)->ack_wait_forced, 1);
+	/* a Read in flight is listed */
+	m = read_req(1, 0x900, 0, 10);
+	feed_tcp(t, IWS_DIR_I2R, 220, 50, 8, 80, 8, 80, 8, 80, 0, &m, &note);
+	uint64_t ids[4];
+	CHECK_EQ(iws_tracker_inflight_ids(t, ids, 4), 1);
+	CHECK_EQ(ids[0], note.op_id);
+	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+	CHECK_EQ(n_ops, 5);
+	CHECK(ops[3].complete && !ops[3].has_ack);
+	CHECK(!ops[2].complete);  /* the Read, reported first */
+	CHECK_EQ(used, 0);
+	CHECK_EQ(peak, 2);
+	iws_tracker_free(t);
+
+	/* --- one retransmitted segment across two FPDUs of a Write counts once --- */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	{
+		/* FPDU 1 [100,150) ends in retransmitted frame 7, which also holds
+		 * the start of FPDU 2 [150,200); FPDU 2's end came in frame 8, sent
+		 * again too: two retransmissions, not three */
+		struct iws_msg w1 = tagged(0, 0x77, 0, 0, 30), w2 = tagged(0, 0x77, 30, 1, 30);
+		struct iws_seg a = { .dir = IWS_DIR_I2R, .frame = 7, .ts_ns = 70, .msg = &w1,
+				     .crc = IWS_CRC_OK, .first_frame = 5, .first_ts = 50,
+				     .arrived_frame = 7, .arrived_ts = 70, .has_seq = true,
+				     .seq = 100, .len = 50, .retrans = 1, .retrans_first_frame = 0,
+				     .retrans_last_frame = 7 };
+		struct iws_seg b = a;
+		b.msg = &w2;
+		b.frame = 8;
+		b.ts_ns = 80;
+		b.first_frame = 7;
+		b.first_ts = 70;
+		b.arrived_frame = 8;
+		b.arrived_ts = 80;
+		b.seq = 150;
+		b.retrans = 2;
+		b.retrans_first_frame = 7;
+		b.retrans_last_frame = 8;
+		iws_tracker_segment(t, &a, &note);
+		iws_tracker_segment(t, &b, &note);
+		iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+		CHECK_EQ(n_ops, 1);
+		CHECK_EQ(ops[0].retransmissions, 2);
+		CHECK_EQ(ops[0].segments, 2);
+	}
+	iws_tracker_free(t);
+
+	/* --- a snapshot length hid a Read Request: its response infers it --- */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	m = read_req(1, 0x100, 0x5000, 1000);
+	feed(t, IWS_DIR_I2R, 10, 1000, &m, IWS_CRC_OK, &note);
+	iws_tracker_hidden(t, IWS_DIR_I2R, 20, 2000);   /* a request's header cut */
+	m = read_req(3, 0x300, 0x7000, 1000);
+	feed(t, IWS_DIR_I2R, 30, 3000, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x100, 0x5000, 1, 1000);
+	feed(t, IWS_DIR_R2I, 40, 4000, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x200, 0x6000, 1, 1000);          /* answers nothing captured */
+	feed(t, IWS_DIR_R2I, 50, 5000, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x300, 0x7000, 1, 1000);
+	feed(t, IWS_DIR_R2I, 60, 6000, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(n_ops, 3);
+	CHECK_EQ(ops[0].first_frame, 10);
+	CHECK_EQ(ops[0].latency_ns, 3000);
+	CHECK_EQ(ops[1].type, IWS_OPT_READ);
+	CHECK_EQ(ops[1].first_frame, 20);               /* the frame of the hidden span */
+	CHECK_EQ(ops[1].last_frame, 50);
+	CHECK_EQ(ops[1].latency_ns, 3000);
+	CHECK_EQ(ops[1].stag, 0x200);
+	CHECK_EQ(ops[1].dir, IWS_DIR_I2R);              /* the initiator's direction */
+	CHECK(ops[1].complete && (ops[1].flags & IWS_OPF_TRUNCATED));
+	CHECK_EQ(ops[2].first_frame, 30);
+	CHECK(ops[2].complete);
+	CHECK_EQ(iws_tracker_counts(t)->hidden_requests, 1);
+	CHECK_EQ(iws_tracker_counts(t)->orphan_responses, 0);
+	iws_tracker_free(t);
+
+	/* a captured Read answered after the span: the span held nothing to
+	 * answer; and octets hidden in frames not known stop the inference */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	iws_tracker_hidden(t, IWS_DIR_I2R, 5, 500);
+	m = read_req(1, 0x100, 0x5000, 1000);
+	feed(t, IWS_DIR_I2R, 10, 1000, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x100, 0x5000, 1, 1000);
+	feed(t, IWS_DIR_R2I, 40, 4000, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x200, 0x6000, 1, 1000);          /* after the span was answered */
+	feed(t, IWS_DIR_R2I, 50, 5000, &m, IWS_CRC_OK, &note);
+	iws_tracker_hidden(t, IWS_DIR_I2R, 60, 6000);
+	iws_tracker_hidden(t, IWS_DIR_I2R, 0, 0);        /* spoiled */
+	m = tagged(2, 0x400, 0x6000, 1, 1000);
+	feed(t, IWS_DIR_R2I, 70, 7000, &m, IWS_CRC_OK, &note);
+	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+	CHECK_EQ(iws_tracker_counts(t)->hidden_requests, 0);
+	CHECK_EQ(n_ops, 3);                              /* two responses without their request */
+	CHECK_EQ(ops[1].first_frame, 50);
+	CHECK_EQ(ops[2].first_frame, 70);
+	iws_tracker_free(t);
+
+	/* ACKs seen before the tracker: only the highest was given, the ones
+	 * before it are forgotten; an operation they covered has no known ACK
+	 * (not the later one's) */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	iws_tracker_ack(t, IWS_DIR_I2R, 1000, 90, 9000, false);
+	iws_tracker_acks_forgotten(t, IWS_DIR_I2R, 500);
+	m = untagged(3, 0, 1, 0, 1, 20, 0);              /* a Send, octets [400,450) */
+	feed_tcp(t, IWS_DIR_I2R, 400, 50, 5, 500, 5, 500, 5, 500, 0, &m, &note);
+	m = untagged(3, 0, 2, 0, 1, 20, 0);              /* [600,650): covered first at 1000 */
+	feed_tcp(t, IWS_DIR_I2R, 600, 50, 6, 600, 6, 600, 6, 600, 0, &m, &note);
+	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+	CHECK_EQ(n_ops, 2);
+	CHECK(ops[0].complete && !ops[0].has_ack);
+	CHECK(ops[1].complete && ops[1].has_ack);
+	CHECK_EQ(ops[1].ack_frame, 90);
+	iws_tracker_free(t);
+
+	/* A response complete before the Read outstanding was even sent (an
+	 * FPDU cut by the capture's end, reported late) answers nothing. */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	m = read_req(1, 0x100, 0x5000, 1000);
+	feed(t, IWS_DIR_I2R, 27, 2700, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x100, 0x5000, 1, 1000);
+	feed(t, IWS_DIR_R2I, 20, 2000, &m, IWS_CRC_OK, &note);
+	CHECK(note.flags & IWS_SEGF_ORPHAN_RESPONSE);
+	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+	CHECK_EQ(iws_tracker_counts(t)->orphan_responses, 1);
+	for (int i = 0; i < n_ops && i < MAX_OPS; i++)
+		CHECK(ops[i].last_frame >= ops[i].first_frame);
 	iws_tracker_free(t);
 
 	CHECK(strcmp(iws_op_type_name(IWS_OPT_SEND_SE_INV), "send_se_inv") == 0);

@@ -171,6 +171,60 @@ static void test_midstream_held_bound(void)
 	rec_end();
 }
 
+/* A sliced capture that starts mid-stream: the responder's segments, each
+ * one FPDU cut by the snapshot length after 80 octets, cannot be chained by
+ * their lengths (the next header is never captured); SLICED_CHAIN
+ * consecutive segments each filled exactly by the FPDU at its start find
+ * the framing, and the chain's FPDUs are reported from the first link. */
+static void test_midstream_sliced(void)
+{
+	enum { N = 5 };
+	rec_begin(false, true, NULL);
+	side_init(0, 0x10000000u);
+	side_init(1, 0x20000000u);
+	add_raw(0, NULL, 16);               /* the tails of FPDUs before the capture */
+	add_raw(1, NULL, 16);
+	for (unsigned i = 1; i <= N; i++) {
+		add_fpdu(0, sb_read_req_ulpdu(rec_ub, i, 0x1000 + i, 0, 1000, 0x99, 0x5000), 0);
+		add_fpdu(1, sb_tagged_ulpdu(rec_ub, IWS_OP_CODE_READ_RESP, 0x1000 + i, 0, 1, 1000), 0);
+	}
+	for (unsigned i = 1; i <= N; i++) {
+		send_el(0, i == 1 ? 0 : i, i);
+		if (i == 1)
+			send(1, at(1, 0), len_of(1, 0));
+		send_cap(1, at(1, i), len_of(1, i), 80, IWS_TCP_PSH);
+	}
+	CHECK_EQ(count_fpdus(1), N);
+	const struct rpdu *r = fpdu_rec(1, 0);
+	CHECK_FPDU_AT(r, 1, 1, 3);
+	if (r) {
+		CHECK(r->p.truncated && r->has_msg);
+		CHECK(r->p.gap_before);
+	}
+	CHECK_EQ(iws_stream_counts(T.s, 1)->segment_resyncs, 1);
+	finish(IWS_OPF_UNFINISHED);
+	int reads = 0;
+	for (int i = 0; i < T.nop; i++)
+		reads += T.op[i].op.type == IWS_OPT_READ && T.op[i].op.complete;
+	CHECK_EQ(reads, N);
+	rec_end();
+
+	/* Segments that do not end where their FPDU ends are no chain. */
+	rec_begin(false, true, NULL);
+	side_init(0, 0x10000000u);
+	side_init(1, 0x20000000u);
+	add_raw(1, NULL, 16);
+	for (unsigned i = 1; i <= N; i++)
+		add_fpdu(1, sb_tagged_ulpdu(rec_ub, IWS_OP_CODE_READ_RESP, 0x1000 + i, 0, 1, 1000), 0);
+	send(1, at(1, 0), len_of(1, 0));
+	for (unsigned i = 1; i <= N; i++)
+		send_cap(1, at(1, i), len_of(1, i) - 100, 80, IWS_TCP_PSH);
+	CHECK_EQ(count_fpdus(1), 0);
+	CHECK_EQ(iws_stream_counts(T.s, 1)->segment_resyncs, 0);
+	finish(IWS_OPF_UNFINISHED);
+	rec_end();
+}
+
 /* Only the initiator's direction was captured: the Request, then FPDUs
  * that follow it at once (RFC 5044 §7.1.2: the initiator sends FPDUs only
  * after the Reply). They are framed from what the Request says (SeqStart,
@@ -402,6 +456,7 @@ int main(void)
 {
 	test_midstream_reads();
 	test_midstream_held_bound();
+	test_midstream_sliced();
 	test_request_only();
 	test_reply_only();
 	test_rejected();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The read loop, offline and live (see live.h). */
-#include "live.h"
+/* The read loop, offline and live (see readloop.h). */
+#include "readloop.h"
 
 #include <signal.h>
 #include <string.h>
@@ -32,6 +32,9 @@ void run_input(struct source *s, struct analysis *a, const struct report *r,
 	bool live = source_is_live(s);
 	uint64_t next_report = 0;
 	uint32_t n = 0;
+	uint64_t packets = 0;
+	struct live_prev prev = { NULL, 0 };
+	uint64_t stop_at = 0;
 
 	if (live) {
 		struct sigaction sa;
@@ -42,13 +45,18 @@ void run_input(struct source *s, struct analysis *a, const struct report *r,
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 		next_report = mono_ms() + 1000ull * h->interval;
+		if (h->stop_after_ns)
+			stop_at = mono_ms() + (uint64_t)(h->stop_after_ns / 1000000);
 	}
 	for (;;) {
 		int rc = source_next(s, &p);
 		if (rc == 0)
 			break;
 		if (rc == 1) {
+			if (h->pts)
+				points_admit(h->pts, &p);
 			analysis_packet(a, &p);
+			packets++;
 			if (h->tick && ++n == RUN_TICK_PACKETS) {
 				n = 0;
 				h->tick(h->ctx);
@@ -56,11 +64,15 @@ void run_input(struct source *s, struct analysis *a, const struct report *r,
 		}
 		if (live) {
 			uint64_t now = mono_ms();
+			/* Stop conditions (-c, -a): the report follows as on Ctrl-C. */
+			if ((h->stop_count && packets >= h->stop_count) || (stop_at && now >= stop_at) ||
+			    (h->stop_filesize && source_saved_bytes(s) >= h->stop_filesize))
+				break;
 			if (now >= next_report) {
 				next_report = now + 1000ull * h->interval;
 				if (h->tick)
 					h->tick(h->ctx);
-				summary_write_short(h->live_out, r);
+				summary_write_short(h->live_out, r, &prev);
 			}
 		}
 	}
@@ -69,4 +81,5 @@ void run_input(struct source *s, struct analysis *a, const struct report *r,
 		signal(SIGTERM, SIG_DFL);
 		live_source = NULL;
 	}
+	live_prev_free(&prev);
 }

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The JSON reader (see jsonr.h): recursive descent, every read checked
+ * against the end of the text, every count against its limit. */
+#include "jsonr.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct jp {
+	struct jr_doc *d;
+	size_t pos;
+	int depth;
+	char *err;
+	size_t errlen;
+};
+
+__attribute__((format(printf, 2, 3))) static int fail(struct jp *p, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(p->err, p->errlen, "at byte %zu: %s", p->pos, msg);
+	return -1;
+}
+
+static int new_node(struct jp *p, uint8_t type, uint32_t *idx)
+{
+	struct jr_doc *d = p->d;
+	if (d->nnodes >= JR_MAX_NODES)
+		return fail(p, "more than %u values", JR_MAX_NODES);
+	if (d->nnodes == d->cap) {
+		uint32_t cap = d->cap ? d->cap * 2 : 256;
+		struct jr_node *n = realloc(d->nodes, (size_t)cap * sizeof(*n));
+		if (!n)
+			return fail(p, "out of memory");
+		d->nodes = n;
+		d->cap = cap;
+	}
+	*idx = d->nnodes++;
+	memset(&d->nodes[*idx], 0, sizeof(struct jr_node));
+	d->nodes[*idx].type = type;
+	return 0;
+}
+
+static void skip_ws(struct jp *p)
+{
+	const char *t = p->d->text;
+	while (p->pos < p->d->len &&
+	       (t[p->pos] == ' ' || t[p->pos] == '\t' || t[p->pos] == '\n' || t[p->pos] == '\r'))
+		p->pos++;
+}
+
+static int hex4(struct jp *p, uint32_t *v)
+{
+	if (p->d->len - p->pos < 4)
+		return fail(p, "short \\u escape");
+	*v = 0;
+	for (int i = 0; i < 4; i++) {
+		char c = p->d->text[p->pos++];
+		uint32_t x;
+		if (c >= '0' && c <= '9')
+			x = (uint32_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			x = (uint32_t)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			x = (uint32_t)(c - 'A' + 10);
+		else
+			return fail(p, "bad hex digit in \\u escape");
+		*v = *v << 4 | x;
+	}
+	return 0;
+}
+
+/* The length of a valid UTF-8 sequence starting at s (at most n bytes), 0
+ * when invalid (overlong forms, surrogates, past U+10FFFF refused). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	if (s[0] < 0x80)
+		return 1;
+	size_t k;
+	uint32_t c, min;
+	if ((s[0] & 0xe0) == 0xc0)
+		k = 2, c = s[0] & 0x1fu, min = 0x80;
+	else if ((s[0] & 0xf0) == 0xe0)
+		k = 3, c = s[0] & 0x0fu, min = 0x800;
+	else if ((s[0] & 0xf8) == 0xf0)
+		k = 4, c = s[0] & 0x07u, min = 0x10000;
+	else
+		return 0;
+	if (k > n)
+		return 0;
+	for (size_t i = 1; i < k; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3fu);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return k;
+}
+
+static size_t put_utf8(char *w, uint32_t c)
+{
+	if (c < 0x80) {
+		w[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		w[0] = (char)(0xc0 | c >> 6);
+		w[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		w[0] = (char)(0xe0 | c >> 12);
+		w[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		w[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	w[0] = (char)(0xf0 | c >> 18);
+	w[1] = (char)(0x80 | (c >> 12 & 0x3f));
+	w[2] = (char)(0x80 | (c >> 6 & 0x3f));
+	w[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+/* A string at p->pos (the opening quote), decoded in place: its text starts
+ * at *off, NUL-terminated (the decoded text never outgrows the encoded). */
+static int parse_string(struct jp *p, uint32_t *off, uint32_t *len)
+{
+	char *t = p->d->text;
+	p->pos++;
+	size_t w = p->pos;
+	*off = (uint32_t)w;
+	for (;;) {
+		if (p->pos >= p->d->len)
+			return fail(p, "unterminated string");
+		unsigned char c = (unsigned char)t[p->pos];
+		if (c == '"') {
+			p->pos++;
+			t[w] = 0;
+			*len = (uint32_t)(w - *off);
+			return 0;
+		}
+		if (c < 0x20)
+			return fail(p, "control character in a string");
+		if (c != '\\') {
+			size_t k = utf8_len((const unsigned char *)t + p->pos, p->d->len - p->pos);
+			if (!k)
+				return fail(p, "invalid UTF-8 in a string");
+			memmove(t + w, t + p->pos, k);
+			w += k;
+			p->pos += k;
+			continue;
+		}
+		if (++p->pos >= p->d->len)
+			return fail(p, "unterminated escape");
+		char e = t[p->pos++];
+		uint32_t cp;
+		switch (e) {
+		case '"':
+		case '\\':
+		case '/':
+			t[w++] = e;
+			continue;
+		case 'b':
+			t[w++] = '\b';
+			continue;
+		case 'f':
+			t[w++] = '\f';
+			continue;
+		case 'n':
+			t[w++] = '\n';
+			continue;
+		case 'r':
+			t[w++] = '\r';
+			continue;
+		case 't':
+			t[w++] = '\t';
+			continue;
+		case 'u':
+			if (hex4(p, &cp))
+				return -1;
+			if (cp >= 0xdc00 && cp <= 0xdfff)
+				return fail(p, "lone low surrogate");
+			if (cp >= 0xd800 && cp <= 0xdbff) {
+				uint32_t lo;
+				if (p->d->len - p->pos < 2 || t[p->pos] != '\\' || t[p->pos + 1] != 'u')
+					return fail(p, "lone high surrogate");
+				p->pos += 2;
+				if (hex4(p, &lo))
+					return -1;
+				if (lo < 0xdc00 || lo > 0xdfff)
+					return fail(p, "bad surrogate pair");
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			}
+			if (cp == 0)
+				return fail(p, "\\u0000 in a string");
+			/* at most 4 bytes for the 6 or 12 read */
+			w += put_utf8(t + w, cp);
+			continue;
+		default:
+			return fail(p, "bad escape \\%c", e >= 0x20 && e < 0x7f ? e : '?');
+		}
+	}
+}
+
+static bool digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int parse_number(struct jp *p, struct jr_node *n)
+{
+	const char *t = p->d->text;
+	size_t s = p->pos, e = p->d->len;
+	bool neg = false, integer = true;
+	if (t[p->pos] == '-') {
+		neg = true;
+		p->pos++;
+	}
+	if (p->pos >= e || !digit(t[p->pos]))
+		return fail(p, "bad number");
+	if (t[p->pos] == '0')
+		p->pos++;
+	else
+		while (p->pos < e && digit(t[p->pos]))
+			p->pos++;
+	if (p->pos < e && t[p->pos] == '.') {
+		integer = false;
+		p->pos++;
+		if (p->pos >= e || !digit(t[p->pos]))
+			return fail(p, "bad number");
+		while (p->pos < e && digit(t[p->pos]))
+			p->pos++;
+	}
+	if (p->pos < e && (t[p->pos] == 'e' || t[p->pos] == 'E')) {
+		integer = false;
+		p->pos++;
+		if (p->pos < e && (t[p->pos] == '+' || t[p->pos] == '-'))
+			p->pos++;
+		if (p->pos >= e || !digit(t[p->pos]))
+			return fail(p, "bad number");
+		while (p->pos < e && digit(t[p->pos]))
+			p->pos++;
+	}
+	n->off = (uint32_t)s;
+	n->len = (uint32_t)(p->pos - s);
+	if (!integer)
+		return 0;
+	/* the magnitude, as long as it fits 64 bits */
+	uint64_t m = 0;
+	bool fits = true;
+	for (size_t i = s + neg; i < p->pos; i++) {
+		uint64_t dgt = (uint64_t)(t[i] - '0');
+		if (m > (UINT64_MAX - dgt) / 10) {
+			fits = false;
+			break;
+		}
+		m = m * 10 + dgt;
+	}
+	if (!fits)
+		return 0;
+	if (!neg) {
+		n->has_u64 = true;
+		n->u64 = m;
+		if (m <= (uint64_t)INT64_MAX) {
+			n->has_i64 = true;
+			n->i64 = (int64_t)m;
+		}
+	} else if (m <= (uint64_t)INT64_MAX + 1) {
+		n->has_i64 = true;
+		n->i64 = m == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)m;
+		if (m == 0) {
+			n->has_u64 = true;
+			n->u64 = 0;
+		}
+	}
+	return 0;
+}
+
+static bool word(struct jp *p, const char *w)
+{
+	size_t n = strlen(w);
+	if (p->d->len - p->pos < n || memcmp(p->d->text + p->pos, w, n))
+		return false;
+	p->pos += n;
+	return true;
+}
+
+static int parse_value(struct jp *p, uint32_t *idx);
+
+/* An array or object at p->pos (its opening bracket). */
+static int parse_container(struct jp *p, uint32_t idx, bool obj)
+{
+	char close = obj ? '}' : ']';
+	uint32_t last = 0;
+	if (++p->depth > JR_MAX_DEPTH)
+		return fail(p, "nested deeper than %d levels", JR_MAX_DEPTH);
+	p->pos++;
+	skip_ws(p);
+	if (p->pos < p->d->len && p->d->text[p->pos] == close) {
+		p->pos++;
+		p->depth--;
+		return 0;
+	}
+	for (;;) {
+		uint32_t key = 0, klen, child;
+		skip_ws(p);
+		if (obj) {
+			if (p->pos >= p->d->len || p->d->text[p->pos] != '"')
+				return fail(p, "expected a key (a string)");
+			if (parse_string(p, &key, &klen))
+				return -1;
+			skip_ws(p);
+			if (p->pos >= p->d->len || p->d->text[p->pos] != ':')
+				return fail(p, "expected ':' after a key");
+			p->pos++;
+		}
+		if (parse_value(p, &child))
+			return -1;
+		struct jr_node *nodes = p->d->nodes;
+		nodes[child].key = key;
+		if (last)
+			nodes[last].next = child;
+		else
+			nodes[idx].first = child;
+		last = child;
+		nodes[idx].n++;
+		skip_ws(p);
+		if (p->pos >= p->d->len)
+			return fail(p, "unterminated %s", obj ? "object" : "array");
+		char c = p->d->text[p->pos++];
+		if (c == close)
+			break;
+		if (c != ',')
+			return fail(p, "expected ',' or '%c'", close);
+	}
+	p->depth--;
+	return 0;
+}
+
+static int parse_value(struct jp *p, uint32_t *idx)
+{
+	skip_ws(p);
+	if (p->pos >= p->d->len)
+		return fail(p, "expected a value, found the end");
+	char c = p->d->text[p->pos];
+	switch (c) {
+	case '{':
+	case '[':
+		if (new_node(p, c == '{' ? JR_OBJECT : JR_ARRAY, idx))
+			return -1;
+		return parse_container(p, *idx, c == '{');
+	case '"': {
+		uint32_t off, len;
+		if (new_node(p, JR_STRING, idx) || parse_string(p, &off, &len))
+			return -1;
+		p->d->nodes[*idx].off = off;
+		p->d->nodes[*idx].len = len;
+		return 0;
+	}
+	case 't':
+	case 'f':
+	case 'n':
+		if (word(p, "true") || word(p, "false")) {
+			if (new_node(p, JR_BOOL, idx))
+				return -1;
+			p->d->nodes[*idx].b = c == 't';
+			return 0;
+		}
+		if (word(p, "null"))
+			return new_node(p, JR_NULL, idx);
+		return fail(p, "unexpected word");
+	default:
+		if (c == '-' || digit(c)) {
+			if (new_node(p, JR_NUMBER, idx))
+				return -1;
+			return parse_number(p, &p->d->nodes[*idx]);
+		}
+		return fail(p, "unexpected character 0x%02x", (unsigned char)c);
+	}
+}
+
+int jr_parse(struct jr_doc *d, const char *buf, size_t len, char *err, size_t errlen)
+{
+	memset(d, 0, sizeof(*d));
+	struct jp p = { .d = d, .err = err, .errlen = errlen };
+	if (len > JR_MAX_BYTES)
+		return fail(&p, "longer than %u bytes", JR_MAX_BYTES);
+	d->text = malloc(len + 1);
+	if (!d->text)
+		return fail(&p, "out of memory");
+	memcpy(d->text, buf, len);
+	d->text[len] = 0;
+	d->len = len;
+	/* the root is node 0: no child has index 0, which means "none" */
+	uint32_t root;
+	if (parse_value(&p, &root))
+		goto bad;
+	skip_ws(&p);
+	if (p.pos != d->len) {
+		fail(&p, "text after the end of the document");
+		goto bad;
+	}
+	return 0;
+bad:
+	jr_free(d);
+	return -1;
+}
+
+int jr_parse_file(struct jr_doc *d, const char *path, char *err, size_t errlen)
+{
+	memset(d, 0, sizeof(*d));
+	bool std = strcmp(path, "-") == 0;
+	FILE *f = std ? stdin : fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	int rc = -1;
+	char msg[200];
+	while (buf) {
+		if (len == cap) {
+			if (cap >= JR_MAX_BYTES) {
+				snprintf(err, errlen, "%s: longer than %u bytes", path, JR_MAX_BYTES);
+				goto out;
+			}
+			char *b = realloc(buf, cap * 2);
+			if (!b)
+				break;
+			buf = b;
+			cap *= 2;
+		}
+		size_t n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: read error", path);
+		goto out;
+	}
+	if (len == 0) {
+		snprintf(err, errlen, "%s: empty file (no JSON)", path);
+		goto out;
+	}
+	if (jr_parse(d, buf, len, msg, sizeof(msg)) == 0)
+		rc = 0;
+	else
+		snprintf(err, errlen, "%s: not valid JSON %s", path, msg);
+out:
+	free(buf);
+	if (!std)
+		fclose(f);
+	return rc;
+}
+
+void jr_free(struct jr_doc *d)
+{
+	free(d->text);
+	free(d->nodes);
+	memset(d, 0, sizeof(*d));
+}
+
+const struct jr_node *jr_first(const struct jr_doc *d, const struct jr_node *n)
+{
+	if (!n || (n->type != JR_ARRAY && n->type != JR_OBJECT) || !n->first)
+		return NULL;
+	return &d->nodes[n->first];
+}
+
+const struct jr_node *jr_next(const struct jr_doc *d, const struct jr_node *n)
+{
+	return n && n->next ? &d->nodes[n->next] : NULL;
+}
+
+const struct jr_node *jr_get(const struct jr_doc *d, const struct jr_node *n, const char *key)
+{
+	if (!n || n->type != JR_OBJECT)
+		return NULL;
+	for (const struct jr_node *c = jr_first(d, n); c; c = jr_next(d, c))
+		if (strcmp(d->text + c->key, key) == 0)
+			return c;
+	return NULL;
+}
+
+const char *jr_key(const struct jr_doc *d, const struct jr_node *n)
+{
+	return n->key ? d->text + n->key : "";
+}
+
+const char *jr_str(const struct jr_doc *d, const struct jr_node *n)
+{
+	return n->type == JR_STRING ? d->text + n->off : NULL;
+}
+
+bool jr_u64(const struct jr_node *n, uint64_t *v)
+{
+	if (!n || n->type != JR_NUMBER || !n->has_u64)
+		return false;
+	*v = n->u64;
+	return true;
+}
+
+bool jr_i64(const struct jr_node *n, int64_t *v)
+{
+	if (!n || n->type != JR_NUMBER || !n->has_i64)
+		return false;
+	*v = n->i64;
+	return true;
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The text of `iwarpscope merge` (see merge.h): the tables of `stats`
+ * drawn from a merged statistics document, QPs named source:qp, the "all"
+ * rows from its total. Every number comes from the document, so text and
+ * JSON agree.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "merge.h"
+#include "units.h"
+
+static uint64_t u64_of(const struct jr_doc *d, const struct jr_node *o, const char *key)
+{
+	uint64_t x = 0;
+	jr_u64(jr_get(d, o, key), &x);
+	return x;
+}
+
+static int64_t i64_of(const struct jr_doc *d, const struct jr_node *o, const char *key)
+{
+	int64_t x = 0;
+	jr_i64(jr_get(d, o, key), &x);
+	return x;
+}
+
+static void qp_label(char *buf, size_t n, const struct jr_doc *d, const struct jr_node *qp)
+{
+	const struct jr_node *srcs = jr_get(d, jr_root(d), "sources");
+	const char *s = jr_str(d, jr_get(d, qp, "source"));
+	int idx = 0, i = 1;
+	for (const struct jr_node *c = jr_first(d, srcs); c && s && !idx; c = jr_next(d, c), i++) {
+		const char *l = jr_str(d, c);
+		size_t ln = l ? strlen(l) : 0;
+		if (l && strncmp(s, l, ln) == 0 && (s[ln] == 0 || s[ln] == '/'))
+			idx = i;
+	}
+	snprintf(buf, n, "%d:%" PRIu64, idx, u64_of(d, qp, "qp"));
+}
+
+static void op_row(FILE *f, const char *qp, const char *op, int opw, const struct jr_doc *d,
+		   const struct jr_node *o)
+{
+	char b[32];
+	print_padded(f, qp, 6);
+	fputc(' ', f);
+	print_padded(f, op, -opw);
+	uint64_t count = u64_of(d, o, "count");
+	fprintf(f, "%8" PRIu64 "%11" PRIu64, count, count - u64_of(d, o, "complete"));
+	print_padded(f, fmt_bytes(b, sizeof(b), u64_of(d, o, "bytes")), 11);
+	fprintf(f, "%10" PRIu64 "%9" PRIu64 "%9" PRIu64 "\n", u64_of(d, o, "segments"),
+		u64_of(d, o, "crc_errors"), u64_of(d, o, "retransmissions"));
+}
+
+static void dist_row(FILE *f, const char *qp, const char *op, int opw, const struct jr_doc *d,
+		     const struct jr_node *l)
+{
+	static const char *const cols[] = { "min", "mean", "p50", "p90", "p99", "p999", "max" };
+	char b[32];
+	print_padded(f, qp, 6);
+	fputc(' ', f);
+	print_padded(f, op, -opw);
+	fprintf(f, "%8" PRIu64, u64_of(d, l, "count"));
+	for (int i = 0; i < 7; i++)
+		print_padded(f, fmt_dur_c(b, sizeof(b), i64_of(d, l, cols[i])), 8);
+	fputc('\n', f);
+}
+
+/* Each op of an "ops" object: an operation row, or a row of distribution key. */
+static bool rows(FILE *f, const char *qp, int opw, const struct jr_doc *d, const struct jr_node *ops,
+		 const char *dist)
+{
+	bool any = false;
+	if (!ops || ops->type != JR_OBJECT)
+		return false;
+	for (const struct jr_node *o = jr_first(d, ops); o; o = jr_next(d, o)) {
+		if (o->type != JR_OBJECT)
+			continue;
+		const struct jr_node *l = dist ? jr_get(d, o, dist) : NULL;
+		if (!dist)
+			op_row(f, qp, jr_key(d, o), opw, d, o);
+		else if (l && l->type == JR_OBJECT)
+			dist_row(f, qp, jr_key(d, o), opw, d, l);
+		else
+			continue;
+		any = true;
+	}
+	return any;
+}
+
+/* "qid op" of an NVMe group, as stats prints it. */
+static const char *group_label(char *buf, size_t n, const struct jr_doc *d, const struct jr_node *g)
+{
+	char q[24] = "?";
+	uint64_t qid;
+	if (jr_u64(jr_get(d, g, "qid"), &qid))
+		snprintf(q, sizeof(q), "%" PRIu64, qid);
+	const char *op = jr_str(d, jr_get(d, g, "op"));
+	snprintf(buf, n, "%4s %s", q, op ? op : "?");
+	return buf;
+}
+
+/* The NVMe groups of one QP (or of the total): command rows (dist NULL) or
+ * rows of the distribution dist. */
+static bool nvme_rows(FILE *f, const char *qp, int w, const struct jr_doc *d,
+		      const struct jr_node *nvme, const char *dist)
+{
+	const struct jr_node *ops = jr_get(d, nvme, "ops");
+	char lb[96], by[32];
+	bool any = false;
+	if (!ops || ops->type != JR_ARRAY)
+		return false;
+	for (const struct jr_node *g = jr_first(d, ops); g; g = jr_next(d, g)) {
+		if (g->type != JR_OBJECT)
+			continue;
+		group_label(lb, sizeof(lb), d, g);
+		if (dist) {
+			const struct jr_node *l = jr_get(d, g, dist);
+			if (l && l->type == JR_OBJECT)
+				dist_row(f, qp, lb, w, d, l);
+			any = true;
+			continue;
+		}
+		uint64_t count = u64_of(d, g, "count"), iops;
+		print_padded(f, qp, 6);
+		fputc(' ', f);
+		print_padded(f, lb, -w);
+		fprintf(f, "%8" PRIu64 "%11" PRIu64 "%7" PRIu64, count, count - u64_of(d, g, "complete"),
+			u64_of(d, g, "errors"));
+		print_padded(f, fmt_bytes(by, sizeof(by), u64_of(d, g, "bytes")), 11);
+		if (jr_u64(jr_get(d, g, "iops"), &iops))
+			fprintf(f, "%9" PRIu64 "\n", iops);
+		else
+			fprintf(f, "%9s\n", "-");
+		any = true;
+	}
+	return any;
+}
+
+/* The NVMe tables, when any QP has NVMe (IOPS of merged groups: "-"). */
+static void nvme_tables(FILE *f, const struct jr_doc *d)
+{
+	const struct jr_node *r = jr_root(d), *qps = jr_get(d, r, "qps");
+	const struct jr_node *tn = jr_get(d, jr_get(d, r, "total"), "nvme");
+	static const char *const titles[] = {
+		"NVMe commands", "NVMe latency (complete commands: command capsule to completion)",
+		"NVMe data transfer (complete commands with RDMA data: first to last data message)",
+	};
+	static const char *const dists[] = { NULL, "latency_ns", "data_ns" };
+	char qp[64];
+	int w = 13;
+	if (!tn)
+		return;
+	for (const struct jr_node *g = jr_first(d, jr_get(d, tn, "ops")); g; g = jr_next(d, g)) {
+		const char *op = jr_str(d, jr_get(d, g, "op"));
+		if (op && (int)strlen(op) + 6 > w)
+			w = (int)strlen(op) + 6;
+	}
+	for (int t = 0; t < 3; t++) {
+		if (!t)
+			fprintf(f, "\n%s\n%6s %-*s%8s%11s%7s%11s%9s\n", titles[t], "QP", w, " qid op",
+				"count", "incomplete", "errors", "bytes", "IOPS");
+		else
+			fprintf(f, "\n%s\n%6s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n", titles[t], "QP", w,
+				" qid op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
+		uint32_t nq = 0;
+		for (const struct jr_node *q = jr_first(d, qps); q; q = jr_next(d, q)) {
+			qp_label(qp, sizeof(qp), d, q);
+			nq += nvme_rows(f, qp, w, d, jr_get(d, q, "nvme"), dists[t]);
+		}
+		if (nq > 1)
+			nvme_rows(f, "all", w, d, tn, dists[t]);
+	}
+}
+
+void merge_text_tables(FILE *f, const struct jr_doc *d)
+{
+	const struct jr_node *r = jr_root(d), *qps = jr_get(d, r, "qps");
+	const struct jr_node *tops = jr_get(d, jr_get(d, r, "total"), "ops");
+	char qp[64];
+	int i = 1, opw = 11;
+	fputs("Sources (QP column: source:qp)\n", f);
+	for (const struct jr_node *s = jr_first(d, jr_get(d, r, "sources")); s; s = jr_next(d, s))
+		fprintf(f, "%6d %s\n", i++, jr_str(d, s));
+	for (const struct jr_node *o = jr_first(d, tops); o; o = jr_next(d, o))
+		if ((int)strlen(jr_key(d, o)) + 1 > opw)
+			opw = (int)strlen(jr_key(d, o)) + 1;
+	fprintf(f, "\nOperations\n%6s %-*s%8s%11s%11s%10s%9s%9s\n", "QP", opw, "op", "count",
+		"incomplete", "bytes", "segments", "CRC err", "retrans");
+	uint32_t nq = 0;
+	for (const struct jr_node *q = jr_first(d, qps); q; q = jr_next(d, q)) {
+		qp_label(qp, sizeof(qp), d, q);
+		nq += rows(f, qp, opw, d, jr_get(d, q, "ops"), NULL);
+	}
+	if (nq > 1)
+		rows(f, "all", opw, d, tops, NULL);
+	if (!nq)
+		fputs("  (no RDMA operations)\n", f);
+	for (int t = 0; t < 2; t++) {
+		const char *key = t ? "delivery_ns" : "latency_ns";
+		bool any = false;
+		fprintf(f, "\n%s\n%6s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n",
+			t ? "Delivery (start to the peer's TCP ACK of the last octet)"
+			  : "Latency (complete reads and atomics)",
+			"QP", opw, "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
+		for (const struct jr_node *q = jr_first(d, qps); q; q = jr_next(d, q)) {
+			qp_label(qp, sizeof(qp), d, q);
+			any |= rows(f, qp, opw, d, jr_get(d, q, "ops"), key);
+		}
+		if (nq > 1)
+			rows(f, "all", opw, d, tops, key);
+		if (!any)
+			fputs("  (none)\n", f);
+	}
+	nvme_tables(f, d);
+}

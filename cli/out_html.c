@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The `report` writer: one self-contained HTML page. The page is a template
+ * (cli/report/page.html with report.css and report.js, compiled in by
+ * embed.cmake) and one JSON block, <script type="application/json"
+ * id="iws-data">, holding everything the page draws; the script draws it
+ * with SVG. Tests compare that block with golden files (tests/report/).
+ *
+ * The block (times are ns from grid.origin_ns, except the *_ns strings,
+ * which are ns since the epoch; every number is an integer):
+ *   generator, files, capture {frames, bytes, first_ns, last_ns (strings),
+ *     duration_ns, tcp_connections, qps, operations, incomplete},
+ *   op_types [names by type number], mark_kinds, hist {per_decade, decades},
+ *   tz {offset_s, name} (TZ, for wall-clock times), grid {origin_ns
+ *   (string), width_ns, buckets}, flag_names [[bit, name]],
+ *   qps [{qp (null: the other QPs together), nqps, initiator, responder,
+ *     handshake, operations, incomplete, bytes, first, last, tcp {...} (as
+ *     in stats), gaps, stall_ns, series {ops, bytes, retransmissions,
+ *     zero_windows: a number per bucket}, marks [[kind, dir, t, frame]],
+ *     marks_dropped, teardown [[kind (1 FIN, 2 RST, 3 Terminate), dir, t,
+ *     frame, outstanding]], dists [{op, kind (latency|delivery), stats (as
+ *     in stats), first (bin), counts (per bin from first)}]}],
+ *   all {dists [...]} (every QP together),
+ *   ops {total, drawn, cap, troubled, columns, rows [[...]]},
+ *   slowest [{qp, id, op, kind, time_ns, start, first_frame, last_frame,
+ *     ack_frame, bytes, why}],
+ *   summary (the summary command's text, without its slowest list),
+ *   summary_cut.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "iwarpscope/names.h"
+#include "iwarpscope/status.h"
+#include "out.h"
+#include "pagedata.h"
+#include "report_assets.h"
+
+/* How many of the slowest operations the page's table lists. */
+#define PAGE_SLOWEST 50
+/* The summary's text is cut here (a capture with many QPs). */
+#define PAGE_SUMMARY_MAX (1u << 20)
+
+
+static void key_ns_str(struct jsonw *j, const char *k, int64_t ns)
+{
+	char b[32];
+	snprintf(b, sizeof(b), "%" PRId64, ns);
+	jw_kstr(j, k, b);
+}
+
+static int64_t rel(const struct pagedata *p, int64_t ns)
+{
+	return ns - p->grid.origin;
+}
+
+/* [a, b, ...]: the page's compact records (marks, teardown) */
+static void tuple_json(struct jsonw *j, const int64_t *v, int n)
+{
+	jw_arr(j);
+	for (int i = 0; i < n; i++)
+		jw_i64(j, v[i]);
+	jw_arr_end(j);
+}
+
+static void dist_json(struct jsonw *j, int t, const char *kind, const struct iws_latency *l,
+		      const uint32_t *bins)
+{
+	uint32_t lo = LOGHIST_BINS, hi = 0;
+	for (uint32_t b = 0; b < LOGHIST_BINS; b++)
+		if (bins[b]) {
+			if (lo == LOGHIST_BINS)
+				lo = b;
+			hi = b;
+		}
+	jw_obj(j);
+	jw_kstr(j, "op", iws_op_type_name((enum iws_op_type)t));
+	jw_kstr(j, "kind", kind);
+	latency_json(j, "stats", l);
+	jw_ku64(j, "first", lo == LOGHIST_BINS ? 0 : lo);
+	jw_key(j, "counts");
+	jw_arr(j);
+	for (uint32_t b = lo; b <= hi && lo != LOGHIST_BINS; b++)
+		jw_u64(j, bins[b]);
+	jw_arr_end(j);
+	jw_obj_end(j);
+}
+
+/* The distributions of one QP (stats from its statistics, bins from q). */
+static void dists_json(struct jsonw *j, const struct iws_qp_stats *st,
+		       struct loghist *const lat[], struct loghist *const del[])
+{
+	jw_key(j, "dists");
+	jw_arr(j);
+	for (int t = 0; t < IWS_OPT_COUNT; t++) {
+		if (lat[t] && st->op[t].latency.count)
+			dist_json(j, t, "latency", &st->op[t].latency, lat[t]->bins);
+		if (del[t] && st->op[t].delivery.count)
+			dist_json(j, t, "delivery", &st->op[t].delivery, del[t]->bins);
+	}
+	jw_arr_end(j);
+}
+
+static void series_json(struct jsonw *j, const struct pagedata *p, const struct page_qp *q)
+{
+	jw_key(j, "series");
+	jw_obj(j);
+	for (int k = 0; k < PS_COUNT; k++) {
+		jw_key(j, page_series_names[k]);
+		jw_arr(j);
+		for (uint32_t b = 0; b < p->grid.used; b++)
+			jw_u64(j, q->series[k][b]);
+		jw_arr_end(j);
+	}
+	jw_obj_end(j);
+}
+
+static void qp_json(struct jsonw *j, const struct pagedata *p, const struct page_qp *q)
+{
+	const struct conn *c = q->c;
+	char a[64];
+	jw_obj(j);
+	if (!c) {
+		jw_knull(j, "qp");
+		jw_ku64(j, "nqps", q->nqps);
+		series_json(j, p, q);
+		jw_obj_end(j);
+		return;
+	}
+	jw_ku64(j, "qp", c->stream);
+	jw_ku64(j, "nqps", 1);
+	jw_kstr(j, "initiator", conn_ep_str(c, IWS_DIR_I2R, a));
+	jw_kstr(j, "responder", conn_ep_str(c, IWS_DIR_R2I, a));
+	jw_kstr(j, "handshake", hs_name(iws_stream_state(c->eng)));
+	jw_ku64(j, "operations", c->c.ops);
+	jw_ku64(j, "incomplete", c->c.ops_incomplete);
+	jw_ku64(j, "bytes", c->c.op_bytes);
+	jw_ki64(j, "first", rel(p, c->first_ns));
+	jw_ki64(j, "last", rel(p, c->last_ns));
+	stats_tcp_json(j, c);
+	jw_ku64(j, "gaps", conn_gap_count(c));
+	int64_t stall = 0;
+	for (int t = 0; t < IWS_OPT_COUNT; t++) {
+		int64_t s = conn_stats(c)->op[t].stall_ns;
+		stall = s > INT64_MAX - stall ? INT64_MAX : stall + s;
+	}
+	jw_ki64(j, "stall_ns", stall);
+	series_json(j, p, q);
+	jw_key(j, "marks");
+	jw_arr(j);
+	for (uint32_t i = 0; i < q->nmarks; i++) {
+		const struct page_mark *m = &q->marks[i];
+		int64_t v[] = { m->kind, m->dir, rel(p, m->ts), (int64_t)m->frame };
+		tuple_json(j, v, 4);
+	}
+	jw_arr_end(j);
+	jw_ku64(j, "marks_dropped", q->marks_dropped);
+	/* FIN, RST, Terminate (conn.h: close_rec); kinds 1, 2, 3 */
+	jw_key(j, "teardown");
+	jw_arr(j);
+	for (uint32_t i = 0; i < c->ncloses; i++) {
+		const struct close_rec *t = &c->closes[i];
+		int64_t v[] = { t->kind, t->dir, rel(p, t->ts), (int64_t)t->frame, t->outstanding };
+		tuple_json(j, v, 5);
+	}
+	jw_arr_end(j);
+	dists_json(j, conn_stats(c), q->latency, q->delivery);
+	jw_obj_end(j);
+}
+
+/* Every QP's bins added up, per type and kind (the "all QPs" picture). */
+static void all_json(struct jsonw *j, const struct pagedata *p, const struct analysis *a)
+{
+	static struct loghist lat[IWS_OPT_COUNT], del[IWS_OPT_COUNT];
+	struct loghist *lp[IWS_OPT_COUNT], *dp[IWS_OPT_COUNT];
+	memset(lat, 0, sizeof(lat));
+	memset(del, 0, sizeof(del));
+	for (int t = 0; t < IWS_OPT_COUNT; t++) {
+		lp[t] = &lat[t];
+		dp[t] = &del[t];
+		for (uint32_t i = 0; i <= PAGE_MAX_QPS; i++) {
+			const struct page_qp *q = &p->qps[i];
+			for (uint32_t b = 0; b < LOGHIST_BINS; b++) {
+				lat[t].bins[b] += q->latency[t] ? q->latency[t]->bins[b] : 0;
+				del[t].bins[b] += q->delivery[t] ? q->delivery[t]->bins[b] : 0;
+			}
+		}
+	}
+	jw_key(j, "all");
+	jw_obj(j);
+	dists_json(j, analysis_total(a), lp, dp);
+	jw_obj_end(j);
+}
+
+static void ops_json(struct jsonw *j, struct pagedata *p, FILE *f)
+{
+	static const char *const cols[] = { "qp", "id", "op", "dir", "start", "end", "first_frame",
+					    "last_frame", "bytes", "latency", "ack", "ack_frame",
+					    "retransmissions", "stall", "complete", "flags" };
+	uint32_t n = 0;
+	struct op_item *v = opsample_collect(&p->sample, &n);
+	jw_key(j, "ops");
+	jw_obj(j);
+	jw_ku64(j, "total", p->sample.seen);
+	jw_ku64(j, "drawn", n);
+	jw_ku64(j, "cap", p->sample.cap);
+	jw_ku64(j, "troubled", p->sample.troubled_seen);
+	jw_key(j, "columns");
+	jw_arr(j);
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		jw_str(j, cols[i]);
+	jw_arr_end(j);
+	jw_key(j, "rows");
+	jw_arr(j);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct iws_op *op = &v[i].op;
+		jw_arr(j);
+		jw_u64(j, v[i].c->stream);
+		jw_u64(j, op->id);
+		jw_u64(j, op->type);
+		jw_u64(j, op->dir);
+		jw_i64(j, rel(p, op->start_ns));
+		jw_i64(j, rel(p, op->end_ns));
+		jw_u64(j, op->first_frame);
+		jw_u64(j, op->last_frame);
+		jw_u64(j, op->bytes);
+		if (op->has_latency)
+			jw_i64(j, op->latency_ns);
+		else
+			jw_null(j);
+		if (op->has_ack) {
+			jw_i64(j, op->ack_ns);
+			jw_u64(j, op->ack_frame);
+		} else {
+			jw_null(j);
+			jw_null(j);
+		}
+		jw_u64(j, op->retransmissions);
+		jw_i64(j, op->stall_ns);
+		jw_u64(j, op->complete);
+		jw_u64(j, op->flags);
+		jw_arr_end(j);
+		if (j->len > (64u << 10))
+			jw_drain_html(j, f);
+	}
+	jw_arr_end(j);
+	jw_obj_end(j);
+	free(v);
+}
+
+static void slowest_json(struct jsonw *j, struct pagedata *p)
+{
+	char why[256];
+	uint32_t n;
+	const struct op_item *v = opsample_slowest(&p->sample, &n);
+	jw_key(j, "slowest");
+	jw_arr(j);
+	for (uint32_t i = 0; i < n && i < PAGE_SLOWEST; i++) {
+		const struct iws_op *op = &v[i].op;
+		int64_t ns = 0;
+		rank_time(op, &ns);
+		jw_obj(j);
+		jw_ku64(j, "qp", v[i].c->stream);
+		jw_ku64(j, "id", op->id);
+		jw_kstr(j, "op", iws_op_type_name(op->type));
+		jw_kstr(j, "kind", op->has_latency ? "latency" : "delivery");
+		jw_ki64(j, "time_ns", ns);
+		jw_ki64(j, "start", rel(p, op->start_ns));
+		jw_ku64(j, "first_frame", op->first_frame);
+		jw_ku64(j, "last_frame", op->last_frame);
+		jw_kou64(j, "ack_frame", op->has_ack, op->ack_frame);
+		jw_ku64(j, "bytes", op->bytes);
+		jw_kstr(j, "why", op_why(why, sizeof(why), op));
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+}
+
+/* The summary command's text (cut at PAGE_SUMMARY_MAX), through a
+ * temporary file so a capture with many QPs does not need it in memory
+ * whole. */
+static void summary_json(struct jsonw *j, const struct report *r)
+{
+	struct report rs = *r;
+	rs.rank = NULL; /* the page has its own slowest table */
+	FILE *t = tmpfile();
+	char *buf = malloc(PAGE_SUMMARY_MAX + 1);
+	size_t n = 0;
+	if (t && buf) {
+		summary_write(t, &rs);
+		rewind(t);
+		n = fread(buf, 1, PAGE_SUMMARY_MAX, t);
+	}
+	if (buf) {
+		buf[n] = 0;
+		jw_kstr(j, "summary", buf);
+	} else {
+		jw_kstr(j, "summary", "");
+	}
+	jw_kbool(j, "summary_cut", t && buf && !feof(t) && fgetc(t) != EOF);
+	free(buf);
+	if (t)
+		fclose(t);
+}
+
+static void capture_json(struct jsonw *j, const struct report *r)
+{
+	const struct source_stats *ss = source_stats(r->src);
+	const struct analysis *a = r->a;
+	uint64_t nq = 0, ops = 0, inc = 0;
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+		nq++;
+		ops += c->c.ops;
+		inc += c->c.ops_incomplete;
+	}
+	jw_key(j, "files");
+	jw_arr(j);
+	for (int i = 0; i < source_nfiles(r->src); i++)
+		jw_str(j, source_name(r->src, i));
+	jw_arr_end(j);
+	jw_key(j, "capture");
+	jw_obj(j);
+	jw_ku64(j, "frames", ss->records);
+	jw_ku64(j, "bytes", ss->bytes);
+	key_ns_str(j, "first_ns", ss->first_ns);
+	key_ns_str(j, "last_ns", ss->last_ns);
+	jw_ki64(j, "duration_ns", ss->last_ns - ss->first_ns);
+	jw_ku64(j, "tcp_connections", analysis_counts(a)->tcp_conns);
+	jw_ku64(j, "qps", nq);
+	jw_ku64(j, "operations", ops);
+	jw_ku64(j, "incomplete", inc);
+	jw_obj_end(j);
+}
+
+static int by_stream(const void *a, const void *b)
+{
+	const struct page_qp *x = *(const struct page_qp *const *)a;
+	const struct page_qp *y = *(const struct page_qp *const *)b;
+	return x->c->stream < y->c->stream ? -1 : x->c->stream > y->c->stream;
+}
+
+static void data_json(FILE *f, struct jsonw *j, const struct report *r, struct pagedata *p)
+{
+	if (!p->started)
+		timegrid_init(&p->grid, source_stats(r->src)->first_ns);
+	/* the buckets reach the last frame, after the last operation too */
+	timegrid_bucket(&p->grid, source_stats(r->src)->last_ns);
+	jw_obj(j);
+	jw_kstr(j, "generator", "iwarpscope " IWS_VERSION_STRING);
+	capture_json(j, r);
+	jw_key(j, "op_types");
+	jw_arr(j);
+	for (int t = 0; t < IWS_OPT_COUNT; t++)
+		jw_str(j, iws_op_type_name((enum iws_op_type)t));
+	jw_arr_end(j);
+	jw_key(j, "mark_kinds");
+	jw_arr(j);
+	for (int k = 0; k < MARK_KIND_COUNT; k++)
+		jw_str(j, conn_mark_names[k]);
+	jw_arr_end(j);
+	jw_key(j, "hist");
+	jw_obj(j);
+	jw_ku64(j, "per_decade", LOGHIST_PER_DECADE);
+	jw_ku64(j, "decades", LOGHIST_DECADES);
+	jw_obj_end(j);
+	/* the time zone iwarpscope ran in (TZ), for wall-clock times */
+	time_t sec = (time_t)(p->grid.origin / 1000000000);
+	struct tm tm;
+	bool local = localtime_r(&sec, &tm) != NULL;
+	jw_key(j, "tz");
+	jw_obj(j);
+	jw_ki64(j, "offset_s", local ? tm.tm_gmtoff : 0);
+	jw_kstr(j, "name", local && tm.tm_zone ? tm.tm_zone : "UTC");
+	jw_obj_end(j);
+	jw_key(j, "grid");
+	jw_obj(j);
+	key_ns_str(j, "origin_ns", p->grid.origin);
+	jw_ki64(j, "width_ns", p->grid.width);
+	jw_ku64(j, "buckets", p->grid.used);
+	jw_obj_end(j);
+	jw_key(j, "flag_names");
+	jw_arr(j);
+	for (uint32_t bit = 1; bit && bit <= IWS_OPF_AFTER_CLOSE; bit <<= 1) {
+		char b[64];
+		jw_arr(j);
+		jw_u64(j, bit);
+		jw_str(j, iws_op_flags_str(b, sizeof(b), bit));
+		jw_arr_end(j);
+	}
+	jw_arr_end(j);
+	jw_key(j, "qps");
+	jw_arr(j);
+	/* in QP number order */
+	const struct page_qp *order[PAGE_MAX_QPS];
+	for (uint32_t i = 0; i < p->nqps; i++)
+		order[i] = &p->qps[i];
+	qsort(order, p->nqps, sizeof(order[0]), by_stream);
+	for (uint32_t i = 0; i < p->nqps; i++) {
+		qp_json(j, p, order[i]);
+		jw_drain_html(j, f);
+	}
+	if (pagedata_others(p))
+		qp_json(j, p, pagedata_others(p));
+	jw_arr_end(j);
+	all_json(j, p, r->a);
+	ops_json(j, p, f);
+	slowest_json(j, p);
+	summary_json(j, r);
+	jw_obj_end(j);
+}
+
+/* Text for an HTML element's content or attribute. */
+static void put_html(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+void report_write_html(FILE *f, const struct report *r, struct pagedata *p)
+{
+	/* The template's placeholders, each on a line of its own. */
+	static const char *const marks[] = { "@TITLE@", "/*@STYLE@*/", "/*@SCRIPT@*/", "@DATA@" };
+	const char *t = iws_report_page;
+	for (;;) {
+		const char *next = NULL;
+		int which = -1;
+		for (int k = 0; k < 4; k++) {
+			const char *at = strstr(t, marks[k]);
+			if (at && (!next || at < next)) {
+				next = at;
+				which = k;
+			}
+		}
+		if (!next) {
+			fputs(t, f);
+			break;
+		}
+		fwrite(t, 1, (size_t)(next - t), f);
+		t = next + strlen(marks[which]);
+		switch (which) {
+		case 0:
+			fputs("iwarpscope report:", f);
+			for (int i = 0; i < source_nfiles(r->src); i++) {
+				fputc(' ', f);
+				put_html(f, source_name(r->src, i));
+			}
+			break;
+		case 1:
+			fputs(iws_report_css, f);
+			break;
+		case 2:
+			fputs(iws_report_js, f);
+			break;
+		default: {
+			struct jsonw j;
+			jw_init(&j, false);
+			data_json(f, &j, r, p);
+			jw_drain_html(&j, f);
+			jw_free(&j);
+			break;
+		}
+		}
+	}
+}

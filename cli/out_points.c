@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What several capture points add to the reports (points.h): which files
+ * form each point, and per QP seen at two points which point its numbers
+ * come from, each direction's path between the points, one-way times, the
+ * clock offset between the points and where loss happened. Text for the
+ * summary, JSON for stats (docs/semantics.md, "Two capture points").
+ */
+#include <inttypes.h>
+
+#include "conn.h"
+#include "jsonw.h"
+#include "points_int.h"
+#include "units.h"
+
+static const struct pconn *find(const struct points *pts, uint32_t stream)
+{
+	for (uint32_t i = 0; pts && i < pts->nconns; i++)
+		if (pts->conns[i].stream == stream && pts->conns[i].multi)
+			return &pts->conns[i];
+	return NULL;
+}
+
+static const char *pname(const struct points *pts, int i)
+{
+	return pts->pts[i].name;
+}
+
+void points_header_text(FILE *f, const struct points *pts)
+{
+	if (!pts)
+		return;
+	fprintf(f, "%d capture points, %u connection%s seen at two of them (each segment counted "
+		   "once):\n",
+		pts->npoints, pts->nmulti, pts->nmulti == 1 ? "" : "s");
+	for (int p = 0; p < pts->npoints; p++) {
+		fprintf(f, "  %s", pname(pts, p));
+		if (pts->pts[p].nfiles > 1)
+			fprintf(f, " (%d files)", pts->pts[p].nfiles);
+		fputc('\n', f);
+	}
+	if (pts->recs_full)
+		fprintf(f, "! two-point matching stopped after %u segments (memory bound)\n",
+			POINTS_MAX_RECORDS);
+}
+
+static void dir_text(FILE *f, const struct points *pts, const struct pconn *c, int side,
+		     const char *name)
+{
+	const struct pdir *d = &c->dir[side];
+	char a[32], b[32], m[32];
+	fprintf(f, "  %s passes %s then %s%s: %" PRIu64 " segments at both", name, pname(pts, d->up),
+		pname(pts, d->down), d->measured ? "" : " (order assumed)", d->matched);
+	if (d->n_oneway)
+		fprintf(f, ", one-way min %s, median %s, max %s", fmt_dur(a, sizeof(a), d->ow_min),
+			fmt_dur(m, sizeof(m), d->ow_p50), fmt_dur(b, sizeof(b), d->ow_max));
+	fputc('\n', f);
+	if (d->lost_before || d->lost_between || d->lost_after || d->missed_up || d->missed_down)
+		fprintf(f, "  ! %s loss: %" PRIu64 " before %s, %" PRIu64 " between the points, %" PRIu64
+			   " after %s (or spurious); missed by the capture at %s %" PRIu64 "\n",
+			name, d->lost_before, pname(pts, d->up), d->lost_between, d->lost_after,
+			pname(pts, d->down), pname(pts, d->up), d->missed_up);
+}
+
+void points_qp_text(FILE *f, const struct points *pts, const struct conn *cn)
+{
+	const struct pconn *c = find(pts, cn->stream);
+	if (!c)
+		return;
+	char a[32], b[32], m[32];
+	int is = conn_init_side(cn);
+	fprintf(f, "  seen at %s and %s: numbers (frames, times, latencies) at %s\n", pname(pts, c->p),
+		pname(pts, c->q), pname(pts, c->ref));
+	dir_text(f, pts, c, is, "i2r");
+	dir_text(f, pts, c, !is, "r2i");
+	if (c->has_offset)
+		fprintf(f, "  clock of %s minus %s: %s if the minimum one-way times are equal "
+			   "(between %s and %s)\n",
+			pname(pts, c->q), pname(pts, c->p), fmt_dur(m, sizeof(m), c->off),
+			fmt_dur(a, sizeof(a), c->off_lo), fmt_dur(b, sizeof(b), c->off_hi));
+	if (c->has_offset && (c->off_lo > 0 || c->off_hi < 0))
+		fprintf(f, "  ! the two clocks are not synchronised: one-way times are off by the "
+			   "offset\n");
+	if (c->disputed)
+		fprintf(f, "  ! the points disagree on %" PRIu64 " segment%s (other octets at the same "
+			   "sequence numbers; %" PRIu64 " agree): not matched\n",
+			c->disputed, c->disputed == 1 ? "" : "s", c->agreed);
+	if (c->filled)
+		fprintf(f, "  %" PRIu64 " segment%s missed by the capture at %s taken from %s\n",
+			c->filled, c->filled == 1 ? "" : "s", pname(pts, c->ref),
+			pname(pts, c->ref == c->p ? c->q : c->p));
+}
+
+void points_capture_json(struct jsonw *j, const struct points *pts)
+{
+	jw_key(j, "capture_points");
+	if (!pts) {
+		jw_null(j);
+		return;
+	}
+	jw_arr(j);
+	for (int p = 0; p < pts->npoints; p++) {
+		jw_obj(j);
+		jw_kstr(j, "name", pname(pts, p));
+		jw_key(j, "files");
+		jw_arr(j);
+		for (int i = 0; i < pts->nfiles; i++)
+			if (pts->files[i].point == p)
+				jw_str(j, pts->files[i].name);
+		jw_arr_end(j);
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+}
+
+static void dir_json(struct jsonw *j, const struct points *pts, const struct pdir *d, const char *k)
+{
+	jw_key(j, k);
+	jw_obj(j);
+	jw_kstr(j, "upstream", pname(pts, d->up));
+	jw_kstr(j, "downstream", pname(pts, d->down));
+	jw_kbool(j, "order_measured", d->measured);
+	jw_ku64(j, "matched", d->matched);
+	jw_koi64(j, "oneway_min_ns", d->n_oneway != 0, d->ow_min);
+	jw_koi64(j, "oneway_p50_ns", d->n_oneway != 0, d->ow_p50);
+	jw_koi64(j, "oneway_max_ns", d->n_oneway != 0, d->ow_max);
+	jw_ku64(j, "lost_before", d->lost_before);
+	jw_ku64(j, "lost_between", d->lost_between);
+	jw_ku64(j, "lost_after", d->lost_after);
+	jw_ku64(j, "missed_upstream", d->missed_up);
+	jw_obj_end(j);
+}
+
+void points_qp_json(struct jsonw *j, const struct points *pts, const struct conn *cn)
+{
+	const struct pconn *c = find(pts, cn->stream);
+	jw_key(j, "capture_points");
+	if (!c) {
+		jw_null(j);
+		return;
+	}
+	int is = conn_init_side(cn);
+	jw_obj(j);
+	jw_key(j, "points");
+	jw_arr(j);
+	jw_str(j, pname(pts, c->p));
+	jw_str(j, pname(pts, c->q));
+	jw_arr_end(j);
+	jw_kstr(j, "reference", pname(pts, c->ref));
+	jw_ku64(j, "agreed", c->agreed);
+	jw_ku64(j, "disagreed", c->disputed);
+	jw_ku64(j, "other_copies", c->dropped);
+	jw_ku64(j, "filled", c->filled);
+	jw_koi64(j, "clock_offset_ns", c->has_offset, c->off);
+	jw_koi64(j, "clock_offset_min_ns", c->has_offset, c->off_lo);
+	jw_koi64(j, "clock_offset_max_ns", c->has_offset, c->off_hi);
+	dir_json(j, pts, &c->dir[is], "i2r");
+	dir_json(j, pts, &c->dir[!is], "r2i");
+	jw_obj_end(j);
+}

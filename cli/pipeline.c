@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* One run of a command: its stages set up, fed, and reported (see pipeline.h). */
+#include "pipeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "readloop.h"
+#include "units.h"
+
+/* The selection stage (select.h): does the report cover this operation
+ * (op_type >= 0) or NVMe command (-1)? */
+static bool selected(void *ctx, const struct conn *c, int op_type, int64_t start_ns)
+{
+	struct pipeline *p = ctx;
+	return select_item(&p->sel, c->stream, op_type, start_ns, source_stats(p->src)->first_ns);
+}
+
+static void on_op(void *ctx, struct conn *c, const struct iws_op *op)
+{
+	struct pipeline *p = ctx;
+	const struct options *o = p->o;
+	if (o->cmd == CMD_SUMMARY) {
+		if (!op->rtr)
+			rank_add(&p->rank, c, op);
+		return;
+	}
+	if (o->cmd == CMD_REPORT) {
+		pagedata_op(&p->page, c, op);
+		return;
+	}
+	int64_t took;
+	if (o->has_min_latency && (!rank_time(op, &took) || took < o->min_latency_ns))
+		return;
+	if (o->sort_latency)
+		rank_add(&p->rank, c, op);
+	else
+		timeline_add(&p->tl, c, &(struct tl_key){ op->start_ns, op->first_frame, c->stream, op->id },
+			     op);
+}
+
+/* The timeline releases an operation or command: write it. */
+static void emit(void *ctx, const struct conn *c, const void *item)
+{
+	struct pipeline *p = ctx;
+	if (p->o->limit && p->written >= p->o->limit)
+		return;
+	p->written++;
+	if (p->series_mode)
+		series_add(&p->series, c, item);
+	else
+		rows_write(&p->rows, c, item);
+}
+
+static void on_mark(void *ctx, struct conn *c, const struct conn_mark *m)
+{
+	struct pipeline *p = ctx;
+	if (select_qp(&p->sel, c->stream))
+		pagedata_mark(&p->page, c, m);
+}
+
+static void on_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
+{
+	struct pipeline *p = ctx;
+	timeline_add(&p->tl, c, &(struct tl_key){ cmd->start_ns, cmd->first_frame, c->stream, cmd->id },
+		     cmd);
+}
+
+static void on_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
+{
+	struct pipeline *p = ctx;
+	if (select_qp(&p->sel, c->stream) &&
+	    select_time(&p->sel, pdu->first_ts, source_stats(p->src)->first_ns))
+		fpdus_out_write(&p->fpdus, c, pdu);
+}
+
+static void tick(void *ctx)
+{
+	struct pipeline *p = ctx;
+	int64_t ts;
+	uint64_t frame;
+	/* The watermark visits every open connection: with many of them, look
+	 * less often so the cost per packet stays constant. */
+	p->ticks_skipped += RUN_TICK_PACKETS;
+	if (p->ticks_skipped < p->a.nactive)
+		return;
+	p->ticks_skipped = 0;
+	analysis_watermark(&p->a, &ts, &frame);
+	timeline_release(&p->tl, ts, frame);
+}
+
+bool pipeline_init(struct pipeline *p, const struct options *o, struct source *src,
+		   struct points *pts, FILE *out)
+{
+	memset(p, 0, sizeof(*p));
+	p->o = o;
+	p->src = src;
+	p->pts = pts;
+	p->out = out;
+	select_init(&p->sel, o);
+	units_config(o->units == UNITS_IEC, o->time_unit);
+	/* stats as CSV or JSON lines: a time series (series.h), fed in start
+	 * order through the timeline like ops. */
+	p->series_mode = o->cmd == CMD_STATS && (o->format == FMT_CSV || o->format == FMT_JSONL);
+	p->ordered = o->cmd == CMD_OPS || p->series_mode;
+	struct analysis_opts ao = {
+		.check_crc = o->check_crc,
+		.track_order = p->ordered,
+		.max_ooo_dir = o->max_ooo_dir,
+		.max_ooo_total = o->max_ooo_total,
+		.max_inflight = o->max_inflight,
+		.max_reasm = o->max_reasm,
+		.max_flows = o->max_flows,
+		.include_rtr = o->include_rtr,
+		.ctx = p,
+		.op = p->ordered || o->cmd == CMD_SUMMARY || o->cmd == CMD_REPORT ? on_op : NULL,
+		.mark = o->cmd == CMD_REPORT ? on_mark : NULL,
+		.fpdu = o->cmd == CMD_FPDUS ? on_fpdu : NULL,
+		/* The reports that show NVMe: the command list, the statistics'
+		 * nvme sections, the summary's NVMe-oF block. */
+		.nvme = o->cmd == CMD_NVME || ((o->cmd == CMD_STATS || o->cmd == CMD_SUMMARY ||
+						 o->cmd == CMD_REPORT) && !o->no_nvme),
+		.track_nvme_order = o->cmd == CMD_NVME,
+		.nvme_cmd = o->cmd == CMD_NVME ? on_nvme : NULL,
+		.sel = &p->sel,
+		.selected = select_active(&p->sel) ? selected : NULL,
+	};
+	if (!analysis_init(&p->a, &ao))
+		return false;
+	/* Ranked: the slowest --limit (all without one); the summary's five. */
+	rank_init(&p->rank, o->cmd == CMD_SUMMARY ? SUMMARY_SLOWEST : o->limit,
+		  o->has_min_latency ? o->min_latency_ns : 0);
+	if (p->ordered) {
+		timeline_init(&p->tl, o->max_reorder, sizeof(struct iws_op), p, emit);
+		p->has_tl = true;
+	}
+	if (o->cmd == CMD_OPS) {
+		ops_out_begin(&p->rows, out, o->format);
+		p->rows.pts = pts;
+	} else if (p->series_mode) {
+		series_init(&p->series, out, o->format, o->interval_ns, o->include_rtr, src);
+		p->has_series = true;
+	} else if (o->cmd == CMD_REPORT) {
+		pagedata_init(&p->page, src, o->limit, o->include_rtr);
+		p->has_page = true;
+	} else if (o->cmd == CMD_NVME) {
+		/* NVMe commands are large and an Asynchronous Event Request may stay
+		 * outstanding for the whole capture (NVMe Base 2.0: the controller
+		 * completes it when an event occurs), holding back everything after
+		 * it: a smaller default bounds that memory (past it, the earliest
+		 * commands are printed, still in order among themselves). */
+		timeline_init(&p->tl, o->max_reorder ? o->max_reorder : NVME_REORDER_DEFAULT,
+			      sizeof(struct iws_nvme_cmd), p, emit);
+		p->has_tl = true;
+		nvme_out_begin(&p->rows, out, o->format);
+	} else if (o->cmd == CMD_FPDUS) {
+		fpdus_out_begin(&p->fpdus, out);
+		p->fpdus.pts = pts;
+	}
+	p->r = (struct report){ &p->a, src, o, &p->tl, &p->rank, pts, &p->sel };
+	return true;
+}
+
+void pipeline_run(struct pipeline *p)
+{
+	const struct options *o = p->o;
+	struct run_hooks h = {
+		.ctx = p,
+		.tick = p->ordered || o->cmd == CMD_NVME ? tick : NULL,
+		.live_out = (p->ordered || o->cmd == CMD_FPDUS || o->cmd == CMD_NVME ||
+			     o->cmd == CMD_REPORT) ? stderr : p->out,
+		.interval = o->interval,
+		.pts = p->pts,
+		.stop_count = o->stop_count,
+		.stop_after_ns = o->stop_after_ns,
+		.stop_filesize = o->stop_filesize,
+	};
+	run_input(p->src, &p->a, &p->r, &h);
+	analysis_finish(&p->a);
+}
+
+unsigned pipeline_report(struct pipeline *p, FILE *page)
+{
+	const struct options *o = p->o;
+	switch (o->cmd) {
+	case CMD_OPS:
+		timeline_flush(&p->tl);
+		if (o->sort_latency) {
+			rank_sort(&p->rank);
+			for (uint32_t i = 0; i < p->rank.h.n; i++)
+				emit(p, p->rank.h.items[i].c, &p->rank.h.items[i].op);
+		}
+		rows_end(&p->rows);
+		break;
+	case CMD_FPDUS:
+		fpdus_out_end(&p->fpdus);
+		break;
+	case CMD_NVME:
+		timeline_flush(&p->tl);
+		rows_end(&p->rows);
+		break;
+	case CMD_STATS:
+		if (p->series_mode) {
+			timeline_flush(&p->tl);
+			series_finish(&p->series);
+		} else if (o->format == FMT_JSON) {
+			stats_write_json(p->out, &p->r);
+		} else {
+			stats_write_text(p->out, &p->r);
+		}
+		break;
+	case CMD_SUMMARY:
+		summary_write(p->out, &p->r);
+		break;
+	case CMD_REPORT:
+		report_write_html(page ? page : p->out, &p->r, &p->page);
+		break;
+	}
+	return report_findings(&p->r) & o->fail_on;
+}
+
+void pipeline_warnings(const struct pipeline *p, FILE *f)
+{
+	const struct source_stats *ss = source_stats(p->src);
+	const struct analysis_counts *c = analysis_counts(&p->a);
+	for (uint32_t i = 0; i < ss->n_warnings; i++)
+		fprintf(f, "iwarpscope: warning: %s\n", ss->warnings[i].text);
+	if (c->truncated || c->malformed)
+		fprintf(f, "iwarpscope: warning: %llu damaged packets (first: frame %llu, %s)\n",
+			(unsigned long long)(c->truncated + c->malformed),
+			(unsigned long long)c->first_damage_frame, c->first_damage ? c->first_damage : "?");
+	if (ss->live_dropped)
+		fprintf(f, "iwarpscope: warning: %llu packets dropped by the capture\n",
+			(unsigned long long)ss->live_dropped);
+	if (c->snap_cut)
+		fprintf(f, "iwarpscope: warning: %llu TCP segments cut by the snapshot length\n",
+			(unsigned long long)c->snap_cut);
+	if (c->limit_dropped || c->limit_finished || c->limit_skipped)
+		fprintf(f, "iwarpscope: warning: connection limit reached (--max-flows %u): "
+			   "%llu given up, %llu finished early, %llu not analysed\n",
+			p->a.max_flows, (unsigned long long)c->limit_dropped,
+			(unsigned long long)c->limit_finished, (unsigned long long)c->limit_skipped);
+	uint64_t ooo = 0, reasm = 0, evicted = 0;
+	const struct conn *qp;
+	for (uint32_t i = 0; (qp = analysis_next_conn(&p->a, &i)) != NULL;) {
+		ooo += CONN_SUM(qp, ooo_limit_hits);
+		reasm += CONN_SUM(qp, buf_limit_hits);
+		evicted += conn_tracker_counts(qp)->evicted;
+	}
+	if (ooo)
+		fprintf(f, "iwarpscope: warning: out-of-order buffer limit reached %llu times "
+			   "(--max-ooo, --max-ooo-total)\n", (unsigned long long)ooo);
+	if (reasm)
+		fprintf(f, "iwarpscope: warning: reassembly buffer limit reached %llu times "
+			   "(--max-reasm)\n", (unsigned long long)reasm);
+	if (evicted)
+		fprintf(f, "iwarpscope: warning: %llu operations given up: in-flight limit "
+			   "(--max-inflight)\n", (unsigned long long)evicted);
+	const char *what = p->o->cmd == CMD_NVME ? "commands" : "operations";
+	if (p->tl.forced)
+		fprintf(f, "iwarpscope: warning: %llu %s printed early (--max-reorder)\n",
+			(unsigned long long)p->tl.forced, what);
+	if (analysis_order_limit_hits(&p->a))
+		fprintf(f, "iwarpscope: warning: %llu operations in flight too long to keep "
+			   "the output in start order\n",
+			(unsigned long long)analysis_order_limit_hits(&p->a));
+	if (p->o->sort_latency && p->rank.unranked)
+		fprintf(f, "iwarpscope: note: %llu operations with neither a latency nor an ACK "
+			   "not ranked (--sort latency)\n",
+			(unsigned long long)p->rank.unranked);
+	if (p->rank.dropped)
+		fprintf(f, "iwarpscope: warning: %llu operations not ranked: out of memory\n",
+			(unsigned long long)p->rank.dropped);
+	if (p->series.late)
+		fprintf(f, "iwarpscope: warning: %llu operations counted in a later interval "
+			   "than their start (--max-reorder)\n",
+			(unsigned long long)p->series.late);
+	if (p->tl.out_of_order)
+		fprintf(f, "iwarpscope: warning: %llu %s printed out of start order\n",
+			(unsigned long long)p->tl.out_of_order, what);
+	if (analysis_iwarp_count(&p->a) == 0 && ss->records)
+		silence_write(f, &p->r, "iwarpscope: ");
+}
+
+void pipeline_notes(const struct pipeline *p, FILE *f)
+{
+	const struct options *o = p->o;
+	for (int k = 0; k < o->nqps; k++) {
+		const struct conn *c;
+		bool found = false;
+		for (uint32_t i = 0; !found && (c = analysis_next_iwarp(&p->a, &i)) != NULL;)
+			found = c->stream == o->qps[k];
+		if (found)
+			continue;
+		fprintf(f, "iwarpscope: note: --qp %u: no iWARP QP of that number in the capture (its QPs:",
+			o->qps[k]);
+		uint32_t n = 0;
+		for (uint32_t i = 0; (c = analysis_next_iwarp(&p->a, &i)) != NULL && n < 16; n++)
+			fprintf(f, "%s %u", n ? "," : "", c->stream);
+		fprintf(f, "%s)\n", n ? (n == 16 ? ", ..." : "") : " none");
+	}
+}
+
+void pipeline_free(struct pipeline *p)
+{
+	if (p->has_tl)
+		timeline_free(&p->tl);
+	if (p->has_series)
+		series_free(&p->series);
+	rank_free(&p->rank);
+	if (p->has_page)
+		pagedata_free(&p->page);
+	analysis_free(&p->a);
+	source_close(p->src);
+	points_free(p->pts);
+	p->src = NULL;
+	p->pts = NULL;
+}

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pipeline.h - one run of a command over an open source: the stages set up
+ * for what the command reports,
+ *
+ *   source -> [points] -> netdecode -> flows -> conn (the core's stream engine)
+ *          -> select -> consumers (timeline, rank, series, pagedata) -> writers
+ *
+ * read to the end (or to a stop condition), and the report written. main()
+ * and the fuzz harness tests/fuzz/fuzz_cli_pcap.c set up every run through
+ * here, so what is fuzzed is what runs.
+ */
+#ifndef IWS_CLI_PIPELINE_H
+#define IWS_CLI_PIPELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis.h"
+#include "options.h"
+#include "out.h"
+#include "pagedata.h"
+#include "points.h"
+#include "rank.h"
+#include "select.h"
+#include "series.h"
+#include "source.h"
+#include "timeline.h"
+
+struct pipeline {
+	const struct options *o;
+	struct source *src;
+	struct points *pts;         /* several capture points (NULL: one) */
+	FILE *out;                  /* the report */
+	struct select sel;
+	struct analysis a;
+	struct timeline tl;
+	struct rank rank;           /* ops --sort latency; the summary's slowest */
+	struct rows_out rows;       /* ops or nvme, in start order */
+	uint64_t written;           /* rows written (--limit) */
+	struct fpdus_out fpdus;
+	struct series series;       /* stats --format csv|jsonl */
+	struct pagedata page;       /* report */
+	struct report r;
+	bool ordered;               /* ops and the time series: the timeline in start order */
+	bool series_mode;
+	bool has_tl, has_series, has_page;
+	uint32_t ticks_skipped;
+};
+
+/* Set up the stages of o->cmd over src (the pipeline owns it, and pts, from
+ * now on, also on failure). The report goes to out. false: out of memory. */
+bool pipeline_init(struct pipeline *p, const struct options *o, struct source *src,
+		   struct points *pts, FILE *out);
+/* Read the input to its end (or a stop condition) and finish the analysis. */
+void pipeline_run(struct pipeline *p);
+/* Write the command's report to p->out (the report command's page to page
+ * when not NULL); the --fail-on findings (FAIL_*) that matched. */
+unsigned pipeline_report(struct pipeline *p, FILE *page);
+/* The problems a machine-readable report cannot carry, on f (stderr). */
+void pipeline_warnings(const struct pipeline *p, FILE *f);
+/* What every command says on f (stderr) whatever its format: QPs asked for
+ * with --qp that are not iWARP QPs of the capture. */
+void pipeline_notes(const struct pipeline *p, FILE *f);
+void pipeline_free(struct pipeline *p);
+
+#endif

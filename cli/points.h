@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * points.h - several capture points: files that saw the same TCP connection
+ * at different places (both ends of a link, a TAP and a host), read
+ * together. A pipeline stage between the source and the flow table:
+ *
+ *   survey (a first pass over every input):  which files form one capture
+ *       point (a rotated set: files that follow each other in time), which
+ *       connections two points saw (identical TCP segments: same
+ *       connection, direction, sequence number, length and octets, while
+ *       the files overlap in time), which point is upstream for each
+ *       direction, the one-way times, the clock offset and where loss
+ *       happened;
+ *   admit (the analysis pass): each record of a connection seen at two
+ *       points reaches the analysis only from its reference point (the one
+ *       nearest the side that opened the connection); copies from the other
+ *       point are numbered but not analysed, like filtered-out records, so
+ *       frame and QP numbers stay those of the time-merged input. A segment
+ *       the reference point's capture missed although it passed there (the
+ *       downstream point has it) is taken from the other point.
+ *
+ * So the core engine sees one clean stream per connection (no phantom
+ * retransmissions) and every number it reports is the reference point's;
+ * the writers ask this module for what the other point adds (per FPDU and
+ * operation: one-way time, times at the other point). Definitions:
+ * docs/semantics.md, "Two capture points".
+ *
+ * Matching is per TCP segment: both points must see the same segmentation
+ * (port mirrors, TAPs, hosts without TSO/GRO). Memory is bounded by
+ * POINTS_MAX_RECORDS indexed segments.
+ */
+#ifndef IWS_CLI_POINTS_H
+#define IWS_CLI_POINTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "source.h"
+
+#define POINTS_MAX_RECORDS (4u << 20)
+
+struct points;
+struct jsonw;
+
+/*
+ * Read every input once (files only: not stdin, not live) and work out the
+ * capture points. expect: --points was given (say so when there is nothing
+ * to match). Returns NULL when no connection was seen at two points (the
+ * run is then an ordinary merge), or on an error (err non-empty).
+ */
+struct points *points_survey(const struct source_opts *so, bool expect, char *err, size_t errlen);
+
+/* The analysis pass: clear p->matched for a record that is a copy from a
+ * non-reference point. */
+void points_admit(struct points *pts, struct src_packet *p);
+
+/* A one-line note for stderr: which files are points of which connections. */
+void points_note(const struct points *pts, FILE *f);
+
+/* What the other point adds to a record of the reference view. */
+struct points_at {
+	bool known;                 /* the record is a two-point connection's */
+	const char *point;          /* the reference point (name of its first file) */
+	const char *other;          /* the other point */
+	bool has_other;             /* the other point saw this segment ... */
+	int64_t other_ns;           /* ... at this time (its own clock) */
+	bool has_oneway;
+	int64_t oneway_ns;          /* downstream minus upstream time of that segment, raw clocks */
+};
+
+void points_at_frame(const struct points *pts, uint64_t frame, struct points_at *at);
+
+/* The stream's reference point name, NULL when it was not seen at two points. */
+const char *points_ref(const struct points *pts, uint32_t stream);
+
+/* Reports (out_points.c): the points and their files, and per QP seen at
+ * two points what each point saw (directions, one-way times, clock offset,
+ * where loss happened). */
+struct conn;
+void points_header_text(FILE *f, const struct points *pts);
+void points_qp_text(FILE *f, const struct points *pts, const struct conn *c);
+void points_capture_json(struct jsonw *j, const struct points *pts);
+void points_qp_json(struct jsonw *j, const struct points *pts, const struct conn *c);
+
+void points_free(struct points *pts);
+
+#endif

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * points_int.h - what the capture-point stage (points.c) keeps, shared with
+ * its writer (out_points.c) only. Directions are indexed by flow side (the
+ * sender's side, flows.h); the writers turn them into i2r/r2i.
+ */
+#ifndef IWS_CLI_POINTS_INT_H
+#define IWS_CLI_POINTS_INT_H
+
+#include "flows.h"
+#include "points.h"
+
+#define PT_NONE UINT32_MAX
+
+/* One indexed TCP segment (every TCP record of the inputs, in frame order). */
+struct prec {
+	uint64_t frame;
+	int64_t ts;
+	uint32_t conn;              /* index in points.conns */
+	uint32_t key;               /* its segment (pkey), PT_NONE for a pure ACK */
+	uint32_t next;              /* next record of the same key */
+	uint32_t seq, ack, len;     /* len: payload octets on the wire */
+	uint16_t file;
+	uint8_t side, flags;
+	uint8_t copy;               /* copies of its key at its point before it */
+	bool holefill;              /* at its point, it filled a hole behind later octets */
+};
+
+/* One TCP segment as identified across points. */
+struct pkey {
+	uint32_t conn, seq, len;
+	uint8_t side, flags;        /* flags: SYN and FIN, which take sequence space */
+	uint8_t pfx_len;
+	bool full;                  /* every payload octet captured: hash covers them */
+	bool disputed;              /* another key has the same place but other octets */
+	uint8_t pfx[16];            /* the first captured payload octets */
+	uint64_t hash;
+	uint32_t first, last;       /* its records */
+	uint32_t hnext;
+};
+
+/* A direction of a connection seen at two points. */
+struct pdir {
+	int up, down;               /* point indices: nearer the sender, nearer the receiver */
+	bool measured;              /* order from round-trip times (else assumed) */
+	uint64_t matched;           /* segments seen at both points */
+	uint64_t n_oneway;
+	int64_t ow_min, ow_p50, ow_max; /* one-way times (downstream - upstream clock) */
+	uint64_t lost_before;       /* first transmission seen at neither point */
+	uint64_t lost_between;      /* passed the upstream point, never reached downstream */
+	uint64_t lost_after;        /* reached the downstream point, sent again (lost after it,
+				     * or a spurious retransmission) */
+	uint64_t missed_up, missed_down; /* a point's capture missed a segment the other saw */
+};
+
+struct pconn {
+	uint32_t stream;            /* tcp.stream = the CLI's qp */
+	uint64_t seen;              /* points that saw it (bit per point, first 64) */
+	uint8_t opener;             /* side that opened it (SYN), else that sent first */
+	bool multi;                 /* seen at two points: p and q */
+	int p, q, ref;
+	uint64_t agreed, disputed;  /* segments both saw with the same / other octets */
+	uint32_t base[2];           /* sequence base per side (first seen) */
+	bool base_set[2];
+	struct pdir dir[2];         /* by sender side */
+	bool has_offset;
+	int64_t off, off_lo, off_hi;/* clock(q) - clock(p): estimate and bounds */
+	uint64_t dropped, filled;   /* analysis pass: copies not analysed, gaps filled */
+};
+
+struct pfile {
+	const char *name;
+	int64_t first, last;
+	bool any;
+	int point;
+};
+
+struct ppoint {
+	const char *name;           /* its first file */
+	int nfiles;
+};
+
+struct points {
+	struct prec *recs;
+	uint32_t nrecs, caprecs;
+	bool recs_full;             /* POINTS_MAX_RECORDS reached */
+	struct pkey *keys;
+	uint32_t nkeys, capkeys;
+	uint32_t *buckets;
+	uint32_t nbuckets;
+	uint32_t *kstart, *keys_of; /* keys by connection (points.c sort_keys) */
+	struct pconn *conns;
+	uint32_t nconns, capconns;
+	struct pfile *files;
+	int nfiles;
+	struct ppoint *pts;
+	int npoints;
+	uint32_t nmulti;
+	uint32_t cursor;            /* analysis pass: next record */
+};
+
+#endif

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What a report covers (see select.h). */
+#include "select.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "iwarpscope/qp.h"
+#include "units.h"
+
+void select_init(struct select *s, const struct options *o)
+{
+	memset(s, 0, sizeof(*s));
+	s->qps = o->nqps ? o->qps : NULL;
+	s->nqps = o->nqps;
+	s->op_mask = o->op_mask;
+	s->since = o->since;
+	s->until = o->until;
+}
+
+bool select_active(const struct select *s)
+{
+	return s->nqps || s->op_mask || s->since.kind || s->until.kind;
+}
+
+bool select_qp(const struct select *s, uint32_t stream)
+{
+	if (!s || !s->nqps)
+		return true;
+	for (int i = 0; i < s->nqps; i++)
+		if (s->qps[i] == stream)
+			return true;
+	return false;
+}
+
+bool select_time(struct select *s, int64_t ts, int64_t first_ns)
+{
+	if (!s->since.kind && !s->until.kind)
+		return true;
+	if (!s->resolved) {
+		/* Relative and clock times count from the first frame. */
+		s->since_ns = s->since.kind ? tspec_resolve(&s->since, first_ns) : INT64_MIN;
+		s->until_ns = s->until.kind ? tspec_resolve(&s->until, first_ns) : INT64_MAX;
+		s->resolved = true;
+	}
+	return ts >= s->since_ns && (!s->until.kind || ts < s->until_ns);
+}
+
+bool select_item(struct select *s, uint32_t stream, int op_type, int64_t start_ns,
+		 int64_t first_ns)
+{
+	if (!select_qp(s, stream))
+		return false;
+	if (op_type >= 0 && s->op_mask && !(s->op_mask & (1u << op_type)))
+		return false;
+	return select_time(s, start_ns, first_ns);
+}
+
+/* Append the strings (NULL-terminated list) to buf. */
+static void append(char *buf, size_t len, size_t *n, const char *a, const char *b)
+{
+	const char *parts[2] = { a, b };
+	for (int i = 0; i < 2; i++) {
+		if (!parts[i] || *n >= len)
+			continue;
+		int k = snprintf(buf + *n, len - *n, "%s", parts[i]);
+		if (k > 0)
+			*n += (size_t)k;
+	}
+}
+
+const char *select_describe(const struct select *s, char *buf, size_t len)
+{
+	size_t n = 0;
+	char num[24];
+	buf[0] = 0;
+	for (int i = 0; i < s->nqps; i++) {
+		snprintf(num, sizeof(num), "%u", s->qps[i]);
+		append(buf, len, &n, i ? ", " : "QP ", num);
+	}
+	bool first = true;
+	for (int t = 0; t < IWS_OPT_COUNT; t++) {
+		if (!(s->op_mask & (1u << t)))
+			continue;
+		append(buf, len, &n, first ? (n ? "; " : "") : ", ", iws_op_type_name((enum iws_op_type)t));
+		first = false;
+	}
+	char t[48];
+	if (s->since.kind || s->until.kind)
+		append(buf, len, &n, n ? "; " : "", NULL);
+	if (s->since.kind)
+		append(buf, len, &n, "starting from ",
+		       s->resolved ? fmt_clock(t, sizeof(t), s->since_ns) : "--since");
+	if (s->until.kind)
+		append(buf, len, &n, s->since.kind ? " to before " : "starting before ",
+		       s->resolved ? fmt_clock(t, sizeof(t), s->until_ns) : "--until");
+	return buf;
+}

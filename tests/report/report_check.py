@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The HTML report's promises, on every sample and on captures made here:
+
+- self-contained: no URL the browser would fetch (src, href, url(), @import,
+  fetch), a Content-Security-Policy that forbids any, one data block;
+- the data agrees with `stats --format json`: per QP the bucketed operations
+  add up to its operations (RTR left out) and the bucketed bytes to its
+  bytes; each histogram holds as many samples as the distribution it is
+  drawn with; the summary text is the summary command's (less its slowest
+  list); every operation is drawn while there are fewer than the limit;
+- a capture with more than 64 QPs: the first 64 drawn alone, the rest as
+  "other QPs", and the sums still hold;
+- --limit N: at most N drawn, the troubled and the slowest among them;
+- text from the capture cannot end the data block (a file named
+  "</script>"), and -o to a place that cannot be written fails at once.
+
+Usage: report_check.py IWARPSCOPE ROOT WORKDIR
+"""
+import glob
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden"))
+from checklib import check, verdict  # noqa: E402
+import pcaptool  # noqa: E402
+from reportlib import page_data, report  # noqa: E402
+
+FETCHING = re.compile(r'\b(src\s*=|href\s*=\s*"(?!#))|url\(|@import|\bfetch\(|XMLHttpRequest|https?://(?!www\.w3\.org/2000/svg)', re.I)
+
+
+def no_sketch(dist):
+    """A stats distribution without its mergeable sketch (the page has none)."""
+    return {k: v for k, v in dist.items() if k != "sketch"}
+
+
+def stats_of(tool, root, sample):
+    p = subprocess.run([os.path.abspath(tool), "stats", "--format", "json", sample], cwd=root,
+                       stdout=subprocess.PIPE, env=dict(os.environ, TZ="UTC"), check=True)
+    return json.loads(p.stdout)
+
+
+def summary_of(tool, root, sample):
+    p = subprocess.run([os.path.abspath(tool), "summary", "--no-progress", sample], cwd=root,
+                       stdout=subprocess.PIPE, env=dict(os.environ, TZ="UTC"), check=True)
+    text = p.stdout.decode()
+    cut = text.find("\nSlowest operations")
+    return text if cut < 0 else text[:cut]
+
+
+def check_page(name, html, d, st, summary, limit=10000):
+    code = re.sub(r'<script type="application/json" id="iws-data">.*?</script>', "", html, flags=re.S)
+    m = FETCHING.search(code)
+    check(not m, "%s: the page may fetch something: %r" % (name, m and code[max(0, m.start() - 40):m.end() + 40]))
+    check("Content-Security-Policy" in html and "default-src 'none'" in html, "%s: no CSP" % name)
+    check(d["summary"] == summary, "%s: the summary text differs from the summary command's" % name)
+    by_qp = {q["qp"]: q for q in st["qps"]}
+    named = [q for q in d["qps"] if q["qp"] is not None]
+    others = [q for q in d["qps"] if q["qp"] is None]
+    n = d["grid"]["buckets"]
+    for q in d["qps"]:
+        for k, v in q["series"].items():
+            check(len(v) == n, "%s: QP %s series %s has %d buckets, grid %d" % (name, q["qp"], k, len(v), n))
+    ops_total = bytes_total = 0
+    for q in named:
+        s = by_qp.get(q["qp"])
+        if not check(s is not None, "%s: QP %s not in stats" % (name, q["qp"])):
+            continue
+        count = sum(o["count"] for o in s["ops"].values())
+        byts = sum(o["bytes"] for o in s["ops"].values())
+        check(sum(q["series"]["ops"]) == count, "%s QP %s: %d ops in buckets, stats %d" %
+              (name, q["qp"], sum(q["series"]["ops"]), count))
+        check(sum(q["series"]["bytes"]) == byts, "%s QP %s: %d bytes in buckets, stats %d" %
+              (name, q["qp"], sum(q["series"]["bytes"]), byts))
+        tcp = s["tcp"]
+        # (retransmissions before the QP was known to be iWARP are not placed)
+        check(sum(q["series"]["retransmissions"]) <= tcp["fast_retransmits"] + tcp["timeouts"],
+              "%s QP %s: more retransmissions in buckets than in stats" % (name, q["qp"]))
+        check(q["tcp"]["fast_retransmits"] == tcp["fast_retransmits"], "%s QP %s: fast retransmits" % (name, q["qp"]))
+        check(len(q["teardown"]) == len(s["teardown"]), "%s QP %s: teardown records" % (name, q["qp"]))
+        want = {(op, k): no_sketch(o[k + "_ns"]) for op, o in s["ops"].items() for k in ("latency", "delivery") if o[k + "_ns"]}
+        got = {(x["op"], x["kind"]): x for x in q["dists"]}
+        check(set(got) == set(want), "%s QP %s: distributions %s, stats %s" % (name, q["qp"], sorted(got), sorted(want)))
+        for key, x in got.items():
+            check(x["stats"] == want.get(key), "%s QP %s %s: stats differ" % (name, q["qp"], key))
+            check(sum(x["counts"]) == x["stats"]["count"], "%s QP %s %s: %d in the histogram, %d samples" %
+                  (name, q["qp"], key, sum(x["counts"]), x["stats"]["count"]))
+        ops_total += count
+        bytes_total += byts
+    for q in others:
+        ops_total += sum(q["series"]["ops"])
+        bytes_total += sum(q["series"]["bytes"])
+    total = st["total"]["ops"]
+    check(ops_total == sum(o["count"] for o in total.values()), "%s: %d ops in all buckets, total %d" %
+          (name, ops_total, sum(o["count"] for o in total.values())))
+    check(bytes_total == sum(o["bytes"] for o in total.values()), "%s: bytes in all buckets differ" % name)
+    for x in d["all"]["dists"]:
+        check(x["stats"] == no_sketch(total[x["op"]][x["kind"] + "_ns"]), "%s: all-QP %s %s stats differ" % (name, x["op"], x["kind"]))
+        check(sum(x["counts"]) == x["stats"]["count"], "%s: all-QP %s %s histogram" % (name, x["op"], x["kind"]))
+    drawn = d["ops"]
+    check(drawn["total"] == ops_total, "%s: ops.total %d, buckets %d" % (name, drawn["total"], ops_total))
+    check(len(drawn["rows"]) == drawn["drawn"] <= max(limit, 1), "%s: %d drawn, limit %d" % (name, drawn["drawn"], limit))
+    if drawn["total"] <= limit * 6 // 10:
+        check(drawn["drawn"] == drawn["total"], "%s: %d of %d drawn, below the limit" % (name, drawn["drawn"], drawn["total"]))
+    starts = [r[drawn["columns"].index("start")] for r in drawn["rows"]]
+    check(starts == sorted(starts), "%s: drawn operations not in start order" % name)
+    times = [s["time_ns"] for s in d["slowest"]]
+    check(times == sorted(times, reverse=True), "%s: slowest not slowest first" % name)
+
+
+def many_qps(src, dst, copies):
+    """multi-qp's connections again and again on other client ports, 2 ms
+    apart: copies x 5 QPs."""
+    cap = pcaptool.read(src)
+    records = []
+    for k in range(copies):
+        for sec, frac, orig, data in cap.records:
+            data = bytearray(data)
+            ihl = (data[14] & 0x0F) * 4
+            tcp = 14 + ihl
+            sport, dport = struct.unpack(">HH", data[tcp:tcp + 4])
+            # the client's (the higher) port moves; the server's stays
+            if sport > dport:
+                sport = (sport + 7 * k) & 0xFFFF
+            else:
+                dport = (dport + 7 * k) & 0xFFFF
+            data[tcp:tcp + 4] = struct.pack(">HH", sport, dport)
+            t = sec * 1000000000 + frac * (1000 if cap.magic == pcaptool.MAGIC_US else 1) + k * 2000000
+            records.append((t, bytes(data), orig))
+    records.sort(key=lambda r: r[0])
+    out = pcaptool.Pcap(pcaptool.MAGIC_NS, cap.snaplen, cap.linktype,
+                        [(t // 1000000000, t % 1000000000, orig, data) for t, data, orig in records])
+    pcaptool.write(dst, out)
+
+
+def main(argv):
+    tool, root, work = argv[1], argv[2], argv[3]
+    os.makedirs(work, exist_ok=True)
+    samples = sorted(glob.glob(os.path.join(root, "samples", "*", "*.pcap*")))
+    for path in samples:
+        rel = os.path.relpath(path, root)
+        html = report(tool, root, rel, os.path.join(work, "page.html"))
+        check_page(rel, html, page_data(html), stats_of(tool, root, rel), summary_of(tool, root, rel))
+
+    # more QPs than the page draws alone
+    many = os.path.join(work, "many-qps.pcap")
+    many_qps(os.path.join(root, "samples/generated/multi-qp.pcap"), many, 14)
+    html = report(tool, root, many, os.path.join(work, "many.html"))
+    d = page_data(html)
+    st = stats_of(tool, root, many)
+    check(len(st["qps"]) == 70, "many-qps: %d QPs, want 70" % len(st["qps"]))
+    check(len(d["qps"]) == 65 and d["qps"][-1]["qp"] is None and d["qps"][-1]["nqps"] == 6,
+          "many-qps: want 64 QPs and 6 others, got %d entries" % len(d["qps"]))
+    check_page("many-qps", html, d, st, summary_of(tool, root, many))
+
+    # --limit: fewer drawn, the troubled and the slowest first
+    rel = "samples/real/26-netem-read_bw-64k.pcap"
+    html = report(tool, root, rel, os.path.join(work, "limit.html"), "--limit", "20")
+    d = page_data(html)
+    check_page(rel + " --limit 20", html, d, stats_of(tool, root, rel), summary_of(tool, root, rel), 20)
+    col = d["ops"]["columns"]
+    rows = d["ops"]["rows"]
+    troubled = [r for r in rows if r[col.index("retransmissions")] or r[col.index("stall")]]
+    check(len(troubled) >= 6, "--limit 20: %d troubled drawn, want the 6 the limit keeps for them" % len(troubled))
+    slow = d["slowest"][0]
+    check(any(r[0] == slow["qp"] and r[1] == slow["id"] for r in rows), "--limit 20: the slowest is not drawn")
+
+    # a file name that would end the data block if it were not escaped
+    odd = os.path.join(work, "</script><script>alert(1)</script>.pcap")
+    try:
+        os.makedirs(os.path.dirname(odd), exist_ok=True)
+        shutil.copy(os.path.join(root, "samples/real/01-rping.pcap"), odd)
+        html = report(tool, root, odd, os.path.join(work, "odd.html"))
+        check(page_data(html)["files"] == [odd], "a file name with </script> does not survive the data block")
+        check("<script>alert(1)" not in html, "a file name with </script> ends up in the page as markup")
+    finally:
+        shutil.rmtree(os.path.join(work, "</script><script>alert(1)<"), ignore_errors=True)
+
+    # -o where nothing can be written: exit 2 before reading the capture
+    p = subprocess.run([tool, "report", os.path.join(root, rel), "-o", "/nonexistent/dir/x.html"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check(p.returncode == 2 and b"cannot write" in p.stderr, "-o to a missing directory: exit %d" % p.returncode)
+    for bad in (["report", "-T", "json"], ["stats", "-o", "x.html"], ["summary", "--limit", "3"]):
+        p = subprocess.run([tool] + bad + [os.path.join(root, rel)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        check(p.returncode == 2, "%s: exit %d, want 2" % (bad, p.returncode))
+    print("%d samples and 4 made-up cases checked" % len(samples))
+    return verdict()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
