@@ -74,6 +74,10 @@ def run_dialog(plugin, capture, zarg, title, shot):
         os.chmod(home, 0o777)
         pdir = os.path.join(home, ".local/lib/wireshark/plugins/4.0/epan")
         os.makedirs(pdir)
+        # An empty global plugin directory: a copy installed system-wide
+        # (the .deb, scripts/quickstart as root) would be loaded twice.
+        gdir = os.path.join(home, "global-plugins")
+        os.makedirs(gdir)
         shutil.copy(plugin, pdir)
         cap = os.path.join(home, os.path.basename(capture))
         shutil.copy(capture, cap)
@@ -86,6 +90,7 @@ def run_dialog(plugin, capture, zarg, title, shot):
                 os.chmod(os.path.join(d, x), 0o755)
         cmd = ["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", "sh", script, home, cap, zarg, title,
                str(COPY_FROM_RIGHT), str(COPY_FROM_BOTTOM)]
+        cmd = ["env", "WIRESHARK_PLUGIN_DIR=" + gdir] + cmd
         if os.geteuid() == 0:
             cmd = NOBODY + ["env", "HOME=" + home] + cmd
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=180, cwd="/")
