@@ -562,7 +562,7 @@ static void hidden_pop(struct iws_tracker *t, uint8_t dir)
  * The Read starts in the frame that carried the hidden span; its request's
  * fields (MSN, sizes, source STag) are not known. */
 static struct node *hidden_read(struct iws_tracker *t, const struct hidden_span *sp,
-				const struct iws_seg *s, struct node *before, struct iws_seg_note *note)
+				const struct iws_seg *s, struct node *before)
 {
 	struct node *n = calloc(1, sizeof(*n));
 	if (!n)
@@ -601,7 +601,6 @@ static struct node *hidden_read(struct iws_tracker *t, const struct hidden_span 
 	else
 		l->tail = n;
 	l->n++;
-	(void)note;
 	return n;
 }
 
@@ -650,7 +649,7 @@ static void seg_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct
 	if (sp && sp->frame <= s->frame && !head_matches &&
 	    (!head || (!head->from_hidden && head->op.id > sp->after_id)) &&
 	    !find_read(req, h->stag, h->to)) {
-		n = hidden_read(t, sp, s, head, note);
+		n = hidden_read(t, sp, s, head);
 	} else if (head && head->sink_unknown) {
 		/* Its Sink STag and TO were cut by the snapshot length: the
 		 * responses come in request order (RFC 5040 §5.2.1), so this
