@@ -25,6 +25,13 @@ post-mortem:
   port-4420   the server port rewritten to 4420 (NVMe-oF), checksums fixed
   port-5445   ... to 5445 (SMB Direct)
 
+Sampling (CI's sanitizer stage, issue 25 item 6): with IWS_AGREE_SAMPLE=SEED in
+the environment and --index I (the capture's place in the test list), the
+capture keeps all three preference sets and only SAMPLE_KINDS of its variants
+run, with default preferences: the kinds at positions I*k .. I*k+k-1 (mod the
+number of kinds) of a list rotated by SEED, so consecutive captures take
+consecutive kinds and every kind is covered once the list has 12/k captures.
+
 With --nvme the NVMe-oF statistics too: `tshark -q -z iwarp,nvme` equals the
 nvme sections of `iwarpscope stats` per QP, queue and command type (count,
 complete, errors, bytes, IOPS, latency and data-transfer min/mean/p50/p99/max).
@@ -166,6 +173,31 @@ def variants(p, quick):
         yield "port-%d" % port, pcaptool.Pcap(p.magic, p.snaplen, p.linktype, recs)
 
 
+# the kinds of variant, in the order variants() yields them; a name's kind is
+# its prefix before the first digit ("slice-13-snap-96" -> "slice-snap")
+KINDS = ["slice-a", "slice-b", "snap-96", "snap-128", "slice-snap", "onedir-A", "onedir-B",
+         "drop", "reorder", "dup", "port-4420", "port-5445"]
+SAMPLE_KINDS = 3
+
+
+def kind_of(name, slices):
+    if name.startswith("slice-") and name.endswith("-snap-96"):
+        return "slice-snap"
+    if name.startswith("slice-"):
+        return "slice-a" if name == slices[0] else "slice-b"
+    return name
+
+
+def sampled_kinds(seed, index):
+    """The variant kinds this capture runs under sampling: deterministic for a
+    seed (the commit) and the capture's index, consecutive indices taking
+    consecutive kinds of a seed-rotated list."""
+    import zlib
+    rot = zlib.crc32(seed.encode()) % len(KINDS)
+    first = (index * SAMPLE_KINDS + rot) % len(KINDS)
+    return {KINDS[(first + j) % len(KINDS)] for j in range(SAMPLE_KINDS)}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
@@ -173,8 +205,12 @@ def main():
     ap.add_argument("--preload", default=None)
     ap.add_argument("--quick", action="store_true", help="fewer variants, default preferences for them")
     ap.add_argument("--nvme", action="store_true", help="compare -z iwarp,nvme with the CLI's nvme statistics too")
+    ap.add_argument("--index", type=int, default=0,
+                    help="the capture's place in the test list (for IWS_AGREE_SAMPLE)")
     ap.add_argument("capture")
     a = ap.parse_args()
+    seed = os.environ.get("IWS_AGREE_SAMPLE", "")
+    keep = sampled_kinds(seed, a.index) if seed else None
     if not shutil.which("tshark"):
         print("SKIP: tshark is not installed")
         return it.SKIP
@@ -192,13 +228,19 @@ def main():
             p = None   # pcapng: the capture itself only
         if p is not None:
             d = r.workdir("variants")
-            for name, v in variants(p, a.quick):
+            made = list(variants(p, a.quick))
+            slices = [n for n, _ in made if n.startswith("slice-") and not n.endswith("-snap-96")]
+            if len(slices) == 1:
+                slices.append(None)
+            for name, v in made:
+                if keep is not None and kind_of(name, slices) not in keep:
+                    continue
                 path = os.path.join(d, "%s.%s.pcap" % (os.path.basename(a.capture).split(".")[0], name))
                 pcaptool.write(path, v)
                 os.chmod(path, 0o644)
                 cases.append((name, path))
         for name, path in cases:
-            prefs = PREFS if (name == "capture" or not a.quick) else PREFS[:1]
+            prefs = PREFS if (name == "capture" or not (a.quick or keep)) else PREFS[:1]
             for pname, opts in prefs:
                 errs, n = it.compare_with_cli(r, path, a.cli, opts)
                 runs += 1
@@ -225,6 +267,8 @@ def main():
     print("PASS: plugin equals CLI on %d runs (%d variants x preference sets), %d QP/operation rows, "
           "%d operations field by field%s" %
           (runs, len(cases), rows, op_rows, ", %d QP/queue/command rows" % nvme_rows if a.nvme else ""))
+    if keep is not None:
+        print("sampled (IWS_AGREE_SAMPLE=%s, index %d): %s" % (seed, a.index, " ".join(n for n, _ in cases)))
     return 0
 
 
