@@ -321,6 +321,7 @@ static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iw
 	enum iws_nvme_queue queue = qid < 0 ? IWS_NVME_QUEUE_UNKNOWN : qid == 0 ? IWS_NVME_QUEUE_ADMIN : IWS_NVME_QUEUE_IO;
 	guint32 cap = tvb_captured_length(tvb);
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_nvme, tvb, 0, -1, ENC_NA);
+	iwarp_layer(pinfo, proto_iwarp_nvme);
 	proto_tree *nt = proto_item_add_subtree(ti, ett_nvme);
 	struct iws_nvme_command q;
 	struct iws_result res = iws_nvme_parse_command(tvb_get_ptr(tvb, 0, (gint)cap), cap, queue, &q);
@@ -442,6 +443,7 @@ static void show_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, c
 {
 	guint32 cap = tvb_captured_length(tvb);
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_nvme, tvb, 0, -1, ENC_NA);
+	iwarp_layer(pinfo, proto_iwarp_nvme);
 	proto_tree *nt = proto_item_add_subtree(ti, ett_nvme);
 	struct iws_nvme_completion e;
 	struct iws_result res = iws_nvme_parse_completion(tvb_get_ptr(tvb, 0, (gint)cap), cap, &e);
@@ -498,6 +500,7 @@ static void show_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, c
 static void show_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const iwarp_nvme_link *l)
 {
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_nvme, tvb, 0, 0, ENC_NA);
+	iwarp_layer(pinfo, proto_iwarp_nvme);
 	proto_item_set_generated(ti);
 	proto_tree *nt = proto_item_add_subtree(ti, ett_nvme);
 	if (!l) {
@@ -529,6 +532,7 @@ void iwarp_nvme_private_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 		if (iws_nvme_parse_cm_req(pd, len, &q).status != IWS_OK)
 			return;
 		ti = proto_tree_add_item(tree, proto_iwarp_nvme, tvb, (gint)off, (gint)len, ENC_NA);
+		iwarp_layer(pinfo, proto_iwarp_nvme);
 		proto_item_append_text(ti, ", rdma_cm request: queue %u", q.qid);
 		nt = proto_item_add_subtree(ti, ett_nvme);
 		proto_tree_add_item(nt, hf_nvme_cm_recfmt, tvb, (gint)(off + q.f_recfmt.off), 2, ENC_LITTLE_ENDIAN);
@@ -540,6 +544,7 @@ void iwarp_nvme_private_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 		if (iws_nvme_parse_cm_rep(pd, len, &q).status != IWS_OK)
 			return;
 		ti = proto_tree_add_item(tree, proto_iwarp_nvme, tvb, (gint)off, (gint)len, ENC_NA);
+		iwarp_layer(pinfo, proto_iwarp_nvme);
 		proto_item_append_text(ti, ", rdma_cm accept");
 		nt = proto_item_add_subtree(ti, ett_nvme);
 		proto_tree_add_item(nt, hf_nvme_cm_recfmt, tvb, (gint)(off + q.f_recfmt.off), 2, ENC_LITTLE_ENDIAN);

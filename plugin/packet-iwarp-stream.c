@@ -536,20 +536,29 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 	 * outstanding. */
 	if (iwarp_tap >= 0 && (fr->ops || fr->nvme))
 		tap_queue_packet(iwarp_tap, pinfo, fr);
+	/* What concerns TCP goes in TCP's subtree, so the top level of the
+	 * tree is the protocol stack (packet-iwarp-layers.c). */
+	tvbuff_t *any = payload ? payload : frame;
+	proto_tree *tcp_tree = fr->acked || fr->tcp_events || fr->closes ? iwarp_tcp_tree(tree, any) : tree;
 	if (fr->acked)
-		iwarp_rdmap_add_acked(payload ? payload : frame, pinfo, tree, fr->acked);
+		iwarp_rdmap_add_acked(any, pinfo, tcp_tree, fr->acked);
 	if (fr->tcp_events)
-		iwarp_rdmap_add_tcp_events(payload ? payload : frame, pinfo, tree, fr->tcp_events);
+		iwarp_rdmap_add_tcp_events(any, pinfo, tcp_tree, fr->tcp_events);
 	guint nc = fr->closes ? wmem_array_get_count(fr->closes) : 0;
 	for (guint i = 0; i < nc; i++)
-		iwarp_rdmap_add_close(payload ? payload : frame, pinfo, tree, ic,
-				      (const iwarp_close_rec *)wmem_array_index(fr->closes, i));
+		iwarp_rdmap_add_close(any, pinfo, tcp_tree, ic, (const iwarp_close_rec *)wmem_array_index(fr->closes, i));
 	guint np = fr->pdus ? wmem_array_get_count(fr->pdus) : 0;
 	guint ns = fr->spans ? wmem_array_get_count(fr->spans) : 0;
 	guint ne = fr->events ? wmem_array_get_count(fr->events) : 0;
+	/* A first pass has shown the frames of PDUs reported late already. */
+	guint nl = fr->late && !PINFO_FD_VISITED(pinfo) ? wmem_array_get_count(fr->late) : 0;
+	if (!np && !ns && !ne && !nl) {
+		iwarp_keep_conversation(pinfo, ic);
+		return;
+	}
+	proto_tree *st = iwarp_layers_begin(pinfo, tree, any, np + nl, ns, ne);
 	for (guint i = 0; i < ne; i++)
-		iwarp_mpa_add_event(payload ? payload : frame, pinfo, tree,
-				    (const struct iws_stream_event *)wmem_array_index(fr->events, i));
+		iwarp_mpa_add_event(any, pinfo, st, (const struct iws_stream_event *)wmem_array_index(fr->events, i));
 	/* PDUs and spans in stream order. */
 	guint ip = 0, is = 0;
 	while (ip < np || is < ns) {
@@ -557,23 +566,22 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 		const iwarp_span_rec *sp = is < ns ? (const iwarp_span_rec *)wmem_array_index(fr->spans, is)
 						   : NULL;
 		if (r && (!sp || cmp_seq(r->seq, sp->seq) <= 0)) {
-			render_pdu(frame, pinfo, tree, ic, payload, r);
+			render_pdu(frame, pinfo, st, ic, payload, r);
 			ip++;
 		} else {
 			guint32 off = sp->seq - seq;
 			if (payload && off < tvb_reported_length(payload))
-				iwarp_mpa_add_span(payload, pinfo, tree, off,
+				iwarp_mpa_add_span(payload, pinfo, st, off,
 						   MIN(sp->len, tvb_reported_length(payload) - off), sp);
 			is++;
 		}
 	}
-	/* A first pass has shown the frames of PDUs reported late already. */
-	guint nl = fr->late && !PINFO_FD_VISITED(pinfo) ? wmem_array_get_count(fr->late) : 0;
 	for (guint i = 0; i < nl; i++) {
 		iwarp_pdu_rec *r = *(iwarp_pdu_rec **)wmem_array_index(fr->late, i);
-		iwarp_mpa_add_late(payload ? payload : frame, pinfo, tree, r->frame);
-		render_pdu(frame, pinfo, tree, ic, NULL, r);
+		iwarp_mpa_add_late(any, pinfo, st, r->frame);
+		render_pdu(frame, pinfo, st, ic, NULL, r);
 	}
+	iwarp_layers_end(pinfo, any);
 	/* after the upper layers (RPC takes the TCP conversation) */
 	iwarp_keep_conversation(pinfo, ic);
 }
@@ -770,6 +778,7 @@ void iwarp_stream_handoff(void)
 	for (guint i = 0; i < G_N_ELEMENTS(ids); i++)
 		if (ids[i] > 0)
 			g_array_append_val(wanted, ids[i]);
+	iwarp_layers_handoff(wanted);
 	set_postdissector_wanted_hfids(iwarp_post_handle, wanted);
 
 	dissector_add_for_decode_as_with_preference("tcp.port", iwarp_decode_as_handle);

@@ -292,6 +292,24 @@ void iwarp_col_append(packet_info *pinfo, const char *text);
 /* A duration for the Info column: "41 µs", "812 ns", "12.345 ms". */
 const char *iwarp_fmt_ns(wmem_allocator_t *scope, gint64 ns);
 
+/* ---- packet-iwarp-layers.c ---- */
+void iwarp_layers_register(void);
+/* Adds frame.protocols to the postdissector's wanted fields. */
+void iwarp_layers_handoff(GArray *wanted);
+/* This frame shows protocol `proto` (frame.protocols lists it). */
+void iwarp_layer(packet_info *pinfo, int proto);
+/* Forget the layers past the first `count` (an upper layer that threw). */
+void iwarp_layers_trim(packet_info *pinfo, guint count);
+/* Rendering a frame with PDUs, spans (octets of other frames' PDUs,
+ * retransmissions...) and stream events: the tree their stacks go in (tree,
+ * or one iwarp.mpa container when there is more than one of them). */
+proto_tree *iwarp_layers_begin(packet_info *pinfo, proto_tree *tree, tvbuff_t *tvb, guint pdus, guint spans,
+			       guint events);
+/* The frame is rendered: summary items, frame.protocols. */
+void iwarp_layers_end(packet_info *pinfo, tvbuff_t *tvb);
+/* Where what concerns TCP goes: TCP's own subtree (else tree). */
+proto_tree *iwarp_tcp_tree(proto_tree *tree, tvbuff_t *tvb);
+
 /* ---- iwarp-stats.c ---- */
 void iwarp_stats_register(void);
 
