@@ -295,6 +295,25 @@ static void show_sgl(proto_tree *nt, tvbuff_t *tvb, const struct iws_nvme_sgl *g
 	proto_tree_add_item(st, hf_nvme_sgl_subtype, tvb, 39, 1, ENC_NA);
 }
 
+/* An NQN as captured (NVMe Base 2.0, 4.5: UTF-8, NUL-padded) is the
+ * sender's: it may hold any octet. Its field value is made safe for every
+ * output (-V text, -T json, the GUI): octets that are not UTF-8 become U+FFFD
+ * and control characters (C0, DEL) visible escapes (\x1b), so a hostile host
+ * can neither break JSON nor write to the reader's terminal. */
+static proto_item *add_nqn(proto_tree *tree, int hf, tvbuff_t *tvb, gint off, gint len, const char *raw)
+{
+	gchar *valid = g_utf8_make_valid(raw, -1);
+	wmem_strbuf_t *sb = wmem_strbuf_new(wmem_packet_scope(), "");
+	for (const guchar *c = (const guchar *)valid; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f)
+			wmem_strbuf_append_printf(sb, "\\x%02x", *c);
+		else
+			wmem_strbuf_append_c(sb, (gchar)*c);
+	}
+	g_free(valid);
+	return proto_tree_add_string(tree, hf, tvb, off, len, wmem_strbuf_get_str(sb));
+}
+
 static void show_connect_data(proto_tree *nt, tvbuff_t *tvb, const struct iws_nvme_command *q)
 {
 	guint32 base = IWS_NVME_SQE_LEN + (guint32)MIN(q->sgl.addr, G_MAXUINT32 / 2);
@@ -308,10 +327,8 @@ static void show_connect_data(proto_tree *nt, tvbuff_t *tvb, const struct iws_nv
 						"Connect data");
 	proto_tree_add_item(ct, hf_nvme_connect_hostid, tvb, (gint)(base + d.f_hostid.off), 16, ENC_NA);
 	proto_tree_add_item(ct, hf_nvme_connect_cntlid, tvb, (gint)(base + d.f_cntlid.off), 2, ENC_LITTLE_ENDIAN);
-	proto_tree_add_string(ct, hf_nvme_connect_subnqn, tvb, (gint)(base + d.f_subnqn.off), IWS_NVME_NQN_FIELD_LEN,
-			      d.subnqn);
-	proto_tree_add_string(ct, hf_nvme_connect_hostnqn, tvb, (gint)(base + d.f_hostnqn.off),
-			      IWS_NVME_NQN_FIELD_LEN, d.hostnqn);
+	add_nqn(ct, hf_nvme_connect_subnqn, tvb, (gint)(base + d.f_subnqn.off), IWS_NVME_NQN_FIELD_LEN, d.subnqn);
+	add_nqn(ct, hf_nvme_connect_hostnqn, tvb, (gint)(base + d.f_hostnqn.off), IWS_NVME_NQN_FIELD_LEN, d.hostnqn);
 }
 
 static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic, const iwarp_nvme_link *l)
@@ -361,10 +378,10 @@ static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iw
 			show_connect_data(nt, tvb, &q);
 			if (info && info->has_connect_data && !q.sgl.in_capsule) {
 				/* pulled by the controller's RDMA Read: shown here too */
-				proto_item_set_generated(proto_tree_add_string(nt, hf_nvme_connect_subnqn, tvb, 0, 0,
-									       info->cdata.subnqn));
-				proto_item_set_generated(proto_tree_add_string(nt, hf_nvme_connect_hostnqn, tvb, 0, 0,
-									       info->cdata.hostnqn));
+				proto_item_set_generated(add_nqn(nt, hf_nvme_connect_subnqn, tvb, 0, 0,
+								 info->cdata.subnqn));
+				proto_item_set_generated(add_nqn(nt, hf_nvme_connect_hostnqn, tvb, 0, 0,
+								 info->cdata.hostnqn));
 			}
 			break;
 		case IWS_NVME_FCT_PROPERTY_GET:

@@ -175,6 +175,65 @@ class Runner:
             raise Fail("tshark failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr.decode()[-2000:]))
         return p.stdout.decode("utf-8", "replace")
 
+    def run_raw(self, args):
+        """tshark's standard output as the octets it wrote."""
+        cmd, env = self.command(args, False)
+        p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/")
+        if p.returncode != 0:
+            raise Fail("tshark failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr.decode()[-2000:]))
+        return p.stdout
+
+
+# A host NQN a hostile or broken host could send (issue 24 item 4): an invalid
+# UTF-8 octet, ESC with a colour sequence, BEL, CR, LF and a fake line.
+HOSTILE_NQN = b"nqn.\xff\x1b[31mX\x07\r\n! FAKE"
+
+
+def check_hostile_nqn(r, sample_path):
+    """The NVMe-oF sample with its subsystem NQN overwritten by HOSTILE_NQN
+    (same length, no CRC on that connection): `tshark -T json` is valid UTF-8
+    JSON holding the NQN with visible escapes, and `-V` writes no raw control
+    character nor invalid UTF-8."""
+    data = open(sample_path, "rb").read()
+    want = b"nqn.2024-05.example.iwarpscope:nvme-target"
+    if not data.count(want):
+        raise Fail("the sample's subsystem NQN is not where this test expects it")
+    evil = HOSTILE_NQN + b"\0" * (len(want) - len(HOSTILE_NQN))
+    q = os.path.join(r.workdir("input"), "hostile-nqn.pcap")
+    open(q, "wb").write(data.replace(want, evil))
+    os.chmod(q, 0o644)
+    js = r.run_raw(["-2", "-r", q, "-Y", "iwarp.nvme.connect.subnqn", "-T", "json"] + TSHARK_OPTS)
+    try:
+        doc = json.loads(js.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise Fail("tshark -T json is not valid UTF-8 JSON: %s" % e)
+    found = []
+
+    def walk(v, key=""):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, k)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x, key)
+        elif key == "iwarp.nvme.connect.subnqn":
+            found.append(v)
+    walk(doc)
+    shown = "nqn.\ufffd\\x1b[31mX\\x07\\x0d\\x0a! FAKE"
+    if not found or any(v != shown for v in found):
+        raise Fail("subnqn in JSON %r, want %r" % (found, shown))
+    text = r.run_raw(["-2", "-r", q, "-V", "-Y", "iwarp.nvme.connect.subnqn"] + TSHARK_OPTS)
+    try:
+        text.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise Fail("tshark -V writes invalid UTF-8: %s" % e)
+    bad = sorted({c for c in text if c < 0x20 and c not in (0x0a, 0x09)} | ({0x7f} & set(text)))
+    if bad:
+        raise Fail("tshark -V writes raw control characters %s" % bad)
+    if b"\n! FAKE" in text or b"\n ! FAKE" in text:
+        raise Fail("the NQN starts a line of its own in -V")
+    return "%d NQN fields in -T json, valid and escaped; -V clean" % len(found)
+
 
 def find_sample(samples, name):
     """The capture NAME (with or without .pcap/.pcapng) in samples/real or
@@ -1249,6 +1308,9 @@ def main():
                 raise Fail("%d differences:\n" % len(errs) + "\n".join(errs[:60]))
             msg = "%d operations x %d fields, %d FIN/RST and the TCP events equal the CLI's" % (
                 n, 1 + len(OP_FRAMES) + len(OP_BOOLS) + 3 + len(OP_TIMES), ntd)
+        elif t == "hostile-nqn":
+            p, q = sample(a.args[0])
+            msg = check_hostile_nqn(r, p)
         elif t == "colorfilters":
             msg = check_colorfilters(r, sample, a.args[0])
         elif t == "io-graphs":
