@@ -115,7 +115,9 @@ proto_tree *iwarp_layers_begin(packet_info *pinfo, proto_tree *tree, tvbuff_t *t
 	cur.mark = wmem_list_count(pinfo->layers);
 	cur.top = tree;
 	cur.stack = tree;
-	if (units > 1) {
+	/* Events are text items (expert info): alone at the top level they
+	 * would be a "text" layer of the hierarchy; they go in the container. */
+	if (units > 1 || events) {
 		cur.container = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, 0, -1, ENC_NA);
 		wmem_strbuf_t *sb = wmem_strbuf_new(pinfo->pool, "");
 		if (pdus)
@@ -123,7 +125,7 @@ proto_tree *iwarp_layers_begin(packet_info *pinfo, proto_tree *tree, tvbuff_t *t
 		if (spans)
 			wmem_strbuf_append_printf(sb, ", %u run%s of other octets", spans, plurality(spans, "", "s"));
 		if (events)
-			wmem_strbuf_append_printf(sb, ", %u stream event%s", events, plurality(events, "", "s"));
+			wmem_strbuf_append_printf(sb, ", %u stream note%s", events, plurality(events, "", "s"));
 		proto_item_append_text(cur.container, "%s", wmem_strbuf_get_str(sb));
 		cur.stack = proto_item_add_subtree(cur.container, ett_iwarp_layers);
 		iwarp_layer(pinfo, proto_iwarp_mpa);

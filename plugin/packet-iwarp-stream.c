@@ -188,6 +188,34 @@ static iwarp_op_link *op_link(iwarp_conv *ic, guint64 id)
 	return l;
 }
 
+void iwarp_op_of_link(const iwarp_op_link *l, struct iws_op *op)
+{
+	memset(op, 0, sizeof(*op));
+	op->id = l->id;
+	op->type = (enum iws_op_type)l->type;
+	op->rtr = l->rtr;
+	op->first_frame = l->first_frame;
+	op->last_frame = l->last_frame;
+	op->first_inorder_frame = l->first_inorder_frame;
+	op->start_ns = l->start_ns;
+	op->end_ns = l->end_ns;
+	op->bytes = l->bytes;
+	op->segments = l->segments;
+	op->has_latency = l->has_latency;
+	op->latency_ns = l->latency_ns;
+	op->complete = l->complete;
+	op->crc_errors = l->crc_errors;
+	op->flags = l->flags;
+	op->retransmissions = l->retransmissions;
+	op->stall_ns = l->stall_ns;
+	op->has_ack = l->has_ack;
+	op->ack_with_data = l->ack_with_data;
+	op->ack_frame = l->ack_frame;
+	op->ack_ns = l->ack_ns;
+	op->queued_ns = l->queued_ns;
+	op->response_frame = l->response_frame;
+}
+
 iwarp_frame_rec *iwarp_feeding_frame(void)
 {
 	return cap.cur_num ? frame_rec(cap.cur_num, TRUE) : NULL;
@@ -261,6 +289,9 @@ static void on_op(void *ctx, const struct iws_op *op)
 	l->bytes = op->bytes;
 	l->segments = op->segments;
 	l->flags = op->flags;
+	l->crc_errors = op->crc_errors;
+	l->start_ns = op->start_ns;
+	l->end_ns = op->end_ns;
 	l->rtr = op->rtr;
 	l->first_inorder_frame = (guint32)op->first_inorder_frame;
 	l->retransmissions = op->retransmissions;
@@ -274,9 +305,9 @@ static void on_op(void *ctx, const struct iws_op *op)
 	if (op->has_ack && op->ack_frame)
 		APPEND(frame_rec((guint32)op->ack_frame, TRUE)->acked, iwarp_op_link *, l);
 	if (cap.cur_num)
-		APPEND(frame_rec(cap.cur_num, TRUE)->ops, struct iws_op, *op);
+		APPEND(frame_rec(cap.cur_num, TRUE)->ops, iwarp_op_link *, l);
 	else
-		wmem_array_append_one(ic->leftover, *op);
+		wmem_array_append_one(ic->leftover, l);
 }
 
 static void on_span(void *ctx, const struct iws_span *sp)
@@ -353,7 +384,7 @@ static iwarp_conv *conv_get(packet_info *pinfo, const struct tcp_view *v, gboole
 	ic->port[0] = v->sport;
 	ic->port[1] = v->dport;
 	ic->ops = wmem_map_new(wmem_file_scope(), g_int64_hash, g_int64_equal);
-	ic->leftover = wmem_array_new(wmem_file_scope(), sizeof(struct iws_op));
+	ic->leftover = wmem_array_new(wmem_file_scope(), sizeof(iwarp_op_link *));
 	ic->nvme_cmds = wmem_map_new(wmem_file_scope(), g_int64_hash, g_int64_equal);
 	ic->nvme_leftover = wmem_array_new(wmem_file_scope(), sizeof(iwarp_nvme_link *));
 	/* Without a handshake the initiator is the side that sent the SYN, else
@@ -556,7 +587,7 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 		iwarp_keep_conversation(pinfo, ic);
 		return;
 	}
-	proto_tree *st = iwarp_layers_begin(pinfo, tree, any, np + nl, ns, ne);
+	proto_tree *st = iwarp_layers_begin(pinfo, tree, any, np, ns, ne + nl);
 	for (guint i = 0; i < ne; i++)
 		iwarp_mpa_add_event(any, pinfo, st, (const struct iws_stream_event *)wmem_array_index(fr->events, i));
 	/* PDUs and spans in stream order. */

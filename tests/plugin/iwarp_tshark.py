@@ -175,7 +175,7 @@ class Runner:
             raise Fail("tshark failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr.decode()[-2000:]))
         return p.stdout.decode("utf-8", "replace")
 
-    def run_raw(self, args):
+    def run_octets(self, args):
         """tshark's standard output as the octets it wrote."""
         cmd, env = self.command(args, False)
         p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/")
@@ -202,7 +202,7 @@ def check_hostile_nqn(r, sample_path):
     q = os.path.join(r.workdir("input"), "hostile-nqn.pcap")
     open(q, "wb").write(data.replace(want, evil))
     os.chmod(q, 0o644)
-    js = r.run_raw(["-2", "-r", q, "-Y", "iwarp.nvme.connect.subnqn", "-T", "json"] + TSHARK_OPTS)
+    js = r.run_octets(["-2", "-r", q, "-Y", "iwarp.nvme.connect.subnqn", "-T", "json"] + TSHARK_OPTS)
     try:
         doc = json.loads(js.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as e:
@@ -222,7 +222,7 @@ def check_hostile_nqn(r, sample_path):
     shown = "nqn.\ufffd\\x1b[31mX\\x07\\x0d\\x0a! FAKE"
     if not found or any(v != shown for v in found):
         raise Fail("subnqn in JSON %r, want %r" % (found, shown))
-    text = r.run_raw(["-2", "-r", q, "-V", "-Y", "iwarp.nvme.connect.subnqn"] + TSHARK_OPTS)
+    text = r.run_octets(["-2", "-r", q, "-V", "-Y", "iwarp.nvme.connect.subnqn"] + TSHARK_OPTS)
     try:
         text.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -581,7 +581,17 @@ def check_nfs(r, cap, name):
 
 
 def ops_output(r, cap):
+    """-z iwarp,ops as people read it (ms, 3 decimals): the golden files."""
     return r.run(["-q", "-r", cap, "-z", "iwarp,ops"] + TSHARK_OPTS)
+
+
+def ops_raw_output(r, cap):
+    """-z iwarp,ops,raw: the same tables, times in integer ns (what the tests compare)."""
+    return r.run(["-q", "-r", cap, "-z", "iwarp,ops,raw"] + TSHARK_OPTS)
+
+
+# The distribution columns of every table, and their keys in the CLI's JSON.
+DIST_KEYS = ("min", "mean", "p50", "p90", "p99", "p999", "max")
 
 
 def golden_path(gdir, cap):
@@ -613,16 +623,17 @@ def qp_rows(text, ncols, header):
             res[qp] = {}
             continue
         parts = line.split()
-        if qp is not None and len(parts) == ncols and parts[0] != header:
+        if qp is not None and len(parts) == ncols and parts[0] != header and parts[-1] != "Max(ns)":
             rows.append((qp, parts))
     return res, rows
 
 
 def parse_ops(text):
-    """qp -> op -> dict(count, complete, bytes, segments, crc_errors, lat[5] or None)"""
-    res, rows = qp_rows(text, 11, "Operation")
+    """qp -> op -> dict(count, complete, bytes, segments, crc_errors, lat[7] or None) from
+    -z iwarp,ops,raw (times in ns)."""
+    res, rows = qp_rows(text, 13, "Operation")
     for qp, parts in rows:
-        lat = None if parts[6] == "-" else [round(float(x) * 1000) for x in parts[6:11]]
+        lat = None if parts[6] == "-" else [int(x) for x in parts[6:13]]
         res[qp][parts[0]] = dict(count=int(parts[1]), complete=int(parts[2]), bytes=int(parts[3]),
                                  segments=int(parts[4]), crc_errors=int(parts[5]), lat=lat)
     return res
@@ -631,12 +642,12 @@ def parse_ops(text):
 def parse_loss(text):
     """qp -> dict(ops: op -> dict(retransmissions, stall_ns, acked, ack[5] or None), tcp: [fast
     retransmits, timeouts, duplicate ACKs, zero windows], teardown: [(kind, from, frame,
-    outstanding, ids)]) from the second table and the TCP/Teardown lines of -z iwarp,ops."""
-    res, rows = qp_rows(text, 9, "Operation")
+    outstanding, ids)]) from the second table and the TCP/Teardown lines of -z iwarp,ops,raw."""
+    res, rows = qp_rows(text, 11, "Delivery")
     for qp, parts in rows:
-        ack = None if parts[4] == "-" else [round(float(x) * 1000) for x in parts[4:9]]
+        ack = None if parts[4] == "-" else [int(x) for x in parts[4:11]]
         res[qp].setdefault("ops", {})[parts[0]] = dict(retransmissions=int(parts[1]),
-                                                       stall_ns=round(float(parts[2]) * 1000),
+                                                       stall_ns=int(parts[2]),
                                                        acked=int(parts[3]), ack=ack)
     qp = None
     for line in text.splitlines():
@@ -660,7 +671,7 @@ def check_truth_ops(r, cap, truth_path):
     """-z iwarp,ops counts equal the truth operations (RTR messages left out, as in every
     statistic: docs/semantics.md)."""
     truth = json.load(open(truth_path))
-    got = parse_ops(ops_output(r, cap))
+    got = parse_ops(ops_raw_output(r, cap))
     want = {}
     for o in truth["operations"]:
         if o.get("rtr"):
@@ -688,7 +699,7 @@ def check_truth_ops(r, cap, truth_path):
                 def q(p):
                     return s[max(1, math.ceil(p * n - 1e-9)) - 1]
                 mean = (sum(s) + n // 2) // n
-                exp = [s[0], mean, q(0.5), q(0.99), s[-1]]
+                exp = [s[0], mean, q(0.5), q(0.9), q(0.99), q(0.999), s[-1]]
                 if g["lat"] != exp:
                     errors.append("qp %d %s: latency %s, truth %s" % (qp, op, g["lat"], exp))
     for qp, d in got.items():
@@ -781,7 +792,7 @@ def compare_with_cli(r, cap, cli, opts=()):
     """(differences, rows compared) between the plugin's -z iwarp,ops (with
     tshark options opts) and the CLI's stats on the same capture; in the same
     run, frame.protocols and -z io,phs (check_layer_blocks)."""
-    text = r.run(["-q", "-r", cap] + layer_z_args() + ["-z", "iwarp,ops"] + list(opts))
+    text = r.run(["-q", "-r", cap] + layer_z_args() + ["-z", "iwarp,ops,raw"] + list(opts))
     text, phs = cut_block(text, "Protocol Hierarchy Statistics")
     text, iostat = cut_block(text, "IO Statistics")
     layer_errs = check_layer_blocks(phs, iostat)
@@ -789,7 +800,7 @@ def compare_with_cli(r, cap, cli, opts=()):
     loss = parse_loss(text)
     js = cli_stats(cli, cap)
     errs = list(layer_errs)
-    keys = ("min", "mean", "p50", "p99", "max")
+    keys = DIST_KEYS
     for qd in js["qps"]:
         lq = loss.get(qd["qp"])
         if lq is not None:
@@ -952,27 +963,27 @@ def check_nvme_fields(r, cap, want):
 
 
 def parse_nvme(text):
-    """qp -> (qid, op) -> dict(count, complete, errors, bytes, iops, lat[5] or None, data[5] or None)
-    from tshark -z iwarp,nvme (times in microseconds with 3 decimals: exact ns)."""
-    res, rows = qp_rows(text, 17, "Qid")
+    """qp -> (qid, op) -> dict(count, complete, errors, bytes, iops (None: "-"), lat[7] or None,
+    data[7] or None) from tshark -z iwarp,nvme,raw (times in ns)."""
+    res, rows = qp_rows(text, 21, "Qid")
 
     def dist(v):
-        return None if v[0] == "-" else [round(float(x) * 1000) for x in v]
+        return None if v[0] == "-" else [int(x) for x in v]
     for qp, parts in rows:
         qid = None if parts[0] == "-" else int(parts[0])
         res[qp][(qid, parts[1])] = dict(count=int(parts[2]), complete=int(parts[3]), errors=int(parts[4]),
-                                        bytes=int(parts[5]), iops=int(parts[6]), lat=dist(parts[7:12]),
-                                        data=dist(parts[12:17]))
+                                        bytes=int(parts[5]), iops=None if parts[6] == "-" else int(parts[6]),
+                                        lat=dist(parts[7:14]), data=dist(parts[14:21]))
     return res
 
 
 def compare_nvme_with_cli(r, cap, cli, opts=()):
     """(differences, rows compared) between the plugin's -z iwarp,nvme and the
     nvme sections of the CLI's stats, per QP, queue and command type."""
-    got = parse_nvme(r.run(["-q", "-r", cap, "-z", "iwarp,nvme"] + list(opts)))
+    got = parse_nvme(r.run(["-q", "-r", cap, "-z", "iwarp,nvme,raw"] + list(opts)))
     js = cli_stats(cli, cap)
     errs, rows = [], 0
-    keys = ("min", "mean", "p50", "p99", "max")
+    keys = DIST_KEYS
     cli_rows = set()
     for qd in js["qps"]:
         for st in qd.get("nvme", {}).get("ops", []):
@@ -1342,7 +1353,7 @@ def main():
             msg = "updated %d golden files" % len(names)
         elif t == "expect":
             p, q = sample(a.args[0])
-            got = parse_ops(ops_output(r, q))
+            got = parse_ops(ops_raw_output(r, q))
             n = 0
             errs = []
             for line in open(os.path.join(HERE, "real-ops.txt")):
