@@ -392,26 +392,32 @@ static void text_tap_init(const char *opt_arg, const char *name, gboolean raw, t
 	}
 }
 
-static void ops_init(const char *opt_arg, void *userdata)
+/* A text statistic: its -z name, raw or readable, and its callbacks (the
+ * userdata its stat_tap_ui is registered with). */
+struct text_stat {
+	const char *name;
+	gboolean raw;
+	tap_packet_cb packet;
+	tap_draw_cb draw;
+};
+
+static void text_stat_init(const char *opt_arg, void *userdata)
 {
-	(void)userdata;
-	text_tap_init(opt_arg, "iwarp,ops", FALSE, ops_packet, ops_draw);
+	const struct text_stat *t = (const struct text_stat *)userdata;
+	text_tap_init(opt_arg, t->name, t->raw, t->packet, t->draw);
 }
 
-static void ops_raw_init(const char *opt_arg, void *userdata)
-{
-	(void)userdata;
-	text_tap_init(opt_arg, "iwarp,ops,raw", TRUE, ops_packet, ops_draw);
-}
+static const struct text_stat ops_text = { "iwarp,ops", FALSE, ops_packet, ops_draw };
+static const struct text_stat ops_raw_text = { "iwarp,ops,raw", TRUE, ops_packet, ops_draw };
 
 static stat_tap_ui iwarp_ops_ui = {
-	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,ops", ops_init, 0, NULL
+	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,ops", text_stat_init, 0, NULL
 };
 
 /* tshark matches the longest registered name first: "iwarp,ops,raw" is
  * not taken for "iwarp,ops" with the filter "raw". */
 static stat_tap_ui iwarp_ops_raw_ui = {
-	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,ops,raw", ops_raw_init, 0, NULL
+	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,ops,raw", text_stat_init, 0, NULL
 };
 
 /* ---- tshark -z iwarp,nvme[,filter]: NVMe-oF commands per QP, queue and type ---- */
@@ -494,24 +500,15 @@ static void nvme_draw(void *p)
 	print_rule(raw);
 }
 
-static void nvme_init(const char *opt_arg, void *userdata)
-{
-	(void)userdata;
-	text_tap_init(opt_arg, "iwarp,nvme", FALSE, nvme_packet, nvme_draw);
-}
-
-static void nvme_raw_init(const char *opt_arg, void *userdata)
-{
-	(void)userdata;
-	text_tap_init(opt_arg, "iwarp,nvme,raw", TRUE, nvme_packet, nvme_draw);
-}
+static const struct text_stat nvme_text = { "iwarp,nvme", FALSE, nvme_packet, nvme_draw };
+static const struct text_stat nvme_raw_text = { "iwarp,nvme,raw", TRUE, nvme_packet, nvme_draw };
 
 static stat_tap_ui iwarp_nvme_raw_ui = {
-	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,nvme,raw", nvme_raw_init, 0, NULL
+	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,nvme,raw", text_stat_init, 0, NULL
 };
 
 static stat_tap_ui iwarp_nvme_ui = {
-	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,nvme", nvme_init, 0, NULL
+	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,nvme", text_stat_init, 0, NULL
 };
 
 /* ---- GUI: Statistics > Service Response Time > iWARP Operations / iWARP NVMe-oF Commands ----
@@ -875,10 +872,10 @@ static stat_tap_table_ui iwarp_gui_nvme_table = {
 void iwarp_stats_register(void)
 {
 	iwarp_tap = register_tap("iwarp");
-	register_stat_tap_ui(&iwarp_ops_ui, NULL);
-	register_stat_tap_ui(&iwarp_nvme_ui, NULL);
-	register_stat_tap_ui(&iwarp_ops_raw_ui, NULL);
-	register_stat_tap_ui(&iwarp_nvme_raw_ui, NULL);
+	register_stat_tap_ui(&iwarp_ops_ui, (void *)&ops_text);
+	register_stat_tap_ui(&iwarp_nvme_ui, (void *)&nvme_text);
+	register_stat_tap_ui(&iwarp_ops_raw_ui, (void *)&ops_raw_text);
+	register_stat_tap_ui(&iwarp_nvme_raw_ui, (void *)&nvme_raw_text);
 	register_stat_tap_table_ui(&iwarp_gui_table);
 	register_stat_tap_table_ui(&iwarp_gui_nvme_table);
 }
