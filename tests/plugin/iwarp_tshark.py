@@ -448,6 +448,24 @@ EXPERT_DESERVED = [
 ]
 
 
+def check_rdmap_frames(r, cap, cli, path):
+    """The frames whose frame.protocols lists iwarp.rdmap (two passes) are the
+    frames the CLI's `fpdus` list has an RDMAP header completed in (issue 21
+    item 4)."""
+    got = sorted(int(x) for x in r.run(["-2", "-r", cap, "-Y", 'frame.protocols contains "iwarp.rdmap"', "-T",
+                                        "fields", "-e", "frame.number"] + TSHARK_OPTS).split())
+    out = subprocess.run([cli, "fpdus", "--format", "jsonl", path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         check=True).stdout.decode()
+    want = sorted({d["frame"] for d in map(json.loads, filter(str.strip, out.splitlines()))
+                   if d.get("opcode") is not None})
+    if got != want:
+        only_p = sorted(set(got) - set(want))[:20]
+        only_c = sorted(set(want) - set(got))[:20]
+        raise Fail("frame.protocols lists iwarp.rdmap on %d frames, the CLI has RDMAP headers in %d; only the "
+                   "plugin: %s; only the CLI: %s" % (len(got), len(want), only_p, only_c))
+    return "frame.protocols lists iwarp.rdmap on the %d frames the CLI's fpdus name" % len(got)
+
+
 def expert_rows(text):
     """[(severity, count, group, protocol, summary)] of `-z expert,warn` output."""
     rows, sev = [], None
@@ -1288,6 +1306,8 @@ def main():
             p, q = sample(a.args[0])
             n = check_clean(r, q, a.args[1:])
             msg = "no malformed items or errors; %d expert warnings, each one the capture deserves" % n
+            if a.cli:
+                msg += "; " + check_rdmap_frames(r, q, a.cli, p)
         elif t in ("nvme-truth", "nvme-cli"):
             # The plugin's NVMe fields equal the truth's nvme list, or the
             # CLI's `nvme --format jsonl` on the same capture.
