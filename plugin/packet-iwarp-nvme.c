@@ -402,7 +402,8 @@ static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iw
 			if (q.rw.f_nlb.off + 2 <= cap)
 				proto_tree_add_uint_format_value(nt, hf_nvme_nlb, tvb, (gint)q.rw.f_nlb.off, 2, q.rw.nlb + 1u,
 								 "%u (0's based on the wire: %u)", q.rw.nlb + 1u, q.rw.nlb);
-			wmem_strbuf_append_printf(info_s, " nsid %u slba %" PRIu64 " nlb %u", q.nsid, q.rw.slba,
+			/* NSIDs in hex: 0xffffffff (every namespace) reads as what it is */
+			wmem_strbuf_append_printf(info_s, " nsid 0x%x slba %" PRIu64 " nlb %u", q.nsid, q.rw.slba,
 						  q.rw.nlb + 1u);
 		}
 		if (q.dsm.valid && queue != IWS_NVME_QUEUE_ADMIN)
@@ -607,7 +608,7 @@ void iwarp_nvme_register(void)
 		{ &hf_nvme_fuse, { "Fused operation", "iwarp.nvme.fuse", FT_UINT8, BASE_DEC, NULL, 0x03, NULL, HFILL } },
 		{ &hf_nvme_psdt, { "PRP or SGL", "iwarp.nvme.psdt", FT_UINT8, BASE_DEC, VALS(nvme_psdt_vals), 0xC0, NULL, HFILL } },
 		{ &hf_nvme_cid, { "Command identifier", "iwarp.nvme.cid", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
-		{ &hf_nvme_nsid, { "Namespace", "iwarp.nvme.nsid", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_nvme_nsid, { "Namespace", "iwarp.nvme.nsid", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
 		{ &hf_nvme_fctype, { "Fabrics command type", "iwarp.nvme.fctype", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
 		{ &hf_nvme_sgl, { "SGL", "iwarp.nvme.sgl", FT_NONE, BASE_NONE, NULL, 0x0, NULL, HFILL } },
 		{ &hf_nvme_sgl_addr, { "Address", "iwarp.nvme.sgl.addr", FT_UINT64, BASE_HEX, NULL, 0x0,
