@@ -184,7 +184,7 @@ static void groups_json(struct jsonw *j, const struct iws_nvme_stats *s)
 		jw_ku64(j, "complete", o->complete);
 		jw_ku64(j, "errors", o->errors);
 		jw_ku64(j, "bytes", o->bytes);
-		jw_ku64(j, "iops", iws_nvme_op_iops(o));
+		jw_kou64(j, "iops", iws_nvme_op_has_iops(o), iws_nvme_op_iops(o));
 		jw_ki64(j, "span_ns", o->complete ? o->last_end_ns - o->first_start_ns : 0);
 		latency_json_sketch(j, "latency_ns", &o->latency);
 		latency_json_sketch(j, "data_ns", &o->data);
@@ -316,7 +316,10 @@ void nvme_stats_text(FILE *f, const struct report *r)
 			print_padded(f, label(lb, sizeof(lb), o), -w);
 			fprintf(f, "%8" PRIu64 "%11" PRIu64 "%7" PRIu64, o->count, o->count - o->complete, o->errors);
 			print_padded(f, fmt_bytes(by, sizeof(by), o->bytes), 11);
-			fprintf(f, "%9" PRIu64 "\n", iws_nvme_op_iops(o));
+			if (iws_nvme_op_has_iops(o))
+				fprintf(f, "%9" PRIu64 "\n", iws_nvme_op_iops(o));
+			else
+				fprintf(f, "%9s\n", "-");
 		}
 	}
 	static const struct {

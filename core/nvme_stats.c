@@ -111,9 +111,17 @@ bool iws_nvme_stats_add(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c)
 	return true;
 }
 
+/* A rate over a handful of commands says nothing (one Fabrics Connect of
+ * 508 us would be "1969 IOPS"): IOPS needs IWS_NVME_IOPS_MIN complete
+ * commands and a span that is not 0 (docs/semantics.md, NVMe statistics). */
+bool iws_nvme_op_has_iops(const struct iws_nvme_op_stats *o)
+{
+	return o->complete >= IWS_NVME_IOPS_MIN && o->last_end_ns > o->first_start_ns;
+}
+
 uint64_t iws_nvme_op_iops(const struct iws_nvme_op_stats *o)
 {
-	if (!o->complete || o->last_end_ns <= o->first_start_ns)
+	if (!iws_nvme_op_has_iops(o))
 		return 0;
 	unsigned __int128 span = (unsigned __int128)(o->last_end_ns - o->first_start_ns);
 	unsigned __int128 v = ((unsigned __int128)o->complete * 1000000000u + span / 2) / span;

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * iwarp-stats.c - the "iwarp" tap and its statistics: `tshark -z iwarp,ops`
- * (per QP and operation type: count, bytes, response time min/mean/p50/p99/
- * max in microseconds with 3 decimals, i.e. exact nanoseconds), `tshark -z
- * iwarp,nvme` (NVMe-oF commands per QP, queue and type: count, errors,
- * bytes, IOPS, latency and data-transfer time, from core/nvme_stats.c as the
- * CLI's `stats` nvme section) and the GUI table Statistics > iWARP
- * Operations.
+ * (per QP and operation type: count, bytes, response time min/mean/p50/p90/
+ * p99/p99.9/max in milliseconds with 3 decimals, as Wireshark's service
+ * response time tables), `tshark -z iwarp,nvme` (NVMe-oF commands per QP,
+ * queue and type: count, errors, bytes, IOPS, latency and data-transfer
+ * time, from core/nvme_stats.c as the CLI's `stats` nvme section), their
+ * machine-readable forms `-z iwarp,ops,raw` and `-z iwarp,nvme,raw` (the same
+ * tables, times in integer nanoseconds: exact, what the tests compare with the
+ * CLI), and the GUI tables Statistics > Service Response Time > iWARP
+ * Operations and iWARP NVMe-oF Commands.
  *
  * The tap carries, per frame, the operations the core's stream engine
  * reported while that frame was fed; the text statistics also take the
@@ -40,6 +43,7 @@ typedef struct iwarp_ops_tapdata {
 	GArray *qps;           /* struct qp_stats, sorted by qp */
 	gboolean filtered;
 	gboolean leftovers_added;
+	gboolean raw;          /* -z iwarp,ops,raw: times in integer ns */
 } iwarp_ops_tapdata;
 
 static struct qp_stats *qp_get(GArray *qps, guint32 qp)
@@ -73,8 +77,10 @@ static void qps_clear(GArray *qps)
 static void add_ops_to(struct qp_stats *q, wmem_array_t *ops)
 {
 	guint n = ops ? wmem_array_get_count(ops) : 0;
+	struct iws_op opv;
+	const struct iws_op *op = &opv;
 	for (guint i = 0; i < n; i++) {
-		const struct iws_op *op = (const struct iws_op *)wmem_array_index(ops, i);
+		iwarp_op_of_link(*(iwarp_op_link **)wmem_array_index(ops, i), &opv);
 		iws_qp_stats_add(&q->st, op);
 		if (op->rtr && !q->st.include_rtr)
 			continue;
@@ -139,27 +145,69 @@ static void add_nvme(GArray *qps, wmem_array_t *links)
 	}
 }
 
-/* Microseconds with 3 decimals: exact nanoseconds. */
-static void print_us(gint64 v, int width)
+/* A time as the tables show it: milliseconds with 3 decimals (rounded to
+ * the microsecond, half away from zero), or exact integer nanoseconds for
+ * the raw forms. */
+static char *fmt_time(char *buf, size_t n, gint64 v, gboolean raw)
 {
-	char buf[40];
+	if (raw) {
+		snprintf(buf, n, "%" PRId64, v);
+		return buf;
+	}
 	guint64 a = v < 0 ? (guint64)(-(v + 1)) + 1 : (guint64)v;
-	snprintf(buf, sizeof(buf), "%s%" PRIu64 ".%03u", v < 0 ? "-" : "", a / 1000, (unsigned)(a % 1000));
-	printf(" %*s", width, buf);
+	guint64 us = (a + 500) / 1000;
+	snprintf(buf, n, "%s%" PRIu64 ".%03u", v < 0 && us ? "-" : "", us / 1000, (unsigned)(us % 1000));
+	return buf;
 }
 
-static void print_dist(const struct iws_latency *lc, int width)
+static void print_time(gint64 v, int width, gboolean raw)
+{
+	char buf[40];
+	printf(" %*s", width, fmt_time(buf, sizeof(buf), v, raw));
+}
+
+/* The quantiles every table shows, in column order. */
+#define DIST_N 7
+static const char *const dist_names[DIST_N] = { "Min", "Mean", "P50", "P90", "P99", "P99.9", "Max" };
+
+static void dist_values(const struct iws_latency *lc, gint64 v[DIST_N])
 {
 	struct iws_latency *l = (struct iws_latency *)lc;
+	v[0] = l->min;
+	v[1] = iws_latency_mean(l);
+	v[2] = iws_latency_quantile(l, 0.5);
+	v[3] = iws_latency_quantile(l, 0.9);
+	v[4] = iws_latency_quantile(l, 0.99);
+	v[5] = iws_latency_quantile(l, 0.999);
+	v[6] = l->max;
+}
+
+static void print_dist(const struct iws_latency *l, int width, gboolean raw)
+{
 	if (!l->count) {
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < DIST_N; k++)
 			printf(" %*s", width, "-");
 		return;
 	}
-	gint64 v[5] = { l->min, iws_latency_mean(l), iws_latency_quantile(l, 0.5), iws_latency_quantile(l, 0.99), l->max };
-	for (int k = 0; k < 5; k++)
-		print_us(v[k], width);
+	gint64 v[DIST_N];
+	dist_values(l, v);
+	for (int k = 0; k < DIST_N; k++)
+		print_time(v[k], width, raw);
 }
+
+/* The column headers of a distribution: "P99(ms)", "P99.9(ns)"... (the
+ * first column's header says which time it is). */
+static void print_dist_header(int width, gboolean raw)
+{
+	char h[32];
+	for (int k = 0; k < DIST_N; k++) {
+		snprintf(h, sizeof(h), "%s(%s)", dist_names[k], raw ? "ns" : "ms");
+		printf(" %*s", width, h);
+	}
+}
+
+#define TIME_W 10       /* "123456.789" ms: 34 hours */
+#define TIME_W_RAW 14   /* ns */
 
 /* Every connection's operations (or NVMe commands) still in flight at the
  * end into qps (and total, when not NULL). */
@@ -209,18 +257,20 @@ static const iwarp_conv *print_qp(guint32 qp)
 
 /* Per operation type: the loss attribution and the delivery time (start to
  * the peer's TCP ACK of the last octet) of the CLI's `stats` (delivery_ns). */
-static void print_delivery(const struct iws_qp_stats *st)
+static void print_delivery(const struct iws_qp_stats *st, gboolean raw)
 {
-	printf("  %-18s %8s %13s %9s %13s %13s %13s %13s %13s\n", "Operation", "Retrans", "Stall(us)", "Acked",
-	       "AckMin(us)", "AckMean(us)", "AckP50(us)", "AckP99(us)", "AckMax(us)");
+	int tw = raw ? TIME_W_RAW : TIME_W;
+	printf("  %-18s %7s %*s %7s", "Delivery to ACK", "Retrans", tw, raw ? "Stall(ns)" : "Stall(ms)", "Acked");
+	print_dist_header(tw, raw);
+	printf("\n");
 	for (int t = 0; t < IWS_OPT_COUNT; t++) {
 		const struct iws_op_stats *o = &st->op[t];
 		if (!o->count)
 			continue;
-		printf("  %-18s %8" PRIu64, iws_op_type_name((enum iws_op_type)t), o->retransmissions);
-		print_us(o->stall_ns, 13);
-		printf(" %9" PRIu64, o->delivery.count);
-		print_dist(&o->delivery, 13);
+		printf("  %-18s %7" PRIu64, iws_op_type_name((enum iws_op_type)t), o->retransmissions);
+		print_time(o->stall_ns, tw, raw);
+		printf(" %7" PRIu64, o->delivery.count);
+		print_dist(&o->delivery, tw, raw);
 		printf("\n");
 	}
 }
@@ -254,16 +304,27 @@ static void print_tcp(const iwarp_conv *ic)
 	}
 }
 
+static void print_rule(gboolean raw)
+{
+	int n = raw ? 180 : 140;
+	for (int i = 0; i < n; i++)
+		putchar('=');
+	putchar('\n');
+}
+
 static void ops_draw(void *p)
 {
 	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
+	gboolean raw = td->raw;
+	int tw = raw ? TIME_W_RAW : TIME_W;
 	add_leftovers(td, FALSE);
 
-	printf("==================================================================================================================================\n");
+	print_rule(raw);
 	printf("iWARP operations (iwarpscope %s)\n", IWS_VERSION_STRING);
-	printf("Latency: request frame to last response frame of complete reads and atomics, in microseconds\n");
-	printf("Ack: start to the peer's TCP ACK of the last octet (delivery) of complete operations; Stall: time "
-	       "waiting in TCP reassembly, summed\n");
+	printf("Latency: request frame to last response frame of complete reads and atomics, in %s\n",
+	       raw ? "nanoseconds" : "milliseconds");
+	printf("Delivery: retransmitted segments, time waiting in TCP reassembly (summed) and the time from the start to "
+	       "the peer's TCP ACK of the last octet (Ack) of complete operations\n");
 	for (guint i = 0; i < td->qps->len; i++) {
 		struct qp_stats *q = &g_array_index(td->qps, struct qp_stats, i);
 		const iwarp_conv *ic = print_qp(q->qp);
@@ -281,23 +342,24 @@ static void ops_draw(void *p)
 				       m->ord[IWS_DIR_I2R], m->ird[IWS_DIR_R2I], m->ord[IWS_DIR_R2I]);
 		}
 		printf("\n");
-		printf("  %-18s %8s %9s %14s %9s %6s %13s %13s %13s %13s %13s\n", "Operation", "Count", "Complete",
-		       "Bytes", "Segments", "CRCerr", "Min(us)", "Mean(us)", "P50(us)", "P99(us)", "Max(us)");
+		printf("  %-18s %7s %8s %14s %8s %6s", "Operation", "Count", "Complete", "Bytes", "Segments", "CRCerr");
+		print_dist_header(tw, raw);
+		printf("\n");
 		for (int t = 0; t < IWS_OPT_COUNT; t++) {
 			struct iws_op_stats *o = &q->st.op[t];
 			if (!o->count)
 				continue;
-			printf("  %-18s %8" PRIu64 " %9" PRIu64 " %14" PRIu64 " %9" PRIu64 " %6" PRIu64,
+			printf("  %-18s %7" PRIu64 " %8" PRIu64 " %14" PRIu64 " %8" PRIu64 " %6" PRIu64,
 			       iws_op_type_name((enum iws_op_type)t), o->count, o->complete, o->bytes, o->segments,
 			       o->crc_errors);
-			print_dist(&o->latency, 13);
+			print_dist(&o->latency, tw, raw);
 			printf("\n");
 		}
-		print_delivery(&q->st);
+		print_delivery(&q->st, raw);
 		if (ic)
 			print_tcp(ic);
 	}
-	printf("==================================================================================================================================\n");
+	print_rule(raw);
 }
 
 static void ops_finish(void *p)
@@ -309,7 +371,8 @@ static void ops_finish(void *p)
 }
 
 /* A text tap on "iwarp" for -z NAME[,FILTER]. */
-static void text_tap_init(const char *opt_arg, const char *name, tap_packet_cb packet, tap_draw_cb draw)
+static void text_tap_init(const char *opt_arg, const char *name, gboolean raw, tap_packet_cb packet,
+			  tap_draw_cb draw)
 {
 	const char *filter = NULL;
 	size_t n = strlen(name);
@@ -318,6 +381,7 @@ static void text_tap_init(const char *opt_arg, const char *name, tap_packet_cb p
 	iwarp_ops_tapdata *td = g_new0(iwarp_ops_tapdata, 1);
 	td->qps = g_array_new(FALSE, FALSE, sizeof(struct qp_stats));
 	td->filtered = filter && *filter;
+	td->raw = raw;
 	GString *err = register_tap_listener("iwarp", td, filter, TL_REQUIRES_NOTHING, ops_reset, packet, draw,
 					     ops_finish);
 	if (err) {
@@ -328,14 +392,32 @@ static void text_tap_init(const char *opt_arg, const char *name, tap_packet_cb p
 	}
 }
 
-static void ops_init(const char *opt_arg, void *userdata)
+/* A text statistic: its -z name, raw or readable, and its callbacks (the
+ * userdata its stat_tap_ui is registered with). */
+struct text_stat {
+	const char *name;
+	gboolean raw;
+	tap_packet_cb packet;
+	tap_draw_cb draw;
+};
+
+static void text_stat_init(const char *opt_arg, void *userdata)
 {
-	(void)userdata;
-	text_tap_init(opt_arg, "iwarp,ops", ops_packet, ops_draw);
+	const struct text_stat *t = (const struct text_stat *)userdata;
+	text_tap_init(opt_arg, t->name, t->raw, t->packet, t->draw);
 }
 
+static const struct text_stat ops_text = { "iwarp,ops", FALSE, ops_packet, ops_draw };
+static const struct text_stat ops_raw_text = { "iwarp,ops,raw", TRUE, ops_packet, ops_draw };
+
 static stat_tap_ui iwarp_ops_ui = {
-	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,ops", ops_init, 0, NULL
+	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,ops", text_stat_init, 0, NULL
+};
+
+/* tshark matches the longest registered name first: "iwarp,ops,raw" is
+ * not taken for "iwarp,ops" with the filter "raw". */
+static stat_tap_ui iwarp_ops_raw_ui = {
+	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,ops,raw", text_stat_init, 0, NULL
 };
 
 /* ---- tshark -z iwarp,nvme[,filter]: NVMe-oF commands per QP, queue and type ---- */
@@ -354,44 +436,79 @@ static tap_packet_status nvme_packet(void *p, packet_info *pinfo, epan_dissect_t
 	return TAP_PACKET_REDRAW;
 }
 
+static void print_iops(const struct iws_nvme_op_stats *o)
+{
+	if (iws_nvme_op_has_iops(o))
+		printf(" %7" PRIu64, iws_nvme_op_iops(o));
+	else
+		printf(" %7s", "-");
+}
+
 static void nvme_draw(void *p)
 {
 	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
+	gboolean raw = td->raw;
+	int tw = raw ? TIME_W_RAW : TIME_W;
 	add_leftovers(td, TRUE);
-	printf("==================================================================================================================================\n");
+	print_rule(raw);
 	printf("NVMe over Fabrics commands (iwarpscope %s)\n", IWS_VERSION_STRING);
-	printf("Latency: command capsule to completion; Data: first to last RDMA data message; complete commands, in microseconds\n");
+	printf("Latency: command capsule to completion; Data: first to last RDMA data message; complete commands, in %s\n",
+	       raw ? "nanoseconds" : "milliseconds");
+	printf("IOPS: complete commands per second from the first one's start to the last one's end, over %d or more\n",
+	       IWS_NVME_IOPS_MIN);
 	for (guint i = 0; i < td->qps->len; i++) {
 		struct qp_stats *q = &g_array_index(td->qps, struct qp_stats, i);
 		if (!q->nv.n)
 			continue;
 		print_qp(q->qp);
-		printf("\n  %-4s %-20s %8s %9s %7s %12s %8s %12s %12s %12s %12s %12s %12s %12s %12s %12s %12s\n", "Qid",
-		       "Command", "Count", "Complete", "Errors", "Bytes", "IOPS", "Min(us)", "Mean(us)", "P50(us)",
-		       "P99(us)", "Max(us)", "DataMin(us)", "DataMean(us)", "DataP50(us)", "DataP99(us)", "DataMax(us)");
-		for (guint k = 0; k < q->nv.n; k++) {
-			const struct iws_nvme_op_stats *o = &q->nv.e[k];
-			char qid[16] = "-";
-			if (o->qid >= 0)
-				snprintf(qid, sizeof(qid), "%d", o->qid);
-			printf("  %-4s %-20s %8" PRIu64 " %9" PRIu64 " %7" PRIu64 " %12" PRIu64 " %8" PRIu64, qid, o->op,
-			       o->count, o->complete, o->errors, o->bytes, iws_nvme_op_iops(o));
-			print_dist(&o->latency, 12);
-			print_dist(&o->data, 12);
-			printf("\n");
+		/* the raw form on one line per command; the readable one in two
+		 * tables (latency, then the data phase) of readable width */
+		printf("\n  %-4s %-20s %7s %8s %6s %12s %7s", "Qid", "Command", "Count", "Complete", "Errors", "Bytes", "IOPS");
+		print_dist_header(tw, raw);
+		if (raw)
+			print_dist_header(tw, raw);
+		printf("\n");
+		for (int pass = 0; pass < (raw ? 1 : 2); pass++) {
+			if (pass == 1) {
+				printf("  %-4s %-20s %7s %8s %6s %12s %7s", "Qid", "Data phase of", "", "", "", "", "");
+				print_dist_header(tw, raw);
+				printf("\n");
+			}
+			for (guint k = 0; k < q->nv.n; k++) {
+				const struct iws_nvme_op_stats *o = &q->nv.e[k];
+				char qid[16] = "-";
+				if (o->qid >= 0)
+					snprintf(qid, sizeof(qid), "%d", o->qid);
+				if (pass == 1) {
+					if (!o->data.count)
+						continue;
+					printf("  %-4s %-20s %7s %8s %6s %12s %7s", qid, o->op, "", "", "", "", "");
+					print_dist(&o->data, tw, raw);
+					printf("\n");
+					continue;
+				}
+				printf("  %-4s %-20s %7" PRIu64 " %8" PRIu64 " %6" PRIu64 " %12" PRIu64, qid, o->op, o->count,
+				       o->complete, o->errors, o->bytes);
+				print_iops(o);
+				print_dist(&o->latency, tw, raw);
+				if (raw)
+					print_dist(&o->data, tw, raw);
+				printf("\n");
+			}
 		}
 	}
-	printf("==================================================================================================================================\n");
+	print_rule(raw);
 }
 
-static void nvme_init(const char *opt_arg, void *userdata)
-{
-	(void)userdata;
-	text_tap_init(opt_arg, "iwarp,nvme", nvme_packet, nvme_draw);
-}
+static const struct text_stat nvme_text = { "iwarp,nvme", FALSE, nvme_packet, nvme_draw };
+static const struct text_stat nvme_raw_text = { "iwarp,nvme,raw", TRUE, nvme_packet, nvme_draw };
+
+static stat_tap_ui iwarp_nvme_raw_ui = {
+	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,nvme,raw", text_stat_init, 0, NULL
+};
 
 static stat_tap_ui iwarp_nvme_ui = {
-	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,nvme", nvme_init, 0, NULL
+	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,nvme", text_stat_init, 0, NULL
 };
 
 /* ---- GUI: Statistics > Service Response Time > iWARP Operations / iWARP NVMe-oF Commands ----
@@ -419,16 +536,16 @@ static stat_tap_table_item iwarp_gui_fields[GC_N] = {
 	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Count", "%u" },
 	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Complete", "%u" },
 	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Bytes", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Throughput (kbit/s)", "%u" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Min (\xc2\xb5s)", "%.3f" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Mean (\xc2\xb5s)", "%.3f" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "P50 (\xc2\xb5s)", "%.3f" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "P99 (\xc2\xb5s)", "%.3f" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Max (\xc2\xb5s)", "%.3f" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Retransmissions", "%u" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Stall (\xc2\xb5s)", "%.3f" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Ack P50 (\xc2\xb5s)", "%.3f" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Ack P99 (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "kbit/s", "%u" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Min (ms)", "%s" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Mean (ms)", "%s" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "P50 (ms)", "%s" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "P99 (ms)", "%s" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Max (ms)", "%s" },
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Retrans", "%u" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Stall (ms)", "%s" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Ack P50 (ms)", "%s" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Ack P99 (ms)", "%s" },
 };
 
 static void cell_uint(stat_tap_table_item_type *c, guint64 v)
@@ -442,18 +559,40 @@ static void cell_uint(stat_tap_table_item_type *c, guint64 v)
 	}
 }
 
-static void cell_us(stat_tap_table_item_type *c, gint64 ns)
+/* A time cell: milliseconds with 3 decimals, as Wireshark's service
+ * response time tables show times (a float cell would show 6 decimals in
+ * the GUI). Text, padded on the left to a fixed width so that sorting the
+ * column (text order) sorts the times; the cell owns its string. */
+#define GUI_MS_WIDTH 11
+static void cell_ms(stat_tap_table_item_type *c, gint64 ns)
 {
-	c->type = TABLE_ITEM_FLOAT;
-	c->value.float_value = (double)ns / 1000.0;
+	char buf[40];
+	c->type = TABLE_ITEM_STRING;
+	c->value.string_value = g_strdup_printf("%*s", GUI_MS_WIDTH, fmt_time(buf, sizeof(buf), ns, FALSE));
 }
 
-/* Row *row of t becomes it (n cells); *row moves on. */
+static void cell_str(stat_tap_table_item_type *c, const char *s)
+{
+	c->type = TABLE_ITEM_STRING;
+	c->value.string_value = g_strdup(s);
+}
+
+static void cell_free(stat_tap_table_item_type *c)
+{
+	if (c && c->type == TABLE_ITEM_STRING) {
+		g_free((char *)c->value.string_value);
+		c->value.string_value = NULL;
+	}
+}
+
+/* Row *row of t becomes it (n cells, whose strings it takes); *row moves on. */
 static void table_put_row(stat_tap_table *t, guint *row, guint n, stat_tap_table_item_type *it)
 {
 	if (*row < t->num_elements) {
-		for (guint f = 0; f < n; f++)
+		for (guint f = 0; f < n; f++) {
+			cell_free(stat_tap_get_field_data(t, *row, f));
 			stat_tap_set_field_data(t, *row, f, &it[f]);
+		}
 	} else {
 		stat_tap_init_table_row(t, *row, n, it);
 	}
@@ -492,25 +631,24 @@ static void gui_set_row(stat_tap_table *t, guint *row, guint64 qp, const char *n
 	cells_none(it, GC_N);
 	if (qp != G_MAXUINT64)
 		cell_uint(&it[GC_QP], qp);
-	it[GC_OP].type = TABLE_ITEM_STRING;
-	it[GC_OP].value.string_value = name;
+	cell_str(&it[GC_OP], name);
 	cell_uint(&it[GC_COUNT], r->count);
 	cell_uint(&it[GC_COMPLETE], r->complete);
 	cell_uint(&it[GC_BYTES], r->bytes);
 	if (span_ns > 0)
 		cell_uint(&it[GC_TPUT], (guint64)((double)r->bytes * 8e6 / (double)span_ns));
 	if (lat && lat->count) {
-		cell_us(&it[GC_MIN], lat->min);
-		cell_us(&it[GC_MEAN], iws_latency_mean(lat));
-		cell_us(&it[GC_P50], iws_latency_quantile(lat, 0.5));
-		cell_us(&it[GC_P99], iws_latency_quantile(lat, 0.99));
-		cell_us(&it[GC_MAX], lat->max);
+		cell_ms(&it[GC_MIN], lat->min);
+		cell_ms(&it[GC_MEAN], iws_latency_mean(lat));
+		cell_ms(&it[GC_P50], iws_latency_quantile(lat, 0.5));
+		cell_ms(&it[GC_P99], iws_latency_quantile(lat, 0.99));
+		cell_ms(&it[GC_MAX], lat->max);
 	}
 	cell_uint(&it[GC_RETRANS], r->retrans);
-	cell_us(&it[GC_STALL], r->stall_ns);
+	cell_ms(&it[GC_STALL], r->stall_ns);
 	if (ack && ack->count) {
-		cell_us(&it[GC_ACK50], iws_latency_quantile(ack, 0.5));
-		cell_us(&it[GC_ACK99], iws_latency_quantile(ack, 0.99));
+		cell_ms(&it[GC_ACK50], iws_latency_quantile(ack, 0.5));
+		cell_ms(&it[GC_ACK99], iws_latency_quantile(ack, 0.99));
 	}
 	table_put_row(t, row, GC_N, it);
 }
@@ -615,7 +753,7 @@ static void gui_free_item(stat_tap_table *t, guint row, guint column, stat_tap_t
 	(void)t;
 	(void)row;
 	(void)column;
-	(void)field;  /* strings are static */
+	cell_free(field);  /* every string cell owns its string */
 }
 
 static stat_tap_table_ui iwarp_gui_table = {
@@ -647,13 +785,13 @@ static stat_tap_table_item iwarp_gui_nvme_fields[NC_N] = {
 	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Errors", "%u" },
 	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Bytes", "%u" },
 	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "IOPS", "%u" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Min (\xc2\xb5s)", "%.3f" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Mean (\xc2\xb5s)", "%.3f" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "P50 (\xc2\xb5s)", "%.3f" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "P99 (\xc2\xb5s)", "%.3f" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Max (\xc2\xb5s)", "%.3f" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Data P50 (\xc2\xb5s)", "%.3f" },
-	{ TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Data P99 (\xc2\xb5s)", "%.3f" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Min (ms)", "%s" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Mean (ms)", "%s" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "P50 (ms)", "%s" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "P99 (ms)", "%s" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Max (ms)", "%s" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Data P50 (ms)", "%s" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Data P99 (ms)", "%s" },
 };
 
 static void gui_nvme_fill(stat_tap_table *t)
@@ -668,23 +806,23 @@ static void gui_nvme_fill(stat_tap_table *t)
 			cell_uint(&it[NC_QP], q->qp);
 			if (o->qid >= 0)
 				cell_uint(&it[NC_QID], (guint64)o->qid);
-			it[NC_CMD].type = TABLE_ITEM_STRING;
-			it[NC_CMD].value.string_value = o->op;
+			cell_str(&it[NC_CMD], o->op);
 			cell_uint(&it[NC_COUNT], o->count);
 			cell_uint(&it[NC_COMPLETE], o->complete);
 			cell_uint(&it[NC_ERRORS], o->errors);
 			cell_uint(&it[NC_BYTES], o->bytes);
-			cell_uint(&it[NC_IOPS], iws_nvme_op_iops(o));
+			if (iws_nvme_op_has_iops(o))
+				cell_uint(&it[NC_IOPS], iws_nvme_op_iops(o));
 			if (o->latency.count) {
-				cell_us(&it[NC_MIN], o->latency.min);
-				cell_us(&it[NC_MEAN], iws_latency_mean(&o->latency));
-				cell_us(&it[NC_P50], iws_latency_quantile(&o->latency, 0.5));
-				cell_us(&it[NC_P99], iws_latency_quantile(&o->latency, 0.99));
-				cell_us(&it[NC_MAX], o->latency.max);
+				cell_ms(&it[NC_MIN], o->latency.min);
+				cell_ms(&it[NC_MEAN], iws_latency_mean(&o->latency));
+				cell_ms(&it[NC_P50], iws_latency_quantile(&o->latency, 0.5));
+				cell_ms(&it[NC_P99], iws_latency_quantile(&o->latency, 0.99));
+				cell_ms(&it[NC_MAX], o->latency.max);
 			}
 			if (o->data.count) {
-				cell_us(&it[NC_DATA50], iws_latency_quantile(&o->data, 0.5));
-				cell_us(&it[NC_DATA99], iws_latency_quantile(&o->data, 0.99));
+				cell_ms(&it[NC_DATA50], iws_latency_quantile(&o->data, 0.5));
+				cell_ms(&it[NC_DATA99], iws_latency_quantile(&o->data, 0.99));
 			}
 			table_put_row(t, &row, NC_N, it);
 		}
@@ -734,8 +872,10 @@ static stat_tap_table_ui iwarp_gui_nvme_table = {
 void iwarp_stats_register(void)
 {
 	iwarp_tap = register_tap("iwarp");
-	register_stat_tap_ui(&iwarp_ops_ui, NULL);
-	register_stat_tap_ui(&iwarp_nvme_ui, NULL);
+	register_stat_tap_ui(&iwarp_ops_ui, (void *)&ops_text);
+	register_stat_tap_ui(&iwarp_nvme_ui, (void *)&nvme_text);
+	register_stat_tap_ui(&iwarp_ops_raw_ui, (void *)&ops_raw_text);
+	register_stat_tap_ui(&iwarp_nvme_raw_ui, (void *)&nvme_raw_text);
 	register_stat_tap_table_ui(&iwarp_gui_table);
 	register_stat_tap_table_ui(&iwarp_gui_nvme_table);
 }

@@ -77,6 +77,7 @@ void iwarp_ddp_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iw
 	guint32 hl = tagged ? IWS_DDP_TAGGED_HDR_LEN : IWS_DDP_UNTAGGED_HDR_LEN;
 
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_ddp, ulpdu, 0, MIN(hl, avail), ENC_NA);
+	iwarp_layer(pinfo, proto_iwarp_ddp);
 	proto_tree *dt = proto_item_add_subtree(ti, ett_iwarp_ddp);
 	proto_item *ci = proto_tree_add_bitmask(dt, ulpdu, 0, hf_iwarp_ddp_control, ett_iwarp_ddp_control,
 						iwarp_ddp_control_fields, ENC_BIG_ENDIAN);

@@ -112,6 +112,7 @@ void iwarp_mpa_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 	struct iws_result r = iws_mpa_parse_frame(p, cap, &f);
 
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, 0, -1, ENC_NA);
+	iwarp_layer(pinfo, proto_iwarp_mpa);
 	proto_tree *mt = proto_item_add_subtree(ti, ett_iwarp_mpa);
 	proto_item *pi = proto_tree_add_uint(mt, hf_iwarp_mpa_dir, tvb, 0, 0, rec->dir);
 	proto_item_set_generated(pi);
@@ -199,6 +200,7 @@ void iwarp_mpa_add_span(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, gui
 			const iwarp_span_rec *sp)
 {
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, off, len, ENC_NA);
+	iwarp_layer(pinfo, proto_iwarp_mpa);
 	proto_tree *mt = proto_item_add_subtree(ti, ett_iwarp_mpa);
 	if (sp->kind == IWS_SPAN_PART) {
 		/* Octets of a PDU that became complete in another frame. */
@@ -332,6 +334,7 @@ void iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	struct iws_result r = iws_fpdu_decode(wire, wlen, cap, rec->seq, &rec->mdir, FALSE, scratch, fp, msg, &mr);
 
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, 0, -1, ENC_NA);
+	iwarp_layer(pinfo, proto_iwarp_mpa);
 	proto_tree *mt = proto_item_add_subtree(ti, ett_iwarp_mpa);
 	proto_item *pi = proto_tree_add_uint(mt, hf_iwarp_mpa_dir, tvb, 0, 0, rec->dir);
 	proto_item_set_generated(pi);

@@ -295,6 +295,25 @@ static void show_sgl(proto_tree *nt, tvbuff_t *tvb, const struct iws_nvme_sgl *g
 	proto_tree_add_item(st, hf_nvme_sgl_subtype, tvb, 39, 1, ENC_NA);
 }
 
+/* An NQN as captured (NVMe Base 2.0, 4.5: UTF-8, NUL-padded) is the
+ * sender's: it may hold any octet. Its field value is made safe for every
+ * output (-V text, -T json, the GUI): octets that are not UTF-8 become U+FFFD
+ * and control characters (C0, DEL) visible escapes (\x1b), so a hostile host
+ * can neither break JSON nor write to the reader's terminal. */
+static proto_item *add_nqn(proto_tree *tree, int hf, tvbuff_t *tvb, gint off, gint len, const char *raw)
+{
+	gchar *valid = g_utf8_make_valid(raw, -1);
+	wmem_strbuf_t *sb = wmem_strbuf_new(wmem_packet_scope(), "");
+	for (const guchar *c = (const guchar *)valid; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f)
+			wmem_strbuf_append_printf(sb, "\\x%02x", *c);
+		else
+			wmem_strbuf_append_c(sb, (gchar)*c);
+	}
+	g_free(valid);
+	return proto_tree_add_string(tree, hf, tvb, off, len, wmem_strbuf_get_str(sb));
+}
+
 static void show_connect_data(proto_tree *nt, tvbuff_t *tvb, const struct iws_nvme_command *q)
 {
 	guint32 base = IWS_NVME_SQE_LEN + (guint32)MIN(q->sgl.addr, G_MAXUINT32 / 2);
@@ -308,10 +327,8 @@ static void show_connect_data(proto_tree *nt, tvbuff_t *tvb, const struct iws_nv
 						"Connect data");
 	proto_tree_add_item(ct, hf_nvme_connect_hostid, tvb, (gint)(base + d.f_hostid.off), 16, ENC_NA);
 	proto_tree_add_item(ct, hf_nvme_connect_cntlid, tvb, (gint)(base + d.f_cntlid.off), 2, ENC_LITTLE_ENDIAN);
-	proto_tree_add_string(ct, hf_nvme_connect_subnqn, tvb, (gint)(base + d.f_subnqn.off), IWS_NVME_NQN_FIELD_LEN,
-			      d.subnqn);
-	proto_tree_add_string(ct, hf_nvme_connect_hostnqn, tvb, (gint)(base + d.f_hostnqn.off),
-			      IWS_NVME_NQN_FIELD_LEN, d.hostnqn);
+	add_nqn(ct, hf_nvme_connect_subnqn, tvb, (gint)(base + d.f_subnqn.off), IWS_NVME_NQN_FIELD_LEN, d.subnqn);
+	add_nqn(ct, hf_nvme_connect_hostnqn, tvb, (gint)(base + d.f_hostnqn.off), IWS_NVME_NQN_FIELD_LEN, d.hostnqn);
 }
 
 static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic, const iwarp_nvme_link *l)
@@ -321,6 +338,7 @@ static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iw
 	enum iws_nvme_queue queue = qid < 0 ? IWS_NVME_QUEUE_UNKNOWN : qid == 0 ? IWS_NVME_QUEUE_ADMIN : IWS_NVME_QUEUE_IO;
 	guint32 cap = tvb_captured_length(tvb);
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_nvme, tvb, 0, -1, ENC_NA);
+	iwarp_layer(pinfo, proto_iwarp_nvme);
 	proto_tree *nt = proto_item_add_subtree(ti, ett_nvme);
 	struct iws_nvme_command q;
 	struct iws_result res = iws_nvme_parse_command(tvb_get_ptr(tvb, 0, (gint)cap), cap, queue, &q);
@@ -360,10 +378,10 @@ static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iw
 			show_connect_data(nt, tvb, &q);
 			if (info && info->has_connect_data && !q.sgl.in_capsule) {
 				/* pulled by the controller's RDMA Read: shown here too */
-				proto_item_set_generated(proto_tree_add_string(nt, hf_nvme_connect_subnqn, tvb, 0, 0,
-									       info->cdata.subnqn));
-				proto_item_set_generated(proto_tree_add_string(nt, hf_nvme_connect_hostnqn, tvb, 0, 0,
-									       info->cdata.hostnqn));
+				proto_item_set_generated(add_nqn(nt, hf_nvme_connect_subnqn, tvb, 0, 0,
+								 info->cdata.subnqn));
+				proto_item_set_generated(add_nqn(nt, hf_nvme_connect_hostnqn, tvb, 0, 0,
+								 info->cdata.hostnqn));
 			}
 			break;
 		case IWS_NVME_FCT_PROPERTY_GET:
@@ -384,7 +402,8 @@ static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iw
 			if (q.rw.f_nlb.off + 2 <= cap)
 				proto_tree_add_uint_format_value(nt, hf_nvme_nlb, tvb, (gint)q.rw.f_nlb.off, 2, q.rw.nlb + 1u,
 								 "%u (0's based on the wire: %u)", q.rw.nlb + 1u, q.rw.nlb);
-			wmem_strbuf_append_printf(info_s, " nsid %u slba %" PRIu64 " nlb %u", q.nsid, q.rw.slba,
+			/* NSIDs in hex: 0xffffffff (every namespace) reads as what it is */
+			wmem_strbuf_append_printf(info_s, " nsid 0x%x slba %" PRIu64 " nlb %u", q.nsid, q.rw.slba,
 						  q.rw.nlb + 1u);
 		}
 		if (q.dsm.valid && queue != IWS_NVME_QUEUE_ADMIN)
@@ -442,6 +461,7 @@ static void show_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, c
 {
 	guint32 cap = tvb_captured_length(tvb);
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_nvme, tvb, 0, -1, ENC_NA);
+	iwarp_layer(pinfo, proto_iwarp_nvme);
 	proto_tree *nt = proto_item_add_subtree(ti, ett_nvme);
 	struct iws_nvme_completion e;
 	struct iws_result res = iws_nvme_parse_completion(tvb_get_ptr(tvb, 0, (gint)cap), cap, &e);
@@ -498,6 +518,7 @@ static void show_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, c
 static void show_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const iwarp_nvme_link *l)
 {
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_nvme, tvb, 0, 0, ENC_NA);
+	iwarp_layer(pinfo, proto_iwarp_nvme);
 	proto_item_set_generated(ti);
 	proto_tree *nt = proto_item_add_subtree(ti, ett_nvme);
 	if (!l) {
@@ -529,6 +550,7 @@ void iwarp_nvme_private_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 		if (iws_nvme_parse_cm_req(pd, len, &q).status != IWS_OK)
 			return;
 		ti = proto_tree_add_item(tree, proto_iwarp_nvme, tvb, (gint)off, (gint)len, ENC_NA);
+		iwarp_layer(pinfo, proto_iwarp_nvme);
 		proto_item_append_text(ti, ", rdma_cm request: queue %u", q.qid);
 		nt = proto_item_add_subtree(ti, ett_nvme);
 		proto_tree_add_item(nt, hf_nvme_cm_recfmt, tvb, (gint)(off + q.f_recfmt.off), 2, ENC_LITTLE_ENDIAN);
@@ -540,6 +562,7 @@ void iwarp_nvme_private_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 		if (iws_nvme_parse_cm_rep(pd, len, &q).status != IWS_OK)
 			return;
 		ti = proto_tree_add_item(tree, proto_iwarp_nvme, tvb, (gint)off, (gint)len, ENC_NA);
+		iwarp_layer(pinfo, proto_iwarp_nvme);
 		proto_item_append_text(ti, ", rdma_cm accept");
 		nt = proto_item_add_subtree(ti, ett_nvme);
 		proto_tree_add_item(nt, hf_nvme_cm_recfmt, tvb, (gint)(off + q.f_recfmt.off), 2, ENC_LITTLE_ENDIAN);
@@ -585,7 +608,7 @@ void iwarp_nvme_register(void)
 		{ &hf_nvme_fuse, { "Fused operation", "iwarp.nvme.fuse", FT_UINT8, BASE_DEC, NULL, 0x03, NULL, HFILL } },
 		{ &hf_nvme_psdt, { "PRP or SGL", "iwarp.nvme.psdt", FT_UINT8, BASE_DEC, VALS(nvme_psdt_vals), 0xC0, NULL, HFILL } },
 		{ &hf_nvme_cid, { "Command identifier", "iwarp.nvme.cid", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
-		{ &hf_nvme_nsid, { "Namespace", "iwarp.nvme.nsid", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_nvme_nsid, { "Namespace", "iwarp.nvme.nsid", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
 		{ &hf_nvme_fctype, { "Fabrics command type", "iwarp.nvme.fctype", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
 		{ &hf_nvme_sgl, { "SGL", "iwarp.nvme.sgl", FT_NONE, BASE_NONE, NULL, 0x0, NULL, HFILL } },
 		{ &hf_nvme_sgl_addr, { "Address", "iwarp.nvme.sgl.addr", FT_UINT64, BASE_HEX, NULL, 0x0,

@@ -79,6 +79,7 @@ static int hf_iwarp_rdmap_response_in = -1;
 static int hf_iwarp_rdmap_request_in = -1;
 static int hf_iwarp_rdmap_response_time = -1;
 static int hf_iwarp_rdmap_outstanding = -1;
+static int hf_iwarp_rdmap_ulp_declined = -1;
 
 static gint ett_iwarp_rdmap = -1;
 static gint ett_iwarp_rdmap_control = -1;
@@ -102,7 +103,6 @@ static expert_field ei_iwarp_rdmap_stag_mismatch = EI_INIT;
 static expert_field ei_iwarp_rdmap_overrun = EI_INIT;
 static expert_field ei_iwarp_rdmap_evicted = EI_INIT;
 static expert_field ei_iwarp_rdmap_rtr = EI_INIT;
-static expert_field ei_iwarp_rdmap_ulp_error = EI_INIT;
 
 static heur_dissector_list_t iwarp_rdmap_heur_list;
 static heur_dissector_list_t builtin_rdmap_heur_list;
@@ -307,8 +307,8 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
  * sink STag to the chunk's source STag, then reassembles read and write
  * chunks from the tagged segments (RFC 8166 3.4.5).
  */
-static void offer_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, const struct iws_msg *msg,
-		      gboolean whole, rdmap_request_t *read_request)
+static void offer_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, proto_tree *rt,
+		      const struct iws_msg *msg, gboolean whole, rdmap_request_t *read_request)
 {
 	const struct iws_ddp_hdr *h = &msg->ddp;
 	rdmap_info_t info;
@@ -332,17 +332,22 @@ static void offer_ulp(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, c
 	if (!iwarp_prefs.offer_builtin_ulp || !builtin_rdmap_heur_list)
 		return;
 	const char *saved_proto = pinfo->current_proto;
+	guint saved_layers = wmem_list_count(pinfo->layers);
 	TRY {
 		dissector_try_heuristic(builtin_rdmap_heur_list, payload, pinfo, tree, &hd, &info);
 	}
 	CATCH_NONFATAL_ERRORS {
-		/* A weak upper-layer heuristic claimed a payload it cannot decode:
-		 * say so without marking the iWARP frame malformed. */
+		/* A weak upper-layer heuristic (RPC-over-RDMA takes almost any
+		 * Send) took a payload that is not its protocol and threw. That is
+		 * the heuristic's guess failing, not a fault of the capture: no
+		 * expert item, the frame is not malformed, and the protocol is not
+		 * one of the frame's (frame.protocols); a generated field says
+		 * which heuristic failed. */
 		const char *who = pinfo->current_proto;
 		pinfo->current_proto = saved_proto;
-		expert_add_info_format(pinfo, NULL, &ei_iwarp_rdmap_ulp_error,
-				       "Upper-layer dissector %s claimed this payload but could not decode it",
-				       who ? who : "?");
+		iwarp_layers_trim(pinfo, saved_layers);
+		proto_item *pi = proto_tree_add_string(rt, hf_iwarp_rdmap_ulp_declined, payload, 0, 0, who ? who : "?");
+		proto_item_set_generated(pi);
 	}
 	ENDTRY;
 }
@@ -373,6 +378,7 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 	guint8 rctrl = tvb_get_guint8(ulpdu, 1);
 	guint8 opcode = rctrl & IWS_RDMAP_OPCODE_MASK;
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_rdmap, ulpdu, 1, -1, ENC_NA);
+	iwarp_layer(pinfo, proto_iwarp_rdmap);
 	proto_tree *rt = proto_item_add_subtree(ti, ett_iwarp_rdmap);
 	proto_item *ci = proto_tree_add_bitmask(rt, ulpdu, 1, hf_iwarp_rdmap_control, ett_iwarp_rdmap_control,
 						iwarp_rdmap_control_fields, ENC_BIG_ENDIAN);
@@ -487,23 +493,23 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 		tvbuff_t *m = NULL;
 		if (untagged_send && msg->payload_len && !rec->note.rtr &&
 		    (!rec->truncated || (h->mo == 0 && h->last)))
-			m = send_message(ulpdu, pinfo, tree, msg, &whole);
+			m = send_message(ulpdu, pinfo, rt, msg, &whole);
 		iwarp_nvme_dissect(ulpdu, m, pinfo, tree, ic, rec, msg);
 		return;
 	}
 	if (!rec->truncated && !rec->note.rtr) {
 		if (untagged_send && msg->payload_len) {
-			tvbuff_t *m = send_message(ulpdu, pinfo, tree, msg, &whole);
+			tvbuff_t *m = send_message(ulpdu, pinfo, rt, msg, &whole);
 			if (m)
-				offer_ulp(m, pinfo, tree, msg, whole, NULL);
+				offer_ulp(m, pinfo, tree, rt, msg, whole, NULL);
 		} else if (h->tagged && msg->payload_len &&
 			   (opcode == IWS_OP_CODE_WRITE || opcode == IWS_OP_CODE_READ_RESP)) {
-			offer_ulp(tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off), pinfo, tree, msg, FALSE, NULL);
+			offer_ulp(tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off), pinfo, tree, rt, msg, FALSE, NULL);
 		} else if (opcode == IWS_OP_CODE_READ_REQ) {
 			/* no payload: the request itself is what RPC-over-RDMA keeps */
 			const struct iws_rdmap_read_req *rr = &msg->u.read_req;
 			rdmap_request_t req = { rr->sink_stag, rr->sink_to, rr->src_stag, rr->src_to, rr->size };
-			offer_ulp(tvb_new_subset_remaining(ulpdu, (gint)(hl + IWS_RDMAP_READ_REQ_LEN)), pinfo, tree,
+			offer_ulp(tvb_new_subset_remaining(ulpdu, (gint)(hl + IWS_RDMAP_READ_REQ_LEN)), pinfo, tree, rt,
 				  msg, FALSE, &req);
 		}
 	}
@@ -590,6 +596,9 @@ void iwarp_rdmap_register(void)
 			FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), 0x0, "The request this responds to", HFILL } },
 		{ &hf_iwarp_rdmap_response_time, { "Response time", "iwarp.rdmap.response_time", FT_RELATIVE_TIME, BASE_NONE,
 			NULL, 0x0, "From the request frame to the frame of the last response", HFILL } },
+		{ &hf_iwarp_rdmap_ulp_declined, { "Upper-layer heuristic failed", "iwarp.rdmap.ulp_declined", FT_STRING, BASE_NONE,
+			NULL, 0x0, "An upper-layer heuristic took this payload and could not decode it: it is not that "
+			"protocol (no expert item: the capture is not at fault)", HFILL } },
 		{ &hf_iwarp_rdmap_outstanding, { "Requests outstanding", "iwarp.rdmap.outstanding", FT_UINT32, BASE_DEC, NULL, 0x0,
 			"Read/Atomic Requests this side has outstanding", HFILL } },
 	};
@@ -614,7 +623,6 @@ void iwarp_rdmap_register(void)
 		{ &ei_iwarp_rdmap_overrun, { "iwarp.rdmap.overrun", PI_PROTOCOL, PI_WARN, "More Read Response data than requested", EXPFILL } },
 		{ &ei_iwarp_rdmap_evicted, { "iwarp.rdmap.evicted", PI_SEQUENCE, PI_NOTE, "In-flight limit reached: the oldest operation was given up", EXPFILL } },
 		{ &ei_iwarp_rdmap_rtr, { "iwarp.rdmap.rtr.message", PI_SEQUENCE, PI_CHAT, "RTR message of a peer-to-peer set-up", EXPFILL } },
-		{ &ei_iwarp_rdmap_ulp_error, { "iwarp.rdmap.ulp_error", PI_UNDECODED, PI_WARN, "Upper-layer dissector failed", EXPFILL } },
 	};
 
 	for (int i = 0; i < IWS_OPT_COUNT; i++) {

@@ -188,6 +188,34 @@ static iwarp_op_link *op_link(iwarp_conv *ic, guint64 id)
 	return l;
 }
 
+void iwarp_op_of_link(const iwarp_op_link *l, struct iws_op *op)
+{
+	memset(op, 0, sizeof(*op));
+	op->id = l->id;
+	op->type = (enum iws_op_type)l->type;
+	op->rtr = l->rtr;
+	op->first_frame = l->first_frame;
+	op->last_frame = l->last_frame;
+	op->first_inorder_frame = l->first_inorder_frame;
+	op->start_ns = l->start_ns;
+	op->end_ns = l->end_ns;
+	op->bytes = l->bytes;
+	op->segments = l->segments;
+	op->has_latency = l->has_latency;
+	op->latency_ns = l->latency_ns;
+	op->complete = l->complete;
+	op->crc_errors = l->crc_errors;
+	op->flags = l->flags;
+	op->retransmissions = l->retransmissions;
+	op->stall_ns = l->stall_ns;
+	op->has_ack = l->has_ack;
+	op->ack_with_data = l->ack_with_data;
+	op->ack_frame = l->ack_frame;
+	op->ack_ns = l->ack_ns;
+	op->queued_ns = l->queued_ns;
+	op->response_frame = l->response_frame;
+}
+
 iwarp_frame_rec *iwarp_feeding_frame(void)
 {
 	return cap.cur_num ? frame_rec(cap.cur_num, TRUE) : NULL;
@@ -261,6 +289,9 @@ static void on_op(void *ctx, const struct iws_op *op)
 	l->bytes = op->bytes;
 	l->segments = op->segments;
 	l->flags = op->flags;
+	l->crc_errors = op->crc_errors;
+	l->start_ns = op->start_ns;
+	l->end_ns = op->end_ns;
 	l->rtr = op->rtr;
 	l->first_inorder_frame = (guint32)op->first_inorder_frame;
 	l->retransmissions = op->retransmissions;
@@ -274,9 +305,9 @@ static void on_op(void *ctx, const struct iws_op *op)
 	if (op->has_ack && op->ack_frame)
 		APPEND(frame_rec((guint32)op->ack_frame, TRUE)->acked, iwarp_op_link *, l);
 	if (cap.cur_num)
-		APPEND(frame_rec(cap.cur_num, TRUE)->ops, struct iws_op, *op);
+		APPEND(frame_rec(cap.cur_num, TRUE)->ops, iwarp_op_link *, l);
 	else
-		wmem_array_append_one(ic->leftover, *op);
+		wmem_array_append_one(ic->leftover, l);
 }
 
 static void on_span(void *ctx, const struct iws_span *sp)
@@ -353,7 +384,7 @@ static iwarp_conv *conv_get(packet_info *pinfo, const struct tcp_view *v, gboole
 	ic->port[0] = v->sport;
 	ic->port[1] = v->dport;
 	ic->ops = wmem_map_new(wmem_file_scope(), g_int64_hash, g_int64_equal);
-	ic->leftover = wmem_array_new(wmem_file_scope(), sizeof(struct iws_op));
+	ic->leftover = wmem_array_new(wmem_file_scope(), sizeof(iwarp_op_link *));
 	ic->nvme_cmds = wmem_map_new(wmem_file_scope(), g_int64_hash, g_int64_equal);
 	ic->nvme_leftover = wmem_array_new(wmem_file_scope(), sizeof(iwarp_nvme_link *));
 	/* Without a handshake the initiator is the side that sent the SYN, else
@@ -536,20 +567,29 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 	 * outstanding. */
 	if (iwarp_tap >= 0 && (fr->ops || fr->nvme))
 		tap_queue_packet(iwarp_tap, pinfo, fr);
+	/* What concerns TCP goes in TCP's subtree, so the top level of the
+	 * tree is the protocol stack (packet-iwarp-layers.c). */
+	tvbuff_t *any = payload ? payload : frame;
+	proto_tree *tcp_tree = fr->acked || fr->tcp_events || fr->closes ? iwarp_tcp_tree(tree, any) : tree;
 	if (fr->acked)
-		iwarp_rdmap_add_acked(payload ? payload : frame, pinfo, tree, fr->acked);
+		iwarp_rdmap_add_acked(any, pinfo, tcp_tree, fr->acked);
 	if (fr->tcp_events)
-		iwarp_rdmap_add_tcp_events(payload ? payload : frame, pinfo, tree, fr->tcp_events);
+		iwarp_rdmap_add_tcp_events(any, pinfo, tcp_tree, fr->tcp_events);
 	guint nc = fr->closes ? wmem_array_get_count(fr->closes) : 0;
 	for (guint i = 0; i < nc; i++)
-		iwarp_rdmap_add_close(payload ? payload : frame, pinfo, tree, ic,
-				      (const iwarp_close_rec *)wmem_array_index(fr->closes, i));
+		iwarp_rdmap_add_close(any, pinfo, tcp_tree, ic, (const iwarp_close_rec *)wmem_array_index(fr->closes, i));
 	guint np = fr->pdus ? wmem_array_get_count(fr->pdus) : 0;
 	guint ns = fr->spans ? wmem_array_get_count(fr->spans) : 0;
 	guint ne = fr->events ? wmem_array_get_count(fr->events) : 0;
+	/* A first pass has shown the frames of PDUs reported late already. */
+	guint nl = fr->late && !PINFO_FD_VISITED(pinfo) ? wmem_array_get_count(fr->late) : 0;
+	if (!np && !ns && !ne && !nl) {
+		iwarp_keep_conversation(pinfo, ic);
+		return;
+	}
+	proto_tree *st = iwarp_layers_begin(pinfo, tree, any, np, ns, ne + nl);
 	for (guint i = 0; i < ne; i++)
-		iwarp_mpa_add_event(payload ? payload : frame, pinfo, tree,
-				    (const struct iws_stream_event *)wmem_array_index(fr->events, i));
+		iwarp_mpa_add_event(any, pinfo, st, (const struct iws_stream_event *)wmem_array_index(fr->events, i));
 	/* PDUs and spans in stream order. */
 	guint ip = 0, is = 0;
 	while (ip < np || is < ns) {
@@ -557,23 +597,22 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 		const iwarp_span_rec *sp = is < ns ? (const iwarp_span_rec *)wmem_array_index(fr->spans, is)
 						   : NULL;
 		if (r && (!sp || cmp_seq(r->seq, sp->seq) <= 0)) {
-			render_pdu(frame, pinfo, tree, ic, payload, r);
+			render_pdu(frame, pinfo, st, ic, payload, r);
 			ip++;
 		} else {
 			guint32 off = sp->seq - seq;
 			if (payload && off < tvb_reported_length(payload))
-				iwarp_mpa_add_span(payload, pinfo, tree, off,
+				iwarp_mpa_add_span(payload, pinfo, st, off,
 						   MIN(sp->len, tvb_reported_length(payload) - off), sp);
 			is++;
 		}
 	}
-	/* A first pass has shown the frames of PDUs reported late already. */
-	guint nl = fr->late && !PINFO_FD_VISITED(pinfo) ? wmem_array_get_count(fr->late) : 0;
 	for (guint i = 0; i < nl; i++) {
 		iwarp_pdu_rec *r = *(iwarp_pdu_rec **)wmem_array_index(fr->late, i);
-		iwarp_mpa_add_late(payload ? payload : frame, pinfo, tree, r->frame);
-		render_pdu(frame, pinfo, tree, ic, NULL, r);
+		iwarp_mpa_add_late(any, pinfo, st, r->frame);
+		render_pdu(frame, pinfo, st, ic, NULL, r);
 	}
+	iwarp_layers_end(pinfo, any);
 	/* after the upper layers (RPC takes the TCP conversation) */
 	iwarp_keep_conversation(pinfo, ic);
 }
@@ -770,6 +809,7 @@ void iwarp_stream_handoff(void)
 	for (guint i = 0; i < G_N_ELEMENTS(ids); i++)
 		if (ids[i] > 0)
 			g_array_append_val(wanted, ids[i]);
+	iwarp_layers_handoff(wanted);
 	set_postdissector_wanted_hfids(iwarp_post_handle, wanted);
 
 	dissector_add_for_decode_as_with_preference("tcp.port", iwarp_decode_as_handle);

@@ -58,21 +58,23 @@ extern struct iwarp_prefs iwarp_prefs;
 typedef struct iwarp_op_link {
 	guint64 id;
 	guint8 type;                 /* enum iws_op_type */
-	gboolean done;               /* reported by the tracker */
-	gboolean complete;
+	guint8 done : 1;             /* reported by the tracker */
+	guint8 complete : 1;
+	guint8 has_latency : 1;
+	guint8 rtr : 1;
+	guint8 has_ack : 1, ack_with_data : 1;
 	guint32 first_frame, last_frame;
 	guint32 response_frame;      /* read: first response; atomic: the response */
-	gboolean has_latency;
 	gint64 latency_ns;
 	guint64 bytes;
 	guint32 segments;
 	guint32 flags;               /* IWS_OPF_* */
+	guint32 crc_errors;
+	gint64 start_ns, end_ns;
 	/* where the time went (docs/semantics.md), once done */
-	gboolean rtr;
 	guint32 first_inorder_frame; /* where its first FPDU became deliverable in order */
 	guint32 retransmissions;
 	gint64 stall_ns, queued_ns;
-	gboolean has_ack, ack_with_data;
 	guint32 ack_frame;
 	gint64 ack_ns;
 	/* the records of its first and last FPDU (the last one reported so
@@ -98,9 +100,13 @@ struct iwarp_conv;
 typedef struct iwarp_pdu_rec {
 	guint8 kind;                 /* enum iws_pdu_kind */
 	guint8 side, dir;
-	gboolean gap_before;         /* octets of this direction were lost just before it */
-	gboolean truncated;          /* octets of it were not captured */
-	gboolean has_msg;            /* the ULPDU decoded (and went to the tracker) */
+	guint8 gap_before : 1;       /* octets of this direction were lost just before it */
+	guint8 truncated : 1;        /* octets of it were not captured */
+	guint8 has_msg : 1;          /* the ULPDU decoded (and went to the tracker) */
+	guint8 in_place : 1;         /* see off */
+	guint8 crc_status;           /* enum iws_crc_status */
+	guint8 nvme_role;            /* enum iws_nvme_role: what the NVMe tracker made of it */
+	guint16 peer_ird;            /* IRD of the receiver of requests, 0 unknown */
 	guint32 seq, len;            /* TCP sequence number of its first octet, wire length */
 	guint32 frame;               /* the frame it completed in (its record's) */
 	guint32 first_frame;         /* earliest frame that carried any of its octets */
@@ -108,18 +114,14 @@ typedef struct iwarp_pdu_rec {
 	/* Its octets: at `off` in this frame's TCP payload, or a copy of the
 	 * first `captured` octets (an FPDU put together from several frames,
 	 * or partly lost). */
-	gboolean in_place;
 	guint32 off;
 	guint32 captured;
 	const guint8 *bytes;
 	struct iws_mpa_dir mdir;     /* framing in force for it */
-	guint8 crc_status;           /* enum iws_crc_status */
 	guint32 crc_calc;
 	struct iws_seg_note note;    /* the tracker's conclusions */
 	iwarp_op_link *op;
-	guint16 peer_ird;            /* IRD of the receiver of requests, 0 unknown */
-	guint8 nvme_role;            /* enum iws_nvme_role: what the NVMe tracker made of it */
-	guint64 nvme_id;             /* ... and of which command */
+	guint64 nvme_id;             /* the NVMe command it belongs to (nvme_role) */
 } iwarp_pdu_rec;
 
 /* What became of octets of this frame that are not a PDU completed in it. */
@@ -145,7 +147,7 @@ typedef struct iwarp_frame_rec {
 	 * frames already, shows them here instead. */
 	wmem_array_t *late;          /* iwarp_pdu_rec * */
 	wmem_array_t *spans;         /* iwarp_span_rec */
-	wmem_array_t *ops;           /* struct iws_op reported while this frame was fed */
+	wmem_array_t *ops;           /* iwarp_op_link * reported while this frame was fed */
 	wmem_array_t *events;        /* struct iws_stream_event */
 	wmem_array_t *nvme;          /* iwarp_nvme_link * reported while this frame was fed */
 	wmem_array_t *acked;         /* iwarp_op_link * whose covering ACK is this frame */
@@ -186,12 +188,17 @@ typedef struct iwarp_conv {
 	guint32 close_frame[2];      /* by IWS_DIR_*: that side's first FIN or RST (0: none) */
 	guint8 close_kind[2];        /* ... IWS_SEV_FIN or IWS_SEV_RST */
 	wmem_array_t *closes;        /* iwarp_close_rec of every FIN, RST, in order (NULL: none) */
-	wmem_array_t *leftover;      /* struct iws_op reported by iws_stream_finish */
+	wmem_array_t *leftover;      /* iwarp_op_link * reported by iws_stream_finish */
 	/* NVMe over Fabrics (packet-iwarp-nvme.c) */
 	struct iws_nvme_conn *nvme;  /* the core's NVMe view, from the first PDU */
 	wmem_map_t *nvme_cmds;       /* guint64 id -> iwarp_nvme_link */
 	wmem_array_t *nvme_leftover; /* iwarp_nvme_link * reported at the end of the capture */
 } iwarp_conv;
+
+/* The operation of a link as the statistics (iws_qp_stats_add) want it:
+ * what the link keeps of the tracker's report (a frame keeps a pointer to
+ * its links, not a 248-octet copy of each operation). */
+void iwarp_op_of_link(const iwarp_op_link *l, struct iws_op *op);
 
 /* ---- packet-iwarp-stream.c ---- */
 void iwarp_stream_register(void);
@@ -291,6 +298,25 @@ void iwarp_rdmap_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
 void iwarp_col_append(packet_info *pinfo, const char *text);
 /* A duration for the Info column: "41 µs", "812 ns", "12.345 ms". */
 const char *iwarp_fmt_ns(wmem_allocator_t *scope, gint64 ns);
+
+/* ---- packet-iwarp-layers.c ---- */
+void iwarp_layers_register(void);
+/* Adds frame.protocols to the postdissector's wanted fields. */
+void iwarp_layers_handoff(GArray *wanted);
+/* This frame shows protocol `proto` (frame.protocols lists it). */
+void iwarp_layer(packet_info *pinfo, int proto);
+/* Forget the layers past the first `count` (an upper layer that threw). */
+void iwarp_layers_trim(packet_info *pinfo, guint count);
+/* Rendering a frame with PDUs, spans (octets of other frames' PDUs,
+ * retransmissions...) and stream notes (events, a PDU shown late): the tree
+ * their stacks go in (tree, or one iwarp.mpa container when there is more
+ * than one PDU or span, or any note). */
+proto_tree *iwarp_layers_begin(packet_info *pinfo, proto_tree *tree, tvbuff_t *tvb, guint pdus, guint spans,
+			       guint events);
+/* The frame is rendered: summary items, frame.protocols. */
+void iwarp_layers_end(packet_info *pinfo, tvbuff_t *tvb);
+/* Where what concerns TCP goes: TCP's own subtree (else tree). */
+proto_tree *iwarp_tcp_tree(proto_tree *tree, tvbuff_t *tvb);
 
 /* ---- iwarp-stats.c ---- */
 void iwarp_stats_register(void);

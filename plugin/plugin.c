@@ -31,6 +31,7 @@ void proto_register_iwarp(void)
 	iwarp_ddp_register();
 	iwarp_rdmap_register();
 	iwarp_nvme_register();
+	iwarp_layers_register();
 }
 
 void proto_reg_handoff_iwarp(void)

@@ -510,8 +510,13 @@ void iws_nvme_stats_init(struct iws_nvme_stats *s);
 void iws_nvme_stats_free(struct iws_nvme_stats *s);
 /* false on allocation failure (the command is then not counted). */
 bool iws_nvme_stats_add(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c);
+/* IOPS is shown only over at least this many complete commands. */
+#define IWS_NVME_IOPS_MIN 10
+/* Whether the group has an IOPS: IWS_NVME_IOPS_MIN complete commands or
+ * more, over a span that is not 0 (else the IOPS is shown empty). */
+bool iws_nvme_op_has_iops(const struct iws_nvme_op_stats *o);
 /* Complete commands per second over the span from the first one's start to
- * the last one's end, rounded; 0 when that span is 0. */
+ * the last one's end, rounded; 0 when iws_nvme_op_has_iops is false. */
 uint64_t iws_nvme_op_iops(const struct iws_nvme_op_stats *o);
 
 #ifdef __cplusplus

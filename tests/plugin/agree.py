@@ -4,16 +4,20 @@
 core): prove it on a capture and on variants made from it, whatever TCP
 preferences tshark runs with.
 
-For the capture and each variant, `tshark -q -z iwarp,ops` (as an
+For the capture and each variant, `tshark -q -z iwarp,ops,raw` (as an
 unprivileged user, with the plugin) must equal `iwarpscope stats` exactly:
 per QP and operation, count, complete, bytes, segments and the latency
-min/mean/p50/p99/max; retransmissions, stall and the delivery (ACK) time
+min/mean/p50/p90/p99/p99.9/max in integer ns (the raw form of the table people
+read in ms: every digit compared); retransmissions, stall and the delivery (ACK) time
 distribution; per QP the TCP events and FIN/RST teardown. Every operation's
 fields (first transmission, frames, loss attribution, covering ACK,
 after_close, RTR: iwarp_tshark.compare_ops_with_cli) must equal `iwarpscope
 ops --format jsonl` (on every variant with default preferences, on the
 capture with each set). tshark runs with its default preferences, with
 tcp.reassemble_out_of_order on, and with tcp.desegment_tcp_streams off.
+In the same tshark run, frame.protocols and -z io,phs (issue 21 item 4): the
+frames listing each iwarp layer are those with its fields, and the protocol
+hierarchy is one stack (iwarp_tshark.check_layer_blocks).
 
 Variants (classic pcap input only), each a capture people bring to a
 post-mortem:
@@ -32,9 +36,10 @@ run, with default preferences: the kinds at positions I*k .. I*k+k-1 (mod the
 number of kinds) of a list rotated by SEED, so consecutive captures take
 consecutive kinds and every kind is covered once the list has 12/k captures.
 
-With --nvme the NVMe-oF statistics too: `tshark -q -z iwarp,nvme` equals the
+With --nvme the NVMe-oF statistics too: `tshark -q -z iwarp,nvme,raw` equals the
 nvme sections of `iwarpscope stats` per QP, queue and command type (count,
-complete, errors, bytes, IOPS, latency and data-transfer min/mean/p50/p99/max).
+complete, errors, bytes, IOPS or none, latency and data-transfer
+min/mean/p50/p90/p99/p99.9/max in ns).
 
 Usage: agree.py --plugin SO --cli BIN [--preload LIB] [--quick] [--nvme] CAPTURE
 Exit: 0 pass, 1 fail, 77 skipped (no tshark).

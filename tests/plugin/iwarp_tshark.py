@@ -175,6 +175,65 @@ class Runner:
             raise Fail("tshark failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr.decode()[-2000:]))
         return p.stdout.decode("utf-8", "replace")
 
+    def run_octets(self, args):
+        """tshark's standard output as the octets it wrote."""
+        cmd, env = self.command(args, False)
+        p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/")
+        if p.returncode != 0:
+            raise Fail("tshark failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr.decode()[-2000:]))
+        return p.stdout
+
+
+# A host NQN a hostile or broken host could send (issue 24 item 4): an invalid
+# UTF-8 octet, ESC with a colour sequence, BEL, CR, LF and a fake line.
+HOSTILE_NQN = b"nqn.\xff\x1b[31mX\x07\r\n! FAKE"
+
+
+def check_hostile_nqn(r, sample_path):
+    """The NVMe-oF sample with its subsystem NQN overwritten by HOSTILE_NQN
+    (same length, no CRC on that connection): `tshark -T json` is valid UTF-8
+    JSON holding the NQN with visible escapes, and `-V` writes no raw control
+    character nor invalid UTF-8."""
+    data = open(sample_path, "rb").read()
+    want = b"nqn.2024-05.example.iwarpscope:nvme-target"
+    if not data.count(want):
+        raise Fail("the sample's subsystem NQN is not where this test expects it")
+    evil = HOSTILE_NQN + b"\0" * (len(want) - len(HOSTILE_NQN))
+    q = os.path.join(r.workdir("input"), "hostile-nqn.pcap")
+    open(q, "wb").write(data.replace(want, evil))
+    os.chmod(q, 0o644)
+    js = r.run_octets(["-2", "-r", q, "-Y", "iwarp.nvme.connect.subnqn", "-T", "json"] + TSHARK_OPTS)
+    try:
+        doc = json.loads(js.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise Fail("tshark -T json is not valid UTF-8 JSON: %s" % e)
+    found = []
+
+    def walk(v, key=""):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, k)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x, key)
+        elif key == "iwarp.nvme.connect.subnqn":
+            found.append(v)
+    walk(doc)
+    shown = "nqn.\ufffd\\x1b[31mX\\x07\\x0d\\x0a! FAKE"
+    if not found or any(v != shown for v in found):
+        raise Fail("subnqn in JSON %r, want %r" % (found, shown))
+    text = r.run_octets(["-2", "-r", q, "-V", "-Y", "iwarp.nvme.connect.subnqn"] + TSHARK_OPTS)
+    try:
+        text.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise Fail("tshark -V writes invalid UTF-8: %s" % e)
+    bad = sorted({c for c in text if c < 0x20 and c not in (0x0a, 0x09)} | ({0x7f} & set(text)))
+    if bad:
+        raise Fail("tshark -V writes raw control characters %s" % bad)
+    if b"\n! FAKE" in text or b"\n ! FAKE" in text:
+        raise Fail("the NQN starts a line of its own in -V")
+    return "%d NQN fields in -T json, valid and escaped; -V clean" % len(found)
+
 
 def find_sample(samples, name):
     """The capture NAME (with or without .pcap/.pcapng) in samples/real or
@@ -194,6 +253,25 @@ def field_val(f):
     return v
 
 
+def stack_protos(pkt):
+    """The proto elements of a PDML packet in stack order, as the plugin
+    shows them: a frame with several PDUs has one iwarp.mpa item holding
+    each PDU's stack, then zero-length summary items per further protocol
+    (packet-iwarp-layers.c); those are read through, the summaries left out."""
+    out = []
+    container = False
+    for proto in pkt.findall("proto"):
+        inner = proto.findall("proto")
+        if proto.get("name") == "iwarp.mpa" and inner:
+            out.extend(inner)
+            container = True
+        elif container and proto.get("size") == "0" and proto.get("name", "").startswith("iwarp."):
+            continue
+        else:
+            out.append(proto)
+    return out
+
+
 def pdml_fpdus(xml_text):
     """frame number -> list of FPDU dicts (iwarp.mpa FPDU + ddp + rdmap)."""
     out = {}
@@ -202,7 +280,7 @@ def pdml_fpdus(xml_text):
         num = None
         cur = None
         lst = []
-        for proto in pkt.findall("proto"):
+        for proto in stack_protos(pkt):
             name = proto.get("name")
             if name == "frame":
                 for f in proto.iter("field"):
@@ -345,13 +423,80 @@ def check_fields(r):
                                                                    len(TIMING_FIELDS))
 
 
+# Expert warnings and errors a real capture deserves (issue 21 item 4): (sample
+# prefix, protocol, a regular expression the message starts with, why). Any other warning or error on
+# a real sample is a false alarm: an upper-layer heuristic that declined or
+# failed on a payload that is not its protocol gets none.
+EXPERT_DESERVED = [
+    ("15-crc-read_bw-64k", "TCP", r"Previous segment\(s\) not captured", "the capture starts mid-connection"),
+    ("15-crc-read_bw-64k", "TCP", "D-SACK Sequence", "the receiver reports a duplicate segment"),
+    ("15-crc-read_bw-64k", "TCP", r"This frame is a \(suspected\) out-of-order segment", "a retransmission after a loss"),
+    ("26-netem-read_bw-64k", "TCP", r"Previous segment\(s\) not captured", "netem drops segments"),
+    ("26-netem-read_bw-64k", "TCP", "D-SACK Sequence", "netem duplicates and reorders segments"),
+    ("26-netem-read_bw-64k", "TCP", r"This frame is a \(suspected\) out-of-order segment", "netem's retransmissions"),
+    ("26-netem-read_bw-64k", "iWARP MPA", r"Operation \d+: \d+ TCP segments? of it sent again", "netem's losses"),
+    ("26-netem-read_bw-64k", "iWARP MPA", r"Operation \d+ waited .* in TCP reassembly", "netem's losses"),
+    ("15-crc-read_bw-64k", "iWARP MPA", r"Operation \d+: \d+ TCP segments? of it sent again",
+     "a segment lost on the host"),
+    ("15-crc-read_bw-64k", "iWARP MPA", r"Operation \d+ waited .* in TCP reassembly", "a segment lost on the host"),
+    ("27-kill-client-write_bw-tail", "TCP", r"Connection reset \(RST\)", "the client was killed: its peer resets"),
+    ("27-kill-client-write_bw-tail", "iWARP MPA", "Sent after the peer closed", "the writer goes on after the FIN"),
+    ("27-kill-client-write_bw-tail", "iWARP MPA", "FIN with 1 operation outstanding", "teardown mid-write"),
+    ("27-kill-client-write_bw-tail", "iWARP MPA", "RST with 1 operation outstanding", "teardown mid-write"),
+    ("27-kill-client-write_bw-tail", "iWARP MPA", "Octets of this direction were not captured",
+     "the capture is the tail of a connection"),
+]
+
+
+def check_rdmap_frames(r, cap, cli, path):
+    """The frames whose frame.protocols lists iwarp.rdmap (two passes) are the
+    frames the CLI's `fpdus` list has an RDMAP header completed in (issue 21
+    item 4)."""
+    got = sorted(int(x) for x in r.run(["-2", "-r", cap, "-Y", 'frame.protocols contains "iwarp.rdmap"', "-T",
+                                        "fields", "-e", "frame.number"] + TSHARK_OPTS).split())
+    out = subprocess.run([cli, "fpdus", "--format", "jsonl", path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         check=True).stdout.decode()
+    want = sorted({d["frame"] for d in map(json.loads, filter(str.strip, out.splitlines()))
+                   if d.get("opcode") is not None})
+    if got != want:
+        only_p = sorted(set(got) - set(want))[:20]
+        only_c = sorted(set(want) - set(got))[:20]
+        raise Fail("frame.protocols lists iwarp.rdmap on %d frames, the CLI has RDMAP headers in %d; only the "
+                   "plugin: %s; only the CLI: %s" % (len(got), len(want), only_p, only_c))
+    return "frame.protocols lists iwarp.rdmap on the %d frames the CLI's fpdus name" % len(got)
+
+
+def expert_rows(text):
+    """[(severity, count, group, protocol, summary)] of `-z expert,warn` output."""
+    rows, sev = [], None
+    for l in text.splitlines():
+        m = re.match(r"^(Errors|Warns|Notes|Chats|Comments) \(", l)
+        if m:
+            sev = m.group(1)
+            continue
+        m = re.match(r"^\s+(\d+)\s+(\S+)\s+(\S.*?)  (\S.*)$", l)
+        if m and sev:
+            rows.append((sev, int(m.group(1)), m.group(2), m.group(3).strip(), m.group(4).strip()))
+    return rows
+
+
 def check_clean(r, cap, expect_errors=()):
-    """No malformed item and no error-level expert info in any frame."""
+    """No malformed item and no error-level expert info in any frame; on a
+    real sample no warning either, but those EXPERT_DESERVED lists."""
     out = r.run(["-r", cap, "-Y", "_ws.malformed or _ws.expert.severity >= error", "-T", "fields",
                  "-e", "frame.number", "-e", "_ws.expert.message"] + TSHARK_OPTS)
     bad = [l for l in out.splitlines() if l.strip() and not any(e in l for e in expect_errors)]
     if bad:
         raise Fail("frames with malformed items or errors:\n" + "\n".join(bad[:30]))
+    name = os.path.basename(cap)
+    if not re.match(r"^\d\d-", name):
+        return 0
+    rows = expert_rows(r.run(["-2", "-q", "-r", cap, "-z", "expert,warn"] + TSHARK_OPTS))
+    false = ["%s %d x %s: %s" % (sev, n, proto, msg) for sev, n, _, proto, msg in rows
+             if not any(name.startswith(s) and proto == p and re.match(m, msg) for s, p, m, _ in EXPERT_DESERVED)]
+    if false:
+        raise Fail("expert items the capture does not deserve:\n" + "\n".join(false[:30]))
+    return sum(n for _, n, _, _, _ in rows)
 
 
 def check_coexist(r, cap):
@@ -454,7 +599,17 @@ def check_nfs(r, cap, name):
 
 
 def ops_output(r, cap):
+    """-z iwarp,ops as people read it (ms, 3 decimals): the golden files."""
     return r.run(["-q", "-r", cap, "-z", "iwarp,ops"] + TSHARK_OPTS)
+
+
+def ops_raw_output(r, cap):
+    """-z iwarp,ops,raw: the same tables, times in integer ns (what the tests compare)."""
+    return r.run(["-q", "-r", cap, "-z", "iwarp,ops,raw"] + TSHARK_OPTS)
+
+
+# The distribution columns of every table, and their keys in the CLI's JSON.
+DIST_KEYS = ("min", "mean", "p50", "p90", "p99", "p999", "max")
 
 
 def golden_path(gdir, cap):
@@ -486,16 +641,17 @@ def qp_rows(text, ncols, header):
             res[qp] = {}
             continue
         parts = line.split()
-        if qp is not None and len(parts) == ncols and parts[0] != header:
+        if qp is not None and len(parts) == ncols and parts[0] != header and parts[-1] != "Max(ns)":
             rows.append((qp, parts))
     return res, rows
 
 
 def parse_ops(text):
-    """qp -> op -> dict(count, complete, bytes, segments, crc_errors, lat[5] or None)"""
-    res, rows = qp_rows(text, 11, "Operation")
+    """qp -> op -> dict(count, complete, bytes, segments, crc_errors, lat[7] or None) from
+    -z iwarp,ops,raw (times in ns)."""
+    res, rows = qp_rows(text, 13, "Operation")
     for qp, parts in rows:
-        lat = None if parts[6] == "-" else [round(float(x) * 1000) for x in parts[6:11]]
+        lat = None if parts[6] == "-" else [int(x) for x in parts[6:13]]
         res[qp][parts[0]] = dict(count=int(parts[1]), complete=int(parts[2]), bytes=int(parts[3]),
                                  segments=int(parts[4]), crc_errors=int(parts[5]), lat=lat)
     return res
@@ -504,12 +660,12 @@ def parse_ops(text):
 def parse_loss(text):
     """qp -> dict(ops: op -> dict(retransmissions, stall_ns, acked, ack[5] or None), tcp: [fast
     retransmits, timeouts, duplicate ACKs, zero windows], teardown: [(kind, from, frame,
-    outstanding, ids)]) from the second table and the TCP/Teardown lines of -z iwarp,ops."""
-    res, rows = qp_rows(text, 9, "Operation")
+    outstanding, ids)]) from the second table and the TCP/Teardown lines of -z iwarp,ops,raw."""
+    res, rows = qp_rows(text, 11, "Delivery")
     for qp, parts in rows:
-        ack = None if parts[4] == "-" else [round(float(x) * 1000) for x in parts[4:9]]
+        ack = None if parts[4] == "-" else [int(x) for x in parts[4:11]]
         res[qp].setdefault("ops", {})[parts[0]] = dict(retransmissions=int(parts[1]),
-                                                       stall_ns=round(float(parts[2]) * 1000),
+                                                       stall_ns=int(parts[2]),
                                                        acked=int(parts[3]), ack=ack)
     qp = None
     for line in text.splitlines():
@@ -533,7 +689,7 @@ def check_truth_ops(r, cap, truth_path):
     """-z iwarp,ops counts equal the truth operations (RTR messages left out, as in every
     statistic: docs/semantics.md)."""
     truth = json.load(open(truth_path))
-    got = parse_ops(ops_output(r, cap))
+    got = parse_ops(ops_raw_output(r, cap))
     want = {}
     for o in truth["operations"]:
         if o.get("rtr"):
@@ -561,7 +717,7 @@ def check_truth_ops(r, cap, truth_path):
                 def q(p):
                     return s[max(1, math.ceil(p * n - 1e-9)) - 1]
                 mean = (sum(s) + n // 2) // n
-                exp = [s[0], mean, q(0.5), q(0.99), s[-1]]
+                exp = [s[0], mean, q(0.5), q(0.9), q(0.99), q(0.999), s[-1]]
                 if g["lat"] != exp:
                     errors.append("qp %d %s: latency %s, truth %s" % (qp, op, g["lat"], exp))
     for qp, d in got.items():
@@ -579,15 +735,90 @@ def cli_stats(cli, cap):
                                      check=True, env=env).stdout)
 
 
+# Frames counted by -z io,stat over the whole capture (issue 21 item 4): the
+# frames whose frame.protocols lists a layer, and the frames with that layer's
+# own fields, must be the same count.
+LAYER_FILTERS = [('frame.protocols contains "iwarp.rdmap"', "iwarp.rdmap.opcode"),
+                 ('frame.protocols contains "iwarp.ddp"', "iwarp.ddp"),
+                 ('frame.protocols contains "iwarp.mpa"', "iwarp.mpa"),
+                 ('frame.protocols contains "iwarp.nvme"', "iwarp.nvme")]
+LAYER_ORDER = ["iwarp.mpa", "iwarp.ddp", "iwarp.rdmap", "iwarp.nvme"]
+
+
+def layer_z_args():
+    flt = [f for pair in LAYER_FILTERS for f in pair]
+    return ["-z", "io,phs", "-z", "io,stat,0," + ",".join(flt)]
+
+
+def cut_block(text, title):
+    """(text without the -z block whose title line starts with title, the block)."""
+    lines = text.splitlines()
+    for i, l in enumerate(lines):
+        if l.lstrip("| ").startswith(title):
+            a = i
+            while a > 0 and not lines[a - 1].startswith("==="):
+                a -= 1
+            a = max(a - 1, 0)
+            b = i + 1
+            while b < len(lines) and not lines[b].startswith("==="):
+                b += 1
+            return "\n".join(lines[:a] + lines[b + 1:]), "\n".join(lines[a:b + 1])
+    return text, ""
+
+
+def check_layer_blocks(phs, iostat):
+    """Differences in frame.protocols and -z io,phs (issue 21 item 4): each
+    layer's frame count equals the frames with its fields, and no iwarp layer
+    sits under itself or a higher one (nor a non-protocol iwarp item)."""
+    errs = []
+    row = None
+    for l in iostat.splitlines():
+        if "<>" in l:
+            row = [int(x.strip()) for x in l.split("|")[2::2] if x.strip()]
+    if row is None or len(row) != len(LAYER_FILTERS) * 2:
+        return ["no -z io,stat row of layer counts:\n" + iostat]
+    for k, (a, b) in enumerate(LAYER_FILTERS):
+        if row[2 * k] != row[2 * k + 1]:
+            errs.append("%d frames match %s, %d have %s" % (row[2 * k], a, row[2 * k + 1], b))
+    path = []
+    phs_frames = {}
+    started = False
+    for l in phs.splitlines():
+        m = re.match(r"^( *)(\S+)\s+frames:(\d+)", l)
+        if not m:
+            continue
+        started = True
+        depth = len(m.group(1)) // 2
+        name = m.group(2).lstrip(".")
+        path[depth:] = [name]
+        if name.startswith("iwarp."):
+            phs_frames[name] = phs_frames.get(name, 0) + int(m.group(3))
+            ranks = [LAYER_ORDER.index(x) if x in LAYER_ORDER else -1 for x in path if x.startswith("iwarp.")]
+            if -1 in ranks or ranks != sorted(set(ranks)):
+                errs.append("-z io,phs: %s" % " > ".join(path))
+        elif name == "text" and "tcp" in path:
+            errs.append("-z io,phs: a text item in the stack: %s" % " > ".join(path))
+    if not started:
+        errs.append("no -z io,phs output")
+    if phs_frames.get("iwarp.rdmap", 0) != row[0]:
+        errs.append("-z io,phs counts %d iwarp.rdmap frames, frame.protocols %d" % (
+            phs_frames.get("iwarp.rdmap", 0), row[0]))
+    return errs
+
+
 def compare_with_cli(r, cap, cli, opts=()):
     """(differences, rows compared) between the plugin's -z iwarp,ops (with
-    tshark options opts) and the CLI's stats on the same capture."""
-    text = r.run(["-q", "-r", cap, "-z", "iwarp,ops"] + list(opts))
+    tshark options opts) and the CLI's stats on the same capture; in the same
+    run, frame.protocols and -z io,phs (check_layer_blocks)."""
+    text = r.run(["-q", "-r", cap] + layer_z_args() + ["-z", "iwarp,ops,raw"] + list(opts))
+    text, phs = cut_block(text, "Protocol Hierarchy Statistics")
+    text, iostat = cut_block(text, "IO Statistics")
+    layer_errs = check_layer_blocks(phs, iostat)
     got = parse_ops(text)
     loss = parse_loss(text)
     js = cli_stats(cli, cap)
-    errs = []
-    keys = ("min", "mean", "p50", "p99", "max")
+    errs = list(layer_errs)
+    keys = DIST_KEYS
     for qd in js["qps"]:
         lq = loss.get(qd["qp"])
         if lq is not None:
@@ -635,7 +866,7 @@ def pdml_packets(xml_text):
     """(frame number, its proto elements) of every packet of a PDML document."""
     for pkt in ET.fromstring(xml_text).iter("packet"):
         num = None
-        protos = pkt.findall("proto")
+        protos = stack_protos(pkt)
         for proto in protos:
             if proto.get("name") == "frame":
                 for f in proto.iter("field"):
@@ -750,27 +981,27 @@ def check_nvme_fields(r, cap, want):
 
 
 def parse_nvme(text):
-    """qp -> (qid, op) -> dict(count, complete, errors, bytes, iops, lat[5] or None, data[5] or None)
-    from tshark -z iwarp,nvme (times in microseconds with 3 decimals: exact ns)."""
-    res, rows = qp_rows(text, 17, "Qid")
+    """qp -> (qid, op) -> dict(count, complete, errors, bytes, iops (None: "-"), lat[7] or None,
+    data[7] or None) from tshark -z iwarp,nvme,raw (times in ns)."""
+    res, rows = qp_rows(text, 21, "Qid")
 
     def dist(v):
-        return None if v[0] == "-" else [round(float(x) * 1000) for x in v]
+        return None if v[0] == "-" else [int(x) for x in v]
     for qp, parts in rows:
         qid = None if parts[0] == "-" else int(parts[0])
         res[qp][(qid, parts[1])] = dict(count=int(parts[2]), complete=int(parts[3]), errors=int(parts[4]),
-                                        bytes=int(parts[5]), iops=int(parts[6]), lat=dist(parts[7:12]),
-                                        data=dist(parts[12:17]))
+                                        bytes=int(parts[5]), iops=None if parts[6] == "-" else int(parts[6]),
+                                        lat=dist(parts[7:14]), data=dist(parts[14:21]))
     return res
 
 
 def compare_nvme_with_cli(r, cap, cli, opts=()):
     """(differences, rows compared) between the plugin's -z iwarp,nvme and the
     nvme sections of the CLI's stats, per QP, queue and command type."""
-    got = parse_nvme(r.run(["-q", "-r", cap, "-z", "iwarp,nvme"] + list(opts)))
+    got = parse_nvme(r.run(["-q", "-r", cap, "-z", "iwarp,nvme,raw"] + list(opts)))
     js = cli_stats(cli, cap)
     errs, rows = [], 0
-    keys = ("min", "mean", "p50", "p99", "max")
+    keys = DIST_KEYS
     cli_rows = set()
     for qd in js["qps"]:
         for st in qd.get("nvme", {}).get("ops", []):
@@ -855,7 +1086,7 @@ def compare_ops_with_cli(r, cap, ops, teardown, tcp):
     (iwarp.rdmap.tcp_event) summed per QP against the CLI's tcp counts (tcp:
     qp -> that dict). Returns (differences, operations, FIN/RST compared)."""
     got = pdml_op_ends(r.run(["-2", "-r", cap, "-Y", "iwarp.rdmap.retransmissions", "-T", "pdml",
-                              "-J", "frame iwarp.rdmap"] + TSHARK_OPTS))
+                              "-J", "frame iwarp.mpa iwarp.rdmap"] + TSHARK_OPTS))
     errs, n = [], 0
 
     def ns(v):
@@ -1073,8 +1304,10 @@ def main():
             msg = check_truth(r, q, tp) + "; " + check_truth_ops(r, q, tp)
         elif t == "clean":
             p, q = sample(a.args[0])
-            check_clean(r, q, a.args[1:])
-            msg = "no malformed items or errors"
+            n = check_clean(r, q, a.args[1:])
+            msg = "no malformed items or errors; %d expert warnings, each one the capture deserves" % n
+            if a.cli:
+                msg += "; " + check_rdmap_frames(r, q, a.cli, p)
         elif t in ("nvme-truth", "nvme-cli"):
             # The plugin's NVMe fields equal the truth's nvme list, or the
             # CLI's `nvme --format jsonl` on the same capture.
@@ -1106,6 +1339,9 @@ def main():
                 raise Fail("%d differences:\n" % len(errs) + "\n".join(errs[:60]))
             msg = "%d operations x %d fields, %d FIN/RST and the TCP events equal the CLI's" % (
                 n, 1 + len(OP_FRAMES) + len(OP_BOOLS) + 3 + len(OP_TIMES), ntd)
+        elif t == "hostile-nqn":
+            p, q = sample(a.args[0])
+            msg = check_hostile_nqn(r, p)
         elif t == "colorfilters":
             msg = check_colorfilters(r, sample, a.args[0])
         elif t == "io-graphs":
@@ -1137,7 +1373,7 @@ def main():
             msg = "updated %d golden files" % len(names)
         elif t == "expect":
             p, q = sample(a.args[0])
-            got = parse_ops(ops_output(r, q))
+            got = parse_ops(ops_raw_output(r, q))
             n = 0
             errs = []
             for line in open(os.path.join(HERE, "real-ops.txt")):

@@ -183,7 +183,7 @@ def main():
         want_iwarp = 6 * len(iwarp_streams)
         if n_iwarp != want_iwarp:
             errors.append("%d frames decoded as iWARP, expected %d" % (n_iwarp, want_iwarp))
-        ops = it.parse_ops(r.run(["-q", "-r", cap, "-z", "iwarp,ops"]))
+        ops = it.parse_ops(r.run(["-q", "-r", cap, "-z", "iwarp,ops,raw"]))
         for s in iwarp_streams:
             o = ops.get(s, {})
             if o.get("send", {}).get("complete") != 2 or o.get("read", {}).get("complete") != 1:
