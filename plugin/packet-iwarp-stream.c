@@ -24,6 +24,7 @@
  * for the first time (PINFO_FD_VISITED false); later passes read records.
  */
 #include <epan/packet.h>
+#include <epan/exceptions.h>
 #include <epan/prefs.h>
 #include <epan/proto_data.h>
 #include <epan/conversation.h>
@@ -548,6 +549,38 @@ static void render_pdu(tvbuff_t *frame, packet_info *pinfo, proto_tree *tree, iw
 		iwarp_mpa_dissect_fpdu(tvb, pinfo, tree, ic, r);
 }
 
+/* The frame's stream notes, then its PDUs and spans of other octets in
+ * stream order, then the PDUs it completed that a later frame reported. */
+static void render_units(tvbuff_t *frame, packet_info *pinfo, proto_tree *st, iwarp_conv *ic, tvbuff_t *payload,
+			 guint32 seq, iwarp_frame_rec *fr, guint ne, guint np, guint ns, guint nl)
+{
+	tvbuff_t *any = payload ? payload : frame;
+	for (guint i = 0; i < ne; i++)
+		iwarp_mpa_add_event(any, pinfo, st, (const struct iws_stream_event *)wmem_array_index(fr->events, i));
+	/* PDUs and spans in stream order. */
+	guint ip = 0, is = 0;
+	while (ip < np || is < ns) {
+		iwarp_pdu_rec *r = ip < np ? *(iwarp_pdu_rec **)wmem_array_index(fr->pdus, ip) : NULL;
+		const iwarp_span_rec *sp = is < ns ? (const iwarp_span_rec *)wmem_array_index(fr->spans, is)
+						   : NULL;
+		if (r && (!sp || cmp_seq(r->seq, sp->seq) <= 0)) {
+			render_pdu(frame, pinfo, st, ic, payload, r);
+			ip++;
+		} else {
+			guint32 off = sp->seq - seq;
+			if (payload && off < tvb_reported_length(payload))
+				iwarp_mpa_add_span(payload, pinfo, st, off,
+						   MIN(sp->len, tvb_reported_length(payload) - off), sp);
+			is++;
+		}
+	}
+	for (guint i = 0; i < nl; i++) {
+		iwarp_pdu_rec *r = *(iwarp_pdu_rec **)wmem_array_index(fr->late, i);
+		iwarp_mpa_add_late(any, pinfo, st, r->frame);
+		render_pdu(frame, pinfo, st, ic, NULL, r);
+	}
+}
+
 /* payload: the frame's TCP payload (NULL without one), starting at TCP
  * sequence number seq. */
 static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info *pinfo, proto_tree *tree,
@@ -588,33 +621,18 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 		return;
 	}
 	proto_tree *st = iwarp_layers_begin(pinfo, tree, any, np, ns, ne + nl);
-	for (guint i = 0; i < ne; i++)
-		iwarp_mpa_add_event(any, pinfo, st, (const struct iws_stream_event *)wmem_array_index(fr->events, i));
-	/* PDUs and spans in stream order. */
-	guint ip = 0, is = 0;
-	while (ip < np || is < ns) {
-		iwarp_pdu_rec *r = ip < np ? *(iwarp_pdu_rec **)wmem_array_index(fr->pdus, ip) : NULL;
-		const iwarp_span_rec *sp = is < ns ? (const iwarp_span_rec *)wmem_array_index(fr->spans, is)
-						   : NULL;
-		if (r && (!sp || cmp_seq(r->seq, sp->seq) <= 0)) {
-			render_pdu(frame, pinfo, st, ic, payload, r);
-			ip++;
-		} else {
-			guint32 off = sp->seq - seq;
-			if (payload && off < tvb_reported_length(payload))
-				iwarp_mpa_add_span(payload, pinfo, st, off,
-						   MIN(sp->len, tvb_reported_length(payload) - off), sp);
-			is++;
-		}
+	/* A frame cut by the snapshot length throws when a PDU's octets are
+	 * shown; what was shown still goes in frame.protocols (the frame
+	 * dissector then marks the frame as cut). */
+	TRY {
+		render_units(frame, pinfo, st, ic, payload, seq, fr, ne, np, ns, nl);
 	}
-	for (guint i = 0; i < nl; i++) {
-		iwarp_pdu_rec *r = *(iwarp_pdu_rec **)wmem_array_index(fr->late, i);
-		iwarp_mpa_add_late(any, pinfo, st, r->frame);
-		render_pdu(frame, pinfo, st, ic, NULL, r);
+	FINALLY {
+		iwarp_layers_end(pinfo, any);
+		/* after the upper layers (RPC takes the TCP conversation) */
+		iwarp_keep_conversation(pinfo, ic);
 	}
-	iwarp_layers_end(pinfo, any);
-	/* after the upper layers (RPC takes the TCP conversation) */
-	iwarp_keep_conversation(pinfo, ic);
+	ENDTRY;
 }
 
 /* The postdissector: feed (first pass), then render. */
