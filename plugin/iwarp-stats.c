@@ -46,23 +46,27 @@ typedef struct iwarp_ops_tapdata {
 	gboolean raw;          /* -z iwarp,ops,raw: times in integer ns */
 } iwarp_ops_tapdata;
 
+/* The statistics of qp in qps (sorted by qp), added when new. */
 static struct qp_stats *qp_get(GArray *qps, guint32 qp)
 {
-	guint i;
-	for (i = 0; i < qps->len; i++) {
-		struct qp_stats *q = &g_array_index(qps, struct qp_stats, i);
-		if (q->qp == qp)
-			return q;
-		if (q->qp > qp)
-			break;
+	guint lo = 0, hi = qps->len;
+	while (lo < hi) {  /* binary search: 100,000 connections stay fast */
+		guint mid = lo + (hi - lo) / 2;
+		guint32 m = g_array_index(qps, struct qp_stats, mid).qp;
+		if (m == qp)
+			return &g_array_index(qps, struct qp_stats, mid);
+		if (m < qp)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
 	struct qp_stats n;
 	memset(&n, 0, sizeof(n));
 	n.qp = qp;
 	iws_qp_stats_init(&n.st);
 	iws_nvme_stats_init(&n.nv);
-	g_array_insert_val(qps, i, n);
-	return &g_array_index(qps, struct qp_stats, i);
+	g_array_insert_val(qps, lo, n);
+	return &g_array_index(qps, struct qp_stats, lo);
 }
 
 static void qps_clear(GArray *qps)
@@ -120,17 +124,18 @@ static tap_packet_status ops_packet(void *p, packet_info *pinfo, epan_dissect_t 
 	return TAP_PACKET_REDRAW;
 }
 
-static const iwarp_conv *conv_by_qp(guint32 qp)
+/* The connections by QP, made once for a drawing: looking each QP up in the
+ * list would make 100,000 connections quadratic (the list is in the order
+ * connections were found to be iWARP, not by QP). */
+static GHashTable *convs_by_qp(void)
 {
+	GHashTable *h = g_hash_table_new(g_direct_hash, g_direct_equal);
 	wmem_list_t *l = iwarp_conversations();
-	if (!l)
-		return NULL;
-	for (wmem_list_frame_t *f = wmem_list_head(l); f; f = wmem_list_frame_next(f)) {
-		const iwarp_conv *ic = (const iwarp_conv *)wmem_list_frame_data(f);
-		if (ic->qp == qp)
-			return ic;
+	for (wmem_list_frame_t *f = l ? wmem_list_head(l) : NULL; f; f = wmem_list_frame_next(f)) {
+		iwarp_conv *ic = (iwarp_conv *)wmem_list_frame_data(f);
+		g_hash_table_insert(h, GUINT_TO_POINTER(ic->qp), ic);
 	}
-	return NULL;
+	return h;
 }
 
 /* NVMe commands reported (iwarp_nvme_link *), into their QP's statistics. */
@@ -241,9 +246,9 @@ static void add_leftovers(iwarp_ops_tapdata *td, gboolean nvme)
 }
 
 /* "QP n: initiator -> responder" (the connection, when still known). */
-static const iwarp_conv *print_qp(guint32 qp)
+static const iwarp_conv *print_qp(GHashTable *convs, guint32 qp)
 {
-	const iwarp_conv *ic = conv_by_qp(qp);
+	const iwarp_conv *ic = (const iwarp_conv *)g_hash_table_lookup(convs, GUINT_TO_POINTER(qp));
 	printf("\nQP %u", qp);
 	if (ic) {
 		char *a = iwarp_endpoint_str(NULL, ic, IWS_DIR_I2R);
@@ -318,6 +323,7 @@ static void ops_draw(void *p)
 	gboolean raw = td->raw;
 	int tw = raw ? TIME_W_RAW : TIME_W;
 	add_leftovers(td, FALSE);
+	GHashTable *convs = convs_by_qp();
 
 	print_rule(raw);
 	printf("iWARP operations (iwarpscope %s)\n", IWS_VERSION_STRING);
@@ -327,7 +333,7 @@ static void ops_draw(void *p)
 	       "the peer's TCP ACK of the last octet (Ack) of complete operations\n");
 	for (guint i = 0; i < td->qps->len; i++) {
 		struct qp_stats *q = &g_array_index(td->qps, struct qp_stats, i);
-		const iwarp_conv *ic = print_qp(q->qp);
+		const iwarp_conv *ic = print_qp(convs, q->qp);
 		if (ic) {
 			const struct iws_mpa_conn *m = iwarp_conv_mpa(ic);
 			if (m->state == IWS_MPA_ST_FULL || m->state == IWS_MPA_ST_REJECTED)
@@ -359,6 +365,7 @@ static void ops_draw(void *p)
 		if (ic)
 			print_tcp(ic);
 	}
+	g_hash_table_destroy(convs);
 	print_rule(raw);
 }
 
@@ -450,6 +457,7 @@ static void nvme_draw(void *p)
 	gboolean raw = td->raw;
 	int tw = raw ? TIME_W_RAW : TIME_W;
 	add_leftovers(td, TRUE);
+	GHashTable *convs = convs_by_qp();
 	print_rule(raw);
 	printf("NVMe over Fabrics commands (iwarpscope %s)\n", IWS_VERSION_STRING);
 	printf("Latency: command capsule to completion; Data: first to last RDMA data message; complete commands, in %s\n",
@@ -460,7 +468,7 @@ static void nvme_draw(void *p)
 		struct qp_stats *q = &g_array_index(td->qps, struct qp_stats, i);
 		if (!q->nv.n)
 			continue;
-		print_qp(q->qp);
+		print_qp(convs, q->qp);
 		/* the raw form on one line per command; the readable one in two
 		 * tables (latency, then the data phase) of readable width */
 		printf("\n  %-4s %-20s %7s %8s %6s %12s %7s", "Qid", "Command", "Count", "Complete", "Errors", "Bytes", "IOPS");
@@ -497,6 +505,7 @@ static void nvme_draw(void *p)
 			}
 		}
 	}
+	g_hash_table_destroy(convs);
 	print_rule(raw);
 }
 
