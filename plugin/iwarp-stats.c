@@ -8,8 +8,9 @@
  * time, from core/nvme_stats.c as the CLI's `stats` nvme section), their
  * machine-readable forms `-z iwarp,ops,raw` and `-z iwarp,nvme,raw` (the same
  * tables, times in integer nanoseconds: exact, what the tests compare with the
- * CLI), and the GUI tables Statistics > Service Response Time > iWARP
- * Operations and iWARP NVMe-oF Commands.
+ * CLI), and the GUI tables under Statistics > Service Response Time: iWARP
+ * Operation Latency, iWARP Throughput and Loss, iWARP Delivery to ACK, iWARP
+ * NVMe-oF Command Latency, iWARP NVMe-oF Throughput and Errors.
  *
  * The tap carries, per frame, the operations the core's stream engine
  * reported while that frame was fed; the text statistics also take the
@@ -37,6 +38,7 @@ struct qp_stats {
 	struct iws_qp_stats st;     /* -z iwarp,ops */
 	struct iws_nvme_stats nv;   /* -z iwarp,nvme */
 	gint64 first_ns, last_ns;   /* earliest start and latest end of its operations */
+	GArray *slots;              /* GUI tables: the table rows its rows are in (guint), in order */
 };
 
 typedef struct iwarp_ops_tapdata {
@@ -69,12 +71,19 @@ static struct qp_stats *qp_get(GArray *qps, guint32 qp)
 	return &g_array_index(qps, struct qp_stats, lo);
 }
 
+static void qp_stats_free(struct qp_stats *q)
+{
+	iws_qp_stats_free(&q->st);
+	iws_nvme_stats_free(&q->nv);
+	if (q->slots)
+		g_array_free(q->slots, TRUE);
+	q->slots = NULL;
+}
+
 static void qps_clear(GArray *qps)
 {
-	for (guint i = 0; i < qps->len; i++) {
-		iws_qp_stats_free(&g_array_index(qps, struct qp_stats, i).st);
-		iws_nvme_stats_free(&g_array_index(qps, struct qp_stats, i).nv);
-	}
+	for (guint i = 0; i < qps->len; i++)
+		qp_stats_free(&g_array_index(qps, struct qp_stats, i));
 	g_array_set_size(qps, 0);
 }
 
@@ -171,20 +180,32 @@ static void print_time(gint64 v, int width, gboolean raw)
 	printf(" %*s", width, fmt_time(buf, sizeof(buf), v, raw));
 }
 
-/* The quantiles every table shows, in column order. */
+/* The quantiles every text table shows, in column order. */
 #define DIST_N 7
+enum { DV_MIN, DV_MEAN, DV_P50, DV_P90, DV_P99, DV_P999, DV_MAX };
 static const char *const dist_names[DIST_N] = { "Min", "Mean", "P50", "P90", "P99", "P99.9", "Max" };
 
-static void dist_values(const struct iws_latency *lc, gint64 v[DIST_N])
+/* Value k (DV_*) of a distribution that has samples. */
+static gint64 dist_value(const struct iws_latency *lc, int k)
 {
-	struct iws_latency *l = (struct iws_latency *)lc;
-	v[0] = l->min;
-	v[1] = iws_latency_mean(l);
-	v[2] = iws_latency_quantile(l, 0.5);
-	v[3] = iws_latency_quantile(l, 0.9);
-	v[4] = iws_latency_quantile(l, 0.99);
-	v[5] = iws_latency_quantile(l, 0.999);
-	v[6] = l->max;
+	static const double q[DIST_N] = { 0, 0, 0.5, 0.9, 0.99, 0.999, 0 };
+	struct iws_latency *l = (struct iws_latency *)lc;  /* a quantile may sort the samples */
+	switch (k) {
+	case DV_MIN:
+		return l->min;
+	case DV_MEAN:
+		return iws_latency_mean(l);
+	case DV_MAX:
+		return l->max;
+	default:
+		return iws_latency_quantile(l, q[k]);
+	}
+}
+
+static void dist_values(const struct iws_latency *l, gint64 v[DIST_N])
+{
+	for (int k = 0; k < DIST_N; k++)
+		v[k] = dist_value(l, k);
 }
 
 static void print_dist(const struct iws_latency *l, int width, gboolean raw)
@@ -520,224 +541,292 @@ static stat_tap_ui iwarp_nvme_ui = {
 	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,nvme", text_stat_init, 0, NULL
 };
 
-/* ---- GUI: Statistics > Service Response Time > iWARP Operations / iWARP NVMe-oF Commands ----
+/* ---- GUI: Statistics > Service Response Time > iWARP ... ----
  *
- * Tables of the same numbers for Wireshark's statistics dialog (and
- * `tshark -z iwarp,table` / `-z iwarp,nvme_table`). Integers are integers,
- * a cell with nothing to show (no latency for a Write, no ACK seen) is empty
- * (TABLE_ITEM_NONE), times are microseconds. Operations: a row per QP and
- * type, a row per QP ("all"), then the whole capture (QP empty) per type and
- * "all". tshark's text printer of these tables stops a row at its first
- * empty cell: `-z iwarp,ops` / `-z iwarp,nvme` are the text forms. */
+ * Five tables of one question each, for Wireshark's statistics dialog (and
+ * `tshark -z iwarp,ops_latency` ...): operation latency; throughput and loss;
+ * delivery to ACK (the two tables per QP of `-z iwarp,ops`); NVMe-oF command
+ * latency; NVMe-oF throughput and errors.
+ *
+ * Wireshark 4.0 opens such a dialog (SimpleStatisticsDialog) at two thirds
+ * of its main window, 587 x 459 at the default 880 x 688, sizes every column
+ * but the last to its contents and stretches the last one over what is left;
+ * a table has no way to ask for a size (stat_tap_table_ui has no such
+ * field). So each table has few, narrow columns whose headers carry the unit
+ * ("p99 ms"), and tests/plugin/gui.py checks that nothing is cut at that size.
+ *
+ * Every cell is text: numbers right-aligned and padded on the left to the
+ * widest of their column, so that sorting a column (the dialog compares the
+ * text of string cells) sorts the numbers, and "Copy" pastes what is shown
+ * (a float cell pastes six decimals, an empty cell shifts the columns of a
+ * pasted row). Times are milliseconds with 3 decimals as in every table; "-"
+ * where a row has no such number (no latency for a Write, no ACK seen, IOPS
+ * under 10 commands: docs/semantics.md). The numbers are those of
+ * `-z iwarp,ops` and `-z iwarp,nvme`, from the same core statistics.
+ *
+ * Operations tables: per QP a row per operation type then its "all" row, then
+ * the whole capture (QP "all") per type and "all". NVMe-oF tables: a row per
+ * QP, queue and command type. Rows are appended as QPs and types appear (a
+ * capture of 100,000 connections stays linear); each QP keeps the table rows
+ * it was given (slots) and rewrites its rows into them in order, so the
+ * dialog, which sorts by the first column with a stable sort, shows each QP's
+ * rows in order. At the capture's end the rows are given out again in
+ * order (tshark prints the table as it is: in order with -2, in the order
+ * they appeared in one pass). */
 
-static GArray *gui_qps;          /* struct qp_stats of the table being shown */
-static GArray *gui_nvme_qps;     /* ... of the NVMe-oF table */
-static struct qp_stats gui_total;  /* every QP's operations (QP empty) */
-static gboolean gui_total_init;
+#define GUI_MAX_COLS 12
 
-/* Operations table columns */
-enum { GC_QP, GC_OP, GC_COUNT, GC_COMPLETE, GC_BYTES, GC_TPUT, GC_MIN, GC_MEAN, GC_P50, GC_P99, GC_MAX, GC_RETRANS,
-       GC_STALL, GC_ACK50, GC_ACK99, GC_N };
+struct gui_row;
+typedef void (*gui_cells_cb)(char **cell, const struct gui_row *r);
 
-static stat_tap_table_item iwarp_gui_fields[GC_N] = {
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "QP", "%u" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Operation", "%s" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Count", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Complete", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Bytes", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "kbit/s", "%u" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Min (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Mean (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "P50 (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "P99 (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Max (ms)", "%s" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Retrans", "%u" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Stall (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Ack P50 (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Ack P99 (ms)", "%s" },
+/* A GUI table: its registration (first, so that the callbacks' stat_tap_table_ui
+ * is the gui_table) and the statistics it accumulates (its own: two tables
+ * tapping together never count twice). */
+struct gui_table {
+	stat_tap_table_ui ui;
+	const char *table_name;
+	gboolean nvme;
+	guint key_cols;            /* QP, name (and Qid): filled here; the rest by cells */
+	gui_cells_cb cells;
+	GArray *qps;               /* struct qp_stats, by qp */
+	struct qp_stats total;     /* operations tables: every QP's operations */
+	guint used;                /* table rows in use */
+	guint width[GUI_MAX_COLS]; /* widest text of each column so far */
 };
 
-static void cell_uint(stat_tap_table_item_type *c, guint64 v)
-{
-	if (v <= G_MAXUINT) {
-		c->type = TABLE_ITEM_UINT;
-		c->value.uint_value = (guint)v;
-	} else {
-		c->type = TABLE_ITEM_FLOAT;  /* past 2^32: still the number */
-		c->value.float_value = (double)v;
-	}
-}
+/* What one row shows, besides its keys. */
+struct gui_row {
+	const struct iws_op_stats *op;        /* operations tables */
+	gint64 span_ns;                       /* ... the QP's (or capture's) first start to last end */
+	guint64 acked;                        /* ... operations with a delivery (ACK) time */
+	const struct iws_nvme_op_stats *cmd;  /* NVMe-oF tables */
+};
 
-/* A time cell: milliseconds with 3 decimals, as Wireshark's service
- * response time tables show times (a float cell would show 6 decimals in
- * the GUI). Text, padded on the left to a fixed width so that sorting the
- * column (text order) sorts the times; the cell owns its string. */
-#define GUI_MS_WIDTH 11
-static void cell_ms(stat_tap_table_item_type *c, gint64 ns)
-{
-	char buf[40];
-	c->type = TABLE_ITEM_STRING;
-	c->value.string_value = g_strdup_printf("%*s", GUI_MS_WIDTH, fmt_time(buf, sizeof(buf), ns, FALSE));
-}
-
-static void cell_str(stat_tap_table_item_type *c, const char *s)
-{
-	c->type = TABLE_ITEM_STRING;
-	c->value.string_value = g_strdup(s);
-}
+/* The text of a cell emptied while another dialog may still read it. */
+static const char gui_blank[] = "";
 
 static void cell_free(stat_tap_table_item_type *c)
 {
-	if (c && c->type == TABLE_ITEM_STRING) {
+	if (c && c->type == TABLE_ITEM_STRING && c->value.string_value != gui_blank)
 		g_free((char *)c->value.string_value);
-		c->value.string_value = NULL;
+	if (c)
+		c->value.string_value = gui_blank;
+}
+
+static char *text_u64(guint64 v)
+{
+	return g_strdup_printf("%" PRIu64, v);
+}
+
+static char *text_ms(gint64 ns)
+{
+	char buf[40];
+	return g_strdup(fmt_time(buf, sizeof(buf), ns, FALSE));
+}
+
+/* The times of l at the given DV_* indexes (only those: a quantile costs),
+ * or "-" without any. */
+static void cells_dist(char **cell, const struct iws_latency *l, const int *which, int n)
+{
+	for (int k = 0; k < n; k++)
+		cell[k] = l->count ? text_ms(dist_value(l, which[k])) : g_strdup("-");
+}
+
+static const int gui_lat_quantiles[] = { DV_MIN, DV_P50, DV_P99, DV_MAX };
+static const int gui_p50_p99[] = { DV_P50, DV_P99 };
+
+/* A latency table's cells: Count, Complete, Min, p50, p99, Max. */
+static void cells_latency(char **cell, guint64 count, guint64 complete, const struct iws_latency *l)
+{
+	cell[0] = text_u64(count);
+	cell[1] = text_u64(complete);
+	cells_dist(cell + 2, l, gui_lat_quantiles, G_N_ELEMENTS(gui_lat_quantiles));
+}
+
+static void ops_latency_cells(char **cell, const struct gui_row *r)
+{
+	cells_latency(cell, r->op->count, r->op->complete, &r->op->latency);
+}
+
+/* Throughput and loss: Bytes, kbit/s (over the QP's span), Retrans, Stall,
+ * CRC errors. */
+static void ops_throughput_cells(char **cell, const struct gui_row *r)
+{
+	cell[0] = text_u64(r->op->bytes);
+	cell[1] = r->span_ns > 0 ? text_u64((guint64)((double)r->op->bytes * 8e6 / (double)r->span_ns)) : g_strdup("-");
+	cell[2] = text_u64(r->op->retransmissions);
+	cell[3] = text_ms(r->op->stall_ns);
+	cell[4] = text_u64(r->op->crc_errors);
+}
+
+/* Delivery to ACK (start to the peer's TCP ACK of the last octet): Acked,
+ * Min, p50, p99, Max. */
+static void ops_delivery_cells(char **cell, const struct gui_row *r)
+{
+	cell[0] = text_u64(r->acked);
+	cells_dist(cell + 1, &r->op->delivery, gui_lat_quantiles, G_N_ELEMENTS(gui_lat_quantiles));
+}
+
+static void nvme_latency_cells(char **cell, const struct gui_row *r)
+{
+	cells_latency(cell, r->cmd->count, r->cmd->complete, &r->cmd->latency);
+}
+
+/* NVMe-oF throughput and errors: Errors, Bytes, IOPS, data-transfer p50, p99. */
+static void nvme_throughput_cells(char **cell, const struct gui_row *r)
+{
+	cell[0] = text_u64(r->cmd->errors);
+	cell[1] = text_u64(r->cmd->bytes);
+	cell[2] = iws_nvme_op_has_iops(r->cmd) ? text_u64(iws_nvme_op_iops(r->cmd)) : g_strdup("-");
+	cells_dist(cell + 3, &r->cmd->data, gui_p50_p99, G_N_ELEMENTS(gui_p50_p99));
+}
+
+/* Column c of every row in use padded again to width w (it grew). */
+static void gui_repad(stat_tap_table *t, guint c, guint w)
+{
+	for (guint row = 0; row < t->num_elements; row++) {
+		stat_tap_table_item_type *f = stat_tap_get_field_data(t, row, c);
+		const char *s = f->value.string_value ? f->value.string_value : gui_blank;
+		while (*s == ' ')
+			s++;
+		char *n = g_strdup_printf("%*s", (int)w, s);
+		cell_free(f);
+		f->value.string_value = n;
 	}
 }
 
-/* Row *row of t becomes it (n cells, whose strings it takes); *row moves on. */
-static void table_put_row(stat_tap_table *t, guint *row, guint n, stat_tap_table_item_type *it)
+/* Row `row` of t becomes the texts cell[] (taken), right-aligned columns
+ * padded to their column's widest text. */
+static void gui_put_row(struct gui_table *g, stat_tap_table *t, guint row, char **cell)
 {
-	if (*row < t->num_elements) {
-		for (guint f = 0; f < n; f++) {
-			cell_free(stat_tap_get_field_data(t, *row, f));
-			stat_tap_set_field_data(t, *row, f, &it[f]);
+	stat_tap_table_item_type it[GUI_MAX_COLS];
+	guint n = (guint)g->ui.nfields;
+	memset(it, 0, sizeof(it));
+	for (guint c = 0; c < n; c++) {
+		it[c].type = TABLE_ITEM_STRING;
+		if (g->ui.fields[c].align != TAP_ALIGN_RIGHT) {
+			it[c].value.string_value = cell[c];
+			continue;
+		}
+		guint len = (guint)strlen(cell[c]);
+		if (len > g->width[c]) {
+			g->width[c] = len;
+			gui_repad(t, c, len);
+		}
+		it[c].value.string_value = g_strdup_printf("%*s", (int)g->width[c], cell[c]);
+		g_free(cell[c]);
+	}
+	if (row < t->num_elements) {
+		for (guint c = 0; c < n; c++) {
+			cell_free(stat_tap_get_field_data(t, row, c));
+			stat_tap_set_field_data(t, row, c, &it[c]);
 		}
 	} else {
-		stat_tap_init_table_row(t, *row, n, it);
+		stat_tap_init_table_row(t, row, n, it);
 	}
-	(*row)++;
 }
 
-/* A row of empty cells. */
-static void cells_none(stat_tap_table_item_type *it, guint n)
+/* The rows of q (the whole capture when qp_label is "all") into its slots,
+ * in order; a new row gets the next table row. */
+static void gui_put_block(struct gui_table *g, stat_tap_table *t, struct qp_stats *q, const char *qp_label)
 {
-	memset(it, 0, n * sizeof(*it));
-	for (guint f = 0; f < n; f++)
-		it[f].type = TABLE_ITEM_NONE;
-}
-
-/* Count, bytes and the time span of the operations of a row. */
-struct gui_row {
-	guint64 count, complete, bytes, retrans;
-	gint64 stall_ns;
-};
-
-static void row_add(struct gui_row *r, const struct iws_op_stats *o)
-{
-	r->count += o->count;
-	r->complete += o->complete;
-	r->bytes += o->bytes;
-	r->retrans += o->retransmissions;
-	r->stall_ns += o->stall_ns;
-}
-
-/* One row: QP (G_MAXUINT64: the whole capture), name, its sums, the
- * latency and delivery distributions (NULL: empty cells). */
-static void gui_set_row(stat_tap_table *t, guint *row, guint64 qp, const char *name, const struct gui_row *r,
-			gint64 span_ns, struct iws_latency *lat, struct iws_latency *ack)
-{
-	stat_tap_table_item_type it[GC_N];
-	cells_none(it, GC_N);
-	if (qp != G_MAXUINT64)
-		cell_uint(&it[GC_QP], qp);
-	cell_str(&it[GC_OP], name);
-	cell_uint(&it[GC_COUNT], r->count);
-	cell_uint(&it[GC_COMPLETE], r->complete);
-	cell_uint(&it[GC_BYTES], r->bytes);
-	if (span_ns > 0)
-		cell_uint(&it[GC_TPUT], (guint64)((double)r->bytes * 8e6 / (double)span_ns));
-	if (lat && lat->count) {
-		cell_ms(&it[GC_MIN], lat->min);
-		cell_ms(&it[GC_MEAN], iws_latency_mean(lat));
-		cell_ms(&it[GC_P50], iws_latency_quantile(lat, 0.5));
-		cell_ms(&it[GC_P99], iws_latency_quantile(lat, 0.99));
-		cell_ms(&it[GC_MAX], lat->max);
+	struct gui_row rows[IWS_OPT_COUNT + 1];
+	const char *names[IWS_OPT_COUNT + 1];
+	struct iws_op_stats all;
+	guint64 acked = 0;
+	guint n = 0;
+	if (!g->nvme) {
+		memset(&all, 0, sizeof(all));  /* "all": sums, no distribution (count 0) */
+		for (int k = 0; k < IWS_OPT_COUNT; k++) {
+			const struct iws_op_stats *o = &q->st.op[k];
+			if (!o->count)
+				continue;
+			all.count += o->count;
+			all.complete += o->complete;
+			all.bytes += o->bytes;
+			all.retransmissions += o->retransmissions;
+			all.stall_ns += o->stall_ns;
+			all.crc_errors += o->crc_errors;
+			rows[n].op = o;
+			rows[n].acked = o->delivery.count;
+			acked += o->delivery.count;
+			names[n++] = iws_op_type_name((enum iws_op_type)k);
+		}
+		if (!n)
+			return;
+		rows[n].op = &all;
+		rows[n].acked = acked;
+		names[n++] = "all";
+		for (guint i = 0; i < n; i++)
+			rows[i].span_ns = q->last_ns - q->first_ns;
 	}
-	cell_uint(&it[GC_RETRANS], r->retrans);
-	cell_ms(&it[GC_STALL], r->stall_ns);
-	if (ack && ack->count) {
-		cell_ms(&it[GC_ACK50], iws_latency_quantile(ack, 0.5));
-		cell_ms(&it[GC_ACK99], iws_latency_quantile(ack, 0.99));
+	guint nrows = g->nvme ? q->nv.n : n;
+	if (!q->slots)
+		q->slots = g_array_new(FALSE, FALSE, sizeof(guint));
+	while (q->slots->len < nrows) {
+		guint row = g->used++;
+		g_array_append_val(q->slots, row);
 	}
-	table_put_row(t, row, GC_N, it);
-}
-
-/* A QP's (or the capture's) rows: one per operation type, then "all". */
-static void gui_qp_rows(stat_tap_table *t, guint *row, guint64 qp, struct qp_stats *q)
-{
-	struct gui_row all;
-	memset(&all, 0, sizeof(all));
-	gint64 span = q->last_ns - q->first_ns;
-	for (int k = 0; k < IWS_OPT_COUNT; k++) {
-		struct iws_op_stats *o = &q->st.op[k];
-		if (!o->count)
-			continue;
+	for (guint i = 0; i < nrows; i++) {
+		char *cell[GUI_MAX_COLS];
 		struct gui_row r;
 		memset(&r, 0, sizeof(r));
-		row_add(&r, o);
-		row_add(&all, o);
-		gui_set_row(t, row, qp, iws_op_type_name((enum iws_op_type)k), &r, span, &o->latency, &o->delivery);
+		cell[0] = g_strdup(qp_label);
+		if (g->nvme) {
+			r.cmd = &q->nv.e[i];
+			cell[1] = r.cmd->qid >= 0 ? text_u64((guint64)r.cmd->qid) : g_strdup("-");
+			cell[2] = g_strdup(r.cmd->op);
+		} else {
+			r = rows[i];
+			cell[1] = g_strdup(names[i]);
+		}
+		g->cells(cell + g->key_cols, &r);
+		gui_put_row(g, t, g_array_index(q->slots, guint, i), cell);
 	}
-	if (all.count)
-		gui_set_row(t, row, qp, "all", &all, span, NULL, NULL);
 }
 
-static void gui_fill(stat_tap_table *t)
+static void gui_put_qp(struct gui_table *g, stat_tap_table *t, struct qp_stats *q)
 {
-	guint row = 0;
-	for (guint i = 0; i < gui_qps->len; i++)
-		gui_qp_rows(t, &row, g_array_index(gui_qps, struct qp_stats, i).qp,
-			    &g_array_index(gui_qps, struct qp_stats, i));
-	gui_qp_rows(t, &row, G_MAXUINT64, &gui_total);
+	char label[16];
+	snprintf(label, sizeof(label), "%u", q->qp);
+	gui_put_block(g, t, q, label);
 }
 
-static void gui_total_reset(void)
+/* Every QP's rows, then the whole capture's. */
+static void gui_put_all(struct gui_table *g, stat_tap_table *t)
 {
-	if (gui_total_init) {
-		iws_qp_stats_free(&gui_total.st);
-		iws_nvme_stats_free(&gui_total.nv);
-	}
-	memset(&gui_total, 0, sizeof(gui_total));
-	iws_qp_stats_init(&gui_total.st);
-	iws_nvme_stats_init(&gui_total.nv);
-	gui_total_init = TRUE;
+	for (guint i = 0; i < g->qps->len; i++)
+		gui_put_qp(g, t, &g_array_index(g->qps, struct qp_stats, i));
+	if (!g->nvme)
+		gui_put_block(g, t, &g->total, "all");
 }
 
+static void gui_clear_stats(struct gui_table *g)
+{
+	if (g->qps)
+		qps_clear(g->qps);
+	else
+		g->qps = g_array_new(FALSE, FALSE, sizeof(struct qp_stats));
+	qp_stats_free(&g->total);
+	memset(&g->total, 0, sizeof(g->total));
+	iws_qp_stats_init(&g->total.st);
+	iws_nvme_stats_init(&g->total.nv);
+	g->used = 0;
+	memset(g->width, 0, sizeof(g->width));
+}
+
+/* Called when the dialog is (re)filled: one table, made once (a second
+ * stat_tap_add_table would show as a second, empty table). */
 static void gui_init(stat_tap_table_ui *ui)
 {
-	stat_tap_table *t = stat_tap_init_table("iWARP operations", GC_N, 0, "iwarp.rdmap.qp == %d");
-	stat_tap_add_table(ui, t);
-	if (!gui_qps)
-		gui_qps = g_array_new(FALSE, FALSE, sizeof(struct qp_stats));
-	gui_total_reset();
-}
-
-static void gui_nvme_fill(stat_tap_table *t);
-
-/* Both tables: the operations (or NVMe commands) a frame reported, or at
- * the capture's end those still in flight, into the table's rows. */
-static tap_packet_status gui_tap(void *p, const void *data, gboolean nvme)
-{
-	stat_data_t *sd = (stat_data_t *)p;
-	const iwarp_frame_rec *fr = (const iwarp_frame_rec *)data;
-	GArray *qps = nvme ? gui_nvme_qps : gui_qps;
-	if (!qps)
-		return TAP_PACKET_DONT_REDRAW;
-	if (!fr->ic)
-		add_leftovers_to(qps, nvme ? NULL : &gui_total, nvme);
-	else if (nvme && fr->nvme)
-		add_nvme(qps, fr->nvme);
-	else if (!nvme && fr->ops) {
-		add_ops(qps, fr->ic->qp, fr->ops);
-		add_ops_to(&gui_total, fr->ops);
-	} else
-		return TAP_PACKET_DONT_REDRAW;
-	stat_tap_table *t = g_array_index(sd->stat_tap_data->tables, stat_tap_table *, 0);
-	if (nvme)
-		gui_nvme_fill(t);
-	else
-		gui_fill(t);
-	return TAP_PACKET_REDRAW;
+	struct gui_table *g = (struct gui_table *)ui;
+	if (!stat_tap_find_table(ui, g->table_name))
+		stat_tap_add_table(ui, stat_tap_init_table(g->table_name, (int)ui->nfields, 0, "iwarp.rdmap.qp == %d"));
+	if (!g->qps) {
+		g->qps = g_array_new(FALSE, FALSE, sizeof(struct qp_stats));
+		iws_qp_stats_init(&g->total.st);
+		iws_nvme_stats_init(&g->total.nv);
+	}
 }
 
 static tap_packet_status gui_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
@@ -746,15 +835,67 @@ static tap_packet_status gui_packet(void *p, packet_info *pinfo, epan_dissect_t 
 	(void)pinfo;
 	(void)edt;
 	(void)flags;
-	return gui_tap(p, data, FALSE);
+	stat_data_t *sd = (stat_data_t *)p;
+	struct gui_table *g = (struct gui_table *)sd->stat_tap_data;
+	const iwarp_frame_rec *fr = (const iwarp_frame_rec *)data;
+	if (!g->qps || !g->ui.tables || !g->ui.tables->len)
+		return TAP_PACKET_DONT_REDRAW;
+	stat_tap_table *t = g_array_index(g->ui.tables, stat_tap_table *, 0);
+	if (!fr->ic) {
+		/* the capture's end: what was still in flight (reported once the
+		 * sequential pass was over), then every row once, the table's rows
+		 * given out again in order (tshark prints them in table order) */
+		add_leftovers_to(g->qps, g->nvme ? NULL : &g->total, g->nvme);
+		for (guint i = 0; i < g->qps->len; i++) {
+			struct qp_stats *q = &g_array_index(g->qps, struct qp_stats, i);
+			if (q->slots)
+				g_array_set_size(q->slots, 0);
+		}
+		if (g->total.slots)
+			g_array_set_size(g->total.slots, 0);
+		g->used = 0;
+		gui_put_all(g, t);
+	} else if (g->nvme && fr->nvme) {
+		guint n = wmem_array_get_count(fr->nvme);
+		for (guint i = 0; i < n; i++) {
+			const iwarp_nvme_link *l = *(iwarp_nvme_link **)wmem_array_index(fr->nvme, i);
+			struct iws_nvme_cmd c;
+			iwarp_nvme_link_cmd(l, &c);
+			struct qp_stats *q = qp_get(g->qps, l->qp);
+			iws_nvme_stats_add(&q->nv, &c);
+			gui_put_qp(g, t, q);
+		}
+	} else if (!g->nvme && fr->ops) {
+		struct qp_stats *q = qp_get(g->qps, fr->ic->qp);
+		add_ops_to(q, fr->ops);
+		add_ops_to(&g->total, fr->ops);
+		gui_put_qp(g, t, q);
+		gui_put_block(g, t, &g->total, "all");
+	} else {
+		return TAP_PACKET_DONT_REDRAW;
+	}
+	return TAP_PACKET_REDRAW;
 }
 
+static struct gui_table *gui_of_table(const stat_tap_table *t);
+
+/* Before a retap. Rows are freed and the table emptied, so that a filter
+ * that keeps fewer rows leaves none from before; but when another dialog of
+ * the same table is open (its rows point into ours) the rows stay, emptied. */
 static void gui_reset(stat_tap_table *t)
 {
-	(void)t;
-	if (gui_qps)
-		qps_clear(gui_qps);
-	gui_total_reset();
+	struct gui_table *g = gui_of_table(t);
+	if (!g)
+		return;
+	gui_clear_stats(g);
+	for (guint row = 0; row < t->num_elements; row++) {
+		for (guint c = 0; c < t->num_fields; c++)
+			cell_free(stat_tap_get_field_data(t, row, c));
+		if (g->ui.refcount <= 1)
+			g_free(t->elements[row]);
+	}
+	if (g->ui.refcount <= 1)
+		t->num_elements = 0;
 }
 
 static void gui_free_item(stat_tap_table *t, guint row, guint column, stat_tap_table_item_type *field)
@@ -762,121 +903,66 @@ static void gui_free_item(stat_tap_table *t, guint row, guint column, stat_tap_t
 	(void)t;
 	(void)row;
 	(void)column;
-	cell_free(field);  /* every string cell owns its string */
+	cell_free(field);  /* every cell owns its text */
 }
 
-static stat_tap_table_ui iwarp_gui_table = {
-	REGISTER_STAT_GROUP_RESPONSE_TIME,
-	"iWARP Operations",
-	"iwarp",
-	"iwarp,table",
-	gui_init,
-	gui_packet,
-	gui_reset,
-	gui_free_item,
-	NULL,
-	GC_N, iwarp_gui_fields,
-	0, NULL,
-	NULL,
-	0
+#define GUI_COL(name) { TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, name, "%s" }
+#define GUI_NAME_COL(name) { TABLE_ITEM_STRING, TAP_ALIGN_LEFT, name, "%s" }
+
+static stat_tap_table_item ops_latency_cols[] = {
+	GUI_COL("QP"), GUI_NAME_COL("Operation"), GUI_COL("Count"), GUI_COL("Complete"), GUI_COL("Min ms"),
+	GUI_COL("p50 ms"), GUI_COL("p99 ms"), GUI_COL("Max ms"),
 };
 
-/* NVMe-oF commands table: a row per QP, queue and command type. */
-enum { NC_QP, NC_QID, NC_CMD, NC_COUNT, NC_COMPLETE, NC_ERRORS, NC_BYTES, NC_IOPS, NC_MIN, NC_MEAN, NC_P50, NC_P99,
-       NC_MAX, NC_DATA50, NC_DATA99, NC_N };
-
-static stat_tap_table_item iwarp_gui_nvme_fields[NC_N] = {
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "QP", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Qid", "%u" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Command", "%s" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Count", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Complete", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Errors", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Bytes", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "IOPS", "%u" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Min (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Mean (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "P50 (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "P99 (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Max (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Data P50 (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Data P99 (ms)", "%s" },
+static stat_tap_table_item ops_throughput_cols[] = {
+	GUI_COL("QP"), GUI_NAME_COL("Operation"), GUI_COL("Bytes"), GUI_COL("kbit/s"), GUI_COL("Retrans"),
+	GUI_COL("Stall ms"), GUI_COL("CRC errors"),
 };
 
-static void gui_nvme_fill(stat_tap_table *t)
+static stat_tap_table_item ops_delivery_cols[] = {
+	GUI_COL("QP"), GUI_NAME_COL("Operation"), GUI_COL("Acked"), GUI_COL("Min ms"), GUI_COL("p50 ms"),
+	GUI_COL("p99 ms"), GUI_COL("Max ms"),
+};
+
+static stat_tap_table_item nvme_latency_cols[] = {
+	GUI_COL("QP"), GUI_COL("Qid"), GUI_NAME_COL("Command"), GUI_COL("Count"), GUI_COL("Complete"),
+	GUI_COL("Min ms"), GUI_COL("p50 ms"), GUI_COL("p99 ms"), GUI_COL("Max ms"),
+};
+
+static stat_tap_table_item nvme_throughput_cols[] = {
+	GUI_COL("QP"), GUI_COL("Qid"), GUI_NAME_COL("Command"), GUI_COL("Errors"), GUI_COL("Bytes"),
+	GUI_COL("IOPS"), GUI_COL("Data p50 ms"), GUI_COL("Data p99 ms"),
+};
+
+#define GUI_TABLE(title, cli, name, nvme, keys, cells, cols)                                                  \
+	{ { REGISTER_STAT_GROUP_RESPONSE_TIME, title, "iwarp", cli, gui_init, gui_packet, gui_reset,          \
+	    gui_free_item, NULL, G_N_ELEMENTS(cols), cols, 0, NULL, NULL, 0 },                                \
+	  name, nvme, keys, cells, NULL, { 0 }, 0, { 0 } }
+
+static struct gui_table gui_tables[] = {
+	GUI_TABLE("iWARP Operation Latency", "iwarp,ops_latency", "iWARP operation latency", FALSE, 2,
+		  ops_latency_cells, ops_latency_cols),
+	GUI_TABLE("iWARP Throughput and Loss", "iwarp,ops_throughput", "iWARP throughput and loss", FALSE, 2,
+		  ops_throughput_cells, ops_throughput_cols),
+	GUI_TABLE("iWARP Delivery to ACK", "iwarp,ops_delivery", "iWARP delivery to ACK", FALSE, 2,
+		  ops_delivery_cells, ops_delivery_cols),
+	GUI_TABLE("iWARP NVMe-oF Command Latency", "iwarp,nvme_latency", "NVMe-oF command latency", TRUE, 3,
+		  nvme_latency_cells, nvme_latency_cols),
+	GUI_TABLE("iWARP NVMe-oF Throughput and Errors", "iwarp,nvme_throughput", "NVMe-oF throughput and errors",
+		  TRUE, 3,
+		  nvme_throughput_cells, nvme_throughput_cols),
+};
+
+static struct gui_table *gui_of_table(const stat_tap_table *t)
 {
-	guint row = 0;
-	for (guint i = 0; i < gui_nvme_qps->len; i++) {
-		struct qp_stats *q = &g_array_index(gui_nvme_qps, struct qp_stats, i);
-		for (guint k = 0; k < q->nv.n; k++) {
-			struct iws_nvme_op_stats *o = &q->nv.e[k];
-			stat_tap_table_item_type it[NC_N];
-			cells_none(it, NC_N);
-			cell_uint(&it[NC_QP], q->qp);
-			if (o->qid >= 0)
-				cell_uint(&it[NC_QID], (guint64)o->qid);
-			cell_str(&it[NC_CMD], o->op);
-			cell_uint(&it[NC_COUNT], o->count);
-			cell_uint(&it[NC_COMPLETE], o->complete);
-			cell_uint(&it[NC_ERRORS], o->errors);
-			cell_uint(&it[NC_BYTES], o->bytes);
-			if (iws_nvme_op_has_iops(o))
-				cell_uint(&it[NC_IOPS], iws_nvme_op_iops(o));
-			if (o->latency.count) {
-				cell_ms(&it[NC_MIN], o->latency.min);
-				cell_ms(&it[NC_MEAN], iws_latency_mean(&o->latency));
-				cell_ms(&it[NC_P50], iws_latency_quantile(&o->latency, 0.5));
-				cell_ms(&it[NC_P99], iws_latency_quantile(&o->latency, 0.99));
-				cell_ms(&it[NC_MAX], o->latency.max);
-			}
-			if (o->data.count) {
-				cell_ms(&it[NC_DATA50], iws_latency_quantile(&o->data, 0.5));
-				cell_ms(&it[NC_DATA99], iws_latency_quantile(&o->data, 0.99));
-			}
-			table_put_row(t, &row, NC_N, it);
-		}
+	for (guint i = 0; i < G_N_ELEMENTS(gui_tables); i++) {
+		GArray *tables = gui_tables[i].ui.tables;
+		for (guint k = 0; tables && k < tables->len; k++)
+			if (g_array_index(tables, stat_tap_table *, k) == t)
+				return &gui_tables[i];
 	}
+	return NULL;
 }
-
-static void gui_nvme_init(stat_tap_table_ui *ui)
-{
-	stat_tap_table *t = stat_tap_init_table("NVMe-oF commands", NC_N, 0, "iwarp.rdmap.qp == %d");
-	stat_tap_add_table(ui, t);
-	if (!gui_nvme_qps)
-		gui_nvme_qps = g_array_new(FALSE, FALSE, sizeof(struct qp_stats));
-}
-
-static tap_packet_status gui_nvme_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
-					 tap_flags_t flags)
-{
-	(void)pinfo;
-	(void)edt;
-	(void)flags;
-	return gui_tap(p, data, TRUE);
-}
-
-static void gui_nvme_reset(stat_tap_table *t)
-{
-	(void)t;
-	if (gui_nvme_qps)
-		qps_clear(gui_nvme_qps);
-}
-
-static stat_tap_table_ui iwarp_gui_nvme_table = {
-	REGISTER_STAT_GROUP_RESPONSE_TIME,
-	"iWARP NVMe-oF Commands",
-	"iwarp",
-	"iwarp,nvme_table",
-	gui_nvme_init,
-	gui_nvme_packet,
-	gui_nvme_reset,
-	gui_free_item,
-	NULL,
-	NC_N, iwarp_gui_nvme_fields,
-	0, NULL,
-	NULL,
-	0
-};
 
 void iwarp_stats_register(void)
 {
@@ -885,6 +971,8 @@ void iwarp_stats_register(void)
 	register_stat_tap_ui(&iwarp_nvme_ui, (void *)&nvme_text);
 	register_stat_tap_ui(&iwarp_ops_raw_ui, (void *)&ops_raw_text);
 	register_stat_tap_ui(&iwarp_nvme_raw_ui, (void *)&nvme_raw_text);
-	register_stat_tap_table_ui(&iwarp_gui_table);
-	register_stat_tap_table_ui(&iwarp_gui_nvme_table);
+	for (guint i = 0; i < G_N_ELEMENTS(gui_tables); i++) {
+		g_assert(gui_tables[i].ui.nfields <= GUI_MAX_COLS);
+		register_stat_tap_table_ui(&gui_tables[i].ui);
+	}
 }
