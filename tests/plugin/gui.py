@@ -74,6 +74,20 @@ SCRIPT = r"""#!/bin/sh
 export HOME="$1"; CAP="$2"; CDX="$3"; CDY="$4"; ADX="$5"; ADY="$6"; WIDE="$7"; shift 7
 wireshark -r "$CAP" $(cat "$HOME/zargs") >"$HOME/wireshark.log" 2>&1 &
 WS=$!
+# copy X Y FILE: press Copy at X Y until two copies agree (the table is
+# complete once a retap is over, however loaded the machine)
+copy() {
+  prev=
+  for k in $(seq 1 12); do
+    xdotool mousemove "$1" "$2" click 1
+    sleep 0.5
+    cur=$(xclip -o -selection clipboard 2>/dev/null)
+    [ -n "$cur" ] && [ "$cur" = "$prev" ] && break
+    prev=$cur
+    sleep 1
+  done
+  printf '%s\n' "$cur" >"$3"
+}
 i=0
 for T in "$@"; do
   W=
@@ -97,10 +111,8 @@ for T in "$@"; do
   # Apply: the dialogs opened together retapped together, and all but one
   # came out empty; one at a time each is filled (again)
   xdotool mousemove $((X + WIDTH - ADX)) $((Y + HEIGHT - ADY)) click 1
-  sleep 2
-  xdotool mousemove $((X + WIDTH - CDX)) $((Y + HEIGHT - CDY)) click 1
-  sleep 0.5
-  xclip -o -selection clipboard >"$HOME/clip$i.txt" 2>/dev/null
+  sleep 1
+  copy $((X + WIDTH - CDX)) $((Y + HEIGHT - CDY)) "$HOME/clip$i.txt"
   # the pointer away, so that no button is drawn hovered in either picture
   xdotool mousemove 0 999
   sleep 0.3
@@ -115,11 +127,12 @@ for T in "$@"; do
     xdotool mousemove $((X + 200)) $((Y + HEIGHT - ADY)) click 1
     xdotool type "$(cat "$HOME/filter")"
     sleep 1  # the field checks the filter, and enables Apply, once typed
+    # Apply twice: the first click may only close the field's completion popup
     xdotool mousemove $((X + WIDE - ADX)) $((Y + HEIGHT - ADY)) click 1
-    sleep 2
-    xdotool mousemove $((X + WIDE - CDX)) $((Y + HEIGHT - CDY)) click 1
-    sleep 0.5
-    xclip -o -selection clipboard >"$HOME/filtered.txt" 2>/dev/null
+    sleep 1
+    xdotool click 1
+    sleep 1
+    copy $((X + WIDE - CDX)) $((Y + HEIGHT - CDY)) "$HOME/filtered.txt"
     import -window "$W" "$HOME/filtered.png"
   fi
   i=$((i + 1))
