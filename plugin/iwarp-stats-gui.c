@@ -430,8 +430,31 @@ static struct gui_table *gui_of_table(const stat_tap_table *t)
 	return NULL;
 }
 
+/* When the capture file is closed (and at exit): every table's statistics,
+ * and the tables no dialog shows (tshark's: nothing else frees them; at
+ * exit the plugin is unloaded, and what only it pointed to would leak). */
+static void gui_cleanup(void)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(gui_tables); i++) {
+		struct gui_table *g = &gui_tables[i];
+		if (g->qps) {
+			iwarp_qps_clear(g->qps);
+			g_array_free(g->qps, TRUE);
+			g->qps = NULL;
+		}
+		iwarp_qp_stats_free(&g->total);
+		memset(&g->total, 0, sizeof(g->total));
+		if (!g->ui.refcount && g->ui.tables) {
+			free_stat_tables(&g->ui);
+			g_array_free(g->ui.tables, TRUE);  /* stat_tap_add_table makes another */
+			g->ui.tables = NULL;
+		}
+	}
+}
+
 void iwarp_stats_gui_register(void)
 {
+	register_cleanup_routine(gui_cleanup);
 	for (guint i = 0; i < G_N_ELEMENTS(gui_tables); i++) {
 		g_assert(gui_tables[i].ui.nfields <= GUI_MAX_COLS);
 		register_stat_tap_table_ui(&gui_tables[i].ui);
