@@ -55,12 +55,12 @@ struct gui_table {
 	stat_tap_table_ui ui;
 	const char *table_name;
 	gboolean nvme;
-	guint key_cols;            /* QP, name (and Qid): filled here; the rest by cells */
+	guint key_cols;                 /* QP, name (and Qid): filled here; the rest by cells */
 	gui_cells_cb cells;
-	GArray *qps;               /* struct iwarp_qp_stats, by qp */
-	struct iwarp_qp_stats total;     /* operations tables: every QP's operations */
-	guint used;                /* table rows in use */
-	guint width[GUI_MAX_COLS]; /* widest text of each column so far */
+	GArray *qps;                    /* struct iwarp_qp_stats, by qp */
+	struct iwarp_qp_stats total;    /* operations tables: every QP's operations */
+	guint used;                     /* table rows in use */
+	guint width[GUI_MAX_COLS];      /* widest text of each column so far */
 };
 
 /* What one row shows, besides its keys. */
@@ -285,12 +285,15 @@ static void gui_clear_stats(struct gui_table *g)
 }
 
 /* Called when the dialog is (re)filled: one table, made once (a second
- * stat_tap_add_table would show as a second, empty table). */
+ * stat_tap_add_table would show as a second, empty table). Its filter for
+ * a QP (unused by Wireshark 4.0's Qt dialog, kept true for other front ends)
+ * is tcp.stream: an operation is counted in the frame that reports it,
+ * mostly the ACK that covers it, which has no iwarp.rdmap.qp. */
 static void gui_init(stat_tap_table_ui *ui)
 {
 	struct gui_table *g = (struct gui_table *)ui;
 	if (!stat_tap_find_table(ui, g->table_name))
-		stat_tap_add_table(ui, stat_tap_init_table(g->table_name, (int)ui->nfields, 0, "iwarp.rdmap.qp == %d"));
+		stat_tap_add_table(ui, stat_tap_init_table(g->table_name, (int)ui->nfields, 0, "tcp.stream == %d"));
 	if (!g->qps)
 		gui_clear_stats(g);
 }
@@ -415,8 +418,7 @@ static struct gui_table gui_tables[] = {
 	GUI_TABLE("iWARP NVMe-oF Command Latency", "iwarp,nvme_latency", "NVMe-oF command latency", TRUE, 3,
 		  nvme_latency_cells, nvme_latency_cols),
 	GUI_TABLE("iWARP NVMe-oF Throughput and Errors", "iwarp,nvme_throughput", "NVMe-oF throughput and errors",
-		  TRUE, 3,
-		  nvme_throughput_cells, nvme_throughput_cols),
+		  TRUE, 3, nvme_throughput_cells, nvme_throughput_cols),
 };
 
 static struct gui_table *gui_of_table(const stat_tap_table *t)
