@@ -8,8 +8,7 @@
  * time, from core/nvme_stats.c as the CLI's `stats` nvme section), their
  * machine-readable forms `-z iwarp,ops,raw` and `-z iwarp,nvme,raw` (the same
  * tables, times in integer nanoseconds: exact, what the tests compare with the
- * CLI), and the GUI tables Statistics > Service Response Time > iWARP
- * Operations and iWARP NVMe-oF Commands.
+ * CLI); the GUI tables of the same numbers are in iwarp-stats-gui.c.
  *
  * The tap carries, per frame, the operations the core's stream engine
  * reported while that frame was fed; the text statistics also take the
@@ -29,52 +28,56 @@
 #include "iwarpscope/nvme.h"
 #include "iwarpscope/stats.h"
 #include "packet-iwarp.h"
+#include "iwarp-stats.h"
 
 int iwarp_tap = -1;
 
-struct qp_stats {
-	guint32 qp;
-	struct iws_qp_stats st;     /* -z iwarp,ops */
-	struct iws_nvme_stats nv;   /* -z iwarp,nvme */
-	gint64 first_ns, last_ns;   /* earliest start and latest end of its operations */
-};
-
 typedef struct iwarp_ops_tapdata {
-	GArray *qps;           /* struct qp_stats, sorted by qp */
+	GArray *qps;           /* struct iwarp_qp_stats, sorted by qp */
 	gboolean filtered;
 	gboolean leftovers_added;
 	gboolean raw;          /* -z iwarp,ops,raw: times in integer ns */
 } iwarp_ops_tapdata;
 
-static struct qp_stats *qp_get(GArray *qps, guint32 qp)
+struct iwarp_qp_stats *iwarp_qp_stats_get(GArray *qps, guint32 qp)
 {
-	guint i;
-	for (i = 0; i < qps->len; i++) {
-		struct qp_stats *q = &g_array_index(qps, struct qp_stats, i);
-		if (q->qp == qp)
-			return q;
-		if (q->qp > qp)
-			break;
+	guint lo = 0, hi = qps->len;
+	while (lo < hi) {  /* binary search: 100,000 connections stay fast */
+		guint mid = lo + (hi - lo) / 2;
+		guint32 m = g_array_index(qps, struct iwarp_qp_stats, mid).qp;
+		if (m == qp)
+			return &g_array_index(qps, struct iwarp_qp_stats, mid);
+		if (m < qp)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	struct qp_stats n;
+	struct iwarp_qp_stats n;
 	memset(&n, 0, sizeof(n));
 	n.qp = qp;
 	iws_qp_stats_init(&n.st);
 	iws_nvme_stats_init(&n.nv);
-	g_array_insert_val(qps, i, n);
-	return &g_array_index(qps, struct qp_stats, i);
+	g_array_insert_val(qps, lo, n);
+	return &g_array_index(qps, struct iwarp_qp_stats, lo);
 }
 
-static void qps_clear(GArray *qps)
+void iwarp_qp_stats_free(struct iwarp_qp_stats *q)
 {
-	for (guint i = 0; i < qps->len; i++) {
-		iws_qp_stats_free(&g_array_index(qps, struct qp_stats, i).st);
-		iws_nvme_stats_free(&g_array_index(qps, struct qp_stats, i).nv);
-	}
+	iws_qp_stats_free(&q->st);
+	iws_nvme_stats_free(&q->nv);
+	if (q->slots)
+		g_array_free(q->slots, TRUE);
+	q->slots = NULL;
+}
+
+void iwarp_qps_clear(GArray *qps)
+{
+	for (guint i = 0; i < qps->len; i++)
+		iwarp_qp_stats_free(&g_array_index(qps, struct iwarp_qp_stats, i));
 	g_array_set_size(qps, 0);
 }
 
-static void add_ops_to(struct qp_stats *q, wmem_array_t *ops)
+void iwarp_qp_stats_add_ops(struct iwarp_qp_stats *q, wmem_array_t *ops)
 {
 	guint n = ops ? wmem_array_get_count(ops) : 0;
 	struct iws_op opv;
@@ -94,7 +97,7 @@ static void add_ops_to(struct qp_stats *q, wmem_array_t *ops)
 static void add_ops(GArray *qps, guint32 qp, wmem_array_t *ops)
 {
 	if (ops)
-		add_ops_to(qp_get(qps, qp), ops);
+		iwarp_qp_stats_add_ops(iwarp_qp_stats_get(qps, qp), ops);
 }
 
 /* ---- tshark -z iwarp,ops[,filter] ---- */
@@ -102,7 +105,7 @@ static void add_ops(GArray *qps, guint32 qp, wmem_array_t *ops)
 static void ops_reset(void *p)
 {
 	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
-	qps_clear(td->qps);
+	iwarp_qps_clear(td->qps);
 	td->leftovers_added = FALSE;
 }
 
@@ -120,17 +123,18 @@ static tap_packet_status ops_packet(void *p, packet_info *pinfo, epan_dissect_t 
 	return TAP_PACKET_REDRAW;
 }
 
-static const iwarp_conv *conv_by_qp(guint32 qp)
+/* The connections by QP, made once for a drawing: looking each QP up in the
+ * list would make 100,000 connections quadratic (the list is in the order
+ * connections were found to be iWARP, not by QP). */
+static GHashTable *convs_by_qp(void)
 {
+	GHashTable *h = g_hash_table_new(g_direct_hash, g_direct_equal);
 	wmem_list_t *l = iwarp_conversations();
-	if (!l)
-		return NULL;
-	for (wmem_list_frame_t *f = wmem_list_head(l); f; f = wmem_list_frame_next(f)) {
-		const iwarp_conv *ic = (const iwarp_conv *)wmem_list_frame_data(f);
-		if (ic->qp == qp)
-			return ic;
+	for (wmem_list_frame_t *f = l ? wmem_list_head(l) : NULL; f; f = wmem_list_frame_next(f)) {
+		iwarp_conv *ic = (iwarp_conv *)wmem_list_frame_data(f);
+		g_hash_table_insert(h, GUINT_TO_POINTER(ic->qp), ic);
 	}
-	return NULL;
+	return h;
 }
 
 /* NVMe commands reported (iwarp_nvme_link *), into their QP's statistics. */
@@ -141,14 +145,14 @@ static void add_nvme(GArray *qps, wmem_array_t *links)
 		const iwarp_nvme_link *l = *(iwarp_nvme_link **)wmem_array_index(links, i);
 		struct iws_nvme_cmd c;
 		iwarp_nvme_link_cmd(l, &c);
-		iws_nvme_stats_add(&qp_get(qps, l->qp)->nv, &c);
+		iws_nvme_stats_add(&iwarp_qp_stats_get(qps, l->qp)->nv, &c);
 	}
 }
 
 /* A time as the tables show it: milliseconds with 3 decimals (rounded to
  * the microsecond, half away from zero), or exact integer nanoseconds for
  * the raw forms. */
-static char *fmt_time(char *buf, size_t n, gint64 v, gboolean raw)
+char *iwarp_stats_fmt_time(char *buf, size_t n, gint64 v, gboolean raw)
 {
 	if (raw) {
 		snprintf(buf, n, "%" PRId64, v);
@@ -163,35 +167,44 @@ static char *fmt_time(char *buf, size_t n, gint64 v, gboolean raw)
 static void print_time(gint64 v, int width, gboolean raw)
 {
 	char buf[40];
-	printf(" %*s", width, fmt_time(buf, sizeof(buf), v, raw));
+	printf(" %*s", width, iwarp_stats_fmt_time(buf, sizeof(buf), v, raw));
 }
 
-/* The quantiles every table shows, in column order. */
-#define DIST_N 7
-static const char *const dist_names[DIST_N] = { "Min", "Mean", "P50", "P90", "P99", "P99.9", "Max" };
+/* The column names of the quantiles every text table shows. */
+static const char *const dist_names[IWARP_DIST_N] = { "Min", "Mean", "P50", "P90", "P99", "P99.9", "Max" };
 
-static void dist_values(const struct iws_latency *lc, gint64 v[DIST_N])
+gint64 iwarp_stats_dist_value(const struct iws_latency *lc, int k)
 {
-	struct iws_latency *l = (struct iws_latency *)lc;
-	v[0] = l->min;
-	v[1] = iws_latency_mean(l);
-	v[2] = iws_latency_quantile(l, 0.5);
-	v[3] = iws_latency_quantile(l, 0.9);
-	v[4] = iws_latency_quantile(l, 0.99);
-	v[5] = iws_latency_quantile(l, 0.999);
-	v[6] = l->max;
+	static const double q[IWARP_DIST_N] = { 0, 0, 0.5, 0.9, 0.99, 0.999, 0 };
+	struct iws_latency *l = (struct iws_latency *)lc;  /* a quantile may sort the samples */
+	switch (k) {
+	case IWARP_DV_MIN:
+		return l->min;
+	case IWARP_DV_MEAN:
+		return iws_latency_mean(l);
+	case IWARP_DV_MAX:
+		return l->max;
+	default:
+		return iws_latency_quantile(l, q[k]);
+	}
+}
+
+static void dist_values(const struct iws_latency *l, gint64 v[IWARP_DIST_N])
+{
+	for (int k = 0; k < IWARP_DIST_N; k++)
+		v[k] = iwarp_stats_dist_value(l, k);
 }
 
 static void print_dist(const struct iws_latency *l, int width, gboolean raw)
 {
 	if (!l->count) {
-		for (int k = 0; k < DIST_N; k++)
+		for (int k = 0; k < IWARP_DIST_N; k++)
 			printf(" %*s", width, "-");
 		return;
 	}
-	gint64 v[DIST_N];
+	gint64 v[IWARP_DIST_N];
 	dist_values(l, v);
-	for (int k = 0; k < DIST_N; k++)
+	for (int k = 0; k < IWARP_DIST_N; k++)
 		print_time(v[k], width, raw);
 }
 
@@ -200,7 +213,7 @@ static void print_dist(const struct iws_latency *l, int width, gboolean raw)
 static void print_dist_header(int width, gboolean raw)
 {
 	char h[32];
-	for (int k = 0; k < DIST_N; k++) {
+	for (int k = 0; k < IWARP_DIST_N; k++) {
 		snprintf(h, sizeof(h), "%s(%s)", dist_names[k], raw ? "ns" : "ms");
 		printf(" %*s", width, h);
 	}
@@ -209,9 +222,7 @@ static void print_dist_header(int width, gboolean raw)
 #define TIME_W 10       /* "123456.789" ms: 34 hours */
 #define TIME_W_RAW 14   /* ns */
 
-/* Every connection's operations (or NVMe commands) still in flight at the
- * end into qps (and total, when not NULL). */
-static void add_leftovers_to(GArray *qps, struct qp_stats *total, gboolean nvme)
+void iwarp_stats_add_leftovers(GArray *qps, struct iwarp_qp_stats *total, gboolean nvme)
 {
 	wmem_list_t *l = iwarp_conversations();
 	for (wmem_list_frame_t *f = l ? wmem_list_head(l) : NULL; f; f = wmem_list_frame_next(f)) {
@@ -221,7 +232,7 @@ static void add_leftovers_to(GArray *qps, struct qp_stats *total, gboolean nvme)
 		} else if (wmem_array_get_count(ic->leftover)) {
 			add_ops(qps, ic->qp, ic->leftover);
 			if (total)
-				add_ops_to(total, ic->leftover);
+				iwarp_qp_stats_add_ops(total, ic->leftover);
 		}
 	}
 }
@@ -229,21 +240,21 @@ static void add_leftovers_to(GArray *qps, struct qp_stats *total, gboolean nvme)
 /* Operations and commands still in flight when the capture ended: reported
  * when the sequential pass is over (postseq). tshark's single pass has no
  * such hook before it draws a text tap, which it does once, at the very
- * end: then the pass is over now. (The GUI never draws these taps; its table
- * only takes what was reported.) */
+ * end: then the pass is over now. (The GUI's tables take them from the
+ * capture's end record, when the sequential pass is over: iwarp-stats-gui.c.) */
 static void add_leftovers(iwarp_ops_tapdata *td, gboolean nvme)
 {
 	if (td->leftovers_added || td->filtered)
 		return;
 	iwarp_sequential_pass_over();
-	add_leftovers_to(td->qps, NULL, nvme);
+	iwarp_stats_add_leftovers(td->qps, NULL, nvme);
 	td->leftovers_added = TRUE;
 }
 
 /* "QP n: initiator -> responder" (the connection, when still known). */
-static const iwarp_conv *print_qp(guint32 qp)
+static const iwarp_conv *print_qp(GHashTable *convs, guint32 qp)
 {
-	const iwarp_conv *ic = conv_by_qp(qp);
+	const iwarp_conv *ic = (const iwarp_conv *)g_hash_table_lookup(convs, GUINT_TO_POINTER(qp));
 	printf("\nQP %u", qp);
 	if (ic) {
 		char *a = iwarp_endpoint_str(NULL, ic, IWS_DIR_I2R);
@@ -318,6 +329,7 @@ static void ops_draw(void *p)
 	gboolean raw = td->raw;
 	int tw = raw ? TIME_W_RAW : TIME_W;
 	add_leftovers(td, FALSE);
+	GHashTable *convs = convs_by_qp();
 
 	print_rule(raw);
 	printf("iWARP operations (iwarpscope %s)\n", IWS_VERSION_STRING);
@@ -326,8 +338,8 @@ static void ops_draw(void *p)
 	printf("Delivery: retransmitted segments, time waiting in TCP reassembly (summed) and the time from the start to "
 	       "the peer's TCP ACK of the last octet (Ack) of complete operations\n");
 	for (guint i = 0; i < td->qps->len; i++) {
-		struct qp_stats *q = &g_array_index(td->qps, struct qp_stats, i);
-		const iwarp_conv *ic = print_qp(q->qp);
+		struct iwarp_qp_stats *q = &g_array_index(td->qps, struct iwarp_qp_stats, i);
+		const iwarp_conv *ic = print_qp(convs, q->qp);
 		if (ic) {
 			const struct iws_mpa_conn *m = iwarp_conv_mpa(ic);
 			if (m->state == IWS_MPA_ST_FULL || m->state == IWS_MPA_ST_REJECTED)
@@ -359,13 +371,14 @@ static void ops_draw(void *p)
 		if (ic)
 			print_tcp(ic);
 	}
+	g_hash_table_destroy(convs);
 	print_rule(raw);
 }
 
 static void ops_finish(void *p)
 {
 	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
-	qps_clear(td->qps);
+	iwarp_qps_clear(td->qps);
 	g_array_free(td->qps, TRUE);
 	g_free(td);
 }
@@ -379,7 +392,7 @@ static void text_tap_init(const char *opt_arg, const char *name, gboolean raw, t
 	if (opt_arg && strncmp(opt_arg, name, n) == 0 && opt_arg[n] == ',')
 		filter = opt_arg + n + 1;
 	iwarp_ops_tapdata *td = g_new0(iwarp_ops_tapdata, 1);
-	td->qps = g_array_new(FALSE, FALSE, sizeof(struct qp_stats));
+	td->qps = g_array_new(FALSE, FALSE, sizeof(struct iwarp_qp_stats));
 	td->filtered = filter && *filter;
 	td->raw = raw;
 	GString *err = register_tap_listener("iwarp", td, filter, TL_REQUIRES_NOTHING, ops_reset, packet, draw,
@@ -450,6 +463,7 @@ static void nvme_draw(void *p)
 	gboolean raw = td->raw;
 	int tw = raw ? TIME_W_RAW : TIME_W;
 	add_leftovers(td, TRUE);
+	GHashTable *convs = convs_by_qp();
 	print_rule(raw);
 	printf("NVMe over Fabrics commands (iwarpscope %s)\n", IWS_VERSION_STRING);
 	printf("Latency: command capsule to completion; Data: first to last RDMA data message; complete commands, in %s\n",
@@ -457,10 +471,10 @@ static void nvme_draw(void *p)
 	printf("IOPS: complete commands per second from the first one's start to the last one's end, over %d or more\n",
 	       IWS_NVME_IOPS_MIN);
 	for (guint i = 0; i < td->qps->len; i++) {
-		struct qp_stats *q = &g_array_index(td->qps, struct qp_stats, i);
+		struct iwarp_qp_stats *q = &g_array_index(td->qps, struct iwarp_qp_stats, i);
 		if (!q->nv.n)
 			continue;
-		print_qp(q->qp);
+		print_qp(convs, q->qp);
 		/* the raw form on one line per command; the readable one in two
 		 * tables (latency, then the data phase) of readable width */
 		printf("\n  %-4s %-20s %7s %8s %6s %12s %7s", "Qid", "Command", "Count", "Complete", "Errors", "Bytes", "IOPS");
@@ -497,6 +511,7 @@ static void nvme_draw(void *p)
 			}
 		}
 	}
+	g_hash_table_destroy(convs);
 	print_rule(raw);
 }
 
@@ -511,364 +526,6 @@ static stat_tap_ui iwarp_nvme_ui = {
 	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,nvme", text_stat_init, 0, NULL
 };
 
-/* ---- GUI: Statistics > Service Response Time > iWARP Operations / iWARP NVMe-oF Commands ----
- *
- * Tables of the same numbers for Wireshark's statistics dialog (and
- * `tshark -z iwarp,table` / `-z iwarp,nvme_table`). Integers are integers,
- * a cell with nothing to show (no latency for a Write, no ACK seen) is empty
- * (TABLE_ITEM_NONE), times are microseconds. Operations: a row per QP and
- * type, a row per QP ("all"), then the whole capture (QP empty) per type and
- * "all". tshark's text printer of these tables stops a row at its first
- * empty cell: `-z iwarp,ops` / `-z iwarp,nvme` are the text forms. */
-
-static GArray *gui_qps;          /* struct qp_stats of the table being shown */
-static GArray *gui_nvme_qps;     /* ... of the NVMe-oF table */
-static struct qp_stats gui_total;  /* every QP's operations (QP empty) */
-static gboolean gui_total_init;
-
-/* Operations table columns */
-enum { GC_QP, GC_OP, GC_COUNT, GC_COMPLETE, GC_BYTES, GC_TPUT, GC_MIN, GC_MEAN, GC_P50, GC_P99, GC_MAX, GC_RETRANS,
-       GC_STALL, GC_ACK50, GC_ACK99, GC_N };
-
-static stat_tap_table_item iwarp_gui_fields[GC_N] = {
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "QP", "%u" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Operation", "%s" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Count", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Complete", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Bytes", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "kbit/s", "%u" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Min (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Mean (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "P50 (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "P99 (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Max (ms)", "%s" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Retrans", "%u" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Stall (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Ack P50 (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Ack P99 (ms)", "%s" },
-};
-
-static void cell_uint(stat_tap_table_item_type *c, guint64 v)
-{
-	if (v <= G_MAXUINT) {
-		c->type = TABLE_ITEM_UINT;
-		c->value.uint_value = (guint)v;
-	} else {
-		c->type = TABLE_ITEM_FLOAT;  /* past 2^32: still the number */
-		c->value.float_value = (double)v;
-	}
-}
-
-/* A time cell: milliseconds with 3 decimals, as Wireshark's service
- * response time tables show times (a float cell would show 6 decimals in
- * the GUI). Text, padded on the left to a fixed width so that sorting the
- * column (text order) sorts the times; the cell owns its string. */
-#define GUI_MS_WIDTH 11
-static void cell_ms(stat_tap_table_item_type *c, gint64 ns)
-{
-	char buf[40];
-	c->type = TABLE_ITEM_STRING;
-	c->value.string_value = g_strdup_printf("%*s", GUI_MS_WIDTH, fmt_time(buf, sizeof(buf), ns, FALSE));
-}
-
-static void cell_str(stat_tap_table_item_type *c, const char *s)
-{
-	c->type = TABLE_ITEM_STRING;
-	c->value.string_value = g_strdup(s);
-}
-
-static void cell_free(stat_tap_table_item_type *c)
-{
-	if (c && c->type == TABLE_ITEM_STRING) {
-		g_free((char *)c->value.string_value);
-		c->value.string_value = NULL;
-	}
-}
-
-/* Row *row of t becomes it (n cells, whose strings it takes); *row moves on. */
-static void table_put_row(stat_tap_table *t, guint *row, guint n, stat_tap_table_item_type *it)
-{
-	if (*row < t->num_elements) {
-		for (guint f = 0; f < n; f++) {
-			cell_free(stat_tap_get_field_data(t, *row, f));
-			stat_tap_set_field_data(t, *row, f, &it[f]);
-		}
-	} else {
-		stat_tap_init_table_row(t, *row, n, it);
-	}
-	(*row)++;
-}
-
-/* A row of empty cells. */
-static void cells_none(stat_tap_table_item_type *it, guint n)
-{
-	memset(it, 0, n * sizeof(*it));
-	for (guint f = 0; f < n; f++)
-		it[f].type = TABLE_ITEM_NONE;
-}
-
-/* Count, bytes and the time span of the operations of a row. */
-struct gui_row {
-	guint64 count, complete, bytes, retrans;
-	gint64 stall_ns;
-};
-
-static void row_add(struct gui_row *r, const struct iws_op_stats *o)
-{
-	r->count += o->count;
-	r->complete += o->complete;
-	r->bytes += o->bytes;
-	r->retrans += o->retransmissions;
-	r->stall_ns += o->stall_ns;
-}
-
-/* One row: QP (G_MAXUINT64: the whole capture), name, its sums, the
- * latency and delivery distributions (NULL: empty cells). */
-static void gui_set_row(stat_tap_table *t, guint *row, guint64 qp, const char *name, const struct gui_row *r,
-			gint64 span_ns, struct iws_latency *lat, struct iws_latency *ack)
-{
-	stat_tap_table_item_type it[GC_N];
-	cells_none(it, GC_N);
-	if (qp != G_MAXUINT64)
-		cell_uint(&it[GC_QP], qp);
-	cell_str(&it[GC_OP], name);
-	cell_uint(&it[GC_COUNT], r->count);
-	cell_uint(&it[GC_COMPLETE], r->complete);
-	cell_uint(&it[GC_BYTES], r->bytes);
-	if (span_ns > 0)
-		cell_uint(&it[GC_TPUT], (guint64)((double)r->bytes * 8e6 / (double)span_ns));
-	if (lat && lat->count) {
-		cell_ms(&it[GC_MIN], lat->min);
-		cell_ms(&it[GC_MEAN], iws_latency_mean(lat));
-		cell_ms(&it[GC_P50], iws_latency_quantile(lat, 0.5));
-		cell_ms(&it[GC_P99], iws_latency_quantile(lat, 0.99));
-		cell_ms(&it[GC_MAX], lat->max);
-	}
-	cell_uint(&it[GC_RETRANS], r->retrans);
-	cell_ms(&it[GC_STALL], r->stall_ns);
-	if (ack && ack->count) {
-		cell_ms(&it[GC_ACK50], iws_latency_quantile(ack, 0.5));
-		cell_ms(&it[GC_ACK99], iws_latency_quantile(ack, 0.99));
-	}
-	table_put_row(t, row, GC_N, it);
-}
-
-/* A QP's (or the capture's) rows: one per operation type, then "all". */
-static void gui_qp_rows(stat_tap_table *t, guint *row, guint64 qp, struct qp_stats *q)
-{
-	struct gui_row all;
-	memset(&all, 0, sizeof(all));
-	gint64 span = q->last_ns - q->first_ns;
-	for (int k = 0; k < IWS_OPT_COUNT; k++) {
-		struct iws_op_stats *o = &q->st.op[k];
-		if (!o->count)
-			continue;
-		struct gui_row r;
-		memset(&r, 0, sizeof(r));
-		row_add(&r, o);
-		row_add(&all, o);
-		gui_set_row(t, row, qp, iws_op_type_name((enum iws_op_type)k), &r, span, &o->latency, &o->delivery);
-	}
-	if (all.count)
-		gui_set_row(t, row, qp, "all", &all, span, NULL, NULL);
-}
-
-static void gui_fill(stat_tap_table *t)
-{
-	guint row = 0;
-	for (guint i = 0; i < gui_qps->len; i++)
-		gui_qp_rows(t, &row, g_array_index(gui_qps, struct qp_stats, i).qp,
-			    &g_array_index(gui_qps, struct qp_stats, i));
-	gui_qp_rows(t, &row, G_MAXUINT64, &gui_total);
-}
-
-static void gui_total_reset(void)
-{
-	if (gui_total_init) {
-		iws_qp_stats_free(&gui_total.st);
-		iws_nvme_stats_free(&gui_total.nv);
-	}
-	memset(&gui_total, 0, sizeof(gui_total));
-	iws_qp_stats_init(&gui_total.st);
-	iws_nvme_stats_init(&gui_total.nv);
-	gui_total_init = TRUE;
-}
-
-static void gui_init(stat_tap_table_ui *ui)
-{
-	stat_tap_table *t = stat_tap_init_table("iWARP operations", GC_N, 0, "iwarp.rdmap.qp == %d");
-	stat_tap_add_table(ui, t);
-	if (!gui_qps)
-		gui_qps = g_array_new(FALSE, FALSE, sizeof(struct qp_stats));
-	gui_total_reset();
-}
-
-static void gui_nvme_fill(stat_tap_table *t);
-
-/* Both tables: the operations (or NVMe commands) a frame reported, or at
- * the capture's end those still in flight, into the table's rows. */
-static tap_packet_status gui_tap(void *p, const void *data, gboolean nvme)
-{
-	stat_data_t *sd = (stat_data_t *)p;
-	const iwarp_frame_rec *fr = (const iwarp_frame_rec *)data;
-	GArray *qps = nvme ? gui_nvme_qps : gui_qps;
-	if (!qps)
-		return TAP_PACKET_DONT_REDRAW;
-	if (!fr->ic)
-		add_leftovers_to(qps, nvme ? NULL : &gui_total, nvme);
-	else if (nvme && fr->nvme)
-		add_nvme(qps, fr->nvme);
-	else if (!nvme && fr->ops) {
-		add_ops(qps, fr->ic->qp, fr->ops);
-		add_ops_to(&gui_total, fr->ops);
-	} else
-		return TAP_PACKET_DONT_REDRAW;
-	stat_tap_table *t = g_array_index(sd->stat_tap_data->tables, stat_tap_table *, 0);
-	if (nvme)
-		gui_nvme_fill(t);
-	else
-		gui_fill(t);
-	return TAP_PACKET_REDRAW;
-}
-
-static tap_packet_status gui_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
-				    tap_flags_t flags)
-{
-	(void)pinfo;
-	(void)edt;
-	(void)flags;
-	return gui_tap(p, data, FALSE);
-}
-
-static void gui_reset(stat_tap_table *t)
-{
-	(void)t;
-	if (gui_qps)
-		qps_clear(gui_qps);
-	gui_total_reset();
-}
-
-static void gui_free_item(stat_tap_table *t, guint row, guint column, stat_tap_table_item_type *field)
-{
-	(void)t;
-	(void)row;
-	(void)column;
-	cell_free(field);  /* every string cell owns its string */
-}
-
-static stat_tap_table_ui iwarp_gui_table = {
-	REGISTER_STAT_GROUP_RESPONSE_TIME,
-	"iWARP Operations",
-	"iwarp",
-	"iwarp,table",
-	gui_init,
-	gui_packet,
-	gui_reset,
-	gui_free_item,
-	NULL,
-	GC_N, iwarp_gui_fields,
-	0, NULL,
-	NULL,
-	0
-};
-
-/* NVMe-oF commands table: a row per QP, queue and command type. */
-enum { NC_QP, NC_QID, NC_CMD, NC_COUNT, NC_COMPLETE, NC_ERRORS, NC_BYTES, NC_IOPS, NC_MIN, NC_MEAN, NC_P50, NC_P99,
-       NC_MAX, NC_DATA50, NC_DATA99, NC_N };
-
-static stat_tap_table_item iwarp_gui_nvme_fields[NC_N] = {
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "QP", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Qid", "%u" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Command", "%s" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Count", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Complete", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Errors", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Bytes", "%u" },
-	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "IOPS", "%u" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Min (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Mean (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "P50 (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "P99 (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Max (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Data P50 (ms)", "%s" },
-	{ TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Data P99 (ms)", "%s" },
-};
-
-static void gui_nvme_fill(stat_tap_table *t)
-{
-	guint row = 0;
-	for (guint i = 0; i < gui_nvme_qps->len; i++) {
-		struct qp_stats *q = &g_array_index(gui_nvme_qps, struct qp_stats, i);
-		for (guint k = 0; k < q->nv.n; k++) {
-			struct iws_nvme_op_stats *o = &q->nv.e[k];
-			stat_tap_table_item_type it[NC_N];
-			cells_none(it, NC_N);
-			cell_uint(&it[NC_QP], q->qp);
-			if (o->qid >= 0)
-				cell_uint(&it[NC_QID], (guint64)o->qid);
-			cell_str(&it[NC_CMD], o->op);
-			cell_uint(&it[NC_COUNT], o->count);
-			cell_uint(&it[NC_COMPLETE], o->complete);
-			cell_uint(&it[NC_ERRORS], o->errors);
-			cell_uint(&it[NC_BYTES], o->bytes);
-			if (iws_nvme_op_has_iops(o))
-				cell_uint(&it[NC_IOPS], iws_nvme_op_iops(o));
-			if (o->latency.count) {
-				cell_ms(&it[NC_MIN], o->latency.min);
-				cell_ms(&it[NC_MEAN], iws_latency_mean(&o->latency));
-				cell_ms(&it[NC_P50], iws_latency_quantile(&o->latency, 0.5));
-				cell_ms(&it[NC_P99], iws_latency_quantile(&o->latency, 0.99));
-				cell_ms(&it[NC_MAX], o->latency.max);
-			}
-			if (o->data.count) {
-				cell_ms(&it[NC_DATA50], iws_latency_quantile(&o->data, 0.5));
-				cell_ms(&it[NC_DATA99], iws_latency_quantile(&o->data, 0.99));
-			}
-			table_put_row(t, &row, NC_N, it);
-		}
-	}
-}
-
-static void gui_nvme_init(stat_tap_table_ui *ui)
-{
-	stat_tap_table *t = stat_tap_init_table("NVMe-oF commands", NC_N, 0, "iwarp.rdmap.qp == %d");
-	stat_tap_add_table(ui, t);
-	if (!gui_nvme_qps)
-		gui_nvme_qps = g_array_new(FALSE, FALSE, sizeof(struct qp_stats));
-}
-
-static tap_packet_status gui_nvme_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
-					 tap_flags_t flags)
-{
-	(void)pinfo;
-	(void)edt;
-	(void)flags;
-	return gui_tap(p, data, TRUE);
-}
-
-static void gui_nvme_reset(stat_tap_table *t)
-{
-	(void)t;
-	if (gui_nvme_qps)
-		qps_clear(gui_nvme_qps);
-}
-
-static stat_tap_table_ui iwarp_gui_nvme_table = {
-	REGISTER_STAT_GROUP_RESPONSE_TIME,
-	"iWARP NVMe-oF Commands",
-	"iwarp",
-	"iwarp,nvme_table",
-	gui_nvme_init,
-	gui_nvme_packet,
-	gui_nvme_reset,
-	gui_free_item,
-	NULL,
-	NC_N, iwarp_gui_nvme_fields,
-	0, NULL,
-	NULL,
-	0
-};
-
 void iwarp_stats_register(void)
 {
 	iwarp_tap = register_tap("iwarp");
@@ -876,6 +533,5 @@ void iwarp_stats_register(void)
 	register_stat_tap_ui(&iwarp_nvme_ui, (void *)&nvme_text);
 	register_stat_tap_ui(&iwarp_ops_raw_ui, (void *)&ops_raw_text);
 	register_stat_tap_ui(&iwarp_nvme_raw_ui, (void *)&nvme_raw_text);
-	register_stat_tap_table_ui(&iwarp_gui_table);
-	register_stat_tap_table_ui(&iwarp_gui_nvme_table);
+	iwarp_stats_gui_register();
 }
