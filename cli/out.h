@@ -117,6 +117,16 @@ void report_write_html(FILE *f, const struct report *r, struct pagedata *p);
  * connection is not iWARP, and what to try; every line starts with pre. */
 void silence_write(FILE *f, const struct report *r, const char *pre);
 
+/* ---- doctor (out_doctor.c): the interop doctor's findings ---- */
+void doctor_write(FILE *f, const struct report *r);
+/* Does a finding match --fail-on's rule ids or severities? */
+bool doctor_fails(const struct report *r);
+/* Over the QPs reported: findings (rule and direction) per severity, and
+ * how many QPs have any. */
+void doctor_counts(const struct report *r, uint64_t by_sev[3], uint32_t *qps_with);
+/* The rule catalogue (doctor --rules), as text, JSON or JSON lines. */
+void doctor_rules_write(FILE *f, enum out_format fmt);
+
 /* Problems in the report, for --fail-on (FAIL_* bits). */
 unsigned report_findings(const struct report *r);
 
