@@ -183,6 +183,8 @@ void iws_doctor_pdu(struct iws_doctor *d, const struct iws_stream *eng, const st
 	}
 	d->dir[p->dir].fpdus++;
 	doc_mpa_fpdu(d, eng, p);
+	if (d->dir[p->dir].garbled)
+		return;
 	doc_frame_fpdu(d, p);
 	doc_rdma_fpdu(d, eng, p);
 }

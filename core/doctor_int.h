@@ -79,6 +79,9 @@ struct doc_dir {
 	bool loss;                  /* octets of it were lost or not framed: continuity
 				     * across them is not the sender's fault */
 	uint32_t marker_devs;       /* IWS_MARKER_DEV_* named already */
+	bool markers_checked;       /* the octets at SeqStart were held against M */
+	bool garbled;               /* ... and contradict it: its FPDUs are misframed,
+				     * what they seem to say is not the sender's */
 	struct doc_recent *recent;  /* DOC_RECENT of them, from its first FPDU */
 	uint32_t rhead, rn;
 };

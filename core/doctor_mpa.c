@@ -164,12 +164,59 @@ void doc_mpa_frame(struct iws_doctor *d, const struct iws_stream *eng, const str
 	d->rtr_due = c && c->p2p && c->rtr;
 }
 
+/*
+ * RFC 5044 §4.3: with markers negotiated for a direction, a marker (all
+ * zeros: reserved 0, FPDUPTR 0) sits at its SeqStart; an FPDU's
+ * ULPDU_Length never reads 0 there. held against M once the octets and
+ * both frames are known; returns 1 (markers missing), 2 (markers not
+ * negotiated but there), 0 (as negotiated, or not known).
+ */
+static int markers_contradict(const struct iws_doctor *d, const struct iws_stream *eng, uint8_t dir,
+			      uint32_t *word, uint64_t *frame)
+{
+	if (!d->have_req || !d->have_rep || d->rep.reject)
+		return 0;
+	int init = iws_stream_init_side(eng);
+	const struct doc_peek *pk = &d->side[dir == IWS_DIR_I2R ? init : !init].seqstart;
+	if (!pk->done)
+		return 0;
+	bool negotiated = dir == IWS_DIR_I2R ? d->rep.markers : d->req.markers;
+	*word = iws_be32(pk->buf);
+	*frame = pk->frame;
+	return negotiated && *word != 0 ? 1 : !negotiated && *word == 0 ? 2 : 0;
+}
+
+/* The direction's first FPDU: when the octets at SeqStart contradict the
+ * markers negotiated and the engine's framing of it made no DDP segment
+ * (it followed the negotiation, not the octets), the negotiation is the
+ * fault and what the misframed FPDUs seem to say is not the sender's.
+ * (A sender whose grid is only shifted, RFC 5044 §4.3 broken otherwise, is
+ * framed by the engine and named by the marker rules.) */
+static void first_fpdu_markers(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
+{
+	struct doc_dir *dd = &d->dir[p->dir];
+	if (dd->markers_checked)
+		return;
+	uint32_t word;
+	uint64_t frame;
+	int how = markers_contradict(d, eng, p->dir, &word, &frame);
+	if (!how)
+		return;
+	dd->markers_checked = true;
+	if (p->msg)
+		return;
+	dd->garbled = true;
+	dd->loss = true;
+	doc_fire(d, IWS_RULE_MPA_MARKERS_NEGOTIATION, p->dir, frame, (uint64_t)how, word, 0);
+}
+
 /* RFC 6581 §7: after the Reply of a peer-to-peer set-up the initiator's
  * first FPDU is the zero-length message the Reply selected, and the
  * responder sends nothing before it arrives. */
 void doc_mpa_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
 {
-	if (!d->rtr_due)
+	first_fpdu_markers(d, eng, p);
+	if (!d->rtr_due || d->dir[p->dir].garbled)
 		return;
 	const struct iws_mpa_conn *c = iws_stream_mpa(eng);
 	uint8_t rtr = c ? c->rtr : 0;
@@ -192,24 +239,15 @@ void doc_mpa_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const stru
 	doc_fire(d, IWS_RULE_MPA_RTR_MISMATCH, IWS_DIR_I2R, p->frame, 1, what, rtr);
 }
 
-/* The markers negotiated against the first octets after each SeqStart, for
- * a direction whose FPDUs could not be framed: a marker is all zeros there
- * (reserved 0, FPDUPTR 0), which an FPDU's ULPDU_Length never is. */
+/* A direction that never gave an FPDU: its octets at SeqStart against the
+ * markers negotiated (the engine could not frame them at all). */
 void doc_mpa_finish(struct iws_doctor *d, const struct iws_stream *eng)
 {
-	if (!d->have_req || !d->have_rep || d->rep.reject)
-		return;
-	int init = iws_stream_init_side(eng);
 	for (uint8_t dir = 0; dir < 2; dir++) {
-		int side = dir == IWS_DIR_I2R ? init : !init;
-		const struct doc_peek *pk = &d->side[side].seqstart;
-		if (!pk->done || d->dir[dir].fpdus)
-			continue;
-		bool negotiated = dir == IWS_DIR_I2R ? d->rep.markers : d->req.markers;
-		uint32_t word = iws_be32(pk->buf);
-		if (negotiated && word != 0)
-			doc_fire(d, IWS_RULE_MPA_MARKERS_NEGOTIATION, dir, pk->frame, 1, word, 0);
-		else if (!negotiated && word == 0)
-			doc_fire(d, IWS_RULE_MPA_MARKERS_NEGOTIATION, dir, pk->frame, 2, 0, 0);
+		uint32_t word;
+		uint64_t frame;
+		int how = d->dir[dir].fpdus ? 0 : markers_contradict(d, eng, dir, &word, &frame);
+		if (how)
+			doc_fire(d, IWS_RULE_MPA_MARKERS_NEGOTIATION, dir, frame, (uint64_t)how, word, 0);
 	}
 }
