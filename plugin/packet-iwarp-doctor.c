@@ -120,6 +120,12 @@ static tap_packet_status doctor_packet(void *p, packet_info *pinfo, epan_dissect
 	return TAP_PACKET_DONT_REDRAW;  /* the findings are the connections', read at draw time */
 }
 
+static gint by_qp(gconstpointer a, gconstpointer b)
+{
+	const iwarp_conv *x = *(const iwarp_conv *const *)a, *y = *(const iwarp_conv *const *)b;
+	return x->qp < y->qp ? -1 : x->qp > y->qp;
+}
+
 static void doctor_draw(void *p)
 {
 	(void)p;
@@ -130,9 +136,14 @@ static void doctor_draw(void *p)
 	uint64_t sev[IWS_SEVERITY_COUNT] = { 0, 0, 0 };
 	guint32 nqps = 0, with = 0;
 	char line[1024];
+	/* in QP (tcp.stream) order, as the CLI lists them */
+	GPtrArray *convs = g_ptr_array_new();
 	wmem_list_t *l = iwarp_conversations();
-	for (wmem_list_frame_t *lf = l ? wmem_list_head(l) : NULL; lf; lf = wmem_list_frame_next(lf)) {
-		const iwarp_conv *ic = (const iwarp_conv *)wmem_list_frame_data(lf);
+	for (wmem_list_frame_t *lf = l ? wmem_list_head(l) : NULL; lf; lf = wmem_list_frame_next(lf))
+		g_ptr_array_add(convs, wmem_list_frame_data(lf));
+	g_ptr_array_sort(convs, by_qp);
+	for (guint i = 0; i < convs->len; i++) {
+		const iwarp_conv *ic = (const iwarp_conv *)g_ptr_array_index(convs, i);
 		guint32 n;
 		const struct iws_finding_sum *s = iws_doctor_sums(ic->doc, &n);
 		char *a = iwarp_endpoint_str(NULL, ic, IWS_DIR_I2R);
@@ -147,6 +158,7 @@ static void doctor_draw(void *p)
 			fputs(iws_finding_sum_text(line, sizeof(line), &s[k]), stdout);
 		}
 	}
+	g_ptr_array_free(convs, TRUE);
 	fputs(iws_doctor_total_text(line, sizeof(line), nqps, with, sev), stdout);
 	printf("==================================================================================================================================\n");
 }
