@@ -152,6 +152,7 @@ void iws_doctor_segment(struct iws_doctor *d, const struct iws_stream *eng, int 
 	struct doc_side *s = &d->side[side];
 	if (seg->flags & IWS_TCP_SYN) {
 		s->syn = true;
+		s->isn = seg->seq;
 		uint16_t mss = iws_tcp_opt_mss(opts, opts_len);
 		if (mss)
 			s->mss = mss;

@@ -38,6 +38,7 @@ struct doc_peek {
 
 struct doc_side {
 	bool syn;
+	uint32_t isn;               /* its SYN's sequence number (syn) */
 	uint16_t mss;               /* the MSS its SYN advertised (0: unknown) */
 	struct doc_seg *ring;       /* DOC_RING entries, oldest at (head - n) */
 	uint32_t head, n;

@@ -44,8 +44,9 @@ static void peek_want(struct iws_doctor *d, int side, struct doc_peek *pk, uint3
 		peek_feed(pk, d->cur_seq, d->cur_payload, d->cur_cap, d->cur_frame);
 }
 
-/* A side's first octets are known: is it the key it must send? */
-static void key_seen(struct iws_doctor *d, const struct iws_stream *eng, int side)
+/* A side's first octets are known (seg brought the last of them): is it
+ * the key it must send? */
+static void key_seen(struct iws_doctor *d, const struct iws_stream *eng, int side, const struct iws_tcp_seg *seg)
 {
 	struct doc_side *s = &d->side[side], *o = &d->side[!side];
 	const uint8_t *b = s->start.buf;
@@ -68,9 +69,10 @@ static void key_seen(struct iws_doctor *d, const struct iws_stream *eng, int sid
 		doc_fire(d, IWS_RULE_MPA_PD_LEN, dir, frame, pd, 1, 0);
 	if (o->key == type)
 		doc_fire(d, IWS_RULE_MPA_KEY, dir, frame, type == IWS_MPA_REQUEST ? 2 : 3, 0, 0);
-	else if (type == IWS_MPA_REPLY && o->start.want && !o->start.done)
-		/* the other side's stream start is known and nothing came yet:
-		 * RFC 5044 §7.1.2, the responder waits for the Request */
+	else if (type == IWS_MPA_REPLY && o->syn && (seg->flags & IWS_TCP_ACK) && seg->ack == o->isn + 1)
+		/* RFC 5044 §7.1.2: the responder waits for the Request; this
+		 * Reply's sender had not received one octet from its peer (its
+		 * ACK says so, whatever the capture missed) */
 		doc_fire(d, IWS_RULE_MPA_KEY, dir, frame, 4, 0, 0);
 }
 
@@ -82,7 +84,7 @@ void doc_mpa_segment(struct iws_doctor *d, const struct iws_stream *eng, int sid
 	bool was = s->start.done;
 	peek_feed(&s->start, d->cur_seq, d->cur_payload, d->cur_cap, seg->frame);
 	if (!was && s->start.done)
-		key_seen(d, eng, side);
+		key_seen(d, eng, side, seg);
 	peek_feed(&s->seqstart, d->cur_seq, d->cur_payload, d->cur_cap, seg->frame);
 }
 
