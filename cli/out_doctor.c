@@ -48,8 +48,7 @@ static void finding_json(struct jsonw *j, const struct conn *c, const struct iws
 	jw_obj_end(j);
 }
 
-/* The QP's findings (NULL, 0 when it had no doctor). */
-static const struct iws_finding_sum *qp_sums(const struct conn *c, uint32_t *n)
+const struct iws_finding_sum *doctor_findings(const struct conn *c, uint32_t *n)
 {
 	return iws_doctor_sums(c->doc, n);
 }
@@ -61,7 +60,7 @@ void doctor_counts(const struct report *r, uint64_t by_sev[IWS_SEVERITY_COUNT], 
 	const struct conn *c;
 	for (uint32_t i = 0; (c = analysis_next_qp(r->a, &i)) != NULL;) {
 		uint32_t n;
-		const struct iws_finding_sum *s = qp_sums(c, &n);
+		const struct iws_finding_sum *s = doctor_findings(c, &n);
 		if (n)
 			(*qps_with)++;
 		for (uint32_t k = 0; k < n; k++)
@@ -81,7 +80,7 @@ static void doctor_json(FILE *f, const struct report *r)
 	for (uint32_t i = 0; (c = analysis_next_qp(r->a, &i)) != NULL;) {
 		char a[64], b[64];
 		uint32_t n;
-		const struct iws_finding_sum *s = qp_sums(c, &n);
+		const struct iws_finding_sum *s = doctor_findings(c, &n);
 		nqps++;
 		jw_obj(&j);
 		jw_ku64(&j, "qp", c->stream);
@@ -118,7 +117,7 @@ static void doctor_jsonl(FILE *f, const struct report *r)
 	const struct conn *c;
 	for (uint32_t i = 0; (c = analysis_next_qp(r->a, &i)) != NULL;) {
 		uint32_t n;
-		const struct iws_finding_sum *s = qp_sums(c, &n);
+		const struct iws_finding_sum *s = doctor_findings(c, &n);
 		for (uint32_t k = 0; k < n; k++) {
 			finding_json(&j, c, &s[k], true);
 			jw_flush_line(&j, f);
@@ -135,7 +134,7 @@ static void doctor_text(FILE *f, const struct report *r)
 	for (uint32_t i = 0; (c = analysis_next_qp(r->a, &i)) != NULL;) {
 		char a[64], b[64];
 		uint32_t n;
-		const struct iws_finding_sum *s = qp_sums(c, &n);
+		const struct iws_finding_sum *s = doctor_findings(c, &n);
 		nqps++;
 		fprintf(f, "QP %u  %s -> %s%s\n", c->stream, conn_ep_str(c, IWS_DIR_I2R, a),
 			conn_ep_str(c, IWS_DIR_R2I, b), n ? "" : "  no findings");
@@ -171,7 +170,7 @@ bool doctor_fails(const struct report *r)
 	const struct conn *c;
 	for (uint32_t i = 0; (c = analysis_next_qp(r->a, &i)) != NULL;) {
 		uint32_t n;
-		const struct iws_finding_sum *s = qp_sums(c, &n);
+		const struct iws_finding_sum *s = doctor_findings(c, &n);
 		for (uint32_t k = 0; k < n; k++)
 			if ((o->fail_rules >> s[k].rule & 1) ||
 			    (o->fail_severities >> iws_rule_info(s[k].rule)->severity & 1))
