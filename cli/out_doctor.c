@@ -37,6 +37,9 @@ static void finding_json(struct jsonw *j, const struct conn *c, const struct iws
 	bool frac = fraction_rule(s->rule);
 	jw_kou64(j, "of", frac, s->of);
 	jw_kou64(j, "permille", frac, iws_permille(s->count, s->of));
+	/* the most an occurrence measured, where the catalogue says what */
+	jw_kou64(j, "max", ri->max_what != NULL, s->max_value);
+	jw_kostr(j, "max_what", ri->max_what);
 	jw_ku64(j, "first_frame", s->first_frame);
 	jw_ku64(j, "last_frame", s->last_frame);
 	jw_key(j, "frames");
@@ -198,6 +201,7 @@ void doctor_rules_write(FILE *f, enum out_format fmt)
 			jw_kstr(&j, "meaning", ri->meaning);
 			jw_kstr(&j, "example", ri->example);
 			jw_kstr(&j, "scenario", ri->scenario);
+			jw_kostr(&j, "max_what", ri->max_what);
 			jw_obj_end(&j);
 			if (fmt == FMT_JSONL)
 				jw_flush_line(&j, f);

@@ -115,7 +115,7 @@ void doc_fire(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t fr
 			seen = s->samples[i] == frame;
 		if (!seen && s->nsamples < IWS_DOCTOR_SAMPLES)
 			s->samples[s->nsamples++] = frame;
-		if (v0 > s->max_value)
+		if (iws_rule_info(rule)->max_what && v0 > s->max_value)
 			s->max_value = v0;
 		s->of = measure_of(d, rule, dir);
 	}
@@ -477,6 +477,8 @@ const char *iws_finding_sum_text(char *buf, size_t len, const struct iws_finding
 		uint64_t pm = iws_permille(s->count, s->of);
 		add(buf, len, &n, " of %" PRIu64 " FPDUs (%" PRIu64 ".%" PRIu64 "%%)", s->of, pm / 10, pm % 10);
 	}
+	if (ri->max_what)
+		add(buf, len, &n, ", at most %" PRIu64 " %s", s->max_value, ri->max_what);
 	add(buf, len, &n, "  frames %" PRIu64 "..%" PRIu64 ":", s->first_frame, s->last_frame);
 	for (uint32_t m = 0; m < s->nsamples; m++)
 		add(buf, len, &n, " %" PRIu64, s->samples[m]);

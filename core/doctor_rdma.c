@@ -23,7 +23,7 @@
 void doc_rdma_segment(struct iws_doctor *d, const struct iws_stream *eng, int side, const struct iws_tcp_seg *seg)
 {
 	/* A window of 0 stops the peer's Read Responses (or Requests) until it
-	 * opens again (RFC 9293 §3.8.6.2). */
+	 * opens again (RFC 9293 §3.8.6). */
 	if (seg->win == 0 && (seg->flags & IWS_TCP_ACK) && !(seg->flags & (IWS_TCP_SYN | IWS_TCP_RST)) &&
 	    d->reads_out && iws_stream_is_iwarp(eng))
 		doc_fire(d, IWS_RULE_CONN_ZERO_WINDOW_READS, doc_dir_of(eng, side), seg->frame, d->reads_out, 0, 0);

@@ -87,7 +87,8 @@ static const struct iws_rule_info rules[IWS_RULE_COUNT] = {
 		"FPDUs longer than the receiver's MSS (its SYN's option): they cannot travel in one "
 		"TCP segment; siw with GSO does it on purpose, RNICs size FPDUs to the MSS.",
 		"FPDUs of 9000 octets towards an MSS of 1460",
-		"doctor-framing-fpdu-over-mss" },
+		"doctor-framing-fpdu-over-mss",
+		"octets (the longest FPDU)" },
 	[IWS_RULE_FRAMING_FPDU_SPLIT] = { "framing.fpdu_split", "RFC 5044 §4.5, App. A", P,
 		IWS_MEASURE_FPDUS, "FPDU split across TCP segments",
 		"FPDUs carried in more than one TCP segment: a receiver that places data straight "
@@ -209,7 +210,8 @@ static const struct iws_rule_info rules[IWS_RULE_COUNT] = {
 		"More RDMA Read (and Atomic) Requests outstanding than the peer's negotiated IRD: "
 		"the peer terminates or stalls; the application's ORD is larger than agreed.",
 		"9 Reads outstanding towards an IRD of 8",
-		"doctor-rdmap-ird-exceeded" },
+		"doctor-rdmap-ird-exceeded",
+		"Read/Atomic Requests outstanding" },
 	[IWS_RULE_RDMAP_READ_RESPONSE_SIZE] = { "rdmap.read_response_size", "RFC 5040 §5.2", E,
 		IWS_MEASURE_NONE, "Read Response shorter than requested",
 		"A Read's responses end (L=1) with fewer octets than its Read Request asked for.",
@@ -238,19 +240,22 @@ static const struct iws_rule_info rules[IWS_RULE_COUNT] = {
 		"A side reset the connection while RDMA operations were outstanding: they never "
 		"complete (an application killed, a stack that aborts instead of terminating).",
 		"RST with 3 Reads outstanding",
-		"doctor-conn-rst-outstanding" },
+		"doctor-conn-rst-outstanding",
+		"operations outstanding" },
 	[IWS_RULE_CONN_FIN_OUTSTANDING] = { "conn.fin_outstanding", "RFC 5040 §6.2", D, IWS_MEASURE_NONE,
 		"FIN with operations outstanding",
 		"A side closed the connection while RDMA operations were outstanding: the stream is "
 		"torn down under them.",
 		"FIN with 2 Reads outstanding",
-		"doctor-conn-fin-outstanding" },
-	[IWS_RULE_CONN_ZERO_WINDOW_READS] = { "conn.zero_window_reads", "RFC 9293 §3.8.6.2", P,
+		"doctor-conn-fin-outstanding",
+		"operations outstanding" },
+	[IWS_RULE_CONN_ZERO_WINDOW_READS] = { "conn.zero_window_reads", "RFC 9293 §3.8.6", P,
 		IWS_MEASURE_NONE, "zero window with Reads outstanding",
 		"A receive window of 0 advertised while RDMA Reads are outstanding: Read "
 		"Responses (or Requests) stall until the receiver opens it.",
 		"window 0 from the requester with 4 Reads outstanding",
-		"doctor-conn-zero-window-reads" },
+		"doctor-conn-zero-window-reads",
+		"Reads outstanding" },
 };
 
 #undef E

@@ -57,8 +57,9 @@ struct iws_finding_sum {
 	uint32_t nsamples;
 	uint64_t of;                /* fraction rules (rules.h measure): the direction's
 				     * FPDUs measured; count / of is the fraction */
-	uint64_t max_value;         /* the largest v[0] seen (rule-specific, e.g. Reads
-				     * outstanding); 0 when the rule has none */
+	uint64_t max_value;         /* the most an occurrence measured, for the rules whose
+				     * iws_rule_info max_what says what (Reads outstanding,
+				     * an FPDU's octets); 0 for the others */
 	struct iws_finding first;   /* the first occurrence, for its words */
 };
 

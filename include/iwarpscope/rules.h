@@ -98,6 +98,9 @@ struct iws_rule_info {
 	const char *meaning;         /* one line: what it means in the field */
 	const char *example;         /* one line: how it looks on a real capture */
 	const char *scenario;        /* iwarpscope-gen scenario that shows it */
+	const char *max_what;        /* what an occurrence measures when the most of it
+				      * over the connection tells something ("Reads
+				      * outstanding"): the sums' max_value; else NULL */
 };
 
 /* NULL for a value out of range. */
