@@ -6,8 +6,10 @@
  *   fields        iwarp.rule (the rule id: `iwarp.rule == "mpa.rtr_mismatch"`),
  *                 iwarp.rule.severity, iwarp.rule.text, in an "iWARP doctor"
  *                 subtree of the frame that shows the occurrence;
- *   expert items  one per rule (iwarp.rule.<id>: errors as Error, deviations
- *                 as Warning, performance as Note), on those frames;
+ *   expert items  one per rule (iwarp.rule.<id>), on those frames: a rule
+ *                 error as a Warning, a deviation as a Note, performance as
+ *                 Chat (Wireshark keeps Error for what cannot be decoded:
+ *                 a broken rule is decoded, and told what it means);
  *   statistics    `tshark -z iwarp,doctor`: per QP each rule's count, first
  *                 and last frame, sample frames and fraction, printed as
  *                 `iwarpscope doctor` prints them (the core's words).
@@ -202,8 +204,8 @@ void iwarp_doctor_register(void)
 	for (int r = 0; r < IWS_RULE_COUNT; r++) {
 		const struct iws_rule_info *ri = iws_rule_info((enum iws_rule)r);
 		int group = ri->severity == IWS_SEVERITY_PERFORMANCE ? PI_SEQUENCE : PI_PROTOCOL;
-		int severity = ri->severity == IWS_SEVERITY_ERROR ? PI_ERROR
-			       : ri->severity == IWS_SEVERITY_DEVIATION ? PI_WARN : PI_NOTE;
+		int severity = ri->severity == IWS_SEVERITY_ERROR ? PI_WARN
+			       : ri->severity == IWS_SEVERITY_DEVIATION ? PI_NOTE : PI_CHAT;
 		ei_rule[r] = (expert_field)EI_INIT;
 		ei[r] = (ei_register_info){ &ei_rule[r],
 					    { g_strdup_printf("iwarp.rule.%s", ri->id), group, severity,
