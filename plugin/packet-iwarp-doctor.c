@@ -201,15 +201,15 @@ void iwarp_doctor_register(void)
 	static gint *ett[] = { &ett_doctor, &ett_finding };
 	/* One expert item per rule, named after it: iwarp.rule.mpa.rtr_mismatch. */
 	static ei_register_info ei[IWS_RULE_COUNT];
+	static char names[IWS_RULE_COUNT][64];
 	for (int r = 0; r < IWS_RULE_COUNT; r++) {
 		const struct iws_rule_info *ri = iws_rule_info((enum iws_rule)r);
 		int group = ri->severity == IWS_SEVERITY_PERFORMANCE ? PI_SEQUENCE : PI_PROTOCOL;
 		int severity = ri->severity == IWS_SEVERITY_ERROR ? PI_WARN
 			       : ri->severity == IWS_SEVERITY_DEVIATION ? PI_NOTE : PI_CHAT;
+		snprintf(names[r], sizeof(names[r]), "iwarp.rule.%s", ri->id);
 		ei_rule[r] = (expert_field)EI_INIT;
-		ei[r] = (ei_register_info){ &ei_rule[r],
-					    { g_strdup_printf("iwarp.rule.%s", ri->id), group, severity,
-					      ri->title, EXPFILL } };
+		ei[r] = (ei_register_info){ &ei_rule[r], { names[r], group, severity, ri->title, EXPFILL } };
 	}
 	proto_iwarp_doctor = proto_register_protocol("iWARP interop doctor", "iWARP doctor", "iwarp");
 	proto_register_field_array(proto_iwarp_doctor, hf, array_length(hf));
