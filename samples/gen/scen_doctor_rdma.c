@@ -46,9 +46,14 @@ uint64_t d_ddp_reserved(struct gen *g, uint64_t t)
 	struct conn *c = conn_new(g, &k);
 	uint8_t u[DDP_TAGGED_LEN + 100];
 	size_t f;
+	uint32_t stag;
+	uint64_t to;
 
 	t = open_with(g, c, t, NULL, NULL, 0);
-	ddp_tagged(u, 1, RD_WRITE, rnd_stag(g), rnd_to(g));
+	/* one PRNG draw per statement: C leaves an argument list's order open */
+	stag = rnd_stag(g);
+	to = rnd_to(g);
+	ddp_tagged(u, 1, RD_WRITE, stag, to);
 	u[0] |= 0x04;
 	prng_fill(&g->rng, u + DDP_TAGGED_LEN, 100);
 	f = raw_fpdu(g, c, I2R, u, sizeof(u));
