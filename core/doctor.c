@@ -478,7 +478,7 @@ const char *iws_finding_sum_text(char *buf, size_t len, const struct iws_finding
 		add(buf, len, &n, " of %" PRIu64 " FPDUs (%" PRIu64 ".%" PRIu64 "%%)", s->of, pm / 10, pm % 10);
 	}
 	if (ri->max_what)
-		add(buf, len, &n, ", at most %" PRIu64 " %s", s->max_value, ri->max_what);
+		add(buf, len, &n, ", most %s: %" PRIu64, ri->max_what, s->max_value);
 	add(buf, len, &n, "  frames %" PRIu64 "..%" PRIu64 ":", s->first_frame, s->last_frame);
 	for (uint32_t m = 0; m < s->nsamples; m++)
 		add(buf, len, &n, " %" PRIu64, s->samples[m]);

@@ -88,7 +88,7 @@ static const struct iws_rule_info rules[IWS_RULE_COUNT] = {
 		"TCP segment; siw with GSO does it on purpose, RNICs size FPDUs to the MSS.",
 		"FPDUs of 9000 octets towards an MSS of 1460",
 		"doctor-framing-fpdu-over-mss",
-		"octets (the longest FPDU)" },
+		"octets in an FPDU" },
 	[IWS_RULE_FRAMING_FPDU_SPLIT] = { "framing.fpdu_split", "RFC 5044 §4.5, App. A", P,
 		IWS_MEASURE_FPDUS, "FPDU split across TCP segments",
 		"FPDUs carried in more than one TCP segment: a receiver that places data straight "

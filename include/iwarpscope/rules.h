@@ -100,7 +100,8 @@ struct iws_rule_info {
 	const char *scenario;        /* iwarpscope-gen scenario that shows it */
 	const char *max_what;        /* what an occurrence measures when the most of it
 				      * over the connection tells something ("Reads
-				      * outstanding"): the sums' max_value; else NULL */
+				      * outstanding": "most Reads outstanding: 4"), the
+				      * sums' max_value; else NULL */
 };
 
 /* NULL for a value out of range. */

@@ -70,7 +70,7 @@ def render(rules):
             out.append("**%s** (%s%s). Checks %s.\n\n" % (r["title"], r["severity"], frac, r["ref"]))
             out.append("%s\n\n" % r["meaning"])
             if r.get("max_what"):
-                out.append("Also measured: the most %s any occurrence showed.\n\n" % r["max_what"])
+                out.append("Also measured over the connection: the most %s.\n\n" % r["max_what"])
             out.append("Example: %s. Scenario: `%s`.\n" % (r["example"], r["scenario"]))
     return "".join(out)
 
