@@ -35,6 +35,7 @@ struct analysis_opts {
 	/* What the report covers (select.h; NULL: everything); see conn_env. */
 	const struct select *sel;
 	bool (*selected)(void *ctx, const struct conn *c, int op_type, int64_t start_ns);
+	bool doctor;                /* run the interop doctor on every connection (conn.h) */
 };
 
 /* Connections without iWARP remembered one by one. */

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iwarpscope/doctor.h"
+
 /* ---- teardown records ---- */
 
 static void record_close(struct conn *c, enum close_kind kind, uint8_t dir, uint64_t frame,
@@ -30,6 +32,7 @@ static void on_op(void *ctx, const struct iws_op *op)
 {
 	struct conn *c = ctx;
 	const struct conn_env *env = c->env;
+	iws_doctor_op(c->doc, c->eng, op);
 	if (op->type == IWS_OPT_TERMINATE) {
 		c->c.terminates++;
 		if (!c->terms)
@@ -63,6 +66,7 @@ static void on_op(void *ctx, const struct iws_op *op)
 static void on_pdu(void *ctx, const struct iws_pdu *pdu)
 {
 	struct conn *c = ctx;
+	iws_doctor_pdu(c->doc, c->eng, pdu);
 	if (c->env->nvme)
 		conn_nvme_pdu(c, pdu);
 	if (pdu->kind != IWS_PDU_FPDU)
@@ -108,6 +112,7 @@ static void record_gap(struct conn *c, const struct iws_stream_event *ev)
 static void on_event(void *ctx, const struct iws_stream_event *ev)
 {
 	struct conn *c = ctx;
+	iws_doctor_event(c->doc, c->eng, ev);
 	if (ev->kind == IWS_SEV_GAP) {
 		record_gap(c, ev);
 		if (c->env->mark) {
@@ -139,7 +144,11 @@ struct conn *conn_new(struct conn_env *env, const struct flow *f, bool first_is_
 	 * else the side that sent the first captured segment. */
 	struct iws_stream_opts o = { env->check_crc, false, first_is_synack ? 1 : 0 };
 	c->eng = iws_stream_new(&o, &env->lim, &engine_sink, c);
-	if (!c->eng) {
+	if (env->doctor)
+		c->doc = iws_doctor_new(NULL, NULL);
+	if (!c->eng || (env->doctor && !c->doc)) {
+		iws_stream_free(c->eng);
+		iws_doctor_free(c->doc);
 		free(c);
 		return NULL;
 	}
@@ -168,6 +177,7 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 		return;
 	struct iws_tcp_seg seg = { p->seq, p->ack, p->win, p->flags, p->payload, p->cap_len,
 				   p->wire_len, frame, ts };
+	iws_doctor_segment(c->doc, c->eng, side, &seg, p->opts, p->opts_len);
 	uint64_t lost = conn_counts_of(c, side)->lost;
 	if (c->env->mark) {
 		/* The engine counts retransmissions and zero windows of the side
@@ -199,6 +209,7 @@ void conn_finish(struct conn *c, uint32_t flag)
 	if (c->state != CONN_ACTIVE)
 		return;
 	iws_stream_finish(c->eng, flag);
+	iws_doctor_finish(c->doc, c->eng);
 	if (c->env->nvme)
 		conn_nvme_finish(c, flag == IWS_OPF_UNFINISHED);
 	c->state = CONN_CLOSED;
@@ -210,6 +221,7 @@ void conn_free(struct conn *c)
 	if (!c)
 		return;
 	iws_stream_free(c->eng);
+	iws_doctor_free(c->doc);
 	conn_nvme_free(c);
 	if (c->stats)
 		iws_qp_stats_free(c->stats);

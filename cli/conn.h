@@ -68,6 +68,7 @@ struct conn_env {
 	bool track_nvme_order;      /* keep what nvme output in start order needs */
 	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
 	struct iws_nvme_stats *nvme_total; /* over every QP */
+	bool doctor;                /* run the interop doctor (iwarpscope/doctor.h) */
 };
 
 struct gap_rec {
@@ -159,6 +160,7 @@ struct conn {
 	uint32_t ncloses;
 	struct order_ring order;    /* operations in flight, for output in start order */
 	struct conn_nvme *nvme;     /* NVMe view (nvme.h), from the first PDU (env->nvme) */
+	struct iws_doctor *doc;     /* the interop doctor's findings (env->doctor), else NULL */
 	struct conn *lru_prev, *lru_next; /* the analysis' recency lists */
 };
 

@@ -59,6 +59,11 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return rc == 1 ? 0 : 2;
 	}
+	if (o.list_rules) {
+		doctor_rules_write(stdout, o.format);
+		options_free(&o);
+		return ferror(stdout) ? 2 : 0;
+	}
 	if (o.list_ifaces) {
 		rc = source_list_interfaces(stdout, err, sizeof(err)) ? 0 : 2;
 		if (rc)

@@ -78,6 +78,8 @@ static enum net_result tcp_decode(struct rd *r, uint32_t ip_payload, struct tcp_
 	out->flags = rd_u8(r, 13);
 	out->win = rd_be16(r, 14);
 	out->wire_len = ip_payload - hl;
+	out->opts = NULL;
+	out->opts_len = 0;
 	if (!rd_has(r, hl)) {
 		/* A short snapshot length (a mirror port's 64-octet slices) cut
 		 * the options: the fixed header still says where the segment
@@ -86,6 +88,8 @@ static enum net_result tcp_decode(struct rd *r, uint32_t ip_payload, struct tcp_
 		out->payload = r->p + r->len;
 		return NET_TCP;
 	}
+	out->opts = r->p + r->off + 20;
+	out->opts_len = hl - 20;
 	r->off += hl;
 	uint32_t avail = r->len - r->off;
 	out->cap_len = avail < out->wire_len ? avail : out->wire_len;

@@ -34,6 +34,8 @@ struct tcp_pkt {
 	uint16_t win;                /* the window field as carried */
 	uint8_t flags;               /* IWS_TCP_* */
 	const uint8_t *payload;
+	const uint8_t *opts;         /* TCP options (NULL when cut by the snapshot length) */
+	uint32_t opts_len;
 	uint32_t cap_len;            /* payload octets captured */
 	uint32_t wire_len;           /* payload octets on the wire (from the IP length) */
 };

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "iwarpscope/rules.h"
 #include "iwarpscope/status.h"
 
 /* The commands, in enum command order. */
@@ -44,13 +45,21 @@ static const struct {
 		    "latency, throughput, slowest operations (-o FILE)",
 	  "One self-contained HTML page: summary, findings, timeline, latency,\n"
 	  "throughput and the slowest operations (-o FILE, else standard output).\n" },
+	{ "doctor", "every RFC rule and vendor deviation the capture\n"
+		    "breaks, per QP, with its frames (--rules lists them)",
+	  "The interop doctor: every rule of the catalogue (RFC 5040, 5041, 5044,\n"
+	  "6581, 7306 and known vendor deviations) the capture breaks, grouped by\n"
+	  "QP, each with its severity (error, deviation, performance), count, first\n"
+	  "and last frame, sample frames and, for framing rules, the fraction of the\n"
+	  "direction's FPDUs. --rules lists the catalogue; --fail-on takes rule ids\n"
+	  "and severities for CI gates.\n" },
 };
 
 enum {
 	OPT_QP = 256, OPT_OP, OPT_SINCE, OPT_UNTIL, OPT_NO_CRC, OPT_FAIL_ON, OPT_MAX_OOO,
 	OPT_MAX_OOO_TOTAL, OPT_MAX_INFLIGHT, OPT_MAX_REORDER, OPT_NO_PROGRESS, OPT_INTERVAL,
 	OPT_MAX_REASM, OPT_MAX_FLOWS, OPT_SORT, OPT_LIMIT, OPT_MIN_LATENCY,
-	OPT_INCLUDE_RTR, OPT_POINTS, OPT_UNITS, OPT_TIME_UNIT, OPT_NO_NVME,
+	OPT_INCLUDE_RTR, OPT_POINTS, OPT_UNITS, OPT_TIME_UNIT, OPT_NO_NVME, OPT_RULES,
 };
 
 enum group { G_INPUT, G_LIVE, G_OUTPUT, G_SELECT, G_ANALYSIS, G_OTHER, G_N };
@@ -109,14 +118,17 @@ static const struct optdef {
 	  "ops: at most N operations; report: at most N drawn on\n"
 	  "the timeline (default 10000)" },
 	{ "no-progress", OPT_NO_PROGRESS, NULL, G_OUTPUT, CMD_ALL, "never show the progress bar" },
+	{ "rules", OPT_RULES, NULL, G_OUTPUT, CMDBIT(CMD_DOCTOR),
+	  "doctor: list the rules it checks (no capture needed;\n"
+	  "--format json is the source of docs/rules.md)" },
 	{ "qp", OPT_QP, "LIST", G_SELECT, SEL_CMDS,
 	  "only these QPs (comma-separated tcp.stream numbers)" },
 	{ "op", OPT_OP, "LIST", G_SELECT, OPS_CMDS,
 	  "only these operation types (@OPS@)" },
-	{ "since", OPT_SINCE, "TIME", G_SELECT, SEL_CMDS,
+	{ "since", OPT_SINCE, "TIME", G_SELECT, SEL_CMDS & ~CMDBIT(CMD_DOCTOR),
 	  "only operations (commands, FPDUs) starting at or\n"
 	  "after TIME" },
-	{ "until", OPT_UNTIL, "TIME", G_SELECT, SEL_CMDS,
+	{ "until", OPT_UNTIL, "TIME", G_SELECT, SEL_CMDS & ~CMDBIT(CMD_DOCTOR),
 	  "only operations (commands, FPDUs) starting before TIME;\n"
 	  "TIME: +SECONDS from the first frame, HH:MM:SS[.frac],\n"
 	  "'YYYY-MM-DD HH:MM:SS[.frac]' (local time, TZ), @EPOCH" },
@@ -133,7 +145,9 @@ static const struct optdef {
 	  "do not look for NVMe over Fabrics (no NVMe sections)" },
 	{ "fail-on", OPT_FAIL_ON, "LIST", G_ANALYSIS, CMD_ALL,
 	  "exit 1 if the capture shows any of: crc, gap,\n"
-	  "terminate, incomplete, damaged, malformed, all" },
+	  "terminate, incomplete, damaged, malformed, all; or\n"
+	  "breaks a doctor rule: its id (mpa.rtr_mismatch) or a\n"
+	  "severity (error, deviation, performance)" },
 	{ "max-ooo", OPT_MAX_OOO, "BYTES", G_ANALYSIS, CMD_ALL, "out-of-order buffer per direction (16M)" },
 	{ "max-ooo-total", OPT_MAX_OOO_TOTAL, "BYTES", G_ANALYSIS, CMD_ALL,
 	  "out-of-order buffer for all connections (64M)" },
@@ -492,8 +506,15 @@ static int parse_list(char *arg, struct options *o, int which)
 			for (size_t i = 0; i < sizeof(fails) / sizeof(fails[0]); i++)
 				if (strcmp(tok, fails[i].name) == 0)
 					bit = fails[i].bit;
-			if (!bit)
-				return usage_error("--fail-on: unknown condition '%s'", tok);
+			/* the doctor's rule ids and severities (iwarpscope/rules.h) */
+			int rule = iws_rule_from_id(tok), sev = iws_severity_from_name(tok);
+			if (rule >= 0)
+				o->fail_rules |= 1ull << rule;
+			else if (sev >= 0)
+				o->fail_severities |= 1u << sev;
+			else if (!bit)
+				return usage_error("--fail-on: unknown condition or rule '%s' (iwarpscope doctor --rules)",
+						   tok);
 			o->fail_on |= bit;
 		}
 	}
@@ -530,6 +551,8 @@ static bool format_ok(enum command c, enum out_format f)
 		return f == FMT_DEFAULT || f == FMT_JSONL;
 	case CMD_REPORT:
 		return f == FMT_DEFAULT;
+	case CMD_DOCTOR:
+		return f != FMT_CSV;
 	}
 	return false;
 }
@@ -779,6 +802,9 @@ int options_parse(int argc, char **argv, struct options *o)
 		case OPT_INCLUDE_RTR:
 			o->include_rtr = true;
 			break;
+		case OPT_RULES:
+			o->list_rules = true;
+			break;
 		case OPT_POINTS:
 			o->points = true;
 			break;
@@ -829,6 +855,8 @@ int options_parse(int argc, char **argv, struct options *o)
 		o->files[o->nfiles++] = argv[i];
 	if (o->list_ifaces)
 		return 0;
+	if (o->list_rules && o->cmd == CMD_DOCTOR)
+		return format_ok(o->cmd, o->format) ? 0 : usage_error("--rules: text, json or jsonl");
 
 	/* Every option given must apply to the command. */
 	for (size_t k = 0; k < NOPTDEFS; k++) {

@@ -12,7 +12,7 @@
 
 #include "iwarpscope/qp.h"
 
-enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS, CMD_NVME, CMD_REPORT };
+enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS, CMD_NVME, CMD_REPORT, CMD_DOCTOR };
 enum out_format { FMT_DEFAULT = 0, FMT_TEXT, FMT_JSON, FMT_JSONL, FMT_CSV };
 
 /* Analysis findings --fail-on can turn into exit status 1. */
@@ -23,6 +23,8 @@ enum out_format { FMT_DEFAULT = 0, FMT_TEXT, FMT_JSON, FMT_JSONL, FMT_CSV };
 #define FAIL_DAMAGED 0x10
 #define FAIL_MALFORMED 0x20
 #define FAIL_ALL 0x3F
+/* A doctor finding matched --fail-on's rule ids or severities (not in FAIL_ALL). */
+#define FAIL_RULE 0x40
 
 /* A time bound as given: resolved against the capture's first frame. */
 enum tspec_kind { TS_NONE = 0, TS_ABS, TS_REL, TS_CLOCK };
@@ -35,7 +37,7 @@ struct tspec {
 
 /* Bit per command (options' scope). */
 #define CMDBIT(c) (1u << (c))
-#define CMD_ALL 0x3Fu
+#define CMD_ALL 0x7Fu
 
 /* --units: how sizes are shown in text (JSON and CSV stay raw integers). */
 enum size_units { UNITS_SI = 0, UNITS_IEC };
@@ -64,6 +66,9 @@ struct options {
 	bool no_nvme;               /* --no-nvme: stats, summary, report without the NVMe layer */
 	bool progress;
 	unsigned fail_on;           /* FAIL_* */
+	uint64_t fail_rules;        /* --fail-on rule ids: bit per enum iws_rule */
+	unsigned fail_severities;   /* --fail-on severities: bit per enum iws_severity */
+	bool list_rules;            /* doctor --rules: the rule catalogue, and exit */
 	/* what every report covers (select.h) */
 	uint32_t qps[MAX_QP_FILTER];
 	int nqps;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "iwarpscope/doctor.h"
 #include "jsonw.h"
 #include "options.h"
 #include "points.h"
@@ -116,6 +117,22 @@ void report_write_html(FILE *f, const struct report *r, struct pagedata *p);
 /* No iWARP in the capture (out_silence.c): what it holds, why each TCP
  * connection is not iWARP, and what to try; every line starts with pre. */
 void silence_write(FILE *f, const struct report *r, const char *pre);
+
+/* ---- doctor (out_doctor.c): the interop doctor's findings ---- */
+void doctor_write(FILE *f, const struct report *r);
+/* A QP's findings, in catalogue order (iwarpscope/doctor.h: rule, dir,
+ * count, frames, fraction; iws_rule_info for severity, title, reference;
+ * iws_finding_text for the first occurrence's words): what the summary and
+ * the report show as findings. NULL and 0 when the doctor did not run
+ * (analysis_opts.doctor: the doctor command, or --fail-on naming rules). */
+const struct iws_finding_sum *doctor_findings(const struct conn *c, uint32_t *n);
+/* Does a finding match --fail-on's rule ids or severities? */
+bool doctor_fails(const struct report *r);
+/* Over the QPs reported: findings (rule and direction) per severity, and
+ * how many QPs have any. */
+void doctor_counts(const struct report *r, uint64_t by_sev[3], uint32_t *qps_with);
+/* The rule catalogue (doctor --rules), as text, JSON or JSON lines. */
+void doctor_rules_write(FILE *f, enum out_format fmt);
 
 /* Problems in the report, for --fail-on (FAIL_* bits). */
 unsigned report_findings(const struct report *r);

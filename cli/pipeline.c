@@ -124,6 +124,8 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 		.nvme_cmd = o->cmd == CMD_NVME ? on_nvme : NULL,
 		.sel = &p->sel,
 		.selected = select_active(&p->sel) ? selected : NULL,
+		/* the interop doctor: its command, or --fail-on naming its rules */
+		.doctor = o->cmd == CMD_DOCTOR || o->fail_rules || o->fail_severities,
 	};
 	if (!analysis_init(&p->a, &ao))
 		return false;
@@ -215,8 +217,11 @@ unsigned pipeline_report(struct pipeline *p, FILE *page)
 	case CMD_REPORT:
 		report_write_html(page ? page : p->out, &p->r, &p->page);
 		break;
+	case CMD_DOCTOR:
+		doctor_write(p->out, &p->r);
+		break;
 	}
-	return report_findings(&p->r) & o->fail_on;
+	return (report_findings(&p->r) & o->fail_on) | (doctor_fails(&p->r) ? FAIL_RULE : 0);
 }
 
 void pipeline_warnings(const struct pipeline *p, FILE *f)

@@ -222,11 +222,17 @@ iwarp_frame_rec *iwarp_feeding_frame(void)
 	return cap.cur_num ? frame_rec(cap.cur_num, TRUE) : NULL;
 }
 
+iwarp_frame_rec *iwarp_frame_record(guint32 num)
+{
+	return cap.frames ? frame_rec(num, TRUE) : NULL;
+}
+
 /* ---- the engine's reports (first pass) ---- */
 
 static void on_pdu(void *ctx, const struct iws_pdu *p)
 {
 	iwarp_conv *ic = (iwarp_conv *)ctx;
+	iws_doctor_pdu(ic->doc, ic->eng, p);
 	iwarp_frame_rec *fr = frame_rec((guint32)p->frame, TRUE);
 	iwarp_pdu_rec *r = wmem_new0(wmem_file_scope(), iwarp_pdu_rec);
 	r->kind = (guint8)p->kind;
@@ -278,6 +284,7 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 static void on_op(void *ctx, const struct iws_op *op)
 {
 	iwarp_conv *ic = (iwarp_conv *)ctx;
+	iws_doctor_op(ic->doc, ic->eng, op);
 	iwarp_op_link *l = op_link(ic, op->id);
 	l->type = (guint8)op->type;
 	l->done = TRUE;
@@ -348,6 +355,7 @@ static void record_close(iwarp_conv *ic, const struct iws_stream_event *ev)
 
 static void on_event(void *ctx, const struct iws_stream_event *ev)
 {
+	iws_doctor_event(((iwarp_conv *)ctx)->doc, ((iwarp_conv *)ctx)->eng, ev);
 	iwarp_nvme_event((iwarp_conv *)ctx, ev);
 	switch (ev->kind) {
 	case IWS_SEV_FIN:
@@ -393,6 +401,7 @@ static iwarp_conv *conv_get(packet_info *pinfo, const struct tcp_view *v, gboole
 	gboolean synack = (v->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == (IWS_TCP_SYN | IWS_TCP_ACK);
 	struct iws_stream_opts o = { iwarp_prefs.check_crc, TRUE, synack ? 1 : 0 };
 	ic->eng = iws_stream_new(&o, &cap.lim, &engine_sink, ic);
+	ic->doc = iwarp_doctor_new(ic);
 	ic->init_side = synack ? 1 : 0;
 	wmem_map_insert(cap.convs, GUINT_TO_POINTER(v->stream), ic);
 	return ic;
@@ -438,12 +447,15 @@ static void conv_finish(iwarp_conv *ic, guint32 flag)
 	cap.cur_num = 0;
 	cap.cur_payload = NULL;
 	iws_stream_finish(ic->eng, flag);
+	iws_doctor_finish(ic->doc, ic->eng);
 	iwarp_nvme_finish(ic, flag == IWS_OPF_UNFINISHED);
 	conv_keep_state(ic);
 	if (!ic->iwarp) {
 		/* Most TCP connections are not iWARP: keep nothing of them. */
 		iws_stream_free(ic->eng);
 		ic->eng = NULL;
+		iws_doctor_free(ic->doc);
+		ic->doc = NULL;
 	}
 }
 
@@ -482,6 +494,7 @@ static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, 
 	cap.cur_cap = capl;
 	guint64 before[4], after[4];
 	tcp_event_counts(ic, before);
+	iwarp_doctor_segment(ic, side, &seg, v->ds_tvb, v->hdr_off, v->hdr_len);
 	iws_stream_segment(ic->eng, side, &seg);
 	/* what TCP did in this segment, as the engine counted it (either
 	 * side's counters: the CLI's per-QP `tcp` numbers, frame by frame) */
@@ -608,6 +621,7 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 		iwarp_rdmap_add_acked(any, pinfo, tcp_tree, fr->acked);
 	if (fr->tcp_events)
 		iwarp_rdmap_add_tcp_events(any, pinfo, tcp_tree, fr->tcp_events);
+	iwarp_doctor_render(any, pinfo, tree, fr);
 	guint nc = fr->closes ? wmem_array_get_count(fr->closes) : 0;
 	for (guint i = 0; i < nc; i++)
 		iwarp_rdmap_add_close(any, pinfo, tcp_tree, ic, (const iwarp_close_rec *)wmem_array_index(fr->closes, i));
@@ -660,7 +674,7 @@ static int dissect_iwarp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 	iwarp_frame_rec *fr = frame_rec(pinfo->num, FALSE);
 	if (!fr || !fr->ic || !fr->ic->iwarp ||
 	    (!fr->pdus && !fr->spans && !fr->events && !fr->ops && !fr->nvme && !fr->late && !fr->acked &&
-	     !fr->closes && !fr->tcp_events))
+	     !fr->closes && !fr->tcp_events && !fr->findings))
 		return 0;
 	tvbuff_t *payload = NULL;
 	if (fr->in_frame && fr->payload_len)
@@ -720,6 +734,8 @@ static void free_engine(gpointer key, gpointer value, gpointer user_data)
 	iwarp_conv *ic = (iwarp_conv *)value;
 	iws_stream_free(ic->eng);
 	ic->eng = NULL;
+	iws_doctor_free(ic->doc);
+	ic->doc = NULL;
 	iwarp_nvme_free(ic);
 }
 

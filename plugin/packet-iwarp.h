@@ -28,6 +28,7 @@
 #include <epan/expert.h>
 #include <epan/prefs.h>
 
+#include "iwarpscope/doctor.h"
 #include "iwarpscope/mpa.h"
 #include "iwarpscope/nvme.h"
 #include "iwarpscope/qp.h"
@@ -153,6 +154,7 @@ typedef struct iwarp_frame_rec {
 	wmem_array_t *acked;         /* iwarp_op_link * whose covering ACK is this frame */
 	wmem_array_t *closes;        /* iwarp_close_rec: FIN, RST sent in this frame */
 	guint8 tcp_events;           /* IWARP_TCP_EV_*: what the engine counted for this segment */
+	wmem_array_t *findings;      /* struct iws_finding: the doctor's occurrences shown here */
 } iwarp_frame_rec;
 
 /* One NVMe command as the tracker reported it: what rendering and the
@@ -193,6 +195,7 @@ typedef struct iwarp_conv {
 	struct iws_nvme_conn *nvme;  /* the core's NVMe view, from the first PDU */
 	wmem_map_t *nvme_cmds;       /* guint64 id -> iwarp_nvme_link */
 	wmem_array_t *nvme_leftover; /* iwarp_nvme_link * reported at the end of the capture */
+	struct iws_doctor *doc;      /* the interop doctor (packet-iwarp-doctor.c) */
 } iwarp_conv;
 
 /* The operation of a link as the statistics (iws_qp_stats_add) want it:
@@ -218,6 +221,9 @@ void iwarp_keep_conversation(packet_info *pinfo, iwarp_conv *ic);
 
 /* The frame being fed on the first pass (NULL at the end of the capture). */
 iwarp_frame_rec *iwarp_feeding_frame(void);
+/* The record of frame num, made for the connection being fed if it has none
+ * (first pass). */
+iwarp_frame_rec *iwarp_frame_record(guint32 num);
 /* What the tap gets for the capture's last frame once the sequential pass
  * is over (no connection, ic NULL): the operations and commands still in
  * flight at the end (each connection's leftover) are known. */
@@ -317,6 +323,18 @@ proto_tree *iwarp_layers_begin(packet_info *pinfo, proto_tree *tree, tvbuff_t *t
 void iwarp_layers_end(packet_info *pinfo, tvbuff_t *tvb);
 /* Where what concerns TCP goes: TCP's own subtree (else tree). */
 proto_tree *iwarp_tcp_tree(proto_tree *tree, tvbuff_t *tvb);
+
+/* ---- packet-iwarp-doctor.c ---- */
+void iwarp_doctor_register(void);
+/* A connection's doctor (NULL on allocation failure): its occurrences go to
+ * their frames' records. */
+struct iws_doctor *iwarp_doctor_new(iwarp_conv *ic);
+/* Feed the doctor a segment just before the engine: seg, and the TCP header
+ * at hdr_off (hdr_len octets) in ds for its options. */
+void iwarp_doctor_segment(iwarp_conv *ic, int side, const struct iws_tcp_seg *seg, tvbuff_t *ds,
+			  gint hdr_off, guint32 hdr_len);
+/* The frame's occurrences: iwarp.rule fields and one expert item each. */
+void iwarp_doctor_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const iwarp_frame_rec *fr);
 
 /* ---- iwarp-stats.c ---- */
 void iwarp_stats_register(void);

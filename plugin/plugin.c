@@ -32,6 +32,7 @@ void proto_register_iwarp(void)
 	iwarp_rdmap_register();
 	iwarp_nvme_register();
 	iwarp_layers_register();
+	iwarp_doctor_register();
 }
 
 void proto_reg_handoff_iwarp(void)

@@ -8,6 +8,8 @@
 #ifndef IWSGEN_CAPTURE_H
 #define IWSGEN_CAPTURE_H
 
+#include <stdio.h>
+
 #include "gen.h"
 
 struct op_out {
@@ -116,5 +118,7 @@ int capture_write(struct gen *g, const char *prefix);
 
 /* truth.c */
 int truth_write(const struct truth *t, const char *path);
+/* scen_doctor.c: the truth's "doctor" member (doctor scenarios only). */
+void doctor_truth_write(FILE *f, const struct truth *t);
 
 #endif

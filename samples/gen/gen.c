@@ -51,6 +51,7 @@ void gen_init(struct gen *g, const char *scenario, uint64_t seed)
 
 void gen_free(struct gen *g)
 {
+	free(g->doctor);
 	for (int i = 0; i < g->nconns; i++) {
 		free(g->conns[i]->d[0].buf);
 		free(g->conns[i]->d[1].buf);

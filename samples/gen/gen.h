@@ -242,6 +242,24 @@ struct nvme_rec {
 	const char *status_name;
 };
 
+/*
+ * The interop doctor's truth (scen_doctor.c): each occurrence of a rule of
+ * iwarpscope's catalogue a doctor scenario puts on the wire, by the
+ * catalogue's id, and where it shows: an FPDU's frame, a TCP frame, the MPA
+ * Request's or Reply's frame, an operation's last FPDU's frame, or (for what
+ * a decoder finds from many FPDUs, the marker deviations) somewhere among
+ * the direction's FPDUs.
+ */
+enum doctor_ref { DR_FPDU, DR_FRAME, DR_REQ, DR_REP, DR_OPLAST, DR_DIR_RANGE };
+
+struct doctor_rec {
+	const char *rule;
+	int conn, dir;		/* dir: the side whose sender broke the rule */
+	enum doctor_ref ref;
+	size_t idx;		/* g->fpdus, g->frames or g->ops index */
+	int cause;		/* a Terminate: the g->fpdus index it names, -1 none */
+};
+
 struct gen_counts {
 	uint64_t ops[OP_NKINDS];
 	uint64_t bytes[OP_NKINDS];
@@ -278,6 +296,12 @@ struct gen {
 	struct nvme_rec *nvme;
 	size_t nnvme, capnvme;
 	uint32_t order;
+	/* doctor scenarios: the occurrences injected, and whether the truth
+	 * also lists where FPDUs sit in TCP segments (split, unaligned, packed,
+	 * longer than the MSS) */
+	struct doctor_rec *doctor;
+	size_t ndoctor, capdoctor;
+	int doctor_framing;
 
 	/* streaming (bench): frames go straight to the writer */
 	int streaming;

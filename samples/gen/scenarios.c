@@ -2,6 +2,7 @@
 /* The scenario table (see scenarios.h). Seeds here are the ones the
  * committed samples were generated with. */
 #include "scenarios.h"
+#include "scen_doctor.h"
 
 #include <string.h>
 
@@ -50,6 +51,11 @@ const struct scenario scenarios[] = {
 	{ "rst-outstanding", 37, 1, scen_rst_outstanding,
 	  "RST with Reads outstanding, Writes and a Send after it" },
 	{ "bench", 99, 0, NULL, "large stream for benchmarks (--size BYTES)" },
+	/* the interop doctor's rules, not committed (tests/doctor makes them) */
+#define DOCTOR_ROW(name, seed, fn, what) { name, seed, 0, scen_doctor, "doctor: " what },
+	DOCTOR_SCENARIOS(DOCTOR_ROW)
+#undef DOCTOR_ROW
+	{ "doctor-all", 140, 0, scen_doctor_all, "doctor: every doctor-* scenario, one QP each" },
 };
 
 const int nscenarios = (int)(sizeof(scenarios) / sizeof(scenarios[0]));

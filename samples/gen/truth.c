@@ -361,6 +361,8 @@ int truth_write(const struct truth *t, const char *path)
 			write_nvme(f, t, &t->nvme[i], i == t->nnvme - 1);
 		fputs("  ]", f);
 	}
+	if (g->ndoctor || g->doctor_framing)
+		doctor_truth_write(f, t);
 	fputs("\n}\n", f);
 	rc = ferror(f) ? -1 : 0;
 	if (fclose(f))

@@ -7,7 +7,8 @@
  * input runs several command lines, so every writer runs: ops as JSON lines
  * and CSV (by latency), nvme as JSON, fpdus, summary with a selection, stats
  * as text, JSON and a CSV series, the HTML report, the live view's short
- * summary and the --fail-on findings. Output goes to /dev/null.
+ * summary, the doctor's findings (text, JSON lines, --fail-on with rule
+ * ids and severities) and the --fail-on findings. Output goes to /dev/null.
  *
  * Small limits (a few kB of out-of-order data, 256 kB of reassembly buffers,
  * 8 connections at once, 16 operations in flight, 32 held for ordering) so
@@ -47,6 +48,9 @@ static const char *const runs[][24] = {
 	{ "iwarpscope", "stats", "-T", "json", "--op", "read", LIMITS, "fuzz.pcap", NULL },
 	{ "iwarpscope", "stats", "-T", "csv", "--interval", "1ms", LIMITS, "fuzz.pcap", NULL },
 	{ "iwarpscope", "report", "--limit", "16", LIMITS, "fuzz.pcap", NULL },
+	{ "iwarpscope", "doctor", "-T", "jsonl", LIMITS, "--fail-on", "error,performance,mpa.reject",
+	  "fuzz.pcap", NULL },
+	{ "iwarpscope", "doctor", LIMITS, "--qp", "0,2", "fuzz.pcap", NULL },
 };
 
 static void run_one(const char *const *argv0, const uint8_t *data, size_t size, FILE *out)

@@ -59,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iwarpscope/doctor.h"
 #include "iwarpscope/stream.h"
 #include "../unit/stream_builder.h"
 
@@ -93,6 +94,7 @@ struct frame_rec {
 /* One engine under test and what it reported. */
 struct eng {
 	struct iws_stream *s;
+	struct iws_doctor *doc;     /* the interop doctor beside it, as the front ends run it */
 	int mirror;                 /* its side k is the input's side k ^ mirror */
 	uint64_t last_frame;
 	uint64_t last_forced;
@@ -167,6 +169,7 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 {
 	struct eng *e = ctx;
 	int side = p->side ^ e->mirror;
+	iws_doctor_pdu(e->doc, e->s, p);
 	FAIL_IF(e->after_finish || (p->kind != IWS_PDU_MPA_FRAME && p->kind != IWS_PDU_FPDU) ||
 	    p->side < 0 || p->side > 1 || p->dir > 1 || p->len == 0 || p->first_hole > p->len || !p->wire);
 	FAIL_IF(p->first_frame > p->arrived_frame || p->arrived_frame > p->frame || p->frame > cur_frame ||
@@ -212,6 +215,7 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 static void on_op(void *ctx, const struct iws_op *op)
 {
 	struct eng *e = ctx;
+	iws_doctor_op(e->doc, e->s, op);
 	FAIL_IF(e->after_finish);
 	FAIL_IF(op->type >= IWS_OPT_COUNT || op->dir > 1 || op->last_frame > cur_frame);
 	FAIL_IF(op->has_latency && op->latency_ns != op->end_ns - op->start_ns);
@@ -238,6 +242,7 @@ static void on_span(void *ctx, const struct iws_span *sp)
 static void on_event(void *ctx, const struct iws_stream_event *ev)
 {
 	struct eng *e = ctx;
+	iws_doctor_event(e->doc, e->s, ev);
 	FAIL_IF(e->after_finish);
 	FAIL_IF(ev->kind < IWS_SEV_HANDSHAKE || ev->kind > IWS_SEV_RST || ev->side < 0 || ev->side > 1 ||
 	    ev->dir > 1 || ev->frame > cur_frame || ev->prev_frame > cur_frame);
@@ -363,9 +368,45 @@ static void generate(struct side_state *sd, unsigned kind, const uint8_t *in, ui
 
 static void feed(struct eng *e, int side, const struct iws_tcp_seg *g)
 {
+	/* a SYN's options: MSS 536 (RFC 9293's default), after a NOP */
+	static const uint8_t syn_opts[5] = { 1, 2, 4, 0x02, 0x18 };
 	if (!e->s)
 		return;
+	iws_doctor_segment(e->doc, e->s, side ^ e->mirror, g, syn_opts, (g->flags & IWS_TCP_SYN) ? 5 : 0);
 	iws_stream_segment(e->s, side ^ e->mirror, g);
+}
+
+/* The doctor's sums hold together: catalogue order, counts and frames, a
+ * fraction never above its whole. */
+static void check_doctor(const struct eng *e)
+{
+	uint32_t n;
+	const struct iws_finding_sum *s = iws_doctor_sums(e->doc, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct iws_rule_info *ri = iws_rule_info(s[i].rule);
+		FAIL_IF(!ri || s[i].dir > 1 || !s[i].count || s[i].nsamples > IWS_DOCTOR_SAMPLES);
+		FAIL_IF(s[i].nsamples > s[i].count || s[i].first_frame > s[i].last_frame || s[i].last_frame > cur_frame);
+		FAIL_IF(ri->measure != IWS_MEASURE_NONE && s[i].count > s[i].of);
+		FAIL_IF(i && (s[i - 1].rule > s[i].rule || (s[i - 1].rule == s[i].rule && s[i - 1].dir >= s[i].dir)));
+		for (uint32_t k = 0; k < s[i].nsamples; k++)
+			FAIL_IF(s[i].samples[k] < s[i].first_frame || s[i].samples[k] > s[i].last_frame);
+		char buf[256];
+		(void)iws_finding_text(buf, sizeof(buf), &s[i].first);
+	}
+}
+
+/* ... and do not depend on which side the front end calls 0. */
+static bool same_doctor(const struct eng *a, const struct eng *b)
+{
+	uint32_t na, nb;
+	const struct iws_finding_sum *x = iws_doctor_sums(a->doc, &na), *y = iws_doctor_sums(b->doc, &nb);
+	if (na != nb)
+		return false;
+	for (uint32_t i = 0; i < na; i++)
+		if (x[i].rule != y[i].rule || x[i].dir != y[i].dir || x[i].count != y[i].count ||
+		    x[i].first_frame != y[i].first_frame || x[i].last_frame != y[i].last_frame || x[i].of != y[i].of)
+			return false;
+	return true;
 }
 
 static void check_after(const struct eng *e, const struct iws_stream_limits *lim, unsigned nengines)
@@ -390,10 +431,14 @@ static void finish_and_free(struct eng *e, const uint8_t *opts_byte, const struc
 		uint64_t before = e->ops + e->spans + e->events;
 		iws_stream_free(e->s);
 		e->s = NULL;
+		iws_doctor_free(e->doc);
+		e->doc = NULL;
 		FAIL_IF(e->ops + e->spans + e->events != before);
 		return;
 	}
 	iws_stream_finish(e->s, (*opts_byte & 0x80) ? IWS_OPF_ABORTED : IWS_OPF_UNFINISHED);
+	iws_doctor_finish(e->doc, e->s);
+	check_doctor(e);
 	int64_t ts;
 	uint64_t fr;
 	FAIL_IF(iws_stream_buffered(e->s) || iws_stream_pending(e->s, &ts, &fr));
@@ -420,6 +465,8 @@ static void finish_and_free(struct eng *e, const uint8_t *opts_byte, const struc
 	}
 	iws_stream_free(e->s);
 	e->s = NULL;
+	iws_doctor_free(e->doc);
+	e->doc = NULL;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -451,11 +498,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct eng e[2];
 	memset(e, 0, sizeof(e));
 	e[0].s = iws_stream_new(&o, &lim, &sink, &e[0]);
+	e[0].doc = iws_doctor_new(NULL, NULL);
 	if (opts & 0x10) {
 		struct iws_stream_opts om = o;
 		om.guess_init_side = !o.guess_init_side;
 		e[1].mirror = 1;
 		e[1].s = iws_stream_new(&om, &lim, &sink, &e[1]);
+		e[1].doc = iws_doctor_new(NULL, NULL);
 	}
 	unsigned nengines = (opts & 0x10) ? 2 : 1;
 
@@ -565,7 +614,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * side's reveal first, e.g. a rejected Reply.) */
 	FAIL_IF(nengines == 2 && !small &&
 		(e[0].hash != e[1].hash || e[0].bag != e[1].bag || e[0].pdus != e[1].pdus ||
-		 e[0].ops != e[1].ops || e[0].spans != e[1].spans || e[0].events != e[1].events));
+		 e[0].ops != e[1].ops || e[0].spans != e[1].spans || e[0].events != e[1].events ||
+		 !same_doctor(&e[0], &e[1])));
+	for (unsigned i = 0; i < nengines; i++)
+		check_doctor(&e[i]);
 	for (unsigned i = 0; i < nengines; i++)
 		finish_and_free(&e[i], &opts, fed ? &g : NULL);
 	FAIL_IF(lim.buf_used || lim.ooo_used);

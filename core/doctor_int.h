@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * doctor_int.h - what the doctor's files share (doctor.h is the interface):
+ *
+ *   doctor.c        the state, the sums, the entry points, the words;
+ *   doctor_mpa.c    the connection set-up: keys, MPA Request/Reply fields,
+ *                   peer-to-peer and IRD/ORD negotiation, markers and CRC
+ *                   negotiated against what the octets show;
+ *   doctor_frame.c  where FPDUs sit in TCP segments (size, split, aligned,
+ *                   packed), CRC, markers, pad;
+ *   doctor_rdma.c   DDP and RDMAP headers, queues, the tracker's notes and
+ *                   operations, Terminate and its cause, the connection.
+ */
+#ifndef IWS_DOCTOR_INT_H
+#define IWS_DOCTOR_INT_H
+
+#include "iwarpscope/doctor.h"
+
+/* TCP segments remembered per side, to place FPDUs in them. */
+#define DOC_RING 256
+
+struct doc_seg {
+	uint32_t seq, len;
+	bool began_fpdu;            /* an FPDU (or MPA frame) starts at its first octet */
+};
+
+/* Octets of a side's stream wanted at a sequence number (the segment
+ * carrying them may come before or after we know we want them). */
+#define DOC_PEEK_MAX 20
+
+struct doc_peek {
+	bool want, done;
+	uint32_t seq;
+	uint8_t len, have;          /* octets wanted; contiguous octets got from seq */
+	uint8_t buf[DOC_PEEK_MAX];
+	uint64_t frame;             /* the frame that brought the last of them */
+};
+
+struct doc_side {
+	bool syn;
+	uint32_t isn;               /* its SYN's sequence number (syn) */
+	uint16_t mss;               /* the MSS its SYN advertised (0: unknown) */
+	struct doc_seg *ring;       /* DOC_RING entries, oldest at (head - n) */
+	uint32_t head, n;
+	struct doc_peek start;      /* its stream's first octets (an MPA key?) */
+	struct doc_peek seqstart;   /* 4 octets at its SeqStart (a marker?) */
+	int key;                    /* 0 not known, IWS_MPA_REQUEST/REPLY, -1 a damaged key */
+	uint64_t key_frame;
+};
+
+/* An untagged queue of one direction (RFC 5041 §5.3). */
+struct doc_queue {
+	bool have;                  /* last: the MSN of the last message begun */
+	uint32_t last;
+	bool open;                  /* a message without its L=1 segment yet */
+	uint32_t open_msn;
+	bool closed;                /* closed_msn: the last message ended by L=1 */
+	uint32_t closed_msn;
+};
+
+/* Recent FPDUs of a direction: what a Terminate from the other side may name. */
+#define DOC_RECENT 64
+
+struct doc_recent {
+	uint64_t frame;
+	uint8_t hdr[18];            /* its DDP header (14 or 18 octets) */
+	uint8_t hlen;
+	bool bad_crc;
+};
+
+struct doc_dir {
+	uint64_t fpdus;             /* FPDUs reported */
+	uint64_t measured;          /* ... placed in their TCP segments */
+	uint64_t measured_mss;      /* ... with the receiver's MSS known */
+	bool have_prev;             /* the previous PDU (FPDU or MPA frame) of the direction */
+	uint32_t prev_start, prev_end;
+	struct doc_queue q[4];
+	bool terminated;            /* it sent a Terminate (term_frame) */
+	uint64_t term_frame;
+	bool loss;                  /* octets of it were lost or not framed: continuity
+				     * across them is not the sender's fault */
+	uint32_t marker_devs;       /* IWS_MARKER_DEV_* named already */
+	bool markers_checked;       /* the octets at SeqStart were held against M */
+	bool garbled;               /* ... and contradict it: its FPDUs are misframed,
+				     * what they seem to say is not the sender's */
+	struct doc_recent *recent;  /* DOC_RECENT of them, from its first FPDU */
+	uint32_t rhead, rn;
+};
+
+struct iws_doctor {
+	struct iws_doctor_sink sink;
+	void *ctx;
+	struct doc_side side[2];
+	struct doc_dir dir[2];
+	/* the segment being fed: its octets stay valid until the engine returns */
+	bool cur;
+	int cur_side;
+	uint32_t cur_seq, cur_cap;
+	const uint8_t *cur_payload;
+	uint64_t cur_frame;
+	/* the handshake as the engine reported it */
+	bool have_req, have_rep;
+	struct iws_mpa_frame req, rep;
+	uint64_t req_frame, rep_frame;
+	bool rtr_due;               /* peer-to-peer: the initiator's RTR is still due */
+	bool rtr_checked;
+	uint64_t reads_out;         /* Read Requests whose Read is not reported yet */
+	bool finished;
+	/* the findings: sums in catalogue order, and where each is */
+	struct iws_finding_sum *sums;
+	uint32_t nsums, capsums;
+	uint8_t at[IWS_RULE_COUNT][2];  /* index + 1 in sums, 0: none */
+};
+
+/* doctor.c */
+void doc_fire(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t frame, uint64_t v0,
+	      uint64_t v1, uint64_t v2);
+/* A fraction rule's direction measured one more FPDU. */
+void doc_measured(struct iws_doctor *d, uint8_t dir);
+uint8_t doc_dir_of(const struct iws_stream *eng, int side);
+
+/* doctor_mpa.c */
+void doc_mpa_segment(struct iws_doctor *d, const struct iws_stream *eng, int side,
+		     const struct iws_tcp_seg *seg);
+void doc_mpa_frame(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
+void doc_mpa_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
+void doc_mpa_finish(struct iws_doctor *d, const struct iws_stream *eng);
+
+/* doctor_frame.c */
+void doc_frame_segment(struct iws_doctor *d, int side, const struct iws_tcp_seg *seg);
+void doc_frame_mpa(struct iws_doctor *d, const struct iws_pdu *p);
+void doc_frame_fpdu(struct iws_doctor *d, const struct iws_pdu *p);
+void doc_frame_event(struct iws_doctor *d, const struct iws_stream_event *ev);
+
+/* doctor_rdma.c */
+void doc_rdma_segment(struct iws_doctor *d, const struct iws_stream *eng, int side,
+		      const struct iws_tcp_seg *seg);
+void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
+void doc_rdma_op(struct iws_doctor *d, const struct iws_op *op);
+void doc_rdma_event(struct iws_doctor *d, const struct iws_stream_event *ev);
+
+#endif

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * doctor.h - the interop doctor: checks every rule of the catalogue
+ * (rules.h) on one connection, as an observer of what the stream engine
+ * (stream.h) and the operation tracker (qp.h) already produce. It decides
+ * nothing about the octets itself: framing, CRCs, operations, losses are the
+ * engine's; the doctor names what breaks a rule, where.
+ *
+ * A front end that runs a doctor for a connection feeds it, besides the
+ * engine, in this order (the CLI and the plugin do exactly this, which is
+ * why they report the same findings):
+ *
+ *   every segment      iws_doctor_segment(d, eng, side, seg, opts, opts_len)
+ *                      just BEFORE iws_stream_segment(eng, side, seg), with
+ *                      the segment's TCP options (for the MSS of a SYN);
+ *   every report       iws_doctor_pdu / _op / _event from the engine's sink
+ *                      callbacks, with the PDU, operation or event;
+ *   the end            iws_doctor_finish(d, eng) after iws_stream_finish.
+ *
+ * Each time a rule is broken the sink's finding callback is told (with the
+ * frame that shows it); the doctor also keeps, per rule and direction, the
+ * count, first and last frame, sample frames and measure
+ * (iws_doctor_sums), which is what `iwarpscope doctor` and `tshark -z
+ * iwarp,doctor` print. Memory is bounded: a few kilobytes per connection.
+ */
+#ifndef IWARPSCOPE_DOCTOR_H
+#define IWARPSCOPE_DOCTOR_H
+
+#include <stddef.h>
+
+#include "rules.h"
+#include "stream.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One occurrence: rule broken by what dir's sender sent, shown in frame. */
+struct iws_finding {
+	enum iws_rule rule;
+	uint8_t dir;                /* IWS_DIR_* of the sender at fault */
+	uint64_t frame;
+	/* Rule-specific values, worded by iws_finding_text (see doctor.c). */
+	uint64_t v[3];
+};
+
+/* Sample frames kept per rule and direction. */
+#define IWS_DOCTOR_SAMPLES 8
+
+/* Everything one rule found in one direction. */
+struct iws_finding_sum {
+	enum iws_rule rule;
+	uint8_t dir;
+	uint64_t count;
+	uint64_t first_frame, last_frame;     /* lowest and highest frame */
+	uint64_t samples[IWS_DOCTOR_SAMPLES]; /* the first frames it fired in, as found */
+	uint32_t nsamples;
+	uint64_t of;                /* fraction rules (rules.h measure): the direction's
+				     * FPDUs measured; count / of is the fraction */
+	uint64_t max_value;         /* the most an occurrence measured, for the rules whose
+				     * iws_rule_info max_what says what (Reads outstanding,
+				     * an FPDU's octets); 0 for the others */
+	struct iws_finding first;   /* the first occurrence, for its words */
+};
+
+struct iws_doctor_sink {
+	void (*finding)(void *ctx, const struct iws_finding *f);  /* may be NULL */
+};
+
+struct iws_doctor;
+
+/* NULL on allocation failure; sink may be NULL (the sums are kept anyway). */
+struct iws_doctor *iws_doctor_new(const struct iws_doctor_sink *sink, void *ctx);
+void iws_doctor_free(struct iws_doctor *d);
+
+/* A TCP segment sent by side, before the engine is given it; opts are the
+ * octets of its TCP options (NULL/0 when not captured). */
+void iws_doctor_segment(struct iws_doctor *d, const struct iws_stream *eng, int side,
+			const struct iws_tcp_seg *seg, const uint8_t *opts, size_t opts_len);
+/* What the engine reported (its sink's pdu, op and event callbacks). */
+void iws_doctor_pdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
+void iws_doctor_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op);
+void iws_doctor_event(struct iws_doctor *d, const struct iws_stream *eng,
+		      const struct iws_stream_event *ev);
+/* The engine was finished: the checks that need the whole connection. */
+void iws_doctor_finish(struct iws_doctor *d, const struct iws_stream *eng);
+
+/* The findings so far, in catalogue order, then i2r before r2i. */
+const struct iws_finding_sum *iws_doctor_sums(const struct iws_doctor *d, uint32_t *n);
+
+/* One line saying what this occurrence is ("FPDU of 1448 octets in 2 TCP
+ * segments"); returns buf. */
+const char *iws_finding_text(char *buf, size_t len, const struct iws_finding *f);
+
+/* The lines `iwarpscope doctor` and `tshark -z iwarp,doctor` print for one
+ * sum: severity, rule, direction, count (of the FPDUs measured, with the
+ * fraction), first..last frame and the sample frames; then indented, the
+ * rule's title, its first occurrence in words and the RFC section. Each
+ * line ends with '\n'; returns buf. */
+const char *iws_finding_sum_text(char *buf, size_t len, const struct iws_finding_sum *s);
+/* Their last line: "N QPs, M with findings: E error, D deviation, P
+ * performance rules broken\n"; by_sev counts sums per severity. */
+const char *iws_doctor_total_text(char *buf, size_t len, uint32_t qps, uint32_t qps_with,
+				  const uint64_t by_sev[IWS_SEVERITY_COUNT]);
+/* count / of in tenths of a percent, rounded. */
+uint64_t iws_permille(uint64_t count, uint64_t of);
+
+/* The MSS option (RFC 9293 §3.2) among a segment's TCP options; 0 when
+ * there is none or the options are cut. */
+uint16_t iws_tcp_opt_mss(const uint8_t *opts, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * packet-iwarp-doctor.c - the interop doctor in Wireshark: every rule of
+ * the core's catalogue (iwarpscope/rules.h) a connection breaks, as
+ *
+ *   fields        iwarp.rule (the rule id: `iwarp.rule == "mpa.rtr_mismatch"`),
+ *                 iwarp.rule.severity, iwarp.rule.text, in an "iWARP doctor"
+ *                 subtree of the frame that shows the occurrence;
+ *   expert items  one per rule (iwarp.rule.<id>), on those frames: a rule
+ *                 error as a Warning, a deviation as a Note, performance as
+ *                 Chat (Wireshark keeps Error for what cannot be decoded:
+ *                 a broken rule is decoded, and told what it means);
+ *   statistics    `tshark -z iwarp,doctor`: per QP each rule's count, first
+ *                 and last frame, sample frames and fraction, printed as
+ *                 `iwarpscope doctor` prints them (the core's words).
+ *
+ * The core's doctor (iwarpscope/doctor.h) runs per connection beside its
+ * stream engine, fed by packet-iwarp-stream.c on the first pass exactly as
+ * the CLI feeds it; occurrences are kept on their frames' records.
+ */
+#include <epan/packet.h>
+#include <epan/expert.h>
+#include <epan/stat_tap_ui.h>
+#include <epan/tap.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iwarpscope/doctor.h"
+#include "packet-iwarp.h"
+
+static int proto_iwarp_doctor = -1;
+static int hf_rule = -1;
+static int hf_rule_severity = -1;
+static int hf_rule_text = -1;
+static int hf_rule_dir = -1;
+static gint ett_doctor = -1;
+static gint ett_finding = -1;
+static expert_field ei_rule[IWS_RULE_COUNT];
+
+/* ---- first pass: the doctor of a connection and its occurrences ---- */
+
+static void on_finding(void *ctx, const struct iws_finding *f)
+{
+	(void)ctx;
+	iwarp_frame_rec *fr = iwarp_frame_record((guint32)f->frame);
+	if (!fr)
+		return;
+	if (!fr->findings)
+		fr->findings = wmem_array_new(wmem_file_scope(), sizeof(struct iws_finding));
+	wmem_array_append_one(fr->findings, *f);
+}
+
+static const struct iws_doctor_sink doctor_sink = { on_finding };
+
+struct iws_doctor *iwarp_doctor_new(iwarp_conv *ic)
+{
+	return iws_doctor_new(&doctor_sink, ic);
+}
+
+/* The TCP options of the segment being fed (for the MSS of a SYN). */
+void iwarp_doctor_segment(iwarp_conv *ic, int side, const struct iws_tcp_seg *seg, tvbuff_t *ds,
+			  gint hdr_off, guint32 hdr_len)
+{
+	const guint8 *opts = NULL;
+	guint32 optlen = 0;
+	if (hdr_len > 20 && tvb_captured_length_remaining(ds, hdr_off + 20) >= (gint)(hdr_len - 20)) {
+		optlen = hdr_len - 20;
+		opts = tvb_get_ptr(ds, hdr_off + 20, (gint)optlen);
+	}
+	iws_doctor_segment(ic->doc, ic->eng, side, seg, opts, optlen);
+}
+
+/* ---- every pass: the frame's occurrences ---- */
+
+static expert_field *ei_of(enum iws_rule r)
+{
+	return (unsigned)r < IWS_RULE_COUNT ? &ei_rule[r] : NULL;
+}
+
+void iwarp_doctor_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const iwarp_frame_rec *fr)
+{
+	guint n = fr->findings ? wmem_array_get_count(fr->findings) : 0;
+	if (!n)
+		return;
+	proto_item *top = proto_tree_add_item(tree, proto_iwarp_doctor, tvb, 0, 0, ENC_NA);
+	proto_item_append_text(top, ": %u rule%s broken", n, n == 1 ? "" : "s");
+	proto_item_set_generated(top);
+	proto_tree *dt = proto_item_add_subtree(top, ett_doctor);
+	for (guint i = 0; i < n; i++) {
+		const struct iws_finding *f = (const struct iws_finding *)wmem_array_index(fr->findings, i);
+		const struct iws_rule_info *ri = iws_rule_info(f->rule);
+		if (!ri)
+			continue;
+		char text[256];
+		iws_finding_text(text, sizeof(text), f);
+		proto_item *it = proto_tree_add_string(dt, hf_rule, tvb, 0, 0, ri->id);
+		proto_item_set_generated(it);
+		proto_item_append_text(it, " (%s): %s", iws_severity_name(ri->severity), ri->title);
+		proto_tree *ft = proto_item_add_subtree(it, ett_finding);
+		proto_item_set_generated(proto_tree_add_string(ft, hf_rule_severity, tvb, 0, 0,
+							       iws_severity_name(ri->severity)));
+		proto_item_set_generated(proto_tree_add_string(ft, hf_rule_dir, tvb, 0, 0,
+							       f->dir == IWS_DIR_I2R ? "i2r" : "r2i"));
+		proto_item_set_generated(proto_tree_add_string(ft, hf_rule_text, tvb, 0, 0, text));
+		expert_add_info_format(pinfo, it, ei_of(f->rule), "%s [%s]: %s (%s)", ri->title, ri->id, text,
+				       ri->ref);
+	}
+}
+
+/* ---- tshark -z iwarp,doctor ---- */
+
+static tap_packet_status doctor_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
+				       tap_flags_t flags)
+{
+	(void)p;
+	(void)pinfo;
+	(void)edt;
+	(void)data;
+	(void)flags;
+	return TAP_PACKET_DONT_REDRAW;  /* the findings are the connections', read at draw time */
+}
+
+static gint by_qp(gconstpointer a, gconstpointer b)
+{
+	const iwarp_conv *x = *(const iwarp_conv *const *)a, *y = *(const iwarp_conv *const *)b;
+	return x->qp < y->qp ? -1 : x->qp > y->qp;
+}
+
+static void doctor_draw(void *p)
+{
+	(void)p;
+	/* Everything still buffered is decoded first (the end of the capture). */
+	iwarp_sequential_pass_over();
+	printf("==================================================================================================================================\n");
+	printf("iWARP doctor (iwarpscope %s)\n", IWS_VERSION_STRING);
+	uint64_t sev[IWS_SEVERITY_COUNT] = { 0, 0, 0 };
+	guint32 nqps = 0, with = 0;
+	char line[1024];
+	/* in QP (tcp.stream) order, as the CLI lists them */
+	GPtrArray *convs = g_ptr_array_new();
+	wmem_list_t *l = iwarp_conversations();
+	for (wmem_list_frame_t *lf = l ? wmem_list_head(l) : NULL; lf; lf = wmem_list_frame_next(lf))
+		g_ptr_array_add(convs, wmem_list_frame_data(lf));
+	g_ptr_array_sort(convs, by_qp);
+	for (guint i = 0; i < convs->len; i++) {
+		const iwarp_conv *ic = (const iwarp_conv *)g_ptr_array_index(convs, i);
+		guint32 n;
+		const struct iws_finding_sum *s = iws_doctor_sums(ic->doc, &n);
+		char *a = iwarp_endpoint_str(NULL, ic, IWS_DIR_I2R);
+		char *b = iwarp_endpoint_str(NULL, ic, IWS_DIR_R2I);
+		printf("QP %u  %s -> %s%s\n", ic->qp, a, b, n ? "" : "  no findings");
+		wmem_free(NULL, a);
+		wmem_free(NULL, b);
+		nqps++;
+		with += n ? 1 : 0;
+		for (guint32 k = 0; k < n; k++) {
+			sev[iws_rule_info(s[k].rule)->severity]++;
+			fputs(iws_finding_sum_text(line, sizeof(line), &s[k]), stdout);
+		}
+	}
+	g_ptr_array_free(convs, TRUE);
+	fputs(iws_doctor_total_text(line, sizeof(line), nqps, with, sev), stdout);
+	printf("==================================================================================================================================\n");
+}
+
+static void doctor_init(const char *opt_arg, void *userdata)
+{
+	(void)opt_arg;
+	(void)userdata;
+	static int listener;   /* the tap listener's identity: nothing to keep per packet */
+	GString *err = register_tap_listener("iwarp", &listener, NULL, TL_REQUIRES_NOTHING, NULL, doctor_packet,
+					     doctor_draw, NULL);
+	if (err) {
+		fprintf(stderr, "tshark: couldn't register iwarp,doctor tap: %s\n", err->str);
+		g_string_free(err, TRUE);
+		exit(1);
+	}
+}
+
+static stat_tap_ui iwarp_doctor_ui = {
+	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,doctor", doctor_init, 0, NULL
+};
+
+/* ---- registration ---- */
+
+void iwarp_doctor_register(void)
+{
+	static hf_register_info hf[] = {
+		{ &hf_rule, { "Rule", "iwarp.rule", FT_STRING, BASE_NONE, NULL, 0x0,
+			      "A rule of the interop doctor's catalogue broken here (iwarpscope doctor --rules)",
+			      HFILL } },
+		{ &hf_rule_severity, { "Severity", "iwarp.rule.severity", FT_STRING, BASE_NONE, NULL, 0x0,
+				       "error, deviation or performance", HFILL } },
+		{ &hf_rule_dir, { "Direction", "iwarp.rule.dir", FT_STRING, BASE_NONE, NULL, 0x0,
+				  "The direction whose sender broke the rule (i2r: the MPA initiator's)", HFILL } },
+		{ &hf_rule_text, { "What", "iwarp.rule.text", FT_STRING, BASE_NONE, NULL, 0x0,
+				   "This occurrence in words", HFILL } },
+	};
+	static gint *ett[] = { &ett_doctor, &ett_finding };
+	/* One expert item per rule, named after it: iwarp.rule.mpa.rtr_mismatch. */
+	static ei_register_info ei[IWS_RULE_COUNT];
+	static char names[IWS_RULE_COUNT][64];
+	for (int r = 0; r < IWS_RULE_COUNT; r++) {
+		const struct iws_rule_info *ri = iws_rule_info((enum iws_rule)r);
+		int group = ri->severity == IWS_SEVERITY_PERFORMANCE ? PI_SEQUENCE : PI_PROTOCOL;
+		int severity = ri->severity == IWS_SEVERITY_ERROR ? PI_WARN
+			       : ri->severity == IWS_SEVERITY_DEVIATION ? PI_NOTE : PI_CHAT;
+		snprintf(names[r], sizeof(names[r]), "iwarp.rule.%s", ri->id);
+		ei_rule[r] = (expert_field)EI_INIT;
+		ei[r] = (ei_register_info){ &ei_rule[r], { names[r], group, severity, ri->title, EXPFILL } };
+	}
+	proto_iwarp_doctor = proto_register_protocol("iWARP interop doctor", "iWARP doctor", "iwarp");
+	proto_register_field_array(proto_iwarp_doctor, hf, array_length(hf));
+	proto_register_subtree_array(ett, array_length(ett));
+	expert_module_t *em = expert_register_protocol(proto_iwarp_doctor);
+	expert_register_field_array(em, ei, array_length(ei));
+	register_stat_tap_ui(&iwarp_doctor_ui, NULL);
+}
