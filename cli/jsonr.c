@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textsafe.h"
+
 struct jp {
 	struct jr_doc *d;
 	size_t pos;
@@ -75,34 +77,6 @@ static int hex4(struct jp *p, uint32_t *v)
 	return 0;
 }
 
-/* The length of a valid UTF-8 sequence starting at s (at most n bytes), 0
- * when invalid (overlong forms, surrogates, past U+10FFFF refused). */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	if (s[0] < 0x80)
-		return 1;
-	size_t k;
-	uint32_t c, min;
-	if ((s[0] & 0xe0) == 0xc0)
-		k = 2, c = s[0] & 0x1fu, min = 0x80;
-	else if ((s[0] & 0xf0) == 0xe0)
-		k = 3, c = s[0] & 0x0fu, min = 0x800;
-	else if ((s[0] & 0xf8) == 0xf0)
-		k = 4, c = s[0] & 0x07u, min = 0x10000;
-	else
-		return 0;
-	if (k > n)
-		return 0;
-	for (size_t i = 1; i < k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3fu);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	return k;
-}
-
 static size_t put_utf8(char *w, uint32_t c)
 {
 	if (c < 0x80) {
@@ -148,7 +122,7 @@ static int parse_string(struct jp *p, uint32_t *off, uint32_t *len)
 		if (c < 0x20)
 			return fail(p, "control character in a string");
 		if (c != '\\') {
-			size_t k = utf8_len((const unsigned char *)t + p->pos, p->d->len - p->pos);
+			size_t k = utf8_seq_len((const unsigned char *)t + p->pos, p->d->len - p->pos);
 			if (!k)
 				return fail(p, "invalid UTF-8 in a string");
 			memmove(t + w, t + p->pos, k);
