@@ -84,6 +84,8 @@ struct points {
 	struct prec *recs;
 	uint32_t nrecs, caprecs;
 	bool recs_full;             /* POINTS_MAX_RECORDS reached */
+	uint64_t segs_unindexed;    /* segments not indexed: a limit was reached */
+	uint32_t *by_stream;        /* two-point connections by stream (points_conn) */
 	struct pkey *keys;
 	uint32_t nkeys, capkeys;
 	uint32_t *buckets;
@@ -98,5 +100,8 @@ struct points {
 	uint32_t nmulti;
 	uint32_t cursor;            /* analysis pass: next record */
 };
+
+/* The two-point connection of a stream (tcp.stream), NULL if none. */
+const struct pconn *points_conn(const struct points *pts, uint32_t stream);
 
 #endif
