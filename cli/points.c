@@ -13,6 +13,7 @@
 
 #include "netdecode.h"
 #include "points_int.h"
+#include "textsafe.h"
 
 #define MAX_FILES_GROUPED 256
 #define MAX_HOLES 16
@@ -779,8 +780,15 @@ struct points *points_survey(const struct source_opts *so, bool expect, char *er
 		points_free(pts);
 		return NULL;
 	}
+	/* the names as shown (escaped: they reach text and stderr) */
 	for (int i = 0; i < o.nfiles; i++)
-		pts->files[i].name = o.files[i];
+		if (!(pts->files[i].name = text_safe_dup(o.files[i]))) {
+			snprintf(err, errlen, "out of memory");
+			source_close(s);
+			flow_table_free(&ft);
+			points_free(pts);
+			return NULL;
+		}
 	struct src_packet p;
 	while (source_next(s, &p) == 1) {
 		struct tcp_pkt t;
@@ -938,6 +946,8 @@ void points_free(struct points *pts)
 	free(pts->buckets);
 	free(pts->conns);
 	free(pts->by_stream);
+	for (int i = 0; pts->files && i < pts->nfiles; i++)
+		free((char *)pts->files[i].name);
 	free(pts->files);
 	free(pts->pts);
 	free(pts);
