@@ -22,6 +22,7 @@
 #endif
 
 #define IN_SIZE (64u * 1024)
+#define ZSTD_STEP 4096u
 #define MAGIC_LEN 6
 
 struct decomp {
@@ -239,7 +240,10 @@ static size_t zstd_step(struct decomp *d, char *buf, size_t n)
 		}
 		if (!d->frame_open)
 			d->frame_at = d->in_pos;
-		ZSTD_inBuffer in = { d->in, d->in_len, d->in_pos };
+		/* A few KiB at a time: on an error the library does not say how
+		 * far it read, so the message can only name where the call began. */
+		size_t end = d->in_len - d->in_pos > ZSTD_STEP ? d->in_pos + ZSTD_STEP : d->in_len;
+		ZSTD_inBuffer in = { d->in, end, d->in_pos };
 		size_t rc = ZSTD_decompressStream(d->zd, &out, &in);
 		d->in_pos = in.pos;
 		if (ZSTD_isError(rc) && ZSTD_getErrorCode(rc) == ZSTD_error_frameParameter_windowTooLarge) {
