@@ -81,6 +81,79 @@ static bool rehash(struct points *pts)
 	return true;
 }
 
+/*
+ * A file read while no other file was open (a rotated set's files follow
+ * each other) cannot share a segment with another file while both are
+ * open: what it added to the index is forgotten when it ends alone, so the
+ * survey of a rotated set holds one file's records at a time. Keys from
+ * before it that it changed (a record appended, a dispute) are logged
+ * before their first change and put back.
+ */
+static void undo_log(struct points *pts, uint32_t k)
+{
+	if (pts->alone_file < 0 || k >= pts->alone_ks)
+		return;
+	if (!grow((void **)&pts->undo, &pts->capundo, pts->nundo + 1, sizeof(*pts->undo))) {
+		pts->alone_file = -1; /* cannot undo: keep everything */
+		return;
+	}
+	const struct pkey *kk = &pts->keys[k];
+	pts->undo[pts->nundo++] = (struct pundo){ k, kk->first, kk->last, kk->disputed };
+}
+
+static void alone_start(struct points *pts, int file)
+{
+	pts->alone_file = file;
+	pts->alone_rs = pts->nrecs;
+	pts->alone_ks = pts->nkeys;
+	pts->alone_unindexed = pts->segs_unindexed;
+	pts->nundo = 0;
+}
+
+static void forget_alone(struct points *pts)
+{
+	for (uint32_t i = pts->nundo; i-- > 0;) {
+		const struct pundo *u = &pts->undo[i];
+		struct pkey *k = &pts->keys[u->k];
+		k->first = u->first;
+		k->last = u->last;
+		k->disputed = u->disputed;
+		if (u->last != PT_NONE)
+			pts->recs[u->last].next = PT_NONE;
+	}
+	/* newest first: each is the head of its bucket's chain */
+	for (uint32_t k = pts->nkeys; k-- > pts->alone_ks;) {
+		const struct pkey *kk = &pts->keys[k];
+		uint32_t h = pos_hash(kk->conn, kk->side, kk->seq, kk->len, kk->flags) & (pts->nbuckets - 1);
+		pts->buckets[h] = kk->hnext;
+	}
+	pts->nkeys = pts->alone_ks;
+	pts->nrecs = pts->alone_rs;
+	pts->segs_unindexed = pts->alone_unindexed;
+	pts->recs_full = pts->recs_full && pts->nrecs >= POINTS_MAX_RECORDS;
+	pts->nundo = 0;
+	pts->alone_file = -1;
+}
+
+/* Before each record of the survey: which file it is from, how many files
+ * are open now. */
+static void track_alone(struct points *pts, int file, int nopen)
+{
+	if (file == pts->alone_file) {
+		if (nopen >= 2)
+			pts->alone_file = -1; /* another file opened: it overlaps */
+		return;
+	}
+	/* Another file's record with only its file open: the one that was
+	 * alone has ended, alone. */
+	if (pts->alone_file >= 0 && nopen == 1)
+		forget_alone(pts);
+	if (nopen == 1)
+		alone_start(pts, file);
+	else
+		pts->alone_file = -1;
+}
+
 /* The key of a segment: found, or added (PT_NONE: out of memory). */
 static uint32_t key_of(struct points *pts, const struct pkey *n)
 {
@@ -106,6 +179,8 @@ static uint32_t key_of(struct points *pts, const struct pkey *n)
 	/* Two segments at one place with other octets: the points disagree
 	 * (or a sender rewrote data it had sent): neither is matched. */
 	if (same_place) {
+		if (!same_place->disputed)
+			undo_log(pts, (uint32_t)(same_place - pts->keys));
 		same_place->disputed = true;
 		k->disputed = true;
 	}
@@ -176,6 +251,8 @@ static void index_segment(struct points *pts, const struct src_packet *p, struct
 		if (k != PT_NONE) {
 			r->key = k;
 			struct pkey *kk = &pts->keys[k];
+			if (kk->last == PT_NONE || kk->last < pts->alone_rs)
+				undo_log(pts, k);
 			if (kk->last != PT_NONE)
 				pts->recs[kk->last].next = pts->nrecs;
 			else
@@ -790,8 +867,10 @@ struct points *points_survey(const struct source_opts *so, bool expect, char *er
 			return NULL;
 		}
 	struct src_packet p;
+	pts->alone_file = -1;
 	while (source_next(s, &p) == 1) {
 		struct tcp_pkt t;
+		track_alone(pts, p.file, source_open_files(s));
 		const char *why;
 		if (net_decode(p.dlt, p.data, p.caplen, p.wirelen, &t, &why) != NET_TCP)
 			continue;
@@ -824,6 +903,10 @@ struct points *points_survey(const struct source_opts *so, bool expect, char *er
 		if (f && p.matched)
 			index_segment(pts, &p, f, side, &t);
 	}
+	if (pts->alone_file >= 0)
+		forget_alone(pts);
+	free(pts->undo);
+	pts->undo = NULL;
 	source_close(s);
 	flow_table_free(&ft);
 	if (group_files(pts) && pts->npoints >= 2 && sort_keys(pts))
@@ -940,6 +1023,7 @@ void points_free(struct points *pts)
 	if (!pts)
 		return;
 	free(pts->recs);
+	free(pts->undo);
 	free(pts->keys);
 	free(pts->kstart);
 	free(pts->keys_of);

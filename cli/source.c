@@ -679,6 +679,11 @@ int source_nfiles(const struct source *s)
 	return s->n;
 }
 
+int source_open_files(const struct source *s)
+{
+	return s->nopen;
+}
+
 bool source_is_live(const struct source *s)
 {
 	return s->live;

@@ -111,6 +111,8 @@ const struct source_stats *source_stats(const struct source *s);
 /* A file's name as shown (escaped: textsafe.h; "stdin" for "-"). */
 const char *source_name(const struct source *s, int file);
 int source_nfiles(const struct source *s);
+/* Files open now (the one of the record just read among them). */
+int source_open_files(const struct source *s);
 bool source_is_live(const struct source *s);
 /* Live with a save file (source_opts.save): octets written to it so far. */
 uint64_t source_saved_bytes(const struct source *s);
