@@ -52,6 +52,7 @@ struct input {
 	int64_t head_ns;
 	int64_t first_ns;           /* its first record's time (while it waits closed) */
 	bool waits;                 /* closed until the merge reaches first_ns */
+	bool first_look;            /* opened to read its first record, then closed */
 	bool regular;               /* a regular file: may be closed and opened again */
 	uint64_t size;              /* file size, for the progress bar (0: unknown) */
 	uint64_t read_done;         /* octets of it read before it was closed */
@@ -180,7 +181,8 @@ static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_st
 		static char stdin_buf[READ_BUFFER];
 		setvbuf(rd, stdin_buf, _IOFBF, sizeof(stdin_buf));
 	} else {
-		size_t len = s->nopen < BIG_BUFFERS ? READ_BUFFER : SMALL_BUFFER;
+		/* a first look (several files: its first record only) needs little */
+		size_t len = s->nopen < BIG_BUFFERS && !in->first_look ? READ_BUFFER : SMALL_BUFFER;
 		in->iobuf = malloc(len);
 		if (in->iobuf)
 			setvbuf(rd, in->iobuf, _IOFBF, len);
@@ -417,6 +419,7 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 				snprintf(err, errlen, "stdin ('-') can be read only once");
 				ok = false;
 			} else {
+				in->first_look = s->n > 1 && !given;
 				ok = open_file(s, in, given, false, err, errlen);
 			}
 			if (ok) {
@@ -427,6 +430,7 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 			 * record's time (pipes and stdin cannot be opened twice). */
 			if (ok && s->n > 1 && in->regular && !given) {
 				read_head(s, in, i);
+				in->first_look = false;
 				if (in->has_head) {
 					in->first_ns = in->head_ns;
 					in->has_head = false;
