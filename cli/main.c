@@ -108,6 +108,20 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < ins.nnotes; i++)
 		notes[i] = ins.notes[i];
+	/* The report's page: written beside its path and put in place once
+	 * complete (outfile.h); a path that cannot be written, or one of the
+	 * inputs, fails before anything is read. */
+	struct outfile page;
+	bool has_page = false;
+	if (o.output) {
+		if (outfile_open(&page, o.output, ins.files, ins.nfiles, err, sizeof(err))) {
+			error_line(err);
+			inputs_free(&ins);
+			options_free(&o);
+			return 2;
+		}
+		has_page = true;
+	}
 	struct file_id *ids = calloc((size_t)ins.nfiles + 1, sizeof(*ids));
 	struct source_opts so = {
 		.files = ins.files,
@@ -138,6 +152,8 @@ int main(int argc, char **argv)
 	struct source *src = pts || !err[0] ? source_open(&so, err, sizeof(err)) : NULL;
 	if (!src) {
 		error_line(err);
+		if (has_page)
+			outfile_abort(&page);
 		points_free(pts);
 		free(ids);
 		inputs_free(&ins);
@@ -147,23 +163,6 @@ int main(int argc, char **argv)
 	if (pts)
 		points_note(pts, stderr);
 
-	/* The report's page: written beside its path and put in place once
-	 * complete (outfile.h); a path that cannot be written, or one of the
-	 * inputs, fails at once. */
-	struct outfile page;
-	bool has_page = false;
-	if (o.output) {
-		if (outfile_open(&page, o.output, ins.files, ins.nfiles, err, sizeof(err))) {
-			error_line(err);
-			source_close(src);
-			points_free(pts);
-			free(ids);
-			inputs_free(&ins);
-			options_free(&o);
-			return 2;
-		}
-		has_page = true;
-	}
 	if (!pipeline_init(&p, &o, src, pts, stdout)) {
 		error_line("out of memory");
 		pipeline_free(&p);
