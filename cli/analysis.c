@@ -93,11 +93,12 @@ static void lru_push(struct analysis *a, struct conn *c, uint8_t list)
 	l->n++;
 }
 
-/* Which list a connection belongs on: not (yet) iWARP, iWARP and ending (a
- * FIN or a reset was seen), iWARP and open. */
+/* Which list a connection belongs on: not (yet) iWARP or only an MPA
+ * Request never answered, iWARP and ending (a FIN or a reset was seen),
+ * iWARP and open. */
 static uint8_t lru_class(const struct conn *c)
 {
-	if (!conn_is_iwarp(c))
+	if (!conn_is_confirmed(c))
 		return LRU_OTHER;
 	return c->c.rst || c->c.fin ? LRU_ENDING : LRU_IWARP;
 }
@@ -119,19 +120,22 @@ static void active_remove(struct analysis *a, struct conn *c)
 	a->active[i]->index = i;
 }
 
-/* A connection ended: keep it for the report if it carried iWARP. */
-static void closed(struct analysis *a, struct conn *c)
+/* A connection ended: keep it for the report if it carried iWARP (given
+ * up at --max-flows with only an MPA Request: counted there, not kept). */
+static void closed(struct analysis *a, struct conn *c, bool given_up)
 {
 	active_remove(a, c);
-	if (conn_is_iwarp(c)) {
+	if (conn_is_iwarp(c) && !(given_up && !conn_is_confirmed(c))) {
 		a->c.iwarp_conns++;
 		return;
 	}
 	struct conn_brief b;
 	conn_brief(c, &b);
-	a->not_iwarp[b.why]++;
-	if (a->nbriefs < ANALYSIS_BRIEFS)
-		a->briefs[a->nbriefs++] = b;
+	if (!conn_is_iwarp(c)) {
+		a->not_iwarp[b.why]++;
+		if (a->nbriefs < ANALYSIS_BRIEFS)
+			a->briefs[a->nbriefs++] = b;
+	}
 	if (c->slot < a->nconns && a->conns[c->slot] == c)
 		a->conns[c->slot] = NULL;
 	if (c->flow) {
@@ -143,8 +147,8 @@ static void closed(struct analysis *a, struct conn *c)
 
 /*
  * --max-flows: room for one more connection. The least recently active
- * connection that has shown no iWARP is given up (freed; its later packets
- * are ignored); else the least recently active iWARP connection that is
+ * connection that has shown no iWARP, or no more than an MPA Request, is
+ * given up (freed; its later packets are ignored); else the least recently active iWARP connection that is
  * ending (FIN or reset seen) is finished early, kept for the report. With
  * neither, the new connection is not analysed.
  */
@@ -159,7 +163,7 @@ static bool make_room(struct analysis *a)
 			v->flow->limit_skipped = true;
 		conn_finish(v, IWS_OPF_EVICTED);
 		v->evicted = true;
-		closed(a, v);
+		closed(a, v, true);
 		return true;
 	}
 	v = a->lru[LRU_ENDING].tail;
@@ -169,7 +173,7 @@ static bool make_room(struct analysis *a)
 		v->evicted = true;
 		if (v->flow)
 			v->flow->done = true;
-		closed(a, v);
+		closed(a, v, false);
 		return true;
 	}
 	return false;
@@ -193,7 +197,7 @@ static struct flow *conversation_of(struct analysis *a, const struct tcp_pkt *t,
 			oc->flow = NULL;
 			if (oc->state == CONN_ACTIVE) {
 				conn_finish(oc, IWS_OPF_ABORTED);
-				closed(a, oc);
+				closed(a, oc, false);
 			}
 		}
 		flow_release(old);
@@ -316,7 +320,7 @@ void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, i
 	}
 	conn_packet(c, side, t, frame, ts_ns);
 	if (c->state != CONN_ACTIVE)
-		closed(a, c);
+		closed(a, c, false);
 	else
 		lru_touch(a, c);
 }
@@ -329,7 +333,7 @@ void analysis_finish(struct analysis *a)
 	while (a->nactive) {
 		struct conn *c = a->active[a->nactive - 1];
 		conn_finish(c, c->c.rst ? IWS_OPF_ABORTED : IWS_OPF_UNFINISHED);
-		closed(a, c);
+		closed(a, c, false);
 	}
 }
 

@@ -271,6 +271,12 @@ bool conn_is_iwarp(const struct conn *c)
 	return iws_stream_is_iwarp(c->eng);
 }
 
+bool conn_is_confirmed(const struct conn *c)
+{
+	return conn_is_iwarp(c) &&
+	       (iws_stream_state(c->eng) != IWS_SST_REQUEST || CONN_SUM(c, fpdus) > 0);
+}
+
 void conn_brief(const struct conn *c, struct conn_brief *b)
 {
 	memset(b, 0, sizeof(*b));

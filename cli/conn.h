@@ -178,6 +178,10 @@ void conn_finish(struct conn *c, uint32_t flag);
 void conn_free(struct conn *c);
 
 bool conn_is_iwarp(const struct conn *c);
+/* iWARP and confirmed: more than an MPA Request (a Reply, or an FPDU
+ * framed). A flood of Requests never answered must not take the place of
+ * confirmed QPs at --max-flows (analysis.c). */
+bool conn_is_confirmed(const struct conn *c);
 
 /* What is kept of a connection that carried no iWARP once it is freed, for
  * the "no iWARP found" report (out_silence.c), and why it is not iWARP. */

@@ -18,9 +18,11 @@
 #endif
 #ifdef IWS_HAVE_ZSTD
 #include <zstd.h>
+#include <zstd_errors.h>
 #endif
 
 #define IN_SIZE (64u * 1024)
+#define ZSTD_STEP 4096u
 #define MAGIC_LEN 6
 
 struct decomp {
@@ -35,8 +37,11 @@ struct decomp {
 	bool raw_eof;
 	bool at_end;                /* the last compressed frame ended with the input */
 	bool frame_open;            /* inside a gzip member / zstd frame */
-	uint64_t raw_pos;
+	uint64_t raw_pos;           /* octets read from the file (the magic's too) */
+	uint64_t max_window;        /* zstd: largest window accepted (0: the library's) */
 	bool fatal;                 /* err ends the stream as a read error */
+	bool window;                /* ... because of --max-window */
+	size_t frame_at;            /* zstd: where in `in` the current frame began */
 	char err[160];
 #ifdef IWS_HAVE_ZLIB
 	z_stream zs;
@@ -181,6 +186,49 @@ static size_t gz_step(struct decomp *d, char *buf, size_t n)
 #endif
 
 #ifdef IWS_HAVE_ZSTD
+/* The frame at the input asks for a window above max_window: say how large,
+ * and what to do. */
+/* The window a zstd frame header asks for (RFC 8878 §3.1.1.1), 0 when the
+ * n octets at h do not hold enough of one. */
+static uint64_t frame_window(const uint8_t *h, size_t n)
+{
+	if (n < 6 || decomp_sniff(h, n) != DECOMP_ZSTD)
+		return 0;
+	uint8_t fhd = h[4];
+	if (!(fhd & 0x20)) { /* Window_Descriptor: exponent and mantissa */
+		uint64_t base = 1ull << (10 + (h[5] >> 3));
+		return base + base / 8 * (h[5] & 7);
+	}
+	/* Single_Segment: the window is the Frame_Content_Size */
+	static const uint8_t did_len[4] = { 0, 1, 2, 4 }, fcs_len[4] = { 1, 2, 4, 8 };
+	size_t at = 5 + did_len[fhd & 3], len = fcs_len[fhd >> 6];
+	if (n < at + len)
+		return 0;
+	uint64_t v = 0;
+	for (size_t i = 0; i < len; i++)
+		v |= (uint64_t)h[at + i] << (8 * i);
+	return len == 2 ? v + 256 : v;
+}
+
+static void window_refused(struct decomp *d)
+{
+	char need[40] = "a larger one";
+	uint64_t w = d->frame_at <= d->in_len ? frame_window(d->in + d->frame_at, d->in_len - d->frame_at) : 0;
+	if (w) {
+		/* the limit is a power of two (the decoder's windowLogMax) */
+		uint64_t p2 = 1u << 20;
+		while (p2 < w && p2 < (1ull << 41))
+			p2 <<= 1;
+		snprintf(need, sizeof(need), "%lluM", (unsigned long long)(p2 >> 20));
+	}
+	snprintf(d->err, sizeof(d->err),
+		 "zstd window of %s is above --max-window %lluM (zstd --long or --ultra make such "
+		 "windows): give --max-window %s or more to read it",
+		 need, (unsigned long long)(d->max_window >> 20), need);
+	d->fatal = true;
+	d->window = true;
+}
+
 /* zstd: one or more frames; skippable frames are handled by the library. */
 static size_t zstd_step(struct decomp *d, char *buf, size_t n)
 {
@@ -190,9 +238,18 @@ static size_t zstd_step(struct decomp *d, char *buf, size_t n)
 			cut_short(d, "zstd");
 			break;
 		}
-		ZSTD_inBuffer in = { d->in, d->in_len, d->in_pos };
+		if (!d->frame_open)
+			d->frame_at = d->in_pos;
+		/* A few KiB at a time: on an error the library does not say how
+		 * far it read, so the message can only name where the call began. */
+		size_t end = d->in_len - d->in_pos > ZSTD_STEP ? d->in_pos + ZSTD_STEP : d->in_len;
+		ZSTD_inBuffer in = { d->in, end, d->in_pos };
 		size_t rc = ZSTD_decompressStream(d->zd, &out, &in);
 		d->in_pos = in.pos;
+		if (ZSTD_isError(rc) && ZSTD_getErrorCode(rc) == ZSTD_error_frameParameter_windowTooLarge) {
+			window_refused(d);
+			break;
+		}
 		if (ZSTD_isError(rc)) {
 			snprintf(d->err, sizeof(d->err), "corrupt zstd data (%s) near compressed octet %llu",
 				 ZSTD_getErrorName(rc),
@@ -254,6 +311,11 @@ static int cookie_close(void *c)
 	return rc;
 }
 
+bool decomp_window_refused(const struct decomp *dc)
+{
+	return dc && dc->window;
+}
+
 const char *decomp_error(const struct decomp *dc, bool *fatal)
 {
 	if (fatal)
@@ -286,6 +348,16 @@ static bool init_codec(struct decomp *d, const char *name, char *err, size_t err
 		d->zd = ZSTD_createDStream();
 		if (!d->zd || ZSTD_isError(ZSTD_initDStream(d->zd)))
 			break;
+		/* A frame's window is the memory its decoder holds (RFC 8878
+		 * §3.1.1.1.2): up to 2^31 with --long=31. Past the limit the
+		 * library refuses the frame (zstd_step says so). */
+		if (d->max_window) {
+			int log = 10;
+			while (log < 31 && (1ull << (log + 1)) <= d->max_window)
+				log++;
+			if (ZSTD_isError(ZSTD_DCtx_setParameter(d->zd, ZSTD_d_windowLogMax, log)))
+				break;
+		}
 		return true;
 #else
 		snprintf(err, errlen, "%s: zstd-compressed, but this iwarpscope was built without "
@@ -299,8 +371,8 @@ static bool init_codec(struct decomp *d, const char *name, char *err, size_t err
 	return false;
 }
 
-FILE *decomp_open(FILE *raw, const char *name, bool close_raw, enum decomp_kind *kind,
-		  struct decomp **dc, char *err, size_t errlen)
+FILE *decomp_open(FILE *raw, const char *name, bool close_raw, uint64_t max_window,
+		  enum decomp_kind *kind, struct decomp **dc, char *err, size_t errlen)
 {
 	uint8_t magic[MAGIC_LEN];
 	size_t n = fread(magic, 1, sizeof(magic), raw);
@@ -324,8 +396,11 @@ FILE *decomp_open(FILE *raw, const char *name, bool close_raw, enum decomp_kind 
 	d->raw = raw;
 	d->close_raw = close_raw;
 	d->kind = *kind;
+	d->max_window = max_window;
 	memcpy(d->peek, magic, n);
 	d->npeek = n;
+	/* The magic's octets were read from the file: offsets count them. */
+	d->raw_pos = n;
 	if (!init_codec(d, name, err, errlen)) {
 		free_decomp(d);
 		return NULL;

@@ -122,21 +122,47 @@ static void note_base(struct flow *f, int side, const struct tcp_pkt *p)
 	f->base_seq[side] = (p->flags & IWS_TCP_SYN) ? p->seq : p->seq - 1;
 }
 
+/* Where the conversation of p is chained (its link), or the end of its
+ * chain; *side as flow_lookup's. */
+static struct flow **find_slot(const struct flow_table *t, const struct tcp_pkt *p, uint32_t h,
+			       int *side)
+{
+	struct flow **pp = &t->buckets[h & (t->nbuckets - 1)];
+	for (; *pp; pp = &(*pp)->hnext) {
+		if ((*pp)->hash != h)
+			continue;
+		if ((*side = match(*pp, p)) >= 0)
+			break;
+	}
+	return pp;
+}
+
+/* packet-tcp.c: a SYN without ACK whose sequence number is not the base
+ * already recorded for its direction starts a new conversation. */
+static bool reuses(const struct flow *f, int s, const struct tcp_pkt *p)
+{
+	bool syn_only = (p->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == IWS_TCP_SYN;
+	return syn_only && f->base_set[s] && p->seq != f->base_seq[s];
+}
+
+struct flow *flow_find(const struct flow_table *t, const struct tcp_pkt *p, int *side, bool *reused)
+{
+	struct flow *f = *find_slot(t, p, flow_hash(t, p), side);
+	*reused = f && reuses(f, *side, p);
+	return f;
+}
+
 struct flow *flow_lookup(struct flow_table *t, const struct tcp_pkt *p, int *side,
 			 enum flow_event *ev, struct flow **old)
 {
 	uint32_t h = flow_hash(t, p);
 	struct flow **slot = &t->buckets[h & (t->nbuckets - 1)];
 	*old = NULL;
-	for (struct flow **pp = slot; *pp; pp = &(*pp)->hnext) {
+	int s = 0;
+	struct flow **pp = find_slot(t, p, h, &s);
+	if (*pp) {
 		struct flow *f = *pp;
-		if (f->hash != h)
-			continue;
-		int s = match(f, p);
-		if (s < 0)
-			continue;
-		bool syn_only = (p->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == IWS_TCP_SYN;
-		if (syn_only && f->base_set[s] && p->seq != f->base_seq[s]) {
+		if (reuses(f, s, p)) {
 			/* Ports reused: a new conversation takes the old one's place. */
 			struct flow *n = create(t, p, h);
 			if (!n)

@@ -62,6 +62,12 @@ enum flow_event {
 struct flow *flow_lookup(struct flow_table *t, const struct tcp_pkt *p, int *side,
 			 enum flow_event *ev, struct flow **old);
 
+/* The conversation of p if the table has one (nothing is created or
+ * recorded): *side as above; *reused is true when p starts a new
+ * conversation on its ports (flow_lookup would replace the one returned).
+ * NULL: no conversation on these addresses and ports. */
+struct flow *flow_find(const struct flow_table *t, const struct tcp_pkt *p, int *side, bool *reused);
+
 void flow_release(struct flow *f);
 
 /* "a.b.c.d:port" or "[v6]:port"; buf must hold 64 octets. */

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "decomp.h"
+#include "textsafe.h"
 
 /* More files than this in one operand is a mistake (or an attack on memory). */
 #define MAX_FILES 100000
@@ -59,9 +60,12 @@ __attribute__((format(printf, 2, 3))) static void note(struct inputs *in, const 
 	if (in->nnotes >= INPUTS_MAX_NOTES)
 		return;
 	va_list ap;
+	char raw[sizeof(in->notes[0])];
 	va_start(ap, fmt);
-	vsnprintf(in->notes[in->nnotes++], sizeof(in->notes[0]), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	/* the names in it come from the file system: shown escaped */
+	text_safe(in->notes[in->nnotes++], sizeof(in->notes[0]), raw);
 }
 
 static bool add(struct inputs *in, const char *name, bool copy)
@@ -88,17 +92,23 @@ static bool add(struct inputs *in, const char *name, bool copy)
 	return true;
 }
 
-/* Does the file start like a capture (pcap, pcapng) or a compressed one? */
-static bool looks_like_capture(const char *path)
+/* Does the file start like a capture (pcap, pcapng) or a compressed one?
+ * -1: it cannot be read (errno says why). */
+static int looks_like_capture(const char *path)
 {
 	uint8_t m[4];
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return false;
+		return -1;
 	size_t n = fread(m, 1, 4, f);
+	int rd_err = ferror(f) ? errno : 0;
 	fclose(f);
+	if (rd_err) {
+		errno = rd_err;
+		return -1;
+	}
 	if (n < 4)
-		return false;
+		return 0;
 	uint32_t be = (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
 	/* pcap (µs and ns, either byte order), pcapng Section Header Block */
 	return be == 0xa1b2c3d4 || be == 0xd4c3b2a1 || be == 0xa1b23c4d || be == 0x4d3cb2a1 ||
@@ -123,7 +133,14 @@ static int add_dir(struct inputs *in, const char *dir, char *err, size_t errlen)
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
 			continue;
-		if (!looks_like_capture(path)) {
+		int cap = looks_like_capture(path);
+		if (cap < 0) {
+			/* unreadable is not "not a capture": the user must know */
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			closedir(d);
+			return -1;
+		}
+		if (!cap) {
 			skipped++;
 			continue;
 		}
@@ -157,15 +174,30 @@ static int add_glob(struct inputs *in, const char *pat, char *err, size_t errlen
 		snprintf(err, errlen, "%s: cannot expand the pattern", pat);
 		return -1;
 	}
-	int first = in->nfiles;
+	int first = in->nfiles, other = 0;
 	bool ok = true;
-	for (size_t i = 0; ok && i < g.gl_pathc; i++)
+	for (size_t i = 0; ok && i < g.gl_pathc; i++) {
+		/* A pattern names files: a FIFO, socket or device it matches would
+		 * block or never end (a FIFO is still read when named alone). */
+		struct stat sb;
+		if (stat(g.gl_pathv[i], &sb) == 0 && !S_ISREG(sb.st_mode)) {
+			other++;
+			continue;
+		}
 		ok = add(in, g.gl_pathv[i], true);
+	}
 	globfree(&g);
 	if (!ok) {
 		snprintf(err, errlen, "%s: too many files, or out of memory", pat);
 		return -1;
 	}
+	if (in->nfiles == first) {
+		snprintf(err, errlen, "%s: no regular file matches", pat);
+		return -1;
+	}
+	if (other)
+		note(in, "%s: %d match%s that %s not a regular file (a FIFO, a device, a directory) "
+			 "skipped", pat, other, other == 1 ? "" : "es", other == 1 ? "is" : "are");
 	qsort(in->files + first, (size_t)(in->nfiles - first), sizeof(*in->files), cmp_names);
 	return 0;
 }
@@ -264,40 +296,68 @@ static void check_set(struct inputs *in, const char **v, int n, const char *base
 	}
 }
 
+struct skel {
+	char *sk;                   /* the name's skeleton */
+	const char *name;
+};
+
+static int cmp_skel(const void *x, const void *y)
+{
+	const struct skel *a = x, *b = y;
+	int c = strcmp(a->sk, b->sk);
+	return c ? c : inputs_natcmp(a->name, b->name);
+}
+
+/* Sets are the files with one skeleton: sorted by skeleton, each set is a
+ * run (time n log n in the files, not quadratic: 100,000 names are fine). */
 static void check_rotation(struct inputs *in)
 {
-	char sk[512], sk2[512];
-	bool *done = calloc((size_t)in->nfiles + 1, 1);
+	char sk[512];
+	struct skel *v = calloc((size_t)in->nfiles + 1, sizeof(*v));
 	const char **set = malloc(((size_t)in->nfiles + 1) * sizeof(*set));
-	if (!done || !set)
+	int n = 0;
+	if (!v || !set)
 		goto out;
 	for (int i = 0; i < in->nfiles; i++) {
-		if (done[i] || strcmp(in->files[i], "-") == 0)
+		if (strcmp(in->files[i], "-") == 0)
 			continue;
 		skeleton(in->files[i], sk, sizeof(sk));
-		int n = 0;
-		for (int j = i; j < in->nfiles; j++) {
-			skeleton(in->files[j], sk2, sizeof(sk2));
-			if (!done[j] && strcmp(sk, sk2) == 0) {
-				set[n++] = in->files[j];
-				done[j] = true;
-			}
-		}
-		if (n < 2)
+		if (!(v[n].sk = strdup(sk)))
+			goto out;
+		v[n++].name = in->files[i];
+	}
+	qsort(v, (size_t)n, sizeof(*v), cmp_skel);
+	for (int i = 0, j; i < n; i = j) {
+		int m = 0;
+		for (j = i; j < n && strcmp(v[j].sk, v[i].sk) == 0; j++)
+			set[m++] = v[j].name;
+		if (m < 2)
 			continue;
-		/* tcpdump -C: the first file has no counter ("f.pcap" then "f.pcap1"). */
+		/* tcpdump -C: the first file has no counter ("f.pcap" then "f.pcap1"):
+		 * its skeleton is the set's without the last '#'. */
 		const char *base = NULL;
-		size_t len = strlen(sk);
-		for (int j = 0; j < in->nfiles && len > 1 && sk[len - 1] == '#'; j++) {
-			skeleton(in->files[j], sk2, sizeof(sk2));
-			if (strlen(sk2) == len - 1 && strncmp(sk, sk2, len - 1) == 0)
-				base = in->files[j];
+		size_t len = strlen(v[i].sk);
+		if (len > 1 && v[i].sk[len - 1] == '#') {
+			snprintf(sk, sizeof(sk), "%.*s", (int)(len - 1), v[i].sk);
+			struct skel key = { sk, "" };
+			/* the first file of that skeleton, if any */
+			size_t lo = 0, hi = (size_t)n;
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
+				if (cmp_skel(&v[mid], &key) < 0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo < (size_t)n && strcmp(v[lo].sk, sk) == 0)
+				base = v[lo].name;
 		}
-		qsort(set, (size_t)n, sizeof(*set), cmp_names);
-		check_set(in, set, n, base);
+		check_set(in, set, m, base);
 	}
 out:
-	free(done);
+	for (int i = 0; v && i < n; i++)
+		free(v[i].sk);
+	free(v);
 	free(set);
 }
 

@@ -4,9 +4,12 @@
  * them. An operand is
  *   - a file (or "-" for stdin): itself;
  *   - a shell pattern that names no file ('trace.pcap*', quoted so the
- *     shell leaves it): the files it matches (glob(3));
+ *     shell leaves it): the regular files it matches (glob(3)); a FIFO,
+ *     device or directory it matches is skipped with a note (a FIFO would
+ *     block, a device never end), though a FIFO named alone is read;
  *   - a directory: the capture files in it (recognised by their first
- *     octets: pcap, pcapng, gzip, zstd; other files are skipped).
+ *     octets: pcap, pcapng, gzip, zstd; other files are skipped; one that
+ *     cannot be read is an error, as when it is named).
  * Files are listed in natural name order (f.pcap2 before f.pcap10). The
  * source merges them by time, so a rotated set (tcpdump -C, -W, -G) reads
  * as one capture with connections continuing from file to file.
@@ -33,7 +36,8 @@ struct inputs {
 };
 
 /* 0 on success; -1 with a one-line message in err (an operand that names
- * nothing, a pattern or directory without capture files, out of memory). */
+ * nothing, a pattern or directory without capture files, an unreadable file
+ * in a directory, out of memory). Time n log n in the files. */
 int inputs_expand(const char *const *operands, int n, struct inputs *in, char *err, size_t errlen);
 void inputs_free(struct inputs *in);
 

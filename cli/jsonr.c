@@ -8,12 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textsafe.h"
+
 struct jp {
 	struct jr_doc *d;
 	size_t pos;
 	int depth;
 	char *err;
 	size_t errlen;
+	/* The first pass (false) only checks the text and counts its values:
+	 * nothing is stored, the text is not changed. The second (true)
+	 * decodes strings in place into nodes allocated to the count. */
+	bool build;
+	struct jr_node scratch;     /* the first pass's every node */
 };
 
 __attribute__((format(printf, 2, 3))) static int fail(struct jp *p, const char *fmt, ...)
@@ -27,23 +34,27 @@ __attribute__((format(printf, 2, 3))) static int fail(struct jp *p, const char *
 	return -1;
 }
 
+/* A new node: its index (the first pass: the scratch node, index 0). */
 static int new_node(struct jp *p, uint8_t type, uint32_t *idx)
 {
 	struct jr_doc *d = p->d;
 	if (d->nnodes >= JR_MAX_NODES)
 		return fail(p, "more than %u values", JR_MAX_NODES);
-	if (d->nnodes == d->cap) {
-		uint32_t cap = d->cap ? d->cap * 2 : 256;
-		struct jr_node *n = realloc(d->nodes, (size_t)cap * sizeof(*n));
-		if (!n)
-			return fail(p, "out of memory");
-		d->nodes = n;
-		d->cap = cap;
-	}
-	*idx = d->nnodes++;
+	if (p->build && d->nnodes >= d->cap)
+		return fail(p, "the text changed between the passes"); /* cannot happen */
+	*idx = p->build ? d->nnodes : 0;
+	d->nnodes++;
 	memset(&d->nodes[*idx], 0, sizeof(struct jr_node));
 	d->nodes[*idx].type = type;
 	return 0;
+}
+
+/* Decoded string octets go to t[w...] in the second pass only. */
+static size_t put_str(struct jp *p, size_t w, const char *src, size_t n)
+{
+	if (p->build)
+		memmove(p->d->text + w, src, n);
+	return w + n;
 }
 
 static void skip_ws(struct jp *p)
@@ -73,34 +84,6 @@ static int hex4(struct jp *p, uint32_t *v)
 		*v = *v << 4 | x;
 	}
 	return 0;
-}
-
-/* The length of a valid UTF-8 sequence starting at s (at most n bytes), 0
- * when invalid (overlong forms, surrogates, past U+10FFFF refused). */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	if (s[0] < 0x80)
-		return 1;
-	size_t k;
-	uint32_t c, min;
-	if ((s[0] & 0xe0) == 0xc0)
-		k = 2, c = s[0] & 0x1fu, min = 0x80;
-	else if ((s[0] & 0xf0) == 0xe0)
-		k = 3, c = s[0] & 0x0fu, min = 0x800;
-	else if ((s[0] & 0xf8) == 0xf0)
-		k = 4, c = s[0] & 0x07u, min = 0x10000;
-	else
-		return 0;
-	if (k > n)
-		return 0;
-	for (size_t i = 1; i < k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3fu);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	return k;
 }
 
 static size_t put_utf8(char *w, uint32_t c)
@@ -141,45 +124,38 @@ static int parse_string(struct jp *p, uint32_t *off, uint32_t *len)
 		unsigned char c = (unsigned char)t[p->pos];
 		if (c == '"') {
 			p->pos++;
-			t[w] = 0;
+			if (p->build)
+				t[w] = 0;
 			*len = (uint32_t)(w - *off);
 			return 0;
 		}
 		if (c < 0x20)
 			return fail(p, "control character in a string");
 		if (c != '\\') {
-			size_t k = utf8_len((const unsigned char *)t + p->pos, p->d->len - p->pos);
+			size_t k = utf8_seq_len((const unsigned char *)t + p->pos, p->d->len - p->pos);
 			if (!k)
 				return fail(p, "invalid UTF-8 in a string");
-			memmove(t + w, t + p->pos, k);
-			w += k;
+			w = put_str(p, w, t + p->pos, k);
 			p->pos += k;
 			continue;
 		}
 		if (++p->pos >= p->d->len)
 			return fail(p, "unterminated escape");
-		char e = t[p->pos++];
+		char e = t[p->pos++], ch;
 		uint32_t cp;
 		switch (e) {
 		case '"':
 		case '\\':
 		case '/':
-			t[w++] = e;
+			w = put_str(p, w, &e, 1);
 			continue;
 		case 'b':
-			t[w++] = '\b';
-			continue;
 		case 'f':
-			t[w++] = '\f';
-			continue;
 		case 'n':
-			t[w++] = '\n';
-			continue;
 		case 'r':
-			t[w++] = '\r';
-			continue;
 		case 't':
-			t[w++] = '\t';
+			ch = e == 'b' ? '\b' : e == 'f' ? '\f' : e == 'n' ? '\n' : e == 'r' ? '\r' : '\t';
+			w = put_str(p, w, &ch, 1);
 			continue;
 		case 'u':
 			if (hex4(p, &cp))
@@ -200,7 +176,8 @@ static int parse_string(struct jp *p, uint32_t *off, uint32_t *len)
 			if (cp == 0)
 				return fail(p, "\\u0000 in a string");
 			/* at most 4 bytes for the 6 or 12 read */
-			w += put_utf8(t + w, cp);
+			char u[4];
+			w = put_str(p, w, u, put_utf8(u, cp));
 			continue;
 		default:
 			return fail(p, "bad escape \\%c", e >= 0x20 && e < 0x7f ? e : '?');
@@ -266,18 +243,13 @@ static int parse_number(struct jp *p, struct jr_node *n)
 		return 0;
 	if (!neg) {
 		n->has_u64 = true;
-		n->u64 = m;
-		if (m <= (uint64_t)INT64_MAX) {
-			n->has_i64 = true;
-			n->i64 = (int64_t)m;
-		}
+		n->has_i64 = m <= (uint64_t)INT64_MAX;
+		n->v = m;
 	} else if (m <= (uint64_t)INT64_MAX + 1) {
+		/* -m in two's complement (the same bits an int64_t holds) */
 		n->has_i64 = true;
-		n->i64 = m == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)m;
-		if (m == 0) {
-			n->has_u64 = true;
-			n->u64 = 0;
-		}
+		n->has_u64 = m == 0;
+		n->v = 0 - m;
 	}
 	return 0;
 }
@@ -322,12 +294,11 @@ static int parse_container(struct jp *p, uint32_t idx, bool obj)
 		}
 		if (parse_value(p, &child))
 			return -1;
+		/* (a container's first child is the node after it: idx + 1) */
 		struct jr_node *nodes = p->d->nodes;
 		nodes[child].key = key;
 		if (last)
 			nodes[last].next = child;
-		else
-			nodes[idx].first = child;
 		last = child;
 		nodes[idx].n++;
 		skip_ws(p);
@@ -385,53 +356,106 @@ static int parse_value(struct jp *p, uint32_t *idx)
 	}
 }
 
-int jr_parse(struct jr_doc *d, const char *buf, size_t len, char *err, size_t errlen)
+/* One pass over d->text (see struct jp). */
+static int parse_pass(struct jr_doc *d, bool build, char *err, size_t errlen)
 {
-	memset(d, 0, sizeof(*d));
-	struct jp p = { .d = d, .err = err, .errlen = errlen };
-	if (len > JR_MAX_BYTES)
-		return fail(&p, "longer than %u bytes", JR_MAX_BYTES);
-	d->text = malloc(len + 1);
-	if (!d->text)
-		return fail(&p, "out of memory");
-	memcpy(d->text, buf, len);
-	d->text[len] = 0;
-	d->len = len;
+	struct jp p = { .d = d, .err = err, .errlen = errlen, .build = build };
+	d->nnodes = 0;
+	if (!build)
+		d->nodes = &p.scratch;
 	/* the root is node 0: no child has index 0, which means "none" */
 	uint32_t root;
-	if (parse_value(&p, &root))
+	int rc = parse_value(&p, &root);
+	if (!rc) {
+		skip_ws(&p);
+		if (p.pos != d->len)
+			rc = fail(&p, "text after the end of the document");
+	}
+	if (!build)
+		d->nodes = NULL;
+	return rc;
+}
+
+/* Parse text (malloc'ed, len octets and room for a NUL), which d owns from
+ * now on. A first pass checks it and counts its values in constant memory;
+ * the nodes are allocated once, to the count (budget as in jr_load). */
+static int parse_owned(struct jr_doc *d, char *text, size_t len, uint64_t *budget, char *err,
+		       size_t errlen)
+{
+	memset(d, 0, sizeof(*d));
+	d->text = text;
+	d->len = len;
+	text[len] = 0;
+	if (parse_pass(d, false, err, errlen))
 		goto bad;
-	skip_ws(&p);
-	if (p.pos != d->len) {
-		fail(&p, "text after the end of the document");
+	uint64_t need = (uint64_t)len + (uint64_t)d->nnodes * sizeof(struct jr_node);
+	if (budget && need > *budget) {
+		snprintf(err, errlen, "%u values in %zu bytes need %llu MiB, more than merge has left "
+			 "(%u MiB for all inputs together)", d->nnodes, len,
+			 (unsigned long long)(need >> 20), JR_MERGE_BUDGET >> 20);
 		goto bad;
 	}
+	d->cap = d->nnodes;
+	d->nodes = malloc((size_t)d->cap * sizeof(*d->nodes));
+	if (!d->nodes) {
+		snprintf(err, errlen, "out of memory");
+		goto bad;
+	}
+	if (parse_pass(d, true, err, errlen))
+		goto bad;
+	if (budget)
+		*budget -= need;
 	return 0;
 bad:
 	jr_free(d);
 	return -1;
 }
 
-int jr_parse_file(struct jr_doc *d, const char *path, char *err, size_t errlen)
+int jr_adopt(struct jr_doc *d, char *text, size_t len, char *err, size_t errlen)
+{
+	return parse_owned(d, text, len, NULL, err, errlen);
+}
+
+int jr_parse(struct jr_doc *d, const char *buf, size_t len, char *err, size_t errlen)
+{
+	memset(d, 0, sizeof(*d));
+	if (len > JR_MAX_BYTES) {
+		snprintf(err, errlen, "at byte 0: longer than %u bytes", JR_MAX_BYTES);
+		return -1;
+	}
+	char *text = malloc(len + 1);
+	if (!text) {
+		snprintf(err, errlen, "at byte 0: out of memory");
+		return -1;
+	}
+	memcpy(text, buf, len);
+	return parse_owned(d, text, len, NULL, err, errlen);
+}
+
+int jr_load(struct jr_doc *d, const char *path, const char *shown, uint64_t *budget, char *err,
+	    size_t errlen)
 {
 	memset(d, 0, sizeof(*d));
 	bool std = strcmp(path, "-") == 0;
 	FILE *f = std ? stdin : fopen(path, "rb");
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", shown, strerror(errno));
 		return -1;
 	}
+	uint64_t limit = budget && *budget < JR_MAX_BYTES ? *budget : JR_MAX_BYTES;
 	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
+	char *buf = malloc(cap + 1);
 	int rc = -1;
 	char msg[200];
 	while (buf) {
 		if (len == cap) {
-			if (cap >= JR_MAX_BYTES) {
-				snprintf(err, errlen, "%s: longer than %u bytes", path, JR_MAX_BYTES);
+			if (cap >= limit) {
+				snprintf(err, errlen, "%s: longer than %llu bytes%s", shown,
+					 (unsigned long long)limit,
+					 limit < JR_MAX_BYTES ? " (what merge has left for its inputs)" : "");
 				goto out;
 			}
-			char *b = realloc(buf, cap * 2);
+			char *b = realloc(buf, cap * 2 + 1);
 			if (!b)
 				break;
 			buf = b;
@@ -443,21 +467,23 @@ int jr_parse_file(struct jr_doc *d, const char *path, char *err, size_t errlen)
 			break;
 	}
 	if (!buf) {
-		snprintf(err, errlen, "%s: out of memory", path);
+		snprintf(err, errlen, "%s: out of memory", shown);
 		goto out;
 	}
 	if (ferror(f)) {
-		snprintf(err, errlen, "%s: read error", path);
+		snprintf(err, errlen, "%s: read error", shown);
 		goto out;
 	}
 	if (len == 0) {
-		snprintf(err, errlen, "%s: empty file (no JSON)", path);
+		snprintf(err, errlen, "%s: empty file (no JSON)", shown);
 		goto out;
 	}
-	if (jr_parse(d, buf, len, msg, sizeof(msg)) == 0)
-		rc = 0;
-	else
-		snprintf(err, errlen, "%s: not valid JSON %s", path, msg);
+	/* the text read is the document's: not copied again */
+	rc = parse_owned(d, buf, len, budget, msg, sizeof(msg));
+	buf = NULL;
+	if (rc)
+		snprintf(err, errlen, "%s: %s%s", shown, strncmp(msg, "at byte", 7) ? "" : "not valid JSON ",
+			 msg);
 out:
 	free(buf);
 	if (!std)
@@ -474,9 +500,10 @@ void jr_free(struct jr_doc *d)
 
 const struct jr_node *jr_first(const struct jr_doc *d, const struct jr_node *n)
 {
-	if (!n || (n->type != JR_ARRAY && n->type != JR_OBJECT) || !n->first)
+	(void)d;
+	if (!n || (n->type != JR_ARRAY && n->type != JR_OBJECT) || !n->n)
 		return NULL;
-	return &d->nodes[n->first];
+	return n + 1; /* a container's first child is the node after it */
 }
 
 const struct jr_node *jr_next(const struct jr_doc *d, const struct jr_node *n)
@@ -508,7 +535,7 @@ bool jr_u64(const struct jr_node *n, uint64_t *v)
 {
 	if (!n || n->type != JR_NUMBER || !n->has_u64)
 		return false;
-	*v = n->u64;
+	*v = n->v;
 	return true;
 }
 
@@ -516,6 +543,8 @@ bool jr_i64(const struct jr_node *n, int64_t *v)
 {
 	if (!n || n->type != JR_NUMBER || !n->has_i64)
 		return false;
-	*v = n->i64;
+	int64_t x;
+	memcpy(&x, &n->v, sizeof(x));
+	*v = x;
 	return true;
 }

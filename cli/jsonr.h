@@ -21,16 +21,18 @@
 
 enum jr_type { JR_NULL, JR_BOOL, JR_NUMBER, JR_STRING, JR_ARRAY, JR_OBJECT };
 
+/* 32 octets a value: the memory of a document is its text plus this per
+ * value (docs/robustness.md). */
 struct jr_node {
 	uint8_t type;
 	bool b;                     /* JR_BOOL */
-	bool has_i64, has_u64;      /* JR_NUMBER: an integer that fits */
+	bool has_i64, has_u64;      /* JR_NUMBER: an integer that fits (value in v) */
 	uint32_t key;               /* object members: offset of the decoded key */
 	uint32_t off, len;          /* string: decoded text; number: its text */
-	uint32_t first, next;       /* first child, next sibling (0: none) */
+	uint32_t next;              /* next sibling (0: none); the first child is the
+				     * node after its container */
 	uint32_t n;                 /* arrays and objects: number of children */
-	int64_t i64;
-	uint64_t u64;
+	uint64_t v;                 /* the integer's bits (as u64, or two's complement) */
 };
 
 struct jr_doc {
@@ -40,10 +42,27 @@ struct jr_doc {
 	uint32_t nnodes, cap;
 };
 
-/* Parse len bytes (copied). 0, or -1 with a message "at byte N: ..." in err. */
+/* What `iwarpscope merge` holds of its inputs together: their text plus 32
+ * octets a value (jr_load's budget). */
+#define JR_MERGE_BUDGET (768u << 20)
+
+/*
+ * Parse len bytes (copied). The text is read twice: a first pass checks it
+ * and counts its values without storing anything, then the nodes are
+ * allocated once, to the count. 0, or -1 with a message "at byte N: ..." in
+ * err.
+ */
 int jr_parse(struct jr_doc *d, const char *buf, size_t len, char *err, size_t errlen);
-/* Read a whole file ("-": stdin) and parse it; messages name the file. */
-int jr_parse_file(struct jr_doc *d, const char *path, char *err, size_t errlen);
+/* The same on text that d takes over (malloc'ed, with room for a NUL after
+ * its len octets; freed by jr_free, also when parsing fails). */
+int jr_adopt(struct jr_doc *d, char *text, size_t len, char *err, size_t errlen);
+/* Read a whole file ("-": stdin) and parse it (its text is not copied
+ * again); messages name it as shown. budget (NULL: none): memory left, in
+ * octets, for text plus nodes: a document that needs more is refused after
+ * the first pass, before any node is allocated, and what it takes is
+ * subtracted. */
+int jr_load(struct jr_doc *d, const char *path, const char *shown, uint64_t *budget, char *err,
+	    size_t errlen);
 void jr_free(struct jr_doc *d);
 
 static inline const struct jr_node *jr_root(const struct jr_doc *d)

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textsafe.h"
+
 void jw_init(struct jsonw *j, bool pretty)
 {
 	memset(j, 0, sizeof(*j));
@@ -139,20 +141,37 @@ void jw_raw(struct jsonw *j, const char *text, size_t n)
 	put(j, text, n);
 }
 
+/*
+ * A string as JSON (RFC 8259 §7): '"' and '\' escaped, controls (C0, DEL and
+ * C1) as \u escapes, valid UTF-8 as it is. An octet that is not valid UTF-8
+ * (a capture can hold any: an NQN, a file name) becomes the four visible
+ * characters \xNN, as in text (textsafe.h): the output is always valid
+ * UTF-8, and the octet's value is kept.
+ */
 static void put_escaped(struct jsonw *j, const char *s)
 {
+	static const char hex[] = "0123456789abcdef";
 	putc_(j, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\') {
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	while (n) {
+		size_t k = utf8_seq_len(p, n);
+		if (!k) {
+			char e[5] = { '\\', '\\', 'x', hex[*p >> 4], hex[*p & 15] };
+			put(j, e, 5);
+			k = 1;
+		} else if (*p == '"' || *p == '\\') {
 			putc_(j, '\\');
 			putc_(j, (char)*p);
-		} else if (*p < 0x20) {
-			char tmp[8];
-			snprintf(tmp, sizeof(tmp), "\\u%04x", *p);
-			put(j, tmp, 6);
+		} else if (text_is_control(p, k)) {
+			uint32_t c = k == 1 ? *p : (uint32_t)(p[1] & 0x3f) | 0x80;
+			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+			put(j, e, 6);
 		} else {
-			putc_(j, (char)*p);
+			put(j, (const char *)p, k);
 		}
+		p += k;
+		n -= k;
 	}
 	putc_(j, '"');
 }

@@ -5,15 +5,38 @@
  * command (pipeline.h) and prints its report. Exit status: 0 ok, 1 --fail-on
  * matched, 2 usage error or unreadable input.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "inputs.h"
 #include "merge.h"
 #include "options.h"
+#include "outfile.h"
 #include "pipeline.h"
+#include "textsafe.h"
+
+/* A one-line error on stderr (names in it escaped: textsafe.h). */
+static void error_line(const char *msg)
+{
+	fputs("iwarpscope: ", stderr);
+	text_safe_put(stderr, msg);
+	fputc('\n', stderr);
+}
+
+/* The first input that cannot be read twice (stdin, a pipe, a FIFO, a
+ * device), NULL if all are regular files. */
+static const char *read_once_input(const struct inputs *ins)
+{
+	for (int i = 0; i < ins->nfiles; i++) {
+		struct stat sb;
+		if (strcmp(ins->files[i], "-") == 0 || stat(ins->files[i], &sb) != 0 ||
+		    !S_ISREG(sb.st_mode))
+			return ins->files[i];
+	}
+	return NULL;
+}
 
 /* Where the command word "merge" is, if it is the command: the first word
  * that is neither an option nor the value of one of merge's options. */
@@ -67,7 +90,7 @@ int main(int argc, char **argv)
 	if (o.list_ifaces) {
 		rc = source_list_interfaces(stdout, err, sizeof(err)) ? 0 : 2;
 		if (rc)
-			fprintf(stderr, "iwarpscope: %s\n", err);
+			error_line(err);
 		options_free(&o);
 		return rc;
 	}
@@ -79,12 +102,27 @@ int main(int argc, char **argv)
 	struct inputs ins;
 	const char *notes[INPUTS_MAX_NOTES];
 	if (inputs_expand(o.files, o.nfiles, &ins, err, sizeof(err))) {
-		fprintf(stderr, "iwarpscope: %s\n", err);
+		error_line(err);
 		options_free(&o);
 		return 2;
 	}
 	for (int i = 0; i < ins.nnotes; i++)
 		notes[i] = ins.notes[i];
+	/* The report's page: written beside its path and put in place once
+	 * complete (outfile.h); a path that cannot be written, or one of the
+	 * inputs, fails before anything is read. */
+	struct outfile page;
+	bool has_page = false;
+	if (o.output) {
+		if (outfile_open(&page, o.output, ins.files, ins.nfiles, err, sizeof(err))) {
+			error_line(err);
+			inputs_free(&ins);
+			options_free(&o);
+			return 2;
+		}
+		has_page = true;
+	}
+	struct file_id *ids = calloc((size_t)ins.nfiles + 1, sizeof(*ids));
 	struct source_opts so = {
 		.files = ins.files,
 		.nfiles = ins.nfiles,
@@ -95,20 +133,29 @@ int main(int argc, char **argv)
 		.snaplen = o.snaplen,
 		.progress = o.progress,
 		.save = o.save,
+		.max_window = o.max_window,
+		.ids = ids,
 	};
-	/* Several files: a first pass finds capture points (points.h). */
+	/* Several files: a first pass finds capture points (points.h). It reads
+	 * every file once more, so only regular files: a pipe (`<(cat a)`),
+	 * a FIFO or stdin is read once, as one capture point. */
 	struct points *pts = NULL;
-	bool has_stdin = false;
-	for (int i = 0; i < ins.nfiles; i++)
-		has_stdin |= strcmp(ins.files[i], "-") == 0;
-	if (o.points && has_stdin)
-		snprintf(err, sizeof(err), "--points reads its files twice: not stdin");
-	else if (!o.iface && ins.nfiles > 1 && !has_stdin)
+	const char *once = ins.nfiles > 1 ? read_once_input(&ins) : NULL;
+	if (!ids)
+		snprintf(err, sizeof(err), "out of memory");
+	else if (o.points && once)
+		snprintf(err, sizeof(err), "--points reads its files twice: %s cannot be read twice "
+			 "(stdin, a pipe or a FIFO): save it to a file first",
+			 strcmp(once, "-") == 0 ? "stdin" : once);
+	else if (!o.iface && ins.nfiles > 1 && !once)
 		pts = points_survey(&so, o.points, err, sizeof(err));
 	struct source *src = pts || !err[0] ? source_open(&so, err, sizeof(err)) : NULL;
 	if (!src) {
-		fprintf(stderr, "iwarpscope: %s\n", err);
+		error_line(err);
+		if (has_page)
+			outfile_abort(&page);
 		points_free(pts);
+		free(ids);
 		inputs_free(&ins);
 		options_free(&o);
 		return 2;
@@ -116,37 +163,48 @@ int main(int argc, char **argv)
 	if (pts)
 		points_note(pts, stderr);
 
-	/* The report's page: a path that cannot be written fails at once. */
-	FILE *page = NULL;
-	if (o.output && !(page = fopen(o.output, "w"))) {
-		fprintf(stderr, "iwarpscope: cannot write %s: %s\n", o.output, strerror(errno));
-		source_close(src);
-		points_free(pts);
-		inputs_free(&ins);
-		options_free(&o);
-		return 2;
-	}
 	if (!pipeline_init(&p, &o, src, pts, stdout)) {
-		fprintf(stderr, "iwarpscope: out of memory\n");
+		error_line("out of memory");
 		pipeline_free(&p);
-		if (page)
-			fclose(page);
+		if (has_page)
+			outfile_abort(&page);
+		free(ids);
 		inputs_free(&ins);
 		options_free(&o);
 		return 2;
 	}
 	pipeline_run(&p);
-	unsigned found = pipeline_report(&p, page);
-	if (o.cmd != CMD_SUMMARY)
-		pipeline_warnings(&p, stderr);
-	pipeline_notes(&p, stderr);
-	fflush(stdout);
-
-	int status = found ? 1 : 0;
-	if (ferror(stdout) || (page && fclose(page) != 0)) {
-		fprintf(stderr, "iwarpscope: error writing the output\n");
+	int status = 0;
+	/* An input that ended on an error the report cannot hold: no report
+	 * (a page is not put in place). */
+	if (source_error(p.src)) {
+		error_line(source_error(p.src));
+		if (has_page)
+			outfile_abort(&page);
+		has_page = false;
+		status = 2;
+	} else {
+		unsigned found = pipeline_report(&p, has_page ? page.f : NULL);
+		if (o.cmd != CMD_SUMMARY)
+			pipeline_warnings(&p, stderr);
+		pipeline_notes(&p, stderr);
+		status = found ? 1 : 0;
+	}
+	/* Live -w: every packet saved, or exit 2 saying how many were not. */
+	if (!source_close_save(p.src, err, sizeof(err))) {
+		error_line(err);
 		status = 2;
 	}
+	fflush(stdout);
+	if (ferror(stdout)) {
+		error_line("error writing the output");
+		status = 2;
+	}
+	if (has_page && outfile_commit(&page, err, sizeof(err))) {
+		error_line(err);
+		status = 2;
+	}
+	free(ids);
 	pipeline_free(&p);
 	inputs_free(&ins);
 	options_free(&o);

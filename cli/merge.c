@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "out.h"
+#include "outfile.h"
 #include "sketch.h"
+#include "textsafe.h"
 
 /* Members of one object merged by name; more is refused (hostile input). */
 #define MERGE_MAX_KEYS 1024
@@ -233,43 +235,82 @@ static size_t path_push(struct mctx *m, const char *key)
 	return at;
 }
 
-/* Objects: member by member, in the order names first appear. */
+#define KEY_SLOTS (2 * MERGE_MAX_KEYS)
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/*
+ * Objects: member by member, in the order names first appear. Each member
+ * of each input is looked up once in a table of the names (a member named
+ * twice in one object: the first counts, as jr_get), so time is linear in
+ * the members, however wide the objects.
+ */
 static void merge_objects(struct mctx *m, const struct val *v, int k)
 {
+	size_t total = 0;
+	for (int i = 0; i < k; i++) {
+		if (v[i].n->n > MERGE_MAX_KEYS) {
+			mfail(m, v[i].d, "an object with more than %d members", MERGE_MAX_KEYS);
+			return;
+		}
+		total += v[i].n->n;
+	}
 	const char **keys = malloc(MERGE_MAX_KEYS * sizeof(*keys));
-	struct val *sub = malloc((size_t)k * sizeof(*sub));
+	int32_t *slot = malloc(KEY_SLOTS * sizeof(*slot));
+	/* per name: its members' list (input order), the last input seen */
+	int32_t *head = malloc(MERGE_MAX_KEYS * sizeof(*head));
+	int32_t *tail = malloc(MERGE_MAX_KEYS * sizeof(*tail));
+	int *last_in = malloc(MERGE_MAX_KEYS * sizeof(*last_in));
+	struct val *ent = malloc((total + 1) * sizeof(*ent));
+	int32_t *next = malloc((total + 1) * sizeof(*next));
+	struct val *sub = malloc(((size_t)k + 1) * sizeof(*sub));
 	int nkeys = 0;
-	if (!keys || !sub) {
+	uint32_t ne = 0;
+	if (!keys || !slot || !head || !tail || !last_in || !ent || !next || !sub) {
 		mfail(m, NULL, "out of memory");
 		goto out;
 	}
-	for (int i = 0; i < k; i++)
-		if (v[i].n->n > MERGE_MAX_KEYS) {
-			mfail(m, v[i].d, "an object with more than %d members", MERGE_MAX_KEYS);
-			goto out;
-		}
+	for (uint32_t x = 0; x < KEY_SLOTS; x++)
+		slot[x] = -1;
 	for (int i = 0; i < k; i++)
 		for (const struct jr_node *c = jr_first(v[i].d, v[i].n); c; c = jr_next(v[i].d, c)) {
 			const char *name = jr_key(v[i].d, c);
-			int x = 0;
-			while (x < nkeys && strcmp(keys[x], name))
-				x++;
-			if (x < nkeys)
-				continue;
-			if (nkeys == MERGE_MAX_KEYS) {
-				mfail(m, v[i].d, "an object with more than %d members", MERGE_MAX_KEYS);
-				goto out;
+			uint32_t h = name_hash(name) % KEY_SLOTS;
+			while (slot[h] >= 0 && strcmp(keys[slot[h]], name))
+				h = (h + 1) % KEY_SLOTS;
+			int x = slot[h];
+			if (x < 0) {
+				if (nkeys == MERGE_MAX_KEYS) {
+					mfail(m, v[i].d, "an object with more than %d members", MERGE_MAX_KEYS);
+					goto out;
+				}
+				x = slot[h] = nkeys++;
+				keys[x] = name;
+				head[x] = -1;
+				last_in[x] = -1;
 			}
-			keys[nkeys++] = name;
+			if (last_in[x] == i)
+				continue;
+			last_in[x] = i;
+			ent[ne] = (struct val){ v[i].d, c };
+			next[ne] = -1;
+			if (head[x] < 0)
+				head[x] = (int32_t)ne;
+			else
+				next[tail[x]] = (int32_t)ne;
+			tail[x] = (int32_t)ne++;
 		}
 	jw_obj(m->j);
 	for (int x = 0; x < nkeys && !m->failed; x++) {
 		int ns = 0;
-		for (int i = 0; i < k; i++) {
-			const struct jr_node *c = jr_get(v[i].d, v[i].n, keys[x]);
-			if (c)
-				sub[ns++] = (struct val){ v[i].d, c };
-		}
+		for (int32_t e = head[x]; e >= 0; e = next[e])
+			sub[ns++] = ent[e];
 		size_t at = path_push(m, keys[x]);
 		merge_values(m, keys[x], sub, ns);
 		m->path[at] = 0;
@@ -277,6 +318,12 @@ static void merge_objects(struct mctx *m, const struct val *v, int k)
 	jw_obj_end(m->j);
 out:
 	free(keys);
+	free(slot);
+	free(head);
+	free(tail);
+	free(last_in);
+	free(ent);
+	free(next);
 	free(sub);
 }
 
@@ -628,9 +675,12 @@ int merge_write(FILE *f, struct merge_in *ins, int n, bool text, char *err, size
 		jw_free(&jw);
 		return 0;
 	}
+	/* The tables are drawn from the merged document read back (its text
+	 * becomes the document's: not copied). */
 	struct jr_doc d;
 	char msg[200];
-	int rc = jr_parse(&d, jw.buf, jw.len, msg, sizeof(msg));
+	int rc = jr_adopt(&d, jw.buf, jw.len, msg, sizeof(msg));
+	jw.buf = NULL;
 	jw_free(&jw);
 	if (rc) {
 		snprintf(err, errlen, "the merged document does not read back (%s)", msg);
@@ -639,6 +689,36 @@ int merge_write(FILE *f, struct merge_in *ins, int n, bool text, char *err, size
 	merge_text_tables(f, &d);
 	jr_free(&d);
 	return 0;
+}
+
+/* "iwarpscope merge: MSG" on stderr, names in it escaped (textsafe.h). */
+static void merge_error(const char *msg)
+{
+	fputs("iwarpscope merge: ", stderr);
+	text_safe_put(stderr, msg);
+	fputc('\n', stderr);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* An input named twice counts twice: say so (sorted, not pairwise). */
+static void warn_twice(const char *const *names, int n)
+{
+	const char **v = malloc((size_t)n * sizeof(*v));
+	if (!v)
+		return;
+	memcpy(v, names, (size_t)n * sizeof(*v));
+	qsort(v, (size_t)n, sizeof(*v), cmp_str);
+	for (int i = 1; i < n; i++)
+		if (strcmp(v[i], v[i - 1]) == 0 && strcmp(v[i], "-") && (i == 1 || strcmp(v[i], v[i - 2]))) {
+			char msg[300];
+			snprintf(msg, sizeof(msg), "warning: %s given twice: its QPs count twice", v[i]);
+			merge_error(msg);
+		}
+	free(v);
 }
 
 static const char merge_usage[] =
@@ -706,45 +786,64 @@ int merge_main(int argc, char **argv)
 		fputs("iwarpscope merge: '-' (stdin) can be read only once\n", stderr);
 		return 2;
 	}
-	for (int i = optind; i < argc; i++)
-		for (int k = optind; k < i; k++)
-			if (strcmp(argv[i], argv[k]) == 0 && strcmp(argv[i], "-")) {
-				fprintf(stderr, "iwarpscope merge: warning: %s given twice: its QPs count twice\n",
-					argv[i]);
-				k = i;
-			}
+	warn_twice((const char *const *)argv + optind, n);
 	struct merge_in *ins = calloc((size_t)n, sizeof(*ins));
 	char err[600];
 	int rc = 2, parsed = 0;
+	struct outfile of;
+	bool has_out = false;
 	if (!ins) {
-		fputs("iwarpscope merge: out of memory\n", stderr);
+		merge_error("out of memory");
 		return 2;
 	}
+	/* -o: written beside the file and put in place only when the merge
+	 * succeeded (outfile.h); never over one of the inputs. */
+	if (output && outfile_open(&of, output, (const char *const *)argv + optind, n, err,
+				   sizeof(err))) {
+		merge_error(err);
+		goto out;
+	}
+	has_out = output != NULL;
+	/* Each input read and checked whole before the next is read: JSON
+	 * (a first pass in constant memory), within what merge holds of all
+	 * its inputs (JR_MERGE_BUDGET), the shape of stats --format json. */
+	uint64_t budget = JR_MERGE_BUDGET;
 	for (; parsed < n; parsed++) {
-		ins[parsed].label = argv[optind + parsed];
-		if (jr_parse_file(&ins[parsed].doc, ins[parsed].label, err, sizeof(err))) {
-			fprintf(stderr, "iwarpscope merge: %s\n", err);
+		const char *path = argv[optind + parsed];
+		char *label = text_safe_dup(path);
+		ins[parsed].label = label;
+		if (!label) {
+			merge_error("out of memory");
+			goto out;
+		}
+		if (jr_load(&ins[parsed].doc, path, label, &budget, err, sizeof(err)) ||
+		    check_shape(&ins[parsed], err, sizeof(err))) {
+			merge_error(err);
+			parsed++;
 			goto out;
 		}
 	}
-	FILE *f = output ? fopen(output, "w") : stdout;
-	if (!f) {
-		fprintf(stderr, "iwarpscope merge: %s: cannot write\n", output);
-		goto out;
-	}
+	FILE *f = has_out ? of.f : stdout;
 	if (merge_write(f, ins, n, text, err, sizeof(err)))
-		fprintf(stderr, "iwarpscope merge: %s\n", err);
+		merge_error(err);
 	else
 		rc = 0;
-	if (fflush(f) || ferror(f)) {
-		fprintf(stderr, "iwarpscope merge: write error\n");
+	if (!has_out && (fflush(f) || ferror(f))) {
+		merge_error("write error");
 		rc = 2;
 	}
-	if (output)
-		fclose(f);
+	if (has_out && !rc && outfile_commit(&of, err, sizeof(err))) {
+		merge_error(err);
+		rc = 2;
+	}
+	has_out = has_out && rc;
 out:
-	for (int i = 0; i < parsed; i++)
+	if (has_out)
+		outfile_abort(&of);
+	for (int i = 0; i < parsed; i++) {
 		jr_free(&ins[i].doc);
+		free((char *)ins[i].label);
+	}
 	free(ins);
 	return rc;
 }

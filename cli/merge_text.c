@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "merge.h"
+#include "textsafe.h"
 #include "units.h"
 
 static uint64_t u64_of(const struct jr_doc *d, const struct jr_node *o, const char *key)
@@ -78,10 +79,12 @@ static bool rows(FILE *f, const char *qp, int opw, const struct jr_doc *d, const
 		if (o->type != JR_OBJECT)
 			continue;
 		const struct jr_node *l = dist ? jr_get(d, o, dist) : NULL;
+		char op[96]; /* a key of an input's JSON: shown escaped */
+		text_safe(op, sizeof(op), jr_key(d, o));
 		if (!dist)
-			op_row(f, qp, jr_key(d, o), opw, d, o);
+			op_row(f, qp, op, opw, d, o);
 		else if (l && l->type == JR_OBJECT)
-			dist_row(f, qp, jr_key(d, o), opw, d, l);
+			dist_row(f, qp, op, opw, d, l);
 		else
 			continue;
 		any = true;
@@ -97,7 +100,8 @@ static const char *group_label(char *buf, size_t n, const struct jr_doc *d, cons
 	if (jr_u64(jr_get(d, g, "qid"), &qid))
 		snprintf(q, sizeof(q), "%" PRIu64, qid);
 	const char *op = jr_str(d, jr_get(d, g, "op"));
-	snprintf(buf, n, "%4s %s", q, op ? op : "?");
+	char safe[64];
+	snprintf(buf, n, "%4s %s", q, op ? text_safe(safe, sizeof(safe), op) : "?");
 	return buf;
 }
 
@@ -181,8 +185,11 @@ void merge_text_tables(FILE *f, const struct jr_doc *d)
 	char qp[64];
 	int i = 1, opw = 11;
 	fputs("Sources (QP column: source:qp)\n", f);
-	for (const struct jr_node *s = jr_first(d, jr_get(d, r, "sources")); s; s = jr_next(d, s))
-		fprintf(f, "%6d %s\n", i++, jr_str(d, s));
+	for (const struct jr_node *s = jr_first(d, jr_get(d, r, "sources")); s; s = jr_next(d, s)) {
+		fprintf(f, "%6d ", i++);
+		text_safe_put(f, jr_str(d, s));
+		fputc('\n', f);
+	}
 	for (const struct jr_node *o = jr_first(d, tops); o; o = jr_next(d, o))
 		if ((int)strlen(jr_key(d, o)) + 1 > opw)
 			opw = (int)strlen(jr_key(d, o)) + 1;

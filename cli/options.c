@@ -60,6 +60,7 @@ enum {
 	OPT_MAX_OOO_TOTAL, OPT_MAX_INFLIGHT, OPT_MAX_REORDER, OPT_NO_PROGRESS, OPT_INTERVAL,
 	OPT_MAX_REASM, OPT_MAX_FLOWS, OPT_SORT, OPT_LIMIT, OPT_MIN_LATENCY,
 	OPT_INCLUDE_RTR, OPT_POINTS, OPT_UNITS, OPT_TIME_UNIT, OPT_NO_NVME, OPT_RULES,
+	OPT_MAX_WINDOW,
 };
 
 enum group { G_INPUT, G_LIVE, G_OUTPUT, G_SELECT, G_ANALYSIS, G_OTHER, G_N };
@@ -85,6 +86,9 @@ static const struct optdef {
 	  "anyway when two files hold identical segments): each\n"
 	  "segment once, one-way times, where loss happened" },
 	{ "filter", 'f', "EXPR", G_INPUT, CMD_ALL, "BPF filter (frame numbers are not renumbered)" },
+	{ "max-window", OPT_MAX_WINDOW, "BYTES", G_INPUT, CMD_ALL,
+	  "largest zstd window read (128M; a power of two):\n"
+	  "the memory one zstd file's decoder holds" },
 	{ "interface", 'i', "IF", G_LIVE, CMD_ALL,
 	  "capture live on IF; the full report on Ctrl-C (SIGINT),\n"
 	  "SIGTERM or a stop condition (-c, -a)" },
@@ -393,6 +397,12 @@ static bool parse_duration(const char *s, int64_t *ns)
 	return true;
 }
 
+/* A time of day: 00:00:00 to 23:59:60.999... (a leap second). */
+static bool clock_ok(int h, int mi, int64_t sec_ns)
+{
+	return h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && sec_ns >= 0 && sec_ns < 61000000000;
+}
+
 static bool parse_time(const char *s, struct tspec *t)
 {
 	const char *rest;
@@ -419,7 +429,8 @@ static bool parse_time(const char *s, struct tspec *t)
 	}
 	int y, mo, d, h, mi, n = 0;
 	if (sscanf(s, "%4d-%2d-%2d%*1[ T]%2d:%2d:%n", &y, &mo, &d, &h, &mi, &n) == 5 && n > 0) {
-		if (!parse_secs(s + n, &ns, &rest) || *rest)
+		if (!parse_secs(s + n, &ns, &rest) || *rest || !clock_ok(h, mi, ns) || mo < 1 ||
+		    mo > 12 || d < 1 || d > 31)
 			return false;
 		struct tm tm;
 		memset(&tm, 0, sizeof(tm));
@@ -431,6 +442,9 @@ static bool parse_time(const char *s, struct tspec *t)
 		tm.tm_isdst = -1;
 		time_t base = mktime(&tm);
 		int64_t v;
+		/* mktime moves a day past the month's end (02-31) on: refused */
+		if (tm.tm_mday != d || tm.tm_mon != mo - 1)
+			return false;
 		/* (a date past 2262 does not fit in 64-bit nanoseconds) */
 		if (base == (time_t)-1 || __builtin_mul_overflow((int64_t)base, 1000000000, &v) ||
 		    __builtin_add_overflow(v, ns, &v))
@@ -441,7 +455,7 @@ static bool parse_time(const char *s, struct tspec *t)
 	}
 	n = 0;
 	if (sscanf(s, "%2d:%2d:%n", &h, &mi, &n) == 2 && n > 0) {
-		if (!parse_secs(s + n, &ns, &rest) || *rest)
+		if (!parse_secs(s + n, &ns, &rest) || *rest || !clock_ok(h, mi, ns))
 			return false;
 		t->kind = TS_CLOCK;
 		t->ns = ((int64_t)h * 3600 + mi * 60) * 1000000000 + ns;
@@ -630,6 +644,7 @@ int options_parse(int argc, char **argv, struct options *o)
 	o->check_crc = true;
 	o->progress = true;
 	o->interval = 5;
+	o->max_window = 128u << 20; /* libzstd's own default limit (2^27) */
 	o->files = calloc((size_t)argc + 1, sizeof(*o->files));
 	if (!o->files)
 		return usage_error("out of memory");
@@ -743,11 +758,13 @@ int options_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_SINCE:
 			if (!parse_time(optarg, &o->since))
-				return usage_error("bad time '%s'", optarg);
+				return usage_error("bad time '%s' (+SECONDS, HH:MM:SS[.frac], 'YYYY-MM-DD "
+						   "HH:MM:SS[.frac]' or @EPOCH)", optarg);
 			break;
 		case OPT_UNTIL:
 			if (!parse_time(optarg, &o->until))
-				return usage_error("bad time '%s'", optarg);
+				return usage_error("bad time '%s' (+SECONDS, HH:MM:SS[.frac], 'YYYY-MM-DD "
+						   "HH:MM:SS[.frac]' or @EPOCH)", optarg);
 			break;
 		case OPT_NO_CRC:
 			o->check_crc = false;
@@ -769,6 +786,12 @@ int options_parse(int argc, char **argv, struct options *o)
 		case OPT_MAX_INFLIGHT:
 			if (!parse_u32(optarg, &o->max_inflight) || !o->max_inflight)
 				return usage_error("bad count '%s'", optarg);
+			break;
+		case OPT_MAX_WINDOW:
+			/* zstd windows are 1 KiB .. 2 GiB (RFC 8878 §3.1.1.1.2) */
+			if (!parse_size(optarg, &o->max_window) || o->max_window < 1024 ||
+			    o->max_window > (2ull << 30))
+				return usage_error("bad window size '%s' (1K to 2G)", optarg);
 			break;
 		case OPT_MAX_REASM:
 			if (!parse_size(optarg, &o->max_reasm) || !o->max_reasm)

@@ -85,6 +85,7 @@ struct options {
 	uint32_t max_reorder;
 	uint64_t max_reasm;
 	uint32_t max_flows;
+	uint64_t max_window;        /* --max-window: largest zstd window (octets) */
 };
 
 /* 0: run; 1: exit 0 now (--help, --version printed); 2: usage error

@@ -14,6 +14,7 @@
 
 #include "iwarpscope/names.h"
 #include "out.h"
+#include "textsafe.h"
 #include "units.h"
 
 /* ---- one command ---- */
@@ -405,8 +406,10 @@ void nvme_summary(FILE *f, const struct report *r)
 		else if (in->qid > 0)
 			snprintf(q, sizeof(q), "%" PRId32 " (I/O)", in->qid);
 		fprintf(f, "QP %u  queue %s", c->stream, q);
-		if (in->has_connect_data && in->cdata.subnqn[0])
-			fprintf(f, "  %s", in->cdata.subnqn);
+		if (in->has_connect_data && in->cdata.subnqn[0]) {
+			fputs("  ", f); /* from the capture: escaped (textsafe.h) */
+			text_safe_put(f, in->cdata.subnqn);
+		}
 		if (in->has_cntlid)
 			fprintf(f, "  controller %u", in->cntlid);
 		fputc('\n', f);

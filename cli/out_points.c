@@ -15,10 +15,7 @@
 
 static const struct pconn *find(const struct points *pts, uint32_t stream)
 {
-	for (uint32_t i = 0; pts && i < pts->nconns; i++)
-		if (pts->conns[i].stream == stream && pts->conns[i].multi)
-			return &pts->conns[i];
-	return NULL;
+	return points_conn(pts, stream);
 }
 
 static const char *pname(const struct points *pts, int i)
@@ -39,9 +36,10 @@ void points_header_text(FILE *f, const struct points *pts)
 			fprintf(f, " (%d files)", pts->pts[p].nfiles);
 		fputc('\n', f);
 	}
-	if (pts->recs_full)
-		fprintf(f, "! two-point matching stopped after %u segments (memory bound)\n",
-			POINTS_MAX_RECORDS);
+	if (pts->segs_unindexed)
+		fprintf(f, "! two-point matching stopped at its memory bound (%u connections, %u "
+			   "segments): %" PRIu64 " later segments not matched\n",
+			POINTS_MAX_CONNS, POINTS_MAX_RECORDS, pts->segs_unindexed);
 }
 
 static void dir_text(FILE *f, const struct points *pts, const struct pconn *c, int side,

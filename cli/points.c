@@ -13,6 +13,7 @@
 
 #include "netdecode.h"
 #include "points_int.h"
+#include "textsafe.h"
 
 #define MAX_FILES_GROUPED 256
 #define MAX_HOLES 16
@@ -80,6 +81,79 @@ static bool rehash(struct points *pts)
 	return true;
 }
 
+/*
+ * A file read while no other file was open (a rotated set's files follow
+ * each other) cannot share a segment with another file while both are
+ * open: what it added to the index is forgotten when it ends alone, so the
+ * survey of a rotated set holds one file's records at a time. Keys from
+ * before it that it changed (a record appended, a dispute) are logged
+ * before their first change and put back.
+ */
+static void undo_log(struct points *pts, uint32_t k)
+{
+	if (pts->alone_file < 0 || k >= pts->alone_ks)
+		return;
+	if (!grow((void **)&pts->undo, &pts->capundo, pts->nundo + 1, sizeof(*pts->undo))) {
+		pts->alone_file = -1; /* cannot undo: keep everything */
+		return;
+	}
+	const struct pkey *kk = &pts->keys[k];
+	pts->undo[pts->nundo++] = (struct pundo){ k, kk->first, kk->last, kk->disputed };
+}
+
+static void alone_start(struct points *pts, int file)
+{
+	pts->alone_file = file;
+	pts->alone_rs = pts->nrecs;
+	pts->alone_ks = pts->nkeys;
+	pts->alone_unindexed = pts->segs_unindexed;
+	pts->nundo = 0;
+}
+
+static void forget_alone(struct points *pts)
+{
+	for (uint32_t i = pts->nundo; i-- > 0;) {
+		const struct pundo *u = &pts->undo[i];
+		struct pkey *k = &pts->keys[u->k];
+		k->first = u->first;
+		k->last = u->last;
+		k->disputed = u->disputed;
+		if (u->last != PT_NONE)
+			pts->recs[u->last].next = PT_NONE;
+	}
+	/* newest first: each is the head of its bucket's chain */
+	for (uint32_t k = pts->nkeys; k-- > pts->alone_ks;) {
+		const struct pkey *kk = &pts->keys[k];
+		uint32_t h = pos_hash(kk->conn, kk->side, kk->seq, kk->len, kk->flags) & (pts->nbuckets - 1);
+		pts->buckets[h] = kk->hnext;
+	}
+	pts->nkeys = pts->alone_ks;
+	pts->nrecs = pts->alone_rs;
+	pts->segs_unindexed = pts->alone_unindexed;
+	pts->recs_full = pts->recs_full && pts->nrecs >= POINTS_MAX_RECORDS;
+	pts->nundo = 0;
+	pts->alone_file = -1;
+}
+
+/* Before each record of the survey: which file it is from, how many files
+ * are open now. */
+static void track_alone(struct points *pts, int file, int nopen)
+{
+	if (file == pts->alone_file) {
+		if (nopen >= 2)
+			pts->alone_file = -1; /* another file opened: it overlaps */
+		return;
+	}
+	/* Another file's record with only its file open: the one that was
+	 * alone has ended, alone. */
+	if (pts->alone_file >= 0 && nopen == 1)
+		forget_alone(pts);
+	if (nopen == 1)
+		alone_start(pts, file);
+	else
+		pts->alone_file = -1;
+}
+
 /* The key of a segment: found, or added (PT_NONE: out of memory). */
 static uint32_t key_of(struct points *pts, const struct pkey *n)
 {
@@ -105,6 +179,8 @@ static uint32_t key_of(struct points *pts, const struct pkey *n)
 	/* Two segments at one place with other octets: the points disagree
 	 * (or a sender rewrote data it had sent): neither is matched. */
 	if (same_place) {
+		if (!same_place->disputed)
+			undo_log(pts, (uint32_t)(same_place - pts->keys));
 		same_place->disputed = true;
 		k->disputed = true;
 	}
@@ -135,6 +211,7 @@ static void index_segment(struct points *pts, const struct src_packet *p, struct
 		return;
 	if (pts->nrecs >= POINTS_MAX_RECORDS) {
 		pts->recs_full = true;
+		pts->segs_unindexed++;
 		return;
 	}
 	if (!grow((void **)&pts->recs, &pts->caprecs, pts->nrecs + 1, sizeof(*pts->recs)))
@@ -174,6 +251,8 @@ static void index_segment(struct points *pts, const struct src_packet *p, struct
 		if (k != PT_NONE) {
 			r->key = k;
 			struct pkey *kk = &pts->keys[k];
+			if (kk->last == PT_NONE || kk->last < pts->alone_rs)
+				undo_log(pts, k);
 			if (kk->last != PT_NONE)
 				pts->recs[kk->last].next = pts->nrecs;
 			else
@@ -220,14 +299,27 @@ static bool group_files(struct points *pts)
 		free(last);
 		return false;
 	}
+	/* The files each segment was seen in (each file once, however many
+	 * copies it holds: time linear in the records), then every pair of
+	 * them; at most n files per segment, n <= MAX_FILES_GROUPED. */
+	for (int i = 0; i < n; i++)
+		last[i] = -1;
 	for (uint32_t k = 0; k < pts->nkeys; k++) {
 		if (pts->keys[k].disputed && pts->keys[k].first == pts->keys[k].last)
 			continue;
-		for (uint32_t a = pts->keys[k].first; a != PT_NONE; a = pts->recs[a].next)
-			for (uint32_t b = pts->recs[a].next; b != PT_NONE; b = pts->recs[b].next) {
-				int fa = pts->recs[a].file, fb = pts->recs[b].file;
+		int nin = 0;
+		for (uint32_t a = pts->keys[k].first; a != PT_NONE; a = pts->recs[a].next) {
+			int fa = pts->recs[a].file;
+			if (last[fa] == (int)k)
+				continue;
+			last[fa] = (int)k;
+			order[nin++] = fa;
+		}
+		for (int x = 0; x < nin; x++)
+			for (int y = x + 1; y < nin; y++) {
+				int fa = order[x], fb = order[y];
 				const struct pfile *A = &pts->files[fa], *B = &pts->files[fb];
-				if (fa != fb && A->first <= B->last && B->first <= A->last)
+				if (A->first <= B->last && B->first <= A->last)
 					conflict[fa * n + fb] = conflict[fb * n + fa] = 1;
 			}
 	}
@@ -335,7 +427,9 @@ static bool sort_keys(struct points *pts)
 	     k##_i < (pts)->kstart[(ci) + 1] && ((k = (pts)->keys_of[k##_i]), 1); k##_i++)
 
 /* Pick each connection's pair of points: the two that share the most
- * segments (only connections seen at two points or more). */
+ * segments (only connections seen at two points or more). Only the pairs
+ * of points a segment was seen at are counted, and only the counters of
+ * the connection's points cleared: time linear in the records. */
 static void choose_pairs(struct points *pts)
 {
 	enum { NP = 64 };
@@ -350,7 +444,9 @@ static void choose_pairs(struct points *pts)
 		struct pconn *c = &pts->conns[ci];
 		if (__builtin_popcountll(c->seen) < 2)
 			continue;
-		memset(share, 0, sizeof(share));
+		for (uint64_t ma = c->seen; ma; ma &= ma - 1)
+			for (uint64_t mb = c->seen; mb; mb &= mb - 1)
+				share[__builtin_ctzll(ma)][__builtin_ctzll(mb)] = 0;
 		FOR_KEYS(pts, ci, k) {
 			uint64_t at = 0;
 			for (uint32_t i = pts->keys[k].first; i != PT_NONE; i = pts->recs[i].next) {
@@ -358,18 +454,20 @@ static void choose_pairs(struct points *pts)
 				if (pt < np)
 					at |= 1ull << pt;
 			}
-			for (int a = 0; a < np; a++)
-				for (int b = a + 1; b < np; b++)
-					share[a][b] += (at >> a & 1) && (at >> b & 1);
+			for (uint64_t ma = at; ma; ma &= ma - 1)
+				for (uint64_t mb = ma & (ma - 1); mb; mb &= mb - 1)
+					share[__builtin_ctzll(ma)][__builtin_ctzll(mb)]++;
 		}
 		uint64_t best = 0;
-		for (int a = 0; a < np; a++)
-			for (int b = a + 1; b < np; b++)
+		for (uint64_t ma = c->seen; ma; ma &= ma - 1)
+			for (uint64_t mb = ma & (ma - 1); mb; mb &= mb - 1) {
+				int a = __builtin_ctzll(ma), b = __builtin_ctzll(mb);
 				if (share[a][b] > best) {
 					best = share[a][b];
 					c->p = a;
 					c->q = b;
 				}
+			}
 		c->multi = best > 0;
 		pts->nmulti += c->multi;
 	}
@@ -490,38 +588,46 @@ static int cmp_i64(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-/* Per-record copy numbers and hole fills, and the ACK lines of each
- * two-point connection (per point 0 = p, 1 = q, and per acknowledged side). */
-static void scan_records(struct points *pts, struct ack_line (*acks)[2][2], struct holes (*holes)[2][2])
+/* Per-record copy numbers and hole fills, and the ACK lines of two-point
+ * connection ci (per point 0 = p, 1 = q, and per acknowledged side). Its
+ * records are recs[0 .. n), in frame order. */
+static void scan_conn(struct points *pts, uint32_t ci, const uint32_t *recs, uint32_t n,
+		      struct ack_line acks[2][2], struct holes holes[2][2])
 {
-	for (uint32_t i = 0; i < pts->nrecs; i++) {
-		struct prec *r = &pts->recs[i];
-		struct pconn *c = &pts->conns[r->conn];
-		if (!c->multi)
-			continue;
+	struct pconn *c = &pts->conns[ci];
+	/* Copy numbers: each segment's copies at each point, counted along its
+	 * chain (time linear in the records, however many copies). */
+	FOR_KEYS(pts, ci, k) {
+		uint32_t at[2] = { 0, 0 };
+		for (uint32_t i = pts->keys[k].first; i != PT_NONE; i = pts->recs[i].next) {
+			struct prec *r = &pts->recs[i];
+			int pt = point_of(pts, r);
+			int x = pt == c->p ? 0 : pt == c->q ? 1 : -1;
+			if (x < 0)
+				continue;
+			r->copy = (uint8_t)(at[x] > 255 ? 255 : at[x]);
+			at[x]++;
+		}
+	}
+	for (uint32_t j = 0; j < n; j++) {
+		struct prec *r = &pts->recs[recs[j]];
 		int pt = point_of(pts, r);
 		int x = pt == c->p ? 0 : pt == c->q ? 1 : -1;
 		if (x < 0)
 			continue;
-		if (r->key != PT_NONE) {
-			int n = 0;
-			for (uint32_t j = pts->keys[r->key].first; j != i; j = pts->recs[j].next)
-				n += point_of(pts, &pts->recs[j]) == pt;
-			r->copy = (uint8_t)(n > 255 ? 255 : n);
-			if (r->len) {
-				uint64_t s = rel(c, r->side, r->seq);
-				r->holefill = holes_fill(&holes[r->conn][x][r->side], s, s + r->len);
-			}
+		if (r->key != PT_NONE && r->len) {
+			uint64_t s = rel(c, r->side, r->seq);
+			r->holefill = holes_fill(&holes[x][r->side], s, s + r->len);
 		}
 		if ((r->flags & IWS_TCP_ACK) && c->base_set[!r->side])
-			ack_add(&acks[r->conn][x][!r->side], rel(c, !r->side, r->ack), r->ts);
+			ack_add(&acks[x][!r->side], rel(c, !r->side, r->ack), r->ts);
 	}
 }
 
 /* Which point is nearer the sender of side s: the one where the sender's
  * segments wait longer for their ACK (round trips, each on one clock, so
  * the clock offset does not matter). 1: p, -1: q, 0: no evidence. */
-static int upstream_vote(struct points *pts, uint32_t ci, int s, struct ack_line (*acks)[2][2])
+static int upstream_vote(struct points *pts, uint32_t ci, int s, struct ack_line acks[2][2])
 {
 	struct pconn *c = &pts->conns[ci];
 	int64_t *d = NULL;
@@ -536,7 +642,7 @@ static int upstream_vote(struct points *pts, uint32_t ci, int s, struct ack_line
 		uint64_t end = rel(c, s, key->seq) + key->len + ((key->flags & IWS_TCP_SYN) != 0) +
 			       ((key->flags & IWS_TCP_FIN) != 0);
 		int64_t ap, aq;
-		if (!ack_time(&acks[ci][0][s], end, &ap) || !ack_time(&acks[ci][1][s], end, &aq) ||
+		if (!ack_time(&acks[0][s], end, &ap) || !ack_time(&acks[1][s], end, &aq) ||
 		    ap < rp->ts || aq < rq->ts)
 			continue;
 		if (!push_i64(&d, &n, &cap, (ap - rp->ts) - (aq - rq->ts)))
@@ -611,20 +717,46 @@ static void clock_offset(struct pconn *c)
 	c->off_hi = m1;
 }
 
+/* Records grouped by two-point connection (counting sort, frame order
+ * kept): connection ci's are idx[start[ci] .. start[ci + 1]). */
+static bool group_records(const struct points *pts, uint32_t **start, uint32_t **idx)
+{
+	*start = calloc((size_t)pts->nconns + 2, sizeof(**start));
+	*idx = malloc(((size_t)pts->nrecs + 1) * sizeof(**idx));
+	if (!*start || !*idx)
+		return false;
+	uint32_t *st = *start;
+	for (uint32_t i = 0; i < pts->nrecs; i++)
+		if (pts->conns[pts->recs[i].conn].multi)
+			st[pts->recs[i].conn + 2]++;
+	for (uint32_t ci = 0; ci < pts->nconns; ci++)
+		st[ci + 2] += st[ci + 1];
+	/* st[ci + 1] is now where ci's records start: fill, moving it on */
+	for (uint32_t i = 0; i < pts->nrecs; i++)
+		if (pts->conns[pts->recs[i].conn].multi)
+			(*idx)[st[pts->recs[i].conn + 1]++] = i;
+	return true;
+}
+
+/* One connection at a time, so what a connection's measurement needs (ACK
+ * lines, holes) is held for that connection only. */
 static void analyse_conns(struct points *pts)
 {
-	struct ack_line(*acks)[2][2] = calloc(pts->nconns, sizeof(*acks));
-	struct holes(*holes)[2][2] = calloc(pts->nconns, sizeof(*holes));
-	if (!acks || !holes) {
-		free(acks);
-		free(holes);
+	uint32_t *start = NULL, *idx = NULL;
+	if (!group_records(pts, &start, &idx)) {
+		free(start);
+		free(idx);
 		return;
 	}
-	scan_records(pts, acks, holes);
 	for (uint32_t ci = 0; ci < pts->nconns; ci++) {
 		struct pconn *c = &pts->conns[ci];
 		if (!c->multi)
 			continue;
+		struct ack_line acks[2][2];
+		struct holes holes[2][2];
+		memset(acks, 0, sizeof(acks));
+		memset(holes, 0, sizeof(holes));
+		scan_conn(pts, ci, idx + start[ci], start[ci + 1] - start[ci], acks, holes);
 		FOR_KEYS(pts, ci, k) {
 			const struct pkey *key = &pts->keys[k];
 			bool at_p = copies(pts, k, c->p, 0, NULL), at_q = copies(pts, k, c->q, 0, NULL);
@@ -651,12 +783,54 @@ static void analyse_conns(struct points *pts)
 		clock_offset(c);
 		for (int x = 0; x < 2; x++)
 			for (int s = 0; s < 2; s++) {
-				free(acks[ci][x][s].ack);
-				free(acks[ci][x][s].ts);
+				free(acks[x][s].ack);
+				free(acks[x][s].ts);
 			}
 	}
-	free(acks);
-	free(holes);
+	free(start);
+	free(idx);
+}
+
+static const struct points *sort_pts;
+
+static int cmp_stream(const void *x, const void *y)
+{
+	uint32_t a = sort_pts->conns[*(const uint32_t *)x].stream;
+	uint32_t b = sort_pts->conns[*(const uint32_t *)y].stream;
+	return a < b ? -1 : a > b;
+}
+
+/* The two-point connections sorted by stream, for points_conn. */
+static void index_streams(struct points *pts)
+{
+	pts->by_stream = malloc(((size_t)pts->nmulti + 1) * sizeof(*pts->by_stream));
+	if (!pts->by_stream)
+		return;
+	uint32_t n = 0;
+	for (uint32_t ci = 0; ci < pts->nconns; ci++)
+		if (pts->conns[ci].multi)
+			pts->by_stream[n++] = ci;
+	sort_pts = pts;
+	qsort(pts->by_stream, n, sizeof(*pts->by_stream), cmp_stream);
+	sort_pts = NULL;
+}
+
+const struct pconn *points_conn(const struct points *pts, uint32_t stream)
+{
+	if (!pts || !pts->by_stream)
+		return NULL;
+	uint32_t lo = 0, hi = pts->nmulti;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const struct pconn *c = &pts->conns[pts->by_stream[mid]];
+		if (c->stream == stream)
+			return c;
+		if (c->stream < stream)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 struct points *points_survey(const struct source_opts *so, bool expect, char *err, size_t errlen)
@@ -683,11 +857,20 @@ struct points *points_survey(const struct source_opts *so, bool expect, char *er
 		points_free(pts);
 		return NULL;
 	}
+	/* the names as shown (escaped: they reach text and stderr) */
 	for (int i = 0; i < o.nfiles; i++)
-		pts->files[i].name = o.files[i];
+		if (!(pts->files[i].name = text_safe_dup(o.files[i]))) {
+			snprintf(err, errlen, "out of memory");
+			source_close(s);
+			flow_table_free(&ft);
+			points_free(pts);
+			return NULL;
+		}
 	struct src_packet p;
+	pts->alone_file = -1;
 	while (source_next(s, &p) == 1) {
 		struct tcp_pkt t;
+		track_alone(pts, p.file, source_open_files(s));
 		const char *why;
 		if (net_decode(p.dlt, p.data, p.caplen, p.wirelen, &t, &why) != NET_TCP)
 			continue;
@@ -698,14 +881,32 @@ struct points *points_survey(const struct source_opts *so, bool expect, char *er
 			pf->last = p.ts_ns;
 		pf->any = true;
 		int side;
-		enum flow_event ev;
-		struct flow *old;
-		struct flow *f = flow_lookup(&ft, &t, &side, &ev, &old);
-		if (old)
-			flow_release(old);
+		struct flow *f;
+		if (ft.nflows < POINTS_MAX_CONNS) {
+			enum flow_event ev;
+			struct flow *old;
+			f = flow_lookup(&ft, &t, &side, &ev, &old);
+			if (old)
+				flow_release(old);
+		} else {
+			/* The table is full: connections it has go on being indexed,
+			 * new ones (and new conversations on old ports) are not. */
+			bool reused;
+			f = flow_find(&ft, &t, &side, &reused);
+			if (f && reused)
+				f->done = true;
+			if (!f || f->done) {
+				pts->segs_unindexed += p.matched;
+				continue;
+			}
+		}
 		if (f && p.matched)
 			index_segment(pts, &p, f, side, &t);
 	}
+	if (pts->alone_file >= 0)
+		forget_alone(pts);
+	free(pts->undo);
+	pts->undo = NULL;
 	source_close(s);
 	flow_table_free(&ft);
 	if (group_files(pts) && pts->npoints >= 2 && sort_keys(pts))
@@ -720,6 +921,7 @@ struct points *points_survey(const struct source_opts *so, bool expect, char *er
 	analyse_conns(pts);
 	free(pts->buckets);
 	pts->buckets = NULL;
+	index_streams(pts);
 	return pts;
 }
 
@@ -764,10 +966,8 @@ void points_admit(struct points *pts, struct src_packet *p)
 
 const char *points_ref(const struct points *pts, uint32_t stream)
 {
-	for (uint32_t i = 0; pts && i < pts->nconns; i++)
-		if (pts->conns[i].stream == stream && pts->conns[i].multi)
-			return pts->pts[pts->conns[i].ref].name;
-	return NULL;
+	const struct pconn *c = points_conn(pts, stream);
+	return c ? pts->pts[c->ref].name : NULL;
 }
 
 void points_at_frame(const struct points *pts, uint64_t frame, struct points_at *at)
@@ -798,13 +998,24 @@ void points_at_frame(const struct points *pts, uint64_t frame, struct points_at 
 
 void points_note(const struct points *pts, FILE *f)
 {
-	for (uint32_t i = 0; i < pts->nconns; i++) {
-		const struct pconn *c = &pts->conns[i];
-		if (c->multi)
-			fprintf(f, "iwarpscope: note: connection %u seen at two capture points (%s, %s): "
-				   "each segment counted once, numbers from %s\n",
-				c->stream, pts->pts[c->p].name, pts->pts[c->q].name, pts->pts[c->ref].name);
+	uint32_t named = 0;
+	for (uint32_t i = 0; i < pts->nmulti && named < POINTS_NOTE_LINES; i++, named++) {
+		const struct pconn *c = &pts->conns[pts->by_stream ? pts->by_stream[i] : 0];
+		if (!pts->by_stream)
+			break;
+		fprintf(f, "iwarpscope: note: connection %u seen at two capture points (%s, %s): "
+			   "each segment counted once, numbers from %s\n",
+			c->stream, pts->pts[c->p].name, pts->pts[c->q].name, pts->pts[c->ref].name);
 	}
+	/* A line per connection would drown the rest: the report lists them. */
+	if (pts->nmulti > named)
+		fprintf(f, "iwarpscope: note: %s%u connections seen at two capture points: each segment "
+			   "counted once (the summary and stats --format json list them)\n",
+			named ? "in all " : "", pts->nmulti);
+	if (pts->segs_unindexed)
+		fprintf(f, "iwarpscope: warning: two-point matching stopped at its memory bound (%u "
+			   "connections, %u segments): %llu later segments not matched\n",
+			POINTS_MAX_CONNS, POINTS_MAX_RECORDS, (unsigned long long)pts->segs_unindexed);
 }
 
 void points_free(struct points *pts)
@@ -812,11 +1023,15 @@ void points_free(struct points *pts)
 	if (!pts)
 		return;
 	free(pts->recs);
+	free(pts->undo);
 	free(pts->keys);
 	free(pts->kstart);
 	free(pts->keys_of);
 	free(pts->buckets);
 	free(pts->conns);
+	free(pts->by_stream);
+	for (int i = 0; pts->files && i < pts->nfiles; i++)
+		free((char *)pts->files[i].name);
 	free(pts->files);
 	free(pts->pts);
 	free(pts);

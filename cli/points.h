@@ -27,7 +27,9 @@
  *
  * Matching is per TCP segment: both points must see the same segmentation
  * (port mirrors, TAPs, hosts without TSO/GRO). Memory is bounded by
- * POINTS_MAX_RECORDS indexed segments.
+ * POINTS_MAX_RECORDS indexed segments and POINTS_MAX_CONNS connections,
+ * time is linear in the records however many copies of a segment there
+ * are (docs/robustness.md has the figures).
  */
 #ifndef IWS_CLI_POINTS_H
 #define IWS_CLI_POINTS_H
@@ -39,6 +41,11 @@
 #include "source.h"
 
 #define POINTS_MAX_RECORDS (4u << 20)
+/* Connections the survey follows (twice --max-flows' default); the segments
+ * of later ones are not matched (counted, and said). */
+#define POINTS_MAX_CONNS 65536u
+/* Connections points_note names one by one on stderr. */
+#define POINTS_NOTE_LINES 8
 
 struct points;
 struct jsonw;

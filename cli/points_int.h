@@ -80,10 +80,24 @@ struct ppoint {
 	int nfiles;
 };
 
+/* What a key was before a file read alone changed it (points.c). */
+struct pundo {
+	uint32_t k, first, last;
+	bool disputed;
+};
+
 struct points {
 	struct prec *recs;
 	uint32_t nrecs, caprecs;
 	bool recs_full;             /* POINTS_MAX_RECORDS reached */
+	uint64_t segs_unindexed;    /* segments not indexed: a limit was reached */
+	uint32_t *by_stream;        /* two-point connections by stream (points_conn) */
+	/* survey: the file read alone since record alone_rs, key alone_ks */
+	int alone_file;             /* -1: none */
+	uint32_t alone_rs, alone_ks;
+	uint64_t alone_unindexed;
+	struct pundo *undo;
+	uint32_t nundo, capundo;
 	struct pkey *keys;
 	uint32_t nkeys, capkeys;
 	uint32_t *buckets;
@@ -98,5 +112,8 @@ struct points {
 	uint32_t nmulti;
 	uint32_t cursor;            /* analysis pass: next record */
 };
+
+/* The two-point connection of a stream (tcp.stream), NULL if none. */
+const struct pconn *points_conn(const struct points *pts, uint32_t stream);
 
 #endif

@@ -36,6 +36,55 @@ void sketch_json(struct jsonw *j, struct iws_latency *l)
 	jw_obj_end(j);
 }
 
+/* The least value >= 0 in bucket b or above (INT64_MAX past the last). */
+static int64_t bucket_low(uint32_t b)
+{
+	if (b >= iws_sketch_nbuckets())
+		return INT64_MAX;
+	int64_t lo = 0, hi = INT64_MAX;
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (iws_sketch_bucket(mid) < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Is sum possible for these samples? Each of the n samples of bucket b lies
+ * in the bucket's range (bucket 0 also holds values below 0) and within
+ * [min, max], so the sum lies between the sums of those bounds. The core
+ * saturates a sum at the int64 limits: a saturated sum is possible when the
+ * bound passes the limit.
+ */
+struct sum_bounds {
+	__int128 lo, hi;
+};
+
+static void bounds_add(struct sum_bounds *sb, uint32_t b, uint64_t n, int64_t min, int64_t max)
+{
+	int64_t lo = b == 0 ? min : bucket_low(b), hi = bucket_low(b + 1);
+	hi = hi == INT64_MAX ? INT64_MAX : hi - 1;
+	lo = lo < min ? min : lo;
+	hi = hi > max ? max : hi;
+	sb->lo += (__int128)lo * n;
+	sb->hi += (__int128)hi * n;
+}
+
+static bool sum_possible(const struct sum_bounds *sb, int64_t sum, int64_t min)
+{
+	bool over = sb->hi > INT64_MAX, under = sb->lo < INT64_MIN;
+	if ((over || under) && min < 0)
+		return true; /* signs mixed past the limits: saturation order-dependent */
+	if (over && sum == INT64_MAX)
+		return true;
+	if (under && sum == INT64_MIN)
+		return true;
+	return sum >= sb->lo && sum <= sb->hi;
+}
+
 int sketch_read(const struct jr_doc *d, const struct jr_node *lat, struct iws_latency *out,
 		char *err, size_t errlen)
 {
@@ -79,6 +128,7 @@ int sketch_read(const struct jr_doc *d, const struct jr_node *lat, struct iws_la
 		return -1;
 	}
 	uint64_t idx = 0, total = 0, first = 0;
+	struct sum_bounds sb = { 0, 0 };
 	const struct jr_node *e = jr_first(d, bk);
 	for (uint32_t k = 0; e; k++) {
 		uint64_t step, n;
@@ -99,6 +149,7 @@ int sketch_read(const struct jr_doc *d, const struct jr_node *lat, struct iws_la
 		if (!k)
 			first = idx;
 		total += n;
+		bounds_add(&sb, (uint32_t)idx, n, min, max);
 		if (!iws_latency_add_bucket(out, (uint32_t)idx, n)) {
 			snprintf(err, errlen, "sketch bucket %" PRIu32 " too large (or out of memory)", k);
 			goto bad;
@@ -107,6 +158,13 @@ int sketch_read(const struct jr_doc *d, const struct jr_node *lat, struct iws_la
 	}
 	if (total != count || first != iws_sketch_bucket(min) || idx != iws_sketch_bucket(max)) {
 		snprintf(err, errlen, "sketch buckets disagree with the count, min or max");
+		goto bad;
+	}
+	if (!sum_possible(&sb, sum, min)) {
+		snprintf(err, errlen, "a sketch's sum (%" PRId64 ") is impossible for its buckets (the "
+			 "samples sum to between %" PRId64 " and %" PRId64 ")", sum,
+			 sb.lo < INT64_MIN ? INT64_MIN : (int64_t)sb.lo,
+			 sb.hi > INT64_MAX ? INT64_MAX : (int64_t)sb.hi);
 		goto bad;
 	}
 	out->count = count;

@@ -3,7 +3,9 @@
  * Packet input (see source.h): libpcap's pull loop (pcap_next_ex) over one or
  * more offline captures, merged chronologically like mergecap (the earliest
  * record first; on equal times the file named first), or over a live
- * interface.
+ * interface. Files wait closed until the merge reaches their first record
+ * and are closed when they end, so only the files that overlap in time are
+ * open (one at a time for a rotated set).
  */
 #include "source.h"
 
@@ -20,6 +22,8 @@
 #include "decomp.h"
 #include "iwarpscope/stream.h"
 #include "progress.h"
+#include "savefile.h"
+#include "textsafe.h"
 
 #define LIVE_SNAPLEN 262144
 #define LIVE_TIMEOUT_MS 200
@@ -29,10 +33,15 @@
  * read system call of its own. A large buffer turns that into one read per
  * MiB: about three times faster on big captures. */
 #define READ_BUFFER (1u << 20)
+/* Beyond this many files open at once (files that overlap in time), each
+ * gets a smaller buffer: memory stays bounded by SOURCE_MAX_OPEN. */
+#define BIG_BUFFERS 16
+#define SMALL_BUFFER (64u * 1024)
 
 struct input {
 	const char *name;
-	pcap_t *h;
+	char *shown;                /* the name as shown (escaped; "stdin") */
+	pcap_t *h;                  /* NULL while closed */
 	int dlt;
 	bool have_filter;
 	struct bpf_program filter;
@@ -41,10 +50,16 @@ struct input {
 	struct pcap_pkthdr *hdr;
 	const uint8_t *data;
 	int64_t head_ns;
+	int64_t first_ns;           /* its first record's time (while it waits closed) */
+	bool waits;                 /* closed until the merge reaches first_ns */
+	bool first_look;            /* opened to read its first record, then closed */
+	bool regular;               /* a regular file: may be closed and opened again */
 	uint64_t size;              /* file size, for the progress bar (0: unknown) */
+	uint64_t read_done;         /* octets of it read before it was closed */
 	char *iobuf;                /* the FILE's buffer (freed after pcap_close) */
 	struct decomp *dc;          /* compressed (decomp.h): the decompressor; else NULL */
 	int poll_fd;                /* live, non-blocking: wait here; else -1 */
+	struct file_id id;          /* when first opened */
 };
 
 struct source {
@@ -56,7 +71,15 @@ struct source {
 	struct progress prog;
 	uint64_t total_size;
 	int64_t prev_ns;
-	pcap_dumper_t *save;        /* live: where every captured packet is saved */
+	struct savefile *save;      /* live: where every captured packet is saved */
+	const char *bpf;
+	uint64_t max_window;
+	struct file_id *ids;        /* source_opts.ids */
+	int *open;                  /* the inputs open now (indices), nopen of them */
+	int nopen;
+	int *waiting;               /* the inputs waiting closed, by first record time */
+	int nwaiting, next_waiting;
+	char error[256];            /* source_error */
 };
 
 __attribute__((format(printf, 3, 4))) static void warn(struct source *s, int file,
@@ -68,9 +91,12 @@ __attribute__((format(printf, 3, 4))) static void warn(struct source *s, int fil
 	va_list ap;
 	w->file = file;
 	w->after_frame = s->st.records;
+	char raw[sizeof(w->text)];
 	va_start(ap, fmt);
-	vsnprintf(w->text, sizeof(w->text), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	/* names are escaped already; libpcap's and zlib's words need not be */
+	text_safe(w->text, sizeof(w->text), raw);
 }
 
 /* A libpcap open error, reworded for the one-line message. */
@@ -87,7 +113,8 @@ static void open_error(const char *name, const char *pcap_msg, char *err, size_t
 
 static bool compile_filter(struct input *in, const char *bpf, char *err, size_t errlen)
 {
-	if (!bpf)
+	/* compiled once, kept while the file waits closed */
+	if (!bpf || in->have_filter)
 		return true;
 	if (pcap_compile(in->h, &in->filter, bpf, 1, PCAP_NETMASK_UNKNOWN) != 0) {
 		snprintf(err, errlen, "bad filter expression '%s': %s", bpf, pcap_geterr(in->h));
@@ -105,18 +132,45 @@ static void note_snaplen(struct source *s, struct input *in, int idx)
 	int snap = pcap_snapshot(in->h);
 	if (snap > 0 && snap < 96)
 		warn(s, idx, "%s: the file's snapshot length is %d octets: every packet is cut to it",
-		     in->name, snap);
+		     in->shown, snap);
+}
+
+static void file_id_of(const struct stat *sb, struct file_id *id)
+{
+	id->known = true;
+	id->dev = (uint64_t)sb->st_dev;
+	id->ino = (uint64_t)sb->st_ino;
+	id->size = (uint64_t)sb->st_size;
+	id->mtime_ns = (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
+}
+
+static bool same_file(const struct file_id *a, const struct file_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns;
+}
+
+/* What changed, for the warning. */
+static const char *id_change(const struct file_id *was, const struct file_id *now, char *buf,
+			     size_t len)
+{
+	if (was->dev != now->dev || was->ino != now->ino)
+		snprintf(buf, len, "another file now has its name");
+	else if (was->size != now->size)
+		snprintf(buf, len, "%llu octets, then %llu", (unsigned long long)was->size,
+			 (unsigned long long)now->size);
+	else
+		snprintf(buf, len, "modified, same size");
+	return buf;
 }
 
 /* Hand fp (plain or compressed, told by its first octets) to libpcap. On
  * failure fp is closed (unless it is stdin). */
-static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_stdin,
-			const char *bpf, char *err, size_t errlen)
+static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_stdin, char *err,
+			size_t errlen)
 {
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
-	const char *shown = is_stdin ? "stdin" : in->name;
 	enum decomp_kind kind;
-	FILE *rd = decomp_open(fp, shown, !is_stdin, &kind, &in->dc, err, errlen);
+	FILE *rd = decomp_open(fp, in->shown, !is_stdin, s->max_window, &kind, &in->dc, err, errlen);
 	if (!rd) {
 		if (!is_stdin)
 			fclose(fp);
@@ -127,9 +181,11 @@ static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_st
 		static char stdin_buf[READ_BUFFER];
 		setvbuf(rd, stdin_buf, _IOFBF, sizeof(stdin_buf));
 	} else {
-		in->iobuf = malloc(READ_BUFFER);
+		/* a first look (several files: its first record only) needs little */
+		size_t len = s->nopen < BIG_BUFFERS && !in->first_look ? READ_BUFFER : SMALL_BUFFER;
+		in->iobuf = malloc(len);
 		if (in->iobuf)
-			setvbuf(rd, in->iobuf, _IOFBF, READ_BUFFER);
+			setvbuf(rd, in->iobuf, _IOFBF, len);
 	}
 	/* On success libpcap owns rd and closes it in pcap_close (a
 	 * decompressing stream then closes the file under it). */
@@ -137,67 +193,91 @@ static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_st
 	if (!in->h) {
 		const char *why = decomp_error(in->dc, NULL);
 		if (why)
-			snprintf(err, errlen, "%s: %s", shown, why);
+			snprintf(err, errlen, "%s: %s", in->shown, why);
 		else if (kind != DECOMP_NONE)
 			snprintf(err, errlen, "%s: %s-compressed, but what it holds is not a pcap or "
-					      "pcapng capture", shown, decomp_name(kind));
+					      "pcapng capture", in->shown, decomp_name(kind));
 		else
-			open_error(shown, ebuf, err, errlen);
+			open_error(in->shown, ebuf, err, errlen);
 		if (rd != stdin)
 			fclose(rd);
 		in->dc = NULL;
+		free(in->iobuf);
+		in->iobuf = NULL;
 		return false;
 	}
 	in->dlt = pcap_datalink(in->h);
 	in->needs_read = true;
-	s->total_size += in->size;
-	note_snaplen(s, in, (int)(in - s->in));
-	return compile_filter(in, bpf, err, errlen);
+	s->open[s->nopen++] = (int)(in - s->in);
+	return compile_filter(in, s->bpf, err, errlen);
 }
 
-static bool open_file(struct source *s, struct input *in, FILE *given, const char *bpf, char *err,
+/* Open a file (again: again true), checking it is the file it was. */
+static bool open_file(struct source *s, struct input *in, FILE *given, bool again, char *err,
 		      size_t errlen)
 {
 	struct stat sb;
+	int idx = (int)(in - s->in);
 
 	if (given)
-		return open_stream(s, in, given, false, bpf, err, errlen);
+		return open_stream(s, in, given, false, err, errlen);
 	bool is_stdin = strcmp(in->name, "-") == 0;
 	if (!is_stdin) {
 		if (stat(in->name, &sb) != 0) {
-			snprintf(err, errlen, "%s: %s", in->name, strerror(errno));
+			snprintf(err, errlen, "%s: %s", in->shown, strerror(errno));
 			return false;
 		}
 		if (S_ISDIR(sb.st_mode)) {
-			snprintf(err, errlen, "%s: is a directory, not a capture file", in->name);
+			snprintf(err, errlen, "%s: is a directory, not a capture file", in->shown);
 			return false;
 		}
-		if (S_ISREG(sb.st_mode))
-			in->size = (uint64_t)sb.st_size;
 	}
 	FILE *fp = is_stdin ? stdin : fopen(in->name, "rb");
 	if (!fp) {
-		snprintf(err, errlen, "%s: %s", in->name, strerror(errno));
+		snprintf(err, errlen, "%s: %s", in->shown, strerror(errno));
 		return false;
 	}
-	return open_stream(s, in, fp, is_stdin, bpf, err, errlen);
+	/* The identity of what was opened (not of the name: a rotation may
+	 * move names meanwhile). */
+	if (!is_stdin && fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode)) {
+		struct file_id now;
+		char what[96];
+		file_id_of(&sb, &now);
+		in->regular = true;
+		in->size = now.size;
+		if (again && in->id.known && !same_file(&in->id, &now))
+			warn(s, idx, "%s changed while it was read (%s): its records may be missing or "
+			     "read twice", in->shown, id_change(&in->id, &now, what, sizeof(what)));
+		else if (!again && s->ids && s->ids[idx].known && !same_file(&s->ids[idx], &now))
+			warn(s, idx, "%s changed since the first pass over the inputs (%s): the capture "
+			     "points were matched on what it held then", in->shown,
+			     id_change(&s->ids[idx], &now, what, sizeof(what)));
+		if (!again) {
+			in->id = now;
+			if (s->ids && !s->ids[idx].known)
+				s->ids[idx] = now;
+		}
+	}
+	return open_stream(s, in, fp, is_stdin, err, errlen);
 }
 
-static bool open_live(struct input *in, const struct source_opts *o, char *err, size_t errlen)
+static bool open_live(struct source *s, struct input *in, const struct source_opts *o, char *err,
+		      size_t errlen)
 {
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
 	in->h = pcap_create(o->iface, ebuf);
 	if (!in->h) {
-		snprintf(err, errlen, "%s: %s", o->iface, ebuf);
+		snprintf(err, errlen, "%s: %s", in->shown, ebuf);
 		return false;
 	}
+	s->open[s->nopen++] = 0;
 	pcap_set_snaplen(in->h, o->snaplen > 0 ? o->snaplen : LIVE_SNAPLEN);
 	pcap_set_promisc(in->h, 1);
 	pcap_set_timeout(in->h, LIVE_TIMEOUT_MS);
 	pcap_set_tstamp_precision(in->h, PCAP_TSTAMP_PRECISION_NANO);
 	int rc = pcap_activate(in->h);
 	if (rc < 0) {
-		snprintf(err, errlen, "%s: %s", o->iface,
+		snprintf(err, errlen, "%s: %s", in->shown,
 			 rc == PCAP_ERROR ? pcap_geterr(in->h) : pcap_statustostr(rc));
 		return false;
 	}
@@ -215,8 +295,65 @@ static bool open_live(struct input *in, const struct source_opts *o, char *err, 
 		snprintf(err, errlen, "cannot set filter: %s", pcap_geterr(in->h));
 		return false;
 	}
+	if (in->have_filter)
+		pcap_freecode(&in->filter);
 	in->have_filter = false;
 	return true;
+}
+
+/* Octets of in read so far. */
+static uint64_t input_pos(const struct input *in)
+{
+	FILE *f = in->h ? pcap_file(in->h) : NULL;
+	if (in->dc)
+		return decomp_raw_pos(in->dc);
+	long p = f ? ftell(f) : -1;
+	return p > 0 ? (uint64_t)p : 0;
+}
+
+/* Close an input (it ended, or waits for its time): its buffers and
+ * decompressor are freed. */
+static void close_input(struct source *s, struct input *in)
+{
+	if (!in->h)
+		return;
+	in->read_done += input_pos(in);
+	pcap_close(in->h);
+	in->h = NULL;
+	in->dc = NULL; /* freed with the stream */
+	free(in->iobuf);
+	in->iobuf = NULL;
+	int idx = (int)(in - s->in);
+	for (int k = 0; k < s->nopen; k++)
+		if (s->open[k] == idx) {
+			s->open[k] = s->open[--s->nopen];
+			break;
+		}
+}
+
+/* A file ended: was it still the file it was when it was opened? */
+static void check_unchanged(struct source *s, struct input *in)
+{
+	struct stat sb;
+	struct file_id now;
+	char what[96];
+	FILE *f = in->h ? pcap_file(in->h) : NULL;
+	if (!in->regular || !in->id.known || in->dc || !f || fstat(fileno(f), &sb) != 0)
+		goto compressed;
+	file_id_of(&sb, &now);
+	if (!same_file(&in->id, &now))
+		warn(s, (int)(in - s->in), "%s changed while it was read (%s): a capture still being "
+		     "written, or rewritten (its records may be missing)", in->shown,
+		     id_change(&in->id, &now, what, sizeof(what)));
+	return;
+compressed:
+	/* a compressed file: its raw stream is under the decompressor */
+	if (in->regular && in->id.known && in->dc && stat(in->name, &sb) == 0) {
+		file_id_of(&sb, &now);
+		if (!same_file(&in->id, &now))
+			warn(s, (int)(in - s->in), "%s changed while it was read (%s): its records may "
+			     "be missing", in->shown, id_change(&in->id, &now, what, sizeof(what)));
+	}
 }
 
 static void close_streams(const struct source_opts *o, int from)
@@ -224,6 +361,18 @@ static void close_streams(const struct source_opts *o, int from)
 	for (int j = from; !o->iface && o->streams && j < o->nfiles; j++)
 		if (o->streams[j])
 			fclose(o->streams[j]);
+}
+
+static void read_head(struct source *s, struct input *in, int idx);
+
+static const struct source *sort_src;
+
+static int cmp_first(const void *x, const void *y)
+{
+	const struct input *a = &sort_src->in[*(const int *)x], *b = &sort_src->in[*(const int *)y];
+	if (a->first_ns != b->first_ns)
+		return a->first_ns < b->first_ns ? -1 : 1;
+	return *(const int *)x - *(const int *)y;
 }
 
 struct source *source_open(const struct source_opts *o, char *err, size_t errlen)
@@ -236,9 +385,18 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 	}
 	s->live = o->iface != NULL;
 	s->n = s->live ? 1 : o->nfiles;
-	s->in = calloc((size_t)(s->n > 0 ? s->n : 1), sizeof(*s->in));
-	if (!s->in) {
+	s->bpf = o->bpf;
+	s->max_window = o->max_window;
+	s->ids = o->ids;
+	size_t n1 = (size_t)(s->n > 0 ? s->n : 1);
+	s->in = calloc(n1, sizeof(*s->in));
+	s->open = calloc(n1, sizeof(*s->open));
+	s->waiting = calloc(n1, sizeof(*s->waiting));
+	if (!s->in || !s->open || !s->waiting) {
 		snprintf(err, errlen, "out of memory");
+		free(s->in);
+		free(s->open);
+		free(s->waiting);
 		free(s);
 		close_streams(o, 0);
 		return NULL;
@@ -248,17 +406,38 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 		struct input *in = &s->in[i];
 		bool ok;
 		in->poll_fd = -1;
-		if (s->live) {
-			in->name = o->iface;
-			ok = open_live(in, o, err, errlen);
+		in->name = s->live ? o->iface : o->files[i];
+		in->shown = text_safe_dup(strcmp(in->name, "-") == 0 ? "stdin" : in->name);
+		if (!in->shown) {
+			snprintf(err, errlen, "out of memory");
+			ok = false;
+		} else if (s->live) {
+			ok = open_live(s, in, o, err, errlen);
 		} else {
-			in->name = o->files[i];
 			FILE *given = o->streams ? o->streams[i] : NULL;
 			if (!given && strcmp(in->name, "-") == 0 && ++stdin_uses > 1) {
 				snprintf(err, errlen, "stdin ('-') can be read only once");
 				ok = false;
 			} else {
-				ok = open_file(s, in, given, o->bpf, err, errlen);
+				in->first_look = s->n > 1 && !given;
+				ok = open_file(s, in, given, false, err, errlen);
+			}
+			if (ok) {
+				s->total_size += in->size;
+				note_snaplen(s, in, i);
+			}
+			/* Several files: a regular one waits closed for its first
+			 * record's time (pipes and stdin cannot be opened twice). */
+			if (ok && s->n > 1 && in->regular && !given) {
+				read_head(s, in, i);
+				in->first_look = false;
+				if (in->has_head) {
+					in->first_ns = in->head_ns;
+					in->has_head = false;
+					in->waits = true;
+					s->waiting[s->nwaiting++] = i;
+					close_input(s, in);
+				}
 			}
 		}
 		if (!ok) {
@@ -269,9 +448,10 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 			return NULL;
 		}
 	}
-	if (s->live && o->save && !(s->save = pcap_dump_open(s->in[0].h, o->save))) {
-		/* libpcap's message names the file */
-		snprintf(err, errlen, "-w: %s", pcap_geterr(s->in[0].h));
+	sort_src = s;
+	qsort(s->waiting, (size_t)s->nwaiting, sizeof(*s->waiting), cmp_first);
+	sort_src = NULL;
+	if (s->live && o->save && !(s->save = savefile_open(s->in[0].h, o->save, err, errlen))) {
 		source_close(s);
 		return NULL;
 	}
@@ -294,12 +474,22 @@ static int64_t record_ns(struct source *s, int idx, const struct pcap_pkthdr *h)
 	return ns;
 }
 
+/* The input is over: said why if it broke, and closed (offline). */
+static void input_done(struct source *s, struct input *in)
+{
+	in->done = true;
+	if (!s->live) {
+		check_unchanged(s, in);
+		close_input(s, in);
+	}
+}
+
 /* Read the next record of in into its head slot. */
 static void read_head(struct source *s, struct input *in, int idx)
 {
 	in->needs_read = false;
 	in->has_head = false;
-	if (in->done)
+	if (in->done || !in->h)
 		return;
 	for (;;) {
 		int rc = pcap_next_ex(in->h, &in->hdr, &in->data);
@@ -319,8 +509,8 @@ static void read_head(struct source *s, struct input *in, int idx)
 		if (rc == PCAP_ERROR_BREAK) {
 			const char *note = decomp_error(in->dc, NULL);
 			if (note)
-				warn(s, idx, "%s: %s", in->name, note);
-			in->done = true;
+				warn(s, idx, "%s: %s", in->shown, note);
+			input_done(s, in);
 			return;
 		}
 		/* PCAP_ERROR: a damaged or truncated file; keep what was read. */
@@ -332,33 +522,63 @@ static void read_head(struct source *s, struct input *in, int idx)
 				s->st.truncated_files++;
 			else
 				s->st.read_errors++;
-			warn(s, idx, "%s: %s; the records before it are analysed", in->name, zmsg);
+			warn(s, idx, "%s: %s; the records before it are analysed", in->shown, zmsg);
 		} else if (strstr(msg, "truncated")) {
 			s->st.truncated_files++;
-			warn(s, idx, "%s: file ends inside a record (%s)", in->name, msg);
+			warn(s, idx, "%s: file ends inside a record (%s)", in->shown, msg);
 		} else {
 			s->st.read_errors++;
-			warn(s, idx, "%s: read error, rest of the file skipped (%s)", in->name, msg);
+			warn(s, idx, "%s: read error, rest of the file skipped (%s)", in->shown, msg);
 		}
-		in->done = true;
+		input_done(s, in);
 		return;
 	}
+}
+
+/* A waiting file's time has come: open it again. false when it cannot be
+ * (said in a warning, or a fatal error when too many files are open). */
+static bool reopen(struct source *s, int idx)
+{
+	struct input *in = &s->in[idx];
+	char err[512];
+	in->waits = false;
+	if (s->nopen >= SOURCE_MAX_OPEN) {
+		snprintf(s->error, sizeof(s->error),
+			 "more than %d input files overlap in time (%s is one of them): merge some "
+			 "of them first (mergecap), or analyse them in groups", SOURCE_MAX_OPEN,
+			 in->shown);
+		s->stop = 1;
+		return false;
+	}
+	if (!open_file(s, in, NULL, true, err, sizeof(err))) {
+		s->st.read_errors++;
+		warn(s, idx, "%s: cannot be opened again (%s): its records are missing", in->shown,
+		     err);
+		in->done = true;
+		return false;
+	}
+	read_head(s, in, idx);
+	if (in->has_head && in->head_ns != in->first_ns)
+		warn(s, idx, "%s changed while it was read (its first record is another): its "
+		     "records may be missing", in->shown);
+	return true;
 }
 
 static uint64_t position(const struct source *s)
 {
 	uint64_t pos = 0;
-	for (int i = 0; i < s->n; i++) {
-		FILE *f = s->in[i].h ? pcap_file(s->in[i].h) : NULL;
-		if (s->in[i].dc) {
-			pos += decomp_raw_pos(s->in[i].dc);
-		} else if (f) {
-			long p = ftell(f);
-			if (p > 0)
-				pos += (uint64_t)p;
-		}
-	}
+	for (int i = 0; i < s->n; i++)
+		pos += s->in[i].read_done;
+	for (int k = 0; k < s->nopen; k++)
+		pos += input_pos(&s->in[s->open[k]]);
 	return pos;
+}
+
+/* Does input a's head come before b's (the earlier time; on equal times the
+ * file named first)? */
+static bool before(const struct source *s, int a, int64_t a_ns, int b)
+{
+	return b < 0 || a_ns < s->in[b].head_ns || (a_ns == s->in[b].head_ns && a < b);
 }
 
 int source_next(struct source *s, struct src_packet *p)
@@ -367,13 +587,30 @@ int source_next(struct source *s, struct src_packet *p)
 		if (s->stop)
 			return 0;
 		int best = -1;
-		for (int i = 0; i < s->n; i++) {
+		for (int k = 0; k < s->nopen; k++) {
+			int i = s->open[k];
 			struct input *in = &s->in[i];
 			if (in->needs_read)
 				read_head(s, in, i);
-			if (!in->has_head)
+			if (!in->h) {
+				k--; /* it ended and was closed: another took its place */
 				continue;
-			if (best < 0 || in->head_ns < s->in[best].head_ns)
+			}
+			if (in->has_head && before(s, i, in->head_ns, best))
+				best = i;
+		}
+		/* Files whose first record comes before the best head join now. */
+		while (s->next_waiting < s->nwaiting) {
+			int i = s->waiting[s->next_waiting];
+			if (!before(s, i, s->in[i].first_ns, best))
+				break;
+			s->next_waiting++;
+			if (!reopen(s, i)) {
+				if (s->stop)
+					return 0;
+				continue;
+			}
+			if (s->in[i].has_head && before(s, i, s->in[i].head_ns, best))
 				best = i;
 		}
 		if (best < 0) {
@@ -390,7 +627,7 @@ int source_next(struct source *s, struct src_packet *p)
 		if ((s->st.records & (PROGRESS_EVERY - 1)) == 0 && s->prog.active)
 			progress_update(&s->prog, position(s));
 		if (s->save)
-			pcap_dump((u_char *)s->save, in->hdr, in->data);
+			savefile_write(s->save, in->hdr, in->data);
 		p->matched = !in->have_filter || pcap_offline_filter(&in->filter, in->hdr, in->data);
 		if (!p->matched)
 			s->st.filtered_out++;
@@ -419,6 +656,11 @@ void source_stop(struct source *s)
 		pcap_breakloop(s->in[0].h);
 }
 
+const char *source_error(const struct source *s)
+{
+	return s->error[0] ? s->error : NULL;
+}
+
 const struct source_stats *source_stats(const struct source *s)
 {
 	if (s->live && s->in[0].h) {
@@ -431,14 +673,19 @@ const struct source_stats *source_stats(const struct source *s)
 
 const char *source_name(const struct source *s, int file)
 {
-	if (file < 0 || file >= s->n)
+	if (file < 0 || file >= s->n || !s->in[file].shown)
 		return "?";
-	return strcmp(s->in[file].name, "-") == 0 ? "stdin" : s->in[file].name;
+	return s->in[file].shown;
 }
 
 int source_nfiles(const struct source *s)
 {
 	return s->n;
+}
+
+int source_open_files(const struct source *s)
+{
+	return s->nopen;
 }
 
 bool source_is_live(const struct source *s)
@@ -448,10 +695,16 @@ bool source_is_live(const struct source *s)
 
 uint64_t source_saved_bytes(const struct source *s)
 {
+	return savefile_bytes(s->save);
+}
+
+bool source_close_save(struct source *s, char *msg, size_t msglen)
+{
 	if (!s->save)
-		return 0;
-	long pos = pcap_dump_ftell(s->save);
-	return pos > 0 ? (uint64_t)pos : 0;
+		return true;
+	bool ok = savefile_close(s->save, msg, msglen);
+	s->save = NULL;
+	return ok;
 }
 
 bool source_list_interfaces(FILE *f, char *err, size_t errlen)
@@ -485,15 +738,18 @@ void source_close(struct source *s)
 	if (!s)
 		return;
 	progress_done(&s->prog);
-	if (s->save)
-		pcap_dump_close(s->save);
+	char msg[8];
+	source_close_save(s, msg, sizeof(msg)); /* the caller asked first, if it cared */
 	for (int i = 0; i < s->n; i++) {
 		if (s->in[i].have_filter)
 			pcap_freecode(&s->in[i].filter);
 		if (s->in[i].h)
 			pcap_close(s->in[i].h);
 		free(s->in[i].iobuf);
+		free(s->in[i].shown);
 	}
 	free(s->in);
+	free(s->open);
+	free(s->waiting);
 	free(s);
 }

@@ -16,6 +16,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* What a file was when it was first opened (regular files only), to tell
+ * whether it changed since: between the two passes over the inputs
+ * (points.h), or while it was read. */
+struct file_id {
+	bool known;
+	uint64_t dev, ino, size;
+	int64_t mtime_ns;
+};
+
 struct source_opts {
 	const char *const *files;   /* capture files; "-" is stdin */
 	int nfiles;
@@ -31,6 +40,10 @@ struct source_opts {
 	int snaplen;                /* live capture only; 0: 262144 */
 	bool progress;              /* a progress bar if stderr is a terminal */
 	const char *save;           /* live only: save every packet captured here (pcap) */
+	uint64_t max_window;        /* zstd: largest window accepted (decomp.h; 0: 128 MiB) */
+	/* Optional, nfiles entries: each file's identity, recorded when not
+	 * known yet, else compared (a change is a warning of the report). */
+	struct file_id *ids;
 };
 
 struct src_packet {
@@ -69,10 +82,23 @@ struct source_stats {
 
 struct source;
 
-/* Open every input (all files are opened before any is read, so an
- * unreadable file is reported before analysis starts). On failure returns
- * NULL with a one-line message in err. */
+/*
+ * Open every input. Each file is opened once at the start, to report an
+ * unreadable one before the analysis starts and to read its first record's
+ * time; then, with several files, a regular file is closed again until the
+ * merge reaches that time (a rotated set is read one file after another,
+ * however many files it has), and every file is closed as soon as it ends
+ * (its buffers and decompressor freed). At most SOURCE_MAX_OPEN files are
+ * open at once: more files that overlap in time end the input with an
+ * error (source_error). Pipes and stdin stay open from the start. On
+ * failure returns NULL with a one-line message in err.
+ */
+#define SOURCE_MAX_OPEN 512
 struct source *source_open(const struct source_opts *o, char *err, size_t errlen);
+
+/* The input ended early on an error that makes the analysis incomplete (too
+ * many files open at once): its message, else NULL. */
+const char *source_error(const struct source *s);
 
 /* Next record: 1 a packet (p->matched says whether it passed the filter),
  * 0 the end of the input, 2 (live only) a read timeout with no packet. */
@@ -82,11 +108,17 @@ int source_next(struct source *s, struct src_packet *p);
 void source_stop(struct source *s);
 
 const struct source_stats *source_stats(const struct source *s);
+/* A file's name as shown (escaped: textsafe.h; "stdin" for "-"). */
 const char *source_name(const struct source *s, int file);
 int source_nfiles(const struct source *s);
+/* Files open now (the one of the record just read among them). */
+int source_open_files(const struct source *s);
 bool source_is_live(const struct source *s);
 /* Live with a save file (source_opts.save): octets written to it so far. */
 uint64_t source_saved_bytes(const struct source *s);
+/* Live with a save file: write out and close it. false when packets were
+ * lost (msg says why and how many); true without a save file. */
+bool source_close_save(struct source *s, char *msg, size_t msglen);
 /* -D: the interfaces a live capture can use, one a line ("1. lo (Loopback)"). */
 bool source_list_interfaces(FILE *f, char *err, size_t errlen);
 void source_close(struct source *s);

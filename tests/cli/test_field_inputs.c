@@ -37,7 +37,7 @@ static size_t drain(uint8_t *buf, size_t n, uint8_t *out, size_t cap, bool *fata
 	enum decomp_kind k;
 	struct decomp *dc;
 	char err[256];
-	FILE *f = decomp_open(raw, "mem", true, &k, &dc, err, sizeof(err));
+	FILE *f = decomp_open(raw, "mem", true, 0, &k, &dc, err, sizeof(err));
 	if (!f) {
 		fclose(raw);
 		*fatal = true;

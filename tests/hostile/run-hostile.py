@@ -43,10 +43,14 @@ def has_warning(d, text):
 # given (for `nvme --format jsonl` a check sees {"commands": the number of
 # lines, "stderr": ...}); the RSS bound is --max-rss unless given.
 CASES = {
+    # Each connection carries only an MPA Request, never answered: at the
+    # connection limit the oldest such candidate is given up for a new
+    # connection (issue 24 item 12), so the last 32768 are the QPs.
     "many-connections": ("many-connections", [], 0, [
         ("100,000 TCP connections seen", lambda d: capture(d, "tcp_connections") == 100000),
         ("--max-flows default (32768) analysed", lambda d: len(d["qps"]) == 32768),
-        ("the rest counted as not analysed", lambda d: capture(d, "flows_not_analysed") == 67232),
+        ("the unanswered Requests given up for newer connections",
+         lambda d: capture(d, "flows_given_up") == 67232 and capture(d, "flows_not_analysed") == 0),
     ]),
     "many-connections-all": ("many-connections", ["--max-flows", "100000"], 0, [
         ("all 100,000 connections analysed as QPs", lambda d: len(d["qps"]) == 100000),
