@@ -481,10 +481,19 @@ def expert_rows(text):
 
 
 def check_clean(r, cap, expect_errors=()):
-    """No malformed item and no error-level expert info in any frame; on a
-    real sample no warning either, but those EXPERT_DESERVED lists."""
+    """The plugin decoded the capture (frames with iwarp.mpa and with RDMAP
+    headers: a plugin that decodes nothing is not clean, issue 25 item 5), no
+    malformed item and no error-level expert info in any frame; on a real
+    sample no warning either, but those EXPERT_DESERVED lists. Returns the
+    warnings' count."""
     out = r.run(["-r", cap, "-Y", "_ws.malformed or _ws.expert.severity >= error", "-T", "fields",
-                 "-e", "frame.number", "-e", "_ws.expert.message"] + TSHARK_OPTS)
+                 "-e", "frame.number", "-e", "_ws.expert.message",
+                 "-z", "io,stat,0,iwarp.mpa,iwarp.rdmap.opcode"] + TSHARK_OPTS)
+    out, iostat = cut_block(out, "IO Statistics")
+    decoded = io_stat_frames(iostat)
+    if decoded is None or len(decoded) != 2 or not all(decoded):
+        raise Fail("the plugin decoded too little: frames with iwarp.mpa, with iwarp.rdmap.opcode: %s\n%s" %
+                   (decoded, iostat))
     bad = [l for l in out.splitlines() if l.strip() and not any(e in l for e in expect_errors)]
     if bad:
         raise Fail("frames with malformed items or errors:\n" + "\n".join(bad[:30]))
@@ -766,15 +775,22 @@ def cut_block(text, title):
     return text, ""
 
 
+def io_stat_frames(iostat):
+    """The frame count of each column of a one-interval -z io,stat block
+    (None without its row)."""
+    row = None
+    for l in iostat.splitlines():
+        if "<>" in l:
+            row = [int(x.strip()) for x in l.split("|")[2::2] if x.strip()]
+    return row
+
+
 def check_layer_blocks(phs, iostat):
     """Differences in frame.protocols and -z io,phs (issue 21 item 4): each
     layer's frame count equals the frames with its fields, and no iwarp layer
     sits under itself or a higher one (nor a non-protocol iwarp item)."""
     errs = []
-    row = None
-    for l in iostat.splitlines():
-        if "<>" in l:
-            row = [int(x.strip()) for x in l.split("|")[2::2] if x.strip()]
+    row = io_stat_frames(iostat)
     if row is None or len(row) != len(LAYER_FILTERS) * 2:
         return ["no -z io,stat row of layer counts:\n" + iostat]
     for k, (a, b) in enumerate(LAYER_FILTERS):
@@ -1343,7 +1359,8 @@ def main():
         elif t == "clean":
             p, q = sample(a.args[0])
             n = check_clean(r, q, a.args[1:])
-            msg = "no malformed items or errors; %d expert warnings, each one the capture deserves" % n
+            msg = "iWARP frames decoded, no malformed items or errors; %d expert warnings, each one the capture " \
+                  "deserves" % n
             if a.cli:
                 msg += "; " + check_rdmap_frames(r, q, a.cli, p)
         elif t in ("nvme-truth", "nvme-cli"):
