@@ -229,15 +229,15 @@ void analysis_packet(struct analysis *a, const struct src_packet *p)
 		}
 		return;
 	}
-	if (r == NET_TCP) {
-		analysis_tcp(a, &t, p->frame, p->ts_ns);
-		return;
+	if (r != NET_TCP) {
+		/* analysis_tcp counts TCP frames itself */
+		a->c.frames++;
+		a->cur_frame = p->frame;
+		a->cur_ts = p->ts_ns;
 	}
-	a->c.frames++;
-	a->cur_frame = p->frame;
-	a->cur_ts = p->ts_ns;
 	switch (r) {
 	case NET_TCP:
+		analysis_tcp(a, &t, p->frame, p->ts_ns);
 		break;
 	case NET_NOT_TCP:
 		a->c.not_tcp++;

@@ -18,7 +18,6 @@ struct name_entry {
 #define IWS_NAME_ENTRY(v, s) { (v), (s) },
 
 static const struct name_entry opcode_names[] = { IWS_RDMAP_OPCODE_NAMES(IWS_NAME_ENTRY) };
-static const struct name_entry qn_names[] = { IWS_DDP_QN_NAMES(IWS_NAME_ENTRY) };
 static const struct name_entry layer_names[] = { IWS_TERM_LAYER_NAMES(IWS_NAME_ENTRY) };
 static const struct name_entry rdmap_etype_names[] = { IWS_TERM_RDMAP_ETYPE_NAMES(IWS_NAME_ENTRY) };
 static const struct name_entry ddp_etype_names[] = { IWS_TERM_DDP_ETYPE_NAMES(IWS_NAME_ENTRY) };
@@ -81,11 +80,6 @@ const char *iws_rdmap_opcode_name(uint32_t opcode)
 	return LOOKUP(opcode_names, opcode);
 }
 
-const char *iws_ddp_qn_name(uint32_t qn)
-{
-	return LOOKUP(qn_names, qn);
-}
-
 const char *iws_term_layer_name(uint32_t layer)
 {
 	return LOOKUP(layer_names, layer);
@@ -129,15 +123,6 @@ const char *iws_aopcode_name(uint32_t aop)
 const char *iws_rtr_name(uint32_t rtr)
 {
 	return LOOKUP(rtr_names, rtr);
-}
-
-const char *iws_rdmap_opcode_short(uint32_t opcode)
-{
-	static const char *const s[] = {
-		"Write", "ReadReq", "ReadResp", "Send", "SendInv", "SendSE", "SendSEInv",
-		"Terminate", "Immediate", "ImmediateSE", "AtomicReq", "AtomicResp",
-	};
-	return opcode < sizeof(s) / sizeof(s[0]) ? s[opcode] : NULL;
 }
 
 const char *iws_rtr_short_name(uint32_t rtr)

@@ -466,7 +466,6 @@ extern "C" {
 
 /* Lookups: NULL when the value has no name. */
 const char *iws_rdmap_opcode_name(uint32_t opcode);
-const char *iws_ddp_qn_name(uint32_t qn);
 const char *iws_term_layer_name(uint32_t layer);
 const char *iws_term_etype_name(uint32_t layer, uint32_t etype);
 const char *iws_term_errcode_name(uint32_t layer, uint32_t etype, uint32_t code);
@@ -499,9 +498,6 @@ const char *iws_nvme_cns_name(uint32_t cns);
 const char *iws_nvme_fid_name(uint32_t fid);
 const char *iws_nvme_lid_name(uint32_t lid);
 const char *iws_nvme_property_name(uint32_t offset);
-
-/* Short names for compact output ("Write", "ReadReq", ...). */
-const char *iws_rdmap_opcode_short(uint32_t opcode);
 
 #ifdef __cplusplus
 }

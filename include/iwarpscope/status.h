@@ -61,8 +61,6 @@ static inline struct iws_result iws_malformed(const char *reason, size_t off, si
 	return r;
 }
 
-const char *iws_status_name(enum iws_status s);
-
 #ifdef __cplusplus
 }
 #endif

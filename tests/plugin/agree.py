@@ -19,6 +19,13 @@ In the same tshark run, frame.protocols and -z io,phs (issue 21 item 4): the
 frames listing each iwarp layer are those with its fields, and the protocol
 hierarchy is one stack (iwarp_tshark.check_layer_blocks).
 
+Each tshark start costs about half a second of CPU before it reads a frame,
+so (issue 25 item 6) a case takes one single-pass run per preference set for
+every statistics table (iwarp_tshark.tap_output: -z iwarp,ops,raw, io,phs,
+io,stat and -z iwarp,nvme,raw together) and one two-pass run for every
+operation's fields, TCP event and FIN/RST (iwarp_tshark.OpsView); the CLI runs
+`stats` and `ops` once per case (it has no preferences).
+
 Variants (classic pcap input only), each a capture people bring to a
 post-mortem:
   slice-N     the capture from frame N on (started mid-stream)
@@ -246,20 +253,24 @@ def main():
                 cases.append((name, path))
         for name, path in cases:
             prefs = PREFS if (name == "capture" or not (a.quick or keep)) else PREFS[:1]
+            # the CLI has no preferences: one stats and one ops run per case
+            stats = it.cli_stats(a.cli, path)
+            cli_ops = it.cli_ops_teardown_tcp(a.cli, path, stats)
             for pname, opts in prefs:
-                errs, n = it.compare_with_cli(r, path, a.cli, opts)
+                # one single-pass tshark run for every statistics table ...
+                taps = it.tap_output(r, path, opts, nvme=a.nvme)
+                errs, n = it.compare_with_cli(r, path, a.cli, opts, taps=taps, stats=stats)
                 runs += 1
                 rows += n
                 errors += ["%s [%s]: %s" % (name, pname, e) for e in errs]
                 if pname == "default" or name == "capture":
-                    # every operation's numbers and every FIN/RST (issue 13)
-                    it.TSHARK_OPTS[:] = opts
-                    errs, n, _ = it.compare_ops_with_cli(r, path, *it.cli_ops_teardown_tcp(a.cli, path))
-                    it.TSHARK_OPTS[:] = []
+                    # ... and one two-pass run for every operation's numbers,
+                    # TCP event and FIN/RST (issue 13)
+                    errs, n, _ = it.compare_ops_with_cli(r, path, *cli_ops, view=it.OpsView(r, path, opts))
                     op_rows += n
                     errors += ["%s [%s] ops: %s" % (name, pname, e) for e in errs]
                 if a.nvme:
-                    errs, n = it.compare_nvme_with_cli(r, path, a.cli, opts)
+                    errs, n = it.compare_nvme_with_cli(r, path, a.cli, opts, taps=taps, stats=stats)
                     nvme_rows += n
                     errors += ["%s [%s] nvme: %s" % (name, pname, e) for e in errs]
     except it.Fail as e:

@@ -481,10 +481,19 @@ def expert_rows(text):
 
 
 def check_clean(r, cap, expect_errors=()):
-    """No malformed item and no error-level expert info in any frame; on a
-    real sample no warning either, but those EXPERT_DESERVED lists."""
+    """The plugin decoded the capture (frames with iwarp.mpa and with RDMAP
+    headers: a plugin that decodes nothing is not clean, issue 25 item 5), no
+    malformed item and no error-level expert info in any frame; on a real
+    sample no warning either, but those EXPERT_DESERVED lists. Returns the
+    warnings' count."""
     out = r.run(["-r", cap, "-Y", "_ws.malformed or _ws.expert.severity >= error", "-T", "fields",
-                 "-e", "frame.number", "-e", "_ws.expert.message"] + TSHARK_OPTS)
+                 "-e", "frame.number", "-e", "_ws.expert.message",
+                 "-z", "io,stat,0,iwarp.mpa,iwarp.rdmap.opcode"] + TSHARK_OPTS)
+    out, iostat = cut_block(out, "IO Statistics")
+    decoded = io_stat_frames(iostat)
+    if decoded is None or len(decoded) != 2 or not all(decoded):
+        raise Fail("the plugin decoded too little: frames with iwarp.mpa, with iwarp.rdmap.opcode: %s\n%s" %
+                   (decoded, iostat))
     bad = [l for l in out.splitlines() if l.strip() and not any(e in l for e in expect_errors)]
     if bad:
         raise Fail("frames with malformed items or errors:\n" + "\n".join(bad[:30]))
@@ -766,15 +775,22 @@ def cut_block(text, title):
     return text, ""
 
 
+def io_stat_frames(iostat):
+    """The frame count of each column of a one-interval -z io,stat block
+    (None without its row)."""
+    row = None
+    for l in iostat.splitlines():
+        if "<>" in l:
+            row = [int(x.strip()) for x in l.split("|")[2::2] if x.strip()]
+    return row
+
+
 def check_layer_blocks(phs, iostat):
     """Differences in frame.protocols and -z io,phs (issue 21 item 4): each
     layer's frame count equals the frames with its fields, and no iwarp layer
     sits under itself or a higher one (nor a non-protocol iwarp item)."""
     errs = []
-    row = None
-    for l in iostat.splitlines():
-        if "<>" in l:
-            row = [int(x.strip()) for x in l.split("|")[2::2] if x.strip()]
+    row = io_stat_frames(iostat)
     if row is None or len(row) != len(LAYER_FILTERS) * 2:
         return ["no -z io,stat row of layer counts:\n" + iostat]
     for k, (a, b) in enumerate(LAYER_FILTERS):
@@ -806,17 +822,35 @@ def check_layer_blocks(phs, iostat):
     return errs
 
 
-def compare_with_cli(r, cap, cli, opts=()):
+def tap_output(r, cap, opts=(), nvme=False):
+    """The statistics of one single-pass tshark run (tshark options opts) as
+    people run it (`tshark -q -z ...`): dict(ops: -z iwarp,ops,raw, phs: -z
+    io,phs, iostat: the -z io,stat row of layer counts (layer_z_args) and,
+    with nvme, nvme: -z iwarp,nvme,raw). tshark prints each -z block after
+    the packets, so one start serves every comparison of the statistics."""
+    args = ["-q", "-r", cap] + layer_z_args() + ["-z", "iwarp,ops,raw"]
+    text = r.run(args + (["-z", "iwarp,nvme,raw"] if nvme else []) + list(opts))
+    out = {}
+    if nvme:
+        text, out["nvme"] = cut_block(text, "NVMe over Fabrics commands")
+    text, out["phs"] = cut_block(text, "Protocol Hierarchy Statistics")
+    text, out["iostat"] = cut_block(text, "IO Statistics")
+    out["ops"] = text
+    return out
+
+
+def compare_with_cli(r, cap, cli, opts=(), taps=None, stats=None):
     """(differences, rows compared) between the plugin's -z iwarp,ops (with
     tshark options opts) and the CLI's stats on the same capture; in the same
-    run, frame.protocols and -z io,phs (check_layer_blocks)."""
-    text = r.run(["-q", "-r", cap] + layer_z_args() + ["-z", "iwarp,ops,raw"] + list(opts))
-    text, phs = cut_block(text, "Protocol Hierarchy Statistics")
-    text, iostat = cut_block(text, "IO Statistics")
-    layer_errs = check_layer_blocks(phs, iostat)
+    run, frame.protocols and -z io,phs (check_layer_blocks). taps: that run's
+    tap_output already made; stats: cli_stats(cli, cap) already read."""
+    if taps is None:
+        taps = tap_output(r, cap, opts)
+    layer_errs = check_layer_blocks(taps["phs"], taps["iostat"])
+    text = taps["ops"]
     got = parse_ops(text)
     loss = parse_loss(text)
-    js = cli_stats(cli, cap)
+    js = cli_stats(cli, cap) if stats is None else stats
     errs = list(layer_errs)
     keys = DIST_KEYS
     for qd in js["qps"]:
@@ -995,11 +1029,14 @@ def parse_nvme(text):
     return res
 
 
-def compare_nvme_with_cli(r, cap, cli, opts=()):
+def compare_nvme_with_cli(r, cap, cli, opts=(), taps=None, stats=None):
     """(differences, rows compared) between the plugin's -z iwarp,nvme and the
-    nvme sections of the CLI's stats, per QP, queue and command type."""
-    got = parse_nvme(r.run(["-q", "-r", cap, "-z", "iwarp,nvme,raw"] + list(opts)))
-    js = cli_stats(cli, cap)
+    nvme sections of the CLI's stats, per QP, queue and command type. taps: a
+    tap_output(..., nvme=True) of the same run already made; stats: the CLI's."""
+    if taps is None:
+        taps = dict(nvme=r.run(["-q", "-r", cap, "-z", "iwarp,nvme,raw"] + list(opts)))
+    got = parse_nvme(taps["nvme"])
+    js = cli_stats(cli, cap) if stats is None else stats
     errs, rows = [], 0
     keys = DIST_KEYS
     cli_rows = set()
@@ -1045,23 +1082,41 @@ def pdml_op_ends(xml_text):
     return out
 
 
+class OpsView:
+    """What the plugin shows of operations, TCP events and FIN/RST, from one
+    two-pass tshark run (-T pdml of the frames that carry any of them: an
+    operation's numbers on its last FPDU, an iwarp.rdmap.tcp_event, an
+    iwarp.rdmap.teardown.kind):
+      op_ends    (qp, op id) -> [dict of the iwarp.rdmap fields] (pdml_op_ends)
+      tcp_events [(tcp.stream, [event bits])], one per frame with events
+      teardowns  [(frame, kind, outstanding, [ids])], one per FIN/RST"""
+
+    FILTER = "iwarp.rdmap.retransmissions or iwarp.rdmap.tcp_event or iwarp.rdmap.teardown.kind"
+
+    def __init__(self, r, cap, opts=None):
+        xml = r.run(["-2", "-r", cap, "-Y", self.FILTER, "-T", "pdml", "-J", "frame tcp iwarp.mpa iwarp.rdmap"] +
+                    list(TSHARK_OPTS if opts is None else opts))
+        self.op_ends = pdml_op_ends(xml)
+        self.tcp_events, self.teardowns = [], []
+        for pkt in ET.fromstring(xml).iter("packet"):
+            vals = {}
+            for f in pkt.iter("field"):
+                vals.setdefault(f.get("name"), []).append(f.get("show"))
+            frame = int(vals["frame.number"][0])
+            events = [int(x, 0) for x in vals.get("iwarp.rdmap.tcp_event", [])]
+            if events:
+                self.tcp_events.append((int(vals["tcp.stream"][0]), events))
+            # each FIN/RST lists its outstanding operation ids (at most 1024) after it
+            ids = [as_int(x) for x in vals.get("iwarp.rdmap.teardown.op_id", [])]
+            for k, o in zip(vals.get("iwarp.rdmap.teardown.kind", []), vals.get("iwarp.rdmap.teardown.outstanding", [])):
+                k, o = as_int(k), as_int(o)
+                mine, ids = ids[:min(o, 1024)], ids[min(o, 1024):]
+                self.teardowns.append((frame, k, o, mine))
+
+
 def pdml_teardowns(r, cap):
-    """[(frame, kind, side, outstanding, [ids])] of every FIN/RST the plugin shows."""
-    out = r.run(["-2", "-r", cap, "-Y", "iwarp.rdmap.teardown.kind", "-T", "fields", "-E", "occurrence=a",
-                 "-E", "aggregator=,", "-e", "frame.number", "-e", "iwarp.rdmap.teardown.kind",
-                 "-e", "iwarp.rdmap.teardown.outstanding", "-e", "iwarp.rdmap.teardown.op_id"] + TSHARK_OPTS)
-    res = []
-    for line in out.splitlines():
-        c = line.split("\t")
-        if len(c) < 4:
-            continue
-        kinds = [int(x) for x in c[1].split(",") if x]
-        outs = [int(x) for x in c[2].split(",") if x]
-        ids = [int(x) for x in c[3].split(",") if x]
-        for k, o in zip(kinds, outs):
-            mine, ids = ids[:min(o, 1024)], ids[min(o, 1024):]
-            res.append((int(c[0]), k, o, mine))
-    return res
+    """[(frame, kind, outstanding, [ids])] of every FIN/RST the plugin shows."""
+    return OpsView(r, cap).teardowns
 
 
 # The CLI's per-operation numbers (ops --format jsonl) and the plugin fields
@@ -1076,7 +1131,7 @@ OP_TIMES = (("stall_ns", "iwarp.rdmap.stall"), ("queued_ns", "iwarp.rdmap.queued
 SEV_FIN, SEV_RST = 10, 11
 
 
-def compare_ops_with_cli(r, cap, ops, teardown, tcp):
+def compare_ops_with_cli(r, cap, ops, teardown, tcp, view=None):
     """Each operation of the CLI's `ops` list against the plugin's fields on
     its last FPDU: its frames (first transmission, first in order, last), the
     flags (complete, payload_captured, rtr, after_close), retransmissions,
@@ -1084,9 +1139,11 @@ def compare_ops_with_cli(r, cap, ops, teardown, tcp):
     response time; every FIN/RST of the CLI's teardown lists with its
     outstanding operations; the TCP events marked frame by frame
     (iwarp.rdmap.tcp_event) summed per QP against the CLI's tcp counts (tcp:
-    qp -> that dict). Returns (differences, operations, FIN/RST compared)."""
-    got = pdml_op_ends(r.run(["-2", "-r", cap, "-Y", "iwarp.rdmap.retransmissions", "-T", "pdml",
-                              "-J", "frame iwarp.mpa iwarp.rdmap"] + TSHARK_OPTS))
+    qp -> that dict). view: the OpsView of the capture already made (else one
+    with TSHARK_OPTS). Returns (differences, operations, FIN/RST compared)."""
+    if view is None:
+        view = OpsView(r, cap)
+    got = view.op_ends
     errs, n = [], 0
 
     def ns(v):
@@ -1127,31 +1184,28 @@ def compare_ops_with_cli(r, cap, ops, teardown, tcp):
     # the CLI's tcp counts
     ev_names = {1: "fast_retransmits", 2: "timeouts", 4: "zero_windows", 8: "duplicate_acks"}
     have_ev = {}
-    out = r.run(["-2", "-r", cap, "-Y", "iwarp.rdmap.tcp_event", "-T", "fields", "-E", "occurrence=a",
-                 "-E", "aggregator=,", "-e", "tcp.stream", "-e", "iwarp.rdmap.tcp_event"] + TSHARK_OPTS)
-    for line in out.splitlines():
-        c = line.split("\t")
-        for x in c[1].split(","):
-            k = (int(c[0]), ev_names[int(x, 0)])
+    for stream, events in view.tcp_events:
+        for x in events:
+            k = (stream, ev_names[x])
             have_ev[k] = have_ev.get(k, 0) + 1
     want_ev = {(qp, k): v for qp, t in tcp.items() for k, v in t.items() if v}
     if have_ev != want_ev:
         errs.append("TCP events (qp, kind): plugin %s, CLI %s" % (sorted(have_ev.items()), sorted(want_ev.items())))
     want_td = sorted((t["frame"], SEV_FIN if t["kind"] == "fin" else SEV_RST, t["outstanding"], t["outstanding_ids"])
                      for t in teardown if t["kind"] in ("fin", "rst"))
-    have_td = sorted(pdml_teardowns(r, cap))
+    have_td = sorted(view.teardowns)
     if want_td != have_td:
         errs.append("teardown (frame, kind, outstanding, ids): plugin %s, CLI %s" % (have_td[:8], want_td[:8]))
     return errs, n, len(want_td)
 
 
-def cli_ops_teardown_tcp(cli, cap):
+def cli_ops_teardown_tcp(cli, cap, stats=None):
     """The CLI's operations (ops --format jsonl), its FIN/RST/Terminate list
-    and its TCP events per QP (stats --format json)."""
+    and its TCP events per QP (stats --format json; stats: that JSON already read)."""
     env = dict(os.environ, TZ="UTC")
     out = subprocess.run([cli, "ops", "--format", "jsonl", cap], stdout=subprocess.PIPE, check=True,
                          env=env).stdout.decode()
-    st = cli_stats(cli, cap)["qps"]
+    st = (cli_stats(cli, cap) if stats is None else stats)["qps"]
     return ([json.loads(x) for x in out.splitlines() if x.strip()],
             [t for qd in st for t in qd.get("teardown", [])], {qd["qp"]: qd["tcp"] for qd in st})
 
@@ -1305,7 +1359,8 @@ def main():
         elif t == "clean":
             p, q = sample(a.args[0])
             n = check_clean(r, q, a.args[1:])
-            msg = "no malformed items or errors; %d expert warnings, each one the capture deserves" % n
+            msg = "iWARP frames decoded, no malformed items or errors; %d expert warnings, each one the capture " \
+                  "deserves" % n
             if a.cli:
                 msg += "; " + check_rdmap_frames(r, q, a.cli, p)
         elif t in ("nvme-truth", "nvme-cli"):
