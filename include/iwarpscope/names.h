@@ -141,7 +141,9 @@ extern "C" {
 	X(0x0040, "offset_gap") \
 	X(0x0080, "ird_exceeded") \
 	X(0x0100, "aborted") \
-	X(0x0200, "after_close")
+	X(0x0200, "after_close") \
+	X(0x0400, "request_missing") \
+	X(0x0800, "response_unknown")
 
 /* How a sender breaks RFC 5044's marker rules (IWS_MARKER_DEV_*, stream.h):
  * a contract name and words for a finding. */
