@@ -202,6 +202,19 @@ static void pdu_frames(struct iws_pdu *ev, const struct frames *fr)
 	ev->ts = fr->done_ts;
 }
 
+/* Framing was found again after a loss (or at the capture start): the
+ * tracker hears of the loss once, and once more when octets were passed
+ * over since it did - their FPDUs (requests, responses) are lost too -
+ * unless all of them were of the span a snapshot length hid, told already
+ * (st_hidden). */
+static void found_after_loss(struct iws_stream *s, int side)
+{
+	struct fr_dir *fd = &s->d[side];
+	bool passed = fd->c.skipped_bytes != fd->skipped_at_loss;
+	if (!fd->lost_reported || (passed && !fd->hidden_open))
+		st_lost(s, side);
+}
+
 static void lose_sync(struct iws_stream *s, int side)
 {
 	struct fr_dir *fd = &s->d[side];
@@ -215,6 +228,7 @@ static void lose_sync(struct iws_stream *s, int side)
 	if (!fd->lost_reported)
 		st_lost(s, side);
 	fd->lost_reported = true;
+	fd->skipped_at_loss = fd->c.skipped_bytes;
 	st_event(s, IWS_SEV_FRAMING_LOST, side, fd->buf.len ? fd->buf.seq : fd->pos, 0, 0);
 }
 
@@ -839,8 +853,7 @@ static bool hunt_sync(struct iws_stream *s, int side, bool final)
 		}
 		if (missed) {
 			fd->c.resyncs++;
-			if (!fd->lost_reported)
-				st_lost(s, side);
+			found_after_loss(s, side);
 			fd->gap_before = true;
 		}
 		if (fd->hidden_open && sy.off) {
@@ -1191,8 +1204,7 @@ static int resync_at_segment(struct iws_stream *s, int side, uint32_t n)
 	fd->c.segment_resyncs++;
 	/* Whatever came before (a header the slice cut, the capture start)
 	 * was missed. */
-	if (!fd->lost_reported)
-		st_lost(s, side);
+	found_after_loss(s, side);
 	fd->gap_before = true;
 	fd->lost_reported = false;
 	fd->hidden_open = false;

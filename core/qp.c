@@ -76,6 +76,13 @@ static bool acks_data(const struct iws_tracker *t, uint8_t dir)
 void trk_report(struct iws_tracker *t, struct node *n)
 {
 	list_unlink(n);
+	for (int d = 0; d < 2; d++)
+		if (t->ord[d].open == n)
+			t->ord[d].open = NULL;
+	if (n->counted) {
+		n->counted = false;
+		t->ord[n->op.dir & 1].outstanding--;
+	}
 	if (n->all_prev)
 		n->all_prev->all_next = n->all_next;
 	else
@@ -431,10 +438,24 @@ struct iws_tracker *iws_tracker_new(const struct iws_tracker_limits *lim, iws_op
 	return t;
 }
 
+/* Requests known only by number are no operations: let them go. */
+static void free_slots(struct iws_tracker *t)
+{
+	for (int d = 0; d < 2; d++)
+		for (struct node *n = t->requests[d].head, *nx; n; n = nx) {
+			nx = n->next;
+			if (n->kind == K_SLOTS) {
+				list_unlink(n);
+				free(n);
+			}
+		}
+}
+
 void iws_tracker_free(struct iws_tracker *t)
 {
 	if (!t)
 		return;
+	free_slots(t);
 	for (struct node *n = t->all_head, *nx; n; n = nx) {
 		nx = n->all_next;
 		free(n);
@@ -464,6 +485,8 @@ void iws_tracker_segment(struct iws_tracker *t, const struct iws_seg *s, struct 
 		note = &scratch;
 	memset(note, 0, sizeof(*note));
 	t->counts.segments++;
+	if (s->dir <= 1)
+		t->ord[s->dir].hidden_just = false;
 	if (s->crc == IWS_CRC_BAD)
 		t->counts.crc_errors++;
 	if (s->dir > 1 || !s->msg)
@@ -525,6 +548,7 @@ void iws_tracker_gap(struct iws_tracker *t, uint8_t dir)
 	for (int q = 0; q < N_QUEUES; q++)
 		t->have_msn[dir][q] = false;
 	t->tagged_unsure[dir] = true;
+	trk_order_gap(t, dir);
 	/* Whatever the RTR was, it is behind us or lost. */
 	if (dir == IWS_DIR_I2R)
 		t->rtr_pending = false;
@@ -532,6 +556,8 @@ void iws_tracker_gap(struct iws_tracker *t, uint8_t dir)
 
 void iws_tracker_finish(struct iws_tracker *t, uint32_t flag)
 {
+	trk_order_finish(t);
+	free_slots(t);
 	while (t->all_head) {
 		struct node *n = t->all_head;
 		n->op.flags |= flag;

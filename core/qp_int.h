@@ -34,12 +34,16 @@
 /* Recent acknowledgements kept per direction, to find the first that
  * covered an operation completed after it was read (FPDUs held for order). */
 #define ACK_RING 16u
-/* Hidden spans remembered per direction (iws_tracker_hidden). */
-#define HIDDEN_MAX 64u
+/* STag/TO of responses whose request was not found, remembered per
+ * requester direction (qp_match.c). */
+#define SEEN_MAX 16u
 /* Operations searched for the owners of retransmitted octets. */
 #define RESENT_SCAN 512u
 
-enum op_kind { K_WRITE, K_READ, K_UNTAGGED, K_ATOMIC, K_ORPHAN_READ };
+enum op_kind {
+	K_WRITE, K_READ, K_UNTAGGED, K_ATOMIC, K_ORPHAN_READ,
+	K_SLOTS,    /* not an operation: requests known only by number (qp_match.c) */
+};
 
 struct list {
 	struct node *head, *tail;
@@ -69,6 +73,8 @@ struct node {
 	bool sink_unknown;                  /* read: its Sink STag/TO were not captured ... */
 	bool from_hidden;                   /* read: its request was in a hidden span */
 	bool id_unknown;                    /* atomic: its Request Identifier was not */
+	bool counted;                       /* read, atomic: counted as outstanding */
+	uint32_t cnt_lo, cnt_hi;            /* K_SLOTS: how many requests (UINT32_MAX: unknown) */
 	uint8_t ack_dir;
 	uint32_t ack_seq;
 };
@@ -103,7 +109,8 @@ struct iws_tracker {
 	struct node *all_head, *all_tail;
 	struct list tagged[2];       /* open Writes / orphan Read Responses by data direction */
 	struct list untagged[2];     /* open Sends by direction */
-	struct list requests[2];     /* Read/Atomic Requests by the direction they were sent in */
+	struct list requests[2];     /* Read/Atomic Requests not yet answered, by the direction
+				      * they were sent in, and requests known only by number */
 	bool have_msn[2][N_QUEUES];
 	uint32_t last_msn[2][N_QUEUES];
 	bool tagged_unsure[2];       /* the next new tagged message may have begun in a gap */
@@ -112,16 +119,20 @@ struct iws_tracker {
 	uint32_t max_ack_wait;
 	uint64_t *shared_used, *shared_peak, shared_max;
 	uint64_t own_shared;         /* this tracker's part of *shared_used */
-	/* FPDUs a snapshot length hid (their headers cut), per direction that
-	 * sent them, oldest first: Read Requests among them are inferred from
-	 * the responses that answer nothing captured. */
-	struct hidden_span {
-		uint64_t frame;
-		int64_t ts;
-		uint64_t after_id;       /* operations started before it: ids <= this */
-	} hidden[2][HIDDEN_MAX];
-	uint32_t nhidden[2];
-	bool hidden_spoiled[2];      /* octets of unknown frames were hidden since */
+	/* The positions of the Read and Atomic Requests each direction sent
+	 * (requests[dir]) and the responses that answer them (qp_match.c). */
+	struct order {
+		uint32_t skip_lo, skip_hi;  /* positions of requests[dir] already answered */
+		bool have_msn;
+		uint32_t last_msn;          /* the newest captured request's MSN */
+		uint32_t tail_taken;        /* requests not seen, answered since it */
+		uint32_t outstanding;       /* captured requests not answered in full */
+		struct node *open;          /* the response message being received */
+		bool hidden_just;           /* a hidden span was the last thing told */
+		uint32_t nseen;
+		uint32_t seen_stag[SEEN_MAX];
+		uint64_t seen_to[SEEN_MAX];
+	} ord[2];
 	bool any_resp[2];
 	int64_t resp_sent_ts[2];     /* dir's last read/atomic response: its last FPDU sent */
 	struct list waiting[2];      /* complete operations waiting for the ACK of dir's octets */
@@ -193,5 +204,9 @@ void trk_read_req(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg
 void trk_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note);
 void trk_atomic_req(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note);
 void trk_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note);
+/* Octets of dir were never captured: requests, or responses, lost. */
+void trk_order_gap(struct iws_tracker *t, uint8_t dir);
+/* The end: requests perhaps answered by a response not matched are flagged. */
+void trk_order_finish(struct iws_tracker *t);
 
 #endif

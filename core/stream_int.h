@@ -57,6 +57,7 @@ struct fr_dir {
 	bool at_seqstart;           /* buf starts at SeqStart (after this side's MPA
 				     * frame) and nothing was passed over since */
 	bool lost_reported;         /* the tracker knows octets of this direction are lost */
+	uint64_t skipped_at_loss;   /* c.skipped_bytes when it was told */
 	bool gap_before;            /* the next PDU follows a loss */
 	bool damaged;               /* octets of the stream were missing */
 	bool rejected;              /* after a rejected Reply */

@@ -60,9 +60,14 @@ const char *iws_op_type_title(enum iws_op_type t);
 #define IWS_OPF_IRD_EXCEEDED   0x0080 /* more reads outstanding than the peer's IRD */
 #define IWS_OPF_ABORTED        0x0100 /* the connection ended (FIN/RST/Terminate) first */
 #define IWS_OPF_AFTER_CLOSE    0x0200 /* (partly) sent after its receiver closed or reset */
+#define IWS_OPF_REQUEST_MISSING 0x0400 /* read, atomic: the capture does not prove which
+					* request its responses answer (docs/semantics.md) */
+#define IWS_OPF_RESPONSE_UNKNOWN 0x0800 /* read, atomic request: its response cannot be told
+					 * from responses whose request was not proven */
 #define IWS_OPF_INCOMPLETE_MASK \
 	(IWS_OPF_GAP | IWS_OPF_STARTED_BEFORE | IWS_OPF_UNFINISHED | \
-	 IWS_OPF_EVICTED | IWS_OPF_ABORTED | IWS_OPF_AFTER_CLOSE)
+	 IWS_OPF_EVICTED | IWS_OPF_ABORTED | IWS_OPF_AFTER_CLOSE | \
+	 IWS_OPF_REQUEST_MISSING | IWS_OPF_RESPONSE_UNKNOWN)
 
 struct iws_op {
 	uint64_t id;                /* 1, 2, ... in order of start, per tracker */
@@ -172,6 +177,7 @@ struct iws_tracker_counts {
 	uint64_t msn_gaps, offset_gaps, orphan_responses, ird_exceeded, stag_mismatches;
 	uint64_t evicted;
 	uint64_t hidden_requests;   /* Reads inferred from a span a snapshot length hid */
+	uint64_t responses_unknown; /* captured requests whose response could not be told */
 	uint64_t crc_errors;
 	uint32_t inflight, max_inflight_seen;
 	uint32_t ack_waiting;       /* complete operations waiting for their covering ACK */
