@@ -126,6 +126,7 @@ struct iws_tracker {
 		bool have_msn;
 		uint32_t last_msn;          /* the newest captured request's MSN */
 		uint32_t tail_taken;        /* requests not seen, answered since it */
+		uint32_t early;             /* responses before anything of dir was seen */
 		uint32_t outstanding;       /* captured requests not answered in full */
 		struct node *open;          /* the response message being received */
 		bool hidden_just;           /* a hidden span was the last thing told */

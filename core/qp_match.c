@@ -152,6 +152,12 @@ static void add_slots(struct iws_tracker *t, uint8_t d, uint64_t frame, int64_t 
 	n->op.first_frame = frame;
 	n->op.start_ns = ts;
 	list_push(l, n);
+	/* Responses seen before anything of this direction answered requests
+	 * sent before the capture: these. */
+	if (!t->ord[d].have_msn && l->n == 1) {
+		t->ord[d].tail_taken += t->ord[d].early;
+		t->ord[d].early = 0;
+	}
 }
 
 /* A request captured with MSN msn: the requests not seen since the previous
@@ -472,6 +478,8 @@ static struct node *answer(struct iws_tracker *t, const struct iws_seg *s, bool 
 #endif
 	if (!c.nslots) {
 		*none = true;  /* an orphan */
+		if (!t->requests[d].head && !o->have_msn)
+			o->early++;
 		return NULL;
 	}
 	if (c.nslots == 1)
@@ -668,6 +676,8 @@ void trk_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_se
 		}
 		o->open = n;
 	}
+	if (matched)
+		note->request_frame = n->op.first_frame;
 	trk_add_segment(t, n, s, pl, note);
 	n->expect_to = h->to + pl;
 	if (n->op.has_read_size && n->op.bytes > n->op.read_size)
