@@ -306,8 +306,60 @@ static void op_ack(const struct gen *g, const struct truth *t, struct op_out *x,
 			x->retransmissions++;
 }
 
+/*
+ * The operations as the truth lists them: a read or atomic whose pairing the
+ * capture does not prove (proof.c) is split into its request alone and its
+ * responses alone; responses proven to answer another request of the same
+ * frame join that request; responses to a request hidden by the snapshot
+ * length make an operation of their own that starts in its frame.
+ */
+static void split_ops(struct gen *g)
+{
+	size_t base = g->nops;
+	int *to = malloc((base + 1) * sizeof(int));
+
+	if (!to)
+		gen_die("out of memory");
+	for (size_t i = 0; i < base; i++) {
+		to[i] = (int)i;
+		switch (g->ops[i].resp_part) {
+		case RESP_MISSING:
+		case RESP_HIDDEN: {
+			int n = gen_new_op(g, g->conns[g->ops[i].conn], g->ops[i].dir, g->ops[i].kind,
+					   g->ops[i].opcode);
+			struct op_rec *o = &g->ops[i], *x = &g->ops[n];
+
+			*x = *o;
+			g->counts.ops[o->kind]--;  /* one operation, listed in two parts */
+			x->part = o->resp_part == RESP_MISSING ? PART_REQUEST_MISSING : PART_HIDDEN;
+			/* the RDMAP opcode of its first message: a response's, or
+			 * the hidden request's */
+			if (x->part == PART_REQUEST_MISSING && x->kind == OP_READ)
+				x->opcode = RD_READ_RESP;
+			x->resp_part = RESP_OWN;
+			to[i] = n;
+			break;
+		}
+		case RESP_MOVED:
+			to[i] = g->ops[i].resp_of;
+			break;
+		default:
+			break;
+		}
+	}
+	for (size_t i = 0; i < g->nfpdus; i++) {
+		struct fpdu_rec *f = &g->fpdus[i];
+		if (f->op >= 0 && (size_t)f->op < base && f->op_seq > 0 &&
+		    (g->ops[f->op].kind == OP_READ || g->ops[f->op].kind == OP_FADD ||
+		     g->ops[f->op].kind == OP_CSWAP))
+			f->op = to[f->op];
+	}
+	free(to);
+}
+
 static void compute_ops(struct gen *g, struct truth *t)
 {
+	split_ops(g);
 	size_t nops = g->nops;
 	int *first = malloc(nops * sizeof(int)), *lastv = malloc(nops * sizeof(int));
 	int *nlisted = calloc(nops, sizeof(int)), *bad = calloc(nops, sizeof(int));
@@ -375,8 +427,21 @@ static void compute_ops(struct gen *g, struct truth *t)
 		x->key_off = ff->off;
 		x->rtr = o->rtr;
 		x->done_frame = fin[i] ? (uint32_t)fin[i] : 0;
+		if (o->part == PART_HIDDEN) {
+			/* its request, hidden in frame hid_frame, is where it starts */
+			x->first_frame = x->first_inorder_frame = o->hid_frame;
+			x->start_ns = t->ts[o->hid_frame];
+			x->segments++;
+			cut[i] = 1;
+		}
 		op_loss(g, t, x, (int)i);
-		x->complete = o->finished && !incomplete[i] && !x->after_close;
+		if (o->kind == OP_READ || o->kind == OP_FADD || o->kind == OP_CSWAP)
+			/* its request (or the hidden one) and its last response */
+			x->complete = (req[i] || o->part == PART_HIDDEN) && fin[i] && !incomplete[i] &&
+				      o->part != PART_RESPONSE_UNKNOWN && o->part != PART_REQUEST_MISSING &&
+				      !x->after_close;
+		else
+			x->complete = o->finished && !incomplete[i] && !x->after_close;
 		x->payload_captured = x->complete && !cut[i];
 		op_ack(g, t, x, lf);
 		switch (o->kind) {
@@ -390,7 +455,7 @@ static void compute_ops(struct gen *g, struct truth *t)
 				x->has_stag = 1;
 				x->stag = o->stag;
 				x->to = o->to;
-				x->has_qn = 1;
+				x->has_qn = o->part != PART_AMBIGUOUS;
 				x->qn = 1;
 				x->msn = o->msn;
 			} else {
@@ -405,7 +470,7 @@ static void compute_ops(struct gen *g, struct truth *t)
 				x->has_stag = 1;
 				x->stag = o->stag;
 				x->to = o->to;
-				x->has_qn = 1;
+				x->has_qn = o->part != PART_AMBIGUOUS;
 				x->qn = 1;
 				x->msn = o->msn;
 			}
@@ -419,7 +484,7 @@ static void compute_ops(struct gen *g, struct truth *t)
 			break;
 		}
 		if ((o->kind == OP_READ || o->kind == OP_FADD || o->kind == OP_CSWAP) &&
-		    req[i] && fin[i]) {
+		    (req[i] || o->part == PART_HIDDEN) && fin[i] && o->part != PART_REQUEST_MISSING) {
 			x->has_latency = 1;
 			x->latency = x->end_ns - x->start_ns;
 		}
@@ -751,13 +816,23 @@ int capture_write(struct gen *g, const char *prefix)
 		}
 	}
 	compute_tcp(g, &t);
-	compute_ops(g, &t);
 	t.fpdus = malloc((g->nfpdus + 1) * sizeof(size_t));
 	for (size_t i = 0; i < g->nfpdus; i++)
 		if (g->fpdus[i].listed)
 			t.fpdus[t.nfpdus++] = i;
 	sort_gen = g;
 	qsort(t.fpdus, t.nfpdus, sizeof(size_t), cmp_fpdu_out);
+	{
+		const uint32_t *(*fc)[2] = calloc((size_t)g->nconns + 1, sizeof(*fc));
+		if (!fc)
+			gen_die("out of memory");
+		for (int c = 0; c < g->nconns; c++)
+			for (int s = 0; s < 2; s++)
+				fc[c][s] = maps[c][s].fc;
+		prove_responses(g, &t, fc);
+		free(fc);
+	}
+	compute_ops(g, &t);
 	compute_gaps(g, &t, maps, order, ncap);
 	compute_conns(g, &t, maps);
 	compute_teardown(g, &t);

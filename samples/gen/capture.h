@@ -116,6 +116,9 @@ struct truth {
 /* Writes PREFIX.pcap (or .pcapng) and PREFIX.truth.json. */
 int capture_write(struct gen *g, const char *prefix);
 
+/* proof.c: fc[conn][dir] is the first-capture frame of every stream octet */
+void prove_responses(struct gen *g, struct truth *t, const uint32_t *(*fc)[2]);
+
 /* truth.c */
 int truth_write(const struct truth *t, const char *path);
 /* scen_doctor.c: the truth's "doctor" member (doctor scenarios only). */

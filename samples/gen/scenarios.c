@@ -50,6 +50,8 @@ const struct scenario scenarios[] = {
 	  "FIN with Reads outstanding, Writes and a Send after it" },
 	{ "rst-outstanding", 37, 1, scen_rst_outstanding,
 	  "RST with Reads outstanding, Writes and a Send after it" },
+	{ "midstream-read-storm", 38, 1, scen_midstream_read_storm,
+	  "capture starts inside a Read storm with one reused sink STag/TO" },
 	{ "bench", 99, 0, NULL, "large stream for benchmarks (--size BYTES)" },
 	/* the interop doctor's rules, not committed (tests/doctor makes them) */
 #define DOCTOR_ROW(name, seed, fn, what) { name, seed, 0, scen_doctor, "doctor: " what },
