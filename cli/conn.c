@@ -176,7 +176,7 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 	if (c->state != CONN_ACTIVE)
 		return;
 	struct iws_tcp_seg seg = { p->seq, p->ack, p->win, p->flags, p->payload, p->cap_len,
-				   p->wire_len, frame, ts };
+				   p->wire_len, frame, ts, p->has_ip_id, p->ip_id, p->opts, p->opts_len };
 	iws_doctor_segment(c->doc, c->eng, side, &seg, p->opts, p->opts_len);
 	uint64_t lost = conn_counts_of(c, side)->lost;
 	if (c->env->mark) {

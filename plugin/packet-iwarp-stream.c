@@ -54,6 +54,7 @@ static int hf_tcp_flags = -1;
 static int hf_tcp_window = -1;
 static int hf_tcp_len = -1;
 static int hf_tcp_hdr_len = -1;
+static int hf_ip_id = -1;
 static int proto_icmp = -1;
 static int proto_icmpv6 = -1;
 
@@ -99,6 +100,8 @@ char *iwarp_endpoint_str(wmem_allocator_t *scope, const iwarp_conv *ic, guint8 d
 
 struct tcp_view {
 	guint32 stream, seq, ack, win, len, hdr_len, flags, sport, dport;
+	gboolean has_ip_id;
+	guint32 ip_id;               /* IPv4's Identification (the IP header nearest TCP) */
 	tvbuff_t *ds_tvb;            /* the data source holding the TCP header */
 	gint hdr_off;                /* where the header starts in it */
 };
@@ -129,6 +132,10 @@ static gboolean tcp_view_get(proto_tree *tree, struct tcp_view *v)
 		return FALSE;
 	v->ds_tvb = port->ds_tvb;
 	v->hdr_off = port->start;
+	GPtrArray *ids = hf_ip_id > 0 ? proto_get_finfo_ptr_array(tree, hf_ip_id) : NULL;
+	v->has_ip_id = ids && ids->len;
+	if (v->has_ip_id)
+		v->ip_id = fvalue_get_uinteger(&((field_info *)g_ptr_array_index(ids, ids->len - 1))->value);
 	return field_u32(tree, hf_tcp_dstport, &v->dport, NULL) &&
 	       field_u32(tree, hf_tcp_stream, &v->stream, NULL) &&
 	       field_u32(tree, hf_tcp_seq_raw, &v->seq, NULL) &&
@@ -486,8 +493,12 @@ static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, 
 		fr->payload_len = v->len;
 		fr->payload_cap = capl;
 	}
+	/* the TCP options as captured (the CLI hands the engine the same) */
+	gint optoff = v->hdr_off + 20, optcap = tvb_captured_length_remaining(v->ds_tvb, optoff);
+	guint32 optlen = v->hdr_len > 20 && optcap > 0 ? MIN((guint32)optcap, v->hdr_len - 20) : 0;
 	struct iws_tcp_seg seg = { v->seq, v->ack, v->win, (guint8)v->flags, payload, capl, v->len,
-				   pinfo->num, iwarp_ts_ns(pinfo) };
+				   pinfo->num, iwarp_ts_ns(pinfo), v->has_ip_id, (guint16)v->ip_id,
+				   optlen ? tvb_get_ptr(v->ds_tvb, optoff, (gint)optlen) : NULL, optlen };
 	cap.cur_conv = ic;
 	cap.cur_num = pinfo->num;
 	cap.cur_payload = v->ds_tvb == frame ? payload : NULL;
@@ -833,13 +844,15 @@ void iwarp_stream_handoff(void)
 	hf_tcp_window = hf_id("tcp.window_size_value");
 	hf_tcp_len = hf_id("tcp.len");
 	hf_tcp_hdr_len = hf_id("tcp.hdr_len");
+	hf_ip_id = hf_id("ip.id");
 	proto_icmp = proto_get_id_by_filter_name("icmp");
 	proto_icmpv6 = proto_get_id_by_filter_name("icmpv6");
 
 	register_postdissector(iwarp_post_handle);
 	GArray *wanted = g_array_new(FALSE, FALSE, (guint)sizeof(int));
 	int ids[] = { hf_tcp_stream, hf_tcp_srcport, hf_tcp_dstport, hf_tcp_seq_raw, hf_tcp_ack_raw,
-		      hf_tcp_flags, hf_tcp_window, hf_tcp_len, hf_tcp_hdr_len, proto_icmp, proto_icmpv6 };
+		      hf_tcp_flags, hf_tcp_window, hf_tcp_len, hf_tcp_hdr_len, hf_ip_id, proto_icmp,
+		      proto_icmpv6 };
 	for (guint i = 0; i < G_N_ELEMENTS(ids); i++)
 		if (ids[i] > 0)
 			g_array_append_val(wanted, ids[i]);

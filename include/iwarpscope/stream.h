@@ -85,6 +85,11 @@ struct iws_tcp_seg {
 	uint32_t wire_len;          /* payload octets on the wire (>= cap_len) */
 	uint64_t frame;             /* 1-based, increasing */
 	int64_t ts_ns;              /* capture time, ns since the epoch */
+	/* optional: front ends that have them give them (zeros: not known) */
+	bool has_ip_id;             /* IPv4: its Identification field (RFC 791) */
+	uint16_t ip_id;
+	const uint8_t *opts;        /* the TCP options as captured (after the 20-octet header) */
+	uint32_t opts_len;
 };
 
 /*
