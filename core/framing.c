@@ -73,10 +73,10 @@ static bool room_for(struct iws_stream *s, struct fr_dir *fd, uint32_t n)
 }
 
 static bool buf_add(struct iws_stream *s, struct fr_dir *fd, const uint8_t *p, uint32_t n,
-		    uint64_t frame, int64_t ts, bool resent)
+		    uint64_t frame, int64_t ts, uint8_t how)
 {
 	if (!room_for(s, fd, n) ||
-	    !sbuf_append(&fd->buf, fd->pos, p, n, frame, ts, resent, fd->run_frame, fd->run_ts))
+	    !sbuf_append(&fd->buf, fd->pos, p, n, frame, ts, how, fd->run_frame, fd->run_ts))
 		return false;
 	account(s, fd);
 	fd->pos += n;
@@ -158,9 +158,11 @@ static void skip(struct iws_stream *s, int side, uint32_t k, enum iws_span_kind 
 struct frames {
 	uint64_t first, arrived, done;
 	int64_t first_ts, arrived_ts, done_ts;
-	uint32_t resent;                /* retransmitted segments among them */
-	uint64_t resent_first, resent_last; /* the segments of the first / last octet, when
-					     * retransmissions (0: not) */
+	/* retransmitted segments among them (index HOW_RESENT), reordered ones
+	 * (HOW_REORDERED); the segments of the first / last octet, when such
+	 * (0: not) */
+	uint32_t n[3];
+	uint64_t edge_first[3], edge_last[3];
 };
 
 /* The frames of buffer octets [o, o+w) (docs/semantics.md). */
@@ -168,15 +170,18 @@ static void frames_of(const struct sbuf *b, uint32_t o, uint32_t w, struct frame
 {
 	uint32_t i = sbuf_mark_index(b, o);
 	const struct smark *m = &b->marks[i];
+	memset(fr->n, 0, sizeof(fr->n));
+	memset(fr->edge_first, 0, sizeof(fr->edge_first));
+	memset(fr->edge_last, 0, sizeof(fr->edge_last));
 	fr->first = fr->arrived = m->frame;
 	fr->first_ts = fr->arrived_ts = m->ts;
-	fr->resent = m->resent;
-	fr->resent_first = m->resent ? m->frame : 0;
+	fr->n[m->how]++;
+	fr->edge_first[m->how] = m->frame;
 	for (i++; i < b->nmarks && b->marks[i].off < o + w; i++) {
 		m = &b->marks[i];
 		/* marks of one segment are adjacent: a new frame, a new segment */
-		if (m->resent && m->frame != b->marks[i - 1].frame)
-			fr->resent++;
+		if (m->frame != b->marks[i - 1].frame)
+			fr->n[m->how]++;
 		if (m->frame < fr->first) {
 			fr->first = m->frame;
 			fr->first_ts = m->ts;
@@ -189,7 +194,7 @@ static void frames_of(const struct sbuf *b, uint32_t o, uint32_t w, struct frame
 	m = sbuf_mark_at(b, o + w - 1);
 	fr->done = m->run_frame;
 	fr->done_ts = m->run_ts;
-	fr->resent_last = m->resent ? m->frame : 0;
+	fr->edge_last[m->how] = m->frame;
 }
 
 static void pdu_frames(struct iws_pdu *ev, const struct frames *fr)
@@ -322,9 +327,12 @@ static void emit(struct iws_stream *s, int side, const uint8_t *wire, uint32_t w
 	ev.wire = wire;
 	ev.first_hole = first_hole;
 	pdu_frames(&ev, fr);
-	ev.retrans = fr->resent + fd->resent_pending;
-	ev.retrans_first_frame = fr->resent_first;
-	ev.retrans_last_frame = fr->resent_last;
+	ev.retrans = fr->n[HOW_RESENT] + fd->resent_pending;
+	ev.retrans_first_frame = fr->edge_first[HOW_RESENT];
+	ev.retrans_last_frame = fr->edge_last[HOW_RESENT];
+	ev.reordered = fr->n[HOW_REORDERED];
+	ev.reord_first_frame = fr->edge_first[HOW_REORDERED];
+	ev.reord_last_frame = fr->edge_last[HOW_REORDERED];
 	fd->resent_pending = 0;
 	ev.gap_before = fd->gap_before;
 	ev.mdir = &fd->p;
@@ -1009,7 +1017,7 @@ static void overflow(struct iws_stream *s, int side, uint32_t n, uint64_t frame)
 }
 
 static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-		    uint64_t frame, int64_t ts, bool resent)
+		    uint64_t frame, int64_t ts, uint8_t how)
 {
 	struct fr_dir *fd = &s->d[side];
 	if (!fd->have_pos)
@@ -1043,7 +1051,7 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 		else
 			break; /* frame_buffer has already decided about it */
 		uint32_t k = want < n ? want : n;
-		if (!buf_add(s, fd, p, k, frame, ts, resent)) {
+		if (!buf_add(s, fd, p, k, frame, ts, how)) {
 			overflow(s, side, n, frame);
 			return;
 		}
@@ -1078,8 +1086,9 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 			fd->need = w;
 			break;
 		}
-		struct frames fr = { frame, frame, fd->run_frame, ts, ts, fd->run_ts, resent,
-				     resent ? frame : 0, resent ? frame : 0 };
+		struct frames fr = { frame, frame, fd->run_frame, ts, ts, fd->run_ts, { 0 }, { 0 }, { 0 } };
+		fr.n[how] = 1;
+		fr.edge_first[how] = fr.edge_last[how] = frame;
 		if (frame != fd->run_frame)
 			/* octets buffered out of order, delivered now */
 			st_span(s, IWS_SPAN_PART, side, fd->pos, w, frame, fd->run_frame, fd->pos);
@@ -1096,7 +1105,7 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 	/* A straddling FPDU of known length: one allocation for all of it. */
 	if (fd->mode == FR_FPDU && fd->need && !fd->buf.len && room_for(s, fd, fd->need))
 		sbuf_reserve(&fd->buf, fd->need);
-	if (!buf_add(s, fd, p, n, frame, ts, resent)) {
+	if (!buf_add(s, fd, p, n, frame, ts, how)) {
 		overflow(s, side, n, frame);
 		return;
 	}
@@ -1105,12 +1114,12 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 }
 
 void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-	     uint64_t frame, int64_t ts, bool resent)
+	     uint64_t frame, int64_t ts, uint8_t how)
 {
 	/* While the chunk is worked through, what is left of it is not in the
 	 * buffer yet: fr_blocking_frame must still count it. */
 	s->d[side].delivering = true;
-	data_in(s, side, seq, p, n, frame, ts, resent);
+	data_in(s, side, seq, p, n, frame, ts, how);
 	s->d[side].delivering = false;
 }
 

@@ -211,7 +211,7 @@ void trk_add_segment(struct iws_tracker *t, struct node *n, const struct iws_seg
 		n->op.stall_ns += s->ts_ns - from;
 	n->prev_done_ts = s->ts_ns;
 	n->any_fpdu = true;
-	uint32_t retrans = s->retrans;
+	uint32_t retrans = s->retrans, reord = s->reordered;
 	if (s->has_seq) {
 		uint8_t d = s->dir;
 		uint32_t e = s->seq + s->len;
@@ -222,6 +222,10 @@ void trk_add_segment(struct iws_tracker *t, struct node *n, const struct iws_seg
 		    s->retrans_first_frame == n->retrans_last[d])
 			retrans--;
 		n->retrans_last[d] = s->retrans_last_frame;
+		if (reord && s->reord_first_frame && n->rng[d] && s->seq == n->hi[d] &&
+		    s->reord_first_frame == n->reord_last[d])
+			reord--;
+		n->reord_last[d] = s->reord_last_frame;
 		if (!n->rng[d] || sdiff(s->seq, n->lo[d]) < 0)
 			n->lo[d] = s->seq;
 		if (!n->rng[d] || sdiff(e, n->hi[d]) > 0)
@@ -234,6 +238,7 @@ void trk_add_segment(struct iws_tracker *t, struct node *n, const struct iws_seg
 		n->can_wait = false;
 	}
 	n->op.retransmissions += retrans;
+	n->op.reordered += reord;
 	if (s->crc == IWS_CRC_BAD)
 		n->op.crc_errors++;
 	if (s->truncated)

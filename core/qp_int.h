@@ -66,6 +66,7 @@ struct node {
 	int64_t prev_done_ts;               /* in-order completion of its previous FPDU */
 	bool rng[2];                        /* TCP octets [lo, hi) of its FPDUs, per direction */
 	uint32_t lo[2], hi[2];
+	uint64_t reord_last[2];             /* ... the reordered segment (as retrans_last) */
 	uint64_t retrans_last[2];           /* the retransmission that carried the last octet
 					     * of its latest FPDU per direction, 0 */
 	bool can_wait;                      /* its last FPDU's end is known: wait for the ACK */

@@ -72,12 +72,12 @@ static void start(struct sbuf *b, uint32_t seq)
 	}
 }
 
-static void add_mark(struct sbuf *b, uint32_t off, uint64_t frame, int64_t ts, bool resent,
+static void add_mark(struct sbuf *b, uint32_t off, uint64_t frame, int64_t ts, uint8_t how,
 		     uint64_t run_frame, int64_t run_ts)
 {
 	if (b->nmarks) {
 		struct smark *l = &b->marks[b->nmarks - 1];
-		if (l->frame == frame && l->run_frame == run_frame && l->resent == resent)
+		if (l->frame == frame && l->run_frame == run_frame && l->how == how)
 			return;
 	}
 	if (b->nmarks == b->capmarks) {
@@ -88,18 +88,18 @@ static void add_mark(struct sbuf *b, uint32_t off, uint64_t frame, int64_t ts, b
 		b->marks = m;
 		b->capmarks = cap;
 	}
-	b->marks[b->nmarks++] = (struct smark){ off, frame, ts, resent, run_frame, run_ts };
+	b->marks[b->nmarks++] = (struct smark){ off, frame, ts, how, run_frame, run_ts };
 }
 
 bool sbuf_append(struct sbuf *b, uint32_t seq, const uint8_t *p, uint32_t n, uint64_t frame,
-		 int64_t ts, bool resent, uint64_t run_frame, int64_t run_ts)
+		 int64_t ts, uint8_t how, uint64_t run_frame, int64_t run_ts)
 {
 	if (!n)
 		return true;
 	if (!reserve(b, n))
 		return false;
 	start(b, seq);
-	add_mark(b, b->len, frame, ts, resent, run_frame, run_ts);
+	add_mark(b, b->len, frame, ts, how, run_frame, run_ts);
 	memcpy(b->data + b->len, p, n);
 	b->len += n;
 	return true;

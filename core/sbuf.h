@@ -17,7 +17,7 @@ struct smark {
 	uint32_t off;                   /* first buffer offset of a chunk */
 	uint64_t frame;                 /* where that chunk was first captured */
 	int64_t ts;                     /* ... and when */
-	bool resent;                    /* that segment was a retransmission */
+	uint8_t how;                    /* that segment's enum seg_how (tcp_reasm.h) */
 	uint64_t run_frame;             /* completion frame up to and with it */
 	int64_t run_ts;
 };
@@ -40,7 +40,7 @@ struct sbuf {
 /* Append n captured octets; seq is their sequence number (used when the
  * buffer was empty). false on allocation failure (nothing appended). */
 bool sbuf_append(struct sbuf *b, uint32_t seq, const uint8_t *p, uint32_t n, uint64_t frame,
-		 int64_t ts, bool resent, uint64_t run_frame, int64_t run_ts);
+		 int64_t ts, uint8_t how, uint64_t run_frame, int64_t run_ts);
 /* Append n missing octets (zeros, recorded as a hole). */
 bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n);
 /* Octets of allocation that appending n octets would add (0: it fits). */

@@ -114,6 +114,9 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 			.retrans = pdu->retrans,
 			.retrans_first_frame = pdu->retrans_first_frame,
 			.retrans_last_frame = pdu->retrans_last_frame,
+			.reordered = pdu->reordered,
+			.reord_first_frame = pdu->reord_first_frame,
+			.reord_last_frame = pdu->reord_last_frame,
 		};
 		iws_tracker_segment(s->tr, &seg, &note);
 		pdu->note = &note;
@@ -384,9 +387,9 @@ static void rs_start(void *ctx, int side, uint32_t seq, bool at_syn)
 }
 
 static void rs_data(void *ctx, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-		    uint64_t frame, int64_t ts, bool resent)
+		    uint64_t frame, int64_t ts, uint8_t how)
 {
-	fr_data(ctx, side, seq, p, n, frame, ts, resent);
+	fr_data(ctx, side, seq, p, n, frame, ts, how);
 }
 
 static void rs_hole(void *ctx, int side, uint32_t seq, uint32_t n, enum hole_kind kind)
@@ -513,25 +516,42 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 		s->init_side_known = true;
 	}
 	struct reasm_sink k = sink_for(s);
+	struct tcp_opts opts;
+	tw_parse_opts(seg, &opts);
 	tcp_behaviour(s, side, seg);
 	/* The peer's acknowledgement first: it may prove octets of the other
 	 * direction lost before this segment's data is placed. */
 	if (seg->flags & IWS_TCP_ACK) {
+		tw_acked(s, !side, seg, &opts);
 		reasm_ack(&s->d[!side].r, !side, seg->ack, &k, s->lim);
 		if (s->tr)
 			iws_tracker_ack(s->tr, fr_dir_of(s, !side), seg->ack, seg->frame, seg->ts_ns,
 					seg->wire_len > 0);
 	}
-	if (reasm_segment(&fd->r, side, seg, &k, s->lim)) {
-		/* A retransmission: after three duplicate ACKs of its sequence
-		 * number from the peer, a fast retransmit (RFC 5681 §3.2); else
-		 * the sender's timer expired (RFC 6298). */
+	/* A segment that fills a hole behind later octets: sent again, or
+	 * overtaken on the way (tcp_watch.c)? */
+	struct reasm_later later;
+	uint8_t late_how = HOW_RESENT;
+	uint32_t data_seq = (seg->flags & IWS_TCP_SYN) ? seg->seq + 1 : seg->seq;
+	if (seg->wire_len && !(seg->flags & IWS_TCP_RST) &&
+	    reasm_later(&fd->r, data_seq, seg->wire_len, &later))
+		late_how = tw_late_how(s, side, seg, &opts, &later);
+	uint8_t how = reasm_segment(&fd->r, side, seg, late_how, opts.has_ts, opts.tsval, &k, s->lim);
+	if (how == HOW_RESENT) {
+		/* After three duplicate ACKs of its sequence number from the
+		 * peer, a fast retransmit (RFC 5681 §3.2); after a silence of at
+		 * least the RTO, a timeout (RFC 6298); else another kind. */
 		const struct fr_dir *peer = &s->d[!side];
 		if (peer->have_ack && peer->dupacks >= 3 && peer->last_ack == seg->seq)
 			fd->c.fast_retransmits++;
-		else
+		else if (tw_after_silence(s, side, seg))
 			fd->c.timeouts++;
+		else
+			fd->c.other_retransmits++;
+	} else if (how == HOW_REORDERED) {
+		fd->c.reordered++;
 	}
+	tw_sent(s, side, seg, &opts, how);
 	if ((seg->flags & (IWS_TCP_FIN | IWS_TCP_RST)) && !fd->c.fin && !fd->c.rst && s->tr)
 		iws_tracker_closed(s->tr, fr_dir_of(s, side), seg->frame);
 	uint32_t outstanding = s->tr ? iws_tracker_counts(s->tr)->inflight : 0;

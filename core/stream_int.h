@@ -19,6 +19,40 @@
 #include "sbuf.h"
 #include "tcp_reasm.h"
 
+/* ---- what TCP did (tcp_watch.c): one side as a sender ---- */
+
+#define TW_OUT 64u          /* first transmissions awaiting their ACK (RTT samples) */
+#define TW_SACK_MAX 4u      /* SACK blocks an option holds at most (RFC 2018 §3) */
+
+struct tw_out {
+	uint32_t end;       /* sequence number after it */
+	int64_t ts;         /* captured then */
+	bool resent;        /* octets of it were sent again: no sample (Karn) */
+};
+
+struct tcp_watch {
+	bool ipid_any;
+	uint16_t ipid_last;         /* the IP ID of its latest segment */
+	uint32_t ipid_inc, ipid_other; /* segments whose ID counted up from the one before, or not */
+	bool any_data;
+	int64_t last_data_ts;       /* its latest segment carrying data */
+	struct tw_out out[TW_OUT];
+	uint32_t out_head, nout;
+	bool have_rtt;              /* this half of the path: capture point to the peer and back */
+	int64_t srtt, rttvar, min_rtt;
+	/* the SACK blocks of its latest ACK (of the peer's octets) */
+	uint32_t nsack;
+	uint32_t sack_l[TW_SACK_MAX], sack_r[TW_SACK_MAX];
+};
+
+/* The TCP options of a segment that matter here. */
+struct tcp_opts {
+	bool has_ts;
+	uint32_t tsval;             /* RFC 7323 §3 */
+	uint32_t nsack;             /* RFC 2018 §3 */
+	uint32_t sack_l[TW_SACK_MAX], sack_r[TW_SACK_MAX];
+};
+
 /* ---- framing: one direction's state ---- */
 
 enum fr_mode {
@@ -96,6 +130,7 @@ struct fr_dir {
 	uint32_t hi_seq;            /* the highest sequence number this side sent, + 1 */
 	struct iws_stream_counts c;
 	struct reasm_dir r;         /* TCP */
+	struct tcp_watch w;         /* TCP as this side sends (tcp_watch.c) */
 };
 
 /* ---- the connection ---- */
@@ -142,7 +177,7 @@ static inline uint8_t fr_dir_of(const struct iws_stream *s, int side)
 void fr_init(struct iws_stream *s);
 void fr_start(struct iws_stream *s, int side, uint32_t seq, bool at_syn);
 void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-	     uint64_t frame, int64_t ts, bool resent);
+	     uint64_t frame, int64_t ts, uint8_t how);
 /* Octets [seq, seq+n) of side were captured again: the FPDU that holds
  * them, if it is still being put together, counts one more retransmission. */
 void fr_resent(struct iws_stream *s, int side, uint32_t seq, uint32_t n);
@@ -154,6 +189,22 @@ void fr_free(struct iws_stream *s);
 /* The earliest run_frame of octets that may still become PDUs reported
  * before later ones of the other direction (hunting or waiting), 0: none. */
 uint64_t fr_blocking_frame(const struct iws_stream *s, int side);
+
+/* tcp_watch.c */
+void tw_parse_opts(const struct iws_tcp_seg *seg, struct tcp_opts *o);
+/* A segment of side that fills a hole behind later octets (later: the
+ * closest of them): HOW_RESENT or HOW_REORDERED. */
+uint8_t tw_late_how(const struct iws_stream *s, int side, const struct iws_tcp_seg *seg,
+		    const struct tcp_opts *o, const struct reasm_later *later);
+/* The retransmission timeout the capture's round trips give (RFC 6298). */
+int64_t tw_rto(const struct iws_stream *s);
+/* Did side send nothing for at least that long before this segment? */
+bool tw_after_silence(const struct iws_stream *s, int side, const struct iws_tcp_seg *seg);
+/* After each segment of side (how: enum seg_how of its octets). */
+void tw_sent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, const struct tcp_opts *o,
+	     uint8_t how);
+/* The peer of side acknowledged side's octets (ack, with its options). */
+void tw_acked(struct iws_stream *s, int side, const struct iws_tcp_seg *ack, const struct tcp_opts *o);
 
 /* stream.c: what framing produces */
 void st_pdu(struct iws_stream *s, struct iws_pdu *pdu);

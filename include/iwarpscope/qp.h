@@ -94,6 +94,8 @@ struct iws_op {
 	uint32_t flags;             /* IWS_OPF_* */
 	/* where the time went (docs/semantics.md) */
 	uint32_t retransmissions;   /* segments that carried its octets again */
+	uint32_t reordered;         /* first transmissions of its octets that came after later
+				     * octets (reordered on the way, not lost) */
 	int64_t stall_ns;           /* waiting in reassembly for earlier missing octets */
 	bool has_ack;               /* the covering ACK of its last FPDU was seen */
 	bool ack_with_data;         /* ... carried by the receiver's data (a delayed ACK) */
@@ -138,6 +140,8 @@ struct iws_seg {
 	/* of those, the ones that carried its first / last octet (0: none): one
 	 * segment across the boundary of two FPDUs of an operation counts once */
 	uint64_t retrans_first_frame, retrans_last_frame;
+	uint32_t reordered;         /* reordered segments that carried its octets (seen so far) */
+	uint64_t reord_first_frame, reord_last_frame;
 };
 
 /* Per-segment conclusions. */

@@ -158,6 +158,9 @@ struct iws_pdu {
 	uint32_t retrans;           /* retransmitted segments that carried its octets */
 	uint64_t retrans_first_frame, retrans_last_frame; /* those that carried its first /
 						       * last octet, if any (else 0) */
+	uint32_t reordered;         /* reordered segments (first transmissions that came
+				     * after later octets) that carried its octets */
+	uint64_t reord_first_frame, reord_last_frame;     /* ... its first / last octet */
 	/* kind == IWS_PDU_MPA_FRAME */
 	const struct iws_mpa_frame *mpa;
 	/* kind == IWS_PDU_FPDU */
@@ -290,7 +293,11 @@ struct iws_stream_counts {
 	uint64_t order_forced;      /* FPDUs released out of cross-direction order (max_held) */
 	/* TCP behaviour (docs/semantics.md) */
 	uint64_t fast_retransmits;  /* retransmissions after 3 duplicate ACKs (RFC 5681 §3.2) */
-	uint64_t timeouts;          /* the other retransmissions (RFC 6298) */
+	uint64_t timeouts;          /* retransmissions after a silence of at least the RTO
+				     * estimate (RFC 6298) */
+	uint64_t other_retransmits; /* the other retransmissions (SACK recovery, probes) */
+	uint64_t reordered;         /* first transmissions that came after later octets:
+				     * reordered on the way, not retransmissions */
 	uint64_t duplicate_acks;    /* sent by this side (RFC 5681 §2) */
 	uint64_t zero_windows;      /* segments of this side advertising a window of 0 */
 	bool fin, rst;
