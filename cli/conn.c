@@ -183,9 +183,11 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 		/* The engine counts retransmissions and zero windows of the side
 		 * that sent the segment: a counter that moved marks this frame. */
 		const struct iws_stream_counts *k = conn_counts_of(c, side);
-		uint64_t before[3] = { k->fast_retransmits, k->timeouts, k->zero_windows };
+		uint64_t before[3] = { k->fast_retransmits, k->timeouts + k->other_retransmits,
+				       k->zero_windows };
 		iws_stream_segment(c->eng, side, &seg);
-		uint64_t after[3] = { k->fast_retransmits, k->timeouts, k->zero_windows };
+		uint64_t after[3] = { k->fast_retransmits, k->timeouts + k->other_retransmits,
+				      k->zero_windows };
 		uint8_t dir = side == conn_init_side(c) ? IWS_DIR_I2R : IWS_DIR_R2I;
 		for (int i = 0; i < 3; i++)
 			if (after[i] != before[i]) {

@@ -179,9 +179,13 @@ static void qp_block(FILE *f, const struct conn *c)
 		fmt_dur(du, sizeof(du), span), fmt_rate(rt, sizeof(rt), c->c.op_bytes, span),
 		c->first_frame, c->last_frame);
 	uint64_t fast = CONN_SUM(c, fast_retransmits), rto = CONN_SUM(c, timeouts);
-	fprintf(f, "  retransmissions %" PRIu64, fast + rto);
-	if (fast + rto)
-		fprintf(f, " (%" PRIu64 " fast, %" PRIu64 " after a timeout)", fast, rto);
+	uint64_t other = CONN_SUM(c, other_retransmits), reord = CONN_SUM(c, reordered);
+	fprintf(f, "  retransmissions %" PRIu64, fast + rto + other);
+	if (fast + rto + other)
+		fprintf(f, " (%" PRIu64 " fast, %" PRIu64 " after a timeout, %" PRIu64 " other)", fast, rto,
+			other);
+	if (reord)
+		fprintf(f, ", reordered %" PRIu64, reord);
 	fprintf(f, ", gaps %" PRIu64 ", CRC errors %" PRIu64 ", Terminates %" PRIu64 "\n",
 		conn_gap_count(c), c->c.crc_errors, c->c.terminates);
 	uint64_t dup = CONN_SUM(c, duplicate_acks), zw = CONN_SUM(c, zero_windows);
