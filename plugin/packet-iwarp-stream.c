@@ -310,6 +310,7 @@ static void on_op(void *ctx, const struct iws_op *op)
 	l->rtr = op->rtr;
 	l->first_inorder_frame = (guint32)op->first_inorder_frame;
 	l->retransmissions = op->retransmissions;
+	l->reordered = op->reordered;
 	l->stall_ns = op->stall_ns;
 	l->queued_ns = op->queued_ns;
 	l->has_ack = op->has_ack;
@@ -467,13 +468,17 @@ static void conv_finish(iwarp_conv *ic, guint32 flag)
 }
 
 /* The engine's TCP event counters of both sides, in IWARP_TCP_EV_* bit order. */
-static void tcp_event_counts(iwarp_conv *ic, guint64 c[4])
+#define TCP_EV_KINDS 6
+
+static void tcp_event_counts(iwarp_conv *ic, guint64 c[TCP_EV_KINDS])
 {
-	memset(c, 0, 4 * sizeof(c[0]));
+	memset(c, 0, TCP_EV_KINDS * sizeof(c[0]));
 	for (int side = 0; side < 2; side++) {
 		const struct iws_stream_counts *k = iws_stream_counts(ic->eng, side);
 		c[0] += k->fast_retransmits;
 		c[1] += k->timeouts;
+		c[4] += k->other_retransmits;
+		c[5] += k->reordered;
 		c[2] += k->zero_windows;
 		c[3] += k->duplicate_acks;
 	}
@@ -503,14 +508,14 @@ static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, 
 	cap.cur_num = pinfo->num;
 	cap.cur_payload = v->ds_tvb == frame ? payload : NULL;
 	cap.cur_cap = capl;
-	guint64 before[4], after[4];
+	guint64 before[TCP_EV_KINDS], after[TCP_EV_KINDS];
 	tcp_event_counts(ic, before);
 	iwarp_doctor_segment(ic, side, &seg, v->ds_tvb, v->hdr_off, v->hdr_len);
 	iws_stream_segment(ic->eng, side, &seg);
 	/* what TCP did in this segment, as the engine counted it (either
 	 * side's counters: the CLI's per-QP `tcp` numbers, frame by frame) */
 	tcp_event_counts(ic, after);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < TCP_EV_KINDS; i++)
 		if (after[i] != before[i])
 			frame_rec(pinfo->num, TRUE)->tcp_events |= (guint8)(1u << i);
 	cap.cur_num = 0;
