@@ -91,21 +91,42 @@ static int all_captured(const struct streammap *m, uint64_t s, uint64_t e)
 	return 1;
 }
 
+/* Was frame f's payload sent before (any octet of it, by a frame created
+ * earlier, captured or not)? The generator knows: creation order is send
+ * order. */
+static int sent_before(const struct gen *g, const struct frame *f)
+{
+	for (size_t i = 0; i < g->nframes; i++) {
+		const struct frame *y = &g->frames[i];
+
+		if (y->order < f->order && y->conn == f->conn && y->dir == f->dir && y->paylen &&
+		    y->soff < f->soff + f->paylen && f->soff < y->soff + y->paylen)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * The TCP side of the truth, from the segments as captured
- * (docs/semantics.md, "Where the time went"), per connection:
- * - a segment with payload is a retransmission when it starts below the
- *   highest sequence number captured so far in its direction: some of its
- *   octets were captured before, or it filled a hole behind later octets
- *   (sent again after a loss before the capture point, or reordered);
+ * (docs/semantics.md, "TCP per QP"), per connection:
+ * - a segment with payload that starts below the highest sequence number
+ *   captured so far in its direction is a retransmission when some of its
+ *   octets were sent before (the generator knows: it sent them), else a
+ *   reordered first transmission (overtaken on the way, nothing lost);
  * - a duplicate ACK (RFC 5681 2): no payload, no SYN, FIN or RST, the same
  *   acknowledgement number and window as the previous segment of its side,
  *   while the peer has captured octets beyond that acknowledgement;
  * - a fast retransmit (RFC 5681 3.2): a retransmission starting at the
  *   sequence number the peer acknowledged in three or more duplicate ACKs;
+ *   a timeout: one that follows a silence of its sender (no segment with
+ *   data) of at least the RTO estimate, 200 ms (every scenario's round
+ *   trips are microseconds, so RFC 6298's SRTT + 4 RTTVAR stays below
+ *   Linux's minimum); the others are other_retransmits;
  * - zero windows: segments other than SYN and RST advertising a window of 0;
  * - each side's first FIN and first RST.
  */
+#define TRUTH_RTO_NS (200 * 1000000ull)
+
 static void compute_tcp(struct gen *g, struct truth *t)
 {
 	struct side_state {
@@ -116,6 +137,8 @@ static void compute_tcp(struct gen *g, struct truth *t)
 		int prev_ackf;
 		uint64_t dup_ack;	/* acknowledgement of its latest duplicate ACKs ... */
 		uint32_t dups;		/* ... and how many there were */
+		int any_data;
+		uint64_t last_data_ts;	/* its latest captured segment with data */
 	} (*st)[2] = calloc((size_t)g->nconns + 1, sizeof(*st));
 
 	t->tcp = calloc((size_t)g->nconns + 1, sizeof(*t->tcp));
@@ -130,13 +153,22 @@ static void compute_tcp(struct gen *g, struct truth *t)
 
 		if (f->paylen) {
 			if (f->soff < me->hi) {
-				t->retrans[no] = 1;
-				ct->retransmissions++;
-				if (peer->dups >= 3 && peer->dup_ack == f->soff)
-					ct->fast_retransmits++;
+				if (!sent_before(g, f)) {
+					t->retrans[no] = 2;
+					ct->reordered++;
+				} else {
+					t->retrans[no] = 1;
+					ct->retransmissions++;
+					if (peer->dups >= 3 && peer->dup_ack == f->soff)
+						ct->fast_retransmits++;
+					else if (me->any_data && f->ts - me->last_data_ts >= TRUTH_RTO_NS)
+						ct->timeouts++;
+				}
 			}
 			if (f->soff + f->paylen > me->hi)
 				me->hi = f->soff + f->paylen;
+			me->any_data = 1;
+			me->last_data_ts = f->ts;
 		}
 		if (ackf && !f->paylen && !(f->flags & (TCPF_SYN | TCPF_FIN | TCPF_RST)) &&
 		    me->have_prev && me->prev_ackf && me->prev_ack == f->ack_off &&
@@ -302,8 +334,12 @@ static void op_ack(const struct gen *g, const struct truth *t, struct op_out *x,
 	else if (!x->complete && x->done_frame)
 		limit = x->done_frame + 1;
 	for (uint32_t no = 1; no <= t->nframes && no < limit; no++)
-		if (t->retrans[no] && carries(g, t->byno[no], x->op))
+		if (t->retrans[no] == 1 && carries(g, t->byno[no], x->op))
 			x->retransmissions++;
+	/* reordered segments that carried its octets: they came with them */
+	for (uint32_t no = 1; no <= t->nframes; no++)
+		if (t->retrans[no] == 2 && carries(g, t->byno[no], x->op))
+			x->reordered++;
 }
 
 /*
@@ -683,6 +719,8 @@ static void compute_conns(struct gen *g, struct truth *t, struct streammap (*map
 			}
 			x->retransmissions = t->tcp[found].retransmissions;
 			x->fast_retransmits = t->tcp[found].fast_retransmits;
+			x->timeouts = t->tcp[found].timeouts;
+			x->reordered = t->tcp[found].reordered;
 			x->duplicate_acks = t->tcp[found].duplicate_acks;
 			x->zero_windows = t->tcp[found].zero_windows;
 		}
