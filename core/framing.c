@@ -83,9 +83,9 @@ static bool buf_add(struct iws_stream *s, struct fr_dir *fd, const uint8_t *p, u
 	return true;
 }
 
-static bool buf_add_hole(struct iws_stream *s, struct fr_dir *fd, uint32_t n)
+static bool buf_add_hole(struct iws_stream *s, struct fr_dir *fd, uint32_t n, bool snap)
 {
-	if (!room_for(s, fd, n) || !sbuf_append_hole(&fd->buf, fd->pos, n))
+	if (!room_for(s, fd, n) || !sbuf_append_hole(&fd->buf, fd->pos, n, snap))
 		return false;
 	account(s, fd);
 	fd->pos += n;
@@ -513,13 +513,11 @@ static bool frame_buffer(struct iws_stream *s, int side)
 			/* A header a snapshot length cut: what that frame still
 			 * carried is hidden FPDUs (Read Requests among them are
 			 * found from their responses). */
-			uint32_t at = b->seq + o + hole;
-			if (hole < lo + 2 && (int32_t)(at - fd->snap_from) >= 0 &&
-			    (int32_t)(at - fd->snap_to) < 0)
-			{
-				st_hidden(s, side, fd->snap_frame, fd->snap_ts);
+			if (hole < lo + 2 && sbuf_snap_hole(b, o + hole)) {
+				const struct smark *cut = sbuf_mark_at(b, o + hole);
+				st_hidden(s, side, cut->frame, cut->ts);
 				fd->hidden_open = true;
-				fd->hidden_frame = fd->snap_frame;
+				fd->hidden_frame = cut->frame;
 			}
 			sbuf_consume(b, o);
 			lose_sync(s, side);
@@ -901,6 +899,50 @@ static bool hunt_sync(struct iws_stream *s, int side, bool final)
 	return false;
 }
 
+/* Framing found again at buffer offset o, a segment's start (docs/semantics.md:
+ * stacks that align FPDUs with segments start every segment with one). */
+static void found_at_segment(struct iws_stream *s, int side, uint32_t o)
+{
+	struct fr_dir *fd = &s->d[side];
+	fd->sliced_chain = 0;
+	skip(s, side, o, IWS_SPAN_AFTER_GAP);
+	fd->hunted = 0;
+	fd->c.resyncs++;
+	fd->c.segment_resyncs++;
+	/* Whatever came before (a header the slice cut, the capture start)
+	 * was missed. */
+	found_after_loss(s, side);
+	fd->gap_before = true;
+	fd->lost_reported = false;
+	fd->hidden_open = false;
+	fd->ever_framed = true;
+	fd->mode = FR_FPDU;
+	st_event(s, IWS_SEV_FRAMING_FOUND, side, fd->buf.seq, 0, 0);
+}
+
+/* Framing was lost at an FPDU header a snapshot length cut: the segments
+ * already in the buffer after it start with FPDU headers too (the links of
+ * a chain that found the framing, a super-segment's successors): the first
+ * whose header was captured and is valid is where framing goes on. */
+static bool resync_in_buffer(struct iws_stream *s, int side)
+{
+	struct fr_dir *fd = &s->d[side];
+	const struct sbuf *b = &fd->buf;
+	if (!fd->p_known || fd->p.markers || !fd->hidden_open)
+		return false;
+	for (uint32_t i = 1; i < b->nmarks; i++) {
+		if (b->marks[i].frame == b->marks[i - 1].frame)
+			continue;  /* the same segment */
+		uint32_t o = b->marks[i].off, w;
+		uint32_t cap = sbuf_first_hole(b, o, b->len - o);
+		if (cap && iws_sync_header_ok(b->data + o, cap, b->seq + o, &fd->p, &w)) {
+			found_at_segment(s, side, o);
+			return true;
+		}
+	}
+	return false;
+}
+
 static bool hunt(struct iws_stream *s, int side, bool final)
 {
 	struct fr_dir *fd = &s->d[side];
@@ -917,6 +959,8 @@ static bool hunt(struct iws_stream *s, int side, bool final)
 			give_up(s, side);
 		return false;
 	}
+	if (resync_in_buffer(s, side))
+		return true;
 	return hunt_sync(s, side, final);
 }
 
@@ -1141,8 +1185,8 @@ static uint32_t mpa_frame_rest(const struct iws_stream *s, int side)
 	return k + total - b->len;
 }
 
-/* FPDUs that fill consecutive sliced segments exactly, needed to find the
- * framing of a capture that starts mid-stream (like sync's chain). */
+/* Links of a chain of sliced segments that start with an FPDU header, needed
+ * to find the framing of a capture that starts mid-stream (like sync's chain). */
 #define SLICED_CHAIN 3u
 
 /*
@@ -1151,13 +1195,19 @@ static uint32_t mpa_frame_rest(const struct iws_stream *s, int side)
  * a direction hunts for FPDU boundaries, a valid FPDU header at the start
  * of the segment is taken as a boundary: stacks that slice their stream
  * into FPDUs aligned with TCP segments (RFC 5044 §8: siw and the hardware
- * RNICs do) start every segment with one.
- * - framing known (it was lost at a header the slice cut): an FPDU that
- *   ends within the segment is enough;
- * - framing not known (the capture starts mid-stream): SLICED_CHAIN
- *   consecutive segments each filled exactly by one FPDU (markers off, as
- *   sync's chain would want), kept in the buffer with their cut octets as
- *   holes until the chain is long enough.
+ * RNICs do) start every segment with one. The patterns real senders use:
+ * one FPDU that fills the segment; an FPDU and its CRC in two segments
+ * (siw: 1444 octets, then 4); an FPDU over several segments (siw with GSO);
+ * several FPDUs in one segment (packed Read Requests, TSO super-segments).
+ * - framing known (it was lost at a header the slice cut): an FPDU at the
+ *   segment's start is enough;
+ * - framing not known (the capture starts mid-stream): SLICED_CHAIN links,
+ *   each an FPDU header at a segment's start (markers off, as sync's chain
+ *   would want) where the previous link ends - the end of its FPDU when
+ *   that reaches past its segment (the segments between are its octets),
+ *   else the end of its segment (the FPDUs after the first are hidden) -
+ *   kept in the buffer with their cut octets as holes until the chain is
+ *   long enough.
  * Returns 1 if framing is found, 0 if the segment was kept as a candidate
  * (its hole is in the buffer), -1 if it is no candidate.
  */
@@ -1172,28 +1222,40 @@ static int resync_at_segment(struct iws_stream *s, int side, uint32_t n)
 		return -1;
 	const struct smark *m = &b->marks[b->nmarks - 1];
 	uint32_t o = m->off, w;
+	uint32_t at = b->seq + o, seg_len = b->len - o + n;
 	struct iws_mpa_dir guess = fd->p;
 	if (!fd->p_known) {
 		memset(&guess, 0, sizeof(guess));
 		guess.crc = fd->hint.crc == IWS_YES;
 	}
-	if (m->frame != s->cur_frame || o >= b->len || sbuf_first_hole(b, o, b->len - o) < b->len - o ||
-	    !iws_sync_header_ok(b->data + o, b->len - o, b->seq + o, &guess, &w) ||
-	    w > b->len - o + n || (!fd->p_known && w != b->len - o + n)) {
+	if (m->frame != s->cur_frame || o >= b->len || sbuf_first_hole(b, o, b->len - o) < b->len - o) {
+		fd->sliced_chain = 0;
+		return -1;
+	}
+	if (!fd->p_known && fd->sliced_chain && (int32_t)(at - fd->sliced_next) < 0) {
+		/* octets of the last link's FPDU (it spans segments): keep them,
+		 * if it ends where a segment does */
+		if ((int32_t)(at + seg_len - fd->sliced_next) > 0 || !buf_add_hole(s, fd, n, true)) {
+			fd->sliced_chain = 0;
+			return -1;
+		}
+		return 0;
+	}
+	if (!iws_sync_header_ok(b->data + o, b->len - o, at, &guess, &w)) {
 		fd->sliced_chain = 0;
 		return -1;
 	}
 	if (!fd->p_known) {
 		/* a chain goes on only from the end of the previous link */
-		if (!fd->sliced_chain || b->seq + o != fd->sliced_next) {
+		if (!fd->sliced_chain || at != fd->sliced_next) {
 			skip(s, side, o, IWS_SPAN_PRESYNC);  /* (consumes them) */
 			o = 0;
 			fd->sliced_chain = 0;
 		}
 		fd->sliced_chain++;
-		fd->sliced_next = b->seq + b->len + n;
+		fd->sliced_next = at + (w > seg_len ? w : seg_len);
 		if (fd->sliced_chain < SLICED_CHAIN) {
-			if (!buf_add_hole(s, fd, n)) {
+			if (!buf_add_hole(s, fd, n, true)) {
 				fd->sliced_chain = 0;
 				return -1;
 			}
@@ -1206,32 +1268,19 @@ static int resync_at_segment(struct iws_stream *s, int side, uint32_t n)
 		/* the chain starts at the buffer's start */
 		o = 0;
 	}
-	fd->sliced_chain = 0;
-	skip(s, side, o, IWS_SPAN_AFTER_GAP);
-	fd->hunted = 0;
-	fd->c.resyncs++;
-	fd->c.segment_resyncs++;
-	/* Whatever came before (a header the slice cut, the capture start)
-	 * was missed. */
-	found_after_loss(s, side);
-	fd->gap_before = true;
-	fd->lost_reported = false;
-	fd->hidden_open = false;
-	fd->ever_framed = true;
-	fd->mode = FR_FPDU;
-	st_event(s, IWS_SEV_FRAMING_FOUND, side, b->seq, 0, 0);
+	found_at_segment(s, side, o);
 	return 1;
 }
 
 /* The first k of the hole's *n octets belong to a frame whose length is
  * known: kept in the buffer as a hole. False if a memory limit dropped them
  * all (the whole hole). */
-static bool hole_in_frame(struct iws_stream *s, int side, uint32_t k, uint32_t *n)
+static bool hole_in_frame(struct iws_stream *s, int side, uint32_t k, uint32_t *n, bool snap)
 {
 	struct fr_dir *fd = &s->d[side];
 	if (k > *n)
 		k = *n;
-	if (!buf_add_hole(s, fd, k)) {
+	if (!buf_add_hole(s, fd, k, snap)) {
 		fd->c.buf_limit_hits++;
 		drop_all(s, side, *n, 0, IWS_SPAN_LIMIT);
 		return false;
@@ -1255,23 +1304,19 @@ void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n, bool snap
 		/* The hole lies inside an MPA Request or Reply whose header was
 		 * captured (a snapshot length cut its private data): the frame is
 		 * known all the same. */
-		if (!hole_in_frame(s, side, k, &n))
+		if (!hole_in_frame(s, side, k, &n, snap))
 			return;
 		process(s, side, false);
 		if (!n)
 			return;
 	}
-	if (snap) {
-		fd->snap_from = seq;
-		fd->snap_to = seq + n;
-		fd->snap_frame = s->cur_frame;
-		fd->snap_ts = s->cur_ts;
-	}
 	int rs = snap ? resync_at_segment(s, side, n) : -1;
 	if (rs == 0)
 		return;  /* kept: a link of a chain being checked */
 	if (rs == 1) {
-		frame_buffer(s, side);
+		/* (framing may be lost again at a header the slice cut in one
+		 * link, and found at the next link's start) */
+		process(s, side, false);
 	} else if (snap && fd->mode == FR_HUNT && fd->hidden_open && s->cur_frame != fd->hidden_frame) {
 		/* another segment whose FPDUs cannot be seen: which span the
 		 * responses answer is no longer known */
@@ -1281,7 +1326,7 @@ void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n, bool snap
 	if (fd->mode == FR_FPDU && fd->buf.len && fd->need) {
 		/* The hole lies inside an FPDU whose length is known: keep framing. */
 		k = fd->need - fd->buf.len;
-		if (!hole_in_frame(s, side, k, &n))
+		if (!hole_in_frame(s, side, k, &n, snap))
 			return;
 		frame_buffer(s, side);
 	}
@@ -1312,7 +1357,7 @@ void fr_end(struct iws_stream *s, int side)
 		 * snapshot length cut, or a hole the peer acknowledged). */
 		fd->c.partial_at_end++;
 		fd->ending = true;
-		if (buf_add_hole(s, fd, fd->need - fd->buf.len))
+		if (buf_add_hole(s, fd, fd->need - fd->buf.len, false))
 			frame_buffer(s, side);
 		else
 			fd->c.buf_limit_hits++;

@@ -105,14 +105,15 @@ bool sbuf_append(struct sbuf *b, uint32_t seq, const uint8_t *p, uint32_t n, uin
 	return true;
 }
 
-bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n)
+bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n, bool snap)
 {
 	if (!n)
 		return true;
 	if (!reserve(b, n))
 		return false;
 	start(b, seq);
-	if (b->nholes && b->holes[b->nholes - 1].off + b->holes[b->nholes - 1].len == b->len) {
+	if (b->nholes && b->holes[b->nholes - 1].off + b->holes[b->nholes - 1].len == b->len &&
+	    b->holes[b->nholes - 1].snap == snap) {
 		b->holes[b->nholes - 1].len += n;
 	} else {
 		if (b->nholes == b->capholes) {
@@ -123,7 +124,7 @@ bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n)
 			b->holes = h;
 			b->capholes = cap;
 		}
-		b->holes[b->nholes++] = (struct shole){ b->len, n };
+		b->holes[b->nholes++] = (struct shole){ b->len, n, snap };
 	}
 	memset(b->data + b->len, 0, n);
 	b->len += n;
@@ -234,4 +235,14 @@ uint32_t sbuf_first_hole(const struct sbuf *b, uint32_t off, uint32_t w)
 		return h->off > off ? h->off - off : 0;
 	}
 	return w;
+}
+
+bool sbuf_snap_hole(const struct sbuf *b, uint32_t off)
+{
+	for (uint32_t i = 0; i < b->nholes; i++) {
+		const struct shole *h = &b->holes[i];
+		if (h->off <= off && off < h->off + h->len)
+			return h->snap;
+	}
+	return false;
 }

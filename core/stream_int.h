@@ -107,10 +107,6 @@ struct fr_dir {
 				     * point: still to be checked on a longer one */
 	uint8_t nogrid_hunts;       /* hunts in a row that found no marker grid (framing.c) */
 	bool ending;                /* fr_end: the FPDU reported was cut by the end */
-	/* the last snapshot length cut (fr_hole): where, and which frame's */
-	uint32_t snap_from, snap_to;
-	uint64_t snap_frame;
-	int64_t snap_ts;
 	bool hidden_open;           /* a hidden span was reported, framing not found since */
 	uint64_t hidden_frame;      /* ... the frame that carried it */
 	uint32_t sliced_chain;      /* sliced segments filled exactly by one FPDU so far */
