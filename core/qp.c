@@ -37,7 +37,7 @@ static bool ack_known(struct iws_tracker *t, struct node *n)
 		return false;
 	const struct ack_rec *e = NULL;
 	for (uint32_t i = 0; i < a->n && !e; i++) {
-		const struct ack_rec *x = &a->r[(a->head + i) % ACK_RING];
+		const struct ack_rec *x = &a->r[(a->head + i) & (a->cap - 1)];
 		if (sdiff(x->ack, n->ack_seq) >= 0)
 			e = x;
 	}
@@ -473,6 +473,8 @@ void iws_tracker_free(struct iws_tracker *t)
 		}
 	if (t->shared_used)
 		*t->shared_used -= t->own_shared;
+	free(t->acks[0].r);
+	free(t->acks[1].r);
 	free(t);
 }
 
@@ -579,6 +581,19 @@ void iws_tracker_finish(struct iws_tracker *t, uint32_t flag)
 		}
 }
 
+void iws_tracker_acks_settled(struct iws_tracker *t, uint8_t dir, uint32_t seq)
+{
+	if (dir > 1)
+		return;
+	struct ack_ring *a = &t->acks[dir];
+	/* no FPDU of dir before seq is to come: an acknowledgement up to it
+	 * is no operation's first any more (the newest is kept: the highest) */
+	while (a->n > 1 && sdiff(a->r[a->head].ack, seq) <= 0) {
+		a->head = (a->head + 1) & (a->cap - 1);
+		a->n--;
+	}
+}
+
 void iws_tracker_acks_forgotten(struct iws_tracker *t, uint8_t dir, uint32_t ack)
 {
 	if (dir > 1)
@@ -600,13 +615,31 @@ void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t 
 		return;  /* nothing new acknowledged */
 	a->any = true;
 	a->hi = ack;
-	if (a->n == ACK_RING) {
-		a->evicted = true;
-		a->evicted_hi = a->r[a->head].ack;
-		a->head = (a->head + 1) % ACK_RING;
-		a->n--;
+	if (a->n == a->cap && a->cap < ACK_HIST_MAX) {
+		/* grow, the oldest first */
+		uint32_t cap = a->cap ? 2 * a->cap : 16;
+		struct ack_rec *r = malloc(cap * sizeof(*r));
+		if (r) {
+			for (uint32_t i = 0; i < a->n; i++)
+				r[i] = a->r[(a->head + i) & (a->cap - 1)];
+			free(a->r);
+			a->r = r;
+			a->cap = cap;
+			a->head = 0;
+		}
 	}
-	a->r[(a->head + a->n++) % ACK_RING] = (struct ack_rec){ ack, frame, ts, with_data };
+	if (!a->cap) {
+		a->evicted = true;  /* no memory: this one is not kept */
+		a->evicted_hi = ack;
+	} else {
+		if (a->n == a->cap) {
+			a->evicted = true;
+			a->evicted_hi = a->r[a->head].ack;
+			a->head = (a->head + 1) & (a->cap - 1);
+			a->n--;
+		}
+		a->r[(a->head + a->n++) & (a->cap - 1)] = (struct ack_rec){ ack, frame, ts, with_data };
+	}
 	/* Operations complete in the order of their octets: the ones waiting
 	 * first are covered first. */
 	struct list *w = &t->waiting[dir];

@@ -31,9 +31,12 @@
 /* Complete operations waiting for the ACK of their last FPDU, per
  * direction: past it the oldest is reported without (ack_wait_forced). */
 #define DEFAULT_ACK_WAIT 4096u
-/* Recent acknowledgements kept per direction, to find the first that
- * covered an operation completed after it was read (FPDUs held for order). */
-#define ACK_RING 16u
+/* Acknowledgements kept per direction, to find the first that covered an
+ * operation completed after it was read (FPDUs held for order, or framed
+ * only once a direction's framing was found): those that may still cover
+ * an FPDU to come (iws_tracker_acks_settled lets the others go), at most
+ * this many. */
+#define ACK_HIST_MAX 1024u
 /* STag/TO of responses whose request was not found, remembered per
  * requester direction (qp_match.c). */
 #define SEEN_MAX 16u
@@ -91,10 +94,10 @@ struct ack_rec {
 struct ack_ring {
 	bool any;
 	uint32_t hi;                        /* the highest so far */
-	uint32_t head, n;
+	uint32_t head, n, cap;              /* r: cap entries (a power of two), n used */
 	bool evicted;                       /* older acknowledgements were let go: */
 	uint32_t evicted_hi;                /* the newest of them */
-	struct ack_rec r[ACK_RING];
+	struct ack_rec *r;
 };
 
 struct iws_tracker {

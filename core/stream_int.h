@@ -117,17 +117,29 @@ struct fr_dir {
 	uint32_t last_ack;          /* this side's last acknowledgement number ... */
 	uint32_t last_win;          /* ... and window */
 	uint32_t dupacks;           /* duplicate ACKs in a row for last_ack */
-	/* the highest acknowledgement so far, for a tracker created later */
-	bool have_hi_ack, hi_ack_data, have_prev_hi_ack;
-	uint32_t hi_ack, prev_hi_ack;   /* the highest ACK of the peer, the one before it */
-	uint64_t hi_ack_frame;
-	int64_t hi_ack_ts;
+	/* this side's acknowledgements of the peer's octets that may still
+	 * cover an FPDU to come, oldest first, for a tracker created later
+	 * (docs/semantics.md: ack_ns kept whenever the covering ACK was
+	 * captured); at most ACKS_EARLY_MAX */
+	bool have_hi_ack;
+	uint32_t hi_ack;            /* the highest so far */
+	struct early_ack {
+		uint32_t ack;
+		uint64_t frame;
+		int64_t ts;
+		bool with_data;
+	} *early;
+	uint32_t nearly, capearly;
+	bool early_lost;            /* older ones were let go (the limit) ... */
+	uint32_t early_lost_hi;     /* ... the newest of them */
 	bool have_hi;
 	uint32_t hi_seq;            /* the highest sequence number this side sent, + 1 */
 	struct iws_stream_counts c;
 	struct reasm_dir r;         /* TCP */
 	struct tcp_watch w;         /* TCP as this side sends (tcp_watch.c) */
 };
+
+#define ACKS_EARLY_MAX 1024u
 
 /* ---- the connection ---- */
 

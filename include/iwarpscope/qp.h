@@ -223,6 +223,10 @@ void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t 
 		     bool with_data);
 void iws_tracker_resent(struct iws_tracker *t, uint8_t dir, uint32_t seq, uint32_t len);
 void iws_tracker_closed(struct iws_tracker *t, uint8_t dir, uint64_t frame);
+/* No FPDU of dir before sequence number seq will be given any more: the
+ * acknowledgements kept to find an operation's first covering one that
+ * cannot be that let go (memory stays bounded by what is still to come). */
+void iws_tracker_acks_settled(struct iws_tracker *t, uint8_t dir, uint32_t seq);
 /* ACKs of dir's octets up to ack were seen but not given to the tracker
  * (before it existed): an operation whose last octet they covered has no
  * known first ACK (ack_ns unknown rather than a later ACK's). */
