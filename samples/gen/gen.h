@@ -161,6 +161,9 @@ struct dir {
 	uint16_t mss;		/* max TCP payload per segment */
 	enum seg_mode mode;
 	uint32_t ddp_max;	/* max DDP payload per segment (SEG_STREAM/SUPER) */
+	uint32_t aligned_ddp;	/* SEG_ALIGNED: DDP payload per FPDU, not from the MSS (0: from
+				 * it): an FPDU longer than a segment goes on in the next ones
+				 * (siw: 1444 + 4 octets; with GSO, several segments) */
 	uint32_t super_max;
 	/* receive side (the peer receiving this direction) */
 	uint64_t rcv_nxt;
@@ -194,6 +197,7 @@ struct conn_cfg {
 	enum seg_mode mode[2];
 	uint32_t ddp_max[2];
 	uint32_t super_max[2];
+	uint32_t aligned_ddp[2];
 	uint16_t mss;		/* 0: derive from MTU 1500 */
 	/* MPA */
 	int rev;		/* 1 or 2 */

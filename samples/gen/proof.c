@@ -341,29 +341,40 @@ void prove_responses(struct gen *g, struct truth *t, const uint32_t *(*fc)[2])
 		int c = f->conn, d = f->dir;
 		struct queue *rq = &p.q[c][d];
 		/* The FPDUs of this direction not visible since the previous
-		 * visible one: one sliced frame hid them, or they were lost. */
+		 * visible one: those of one sliced frame are a hidden span of
+		 * that frame; any more (of other frames, or lost) an unknown
+		 * number, as the decoder sees them. */
 		uint32_t hid = 0;
-		int gone = 0, any = 0;
+		int any = 0, more = 0;
 		for (size_t j = started[c][d] ? prev[c][d] : 0; j < fi; j++) {
 			const struct fpdu_rec *y = &g->fpdus[j];
 			if (y->conn != c || y->dir != d || y->listed)
 				continue;
+			uint32_t fr = frame_of(t, c, d, y->off);
+			if (!any)
+				hid = fr;
+			else if (fr != hid)
+				more = 1;
 			any = 1;
-			uint32_t fr = fc[c][d][y->off] ? frame_of(t, c, d, y->off) : 0;
-			if (!fr || (hid && fr != hid))
-				gone = 1;
-			hid = fr;
 		}
 		if (!started[c][d]) {
 			/* the capture started after this direction's first FPDU */
 			const struct conn *cn = g->conns[c];
 			uint64_t start = cn->d[d].seqstart;
-			if (f->off != start || !all_in(g, c, d, start, f->off + 1 - start, fc))
-				gone = any = 1;
+			if (f->off != start || !all_in(g, c, d, start, f->off + 1 - start, fc)) {
+				hid = 0;
+				any = 1;
+			}
 			started[c][d] = 1;
 		}
 		if (any)
-			lost(&p, c, d, gone ? 0 : hid);
+			lost(&p, c, d, hid);
+		if (any && hid && more) {
+			/* (octets of frames not known hidden too: an unknown
+			 * number more, not the span's own loss of framing) */
+			rq->hidden_just = 0;
+			lost(&p, c, d, 0);
+		}
 		prev[c][d] = fi + 1;
 		rq->hidden_just = 0;
 

@@ -14,6 +14,8 @@ static uint32_t payload_max(const struct conn *c, int dir, uint32_t hdrlen)
 	const struct dir *d = &c->d[dir];
 	uint32_t m;
 
+	if (d->mode == SEG_ALIGNED && d->aligned_ddp)
+		return d->aligned_ddp;
 	if (d->mode == SEG_ALIGNED) {
 		uint32_t u = mpa_max_ulpdu(c, dir);
 

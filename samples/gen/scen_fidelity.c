@@ -69,3 +69,101 @@ void scen_midstream_read_storm(struct gen *g)
 	}
 	s_close(g, c, I2R, t + 30 * US);
 }
+
+/*
+ * siw's segment patterns, captured mid-stream by a mirror port that slices
+ * every frame to 96 octets: no lengths to chain, framing must be found from
+ * the segments alone. The responder (siw) sends each FPDU aligned with TCP
+ * segments but 4 octets longer than one: 1444 octets, then a 4-octet
+ * segment with the CRC field; the requester packs its Read Requests several
+ * to a segment.
+ */
+void scen_sliced_siw_midstream(struct gen *g)
+{
+	struct conn_cfg k = cfg_default(4);
+	struct conn *c;
+	uint64_t t = T_BASE;
+	int ops[8];
+
+	g->description = "siw's segment patterns captured mid-stream and sliced to 96 octets, "
+			 "TCP timestamps on (30 payload octets captured per frame). r2i: every FPDU "
+			 "1448 octets, sent as a 1444-octet segment and a 4-octet one (its CRC "
+			 "field), Read Responses, Writes and Sends alike; i2r: Read Requests packed "
+			 "8 to a segment, Sends. Three rounds of 8 Reads of 8 kB (one sink STag and "
+			 "TO), a 16 kB Write and Sends; the capture starts after the first. Framing "
+			 "is found from the segment starts (FPDU headers where the previous FPDU "
+			 "ends), every FPDU whose header was captured is decoded.";
+	k.tcp_ts = 1;
+	k.mss = 1444 + 12;
+	k.mode[R2I] = SEG_ALIGNED;
+	k.aligned_ddp[R2I] = 1428;
+	k.mode[I2R] = SEG_STREAM;
+	k.ddp_max[I2R] = 1400;
+	k.ird = k.ord = 64;
+	c = conn_new(g, &k);
+	t = s_open(g, c, t);
+	for (int round = 0; round < 3; round++) {
+		if (round == 1)
+			g->capture_start = t;
+		for (int i = 0; i < 8; i++)
+			ops[i] = rd_read_req(g, c, I2R, 0x4c0100, 0x00007f5500000000ull, 8192, 0x4d0200,
+					     0x00007f6600000000ull);
+		t = flush_settle(g, c, I2R, t + 20 * US);
+		t += c->cfg.rtt / 2 + s_proc(g);
+		for (int i = 0; i < 8; i++)
+			rd_read_resp(g, c, ops[i]);
+		t = flush_settle(g, c, R2I, t);
+		t = s_write(g, c, R2I, 16384, t + 20 * US);
+		t = s_send(g, c, R2I, OP_SEND, 3000, t + 20 * US);
+		t = s_send(g, c, I2R, OP_SEND, 64, t + 20 * US);
+	}
+	s_close(g, c, I2R, t + 30 * US);
+	g->snaplen = 96;
+}
+
+/*
+ * Segments unlike FPDUs, captured mid-stream and sliced: the responder's
+ * FPDUs are longer than a segment (siw with GSO: each starts a segment and
+ * goes on over six more), the requester's segments are TSO super-segments
+ * of up to 16000 octets holding several FPDUs each.
+ */
+void scen_sliced_gso_tso(struct gen *g)
+{
+	struct conn_cfg k = cfg_default(4);
+	struct conn *c;
+	uint64_t t = T_BASE;
+
+	g->description = "FPDUs longer than a segment and TSO super-segments, captured mid-stream "
+			 "and sliced to 96 octets (42 payload octets captured per frame). r2i: "
+			 "FPDUs of 8984 octets, each starting a segment and spanning 7 (siw with "
+			 "GSO): Read Responses of 32 kB Reads, 24 kB Writes, Sends; i2r: "
+			 "super-segments of up to 16000 octets packing FPDUs of 1400-octet DDP "
+			 "segments: 48 kB Writes, Read Requests, Sends. The capture starts after "
+			 "the first round, with three small Sends i2r (one FPDU to a segment). "
+			 "Framing is found where FPDUs start segments; the FPDUs a super-segment "
+			 "holds after its first are hidden by the slice, and the segments after "
+			 "the first of a Write start inside an FPDU.";
+	k.mode[R2I] = SEG_ALIGNED;
+	k.aligned_ddp[R2I] = 8960;
+	k.mode[I2R] = SEG_SUPER;
+	k.ddp_max[I2R] = 1400;
+	k.super_max[I2R] = 16000;
+	k.ird = k.ord = 64;
+	c = conn_new(g, &k);
+	t = s_open(g, c, t);
+	for (int round = 0; round < 3; round++) {
+		if (round == 1)
+			g->capture_start = t;
+		/* small Sends, one FPDU to a segment: where framing is found (a
+		 * super-segment's octets after its first FPDU start no FPDU) */
+		for (int i = 0; i < 3; i++)
+			t = s_send(g, c, I2R, OP_SEND, 100, t + 20 * US);
+		t = s_write(g, c, I2R, 49152, t + 20 * US);
+		t = s_read(g, c, I2R, 32768, t + 20 * US);
+		t = s_write(g, c, R2I, 24576, t + 20 * US);
+		t = s_send(g, c, R2I, OP_SEND, 2000, t + 20 * US);
+		t = s_send(g, c, I2R, OP_SEND, 3000, t + 20 * US);
+	}
+	s_close(g, c, I2R, t + 30 * US);
+	g->snaplen = 96;
+}

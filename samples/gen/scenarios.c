@@ -52,6 +52,10 @@ const struct scenario scenarios[] = {
 	  "RST with Reads outstanding, Writes and a Send after it" },
 	{ "midstream-read-storm", 38, 1, scen_midstream_read_storm,
 	  "capture starts inside a Read storm with one reused sink STag/TO" },
+	{ "sliced-siw-midstream", 39, 1, scen_sliced_siw_midstream,
+	  "siw's 1444+4 FPDUs and packed Read Requests, mid-stream, snaplen 96" },
+	{ "sliced-gso-tso", 40, 1, scen_sliced_gso_tso,
+	  "FPDUs longer than a segment and TSO super-segments, mid-stream, snaplen 96" },
 	{ "bench", 99, 0, NULL, "large stream for benchmarks (--size BYTES)" },
 	/* the interop doctor's rules, not committed (tests/doctor makes them) */
 #define DOCTOR_ROW(name, seed, fn, what) { name, seed, 0, scen_doctor, "doctor: " what },

@@ -67,5 +67,7 @@ void scen_doctor(struct gen *g);
 void scen_doctor_all(struct gen *g);
 /* scen_fidelity.c */
 void scen_midstream_read_storm(struct gen *g);
+void scen_sliced_siw_midstream(struct gen *g);
+void scen_sliced_gso_tso(struct gen *g);
 
 #endif

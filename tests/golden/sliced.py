@@ -118,13 +118,12 @@ def main(argv):
                           (name_at, key(o)))
     print("%d real captures x 2 slices equal to the full capture; %d sliced operations checked"
           % (n_same, n_ops))
-    # Mid-stream and sliced, nothing chains FPDUs by their lengths: a
-    # direction whose segments hold several FPDUs each is found later or
-    # not at all (docs/semantics.md). Most of what the unsliced capture
-    # completes must be found all the same.
+    # Mid-stream and sliced, nothing chains FPDUs by their lengths: framing
+    # is found from the segments' starts (docs/semantics.md, issue 22 item
+    # 3): at least 95 % of what the unsliced capture completes.
     print("mid-stream at 96: %d of the %d operations complete unsliced are complete sliced"
           % (mid_sliced, mid_full))
-    check(mid_sliced * 10 >= mid_full * 9, "mid-stream sliced captures: only %d of %d operations "
+    check(mid_sliced * 100 >= mid_full * 95, "mid-stream sliced captures: only %d of %d operations "
           "complete" % (mid_sliced, mid_full))
     return verdict()
 

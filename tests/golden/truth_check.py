@@ -148,7 +148,8 @@ def check_teardown(ck, truth, stats, ops):
         for t in q.get("teardown") or []:
             ids = [index.get((c["qp"], i), "id %d" % i) for i in t["outstanding_ids"]]
             got.append((t["kind"], t["from"], t["frame"], t["ns"], t["outstanding"],
-                        sorted(ids, key=str)))
+                        sorted(ids, key=lambda v: (isinstance(v, str), v if isinstance(v, int) else 0,
+                                                   str(v)))))
         got.sort(key=lambda x: (x[2], ["fin", "rst", "terminate"].index(x[0])))
         ck.eq("conn.teardown", "qp %d teardown (kind, from, frame, ns, outstanding, ops)"
               % c["qp"], got, want)
