@@ -526,6 +526,49 @@ static void enqueue(struct iws_tracker *t, struct node *n, const struct iws_seg 
 	count_outstanding(t, n, d, note);
 }
 
+static uint32_t bswap32(uint32_t v)
+{
+	return v >> 24 | (v >> 8 & 0xff00) | (v << 8 & 0xff0000) | v << 24;
+}
+
+static uint64_t bswap64(uint64_t v)
+{
+	return (uint64_t)bswap32((uint32_t)v) << 32 | bswap32((uint32_t)(v >> 32));
+}
+
+/* A Read Request decoded in network order from a sender that writes its
+ * fields least significant octet first: what it meant. */
+static void read_req_swap(struct node *n)
+{
+	n->op.stag = bswap32(n->op.stag);
+	n->op.to = bswap64(n->op.to);
+	n->expect_to = n->op.to;
+	if (n->op.has_read_size)
+		n->op.read_size = bswap32(n->op.read_size);
+	if (n->op.has_src) {
+		n->op.src_stag = bswap32(n->op.src_stag);
+		n->op.src_to = bswap64(n->op.src_to);
+	}
+}
+
+/* The response that answers captured Read n carries its sink STag and TO
+ * byte-swapped: the requester writes Read Request fields little-endian (as
+ * an early software stack did, like its FPDUPTR). From now on its requests
+ * are read so, those waiting too. */
+static bool read_req_le(struct iws_tracker *t, uint8_t d, struct node *n, uint32_t stag, uint64_t to)
+{
+	if (t->counts.rdmap_dev[d] & IWS_RDMAP_DEV_READ_REQ_LE || n->sink_unknown || n->from_hidden ||
+	    bswap32(n->op.stag) != stag || bswap64(n->op.to) != to || (n->op.stag == stag && n->op.to == to))
+		return false;
+	t->counts.rdmap_dev[d] |= IWS_RDMAP_DEV_READ_REQ_LE;
+	read_req_swap(n);
+	uint32_t k = 0;
+	for (struct node *x = t->requests[d].head; x && k < SEARCH_MAX; x = x->next, k++)
+		if (x->kind == K_READ && !x->sink_unknown && !x->from_hidden)
+			read_req_swap(x);
+	return true;
+}
+
 void trk_read_req(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)
 {
 	const struct iws_msg *m = s->msg;
@@ -550,6 +593,8 @@ void trk_read_req(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg
 	n->op.src_stag = n->op.has_src ? rr->src_stag : 0;
 	n->op.src_to = n->op.has_src ? rr->src_to : 0;
 	n->expect_to = rr->sink_to;
+	if ((t->counts.rdmap_dev[s->dir] & IWS_RDMAP_DEV_READ_REQ_LE) && !n->sink_unknown)
+		read_req_swap(n);
 	n->req_done_ts = s->ts_ns;
 	trk_add_segment(t, n, s, 0, note);
 	enqueue(t, n, s, note);
@@ -651,7 +696,8 @@ void trk_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_se
 				n->op.stag = h->stag;
 				n->op.to = h->to;
 				n->expect_to = h->to;
-			} else if (n->op.stag != h->stag || n->expect_to != h->to) {
+			} else if ((n->op.stag != h->stag || n->expect_to != h->to) &&
+				   !read_req_le(t, d, n, h->stag, h->to)) {
 				note->flags |= IWS_SEGF_STAG_MISMATCH;
 				t->counts.stag_mismatches++;
 				n->op.stag = h->stag;

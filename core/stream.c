@@ -756,6 +756,11 @@ uint32_t iws_stream_marker_deviation(const struct iws_stream *s, int side)
 	return s->d[side & 1].marker_dev;
 }
 
+uint32_t iws_stream_rdmap_deviation(const struct iws_stream *s, int side)
+{
+	return iws_stream_tracker_counts(s)->rdmap_dev[fr_dir_of(s, side & 1)];
+}
+
 uint64_t iws_stream_buffered(const struct iws_stream *s)
 {
 	uint64_t n = 0;

@@ -48,6 +48,10 @@ int iws_op_type_from_name(const char *name);
 /* A human title ("RDMA Write", "Atomic CmpSwap", ...). */
 const char *iws_op_type_title(enum iws_op_type t);
 
+/* A sender's deviations from RFC 5040's formats (iws_tracker_counts.rdmap_dev). */
+#define IWS_RDMAP_DEV_READ_REQ_LE 0x1 /* Read Request fields least significant octet first:
+				       * the Read Responses carry the byte-swapped sink STag/TO */
+
 /* Why an operation is not complete, or what is odd about it. */
 #define IWS_OPF_GAP            0x0001 /* data of it was never captured */
 #define IWS_OPF_STARTED_BEFORE 0x0002 /* it began before the capture (or a gap) */
@@ -182,6 +186,9 @@ struct iws_tracker_counts {
 	uint64_t evicted;
 	uint64_t hidden_requests;   /* Reads inferred from a span a snapshot length hid */
 	uint64_t responses_unknown; /* captured requests whose response could not be told */
+	/* how each direction's sender breaks RFC 5040's formats (IWS_RDMAP_DEV_*),
+	 * by IWS_DIR_*: detected from the responses, then used to match */
+	uint32_t rdmap_dev[2];
 	uint64_t crc_errors;
 	uint32_t inflight, max_inflight_seen;
 	uint32_t ack_waiting;       /* complete operations waiting for their covering ACK */

@@ -352,6 +352,9 @@ uint64_t iws_stream_request_frame(const struct iws_stream *s);
 uint64_t iws_stream_reply_frame(const struct iws_stream *s);
 /* IWS_MARKER_DEV_* found on side's markers (0: as RFC 5044 says). */
 uint32_t iws_stream_marker_deviation(const struct iws_stream *s, int side);
+/* IWS_RDMAP_DEV_* found on side's RDMAP messages (qp.h; 0: as RFC 5040 says):
+ * a sender that writes its Read Request fields little-endian. */
+uint32_t iws_stream_rdmap_deviation(const struct iws_stream *s, int side);
 
 /* Octets the engine holds (out of order, being framed or hunted through,
  * PDUs held for order); 0 once finished. */
