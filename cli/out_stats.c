@@ -180,6 +180,16 @@ static void qp_json(struct jsonw *j, const struct conn *c, const struct points *
 				jw_str(j, iws_marker_dev_name(bit));
 		jw_arr_end(j);
 	}
+	/* ... and RFC 5040's formats (Read Request byte order) */
+	for (int k = 0; k < 2; k++) {
+		uint32_t dev = iws_stream_rdmap_deviation(c->eng, k ? !is : is);
+		jw_key(j, k ? "rdmap_deviation_r2i" : "rdmap_deviation_i2r");
+		jw_arr(j);
+		for (uint32_t bit = 1; bit <= IWS_RDMAP_DEV_READ_REQ_LE; bit <<= 1)
+			if (dev & bit)
+				jw_str(j, iws_rdmap_dev_name(bit));
+		jw_arr_end(j);
+	}
 	/* IRD/ORD (RFC 6581 §5): the initiator's from the Request, the
 	 * responder's from the Reply. */
 	jw_kou64(j, "ird", req && req->has_enhanced, req ? req->ird : 0);

@@ -136,6 +136,11 @@ static void problems(FILE *f, const struct conn *c)
 			if (dev & bit)
 				fprintf(f, "  ! %s's sender breaks RFC 5044: %s\n",
 					side == conn_init_side(c) ? "i2r" : "r2i", iws_marker_dev_text(bit));
+		dev = iws_stream_rdmap_deviation(c->eng, side);
+		for (uint32_t bit = 1; bit <= IWS_RDMAP_DEV_READ_REQ_LE; bit <<= 1)
+			if (dev & bit)
+				fprintf(f, "  ! %s's sender breaks RFC 5040: %s\n",
+					side == conn_init_side(c) ? "i2r" : "r2i", iws_rdmap_dev_text(bit));
 	}
 	uint64_t und = CONN_SUM(c, undecodable), mk = CONN_SUM(c, marker_errors);
 	if (und || mk)
