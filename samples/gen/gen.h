@@ -198,6 +198,8 @@ struct conn_cfg {
 	uint32_t ddp_max[2];
 	uint32_t super_max[2];
 	uint32_t aligned_ddp[2];
+	int rdreq_le[2];	/* this sender writes Read Request fields least significant
+				 * octet first (a deviant stack, issue 22) */
 	uint16_t mss;		/* 0: derive from MTU 1500 */
 	/* MPA */
 	int rev;		/* 1 or 2 */

@@ -167,3 +167,40 @@ void scen_sliced_gso_tso(struct gen *g)
 	s_close(g, c, I2R, t + 30 * US);
 	g->snaplen = 96;
 }
+
+/*
+ * A sender that writes its Read Request fields least significant octet
+ * first (an early software stack did; the same stack wrote FPDUPTR so).
+ */
+void scen_read_req_le(struct gen *g)
+{
+	struct conn_cfg k = cfg_default(4);
+	struct conn *c;
+	uint64_t t = T_BASE;
+
+	g->description = "The initiator writes every Read Request field (sink STag and TO, size, "
+			 "source STag and TO) least significant octet first, as an early software "
+			 "iWARP stack did; its peer answers with the STags and TOs meant. 20 Reads of "
+			 "1 kB, one at a time and four outstanding at once, and Sends. The first "
+			 "response shows the byte order (its sink STag and TO are the request's "
+			 "swapped); every Read is then complete with the fields meant "
+			 "(rdmap_deviation_i2r: read_req_le).";
+	k.rdreq_le[I2R] = 1;
+	c = conn_new(g, &k);
+	t = s_open(g, c, t);
+	t = s_send(g, c, I2R, OP_SEND, 200, t + 30 * US);
+	for (int i = 0; i < 8; i++)
+		t = s_read(g, c, I2R, 1024, t + 20 * US);
+	for (int round = 0; round < 3; round++) {
+		int ops[4];
+		for (int i = 0; i < 4; i++)
+			ops[i] = post_read(g, c, I2R, 1024, 0);
+		t = flush_settle(g, c, I2R, t + 20 * US);
+		t += c->cfg.rtt / 2 + s_proc(g);
+		for (int i = 0; i < 4; i++)
+			rd_read_resp(g, c, ops[i]);
+		t = flush_settle(g, c, R2I, t);
+	}
+	t = s_send(g, c, R2I, OP_SEND, 300, t + 30 * US);
+	s_close(g, c, I2R, t + 30 * US);
+}

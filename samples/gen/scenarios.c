@@ -56,6 +56,8 @@ const struct scenario scenarios[] = {
 	  "siw's 1444+4 FPDUs and packed Read Requests, mid-stream, snaplen 96" },
 	{ "sliced-gso-tso", 40, 1, scen_sliced_gso_tso,
 	  "FPDUs longer than a segment and TSO super-segments, mid-stream, snaplen 96" },
+	{ "read-req-le", 41, 1, scen_read_req_le,
+	  "Read Request fields written little-endian by a deviant sender" },
 	{ "bench", 99, 0, NULL, "large stream for benchmarks (--size BYTES)" },
 	/* the interop doctor's rules, not committed (tests/doctor makes them) */
 #define DOCTOR_ROW(name, seed, fn, what) { name, seed, 0, scen_doctor, "doctor: " what },

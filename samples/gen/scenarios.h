@@ -69,5 +69,6 @@ void scen_doctor_all(struct gen *g);
 void scen_midstream_read_storm(struct gen *g);
 void scen_sliced_siw_midstream(struct gen *g);
 void scen_sliced_gso_tso(struct gen *g);
+void scen_read_req_le(struct gen *g);
 
 #endif

@@ -160,6 +160,12 @@ static void write_conn(FILE *f, const struct truth *t, const struct conn_out *x,
 	opt_u64(f, hs && c->d[I2R].full_op, dir_seq(&c->d[I2R], c->d[I2R].seqstart));
 	fputs(", \"seqstart_r2i\": ", f);
 	opt_u64(f, hs && c->d[R2I].full_op, dir_seq(&c->d[R2I], c->d[R2I].seqstart));
+	/* only for connections with a sender that writes Read Requests
+	 * little-endian (RFC 5040's formats broken) */
+	if (k->rdreq_le[I2R] || k->rdreq_le[R2I]) {
+		fprintf(f, ",\n     \"rdmap_deviation_i2r\": [%s], \"rdmap_deviation_r2i\": [%s]",
+			k->rdreq_le[I2R] ? "\"read_req_le\"" : "", k->rdreq_le[R2I] ? "\"read_req_le\"" : "");
+	}
 	/* only for connections with a sender that breaks the marker rules */
 	if (!k->reject && (k->mk_dev[I2R] || k->mk_dev[R2I])) {
 		fputs(",\n     \"marker_deviation_i2r\": ", f);

@@ -951,7 +951,10 @@ class Checker:
                 if req:
                     rh = req[0][2]
                     if len(rh) >= 18 + 16:
-                        sstag, sto, size = struct.unpack_from("!IQI", rh, 18)
+                        # a sender the truth says writes them least significant
+                        # octet first (rdmap_deviation: read_req_le)
+                        le = "read_req_le" in self.conn[o["qp"]].get("rdmap_deviation_" + req[0][1]["dir"], [])
+                        sstag, sto, size = struct.unpack_from("<IQI" if le else "!IQI", rh, 18)
                         if (o["stag"], o["to"]) != (sstag, sto):
                             self.err("op %d: read sink stag/to" % k)
                         if o["complete"] and size != bytes_:

@@ -173,6 +173,11 @@ def check_stats(ck, truth, stats):
         for ours, theirs in pairs:
             ck.eq("conn.mpa.%s" % theirs, "qp %d mpa %s" % (c["qp"], theirs), q.get(ours),
                   m.get(theirs))
+        # a sender that breaks RFC 5040's formats (issue 22 item 6): named, the
+        # others' lists empty
+        for d in ("i2r", "r2i"):
+            ck.eq("conn.rdmap_deviation", "qp %d rdmap_deviation_%s" % (c["qp"], d),
+                  q.get("rdmap_deviation_" + d), c.get("rdmap_deviation_" + d, []))
         want_gaps = sorted((g["dir"], g["seq"], g["len"]) for g in c.get("gaps", []))
         got_gaps = sorted((g["dir"], g["seq"], g["len"]) for g in q.get("gap_list", []))
         ck.eq("conn.gaps", "qp %d gaps (dir, seq, len)" % c["qp"], got_gaps, want_gaps)
