@@ -649,6 +649,7 @@ static bool mpa_frame(struct iws_stream *s, int side, const struct iws_mpa_frame
 			d->mode = FR_DEAD;
 			sbuf_free(&d->buf);
 			account(s, d);
+			st_no_fpdus(s, x);
 		}
 		return true;
 	}
@@ -810,6 +811,7 @@ static void give_up(struct iws_stream *s, int side)
 	fd->mode = FR_DEAD;
 	sbuf_free(&fd->buf);
 	account(s, fd);
+	st_no_fpdus(s, side);
 	st_event(s, IWS_SEV_NOT_IWARP, side, fd->pos, 0, 0);
 	if (s->st == IWS_SST_NONE && s->d[!side].mode == FR_DEAD)
 		s->st = IWS_SST_NOT_IWARP;

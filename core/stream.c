@@ -86,6 +86,8 @@ static bool pending_from(const struct iws_stream *s, int side, uint32_t *seq)
 static void early_ack(struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
 {
 	struct fr_dir *fd = &s->d[side];
+	if (s->d[!side].mode == FR_DEAD)
+		return;  /* no FPDU of the peer is to come (st_no_fpdus) */
 	uint32_t from;
 	if (pending_from(s, !side, &from)) {
 		uint32_t k = 0;
@@ -377,6 +379,13 @@ void st_pdu(struct iws_stream *s, struct iws_pdu *pdu)
 	q_push(&s->q[side], h);
 	if (!s->finishing)
 		release(s, false);
+}
+
+/* side was given up (not iWARP) or rejected: the peer's ACKs kept for its
+ * FPDUs to come cover none, they go (and their budget with them). */
+void st_no_fpdus(struct iws_stream *s, int side)
+{
+	early_free(s, &s->d[!side]);
 }
 
 void st_lost(struct iws_stream *s, int side)

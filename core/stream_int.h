@@ -217,6 +217,7 @@ void tw_acked(struct iws_stream *s, int side, const struct iws_tcp_seg *ack, con
 /* stream.c: what framing produces */
 void st_pdu(struct iws_stream *s, struct iws_pdu *pdu);
 void st_lost(struct iws_stream *s, int side);       /* the tracker must know of a loss */
+void st_no_fpdus(struct iws_stream *s, int side);   /* side carries no FPDU from now on */
 /* FPDUs of side that frame carried were hidden (a snapshot length cut their headers). */
 void st_hidden(struct iws_stream *s, int side, uint64_t frame, int64_t ts);
 void st_event(struct iws_stream *s, enum iws_stream_event_kind kind, int side, uint32_t seq,
