@@ -618,7 +618,9 @@ static bool mpa_frame(struct iws_stream *s, int side, const struct iws_mpa_frame
 		fd->hint.marker_base = seq_end;
 		fd->hint.crc = fr->crc ? IWS_YES : IWS_UNKNOWN;
 		fd->at_seqstart = true;
-		fd->mode = FR_WAIT;
+		fd->mode = fd->req_by_fpdus ? FR_HUNT : FR_WAIT;
+		fd->next_try = 0;
+		fd->req_pending = fd->req_by_fpdus = false;
 		return true;
 	}
 	/* Reply */
@@ -759,8 +761,92 @@ static void sync_opts(const struct iws_stream *s, int side, struct iws_sync_opts
 		o->markers = IWS_NO;
 }
 
-/* Look for an MPA key in the hunting buffer; true if the mode changed. */
-static bool hunt_key(struct iws_stream *s, int side)
+static void process(struct iws_stream *s, int side, bool final);
+
+/* Do FPDUs start right after the MPA frame at buffer offset k (full
+ * operation follows the handshake, RFC 5044 §7.1.2)? 1 yes (a chain of
+ * three, markers or not, CRC as the frame asks), 0 no, -1 not enough
+ * octets yet. */
+static int fpdus_follow(struct iws_stream *s, int side, const struct iws_mpa_frame *fr, uint32_t k,
+			bool final)
+{
+	const struct sbuf *b = &s->d[side].buf;
+	uint32_t e = k + fr->total_len;
+	if (e >= b->len)
+		return -1;
+	uint32_t avail = sbuf_first_hole(b, e, b->len - e);
+	int verdict = 0;
+	for (int mk = 0; mk < 2 && verdict < 1; mk++) {
+		struct iws_mpa_dir d;
+		memset(&d, 0, sizeof(d));
+		d.crc = fr->crc;
+		d.markers = mk;
+		d.marker_base = b->seq + e;   /* markers start at SeqStart (RFC 5044 §4.3) */
+		bool clean;
+		unsigned n = iws_sync_chain(b->data + e, avail, b->seq + e, &d, 3, &clean, NULL, NULL);
+		if (n >= 3 || (final && clean && n >= 1))
+			verdict = 1;  /* (at the end: a chain that runs to it) */
+		else if (clean && verdict == 0)
+			verdict = -1;
+	}
+	return verdict;
+}
+
+/* The MPA frame at buffer offset k is the first octet of a stream seen
+ * from its SYN, nothing missed before it: where the handshake is (RFC 5044
+ * §7.1), not a key found inside some other protocol's data. */
+static bool begins_stream(const struct fr_dir *fd, uint32_t k)
+{
+	return k == 0 && fd->at_syn && !fd->damaged && !fd->c.skipped_bytes;
+}
+
+/*
+ * An MPA key in a stream is believed to set up a connection (issue 24 item
+ * 11: a download of a capture file carries keys too) only with evidence:
+ * it begins its stream, or, found further in, a Request when FPDUs follow
+ * it or when the peer's Reply comes (then the pair is consistent: the
+ * Reply's revision is not above the Request's), a Reply when FPDUs follow
+ * it. 1 believed, 0 not (look further), -1 not decided yet (a Request waits
+ * for more octets or the Reply, hunting stops there).
+ */
+static int mpa_frame_believed(struct iws_stream *s, int side, const struct iws_mpa_frame *fr, uint32_t k,
+			      bool final)
+{
+	struct fr_dir *fd = &s->d[side];
+	if (s->st != IWS_SST_NONE)
+		return 1;  /* the Reply to a Request believed (mpa_frame checks it) */
+	if (begins_stream(fd, k))
+		return 1;
+	if (fr->type == IWS_MPA_REQUEST) {
+		if (fd->req_confirmed)
+			return 1;
+		int f = fpdus_follow(s, side, fr, k, final);
+		fd->req_pending = f < 0;
+		/* FPDUs follow it: the Reply was not captured (mpa_frame frames
+		 * them from what the Request says) */
+		fd->req_by_fpdus = f > 0;
+		return f;
+	}
+	/* a Reply: the Request the other side holds, undecided, is its pair */
+	struct fr_dir *od = &s->d[!side];
+	if (od->req_pending && od->mode == FR_HUNT) {
+		const uint8_t *q = od->buf.data + od->key_from;
+		struct iws_mpa_frame req;
+		if (od->key_from + IWS_MPA_HDR_LEN <= od->buf.len &&
+		    iws_mpa_parse_frame(q, od->buf.len - od->key_from, &req).status == IWS_OK &&
+		    req.type == IWS_MPA_REQUEST && fr->rev <= req.rev) {
+			od->req_confirmed = true;
+			process(s, !side, false);  /* the Request first */
+			od->req_confirmed = false;
+			return s->st == IWS_SST_REQUEST ? 1 : 0;
+		}
+	}
+	return fpdus_follow(s, side, fr, k, final) > 0;
+}
+
+/* Look for an MPA key in the hunting buffer; true if the mode changed.
+ * final: the stream ends here. */
+static bool hunt_key(struct iws_stream *s, int side, bool final)
 {
 	struct fr_dir *fd = &s->d[side];
 	struct sbuf *b = &fd->buf;
@@ -792,8 +878,15 @@ static bool hunt_key(struct iws_stream *s, int side)
 		uint32_t cap = sbuf_first_hole(b, k, b->len - k);
 		if (r.status == IWS_OK && fr.has_enhanced && cap < IWS_MPA_HDR_LEN + 4)
 			fr.has_enhanced = false;
-		if (r.status == IWS_OK && mpa_frame(s, side, &fr, k))
-			return true;
+		if (r.status == IWS_OK) {
+			int ok = mpa_frame_believed(s, side, &fr, k, final);
+			if (ok < 0) {
+				fd->key_from = k;  /* decided when more comes */
+				return false;
+			}
+			if (ok && mpa_frame(s, side, &fr, k))
+				return true;
+		}
 		fd->key_from = k + 1;
 	}
 	if (b->len > KEY_PREFIX_LEN && fd->key_from < b->len - KEY_PREFIX_LEN)
@@ -949,7 +1042,7 @@ static bool hunt(struct iws_stream *s, int side, bool final)
 {
 	struct fr_dir *fd = &s->d[side];
 	bool key = s->st == IWS_SST_NONE || (s->st == IWS_SST_REQUEST && side != s->init_side);
-	if (key && hunt_key(s, side))
+	if (key && hunt_key(s, side, final))
 		return true;
 	/* Before the Reply a responder sends no FPDUs (RFC 5044 §7.1.1), and a
 	 * stream that starts at its SYN begins with the handshake: only look for

@@ -85,6 +85,9 @@ struct fr_dir {
 	uint64_t run_frame;         /* in-order completion frame so far */
 	int64_t run_ts;
 	uint32_t key_from;          /* hunting: next offset to look for a key at */
+	bool req_pending;           /* ... where an MPA Request waits for evidence */
+	bool req_confirmed;         /* ... which the peer's Reply gave */
+	bool req_by_fpdus;          /* ... or the FPDUs after it */
 	uint32_t next_try;          /* hunting: buffer length for the next sync */
 	uint64_t hunted;            /* octets arrived while hunting, since the last sync */
 	bool ever_framed;           /* FPDU boundaries were known at some point */
