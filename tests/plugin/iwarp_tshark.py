@@ -18,6 +18,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -327,6 +328,11 @@ def check_truth(r, cap, truth_path):
     truth = json.load(open(truth_path))
     xml = r.run(["-2", "-r", cap, "-T", "pdml"] + TSHARK_OPTS)
     got = pdml_fpdus(xml)
+    with open(cap, "rb") as f:
+        head = f.read(24)
+    # a classic pcap's snapshot length below a full frame: sliced
+    sliced = len(head) == 24 and struct.unpack("<I", head[16:20])[0] < 1514 and \
+        head[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1")
     ops = truth["operations"]
     errors = []
     by_frame = {}
@@ -354,7 +360,10 @@ def check_truth(r, cap, truth_path):
                 if have is None or as_int(have) != want:
                     errors.append("%s: %s = %s, truth %s" % (where, name, have, want))
             cmp("iwarp.mpa.ulpdu_len", t["ulpdu_len"], mpa.get("iwarp.mpa.ulpdu_len"))
-            cmp("iwarp.mpa.crc.status", CRC_MAP[t["crc"]], mpa.get("iwarp.mpa.crc.status"))
+            if not (t["crc"] == "none" and sliced and mpa.get("iwarp.mpa.crc.status") is None):
+                # (a CRC field not in use is shown only where captured: a
+                # sliced capture may have cut it)
+                cmp("iwarp.mpa.crc.status", CRC_MAP[t["crc"]], mpa.get("iwarp.mpa.crc.status"))
             want_m = [m["fpduptr"] for m in t["markers"]]
             have_m = mpa.get("markers", [])
             if t["crc"] != "unverifiable" and want_m != have_m:
