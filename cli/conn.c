@@ -176,16 +176,18 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 	if (c->state != CONN_ACTIVE)
 		return;
 	struct iws_tcp_seg seg = { p->seq, p->ack, p->win, p->flags, p->payload, p->cap_len,
-				   p->wire_len, frame, ts };
+				   p->wire_len, frame, ts, p->has_ip_id, p->ip_id, p->opts, p->opts_len };
 	iws_doctor_segment(c->doc, c->eng, side, &seg, p->opts, p->opts_len);
 	uint64_t lost = conn_counts_of(c, side)->lost;
 	if (c->env->mark) {
 		/* The engine counts retransmissions and zero windows of the side
 		 * that sent the segment: a counter that moved marks this frame. */
 		const struct iws_stream_counts *k = conn_counts_of(c, side);
-		uint64_t before[3] = { k->fast_retransmits, k->timeouts, k->zero_windows };
+		uint64_t before[3] = { k->fast_retransmits, k->timeouts + k->other_retransmits,
+				       k->zero_windows };
 		iws_stream_segment(c->eng, side, &seg);
-		uint64_t after[3] = { k->fast_retransmits, k->timeouts, k->zero_windows };
+		uint64_t after[3] = { k->fast_retransmits, k->timeouts + k->other_retransmits,
+				      k->zero_windows };
 		uint8_t dir = side == conn_init_side(c) ? IWS_DIR_I2R : IWS_DIR_R2I;
 		for (int i = 0; i < 3; i++)
 			if (after[i] != before[i]) {

@@ -130,6 +130,8 @@ static enum net_result ipv4_decode(struct rd *r, uint32_t wirelen_left, struct t
 	if (frag & 0x3FFF)
 		return NET_FRAGMENT;
 	out->af = 4;
+	out->has_ip_id = true;
+	out->ip_id = rd_be16(r, 4);
 	memset(out->src, 0, sizeof(out->src));
 	memset(out->dst, 0, sizeof(out->dst));
 	memcpy(out->src, r->p + r->off + 12, 4);
@@ -159,6 +161,7 @@ static enum net_result ipv6_decode(struct rd *r, uint32_t wirelen_left, struct t
 	if (plen == 0) /* a jumbogram or a TSO capture: use what the frame says */
 		plen = wirelen_left > 40 ? wirelen_left - 40 : 0;
 	out->af = 6;
+	out->has_ip_id = false;  /* IPv6 has none outside a fragment header */
 	memcpy(out->src, r->p + r->off + 8, 16);
 	memcpy(out->dst, r->p + r->off + 24, 16);
 	uint32_t captured_ip = r->len - r->off;

@@ -38,6 +38,8 @@ struct tcp_pkt {
 	uint32_t opts_len;
 	uint32_t cap_len;            /* payload octets captured */
 	uint32_t wire_len;           /* payload octets on the wire (from the IP length) */
+	bool has_ip_id;              /* IPv4: the Identification field */
+	uint16_t ip_id;
 };
 
 /* Decode one frame of link type dlt (a pcap DLT_* value). *why receives a

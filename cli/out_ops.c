@@ -5,7 +5,7 @@
  * qp, src, dst, op, opcode, first_frame, last_frame, start_ns, end_ns,
  * bytes, segments, stag, to, qn, msn, latency_ns, complete, crc_errors; then
  * where the time went (docs/semantics.md): first_inorder_frame,
- * retransmissions, stall_ns, queued_ns, ack_frame, ack_ns, ack_with_data,
+ * retransmissions, reordered, stall_ns, queued_ns, ack_frame, ack_ns, ack_with_data,
  * after_close, rtr, payload_captured; then the extras of each type.
  */
 #include <inttypes.h>
@@ -70,6 +70,7 @@ static void op_json(struct jsonw *j, const struct conn *c, const void *item,
 	/* where the time went */
 	jw_ku64(j, "first_inorder_frame", op->first_inorder_frame);
 	jw_ku64(j, "retransmissions", op->retransmissions);
+	jw_ku64(j, "reordered", op->reordered);
 	jw_ki64(j, "stall_ns", op->stall_ns);
 	jw_ki64(j, "queued_ns", op->queued_ns);
 	jw_kou64(j, "ack_frame", op->has_ack, op->ack_frame);
@@ -155,8 +156,9 @@ static void op_csv(FILE *f, const struct conn *c, const void *item)
 	fputc(',', f);
 	if (op->has_ack)
 		fprintf(f, "%" PRId64, op->ack_ns);
-	fprintf(f, ",%s,%s,%s\n", op->has_ack && op->ack_with_data ? "true" : "false",
-		(op->flags & IWS_OPF_AFTER_CLOSE) ? "true" : "false", op->rtr ? "true" : "false");
+	fprintf(f, ",%s,%s,%s,%u\n", op->has_ack && op->ack_with_data ? "true" : "false",
+		(op->flags & IWS_OPF_AFTER_CLOSE) ? "true" : "false", op->rtr ? "true" : "false",
+		op->reordered);
 }
 
 static void op_text(FILE *f, const struct conn *c, const void *item)
@@ -186,6 +188,8 @@ static void op_text(FILE *f, const struct conn *c, const void *item)
 	/* where the time went */
 	if (op->retransmissions)
 		fprintf(f, " retrans %u", op->retransmissions);
+	if (op->reordered)
+		fprintf(f, " reordered %u", op->reordered);
 	if (op->stall_ns)
 		fprintf(f, " stalled %s", fmt_dur(lat, sizeof(lat), op->stall_ns));
 	if (op->queued_ns)
@@ -205,7 +209,7 @@ static const struct row_fns op_fns = {
 	"qp,id,src,dst,op,opcode,first_frame,last_frame,start_ns,end_ns,bytes,"
 	"segments,stag,to,qn,msn,latency_ns,complete,crc_errors,flags,"
 	"first_inorder_frame,retransmissions,stall_ns,queued_ns,ack_frame,ack_ns,"
-	"ack_with_data,after_close,rtr\n",
+	"ack_with_data,after_close,rtr,reordered\n",
 	op_json, op_csv, op_text,
 };
 

@@ -110,6 +110,7 @@ static void op_fields(struct jsonw *j, const struct iws_op_stats *o, bool sketch
 	jw_ku64(j, "segments", o->segments);
 	jw_ku64(j, "crc_errors", o->crc_errors);
 	jw_ku64(j, "retransmissions", o->retransmissions);
+	jw_ku64(j, "reordered", o->reordered);
 	jw_ki64(j, "stall_ns", o->stall_ns);
 	latency_obj(j, "latency_ns", &o->latency, sketch);
 	latency_obj(j, "delivery_ns", &o->delivery, sketch);
@@ -126,6 +127,8 @@ void stats_tcp_json(struct jsonw *j, const struct conn *c)
 	jw_obj(j);
 	jw_ku64(j, "fast_retransmits", CONN_SUM(c, fast_retransmits));
 	jw_ku64(j, "timeouts", CONN_SUM(c, timeouts));
+	jw_ku64(j, "other_retransmits", CONN_SUM(c, other_retransmits));
+	jw_ku64(j, "reordered", CONN_SUM(c, reordered));
 	jw_ku64(j, "duplicate_acks", CONN_SUM(c, duplicate_acks));
 	jw_ku64(j, "zero_windows", CONN_SUM(c, zero_windows));
 	jw_obj_end(j);
@@ -177,6 +180,16 @@ static void qp_json(struct jsonw *j, const struct conn *c, const struct points *
 				jw_str(j, iws_marker_dev_name(bit));
 		jw_arr_end(j);
 	}
+	/* ... and RFC 5040's formats (Read Request byte order) */
+	for (int k = 0; k < 2; k++) {
+		uint32_t dev = iws_stream_rdmap_deviation(c->eng, k ? !is : is);
+		jw_key(j, k ? "rdmap_deviation_r2i" : "rdmap_deviation_i2r");
+		jw_arr(j);
+		for (uint32_t bit = 1; bit <= IWS_RDMAP_DEV_READ_REQ_LE; bit <<= 1)
+			if (dev & bit)
+				jw_str(j, iws_rdmap_dev_name(bit));
+		jw_arr_end(j);
+	}
 	/* IRD/ORD (RFC 6581 §5): the initiator's from the Request, the
 	 * responder's from the Reply. */
 	jw_kou64(j, "ird", req && req->has_enhanced, req ? req->ird : 0);
@@ -207,7 +220,9 @@ static void qp_json(struct jsonw *j, const struct conn *c, const struct points *
 	jw_ku64(j, "crc_checked", c->c.crc_checked);
 	jw_ku64(j, "crc_errors", c->c.crc_errors);
 	jw_ku64(j, "terminates", c->c.terminates);
-	jw_ku64(j, "retransmissions", CONN_SUM(c, fast_retransmits) + CONN_SUM(c, timeouts));
+	jw_ku64(j, "retransmissions", CONN_SUM(c, fast_retransmits) + CONN_SUM(c, timeouts) +
+					     CONN_SUM(c, other_retransmits));
+	jw_ku64(j, "reordered_segments", CONN_SUM(c, reordered));
 	jw_ku64(j, "duplicate_segments", CONN_SUM(c, retrans));
 	jw_ku64(j, "hole_fills", CONN_SUM(c, late));
 	jw_ku64(j, "overlaps", CONN_SUM(c, overlaps));
@@ -299,7 +314,7 @@ void stats_write_json(FILE *f, const struct report *r)
 	struct jsonw jw, *j = &jw;
 	jw_init(j, true);
 	uint64_t nq = 0, ops = 0, inc = 0, bytes = 0, crc = 0, gaps = 0, gapb = 0, term = 0;
-	uint64_t retr = 0, fpdus = 0;
+	uint64_t retr = 0, reord = 0, fpdus = 0;
 
 	jw_obj(j);
 	jw_key(j, "capture");
@@ -358,7 +373,8 @@ void stats_write_json(FILE *f, const struct report *r)
 		gaps += conn_gap_count(c);
 		gapb += conn_gap_bytes(c);
 		term += c->c.terminates;
-		retr += CONN_SUM(c, retrans) + CONN_SUM(c, late);
+		retr += CONN_SUM(c, fast_retransmits) + CONN_SUM(c, timeouts) + CONN_SUM(c, other_retransmits);
+		reord += CONN_SUM(c, reordered);
 		fpdus += CONN_SUM(c, fpdus);
 	}
 	jw_arr_end(j);
@@ -373,6 +389,7 @@ void stats_write_json(FILE *f, const struct report *r)
 	jw_ku64(j, "crc_errors", crc);
 	jw_ku64(j, "terminates", term);
 	jw_ku64(j, "retransmissions", retr);
+	jw_ku64(j, "reordered_segments", reord);
 	jw_ku64(j, "gaps", gaps);
 	jw_ku64(j, "gap_bytes", gapb);
 	ops_json(j, &a->total);

@@ -136,6 +136,11 @@ static void problems(FILE *f, const struct conn *c)
 			if (dev & bit)
 				fprintf(f, "  ! %s's sender breaks RFC 5044: %s\n",
 					side == conn_init_side(c) ? "i2r" : "r2i", iws_marker_dev_text(bit));
+		dev = iws_stream_rdmap_deviation(c->eng, side);
+		for (uint32_t bit = 1; bit <= IWS_RDMAP_DEV_READ_REQ_LE; bit <<= 1)
+			if (dev & bit)
+				fprintf(f, "  ! %s's sender breaks RFC 5040: %s\n",
+					side == conn_init_side(c) ? "i2r" : "r2i", iws_rdmap_dev_text(bit));
 	}
 	uint64_t und = CONN_SUM(c, undecodable), mk = CONN_SUM(c, marker_errors);
 	if (und || mk)
@@ -179,9 +184,13 @@ static void qp_block(FILE *f, const struct conn *c)
 		fmt_dur(du, sizeof(du), span), fmt_rate(rt, sizeof(rt), c->c.op_bytes, span),
 		c->first_frame, c->last_frame);
 	uint64_t fast = CONN_SUM(c, fast_retransmits), rto = CONN_SUM(c, timeouts);
-	fprintf(f, "  retransmissions %" PRIu64, fast + rto);
-	if (fast + rto)
-		fprintf(f, " (%" PRIu64 " fast, %" PRIu64 " after a timeout)", fast, rto);
+	uint64_t other = CONN_SUM(c, other_retransmits), reord = CONN_SUM(c, reordered);
+	fprintf(f, "  retransmissions %" PRIu64, fast + rto + other);
+	if (fast + rto + other)
+		fprintf(f, " (%" PRIu64 " fast, %" PRIu64 " after a timeout, %" PRIu64 " other)", fast, rto,
+			other);
+	if (reord)
+		fprintf(f, ", reordered %" PRIu64, reord);
 	fprintf(f, ", gaps %" PRIu64 ", CRC errors %" PRIu64 ", Terminates %" PRIu64 "\n",
 		conn_gap_count(c), c->c.crc_errors, c->c.terminates);
 	uint64_t dup = CONN_SUM(c, duplicate_acks), zw = CONN_SUM(c, zero_windows);

@@ -233,6 +233,8 @@ static void index_segment(struct points *pts, const struct src_packet *p, struct
 	r->file = (uint16_t)p->file;
 	r->side = (uint8_t)side;
 	r->flags = t->flags;
+	r->has_ip_id = t->has_ip_id;
+	r->ip_id = t->ip_id;
 	uint8_t fl = t->flags & (IWS_TCP_SYN | IWS_TCP_FIN);
 	if (t->wire_len || fl) {
 		struct pkey n;
@@ -524,9 +526,19 @@ struct holes {
 	uint64_t max_end;
 	uint32_t n;
 	uint64_t a[MAX_HOLES], b[MAX_HOLES];
+	int32_t id[MAX_HOLES];      /* IP ID of the segment after the hole, -1: none */
 };
 
-static bool holes_fill(struct holes *h, uint64_t s, uint64_t e)
+/* A segment that fills a hole, with an IP ID below that of the segment
+ * after the hole, was sent before it: overtaken on the way (reordered),
+ * its first transmission - no loss (docs/semantics.md, IP IDs of a sender
+ * count up). */
+static bool sent_before(int32_t id, const struct prec *r)
+{
+	return id >= 0 && r->has_ip_id && (int16_t)(r->ip_id - (uint16_t)id) < 0;
+}
+
+static bool holes_fill(struct holes *h, uint64_t s, uint64_t e, const struct prec *r)
 {
 	bool filled = false;
 	if (!h->started) {
@@ -536,18 +548,22 @@ static bool holes_fill(struct holes *h, uint64_t s, uint64_t e)
 	}
 	for (uint32_t i = 0; i < h->n;) {
 		if (s < h->b[i] && e > h->a[i]) {
-			filled = true;
+			filled |= !sent_before(h->id[i], r);
 			/* keep what is left of the hole on either side */
 			uint64_t a = h->a[i], b = h->b[i];
+			int32_t id = h->id[i];
 			h->a[i] = h->a[--h->n];
 			h->b[i] = h->b[h->n];
+			h->id[i] = h->id[h->n];
 			if (a < s && h->n < MAX_HOLES) {
 				h->a[h->n] = a;
-				h->b[h->n++] = s;
+				h->b[h->n] = s;
+				h->id[h->n++] = r->has_ip_id ? r->ip_id : -1;
 			}
 			if (e < b && h->n < MAX_HOLES) {
 				h->a[h->n] = e;
-				h->b[h->n++] = b;
+				h->b[h->n] = b;
+				h->id[h->n++] = id;
 			}
 			continue;
 		}
@@ -557,10 +573,12 @@ static bool holes_fill(struct holes *h, uint64_t s, uint64_t e)
 		if (h->n == MAX_HOLES) { /* forget the oldest */
 			memmove(h->a, h->a + 1, (MAX_HOLES - 1) * sizeof(h->a[0]));
 			memmove(h->b, h->b + 1, (MAX_HOLES - 1) * sizeof(h->b[0]));
+			memmove(h->id, h->id + 1, (MAX_HOLES - 1) * sizeof(h->id[0]));
 			h->n--;
 		}
 		h->a[h->n] = h->max_end;
-		h->b[h->n++] = s;
+		h->b[h->n] = s;
+		h->id[h->n++] = r->has_ip_id ? r->ip_id : -1;
 	}
 	if (e > h->max_end)
 		h->max_end = e;
@@ -617,7 +635,7 @@ static void scan_conn(struct points *pts, uint32_t ci, const uint32_t *recs, uin
 			continue;
 		if (r->key != PT_NONE && r->len) {
 			uint64_t s = rel(c, r->side, r->seq);
-			r->holefill = holes_fill(&holes[x][r->side], s, s + r->len);
+			r->holefill = holes_fill(&holes[x][r->side], s, s + r->len, r);
 		}
 		if ((r->flags & IWS_TCP_ACK) && c->base_set[!r->side])
 			ack_add(&acks[x][!r->side], rel(c, !r->side, r->ack), r->ts);

@@ -24,6 +24,8 @@ struct prec {
 	uint8_t side, flags;
 	uint8_t copy;               /* copies of its key at its point before it */
 	bool holefill;              /* at its point, it filled a hole behind later octets */
+	bool has_ip_id;             /* IPv4: its Identification, to tell a segment overtaken */
+	uint16_t ip_id;             /* on the way from one sent again (docs/semantics.md) */
 };
 
 /* One TCP segment as identified across points. */

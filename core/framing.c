@@ -73,19 +73,19 @@ static bool room_for(struct iws_stream *s, struct fr_dir *fd, uint32_t n)
 }
 
 static bool buf_add(struct iws_stream *s, struct fr_dir *fd, const uint8_t *p, uint32_t n,
-		    uint64_t frame, int64_t ts, bool resent)
+		    uint64_t frame, int64_t ts, uint8_t how)
 {
 	if (!room_for(s, fd, n) ||
-	    !sbuf_append(&fd->buf, fd->pos, p, n, frame, ts, resent, fd->run_frame, fd->run_ts))
+	    !sbuf_append(&fd->buf, fd->pos, p, n, frame, ts, how, fd->run_frame, fd->run_ts))
 		return false;
 	account(s, fd);
 	fd->pos += n;
 	return true;
 }
 
-static bool buf_add_hole(struct iws_stream *s, struct fr_dir *fd, uint32_t n)
+static bool buf_add_hole(struct iws_stream *s, struct fr_dir *fd, uint32_t n, bool snap)
 {
-	if (!room_for(s, fd, n) || !sbuf_append_hole(&fd->buf, fd->pos, n))
+	if (!room_for(s, fd, n) || !sbuf_append_hole(&fd->buf, fd->pos, n, snap))
 		return false;
 	account(s, fd);
 	fd->pos += n;
@@ -158,9 +158,11 @@ static void skip(struct iws_stream *s, int side, uint32_t k, enum iws_span_kind 
 struct frames {
 	uint64_t first, arrived, done;
 	int64_t first_ts, arrived_ts, done_ts;
-	uint32_t resent;                /* retransmitted segments among them */
-	uint64_t resent_first, resent_last; /* the segments of the first / last octet, when
-					     * retransmissions (0: not) */
+	/* retransmitted segments among them (index HOW_RESENT), reordered ones
+	 * (HOW_REORDERED); the segments of the first / last octet, when such
+	 * (0: not) */
+	uint32_t n[3];
+	uint64_t edge_first[3], edge_last[3];
 };
 
 /* The frames of buffer octets [o, o+w) (docs/semantics.md). */
@@ -168,15 +170,18 @@ static void frames_of(const struct sbuf *b, uint32_t o, uint32_t w, struct frame
 {
 	uint32_t i = sbuf_mark_index(b, o);
 	const struct smark *m = &b->marks[i];
+	memset(fr->n, 0, sizeof(fr->n));
+	memset(fr->edge_first, 0, sizeof(fr->edge_first));
+	memset(fr->edge_last, 0, sizeof(fr->edge_last));
 	fr->first = fr->arrived = m->frame;
 	fr->first_ts = fr->arrived_ts = m->ts;
-	fr->resent = m->resent;
-	fr->resent_first = m->resent ? m->frame : 0;
+	fr->n[m->how]++;
+	fr->edge_first[m->how] = m->frame;
 	for (i++; i < b->nmarks && b->marks[i].off < o + w; i++) {
 		m = &b->marks[i];
 		/* marks of one segment are adjacent: a new frame, a new segment */
-		if (m->resent && m->frame != b->marks[i - 1].frame)
-			fr->resent++;
+		if (m->frame != b->marks[i - 1].frame)
+			fr->n[m->how]++;
 		if (m->frame < fr->first) {
 			fr->first = m->frame;
 			fr->first_ts = m->ts;
@@ -189,7 +194,7 @@ static void frames_of(const struct sbuf *b, uint32_t o, uint32_t w, struct frame
 	m = sbuf_mark_at(b, o + w - 1);
 	fr->done = m->run_frame;
 	fr->done_ts = m->run_ts;
-	fr->resent_last = m->resent ? m->frame : 0;
+	fr->edge_last[m->how] = m->frame;
 }
 
 static void pdu_frames(struct iws_pdu *ev, const struct frames *fr)
@@ -200,6 +205,19 @@ static void pdu_frames(struct iws_pdu *ev, const struct frames *fr)
 	ev->arrived_ts = fr->arrived_ts;
 	ev->frame = fr->done;
 	ev->ts = fr->done_ts;
+}
+
+/* Framing was found again after a loss (or at the capture start): the
+ * tracker hears of the loss once, and once more when octets were passed
+ * over since it did - their FPDUs (requests, responses) are lost too -
+ * unless all of them were of the span a snapshot length hid, told already
+ * (st_hidden). */
+static void found_after_loss(struct iws_stream *s, int side)
+{
+	struct fr_dir *fd = &s->d[side];
+	bool passed = fd->c.skipped_bytes != fd->skipped_at_loss;
+	if (!fd->lost_reported || (passed && !fd->hidden_open))
+		st_lost(s, side);
 }
 
 static void lose_sync(struct iws_stream *s, int side)
@@ -215,6 +233,7 @@ static void lose_sync(struct iws_stream *s, int side)
 	if (!fd->lost_reported)
 		st_lost(s, side);
 	fd->lost_reported = true;
+	fd->skipped_at_loss = fd->c.skipped_bytes;
 	st_event(s, IWS_SEV_FRAMING_LOST, side, fd->buf.len ? fd->buf.seq : fd->pos, 0, 0);
 }
 
@@ -308,9 +327,12 @@ static void emit(struct iws_stream *s, int side, const uint8_t *wire, uint32_t w
 	ev.wire = wire;
 	ev.first_hole = first_hole;
 	pdu_frames(&ev, fr);
-	ev.retrans = fr->resent + fd->resent_pending;
-	ev.retrans_first_frame = fr->resent_first;
-	ev.retrans_last_frame = fr->resent_last;
+	ev.retrans = fr->n[HOW_RESENT] + fd->resent_pending;
+	ev.retrans_first_frame = fr->edge_first[HOW_RESENT];
+	ev.retrans_last_frame = fr->edge_last[HOW_RESENT];
+	ev.reordered = fr->n[HOW_REORDERED];
+	ev.reord_first_frame = fr->edge_first[HOW_REORDERED];
+	ev.reord_last_frame = fr->edge_last[HOW_REORDERED];
 	fd->resent_pending = 0;
 	ev.gap_before = fd->gap_before;
 	ev.mdir = &fd->p;
@@ -491,13 +513,11 @@ static bool frame_buffer(struct iws_stream *s, int side)
 			/* A header a snapshot length cut: what that frame still
 			 * carried is hidden FPDUs (Read Requests among them are
 			 * found from their responses). */
-			uint32_t at = b->seq + o + hole;
-			if (hole < lo + 2 && (int32_t)(at - fd->snap_from) >= 0 &&
-			    (int32_t)(at - fd->snap_to) < 0)
-			{
-				st_hidden(s, side, fd->snap_frame, fd->snap_ts);
+			if (hole < lo + 2 && sbuf_snap_hole(b, o + hole)) {
+				const struct smark *cut = sbuf_mark_at(b, o + hole);
+				st_hidden(s, side, cut->frame, cut->ts);
 				fd->hidden_open = true;
-				fd->hidden_frame = fd->snap_frame;
+				fd->hidden_frame = cut->frame;
 			}
 			sbuf_consume(b, o);
 			lose_sync(s, side);
@@ -598,7 +618,9 @@ static bool mpa_frame(struct iws_stream *s, int side, const struct iws_mpa_frame
 		fd->hint.marker_base = seq_end;
 		fd->hint.crc = fr->crc ? IWS_YES : IWS_UNKNOWN;
 		fd->at_seqstart = true;
-		fd->mode = FR_WAIT;
+		fd->mode = fd->req_by_fpdus ? FR_HUNT : FR_WAIT;
+		fd->next_try = 0;
+		fd->req_pending = fd->req_by_fpdus = false;
 		return true;
 	}
 	/* Reply */
@@ -629,6 +651,7 @@ static bool mpa_frame(struct iws_stream *s, int side, const struct iws_mpa_frame
 			d->mode = FR_DEAD;
 			sbuf_free(&d->buf);
 			account(s, d);
+			st_no_fpdus(s, x);
 		}
 		return true;
 	}
@@ -738,8 +761,92 @@ static void sync_opts(const struct iws_stream *s, int side, struct iws_sync_opts
 		o->markers = IWS_NO;
 }
 
-/* Look for an MPA key in the hunting buffer; true if the mode changed. */
-static bool hunt_key(struct iws_stream *s, int side)
+static void process(struct iws_stream *s, int side, bool final);
+
+/* Do FPDUs start right after the MPA frame at buffer offset k (full
+ * operation follows the handshake, RFC 5044 §7.1.2)? 1 yes (a chain of
+ * three, markers or not, CRC as the frame asks), 0 no, -1 not enough
+ * octets yet. */
+static int fpdus_follow(struct iws_stream *s, int side, const struct iws_mpa_frame *fr, uint32_t k,
+			bool final)
+{
+	const struct sbuf *b = &s->d[side].buf;
+	uint32_t e = k + fr->total_len;
+	if (e >= b->len)
+		return -1;
+	uint32_t avail = sbuf_first_hole(b, e, b->len - e);
+	int verdict = 0;
+	for (int mk = 0; mk < 2 && verdict < 1; mk++) {
+		struct iws_mpa_dir d;
+		memset(&d, 0, sizeof(d));
+		d.crc = fr->crc;
+		d.markers = mk;
+		d.marker_base = b->seq + e;   /* markers start at SeqStart (RFC 5044 §4.3) */
+		bool clean;
+		unsigned n = iws_sync_chain(b->data + e, avail, b->seq + e, &d, 3, &clean, NULL, NULL);
+		if (n >= 3 || (final && clean && n >= 1))
+			verdict = 1;  /* (at the end: a chain that runs to it) */
+		else if (clean && verdict == 0)
+			verdict = -1;
+	}
+	return verdict;
+}
+
+/* The MPA frame at buffer offset k is the first octet of a stream seen
+ * from its SYN, nothing missed before it: where the handshake is (RFC 5044
+ * §7.1), not a key found inside some other protocol's data. */
+static bool begins_stream(const struct fr_dir *fd, uint32_t k)
+{
+	return k == 0 && fd->at_syn && !fd->damaged && !fd->c.skipped_bytes;
+}
+
+/*
+ * An MPA key in a stream is believed to set up a connection (issue 24 item
+ * 11: a download of a capture file carries keys too) only with evidence:
+ * it begins its stream, or, found further in, a Request when FPDUs follow
+ * it or when the peer's Reply comes (then the pair is consistent: the
+ * Reply's revision is not above the Request's), a Reply when FPDUs follow
+ * it. 1 believed, 0 not (look further), -1 not decided yet (a Request waits
+ * for more octets or the Reply, hunting stops there).
+ */
+static int mpa_frame_believed(struct iws_stream *s, int side, const struct iws_mpa_frame *fr, uint32_t k,
+			      bool final)
+{
+	struct fr_dir *fd = &s->d[side];
+	if (s->st != IWS_SST_NONE)
+		return 1;  /* the Reply to a Request believed (mpa_frame checks it) */
+	if (begins_stream(fd, k))
+		return 1;
+	if (fr->type == IWS_MPA_REQUEST) {
+		if (fd->req_confirmed)
+			return 1;
+		int f = fpdus_follow(s, side, fr, k, final);
+		fd->req_pending = f < 0;
+		/* FPDUs follow it: the Reply was not captured (mpa_frame frames
+		 * them from what the Request says) */
+		fd->req_by_fpdus = f > 0;
+		return f;
+	}
+	/* a Reply: the Request the other side holds, undecided, is its pair */
+	struct fr_dir *od = &s->d[!side];
+	if (od->req_pending && od->mode == FR_HUNT) {
+		const uint8_t *q = od->buf.data + od->key_from;
+		struct iws_mpa_frame req;
+		if (od->key_from + IWS_MPA_HDR_LEN <= od->buf.len &&
+		    iws_mpa_parse_frame(q, od->buf.len - od->key_from, &req).status == IWS_OK &&
+		    req.type == IWS_MPA_REQUEST && fr->rev <= req.rev) {
+			od->req_confirmed = true;
+			process(s, !side, false);  /* the Request first */
+			od->req_confirmed = false;
+			return s->st == IWS_SST_REQUEST ? 1 : 0;
+		}
+	}
+	return fpdus_follow(s, side, fr, k, final) > 0;
+}
+
+/* Look for an MPA key in the hunting buffer; true if the mode changed.
+ * final: the stream ends here. */
+static bool hunt_key(struct iws_stream *s, int side, bool final)
 {
 	struct fr_dir *fd = &s->d[side];
 	struct sbuf *b = &fd->buf;
@@ -771,8 +878,15 @@ static bool hunt_key(struct iws_stream *s, int side)
 		uint32_t cap = sbuf_first_hole(b, k, b->len - k);
 		if (r.status == IWS_OK && fr.has_enhanced && cap < IWS_MPA_HDR_LEN + 4)
 			fr.has_enhanced = false;
-		if (r.status == IWS_OK && mpa_frame(s, side, &fr, k))
-			return true;
+		if (r.status == IWS_OK) {
+			int ok = mpa_frame_believed(s, side, &fr, k, final);
+			if (ok < 0) {
+				fd->key_from = k;  /* decided when more comes */
+				return false;
+			}
+			if (ok && mpa_frame(s, side, &fr, k))
+				return true;
+		}
 		fd->key_from = k + 1;
 	}
 	if (b->len > KEY_PREFIX_LEN && fd->key_from < b->len - KEY_PREFIX_LEN)
@@ -790,6 +904,7 @@ static void give_up(struct iws_stream *s, int side)
 	fd->mode = FR_DEAD;
 	sbuf_free(&fd->buf);
 	account(s, fd);
+	st_no_fpdus(s, side);
 	st_event(s, IWS_SEV_NOT_IWARP, side, fd->pos, 0, 0);
 	if (s->st == IWS_SST_NONE && s->d[!side].mode == FR_DEAD)
 		s->st = IWS_SST_NOT_IWARP;
@@ -839,8 +954,7 @@ static bool hunt_sync(struct iws_stream *s, int side, bool final)
 		}
 		if (missed) {
 			fd->c.resyncs++;
-			if (!fd->lost_reported)
-				st_lost(s, side);
+			found_after_loss(s, side);
 			fd->gap_before = true;
 		}
 		if (fd->hidden_open && sy.off) {
@@ -880,11 +994,55 @@ static bool hunt_sync(struct iws_stream *s, int side, bool final)
 	return false;
 }
 
+/* Framing found again at buffer offset o, a segment's start (docs/semantics.md:
+ * stacks that align FPDUs with segments start every segment with one). */
+static void found_at_segment(struct iws_stream *s, int side, uint32_t o)
+{
+	struct fr_dir *fd = &s->d[side];
+	fd->sliced_chain = 0;
+	skip(s, side, o, IWS_SPAN_AFTER_GAP);
+	fd->hunted = 0;
+	fd->c.resyncs++;
+	fd->c.segment_resyncs++;
+	/* Whatever came before (a header the slice cut, the capture start)
+	 * was missed. */
+	found_after_loss(s, side);
+	fd->gap_before = true;
+	fd->lost_reported = false;
+	fd->hidden_open = false;
+	fd->ever_framed = true;
+	fd->mode = FR_FPDU;
+	st_event(s, IWS_SEV_FRAMING_FOUND, side, fd->buf.seq, 0, 0);
+}
+
+/* Framing was lost at an FPDU header a snapshot length cut: the segments
+ * already in the buffer after it start with FPDU headers too (the links of
+ * a chain that found the framing, a super-segment's successors): the first
+ * whose header was captured and is valid is where framing goes on. */
+static bool resync_in_buffer(struct iws_stream *s, int side)
+{
+	struct fr_dir *fd = &s->d[side];
+	const struct sbuf *b = &fd->buf;
+	if (!fd->p_known || fd->p.markers || !fd->hidden_open)
+		return false;
+	for (uint32_t i = 1; i < b->nmarks; i++) {
+		if (b->marks[i].frame == b->marks[i - 1].frame)
+			continue;  /* the same segment */
+		uint32_t o = b->marks[i].off, w;
+		uint32_t cap = sbuf_first_hole(b, o, b->len - o);
+		if (cap && iws_sync_header_ok(b->data + o, cap, b->seq + o, &fd->p, &w)) {
+			found_at_segment(s, side, o);
+			return true;
+		}
+	}
+	return false;
+}
+
 static bool hunt(struct iws_stream *s, int side, bool final)
 {
 	struct fr_dir *fd = &s->d[side];
 	bool key = s->st == IWS_SST_NONE || (s->st == IWS_SST_REQUEST && side != s->init_side);
-	if (key && hunt_key(s, side))
+	if (key && hunt_key(s, side, final))
 		return true;
 	/* Before the Reply a responder sends no FPDUs (RFC 5044 §7.1.1), and a
 	 * stream that starts at its SYN begins with the handshake: only look for
@@ -896,6 +1054,8 @@ static bool hunt(struct iws_stream *s, int side, bool final)
 			give_up(s, side);
 		return false;
 	}
+	if (resync_in_buffer(s, side))
+		return true;
 	return hunt_sync(s, side, final);
 }
 
@@ -996,7 +1156,7 @@ static void overflow(struct iws_stream *s, int side, uint32_t n, uint64_t frame)
 }
 
 static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-		    uint64_t frame, int64_t ts, bool resent)
+		    uint64_t frame, int64_t ts, uint8_t how)
 {
 	struct fr_dir *fd = &s->d[side];
 	if (!fd->have_pos)
@@ -1030,7 +1190,7 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 		else
 			break; /* frame_buffer has already decided about it */
 		uint32_t k = want < n ? want : n;
-		if (!buf_add(s, fd, p, k, frame, ts, resent)) {
+		if (!buf_add(s, fd, p, k, frame, ts, how)) {
 			overflow(s, side, n, frame);
 			return;
 		}
@@ -1065,8 +1225,9 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 			fd->need = w;
 			break;
 		}
-		struct frames fr = { frame, frame, fd->run_frame, ts, ts, fd->run_ts, resent,
-				     resent ? frame : 0, resent ? frame : 0 };
+		struct frames fr = { frame, frame, fd->run_frame, ts, ts, fd->run_ts, { 0 }, { 0 }, { 0 } };
+		fr.n[how] = 1;
+		fr.edge_first[how] = fr.edge_last[how] = frame;
 		if (frame != fd->run_frame)
 			/* octets buffered out of order, delivered now */
 			st_span(s, IWS_SPAN_PART, side, fd->pos, w, frame, fd->run_frame, fd->pos);
@@ -1083,7 +1244,7 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 	/* A straddling FPDU of known length: one allocation for all of it. */
 	if (fd->mode == FR_FPDU && fd->need && !fd->buf.len && room_for(s, fd, fd->need))
 		sbuf_reserve(&fd->buf, fd->need);
-	if (!buf_add(s, fd, p, n, frame, ts, resent)) {
+	if (!buf_add(s, fd, p, n, frame, ts, how)) {
 		overflow(s, side, n, frame);
 		return;
 	}
@@ -1092,12 +1253,12 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 }
 
 void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-	     uint64_t frame, int64_t ts, bool resent)
+	     uint64_t frame, int64_t ts, uint8_t how)
 {
 	/* While the chunk is worked through, what is left of it is not in the
 	 * buffer yet: fr_blocking_frame must still count it. */
 	s->d[side].delivering = true;
-	data_in(s, side, seq, p, n, frame, ts, resent);
+	data_in(s, side, seq, p, n, frame, ts, how);
 	s->d[side].delivering = false;
 }
 
@@ -1119,8 +1280,8 @@ static uint32_t mpa_frame_rest(const struct iws_stream *s, int side)
 	return k + total - b->len;
 }
 
-/* FPDUs that fill consecutive sliced segments exactly, needed to find the
- * framing of a capture that starts mid-stream (like sync's chain). */
+/* Links of a chain of sliced segments that start with an FPDU header, needed
+ * to find the framing of a capture that starts mid-stream (like sync's chain). */
 #define SLICED_CHAIN 3u
 
 /*
@@ -1129,13 +1290,19 @@ static uint32_t mpa_frame_rest(const struct iws_stream *s, int side)
  * a direction hunts for FPDU boundaries, a valid FPDU header at the start
  * of the segment is taken as a boundary: stacks that slice their stream
  * into FPDUs aligned with TCP segments (RFC 5044 §8: siw and the hardware
- * RNICs do) start every segment with one.
- * - framing known (it was lost at a header the slice cut): an FPDU that
- *   ends within the segment is enough;
- * - framing not known (the capture starts mid-stream): SLICED_CHAIN
- *   consecutive segments each filled exactly by one FPDU (markers off, as
- *   sync's chain would want), kept in the buffer with their cut octets as
- *   holes until the chain is long enough.
+ * RNICs do) start every segment with one. The patterns real senders use:
+ * one FPDU that fills the segment; an FPDU and its CRC in two segments
+ * (siw: 1444 octets, then 4); an FPDU over several segments (siw with GSO);
+ * several FPDUs in one segment (packed Read Requests, TSO super-segments).
+ * - framing known (it was lost at a header the slice cut): an FPDU at the
+ *   segment's start is enough;
+ * - framing not known (the capture starts mid-stream): SLICED_CHAIN links,
+ *   each an FPDU header at a segment's start (markers off, as sync's chain
+ *   would want) where the previous link ends - the end of its FPDU when
+ *   that reaches past its segment (the segments between are its octets),
+ *   else the end of its segment (the FPDUs after the first are hidden) -
+ *   kept in the buffer with their cut octets as holes until the chain is
+ *   long enough.
  * Returns 1 if framing is found, 0 if the segment was kept as a candidate
  * (its hole is in the buffer), -1 if it is no candidate.
  */
@@ -1150,28 +1317,40 @@ static int resync_at_segment(struct iws_stream *s, int side, uint32_t n)
 		return -1;
 	const struct smark *m = &b->marks[b->nmarks - 1];
 	uint32_t o = m->off, w;
+	uint32_t at = b->seq + o, seg_len = b->len - o + n;
 	struct iws_mpa_dir guess = fd->p;
 	if (!fd->p_known) {
 		memset(&guess, 0, sizeof(guess));
 		guess.crc = fd->hint.crc == IWS_YES;
 	}
-	if (m->frame != s->cur_frame || o >= b->len || sbuf_first_hole(b, o, b->len - o) < b->len - o ||
-	    !iws_sync_header_ok(b->data + o, b->len - o, b->seq + o, &guess, &w) ||
-	    w > b->len - o + n || (!fd->p_known && w != b->len - o + n)) {
+	if (m->frame != s->cur_frame || o >= b->len || sbuf_first_hole(b, o, b->len - o) < b->len - o) {
+		fd->sliced_chain = 0;
+		return -1;
+	}
+	if (!fd->p_known && fd->sliced_chain && (int32_t)(at - fd->sliced_next) < 0) {
+		/* octets of the last link's FPDU (it spans segments): keep them,
+		 * if it ends where a segment does */
+		if ((int32_t)(at + seg_len - fd->sliced_next) > 0 || !buf_add_hole(s, fd, n, true)) {
+			fd->sliced_chain = 0;
+			return -1;
+		}
+		return 0;
+	}
+	if (!iws_sync_header_ok(b->data + o, b->len - o, at, &guess, &w)) {
 		fd->sliced_chain = 0;
 		return -1;
 	}
 	if (!fd->p_known) {
 		/* a chain goes on only from the end of the previous link */
-		if (!fd->sliced_chain || b->seq + o != fd->sliced_next) {
+		if (!fd->sliced_chain || at != fd->sliced_next) {
 			skip(s, side, o, IWS_SPAN_PRESYNC);  /* (consumes them) */
 			o = 0;
 			fd->sliced_chain = 0;
 		}
 		fd->sliced_chain++;
-		fd->sliced_next = b->seq + b->len + n;
+		fd->sliced_next = at + (w > seg_len ? w : seg_len);
 		if (fd->sliced_chain < SLICED_CHAIN) {
-			if (!buf_add_hole(s, fd, n)) {
+			if (!buf_add_hole(s, fd, n, true)) {
 				fd->sliced_chain = 0;
 				return -1;
 			}
@@ -1184,33 +1363,19 @@ static int resync_at_segment(struct iws_stream *s, int side, uint32_t n)
 		/* the chain starts at the buffer's start */
 		o = 0;
 	}
-	fd->sliced_chain = 0;
-	skip(s, side, o, IWS_SPAN_AFTER_GAP);
-	fd->hunted = 0;
-	fd->c.resyncs++;
-	fd->c.segment_resyncs++;
-	/* Whatever came before (a header the slice cut, the capture start)
-	 * was missed. */
-	if (!fd->lost_reported)
-		st_lost(s, side);
-	fd->gap_before = true;
-	fd->lost_reported = false;
-	fd->hidden_open = false;
-	fd->ever_framed = true;
-	fd->mode = FR_FPDU;
-	st_event(s, IWS_SEV_FRAMING_FOUND, side, b->seq, 0, 0);
+	found_at_segment(s, side, o);
 	return 1;
 }
 
 /* The first k of the hole's *n octets belong to a frame whose length is
  * known: kept in the buffer as a hole. False if a memory limit dropped them
  * all (the whole hole). */
-static bool hole_in_frame(struct iws_stream *s, int side, uint32_t k, uint32_t *n)
+static bool hole_in_frame(struct iws_stream *s, int side, uint32_t k, uint32_t *n, bool snap)
 {
 	struct fr_dir *fd = &s->d[side];
 	if (k > *n)
 		k = *n;
-	if (!buf_add_hole(s, fd, k)) {
+	if (!buf_add_hole(s, fd, k, snap)) {
 		fd->c.buf_limit_hits++;
 		drop_all(s, side, *n, 0, IWS_SPAN_LIMIT);
 		return false;
@@ -1234,23 +1399,19 @@ void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n, bool snap
 		/* The hole lies inside an MPA Request or Reply whose header was
 		 * captured (a snapshot length cut its private data): the frame is
 		 * known all the same. */
-		if (!hole_in_frame(s, side, k, &n))
+		if (!hole_in_frame(s, side, k, &n, snap))
 			return;
 		process(s, side, false);
 		if (!n)
 			return;
 	}
-	if (snap) {
-		fd->snap_from = seq;
-		fd->snap_to = seq + n;
-		fd->snap_frame = s->cur_frame;
-		fd->snap_ts = s->cur_ts;
-	}
 	int rs = snap ? resync_at_segment(s, side, n) : -1;
 	if (rs == 0)
 		return;  /* kept: a link of a chain being checked */
 	if (rs == 1) {
-		frame_buffer(s, side);
+		/* (framing may be lost again at a header the slice cut in one
+		 * link, and found at the next link's start) */
+		process(s, side, false);
 	} else if (snap && fd->mode == FR_HUNT && fd->hidden_open && s->cur_frame != fd->hidden_frame) {
 		/* another segment whose FPDUs cannot be seen: which span the
 		 * responses answer is no longer known */
@@ -1260,7 +1421,7 @@ void fr_hole(struct iws_stream *s, int side, uint32_t seq, uint32_t n, bool snap
 	if (fd->mode == FR_FPDU && fd->buf.len && fd->need) {
 		/* The hole lies inside an FPDU whose length is known: keep framing. */
 		k = fd->need - fd->buf.len;
-		if (!hole_in_frame(s, side, k, &n))
+		if (!hole_in_frame(s, side, k, &n, snap))
 			return;
 		frame_buffer(s, side);
 	}
@@ -1291,7 +1452,7 @@ void fr_end(struct iws_stream *s, int side)
 		 * snapshot length cut, or a hole the peer acknowledged). */
 		fd->c.partial_at_end++;
 		fd->ending = true;
-		if (buf_add_hole(s, fd, fd->need - fd->buf.len))
+		if (buf_add_hole(s, fd, fd->need - fd->buf.len, false))
 			frame_buffer(s, side);
 		else
 			fd->c.buf_limit_hits++;

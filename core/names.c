@@ -32,6 +32,8 @@ static const struct name_entry rtr_short_names[] = { IWS_RTR_SHORT_NAMES(IWS_NAM
 #define IWS_DEV_NAME(v, n, t) { (v), (n) },
 #define IWS_DEV_TEXT(v, n, t) { (v), (t) },
 static const struct name_entry marker_dev_names[] = { IWS_MARKER_DEV_NAMES(IWS_DEV_NAME) };
+static const struct name_entry rdmap_dev_names[] = { IWS_RDMAP_DEV_NAMES(IWS_DEV_NAME) };
+static const struct name_entry rdmap_dev_texts[] = { IWS_RDMAP_DEV_NAMES(IWS_DEV_TEXT) };
 static const struct name_entry marker_dev_texts[] = { IWS_MARKER_DEV_NAMES(IWS_DEV_TEXT) };
 static const struct name_entry op_flag_names[] = { IWS_OP_FLAG_NAMES(IWS_NAME_ENTRY) };
 static const struct name_entry nvme_flag_names[] = { IWS_NVME_FLAG_NAMES(IWS_NAME_ENTRY) };
@@ -138,6 +140,16 @@ const char *iws_marker_dev_name(uint32_t bit)
 const char *iws_marker_dev_text(uint32_t bit)
 {
 	return LOOKUP(marker_dev_texts, bit);
+}
+
+const char *iws_rdmap_dev_name(uint32_t bit)
+{
+	return LOOKUP(rdmap_dev_names, bit);
+}
+
+const char *iws_rdmap_dev_text(uint32_t bit)
+{
+	return LOOKUP(rdmap_dev_texts, bit);
 }
 
 const char *iws_op_type_name(enum iws_op_type t)

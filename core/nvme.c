@@ -246,6 +246,50 @@ struct iws_result iws_nvme_parse_command(const uint8_t *buf, size_t len, enum iw
 	return iws_ok();
 }
 
+struct iws_result iws_nvme_parse_command_cut(const uint8_t *buf, size_t have, enum iws_nvme_queue queue,
+					     struct iws_nvme_command *c)
+{
+	if (have >= IWS_NVME_SQE_LEN) {
+		struct iws_result r = iws_nvme_parse_command(buf, have, queue, c);
+		c->captured = IWS_NVME_SQE_LEN;
+		return r;
+	}
+	if (have < SQE_NSID) {
+		memset(c, 0, sizeof(*c));
+		return iws_need(SQE_NSID);
+	}
+	/* Decode the octets captured as if the rest were zero, then forget
+	 * what came from the zeros. */
+	uint8_t sqe[IWS_NVME_SQE_LEN] = { 0 };
+	memcpy(sqe, buf, have);
+	struct iws_result r = iws_nvme_parse_command(sqe, IWS_NVME_SQE_LEN, queue, c);
+	if (r.status == IWS_MALFORMED && have >= SQE_DPTR + 16)
+		return r;  /* captured octets that cannot be an SQE */
+	if (r.status != IWS_OK && c->psdt == 3)
+		return r;
+	if (have < SQE_DPTR + 16) {
+		memset(&c->sgl, 0, sizeof(c->sgl));
+		c->warnings &= ~(uint32_t)(IWS_NVME_W_ICD_SHORT | IWS_NVME_W_ICD_UNUSED);
+		c->warnings &= IWS_NVME_W_PSDT_PRP | IWS_NVME_W_FUSE;
+	}
+	if (have < SQE_NSID + 4 && !c->fabrics)
+		c->nsid = 0;
+	/* CDW10-15: what the opcode's fields were read from */
+	memset(&c->rw, 0, sizeof(c->rw));
+	memset(&c->dsm, 0, sizeof(c->dsm));
+	memset(&c->adm, 0, sizeof(c->adm));
+	if (c->fabrics) {
+		/* FCTYPE is octet 4; the Connect's QID, SQSIZE, KATO are in CDW10-12 */
+		uint8_t fct = have > SQE_NSID ? c->fab.fctype : 0;
+		struct iws_field ff = c->fab.f_fctype;
+		memset(&c->fab, 0, sizeof(c->fab));
+		c->fab.fctype = fct;
+		c->fab.f_fctype = ff;
+	}
+	c->captured = (uint32_t)have;
+	return iws_ok();
+}
+
 /* In-capsule data (NVMe-oF 1.1 "Capsules"): what follows the SQE, described
  * by a Data Block descriptor with sub type Offset. */
 void iws_nvme_command_capsule_len(struct iws_nvme_command *c, uint32_t capsule_len)

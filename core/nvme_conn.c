@@ -170,11 +170,13 @@ static bool probe_candidate(struct iws_nvme_conn *n, const struct iws_msg *m)
 
 /* Probing: does this Send start with a command capsule? */
 static void probe(struct iws_nvme_conn *n, const struct iws_pdu *p, const uint8_t *payload,
-		  uint32_t cap)
+		  uint32_t cap, uint32_t payload_len)
 {
 	struct iws_nvme_command q;
-	if (cap >= IWS_NVME_SQE_LEN &&
-	    iws_nvme_parse_command(payload, cap, IWS_NVME_QUEUE_UNKNOWN, &q).status == IWS_OK &&
+	/* (a snapshot length may have cut the SQE: its first octets - opcode,
+	 * PSDT, a Fabrics FCTYPE - still say it) */
+	if (cap > 4 && payload_len >= IWS_NVME_SQE_LEN &&
+	    iws_nvme_parse_command_cut(payload, cap, IWS_NVME_QUEUE_UNKNOWN, &q).status == IWS_OK &&
 	    !(q.warnings & ~ICD_WARNINGS) && q.psdt) {
 		bool connect = q.fabrics && q.fab.fctype == IWS_NVME_FCT_CONNECT;
 		start_tracker(n, p->dir, connect ? IWS_NVME_YES : IWS_NVME_CANDIDATE);
@@ -203,7 +205,7 @@ void iws_nvme_conn_pdu(struct iws_nvme_conn *n, const struct iws_pdu *p)
 		pcap = m->payload_len;
 	const uint8_t *payload = p->fpdu->ulpdu + m->payload_off;
 	if (n->state == IWS_NVME_PROBING) {
-		probe(n, p, payload, pcap);
+		probe(n, p, payload, pcap, m->payload_len);
 		if (!n->t)
 			return;
 	}

@@ -139,7 +139,7 @@ static void name_cmd(struct iws_nvme_tracker *t, struct cmd *c)
 	q->queue = r->queue;
 	r->op = iws_nvme_op_key(r->queue, r->opcode, r->fabrics, r->fctype);
 	r->title = iws_nvme_op_title(r->queue, r->opcode, r->fabrics, r->fctype);
-	r->has_lba = r->queue == IWS_NVME_QUEUE_IO && q->rw.valid;
+	r->has_lba = r->queue == IWS_NVME_QUEUE_IO && q->rw.valid && q->captured == IWS_NVME_SQE_LEN;
 	r->slba = r->has_lba ? q->rw.slba : 0;
 	r->nlb = r->has_lba ? (uint32_t)q->rw.nlb + 1 : 0;
 }
@@ -167,7 +167,8 @@ static void report(struct iws_nvme_tracker *t, struct cmd *c)
 		r->latency_ns = r->end_ns - r->start_ns;
 		/* A successful command moved what its SGL describes. */
 		uint32_t want = r->sqe.sgl.length;
-		if (r->status == 0 && r->xfer != IWS_NVME_XFER_NONE && r->bytes != want)
+		if (r->status == 0 && r->xfer != IWS_NVME_XFER_NONE && r->bytes != want &&
+		    r->sqe.captured >= 40)
 			r->flags |= IWS_NVMEF_DATA_MISMATCH;
 	}
 	r->complete = r->has_completion && !(r->flags & IWS_NVMEF_INCOMPLETE_MASK);
@@ -253,11 +254,14 @@ static void on_connect(struct iws_nvme_tracker *t, struct cmd *c, const uint8_t 
 {
 	const struct iws_nvme_command *q = &c->r.sqe;
 	t->info.has_connect = true;
-	t->info.qid = q->fab.qid;
-	t->info.qid_src = IWS_NVME_QID_CONNECT;
+	/* its QID (CDW10) cut by the snapshot length: the CM data or a CQE tells */
+	if (q->captured == IWS_NVME_SQE_LEN) {
+		t->info.qid = q->fab.qid;
+		t->info.qid_src = IWS_NVME_QID_CONNECT;
+		c->r.qid = q->fab.qid;
+	}
 	t->info.sqsize = q->fab.sqsize;
 	t->info.kato = q->fab.kato;
-	c->r.qid = q->fab.qid;
 	if (q->sgl.in_capsule) {
 		/* The offset is the host's 64-bit word: compare, never add to it. */
 		uint32_t room = have > IWS_NVME_SQE_LEN ? have - IWS_NVME_SQE_LEN : 0;
@@ -274,12 +278,14 @@ static void issue(struct iws_nvme_tracker *t, const uint8_t *head, uint32_t have
 		  bool cut, uint64_t first_frame, int64_t first_ts, const struct iws_nvme_seg *s)
 {
 	struct iws_nvme_command q;
-	if (have < IWS_NVME_SQE_LEN ||
-	    iws_nvme_parse_command(head, have, queue_of(t->info.qid), &q).status != IWS_OK) {
+	/* A snapshot length may have cut the SQE: what was captured of it
+	 * (opcode, CID, NSID, the SGL) still names the command. */
+	if (iws_nvme_parse_command_cut(head, have, queue_of(t->info.qid), &q).status != IWS_OK) {
 		t->counts.undecodable++;
 		return;
 	}
-	iws_nvme_command_capsule_len(&q, total);
+	if (q.captured >= 40)  /* its SGL: in-capsule data or not */
+		iws_nvme_command_capsule_len(&q, total);
 	t->counts.capsules++;
 
 	struct cmd *old = find_cid(t, q.cid);
@@ -309,7 +315,9 @@ static void issue(struct iws_nvme_tracker *t, const uint8_t *head, uint32_t have
 	r->opcode = q.opcode;
 	r->fabrics = q.fabrics;
 	r->fctype = q.fab.fctype;
-	r->has_nsid = !q.fabrics;
+	r->has_nsid = !q.fabrics && q.captured >= 8;
+	if (q.captured < IWS_NVME_SQE_LEN)
+		r->flags |= IWS_NVMEF_SQE_TRUNCATED;
 	r->nsid = q.nsid;
 	r->sqe = q;
 	r->first_frame = first_frame;

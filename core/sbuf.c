@@ -72,12 +72,12 @@ static void start(struct sbuf *b, uint32_t seq)
 	}
 }
 
-static void add_mark(struct sbuf *b, uint32_t off, uint64_t frame, int64_t ts, bool resent,
+static void add_mark(struct sbuf *b, uint32_t off, uint64_t frame, int64_t ts, uint8_t how,
 		     uint64_t run_frame, int64_t run_ts)
 {
 	if (b->nmarks) {
 		struct smark *l = &b->marks[b->nmarks - 1];
-		if (l->frame == frame && l->run_frame == run_frame && l->resent == resent)
+		if (l->frame == frame && l->run_frame == run_frame && l->how == how)
 			return;
 	}
 	if (b->nmarks == b->capmarks) {
@@ -88,31 +88,32 @@ static void add_mark(struct sbuf *b, uint32_t off, uint64_t frame, int64_t ts, b
 		b->marks = m;
 		b->capmarks = cap;
 	}
-	b->marks[b->nmarks++] = (struct smark){ off, frame, ts, resent, run_frame, run_ts };
+	b->marks[b->nmarks++] = (struct smark){ off, frame, ts, how, run_frame, run_ts };
 }
 
 bool sbuf_append(struct sbuf *b, uint32_t seq, const uint8_t *p, uint32_t n, uint64_t frame,
-		 int64_t ts, bool resent, uint64_t run_frame, int64_t run_ts)
+		 int64_t ts, uint8_t how, uint64_t run_frame, int64_t run_ts)
 {
 	if (!n)
 		return true;
 	if (!reserve(b, n))
 		return false;
 	start(b, seq);
-	add_mark(b, b->len, frame, ts, resent, run_frame, run_ts);
+	add_mark(b, b->len, frame, ts, how, run_frame, run_ts);
 	memcpy(b->data + b->len, p, n);
 	b->len += n;
 	return true;
 }
 
-bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n)
+bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n, bool snap)
 {
 	if (!n)
 		return true;
 	if (!reserve(b, n))
 		return false;
 	start(b, seq);
-	if (b->nholes && b->holes[b->nholes - 1].off + b->holes[b->nholes - 1].len == b->len) {
+	if (b->nholes && b->holes[b->nholes - 1].off + b->holes[b->nholes - 1].len == b->len &&
+	    b->holes[b->nholes - 1].snap == snap) {
 		b->holes[b->nholes - 1].len += n;
 	} else {
 		if (b->nholes == b->capholes) {
@@ -123,7 +124,7 @@ bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n)
 			b->holes = h;
 			b->capholes = cap;
 		}
-		b->holes[b->nholes++] = (struct shole){ b->len, n };
+		b->holes[b->nholes++] = (struct shole){ b->len, n, snap };
 	}
 	memset(b->data + b->len, 0, n);
 	b->len += n;
@@ -234,4 +235,14 @@ uint32_t sbuf_first_hole(const struct sbuf *b, uint32_t off, uint32_t w)
 		return h->off > off ? h->off - off : 0;
 	}
 	return w;
+}
+
+bool sbuf_snap_hole(const struct sbuf *b, uint32_t off)
+{
+	for (uint32_t i = 0; i < b->nholes; i++) {
+		const struct shole *h = &b->holes[i];
+		if (h->off <= off && off < h->off + h->len)
+			return h->snap;
+	}
+	return false;
 }

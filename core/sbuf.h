@@ -17,13 +17,14 @@ struct smark {
 	uint32_t off;                   /* first buffer offset of a chunk */
 	uint64_t frame;                 /* where that chunk was first captured */
 	int64_t ts;                     /* ... and when */
-	bool resent;                    /* that segment was a retransmission */
+	uint8_t how;                    /* that segment's enum seg_how (tcp_reasm.h) */
 	uint64_t run_frame;             /* completion frame up to and with it */
 	int64_t run_ts;
 };
 
 struct shole {
 	uint32_t off, len;
+	bool snap;                      /* cut by the snapshot length (else never captured) */
 };
 
 struct sbuf {
@@ -40,9 +41,10 @@ struct sbuf {
 /* Append n captured octets; seq is their sequence number (used when the
  * buffer was empty). false on allocation failure (nothing appended). */
 bool sbuf_append(struct sbuf *b, uint32_t seq, const uint8_t *p, uint32_t n, uint64_t frame,
-		 int64_t ts, bool resent, uint64_t run_frame, int64_t run_ts);
-/* Append n missing octets (zeros, recorded as a hole). */
-bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n);
+		 int64_t ts, uint8_t how, uint64_t run_frame, int64_t run_ts);
+/* Append n missing octets (zeros, recorded as a hole; snap: a snapshot
+ * length cut them). */
+bool sbuf_append_hole(struct sbuf *b, uint32_t seq, uint32_t n, bool snap);
 /* Octets of allocation that appending n octets would add (0: it fits). */
 uint32_t sbuf_growth(const struct sbuf *b, uint32_t n);
 /* Room for n octets in all (one allocation for an FPDU of known length). */
@@ -64,6 +66,8 @@ const struct smark *sbuf_mark_at(const struct sbuf *b, uint32_t off);
 uint32_t sbuf_mark_index(const struct sbuf *b, uint32_t off);
 /* Does [off, off+len) touch a hole? (b may be NULL: no holes) */
 bool sbuf_in_hole(const struct sbuf *b, uint32_t off, uint32_t len);
+/* Is octet off in a hole the snapshot length made? */
+bool sbuf_snap_hole(const struct sbuf *b, uint32_t off);
 /* Offset from off of the first hole octet in [off, off+w); w if none. */
 uint32_t sbuf_first_hole(const struct sbuf *b, uint32_t off, uint32_t w);
 

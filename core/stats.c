@@ -268,6 +268,7 @@ void iws_qp_stats_add(struct iws_qp_stats *s, const struct iws_op *op)
 	o->segments += op->segments;
 	o->crc_errors += op->crc_errors;
 	o->retransmissions += op->retransmissions;
+	o->reordered += op->reordered;
 	o->stall_ns = op->stall_ns > INT64_MAX - o->stall_ns ? INT64_MAX : o->stall_ns + op->stall_ns;
 	if (op->complete && op->has_latency)
 		iws_latency_add(&o->latency, op->latency_ns);

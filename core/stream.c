@@ -57,6 +57,69 @@ static void on_op(void *ctx, const struct iws_op *op)
 		s->sink->op(s->ctx, op);
 }
 
+static void early_free(struct iws_stream *s, struct fr_dir *fd)
+{
+	s->lim->buf_used -= (uint64_t)fd->capearly * sizeof(*fd->early);
+	free(fd->early);
+	fd->early = NULL;
+	fd->nearly = fd->capearly = 0;
+}
+
+/* The sequence number of side's first octet not yet reported to the
+ * tracker (held for order, being framed, or still to come); false when none
+ * was seen. */
+static bool pending_from(const struct iws_stream *s, int side, uint32_t *seq)
+{
+	const struct fr_dir *fd = &s->d[side];
+	if (!fd->have_pos)
+		return false;
+	uint32_t lo = fd->buf.len ? fd->buf.seq : fd->pos;
+	for (const struct held *h = s->q[side].head; h; h = h->next)
+		if (h->kind == H_PDU && (int32_t)(h->pdu.seq - lo) < 0)
+			lo = h->pdu.seq;
+	*seq = lo;
+	return true;
+}
+
+/* side acknowledged the peer's octets up to ack, before the tracker exists:
+ * kept while it may cover an FPDU still to come. */
+static void early_ack(struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
+{
+	struct fr_dir *fd = &s->d[side];
+	if (s->d[!side].mode == FR_DEAD)
+		return;  /* no FPDU of the peer is to come (st_no_fpdus) */
+	uint32_t from;
+	if (pending_from(s, !side, &from)) {
+		uint32_t k = 0;
+		while (k < fd->nearly && (int32_t)(fd->early[k].ack - from) <= 0)
+			k++;
+		memmove(fd->early, fd->early + k, (fd->nearly - k) * sizeof(*fd->early));
+		fd->nearly -= k;
+	}
+	if (fd->nearly == fd->capearly) {
+		uint32_t cap = fd->capearly ? 2 * fd->capearly : 4;
+		struct early_ack *e = cap <= ACKS_EARLY_MAX ? realloc(fd->early, cap * sizeof(*e)) : NULL;
+		if (e) {
+			s->lim->buf_used += (uint64_t)(cap - fd->capearly) * sizeof(*e);
+			if (s->lim->buf_used > s->lim->buf_peak)
+				s->lim->buf_peak = s->lim->buf_used;
+			fd->early = e;
+			fd->capearly = cap;
+		} else if (fd->nearly) {
+			/* the limit: the oldest goes (its operations' ACK unknown) */
+			fd->early_lost = true;
+			fd->early_lost_hi = fd->early[0].ack;
+			memmove(fd->early, fd->early + 1, (fd->nearly - 1) * sizeof(*fd->early));
+			fd->nearly--;
+		} else {
+			fd->early_lost = true;
+			fd->early_lost_hi = seg->ack;
+			return;
+		}
+	}
+	fd->early[fd->nearly++] = (struct early_ack){ seg->ack, seg->frame, seg->ts_ns, seg->wire_len > 0 };
+}
+
 static bool ensure_tracker(struct iws_stream *s)
 {
 	if (!s->tr) {
@@ -67,18 +130,18 @@ static bool ensure_tracker(struct iws_stream *s)
 			.shared_max_ack_wait = s->lim->max_ack_wait,
 		};
 		s->tr = iws_tracker_new(&tl, on_op, s);
-		/* The ACKs seen before the first operation: the tracker waits
-		 * for ACKs of a direction only once it has seen one. */
+		/* The ACKs seen before the first operation (those that may
+		 * cover an FPDU still to come): the tracker waits for ACKs of a
+		 * direction only once it has seen one. */
 		for (int side = 0; s->tr && side < 2; side++) {
-			const struct fr_dir *fd = &s->d[side];
-			if (!fd->have_hi_ack)
-				continue;
-			iws_tracker_ack(s->tr, fr_dir_of(s, !side), fd->hi_ack, fd->hi_ack_frame,
-					fd->hi_ack_ts, fd->hi_ack_data);
-			/* the earlier ones are not known: octets they covered have
-			 * no known first ACK */
-			if (fd->have_prev_hi_ack)
-				iws_tracker_acks_forgotten(s->tr, fr_dir_of(s, !side), fd->prev_hi_ack);
+			struct fr_dir *fd = &s->d[side];
+			uint8_t dir = fr_dir_of(s, !side);
+			if (fd->early_lost)
+				iws_tracker_acks_forgotten(s->tr, dir, fd->early_lost_hi);
+			for (uint32_t i = 0; i < fd->nearly; i++)
+				iws_tracker_ack(s->tr, dir, fd->early[i].ack, fd->early[i].frame, fd->early[i].ts,
+						fd->early[i].with_data);
+			early_free(s, fd);
 		}
 	}
 	return s->tr != NULL;
@@ -114,6 +177,9 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 			.retrans = pdu->retrans,
 			.retrans_first_frame = pdu->retrans_first_frame,
 			.retrans_last_frame = pdu->retrans_last_frame,
+			.reordered = pdu->reordered,
+			.reord_first_frame = pdu->reord_first_frame,
+			.reord_last_frame = pdu->reord_last_frame,
 		};
 		iws_tracker_segment(s->tr, &seg, &note);
 		pdu->note = &note;
@@ -315,6 +381,13 @@ void st_pdu(struct iws_stream *s, struct iws_pdu *pdu)
 		release(s, false);
 }
 
+/* side was given up (not iWARP) or rejected: the peer's ACKs kept for its
+ * FPDUs to come cover none, they go (and their budget with them). */
+void st_no_fpdus(struct iws_stream *s, int side)
+{
+	early_free(s, &s->d[!side]);
+}
+
 void st_lost(struct iws_stream *s, int side)
 {
 	if (!s->q[side].head) {
@@ -384,9 +457,9 @@ static void rs_start(void *ctx, int side, uint32_t seq, bool at_syn)
 }
 
 static void rs_data(void *ctx, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-		    uint64_t frame, int64_t ts, bool resent)
+		    uint64_t frame, int64_t ts, uint8_t how)
 {
-	fr_data(ctx, side, seq, p, n, frame, ts, resent);
+	fr_data(ctx, side, seq, p, n, frame, ts, how);
 }
 
 static void rs_hole(void *ctx, int side, uint32_t seq, uint32_t n, enum hole_kind kind)
@@ -452,15 +525,10 @@ static void tcp_behaviour(struct iws_stream *s, int side, const struct iws_tcp_s
 	fd->last_ack = seg->ack;
 	fd->last_win = seg->win;
 	if (!fd->have_hi_ack || (int32_t)(seg->ack - fd->hi_ack) > 0) {
-		if (fd->have_hi_ack) {
-			fd->have_prev_hi_ack = true;
-			fd->prev_hi_ack = fd->hi_ack;
-		}
 		fd->have_hi_ack = true;
 		fd->hi_ack = seg->ack;
-		fd->hi_ack_frame = seg->frame;
-		fd->hi_ack_ts = seg->ts_ns;
-		fd->hi_ack_data = seg->wire_len > 0;
+		if (!s->tr)
+			early_ack(s, side, seg);
 	}
 }
 
@@ -513,25 +581,42 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 		s->init_side_known = true;
 	}
 	struct reasm_sink k = sink_for(s);
+	struct tcp_opts opts;
+	tw_parse_opts(seg, &opts);
 	tcp_behaviour(s, side, seg);
 	/* The peer's acknowledgement first: it may prove octets of the other
 	 * direction lost before this segment's data is placed. */
 	if (seg->flags & IWS_TCP_ACK) {
+		tw_acked(s, !side, seg, &opts);
 		reasm_ack(&s->d[!side].r, !side, seg->ack, &k, s->lim);
 		if (s->tr)
 			iws_tracker_ack(s->tr, fr_dir_of(s, !side), seg->ack, seg->frame, seg->ts_ns,
 					seg->wire_len > 0);
 	}
-	if (reasm_segment(&fd->r, side, seg, &k, s->lim)) {
-		/* A retransmission: after three duplicate ACKs of its sequence
-		 * number from the peer, a fast retransmit (RFC 5681 §3.2); else
-		 * the sender's timer expired (RFC 6298). */
+	/* A segment that fills a hole behind later octets: sent again, or
+	 * overtaken on the way (tcp_watch.c)? */
+	struct reasm_later later;
+	uint8_t late_how = HOW_RESENT;
+	uint32_t data_seq = (seg->flags & IWS_TCP_SYN) ? seg->seq + 1 : seg->seq;
+	if (seg->wire_len && !(seg->flags & IWS_TCP_RST) &&
+	    reasm_later(&fd->r, data_seq, seg->wire_len, &later))
+		late_how = tw_late_how(s, side, seg, &opts, &later);
+	uint8_t how = reasm_segment(&fd->r, side, seg, late_how, opts.has_ts, opts.tsval, &k, s->lim);
+	if (how == HOW_RESENT) {
+		/* After three duplicate ACKs of its sequence number from the
+		 * peer, a fast retransmit (RFC 5681 §3.2); after a silence of at
+		 * least the RTO, a timeout (RFC 6298); else another kind. */
 		const struct fr_dir *peer = &s->d[!side];
 		if (peer->have_ack && peer->dupacks >= 3 && peer->last_ack == seg->seq)
 			fd->c.fast_retransmits++;
-		else
+		else if (tw_after_silence(s, side, seg))
 			fd->c.timeouts++;
+		else
+			fd->c.other_retransmits++;
+	} else if (how == HOW_REORDERED) {
+		fd->c.reordered++;
 	}
+	tw_sent(s, side, seg, &opts, how);
 	if ((seg->flags & (IWS_TCP_FIN | IWS_TCP_RST)) && !fd->c.fin && !fd->c.rst && s->tr)
 		iws_tracker_closed(s->tr, fr_dir_of(s, side), seg->frame);
 	uint32_t outstanding = s->tr ? iws_tracker_counts(s->tr)->inflight : 0;
@@ -549,6 +634,12 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 		st_event(s, IWS_SEV_RST, side, seg->seq, 0, outstanding);
 	}
 	release(s, false);
+	/* ACKs that can no longer be an operation's first covering one go */
+	for (int x = 0; s->tr && x < 2; x++) {
+		uint32_t from;
+		if (pending_from(s, x, &from))
+			iws_tracker_acks_settled(s->tr, fr_dir_of(s, x), from);
+	}
 }
 
 bool iws_stream_done(const struct iws_stream *s)
@@ -576,6 +667,8 @@ void iws_stream_finish(struct iws_stream *s, uint32_t flag)
 	if (s->tr)
 		iws_tracker_finish(s->tr, flag);
 	s->finished = true;
+	for (int side = 0; side < 2; side++)
+		early_free(s, &s->d[side]);
 	fr_free(s);
 	free(s->scratch);
 	s->scratch = NULL;
@@ -592,6 +685,7 @@ void iws_stream_free(struct iws_stream *s)
 	if (!s)
 		return;
 	for (int side = 0; side < 2; side++) {
+		early_free(s, &s->d[side]);
 		reasm_free(&s->d[side].r, s->lim);
 		while (s->q[side].head) {
 			struct held *h = q_pop(&s->q[side]);
@@ -669,6 +763,11 @@ uint64_t iws_stream_reply_frame(const struct iws_stream *s)
 uint32_t iws_stream_marker_deviation(const struct iws_stream *s, int side)
 {
 	return s->d[side & 1].marker_dev;
+}
+
+uint32_t iws_stream_rdmap_deviation(const struct iws_stream *s, int side)
+{
+	return iws_stream_tracker_counts(s)->rdmap_dev[fr_dir_of(s, side & 1)];
 }
 
 uint64_t iws_stream_buffered(const struct iws_stream *s)

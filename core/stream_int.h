@@ -19,6 +19,40 @@
 #include "sbuf.h"
 #include "tcp_reasm.h"
 
+/* ---- what TCP did (tcp_watch.c): one side as a sender ---- */
+
+#define TW_OUT 64u          /* first transmissions awaiting their ACK (RTT samples) */
+#define TW_SACK_MAX 4u      /* SACK blocks an option holds at most (RFC 2018 §3) */
+
+struct tw_out {
+	uint32_t end;       /* sequence number after it */
+	int64_t ts;         /* captured then */
+	bool resent;        /* octets of it were sent again: no sample (Karn) */
+};
+
+struct tcp_watch {
+	bool ipid_any;
+	uint16_t ipid_last;         /* the IP ID of its latest segment */
+	uint32_t ipid_inc, ipid_other; /* segments whose ID counted up from the one before, or not */
+	bool any_data;
+	int64_t last_data_ts;       /* its latest segment carrying data */
+	struct tw_out out[TW_OUT];
+	uint32_t out_head, nout;
+	bool have_rtt;              /* this half of the path: capture point to the peer and back */
+	int64_t srtt, rttvar, min_rtt;
+	/* the SACK blocks of its latest ACK (of the peer's octets) */
+	uint32_t nsack;
+	uint32_t sack_l[TW_SACK_MAX], sack_r[TW_SACK_MAX];
+};
+
+/* The TCP options of a segment that matter here. */
+struct tcp_opts {
+	bool has_ts;
+	uint32_t tsval;             /* RFC 7323 §3 */
+	uint32_t nsack;             /* RFC 2018 §3 */
+	uint32_t sack_l[TW_SACK_MAX], sack_r[TW_SACK_MAX];
+};
+
 /* ---- framing: one direction's state ---- */
 
 enum fr_mode {
@@ -51,12 +85,16 @@ struct fr_dir {
 	uint64_t run_frame;         /* in-order completion frame so far */
 	int64_t run_ts;
 	uint32_t key_from;          /* hunting: next offset to look for a key at */
+	bool req_pending;           /* ... where an MPA Request waits for evidence */
+	bool req_confirmed;         /* ... which the peer's Reply gave */
+	bool req_by_fpdus;          /* ... or the FPDUs after it */
 	uint32_t next_try;          /* hunting: buffer length for the next sync */
 	uint64_t hunted;            /* octets arrived while hunting, since the last sync */
 	bool ever_framed;           /* FPDU boundaries were known at some point */
 	bool at_seqstart;           /* buf starts at SeqStart (after this side's MPA
 				     * frame) and nothing was passed over since */
 	bool lost_reported;         /* the tracker knows octets of this direction are lost */
+	uint64_t skipped_at_loss;   /* c.skipped_bytes when it was told */
 	bool gap_before;            /* the next PDU follows a loss */
 	bool damaged;               /* octets of the stream were missing */
 	bool rejected;              /* after a rejected Reply */
@@ -72,10 +110,6 @@ struct fr_dir {
 				     * point: still to be checked on a longer one */
 	uint8_t nogrid_hunts;       /* hunts in a row that found no marker grid (framing.c) */
 	bool ending;                /* fr_end: the FPDU reported was cut by the end */
-	/* the last snapshot length cut (fr_hole): where, and which frame's */
-	uint32_t snap_from, snap_to;
-	uint64_t snap_frame;
-	int64_t snap_ts;
 	bool hidden_open;           /* a hidden span was reported, framing not found since */
 	uint64_t hidden_frame;      /* ... the frame that carried it */
 	uint32_t sliced_chain;      /* sliced segments filled exactly by one FPDU so far */
@@ -86,16 +120,29 @@ struct fr_dir {
 	uint32_t last_ack;          /* this side's last acknowledgement number ... */
 	uint32_t last_win;          /* ... and window */
 	uint32_t dupacks;           /* duplicate ACKs in a row for last_ack */
-	/* the highest acknowledgement so far, for a tracker created later */
-	bool have_hi_ack, hi_ack_data, have_prev_hi_ack;
-	uint32_t hi_ack, prev_hi_ack;   /* the highest ACK of the peer, the one before it */
-	uint64_t hi_ack_frame;
-	int64_t hi_ack_ts;
+	/* this side's acknowledgements of the peer's octets that may still
+	 * cover an FPDU to come, oldest first, for a tracker created later
+	 * (docs/semantics.md: ack_ns kept whenever the covering ACK was
+	 * captured); at most ACKS_EARLY_MAX */
+	bool have_hi_ack;
+	uint32_t hi_ack;            /* the highest so far */
+	struct early_ack {
+		uint32_t ack;
+		uint64_t frame;
+		int64_t ts;
+		bool with_data;
+	} *early;
+	uint32_t nearly, capearly;
+	bool early_lost;            /* older ones were let go (the limit) ... */
+	uint32_t early_lost_hi;     /* ... the newest of them */
 	bool have_hi;
 	uint32_t hi_seq;            /* the highest sequence number this side sent, + 1 */
 	struct iws_stream_counts c;
 	struct reasm_dir r;         /* TCP */
+	struct tcp_watch w;         /* TCP as this side sends (tcp_watch.c) */
 };
+
+#define ACKS_EARLY_MAX 1024u
 
 /* ---- the connection ---- */
 
@@ -141,7 +188,7 @@ static inline uint8_t fr_dir_of(const struct iws_stream *s, int side)
 void fr_init(struct iws_stream *s);
 void fr_start(struct iws_stream *s, int side, uint32_t seq, bool at_syn);
 void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-	     uint64_t frame, int64_t ts, bool resent);
+	     uint64_t frame, int64_t ts, uint8_t how);
 /* Octets [seq, seq+n) of side were captured again: the FPDU that holds
  * them, if it is still being put together, counts one more retransmission. */
 void fr_resent(struct iws_stream *s, int side, uint32_t seq, uint32_t n);
@@ -154,9 +201,26 @@ void fr_free(struct iws_stream *s);
  * before later ones of the other direction (hunting or waiting), 0: none. */
 uint64_t fr_blocking_frame(const struct iws_stream *s, int side);
 
+/* tcp_watch.c */
+void tw_parse_opts(const struct iws_tcp_seg *seg, struct tcp_opts *o);
+/* A segment of side that fills a hole behind later octets (later: the
+ * closest of them): HOW_RESENT or HOW_REORDERED. */
+uint8_t tw_late_how(const struct iws_stream *s, int side, const struct iws_tcp_seg *seg,
+		    const struct tcp_opts *o, const struct reasm_later *later);
+/* The retransmission timeout the capture's round trips give (RFC 6298). */
+int64_t tw_rto(const struct iws_stream *s);
+/* Did side send nothing for at least that long before this segment? */
+bool tw_after_silence(const struct iws_stream *s, int side, const struct iws_tcp_seg *seg);
+/* After each segment of side (how: enum seg_how of its octets). */
+void tw_sent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, const struct tcp_opts *o,
+	     uint8_t how);
+/* The peer of side acknowledged side's octets (ack, with its options). */
+void tw_acked(struct iws_stream *s, int side, const struct iws_tcp_seg *ack, const struct tcp_opts *o);
+
 /* stream.c: what framing produces */
 void st_pdu(struct iws_stream *s, struct iws_pdu *pdu);
 void st_lost(struct iws_stream *s, int side);       /* the tracker must know of a loss */
+void st_no_fpdus(struct iws_stream *s, int side);   /* side carries no FPDU from now on */
 /* FPDUs of side that frame carried were hidden (a snapshot length cut their headers). */
 void st_hidden(struct iws_stream *s, int side, uint64_t frame, int64_t ts);
 void st_event(struct iws_stream *s, enum iws_stream_event_kind kind, int side, uint32_t seq,

@@ -103,7 +103,11 @@ static int check_fpdu(const uint8_t *wire, size_t len, uint32_t seq, const struc
 			uint16_t ptr = d->fpduptr_le ? (uint16_t)(wire[o + 2] | wire[o + 3] << 8) : iws_be16(wire + o + 2);
 			if (iws_be16(wire + o) != 0 || ptr != iws_mpa_fpduptr_expected(lo, o))
 				return 0;
-			(*markers_seen)++;
+			/* A marker right before the FPDU (FPDUPTR 0) reads like the
+			 * zero CRC field of the FPDU before it, with CRC off (siw):
+			 * only one that points back into its FPDU proves a grid. */
+			if (ptr)
+				(*markers_seen)++;
 		}
 	}
 	if (len < w)

@@ -17,7 +17,10 @@ struct ooo_seg {
 	struct ooo_seg *next;
 	uint32_t seq, len;
 	bool hole;                  /* octets cut by the snapshot length */
-	bool resent;                /* its segment was not their first transmission */
+	uint8_t how;                /* enum seg_how of its segment */
+	bool has_ip_id, has_ts;     /* its segment's IP ID and TSval */
+	uint16_t ip_id;
+	uint32_t tsval;
 	uint64_t frame;
 	int64_t ts_ns;
 	uint8_t data[];
@@ -57,12 +60,12 @@ static void recompute_min(struct reasm_dir *d)
 
 /* Deliver [seq, seq+n) of which the first cap octets are at p (in order). */
 static void deliver(struct reasm_dir *d, int side, uint32_t seq, const uint8_t *p, uint32_t cap,
-		    uint32_t n, uint64_t frame, int64_t ts, bool resent, const struct reasm_sink *sink)
+		    uint32_t n, uint64_t frame, int64_t ts, uint8_t how, const struct reasm_sink *sink)
 {
 	if (cap > n)
 		cap = n;
 	if (cap)
-		sink->data(sink->ctx, side, seq, p, cap, frame, ts, resent);
+		sink->data(sink->ctx, side, seq, p, cap, frame, ts, how);
 	if (n > cap) {
 		d->c->snap_bytes += n - cap;
 		sink->hole(sink->ctx, side, seq + cap, n - cap, HOLE_SNAP);
@@ -100,7 +103,7 @@ static void drain(struct reasm_dir *d, int side, const struct reasm_sink *sink,
 				d->next_seq = end;
 			} else {
 				deliver(d, side, d->next_seq, s->data + skip, s->len - skip, s->len - skip,
-					s->frame, s->ts_ns, s->resent, sink);
+					s->frame, s->ts_ns, s->how, sink);
 			}
 		}
 		seg_free(d, s, lim);
@@ -129,8 +132,15 @@ static void gap_to(struct reasm_dir *d, int side, uint32_t upto, const struct re
 	drain(d, side, sink, lim);
 }
 
+/* What buffering a segment keeps of it besides its octets. */
+struct seg_info {
+	uint8_t how;
+	bool has_ts;
+	uint32_t tsval;
+};
+
 static struct ooo_seg *piece(uint32_t seq, uint32_t len, bool hole, const uint8_t *p,
-			     const struct iws_tcp_seg *in, bool resent)
+			     const struct iws_tcp_seg *in, const struct seg_info *si)
 {
 	struct ooo_seg *s = malloc(sizeof(*s) + (hole ? 0 : len));
 	if (!s)
@@ -139,7 +149,11 @@ static struct ooo_seg *piece(uint32_t seq, uint32_t len, bool hole, const uint8_
 	s->seq = seq;
 	s->len = len;
 	s->hole = hole;
-	s->resent = resent;
+	s->how = si->how;
+	s->has_ip_id = in->has_ip_id;
+	s->ip_id = in->ip_id;
+	s->has_ts = si->has_ts;
+	s->tsval = si->tsval;
 	s->frame = in->frame;
 	s->ts_ns = in->ts_ns;
 	if (!hole)
@@ -151,16 +165,16 @@ static struct ooo_seg *piece(uint32_t seq, uint32_t len, bool hole, const uint8_
  * before `next` (after *link): up to two pieces, data then snaplen hole. */
 static struct ooo_seg **insert_range(struct reasm_dir *d, struct ooo_seg **link, uint32_t a,
 				     uint32_t b, uint32_t s0, uint32_t cap, const uint8_t *p,
-				     const struct iws_tcp_seg *in, bool resent,
+				     const struct iws_tcp_seg *in, const struct seg_info *si,
 				     struct iws_stream_limits *lim)
 {
 	uint32_t cap_end = s0 + cap;
 	uint32_t mid = sdiff(cap_end, a) <= 0 ? a : (sdiff(cap_end, b) >= 0 ? b : cap_end);
 	struct ooo_seg *parts[2] = { NULL, NULL };
 	if (mid != a)
-		parts[0] = piece(a, mid - a, false, p + (a - s0), in, resent);
+		parts[0] = piece(a, mid - a, false, p + (a - s0), in, si);
 	if (mid != b)
-		parts[1] = piece(mid, b - mid, true, NULL, in, resent);
+		parts[1] = piece(mid, b - mid, true, NULL, in, si);
 	for (int i = 0; i < 2; i++) {
 		struct ooo_seg *s = parts[i];
 		if (!s)
@@ -185,35 +199,39 @@ static struct ooo_seg **insert_range(struct reasm_dir *d, struct ooo_seg **link,
 }
 
 /* Buffer [s, e) (ahead of next_seq), keeping octets already buffered (the
- * first captured copy wins; the others are reported as duplicates). True
- * when it was a retransmission: some of its octets were buffered already, or
- * it lands behind later octets (it fills part of the hole; the pieces keep
- * that for when they are delivered). */
-static bool buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e, uint32_t cap,
-		       const uint8_t *p, const struct iws_tcp_seg *in, const struct reasm_sink *sink,
-		       struct iws_stream_limits *lim)
+ * first captured copy wins; the others are reported as duplicates). Returns
+ * HOW_RESENT when some of its octets were buffered already, late_how when it
+ * lands behind later octets (it fills part of the hole; the pieces keep that
+ * for when they are delivered), else HOW_FIRST. */
+static uint8_t buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e, uint32_t cap,
+			  const uint8_t *p, const struct iws_tcp_seg *in, const struct seg_info *si0,
+			  const struct reasm_sink *sink, struct iws_stream_limits *lim)
 {
 	uint32_t base = d->next_seq;
 	uint32_t cur = s;
 	bool overlapped = false;
 	struct ooo_seg **link = &d->ooo;
+	struct seg_info si = *si0;
 	/* Past everything buffered (the usual case behind a hole): append. */
 	if (d->ooo_tail && s - base >= d->ooo_tail->seq + d->ooo_tail->len - base) {
-		insert_range(d, &d->ooo_tail->next, s, e, s, cap, p, in, false, lim);
-		return false;
+		si.how = HOW_FIRST;
+		insert_range(d, &d->ooo_tail->next, s, e, s, cap, p, in, &si, lim);
+		return HOW_FIRST;
 	}
 	bool behind = d->ooo_tail != NULL;
+	if (!behind)
+		si.how = HOW_FIRST;
 	/* Offsets from next_seq order everything buffered (all of it is ahead). */
 	while (cur - base < e - base) {
 		while (*link && (*link)->seq + (*link)->len - base <= cur - base)
 			link = &(*link)->next;
 		struct ooo_seg *x = *link;
 		if (!x || x->seq - base >= e - base) {
-			insert_range(d, link, cur, e, s, cap, p, in, behind, lim);
+			insert_range(d, link, cur, e, s, cap, p, in, &si, lim);
 			break;
 		}
 		if (x->seq - base > cur - base) {
-			link = insert_range(d, link, cur, x->seq, s, cap, p, in, behind, lim);
+			link = insert_range(d, link, cur, x->seq, s, cap, p, in, &si, lim);
 			cur = x->seq;
 			continue;
 		}
@@ -226,13 +244,40 @@ static bool buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e, ui
 	}
 	if (overlapped)
 		d->c->overlaps++;
-	return overlapped || behind;
+	return overlapped ? HOW_RESENT : behind ? si.how : HOW_FIRST;
 }
 
-bool reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
-		   const struct reasm_sink *sink, struct iws_stream_limits *lim)
+bool reasm_later(const struct reasm_dir *d, uint32_t seq, uint32_t n, struct reasm_later *out)
 {
-	bool resent = false;
+	if (!d->started || !n || !d->ooo)
+		return false;
+	uint32_t e = seq + n;
+	if (sdiff(e, d->next_seq) <= 0)
+		return false;  /* nothing new in it */
+	/* the closest buffered octets after its start */
+	const struct ooo_seg *x = NULL;
+	for (const struct ooo_seg *y = d->ooo; y; y = y->next)
+		if (sdiff(y->seq, seq) > 0 || (sdiff(y->seq + y->len, seq) > 0 && sdiff(y->seq, seq) <= 0)) {
+			x = y;
+			break;
+		}
+	if (!x)
+		return false;  /* appended past everything: a new segment */
+	out->frame = x->frame;
+	out->ts = x->ts_ns;
+	out->has_ip_id = x->has_ip_id;
+	out->ip_id = x->ip_id;
+	out->has_ts = x->has_ts;
+	out->tsval = x->tsval;
+	return true;
+}
+
+uint8_t reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in, uint8_t late_how,
+		      bool has_ts, uint32_t tsval, const struct reasm_sink *sink,
+		      struct iws_stream_limits *lim)
+{
+	uint8_t how = HOW_FIRST;
+	struct seg_info si = { late_how, has_ts, tsval };
 	const struct iws_tcp_seg *p = in;
 	uint32_t seq = p->seq;
 	if (p->flags & IWS_TCP_SYN) {
@@ -261,23 +306,26 @@ bool reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
 		if (ahead <= 0) {
 			if (sdiff(e, d->next_seq) <= 0) {
 				d->c->retrans++;
-				resent = true;
+				how = HOW_RESENT;
 				if (sink->dup)
 					sink->dup(sink->ctx, side, seq, n, in->frame);
 			} else {
 				uint32_t skip = d->next_seq - seq;
 				if (skip) {
 					d->c->overlaps++;
-					resent = true;
+					how = HOW_RESENT;
 					if (sink->dup)
 						sink->dup(sink->ctx, side, seq, skip, in->frame);
 				}
-				/* Later octets were seen first: a retransmission (or a
-				 * reordered original) filling the hole. */
+				/* Later octets were seen first: a retransmission, or a
+				 * reordered original, filling the hole (the caller told
+				 * them apart). */
 				if (d->ooo) {
 					d->c->late++;
-					resent = true;
+					if (how == HOW_FIRST)
+						how = late_how;
 				}
+				si.how = how;
 				/* Octets of it already buffered out of order were captured
 				 * first and keep their frame (the first captured copy wins):
 				 * deliver only what lies before them, and place the rest
@@ -289,16 +337,16 @@ bool reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
 					uint32_t r = skip + (upto - d->next_seq);
 					uint32_t rcap = p->cap_len > r ? p->cap_len - r : 0;
 					buffer_ooo(d, side, upto, e, rcap, rcap ? p->payload + r : NULL, in,
-						   sink, lim);
+						   &si, sink, lim);
 				}
 				uint32_t cap = p->cap_len > skip ? p->cap_len - skip : 0;
 				deliver(d, side, d->next_seq, cap ? p->payload + skip : NULL, cap,
-					upto - d->next_seq, in->frame, in->ts_ns, resent, sink);
+					upto - d->next_seq, in->frame, in->ts_ns, how, sink);
 				drain(d, side, sink, lim);
 			}
 		} else {
 			d->c->out_of_order++;
-			resent = buffer_ooo(d, side, seq, e, p->cap_len, p->payload, in, sink, lim);
+			how = buffer_ooo(d, side, seq, e, p->cap_len, p->payload, in, &si, sink, lim);
 			/* Bounded memory (and bounded work: inserting walks the
 			 * list): past a limit the hole is given up as a gap. */
 			while (d->ooo && (d->ooo_bytes > lim->max_ooo_dir ||
@@ -315,7 +363,7 @@ bool reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
 	}
 	if (d->started)
 		check_fin(d, side, sink);
-	return resent;
+	return how;
 }
 
 void reasm_ack(struct reasm_dir *d, int side, uint32_t ack, const struct reasm_sink *sink,

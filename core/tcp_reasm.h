@@ -25,6 +25,15 @@
 
 #include "iwarpscope/stream.h"
 
+/* How a segment's octets came (docs/semantics.md, "Where the time went"):
+ * their first transmission, sent again (a retransmission), or a first
+ * transmission that arrived after later octets (reordered on the way). */
+enum seg_how {
+	HOW_FIRST = 0,
+	HOW_RESENT = 1,
+	HOW_REORDERED = 2,
+};
+
 enum hole_kind {
 	HOLE_GAP = 0,   /* never captured */
 	HOLE_SNAP = 1,  /* captured, but cut by the snapshot length */
@@ -35,11 +44,12 @@ struct reasm_sink {
 	void *ctx;
 	/* The first stream octet is seq (at_syn: right after a captured SYN). */
 	void (*start)(void *ctx, int side, uint32_t seq, bool at_syn);
-	/* In-order octets [seq, seq+n), first captured in `frame`; resent: that
-	 * segment was not their first transmission (it filled a hole behind
-	 * later octets, or repeated octets already delivered). */
+	/* In-order octets [seq, seq+n), first captured in `frame`; how: that
+	 * segment's (enum seg_how): a retransmission (repeated octets already
+	 * captured, or filled a hole behind later octets and was sent after
+	 * them) or a reordered first transmission. */
 	void (*data)(void *ctx, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-		     uint64_t frame, int64_t ts_ns, bool resent);
+		     uint64_t frame, int64_t ts_ns, uint8_t how);
 	/* In-order octets [seq, seq+n) that are missing. */
 	void (*hole)(void *ctx, int side, uint32_t seq, uint32_t n, enum hole_kind kind);
 	/* The stream reached its FIN. */
@@ -73,11 +83,29 @@ struct reasm_dir {
 
 void reasm_init(struct reasm_dir *d, struct iws_stream_counts *c);
 
-/* One captured segment of this direction. Returns true when it was a
- * retransmission: all or some of its octets had been captured before, or it
- * filled a hole behind later octets. */
-bool reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in,
-		   const struct reasm_sink *sink, struct iws_stream_limits *lim);
+/* What the segment that filled a hole is told apart by: the buffered one
+ * closest after it (captured before it, its octets later in the stream). */
+struct reasm_later {
+	uint64_t frame;
+	int64_t ts;
+	bool has_ip_id, has_ts;
+	uint16_t ip_id;
+	uint32_t tsval;
+};
+
+/* Would segment [seq, seq+n) fill a hole behind later octets already
+ * captured (new octets of it, buffered octets after its start)? *out: the
+ * closest of those. */
+bool reasm_later(const struct reasm_dir *d, uint32_t seq, uint32_t n, struct reasm_later *out);
+
+/* One captured segment of this direction (TSval: its TCP timestamp, if it
+ * had one). late_how: what a segment that fills a hole behind later octets
+ * is, HOW_RESENT or HOW_REORDERED (the caller tells them apart). Returns
+ * HOW_RESENT when some of its octets had been captured before (or it was a
+ * late one so told), HOW_REORDERED, or HOW_FIRST. */
+uint8_t reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in, uint8_t late_how,
+		      bool has_ts, uint32_t tsval, const struct reasm_sink *sink,
+		      struct iws_stream_limits *lim);
 
 /* The peer acknowledged up to ack: octets before it that were never
  * captured are a gap. */

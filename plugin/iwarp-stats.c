@@ -290,16 +290,19 @@ static void print_delivery(const struct iws_qp_stats *st, gboolean raw)
  * outstanding (the CLI's `tcp` and `teardown`). */
 static void print_tcp(const iwarp_conv *ic)
 {
-	guint64 fr = 0, to = 0, da = 0, zw = 0;
+	guint64 fr = 0, to = 0, ot = 0, ro = 0, da = 0, zw = 0;
 	for (int side = 0; ic->eng && side < 2; side++) {
 		const struct iws_stream_counts *k = iws_stream_counts(ic->eng, side);
 		fr += k->fast_retransmits;
 		to += k->timeouts;
+		ot += k->other_retransmits;
+		ro += k->reordered;
 		da += k->duplicate_acks;
 		zw += k->zero_windows;
 	}
-	printf("  TCP: fast retransmits %" PRIu64 ", timeouts %" PRIu64 ", duplicate ACKs %" PRIu64
-	       ", zero windows %" PRIu64 "\n", fr, to, da, zw);
+	printf("  TCP: fast retransmits %" PRIu64 ", timeouts %" PRIu64 ", other retransmits %" PRIu64
+	       ", reordered %" PRIu64 ", duplicate ACKs %" PRIu64 ", zero windows %" PRIu64 "\n", fr, to, ot,
+	       ro, da, zw);
 	guint n = ic->closes ? wmem_array_get_count(ic->closes) : 0;
 	for (guint i = 0; i < n; i++) {
 		const iwarp_close_rec *c = (const iwarp_close_rec *)wmem_array_index(ic->closes, i);

@@ -54,6 +54,7 @@ static int hf_tcp_flags = -1;
 static int hf_tcp_window = -1;
 static int hf_tcp_len = -1;
 static int hf_tcp_hdr_len = -1;
+static int hf_ip_id = -1;
 static int proto_icmp = -1;
 static int proto_icmpv6 = -1;
 
@@ -99,6 +100,8 @@ char *iwarp_endpoint_str(wmem_allocator_t *scope, const iwarp_conv *ic, guint8 d
 
 struct tcp_view {
 	guint32 stream, seq, ack, win, len, hdr_len, flags, sport, dport;
+	gboolean has_ip_id;
+	guint32 ip_id;               /* IPv4's Identification (the IP header nearest TCP) */
 	tvbuff_t *ds_tvb;            /* the data source holding the TCP header */
 	gint hdr_off;                /* where the header starts in it */
 };
@@ -129,6 +132,10 @@ static gboolean tcp_view_get(proto_tree *tree, struct tcp_view *v)
 		return FALSE;
 	v->ds_tvb = port->ds_tvb;
 	v->hdr_off = port->start;
+	GPtrArray *ids = hf_ip_id > 0 ? proto_get_finfo_ptr_array(tree, hf_ip_id) : NULL;
+	v->has_ip_id = ids && ids->len;
+	if (v->has_ip_id)
+		v->ip_id = fvalue_get_uinteger(&((field_info *)g_ptr_array_index(ids, ids->len - 1))->value);
 	return field_u32(tree, hf_tcp_dstport, &v->dport, NULL) &&
 	       field_u32(tree, hf_tcp_stream, &v->stream, NULL) &&
 	       field_u32(tree, hf_tcp_seq_raw, &v->seq, NULL) &&
@@ -303,6 +310,7 @@ static void on_op(void *ctx, const struct iws_op *op)
 	l->rtr = op->rtr;
 	l->first_inorder_frame = (guint32)op->first_inorder_frame;
 	l->retransmissions = op->retransmissions;
+	l->reordered = op->reordered;
 	l->stall_ns = op->stall_ns;
 	l->queued_ns = op->queued_ns;
 	l->has_ack = op->has_ack;
@@ -460,13 +468,17 @@ static void conv_finish(iwarp_conv *ic, guint32 flag)
 }
 
 /* The engine's TCP event counters of both sides, in IWARP_TCP_EV_* bit order. */
-static void tcp_event_counts(iwarp_conv *ic, guint64 c[4])
+#define TCP_EV_KINDS 6
+
+static void tcp_event_counts(iwarp_conv *ic, guint64 c[TCP_EV_KINDS])
 {
-	memset(c, 0, 4 * sizeof(c[0]));
+	memset(c, 0, TCP_EV_KINDS * sizeof(c[0]));
 	for (int side = 0; side < 2; side++) {
 		const struct iws_stream_counts *k = iws_stream_counts(ic->eng, side);
 		c[0] += k->fast_retransmits;
 		c[1] += k->timeouts;
+		c[4] += k->other_retransmits;
+		c[5] += k->reordered;
 		c[2] += k->zero_windows;
 		c[3] += k->duplicate_acks;
 	}
@@ -486,20 +498,24 @@ static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, 
 		fr->payload_len = v->len;
 		fr->payload_cap = capl;
 	}
+	/* the TCP options as captured (the CLI hands the engine the same) */
+	gint optoff = v->hdr_off + 20, optcap = tvb_captured_length_remaining(v->ds_tvb, optoff);
+	guint32 optlen = v->hdr_len > 20 && optcap > 0 ? MIN((guint32)optcap, v->hdr_len - 20) : 0;
 	struct iws_tcp_seg seg = { v->seq, v->ack, v->win, (guint8)v->flags, payload, capl, v->len,
-				   pinfo->num, iwarp_ts_ns(pinfo) };
+				   pinfo->num, iwarp_ts_ns(pinfo), v->has_ip_id, (guint16)v->ip_id,
+				   optlen ? tvb_get_ptr(v->ds_tvb, optoff, (gint)optlen) : NULL, optlen };
 	cap.cur_conv = ic;
 	cap.cur_num = pinfo->num;
 	cap.cur_payload = v->ds_tvb == frame ? payload : NULL;
 	cap.cur_cap = capl;
-	guint64 before[4], after[4];
+	guint64 before[TCP_EV_KINDS], after[TCP_EV_KINDS];
 	tcp_event_counts(ic, before);
 	iwarp_doctor_segment(ic, side, &seg, v->ds_tvb, v->hdr_off, v->hdr_len);
 	iws_stream_segment(ic->eng, side, &seg);
 	/* what TCP did in this segment, as the engine counted it (either
 	 * side's counters: the CLI's per-QP `tcp` numbers, frame by frame) */
 	tcp_event_counts(ic, after);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < TCP_EV_KINDS; i++)
 		if (after[i] != before[i])
 			frame_rec(pinfo->num, TRUE)->tcp_events |= (guint8)(1u << i);
 	cap.cur_num = 0;
@@ -833,13 +849,15 @@ void iwarp_stream_handoff(void)
 	hf_tcp_window = hf_id("tcp.window_size_value");
 	hf_tcp_len = hf_id("tcp.len");
 	hf_tcp_hdr_len = hf_id("tcp.hdr_len");
+	hf_ip_id = hf_id("ip.id");
 	proto_icmp = proto_get_id_by_filter_name("icmp");
 	proto_icmpv6 = proto_get_id_by_filter_name("icmpv6");
 
 	register_postdissector(iwarp_post_handle);
 	GArray *wanted = g_array_new(FALSE, FALSE, (guint)sizeof(int));
 	int ids[] = { hf_tcp_stream, hf_tcp_srcport, hf_tcp_dstport, hf_tcp_seq_raw, hf_tcp_ack_raw,
-		      hf_tcp_flags, hf_tcp_window, hf_tcp_len, hf_tcp_hdr_len, proto_icmp, proto_icmpv6 };
+		      hf_tcp_flags, hf_tcp_window, hf_tcp_len, hf_tcp_hdr_len, hf_ip_id, proto_icmp,
+		      proto_icmpv6 };
 	for (guint i = 0; i < G_N_ELEMENTS(ids); i++)
 		if (ids[i] > 0)
 			g_array_append_val(wanted, ids[i]);

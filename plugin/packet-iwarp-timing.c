@@ -30,6 +30,7 @@ static int hf_iwarp_rdmap_ack_in = -1;
 static int hf_iwarp_rdmap_ack_time = -1;
 static int hf_iwarp_rdmap_ack_with_data = -1;
 static int hf_iwarp_rdmap_retransmissions = -1;
+static int hf_iwarp_rdmap_reordered = -1;
 static int hf_iwarp_rdmap_stall = -1;
 static int hf_iwarp_rdmap_queued = -1;
 static int hf_iwarp_rdmap_after_close = -1;
@@ -69,6 +70,8 @@ static const value_string tcp_event_vals[] = {
 	{ IWARP_TCP_EV_TIMEOUT, "retransmission after a timeout" },
 	{ IWARP_TCP_EV_ZERO_WINDOW, "zero window" },
 	{ IWARP_TCP_EV_DUP_ACK, "duplicate ACK" },
+	{ IWARP_TCP_EV_OTHER_RETRANSMIT, "retransmission (neither after duplicate ACKs nor a timeout)" },
+	{ IWARP_TCP_EV_REORDERED, "reordered on the way (its first transmission, not lost)" },
 	{ 0, NULL }
 };
 
@@ -136,6 +139,8 @@ void iwarp_timing_segment(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, iwa
 	}
 	pi = proto_tree_add_uint(rt, hf_iwarp_rdmap_retransmissions, tvb, 0, 0, op->retransmissions);
 	proto_item_set_generated(pi);
+	proto_item *ri = proto_tree_add_uint(rt, hf_iwarp_rdmap_reordered, tvb, 0, 0, op->reordered);
+	proto_item_set_generated(ri);
 	if (retrans_threshold && op->retransmissions >= retrans_threshold)
 		expert_add_info_format(pinfo, pi, &ei_iwarp_rdmap_retransmitted,
 				       "Operation %" PRIu64 ": %u TCP segment%s of it sent again", op->id,
@@ -175,7 +180,7 @@ void iwarp_rdmap_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 	proto_tree *et = proto_tree_add_subtree(tree, tvb, 0, 0, ett_iwarp_rdmap_tcp_event, &ti,
 						"iWARP: TCP event of this connection");
 	proto_item_set_generated(ti);
-	for (guint8 bit = 1; bit && bit <= IWARP_TCP_EV_DUP_ACK; bit = (guint8)(bit << 1)) {
+	for (guint8 bit = 1; bit && bit <= IWARP_TCP_EV_LAST; bit = (guint8)(bit << 1)) {
 		if (!(events & bit))
 			continue;
 		proto_item *pi = proto_tree_add_uint(et, hf_iwarp_rdmap_tcp_event, tvb, 0, 0, bit);
@@ -246,6 +251,9 @@ void iwarp_timing_register(int proto, module_t *m)
 			BASE_NONE, NULL, 0x0, "The covering ACK rode on a segment with data (a delayed ACK)", HFILL } },
 		{ &hf_iwarp_rdmap_retransmissions, { "Retransmissions", "iwarp.rdmap.retransmissions", FT_UINT32,
 			BASE_DEC, NULL, 0x0, "TCP segments that carried octets of the operation again", HFILL } },
+		{ &hf_iwarp_rdmap_reordered, { "Reordered", "iwarp.rdmap.reordered", FT_UINT32, BASE_DEC, NULL,
+			0x0, "TCP segments of the operation overtaken on the way (first transmissions that came "
+			"after later octets: not retransmissions)", HFILL } },
 		{ &hf_iwarp_rdmap_stall, { "Stall", "iwarp.rdmap.stall", FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,
 			"Time the operation's octets waited in TCP reassembly for earlier missing octets", HFILL } },
 		{ &hf_iwarp_rdmap_queued, { "Queued", "iwarp.rdmap.queued", FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,
@@ -267,7 +275,7 @@ void iwarp_timing_register(int proto, module_t *m)
 		{ &hf_iwarp_rdmap_tcp_event, { "TCP event", "iwarp.rdmap.tcp_event", FT_UINT8, BASE_HEX,
 			VALS(tcp_event_vals), 0x0,
 			"What the stream engine counted for this segment (the CLI's tcp fast_retransmits, timeouts, "
-			"zero_windows, duplicate_acks)", HFILL } },
+			"zero_windows, duplicate_acks, other_retransmits, reordered)", HFILL } },
 		{ &hf_iwarp_rdmap_teardown_op_frame, { "Its first frame", "iwarp.rdmap.teardown.op_frame", FT_FRAMENUM,
 			BASE_NONE, NULL, 0x0, "The first transmission of the outstanding operation", HFILL } },
 	};

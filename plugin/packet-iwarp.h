@@ -75,6 +75,7 @@ typedef struct iwarp_op_link {
 	/* where the time went (docs/semantics.md), once done */
 	guint32 first_inorder_frame; /* where its first FPDU became deliverable in order */
 	guint32 retransmissions;
+	guint32 reordered;           /* reordered segments (not retransmissions) */
 	gint64 stall_ns, queued_ns;
 	guint32 ack_frame;
 	gint64 ack_ns;
@@ -296,6 +297,9 @@ void iwarp_rdmap_add_acked(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
 #define IWARP_TCP_EV_TIMEOUT         0x02
 #define IWARP_TCP_EV_ZERO_WINDOW     0x04
 #define IWARP_TCP_EV_DUP_ACK         0x08
+#define IWARP_TCP_EV_OTHER_RETRANSMIT 0x10
+#define IWARP_TCP_EV_REORDERED       0x20
+#define IWARP_TCP_EV_LAST            IWARP_TCP_EV_REORDERED
 void iwarp_rdmap_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint8 events);
 /* A FIN or RST of the connection and the operations it left outstanding. */
 void iwarp_rdmap_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,

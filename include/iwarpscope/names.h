@@ -141,7 +141,9 @@ extern "C" {
 	X(0x0040, "offset_gap") \
 	X(0x0080, "ird_exceeded") \
 	X(0x0100, "aborted") \
-	X(0x0200, "after_close")
+	X(0x0200, "after_close") \
+	X(0x0400, "request_missing") \
+	X(0x0800, "response_unknown")
 
 /* How a sender breaks RFC 5044's marker rules (IWS_MARKER_DEV_*, stream.h):
  * a contract name and words for a finding. */
@@ -149,6 +151,10 @@ extern "C" {
 	X(0x1, "fpduptr_le", "FPDUPTR appears little-endian") \
 	X(0x2, "skip_crc", "markers follow a non-RFC 5044 grid that leaves CRC octets out") \
 	X(0x4, "offset", "markers follow a non-RFC 5044 grid offset from SeqStart")
+
+/* How a sender breaks RFC 5040's formats (IWS_RDMAP_DEV_*, qp.h). */
+#define IWS_RDMAP_DEV_NAMES(X) \
+	X(0x1, "read_req_le", "Read Request fields appear little-endian (matched byte-swapped)")
 
 /* NVMe command flags (IWS_NVMEF_*, nvme.h) as the CLI's `nvme` output names them. */
 #define IWS_NVME_FLAG_NAMES(X) \
@@ -163,7 +169,8 @@ extern "C" {
 	X(0x0100, "inval_mismatch") \
 	X(0x0200, "data_mismatch") \
 	X(0x0400, "queue_unknown") \
-	X(0x0800, "data_truncated")
+	X(0x0800, "data_truncated") \
+	X(0x1000, "sqe_truncated")
 
 /* RTR message types as the CLI's JSON names them (IWS_RTR_*, mpa.h). */
 #define IWS_RTR_SHORT_NAMES(X) \
@@ -476,6 +483,8 @@ const char *iws_rtr_short_name(uint32_t rtr);
 /* One IWS_MARKER_DEV_* bit: its contract name / a sentence for findings. */
 const char *iws_marker_dev_name(uint32_t bit);
 const char *iws_marker_dev_text(uint32_t bit);
+const char *iws_rdmap_dev_name(uint32_t bit);
+const char *iws_rdmap_dev_text(uint32_t bit);
 /* The names of the IWS_OPF_* bits set in flags, comma separated, in buf
  * (len octets, NUL-terminated; cut short if it does not fit). */
 const char *iws_op_flags_str(char *buf, size_t len, uint32_t flags);

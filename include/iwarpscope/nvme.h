@@ -182,6 +182,8 @@ struct iws_nvme_command {
 	struct iws_nvme_admin adm;     /* admin (or unknown queue) */
 	uint32_t icd_len;           /* octets after the SQE: in-capsule data */
 	uint32_t warnings;          /* IWS_NVME_W_* */
+	uint32_t captured;          /* octets of the SQE captured (64: all; fewer when a
+				     * snapshot length cut it: iws_nvme_parse_command_cut) */
 	struct iws_field f_opcode, f_flags, f_cid, f_nsid, f_mptr, f_dptr, f_cdw10, f_icd;
 };
 
@@ -227,6 +229,12 @@ struct iws_nvme_cm_rep {
  */
 struct iws_result iws_nvme_parse_command(const uint8_t *buf, size_t len, enum iws_nvme_queue queue,
 					 struct iws_nvme_command *out);
+/* The first `have` octets of an SQE a snapshot length cut (4 <= have < 64):
+ * opcode, flags and CID always; NSID (Fabrics: FCTYPE) from 8 octets; the
+ * SGL from 40; CDW10-15 from 64 (their fields otherwise zero, unknown).
+ * c->captured says how many octets were there. */
+struct iws_result iws_nvme_parse_command_cut(const uint8_t *buf, size_t have, enum iws_nvme_queue queue,
+					     struct iws_nvme_command *c);
 
 /* A caller that holds only the head of a longer capsule (the SQE and what it
  * needs of the data) sets the capsule's real length: icd_len and the
@@ -289,6 +297,8 @@ const char *iws_nvme_xfer_name(enum iws_nvme_xfer x);
 #define IWS_NVMEF_DATA_MISMATCH  0x0200 /* successful, but data moved != the SGL length */
 #define IWS_NVMEF_QUEUE_UNKNOWN  0x0400 /* no Connect, CM data or CQE told its queue */
 #define IWS_NVMEF_DATA_TRUNCATED 0x0800 /* in-capsule data cut by the snapshot length */
+#define IWS_NVMEF_SQE_TRUNCATED  0x1000 /* its SQE cut by the snapshot length: the fields
+					 * beyond it (SGL, CDW10-15: LBAs) are not known */
 #define IWS_NVMEF_INCOMPLETE_MASK \
 	(IWS_NVMEF_UNFINISHED | IWS_NVMEF_ABORTED | IWS_NVMEF_GAP | IWS_NVMEF_EVICTED | \
 	 IWS_NVMEF_REPLACED | IWS_NVMEF_NO_COMMAND)

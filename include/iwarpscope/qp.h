@@ -48,6 +48,10 @@ int iws_op_type_from_name(const char *name);
 /* A human title ("RDMA Write", "Atomic CmpSwap", ...). */
 const char *iws_op_type_title(enum iws_op_type t);
 
+/* A sender's deviations from RFC 5040's formats (iws_tracker_counts.rdmap_dev). */
+#define IWS_RDMAP_DEV_READ_REQ_LE 0x1 /* Read Request fields least significant octet first:
+				       * the Read Responses carry the byte-swapped sink STag/TO */
+
 /* Why an operation is not complete, or what is odd about it. */
 #define IWS_OPF_GAP            0x0001 /* data of it was never captured */
 #define IWS_OPF_STARTED_BEFORE 0x0002 /* it began before the capture (or a gap) */
@@ -60,9 +64,14 @@ const char *iws_op_type_title(enum iws_op_type t);
 #define IWS_OPF_IRD_EXCEEDED   0x0080 /* more reads outstanding than the peer's IRD */
 #define IWS_OPF_ABORTED        0x0100 /* the connection ended (FIN/RST/Terminate) first */
 #define IWS_OPF_AFTER_CLOSE    0x0200 /* (partly) sent after its receiver closed or reset */
+#define IWS_OPF_REQUEST_MISSING 0x0400 /* read, atomic: the capture does not prove which
+					* request its responses answer (docs/semantics.md) */
+#define IWS_OPF_RESPONSE_UNKNOWN 0x0800 /* read, atomic request: its response cannot be told
+					 * from responses whose request was not proven */
 #define IWS_OPF_INCOMPLETE_MASK \
 	(IWS_OPF_GAP | IWS_OPF_STARTED_BEFORE | IWS_OPF_UNFINISHED | \
-	 IWS_OPF_EVICTED | IWS_OPF_ABORTED | IWS_OPF_AFTER_CLOSE)
+	 IWS_OPF_EVICTED | IWS_OPF_ABORTED | IWS_OPF_AFTER_CLOSE | \
+	 IWS_OPF_REQUEST_MISSING | IWS_OPF_RESPONSE_UNKNOWN)
 
 struct iws_op {
 	uint64_t id;                /* 1, 2, ... in order of start, per tracker */
@@ -89,6 +98,8 @@ struct iws_op {
 	uint32_t flags;             /* IWS_OPF_* */
 	/* where the time went (docs/semantics.md) */
 	uint32_t retransmissions;   /* segments that carried its octets again */
+	uint32_t reordered;         /* first transmissions of its octets that came after later
+				     * octets (reordered on the way, not lost) */
 	int64_t stall_ns;           /* waiting in reassembly for earlier missing octets */
 	bool has_ack;               /* the covering ACK of its last FPDU was seen */
 	bool ack_with_data;         /* ... carried by the receiver's data (a delayed ACK) */
@@ -133,6 +144,8 @@ struct iws_seg {
 	/* of those, the ones that carried its first / last octet (0: none): one
 	 * segment across the boundary of two FPDUs of an operation counts once */
 	uint64_t retrans_first_frame, retrans_last_frame;
+	uint32_t reordered;         /* reordered segments that carried its octets (seen so far) */
+	uint64_t reord_first_frame, reord_last_frame;
 };
 
 /* Per-segment conclusions. */
@@ -172,6 +185,10 @@ struct iws_tracker_counts {
 	uint64_t msn_gaps, offset_gaps, orphan_responses, ird_exceeded, stag_mismatches;
 	uint64_t evicted;
 	uint64_t hidden_requests;   /* Reads inferred from a span a snapshot length hid */
+	uint64_t responses_unknown; /* captured requests whose response could not be told */
+	/* how each direction's sender breaks RFC 5040's formats (IWS_RDMAP_DEV_*),
+	 * by IWS_DIR_*: detected from the responses, then used to match */
+	uint32_t rdmap_dev[2];
 	uint64_t crc_errors;
 	uint32_t inflight, max_inflight_seen;
 	uint32_t ack_waiting;       /* complete operations waiting for their covering ACK */
@@ -213,6 +230,10 @@ void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t 
 		     bool with_data);
 void iws_tracker_resent(struct iws_tracker *t, uint8_t dir, uint32_t seq, uint32_t len);
 void iws_tracker_closed(struct iws_tracker *t, uint8_t dir, uint64_t frame);
+/* No FPDU of dir before sequence number seq will be given any more: the
+ * acknowledgements kept to find an operation's first covering one that
+ * cannot be that let go (memory stays bounded by what is still to come). */
+void iws_tracker_acks_settled(struct iws_tracker *t, uint8_t dir, uint32_t seq);
 /* ACKs of dir's octets up to ack were seen but not given to the tracker
  * (before it existed): an operation whose last octet they covered has no
  * known first ACK (ack_ns unknown rather than a later ACK's). */

@@ -78,6 +78,7 @@ struct iws_op_stats {
 	uint64_t segments;
 	uint64_t crc_errors;
 	uint64_t retransmissions;   /* summed over the operations */
+	uint64_t reordered;         /* summed: reordered segments (not retransmissions) */
 	int64_t stall_ns;           /* summed (saturating) */
 	struct iws_latency latency; /* complete operations that have a latency */
 	struct iws_latency delivery;/* ack_ns of complete operations with a covering ACK */

@@ -85,6 +85,11 @@ struct iws_tcp_seg {
 	uint32_t wire_len;          /* payload octets on the wire (>= cap_len) */
 	uint64_t frame;             /* 1-based, increasing */
 	int64_t ts_ns;              /* capture time, ns since the epoch */
+	/* optional: front ends that have them give them (zeros: not known) */
+	bool has_ip_id;             /* IPv4: its Identification field (RFC 791) */
+	uint16_t ip_id;
+	const uint8_t *opts;        /* the TCP options as captured (after the 20-octet header) */
+	uint32_t opts_len;
 };
 
 /*
@@ -153,6 +158,9 @@ struct iws_pdu {
 	uint32_t retrans;           /* retransmitted segments that carried its octets */
 	uint64_t retrans_first_frame, retrans_last_frame; /* those that carried its first /
 						       * last octet, if any (else 0) */
+	uint32_t reordered;         /* reordered segments (first transmissions that came
+				     * after later octets) that carried its octets */
+	uint64_t reord_first_frame, reord_last_frame;     /* ... its first / last octet */
 	/* kind == IWS_PDU_MPA_FRAME */
 	const struct iws_mpa_frame *mpa;
 	/* kind == IWS_PDU_FPDU */
@@ -285,7 +293,11 @@ struct iws_stream_counts {
 	uint64_t order_forced;      /* FPDUs released out of cross-direction order (max_held) */
 	/* TCP behaviour (docs/semantics.md) */
 	uint64_t fast_retransmits;  /* retransmissions after 3 duplicate ACKs (RFC 5681 §3.2) */
-	uint64_t timeouts;          /* the other retransmissions (RFC 6298) */
+	uint64_t timeouts;          /* retransmissions after a silence of at least the RTO
+				     * estimate (RFC 6298) */
+	uint64_t other_retransmits; /* the other retransmissions (SACK recovery, probes) */
+	uint64_t reordered;         /* first transmissions that came after later octets:
+				     * reordered on the way, not retransmissions */
 	uint64_t duplicate_acks;    /* sent by this side (RFC 5681 §2) */
 	uint64_t zero_windows;      /* segments of this side advertising a window of 0 */
 	bool fin, rst;
@@ -340,6 +352,9 @@ uint64_t iws_stream_request_frame(const struct iws_stream *s);
 uint64_t iws_stream_reply_frame(const struct iws_stream *s);
 /* IWS_MARKER_DEV_* found on side's markers (0: as RFC 5044 says). */
 uint32_t iws_stream_marker_deviation(const struct iws_stream *s, int side);
+/* IWS_RDMAP_DEV_* found on side's RDMAP messages (qp.h; 0: as RFC 5040 says):
+ * a sender that writes its Read Request fields little-endian. */
+uint32_t iws_stream_rdmap_deviation(const struct iws_stream *s, int side);
 
 /* Octets the engine holds (out of order, being framed or hunted through,
  * PDUs held for order); 0 once finished. */

@@ -91,21 +91,42 @@ static int all_captured(const struct streammap *m, uint64_t s, uint64_t e)
 	return 1;
 }
 
+/* Was frame f's payload sent before (any octet of it, by a frame created
+ * earlier, captured or not)? The generator knows: creation order is send
+ * order. */
+static int sent_before(const struct gen *g, const struct frame *f)
+{
+	for (size_t i = 0; i < g->nframes; i++) {
+		const struct frame *y = &g->frames[i];
+
+		if (y->order < f->order && y->conn == f->conn && y->dir == f->dir && y->paylen &&
+		    y->soff < f->soff + f->paylen && f->soff < y->soff + y->paylen)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * The TCP side of the truth, from the segments as captured
- * (docs/semantics.md, "Where the time went"), per connection:
- * - a segment with payload is a retransmission when it starts below the
- *   highest sequence number captured so far in its direction: some of its
- *   octets were captured before, or it filled a hole behind later octets
- *   (sent again after a loss before the capture point, or reordered);
+ * (docs/semantics.md, "TCP per QP"), per connection:
+ * - a segment with payload that starts below the highest sequence number
+ *   captured so far in its direction is a retransmission when some of its
+ *   octets were sent before (the generator knows: it sent them), else a
+ *   reordered first transmission (overtaken on the way, nothing lost);
  * - a duplicate ACK (RFC 5681 2): no payload, no SYN, FIN or RST, the same
  *   acknowledgement number and window as the previous segment of its side,
  *   while the peer has captured octets beyond that acknowledgement;
  * - a fast retransmit (RFC 5681 3.2): a retransmission starting at the
  *   sequence number the peer acknowledged in three or more duplicate ACKs;
+ *   a timeout: one that follows a silence of its sender (no segment with
+ *   data) of at least the RTO estimate, 200 ms (every scenario's round
+ *   trips are microseconds, so RFC 6298's SRTT + 4 RTTVAR stays below
+ *   Linux's minimum); the others are other_retransmits;
  * - zero windows: segments other than SYN and RST advertising a window of 0;
  * - each side's first FIN and first RST.
  */
+#define TRUTH_RTO_NS (200 * 1000000ull)
+
 static void compute_tcp(struct gen *g, struct truth *t)
 {
 	struct side_state {
@@ -116,6 +137,8 @@ static void compute_tcp(struct gen *g, struct truth *t)
 		int prev_ackf;
 		uint64_t dup_ack;	/* acknowledgement of its latest duplicate ACKs ... */
 		uint32_t dups;		/* ... and how many there were */
+		int any_data;
+		uint64_t last_data_ts;	/* its latest captured segment with data */
 	} (*st)[2] = calloc((size_t)g->nconns + 1, sizeof(*st));
 
 	t->tcp = calloc((size_t)g->nconns + 1, sizeof(*t->tcp));
@@ -130,13 +153,22 @@ static void compute_tcp(struct gen *g, struct truth *t)
 
 		if (f->paylen) {
 			if (f->soff < me->hi) {
-				t->retrans[no] = 1;
-				ct->retransmissions++;
-				if (peer->dups >= 3 && peer->dup_ack == f->soff)
-					ct->fast_retransmits++;
+				if (!sent_before(g, f)) {
+					t->retrans[no] = 2;
+					ct->reordered++;
+				} else {
+					t->retrans[no] = 1;
+					ct->retransmissions++;
+					if (peer->dups >= 3 && peer->dup_ack == f->soff)
+						ct->fast_retransmits++;
+					else if (me->any_data && f->ts - me->last_data_ts >= TRUTH_RTO_NS)
+						ct->timeouts++;
+				}
 			}
 			if (f->soff + f->paylen > me->hi)
 				me->hi = f->soff + f->paylen;
+			me->any_data = 1;
+			me->last_data_ts = f->ts;
 		}
 		if (ackf && !f->paylen && !(f->flags & (TCPF_SYN | TCPF_FIN | TCPF_RST)) &&
 		    me->have_prev && me->prev_ackf && me->prev_ack == f->ack_off &&
@@ -302,12 +334,68 @@ static void op_ack(const struct gen *g, const struct truth *t, struct op_out *x,
 	else if (!x->complete && x->done_frame)
 		limit = x->done_frame + 1;
 	for (uint32_t no = 1; no <= t->nframes && no < limit; no++)
-		if (t->retrans[no] && carries(g, t->byno[no], x->op))
+		if (t->retrans[no] == 1 && carries(g, t->byno[no], x->op))
 			x->retransmissions++;
+	/* reordered segments that carried its octets: they came with them */
+	for (uint32_t no = 1; no <= t->nframes; no++)
+		if (t->retrans[no] == 2 && carries(g, t->byno[no], x->op))
+			x->reordered++;
+}
+
+/*
+ * The operations as the truth lists them: a read or atomic whose pairing the
+ * capture does not prove (proof.c) is split into its request alone and its
+ * responses alone; responses proven to answer another request of the same
+ * frame join that request; responses to a request hidden by the snapshot
+ * length make an operation of their own that starts in its frame.
+ */
+static void split_ops(struct gen *g)
+{
+	size_t base = g->nops;
+	int *to = malloc((base + 1) * sizeof(int));
+
+	if (!to)
+		gen_die("out of memory");
+	for (size_t i = 0; i < base; i++) {
+		to[i] = (int)i;
+		switch (g->ops[i].resp_part) {
+		case RESP_MISSING:
+		case RESP_HIDDEN: {
+			int n = gen_new_op(g, g->conns[g->ops[i].conn], g->ops[i].dir, g->ops[i].kind,
+					   g->ops[i].opcode);
+			struct op_rec *o = &g->ops[i], *x = &g->ops[n];
+
+			*x = *o;
+			g->counts.ops[o->kind]--;  /* one operation, listed in two parts */
+			x->part = o->resp_part == RESP_MISSING ? PART_REQUEST_MISSING : PART_HIDDEN;
+			/* the RDMAP opcode of its first message: a response's, or
+			 * the hidden request's */
+			if (x->part == PART_REQUEST_MISSING && x->kind == OP_READ)
+				x->opcode = RD_READ_RESP;
+			x->resp_part = RESP_OWN;
+			to[i] = n;
+			break;
+		}
+		case RESP_MOVED:
+			to[i] = g->ops[i].resp_of;
+			break;
+		default:
+			break;
+		}
+	}
+	for (size_t i = 0; i < g->nfpdus; i++) {
+		struct fpdu_rec *f = &g->fpdus[i];
+		if (f->op >= 0 && (size_t)f->op < base && f->op_seq > 0 &&
+		    (g->ops[f->op].kind == OP_READ || g->ops[f->op].kind == OP_FADD ||
+		     g->ops[f->op].kind == OP_CSWAP))
+			f->op = to[f->op];
+	}
+	free(to);
 }
 
 static void compute_ops(struct gen *g, struct truth *t)
 {
+	split_ops(g);
 	size_t nops = g->nops;
 	int *first = malloc(nops * sizeof(int)), *lastv = malloc(nops * sizeof(int));
 	int *nlisted = calloc(nops, sizeof(int)), *bad = calloc(nops, sizeof(int));
@@ -375,8 +463,21 @@ static void compute_ops(struct gen *g, struct truth *t)
 		x->key_off = ff->off;
 		x->rtr = o->rtr;
 		x->done_frame = fin[i] ? (uint32_t)fin[i] : 0;
+		if (o->part == PART_HIDDEN) {
+			/* its request, hidden in frame hid_frame, is where it starts */
+			x->first_frame = x->first_inorder_frame = o->hid_frame;
+			x->start_ns = t->ts[o->hid_frame];
+			x->segments++;
+			cut[i] = 1;
+		}
 		op_loss(g, t, x, (int)i);
-		x->complete = o->finished && !incomplete[i] && !x->after_close;
+		if (o->kind == OP_READ || o->kind == OP_FADD || o->kind == OP_CSWAP)
+			/* its request (or the hidden one) and its last response */
+			x->complete = (req[i] || o->part == PART_HIDDEN) && fin[i] && !incomplete[i] &&
+				      o->part != PART_RESPONSE_UNKNOWN && o->part != PART_REQUEST_MISSING &&
+				      !x->after_close;
+		else
+			x->complete = o->finished && !incomplete[i] && !x->after_close;
 		x->payload_captured = x->complete && !cut[i];
 		op_ack(g, t, x, lf);
 		switch (o->kind) {
@@ -390,7 +491,7 @@ static void compute_ops(struct gen *g, struct truth *t)
 				x->has_stag = 1;
 				x->stag = o->stag;
 				x->to = o->to;
-				x->has_qn = 1;
+				x->has_qn = o->part != PART_AMBIGUOUS;
 				x->qn = 1;
 				x->msn = o->msn;
 			} else {
@@ -405,7 +506,7 @@ static void compute_ops(struct gen *g, struct truth *t)
 				x->has_stag = 1;
 				x->stag = o->stag;
 				x->to = o->to;
-				x->has_qn = 1;
+				x->has_qn = o->part != PART_AMBIGUOUS;
 				x->qn = 1;
 				x->msn = o->msn;
 			}
@@ -419,7 +520,7 @@ static void compute_ops(struct gen *g, struct truth *t)
 			break;
 		}
 		if ((o->kind == OP_READ || o->kind == OP_FADD || o->kind == OP_CSWAP) &&
-		    req[i] && fin[i]) {
+		    (req[i] || o->part == PART_HIDDEN) && fin[i] && o->part != PART_REQUEST_MISSING) {
 			x->has_latency = 1;
 			x->latency = x->end_ns - x->start_ns;
 		}
@@ -618,6 +719,8 @@ static void compute_conns(struct gen *g, struct truth *t, struct streammap (*map
 			}
 			x->retransmissions = t->tcp[found].retransmissions;
 			x->fast_retransmits = t->tcp[found].fast_retransmits;
+			x->timeouts = t->tcp[found].timeouts;
+			x->reordered = t->tcp[found].reordered;
 			x->duplicate_acks = t->tcp[found].duplicate_acks;
 			x->zero_windows = t->tcp[found].zero_windows;
 		}
@@ -751,13 +854,23 @@ int capture_write(struct gen *g, const char *prefix)
 		}
 	}
 	compute_tcp(g, &t);
-	compute_ops(g, &t);
 	t.fpdus = malloc((g->nfpdus + 1) * sizeof(size_t));
 	for (size_t i = 0; i < g->nfpdus; i++)
 		if (g->fpdus[i].listed)
 			t.fpdus[t.nfpdus++] = i;
 	sort_gen = g;
 	qsort(t.fpdus, t.nfpdus, sizeof(size_t), cmp_fpdu_out);
+	{
+		const uint32_t *(*fc)[2] = calloc((size_t)g->nconns + 1, sizeof(*fc));
+		if (!fc)
+			gen_die("out of memory");
+		for (int c = 0; c < g->nconns; c++)
+			for (int s = 0; s < 2; s++)
+				fc[c][s] = maps[c][s].fc;
+		prove_responses(g, &t, fc);
+		free(fc);
+	}
+	compute_ops(g, &t);
 	compute_gaps(g, &t, maps, order, ncap);
 	compute_conns(g, &t, maps);
 	compute_teardown(g, &t);

@@ -33,6 +33,7 @@ struct op_out {
 	/* where the time went (docs/semantics.md) */
 	uint32_t first_inorder_frame;
 	uint32_t retransmissions;
+	uint32_t reordered;
 	uint64_t stall_ns;
 	int has_ack;
 	uint32_t ack_frame;
@@ -79,7 +80,8 @@ struct td_out {
 /* What the captured TCP segments of a connection say (capture.c). */
 struct conn_tcp {
 	uint32_t fin[2], rst[2];	/* each side's first FIN / RST frame, 0 = none */
-	uint32_t retransmissions, fast_retransmits, duplicate_acks, zero_windows;
+	uint32_t retransmissions, fast_retransmits, timeouts, duplicate_acks, zero_windows;
+	uint32_t reordered;		/* reordered first transmissions */
 };
 
 struct conn_out {
@@ -89,7 +91,8 @@ struct conn_out {
 	uint32_t rtr_frames[2];
 	int nrtr;
 	/* TCP behaviour (docs/semantics.md, "TCP per QP") */
-	uint32_t retransmissions, fast_retransmits, duplicate_acks, zero_windows;
+	uint32_t retransmissions, fast_retransmits, timeouts, duplicate_acks, zero_windows;
+	uint32_t reordered;
 	struct td_out td[TD_MAX];
 	int ntd;
 };
@@ -99,7 +102,8 @@ struct truth {
 	uint32_t nframes;
 	uint64_t *ts;		/* ts[frame number] */
 	const struct frame **byno;	/* byno[frame number] */
-	uint8_t *retrans;	/* retrans[frame number]: not the first transmission */
+	uint8_t *retrans;	/* retrans[frame number]: 1 sent again, 2 a reordered first
+				 * transmission (docs/semantics.md) */
 	struct conn_tcp *tcp;	/* per g->conns index */
 	struct conn_out *conns;
 	int nconns;
@@ -115,6 +119,9 @@ struct truth {
 
 /* Writes PREFIX.pcap (or .pcapng) and PREFIX.truth.json. */
 int capture_write(struct gen *g, const char *prefix);
+
+/* proof.c: fc[conn][dir] is the first-capture frame of every stream octet */
+void prove_responses(struct gen *g, struct truth *t, const uint32_t *(*fc)[2]);
 
 /* truth.c */
 int truth_write(const struct truth *t, const char *path);

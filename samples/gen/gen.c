@@ -139,6 +139,7 @@ struct conn *conn_new(struct gen *g, const struct conn_cfg *cfg)
 		d->mode = cfg->mode[s];
 		d->ddp_max = cfg->ddp_max[s] ? cfg->ddp_max[s] : 1024;
 		d->super_max = cfg->super_max[s] ? cfg->super_max[s] : 65000;
+		d->aligned_ddp = cfg->aligned_ddp[s];
 		d->ip_id = (uint16_t)prng_u32(&g->rng);
 		d->tsval = prng_u32(&g->rng);
 		for (int q = 0; q < 4; q++)

@@ -127,7 +127,23 @@ struct op_rec {
 	uint64_t rd_src_to;
 	uint8_t req_hdr[64];	/* request ULPDU (for Terminate embedding) */
 	uint16_t req_ulen;
+	/* What a decoder can prove of a read's or atomic's pairing (proof.c,
+	 * docs/semantics.md "Which request a response answers") */
+	int part;		/* PART_*: what the truth lists of it */
+	int resp_part;		/* RESP_*: where its responses go */
+	int resp_of;		/* RESP_MOVED: the op whose request they answer */
+	uint32_t hid_frame;	/* RESP_HIDDEN / PART_HIDDEN: the frame of its request */
 };
+
+enum {
+	PART_WHOLE = 0,
+	PART_RESPONSE_UNKNOWN,	/* its request alone: perhaps answered by a response not proven */
+	PART_AMBIGUOUS,		/* answered by a response proven to its frame only */
+	PART_REQUEST_MISSING,	/* responses alone: their request not proven */
+	PART_HIDDEN,		/* responses to a request hidden in the frame hid_frame */
+};
+
+enum { RESP_OWN = 0, RESP_MISSING, RESP_MOVED, RESP_HIDDEN };
 
 struct dir {
 	uint32_t isn;
@@ -145,6 +161,9 @@ struct dir {
 	uint16_t mss;		/* max TCP payload per segment */
 	enum seg_mode mode;
 	uint32_t ddp_max;	/* max DDP payload per segment (SEG_STREAM/SUPER) */
+	uint32_t aligned_ddp;	/* SEG_ALIGNED: DDP payload per FPDU, not from the MSS (0: from
+				 * it): an FPDU longer than a segment goes on in the next ones
+				 * (siw: 1444 + 4 octets; with GSO, several segments) */
 	uint32_t super_max;
 	/* receive side (the peer receiving this direction) */
 	uint64_t rcv_nxt;
@@ -178,6 +197,9 @@ struct conn_cfg {
 	enum seg_mode mode[2];
 	uint32_t ddp_max[2];
 	uint32_t super_max[2];
+	uint32_t aligned_ddp[2];
+	int rdreq_le[2];	/* this sender writes Read Request fields least significant
+				 * octet first (a deviant stack, issue 22) */
 	uint16_t mss;		/* 0: derive from MTU 1500 */
 	/* MPA */
 	int rev;		/* 1 or 2 */

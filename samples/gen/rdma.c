@@ -14,6 +14,8 @@ static uint32_t payload_max(const struct conn *c, int dir, uint32_t hdrlen)
 	const struct dir *d = &c->d[dir];
 	uint32_t m;
 
+	if (d->mode == SEG_ALIGNED && d->aligned_ddp)
+		return d->aligned_ddp;
 	if (d->mode == SEG_ALIGNED) {
 		uint32_t u = mpa_max_ulpdu(c, dir);
 
@@ -156,6 +158,18 @@ int rd_read_req(struct gen *g, struct conn *c, int dir, uint32_t sink_stag, uint
 	o->rd_src_stag = src_stag;
 	o->rd_src_to = src_to;
 	rdmap_read_req(rr, sink_stag, sink_to, size, src_stag, src_to);
+	if (c->cfg.rdreq_le[dir]) {
+		/* a deviant sender: each field least significant octet first */
+		for (int k = 0; k < 4; k++) {
+			rr[k] = (uint8_t)(sink_stag >> (8 * k));
+			rr[12 + k] = (uint8_t)(size >> (8 * k));
+			rr[16 + k] = (uint8_t)(src_stag >> (8 * k));
+		}
+		for (int k = 0; k < 8; k++) {
+			rr[4 + k] = (uint8_t)(sink_to >> (8 * k));
+			rr[20 + k] = (uint8_t)(src_to >> (8 * k));
+		}
+	}
 	/* the RDMAP header is not ULP payload: count 0 bytes for the request */
 	{
 		struct dir *d = &c->d[dir];

@@ -217,14 +217,16 @@ void scen_reorder(struct gen *g)
 	int op;
 
 	g->description = "Reordering on the way to the capture point (nothing lost), CRC on, "
-			 "DDP segments independent of the MSS (1000 octets i2r, 700 r2i). 1: a "
+			 "DDP segments independent of the MSS (1000 octets i2r, 700 r2i); the "
+			 "segments were sent in order, so their IP IDs count up in sequence order and "
+			 "each one captured late is reordered, not a retransmission. 1: a "
 			 "Write's segments 2 and 3 arrive swapped: the FPDU they share is first "
 			 "seen in its later part (its first_frame is the swapped-in segment). "
 			 "2: a Send's two segments arrive swapped, and the Read Request packed at "
 			 "the end of the second is seen first: the Read starts before the Send's "
 			 "first segment and waits for it. 3: a Write's segments 2, 3, 4 arrive as "
-			 "4, 3, 2 (each of 3 and 2 fills the hole behind later octets: both count "
-			 "as retransmissions). 4: two Read Response segments swapped.";
+			 "4, 3, 2 (each of 3 and 2 fills the hole behind later octets, with a lower "
+			 "IP ID: both are reordered). 4: two Read Response segments swapped.";
 	c = open_warm(g, &t, 1000, 700);
 
 	/* 1. two segments swapped */

@@ -65,5 +65,10 @@ void scen_nvmeof(struct gen *g);
 /* scen_doctor.c: one scenario per doctor rule (scen_doctor.h), all of them */
 void scen_doctor(struct gen *g);
 void scen_doctor_all(struct gen *g);
+/* scen_fidelity.c */
+void scen_midstream_read_storm(struct gen *g);
+void scen_sliced_siw_midstream(struct gen *g);
+void scen_sliced_gso_tso(struct gen *g);
+void scen_read_req_le(struct gen *g);
 
 #endif

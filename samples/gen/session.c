@@ -130,12 +130,27 @@ uint64_t emit_swapped(struct gen *g, struct conn *c, int dir, int a, int b, uint
 	struct segplan s[128];
 	int idx[128];
 	int n = tcp_plan(c, dir, s, 128);
+	uint16_t base = c->d[dir].ip_id;
+	uint64_t last = t;
 
 	for (int i = 0; i < n; i++)
 		idx[i] = i;
 	idx[a] = b;
 	idx[b] = a;
-	return emit_plan(g, c, dir, s, n, idx, NULL, t);
+	/* Reordered on the way: sent in sequence order - their IP IDs count up
+	 * in that order (RFC 791) - and captured swapped. */
+	for (int k = 0; k < n; k++) {
+		int i = idx[k];
+		uint64_t gap = tcp_wire_ns(s[i].len + 54) + 700;
+
+		c->d[dir].ip_id = (uint16_t)(base + i);
+		tcp_emit_seg(g, c, dir, s[i].off, s[i].len, t, 0);
+		tcp_ack_if_due(g, c, dir, t + gap / 2);
+		last = t;
+		t += gap;
+	}
+	c->d[dir].ip_id = (uint16_t)(base + n);
+	return last;
 }
 
 uint64_t flush_settle(struct gen *g, struct conn *c, int dir, uint64_t t)

@@ -44,7 +44,8 @@ uint64_t s_atomic(struct gen *g, struct conn *c, int dir, enum op_kind kind, uin
 uint64_t emit_plan(struct gen *g, struct conn *c, int dir, const struct segplan *s, int n,
 		   const int *idx, const uint32_t *fault, uint64_t t);
 /* Transmits what is queued in direction dir (at most 128 segments) with
- * segments a and b swapped on the way to the capture point. */
+ * segments a and b swapped on the way to the capture point (their IP IDs
+ * say they were sent in sequence order). */
 uint64_t emit_swapped(struct gen *g, struct conn *c, int dir, int a, int b, uint64_t t);
 /* Transmits what is queued in direction dir, then the delayed ACKs. */
 uint64_t flush_settle(struct gen *g, struct conn *c, int dir, uint64_t t);

@@ -160,6 +160,12 @@ static void write_conn(FILE *f, const struct truth *t, const struct conn_out *x,
 	opt_u64(f, hs && c->d[I2R].full_op, dir_seq(&c->d[I2R], c->d[I2R].seqstart));
 	fputs(", \"seqstart_r2i\": ", f);
 	opt_u64(f, hs && c->d[R2I].full_op, dir_seq(&c->d[R2I], c->d[R2I].seqstart));
+	/* only for connections with a sender that writes Read Requests
+	 * little-endian (RFC 5040's formats broken) */
+	if (k->rdreq_le[I2R] || k->rdreq_le[R2I]) {
+		fprintf(f, ",\n     \"rdmap_deviation_i2r\": [%s], \"rdmap_deviation_r2i\": [%s]",
+			k->rdreq_le[I2R] ? "\"read_req_le\"" : "", k->rdreq_le[R2I] ? "\"read_req_le\"" : "");
+	}
 	/* only for connections with a sender that breaks the marker rules */
 	if (!k->reject && (k->mk_dev[I2R] || k->mk_dev[R2I])) {
 		fputs(",\n     \"marker_deviation_i2r\": ", f);
@@ -182,10 +188,12 @@ static void write_conn(FILE *f, const struct truth *t, const struct conn_out *x,
 			dir_seq(&c->d[gp->dir], gp->off), gp->len, gp->after_frame);
 		first = 0;
 	}
-	fprintf(f, "],\n     \"retransmissions\": %u, \"tcp\": {\"fast_retransmits\": %u, "
-		"\"timeouts\": %u, \"duplicate_acks\": %u, \"zero_windows\": %u},\n",
-		x->retransmissions, x->fast_retransmits, x->retransmissions - x->fast_retransmits,
-		x->duplicate_acks, x->zero_windows);
+	fprintf(f, "],\n     \"retransmissions\": %u, \"reordered_segments\": %u, "
+		"\"tcp\": {\"fast_retransmits\": %u, \"timeouts\": %u, \"other_retransmits\": %u, "
+		"\"reordered\": %u, \"duplicate_acks\": %u, \"zero_windows\": %u},\n",
+		x->retransmissions, x->reordered, x->fast_retransmits, x->timeouts,
+		x->retransmissions - x->fast_retransmits - x->timeouts, x->reordered, x->duplicate_acks,
+		x->zero_windows);
 	fputs("     \"teardown\": [", f);
 	for (int i = 0; i < x->ntd; i++) {
 		static const char *const kinds[] = { "fin", "rst", "terminate" };
@@ -227,8 +235,9 @@ static void write_op(FILE *f, const struct truth *t, const struct op_out *x, int
 	fputs(", \"latency_ns\": ", f);
 	opt_u64(f, x->has_latency, x->latency);
 	fprintf(f, ", \"complete\": %s, \"crc_errors\": %u", bool_s(x->complete), x->crc_errors);
-	fprintf(f, ", \"first_inorder_frame\": %u, \"retransmissions\": %u, \"stall_ns\": %" PRIu64
-		", \"ack_frame\": ", x->first_inorder_frame, x->retransmissions, x->stall_ns);
+	fprintf(f, ", \"first_inorder_frame\": %u, \"retransmissions\": %u, \"reordered\": %u"
+		", \"stall_ns\": %" PRIu64 ", \"ack_frame\": ", x->first_inorder_frame, x->retransmissions,
+		x->reordered, x->stall_ns);
 	opt_u64(f, x->has_ack, x->ack_frame);
 	fputs(", \"ack_ns\": ", f);
 	opt_u64(f, x->has_ack, x->ack_ns);

@@ -213,6 +213,7 @@ def parse_frame(data, orig):
         tcplen = tot - ihl
         pseudo = src + dst + struct.pack("!BBH", 0, 6, tcplen)
         p["ip"] = 4
+        p["ip_id"] = struct.unpack_from("!H", data, l2 + 4)[0]
         p["src"] = ".".join(str(b) for b in src)
         p["dst"] = ".".join(str(b) for b in dst)
     elif et == 0x86DD:
@@ -479,17 +480,23 @@ class Checker:
 
     # -- TCP: retransmissions, duplicate ACKs, zero windows, FIN and RST
     def derive_tcp(self):
-        """From the captured segments alone (docs/semantics.md, "Where the time went"):
-        a segment with payload is a retransmission when it starts below the highest
-        sequence number captured before in its direction; a duplicate ACK (RFC 5681 2)
+        """From the captured segments alone (docs/semantics.md, "TCP per QP"): a segment
+        with payload that starts below the highest sequence number captured before in its
+        direction is a reordered first transmission when none of its octets was captured
+        before and its IP ID (the generator's count up) is below that of a segment already
+        captured with later octets, else a retransmission; a duplicate ACK (RFC 5681 2)
         carries no payload, no SYN/FIN/RST, and the acknowledgement number and window of
         its side's previous segment while the peer has captured octets beyond it; a
         retransmission is fast (RFC 5681 3.2) when it starts where the peer's three or
-        more duplicate ACKs pointed. Also zero windows and each side's first FIN and RST."""
+        more duplicate ACKs pointed, a timeout when its sender sent no data for 200 ms
+        before it (the RTO estimate of microsecond round trips, Linux's minimum). Also zero
+        windows and each side's first FIN and RST."""
         self.retrans = set()
-        self.tcp = {q: {"retransmissions": 0, "fast_retransmits": 0, "duplicate_acks": 0,
-                        "zero_windows": 0, "fin": {}, "rst": {}} for q in self.conn}
-        hi, prev, dup = {}, {}, {}
+        self.reord = set()
+        self.tcp = {q: {"retransmissions": 0, "fast_retransmits": 0, "timeouts": 0, "reordered": 0,
+                        "duplicate_acks": 0, "zero_windows": 0, "fin": {}, "rst": {}}
+                    for q in self.conn}
+        hi, prev, dup, segs, last = {}, {}, {}, {}, {}
         for p in self.frames:
             q = p["qp"]
             if q not in self.conn:
@@ -502,13 +509,26 @@ class Checker:
                 o = self.off(q, d, p["seq"])
                 if o > M32 // 2:
                     o -= M32  # before the stream's first captured octet
+                seen = segs.setdefault((q, d), [])
                 if o < hi.get((q, d), o + 1) and (q, d) in hi:
-                    self.retrans.add(p["no"])
-                    tc["retransmissions"] += 1
-                    n, at = dup.get((q, peer), (0, None))
-                    if n >= 3 and at == o:
-                        tc["fast_retransmits"] += 1
+                    e = o + p["paylen"]
+                    fresh = not any(a < e and o < b for a, b, _ in seen)
+                    later = [i for a, b, i in seen if a >= e]
+                    if (fresh and "ip_id" in p and later and
+                            any((p["ip_id"] - i) % 65536 > 32768 for i in later)):
+                        self.reord.add(p["no"])
+                        tc["reordered"] += 1
+                    else:
+                        self.retrans.add(p["no"])
+                        tc["retransmissions"] += 1
+                        n, at = dup.get((q, peer), (0, None))
+                        if n >= 3 and at == o:
+                            tc["fast_retransmits"] += 1
+                        elif (q, d) in last and self.ts[p["no"]] - last[(q, d)] >= 200000000:
+                            tc["timeouts"] += 1
+                seen.append((o, o + p["paylen"], p.get("ip_id", 0)))
                 hi[(q, d)] = max(hi.get((q, d), o + p["paylen"]), o + p["paylen"])
+                last[(q, d)] = self.ts[p["no"]]
             ackf = bool(p["flags"] & 0x10)
             ack_o = self.off(q, peer, p["ack"])
             pv = prev.get((q, d))
@@ -540,8 +560,12 @@ class Checker:
             if c["retransmissions"] != tc["retransmissions"]:
                 self.err("qp %d: retransmissions %d != %d" % (q, c["retransmissions"],
                                                              tc["retransmissions"]))
-            want = {"fast_retransmits": tc["fast_retransmits"],
-                    "timeouts": tc["retransmissions"] - tc["fast_retransmits"],
+            if c.get("reordered_segments") != tc["reordered"]:
+                self.err("qp %d: reordered_segments %s != %d" % (q, c.get("reordered_segments"),
+                                                                 tc["reordered"]))
+            want = {"fast_retransmits": tc["fast_retransmits"], "timeouts": tc["timeouts"],
+                    "other_retransmits": tc["retransmissions"] - tc["fast_retransmits"] -
+                    tc["timeouts"], "reordered": tc["reordered"],
                     "duplicate_acks": tc["duplicate_acks"], "zero_windows": tc["zero_windows"]}
             if c["tcp"] != want:
                 self.err("qp %d: tcp %s != %s" % (q, c["tcp"], want))
@@ -927,7 +951,10 @@ class Checker:
                 if req:
                     rh = req[0][2]
                     if len(rh) >= 18 + 16:
-                        sstag, sto, size = struct.unpack_from("!IQI", rh, 18)
+                        # a sender the truth says writes them least significant
+                        # octet first (rdmap_deviation: read_req_le)
+                        le = "read_req_le" in self.conn[o["qp"]].get("rdmap_deviation_" + req[0][1]["dir"], [])
+                        sstag, sto, size = struct.unpack_from("<IQI" if le else "!IQI", rh, 18)
                         if (o["stag"], o["to"]) != (sstag, sto):
                             self.err("op %d: read sink stag/to" % k)
                         if o["complete"] and size != bytes_:
@@ -935,7 +962,7 @@ class Checker:
                         for x in resp:
                             if x[1]["stag"] != sstag:
                                 self.err("op %d: response stag" % k)
-                    if (o["qn"], o["msn"]) != (1, req[0][1]["msn"]):
+                    if (o["qn"], o["msn"]) != (1, req[0][1]["msn"]) and not self.one_of_frame(o, req[0][1]):
                         self.err("op %d: read qn/msn" % k)
                 if o["complete"] and not (resp and resp[-1][1]["last"]):
                     self.err("op %d: complete read without last response" % k)
@@ -948,7 +975,7 @@ class Checker:
                         self.err("op %d: AOpCode" % k)
                     if (o["stag"], o["to"], o["atomic_req_id"]) != (stag, to, rid):
                         self.err("op %d: atomic request fields" % k)
-                    if (o["qn"], o["msn"]) != (1, req[0][1]["msn"]):
+                    if (o["qn"], o["msn"]) != (1, req[0][1]["msn"]) and not self.one_of_frame(o, req[0][1]):
                         self.err("op %d: atomic qn/msn" % k)
                 if resp and len(resp[0][2]) >= 18 + 12:
                     rid, orig = struct.unpack_from("!IQ", resp[0][2], 18)
@@ -1014,6 +1041,15 @@ class Checker:
             want = o["complete"] and all(x[4] for x in g)
             if o["payload_captured"] != want:
                 self.err("op %d: payload_captured %s != %s" % (k, o["payload_captured"], want))
+
+    def one_of_frame(self, o, req):
+        """A response proven to answer one of several requests sent in one frame, not
+        which (docs/semantics.md): its qn and msn are null."""
+        if (o["qn"], o["msn"]) != (None, None):
+            return False
+        same = [f for f in self.t["fpdus"] if f["qp"] == req["qp"] and f["dir"] == req["dir"] and
+                f["opcode"] in (1, 0xA) and f["first_frame"] == req["first_frame"]]
+        return len(same) > 1
 
     def check_op_time(self, k, o, g):
         """Operation k's frames and loss attribution (docs/semantics.md) from its FPDUs g
@@ -1081,6 +1117,15 @@ class Checker:
                     n += 1
                     break
         want["retransmissions"] = n
+        # reordered segments that carried its octets (they came with them)
+        want["reordered"] = sum(
+            1 for p in self.frames if p["no"] in self.reord and any(
+                p["qp"] == f["qp"] and
+                p["from"] == (self.conn[f["qp"]]["initiator"] if f["dir"] == "i2r"
+                              else self.conn[f["qp"]]["responder"]) and
+                self.off(f["qp"], f["dir"], p["seq"]) < self.off(f["qp"], f["dir"], f["seq"]) + f["wire_len"]
+                and self.off(f["qp"], f["dir"], f["seq"]) < self.off(f["qp"], f["dir"], p["seq"]) + p["paylen"]
+                for f in fp))
         for key, v in want.items():
             if o[key] != v:
                 self.err("op %d: %s %s != %s" % (k, key, o[key], v))

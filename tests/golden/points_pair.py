@@ -61,6 +61,19 @@ def set_ack(data, off, ack):
     return data[:off] + struct.pack(">I", ack) + data[off + 4:]
 
 
+def with_ip_id(data, ip_id):
+    """data with another IPv4 Identification (the header checksum follows)."""
+    ihl = (data[14] & 15) * 4
+    h = bytearray(data[14:14 + ihl])
+    h[4:6] = struct.pack(">H", ip_id & 0xFFFF)
+    h[10:12] = b"\0\0"
+    w = sum(struct.unpack(">%dH" % (ihl // 2), bytes(h)))
+    while w >> 16:
+        w = (w & 0xFFFF) + (w >> 16)
+    h[10:12] = struct.pack(">H", ~w & 0xFFFF)
+    return data[:14] + bytes(h) + data[14 + ihl:]
+
+
 def main(argv):
     base_path, out_a, out_b, truth_path = argv[1:5]
     base = pcaptool.read(base_path)
@@ -132,8 +145,13 @@ def main(argv):
                 ent[dr]["missed_upstream"] += 1
                 continue
             ent[dr]["lost_" + kind] += 1
-            # the retransmission (same octets), R after the original at the sender
-            extra.append((p["ts"] + R_NS, p["rec"], dr))
+            # the retransmission (same octets), R after the original at the
+            # sender, a datagram of its own: the sender's next IP ID (RFC 6864
+            # §4.1; not the original's, which would read as reordered)
+            last = max((q for q in pkts if q["tcp"] and q["tcp"]["src"] == t["src"]
+                        and q["ts"] <= p["ts"] + R_NS), key=lambda q: q["ts"])
+            ip_id = struct.unpack(">H", last["rec"][3][18:20])[0] + 1
+            extra.append((p["ts"] + R_NS, p["rec"][:3] + (with_ip_id(p["rec"][3], ip_id),), dr))
             # the receiver's ACKs until the retransmission reached it stay at its seq
             lo, hi = p["ts"], p["ts"] + R_NS + (2 * d if dr == "i2r" else 0)
             for q in pkts:

@@ -6,12 +6,13 @@ For SAMPLE.pcap[ng] with SAMPLE.truth.json (samples/README.md describes the sche
   - `iwarpscope ops --format jsonl`: the same operations in the same order, every field
     the truth gives (qp, src, dst, op, opcode, first_frame, last_frame, start_ns, end_ns,
     bytes, segments, stag, to, qn, msn, latency_ns exactly, complete, crc_errors, the loss
-    attribution first_inorder_frame, retransmissions, stall_ns, ack_frame, ack_ns,
+    attribution first_inorder_frame, retransmissions, reordered, stall_ns, ack_frame, ack_ns,
     after_close, rtr, and the per-type extras);
   - `iwarpscope fpdus`: the same FPDUs (by qp, direction and sequence number) with the
     same framing, frames, markers, CRC status, DDP fields and operation;
   - `iwarpscope stats --format json`: per connection the negotiated MPA parameters, the
-    handshake frames, the gaps, the TCP behaviour (`retransmissions`, `tcp`) and the
+    handshake frames, the gaps, the TCP behaviour (`retransmissions`, `reordered_segments`,
+    `tcp`) and the
     teardown (each FIN, RST and Terminate with the operations outstanding then, compared as
     operation indices); per QP and type (RTR messages left out) the operation counts, bytes,
     retransmissions and stall, and the latency and delivery distributions recomputed from the
@@ -72,7 +73,8 @@ class Checker:
 
 OP_FIELDS = ["qp", "src", "dst", "op", "opcode", "first_frame", "last_frame", "start_ns",
              "end_ns", "bytes", "segments", "stag", "to", "qn", "msn", "latency_ns",
-             "complete", "crc_errors", "first_inorder_frame", "retransmissions", "stall_ns",
+             "complete", "crc_errors", "first_inorder_frame", "retransmissions", "reordered",
+             "stall_ns",
              "ack_frame", "ack_ns", "after_close", "rtr", "payload_captured"]
 OP_EXTRAS = ["term_layer", "term_etype", "term_errcode", "inval_stag", "immediate",
              "atomic_req_id", "atomic_orig_value"]
@@ -136,6 +138,8 @@ def check_teardown(ck, truth, stats, ops):
             continue
         ck.eq("conn.retransmissions", "qp %d retransmissions" % c["qp"], q.get("retransmissions"),
               c["retransmissions"])
+        ck.eq("conn.reordered_segments", "qp %d reordered_segments" % c["qp"],
+              q.get("reordered_segments"), c["reordered_segments"])
         for k, v in c["tcp"].items():
             ck.eq("conn.tcp.%s" % k, "qp %d tcp %s" % (c["qp"], k), (q.get("tcp") or {}).get(k), v)
         want = [(t["kind"], t["from"], t["frame"], t["ns"], t["outstanding"],
@@ -144,7 +148,8 @@ def check_teardown(ck, truth, stats, ops):
         for t in q.get("teardown") or []:
             ids = [index.get((c["qp"], i), "id %d" % i) for i in t["outstanding_ids"]]
             got.append((t["kind"], t["from"], t["frame"], t["ns"], t["outstanding"],
-                        sorted(ids, key=str)))
+                        sorted(ids, key=lambda v: (isinstance(v, str), v if isinstance(v, int) else 0,
+                                                   str(v)))))
         got.sort(key=lambda x: (x[2], ["fin", "rst", "terminate"].index(x[0])))
         ck.eq("conn.teardown", "qp %d teardown (kind, from, frame, ns, outstanding, ops)"
               % c["qp"], got, want)
@@ -168,6 +173,11 @@ def check_stats(ck, truth, stats):
         for ours, theirs in pairs:
             ck.eq("conn.mpa.%s" % theirs, "qp %d mpa %s" % (c["qp"], theirs), q.get(ours),
                   m.get(theirs))
+        # a sender that breaks RFC 5040's formats (issue 22 item 6): named, the
+        # others' lists empty
+        for d in ("i2r", "r2i"):
+            ck.eq("conn.rdmap_deviation", "qp %d rdmap_deviation_%s" % (c["qp"], d),
+                  q.get("rdmap_deviation_" + d), c.get("rdmap_deviation_" + d, []))
         want_gaps = sorted((g["dir"], g["seq"], g["len"]) for g in c.get("gaps", []))
         got_gaps = sorted((g["dir"], g["seq"], g["len"]) for g in q.get("gap_list", []))
         ck.eq("conn.gaps", "qp %d gaps (dir, seq, len)" % c["qp"], got_gaps, want_gaps)
@@ -179,11 +189,12 @@ def check_stats(ck, truth, stats):
         if o["rtr"]:
             continue
         e = per.setdefault((o["qp"], o["op"]), {"count": 0, "bytes": 0, "lat": [],
-                                                "retransmissions": 0, "stall_ns": 0,
-                                                "delivery": []})
+                                                "retransmissions": 0, "reordered": 0,
+                                                "stall_ns": 0, "delivery": []})
         e["count"] += 1
         e["bytes"] += o["bytes"]
         e["retransmissions"] += o["retransmissions"]
+        e["reordered"] += o["reordered"]
         e["stall_ns"] += o["stall_ns"]
         if o["complete"] and o["latency_ns"] is not None:
             e["lat"].append(o["latency_ns"])
@@ -197,7 +208,7 @@ def check_stats(ck, truth, stats):
             continue
         ck.eq("stats.count", "qp %d %s count" % (qp, t), s["count"], e["count"])
         ck.eq("stats.bytes", "qp %d %s bytes" % (qp, t), s["bytes"], e["bytes"])
-        for k in ("retransmissions", "stall_ns"):
+        for k in ("retransmissions", "reordered", "stall_ns"):
             ck.eq("stats.%s" % k, "qp %d %s %s" % (qp, t, k), s.get(k), e[k])
         for key, name, vals in (("latency_ns", "latency", e["lat"]),
                                 ("delivery_ns", "delivery", e["delivery"])):

@@ -235,7 +235,8 @@ static inline unsigned add_raw(int k, const uint8_t *p, uint32_t n)
 static inline void seg_full(int side, uint32_t seq, uint32_t ack, uint8_t flags, const uint8_t *p, uint32_t cap,
 		     uint32_t wire)
 {
-	struct iws_tcp_seg g = { seq, ack, 65535, flags, p, cap, wire, ++T.frame, TS(T.frame + 0) };
+	struct iws_tcp_seg g = { .seq = seq, .ack = ack, .win = 65535, .flags = flags, .payload = p,
+				 .cap_len = cap, .wire_len = wire, .frame = ++T.frame, .ts_ns = TS(T.frame + 0) };
 	T.during = T.frame;
 	iws_stream_segment(T.s, side, &g);
 	T.during = 0;

@@ -435,8 +435,46 @@ static void test_names(void)
 	CHECK(streq(iws_nvme_xfer_name(IWS_NVME_XFER_H2C), "rdma_read"));
 }
 
+/* An SQE a snapshot length cut: what was captured still names it. */
+static void test_command_cut(void)
+{
+	uint8_t b[64] = { 0 };
+	struct iws_nvme_command c;
+	b[0] = 0x02;                    /* Read */
+	b[1] = 0x40;                    /* PSDT 01b: SGL */
+	put_le16(b + 2, 0x1234);
+	put_le32(b + 4, 7);
+	put_le32(b + 40, 100);          /* SLBA, cut below */
+	CHECK_STATUS(iws_nvme_parse_command_cut(b, 3, IWS_NVME_QUEUE_IO, &c), IWS_NEED_MORE);
+	CHECK_STATUS(iws_nvme_parse_command_cut(b, 10, IWS_NVME_QUEUE_IO, &c), IWS_OK);
+	CHECK_EQ(c.captured, 10);
+	CHECK_EQ(c.opcode, 0x02);
+	CHECK_EQ(c.cid, 0x1234);
+	CHECK_EQ(c.nsid, 7);
+	CHECK(!c.rw.valid);             /* CDW10-12 were not captured */
+	CHECK(!c.sgl.keyed);
+	CHECK_STATUS(iws_nvme_parse_command_cut(b, 6, IWS_NVME_QUEUE_IO, &c), IWS_OK);
+	CHECK_EQ(c.nsid, 0);            /* only 2 of its 4 octets */
+	CHECK_STATUS(iws_nvme_parse_command_cut(b, 64, IWS_NVME_QUEUE_IO, &c), IWS_OK);
+	CHECK_EQ(c.captured, 64);
+	CHECK(c.rw.valid && c.rw.slba == 100);
+	/* a Fabrics Connect: FCTYPE is octet 4, its QID (CDW10) cut */
+	memset(b, 0, sizeof(b));
+	b[0] = IWS_NVME_OPC_FABRICS;
+	b[1] = 0x40;
+	b[4] = IWS_NVME_FCT_CONNECT;
+	put_le16(b + 42, 3);
+	CHECK_STATUS(iws_nvme_parse_command_cut(b, 30, IWS_NVME_QUEUE_UNKNOWN, &c), IWS_OK);
+	CHECK(c.fabrics && c.fab.fctype == IWS_NVME_FCT_CONNECT);
+	CHECK_EQ(c.fab.qid, 0);
+	/* PSDT 11b is no SQE, cut or not */
+	b[1] = 0xC0;
+	CHECK_STATUS(iws_nvme_parse_command_cut(b, 10, IWS_NVME_QUEUE_UNKNOWN, &c), IWS_MALFORMED);
+}
+
 int main(void)
 {
+	test_command_cut();
 	test_connect();
 	test_read_queues();
 	test_in_capsule();

@@ -566,6 +566,100 @@ int main(void)
 		CHECK(ops[i].last_frame >= ops[i].first_frame);
 	iws_tracker_free(t);
 
+	/* --- never borrow a request (docs/semantics.md, "Which request a
+	 * response answers"): a capture that starts inside a Read storm whose
+	 * Reads all use one sink STag/TO, as perftest's do. Reads MSN 1..10
+	 * were sent before the capture; the first response seen (Read 1's) came
+	 * before Reads 11..30 were sent together in frame 61. */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	iws_tracker_gap(t, IWS_DIR_I2R);                 /* the capture starts mid-stream */
+	iws_tracker_gap(t, IWS_DIR_R2I);
+	m = tagged(2, 0x77, 0x9000, 1, 100);
+	feed(t, IWS_DIR_R2I, 56, 5600, &m, IWS_CRC_OK, &note);
+	CHECK(note.flags & IWS_SEGF_ORPHAN_RESPONSE);
+	for (uint32_t msn = 11; msn <= 30; msn++) {
+		m = read_req(msn, 0x77, 0x9000, 100);
+		feed(t, IWS_DIR_I2R, 61, 6100, &m, IWS_CRC_OK, &note);
+	}
+	for (uint64_t r = 2; r <= 30; r++) {
+		m = tagged(2, 0x77, 0x9000, 1, 100);
+		feed(t, IWS_DIR_R2I, 100 + r, 10000 + 100 * (int64_t)r, &m, IWS_CRC_OK, &note);
+		/* Reads 2..10 answer requests that may precede the capture; 11..30
+		 * requests of frame 61 (which one, known only for the last) */
+		CHECK_EQ(note.request_frame, r <= 10 ? 0 : 61);
+	}
+	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+	{
+		int complete = 0, missing = 0;
+		for (int i = 0; i < n_ops && i < MAX_OPS; i++) {
+			if (ops[i].complete) {
+				complete++;
+				CHECK_EQ(ops[i].first_frame, 61);
+				CHECK_EQ(ops[i].latency_ns, ops[i].end_ns - 6100);
+				CHECK(ops[i].has_qn == (ops[i].last_frame == 130));
+			} else {
+				missing++;
+				CHECK(ops[i].flags & IWS_OPF_REQUEST_MISSING);
+				CHECK(!ops[i].has_latency);
+			}
+		}
+		CHECK_EQ(n_ops, 30);
+		CHECK_EQ(complete, 20);
+		CHECK_EQ(missing, 10);
+	}
+	iws_tracker_free(t);
+
+	/* the same STag/TO for two Reads, then responses lost in a gap: the
+	 * next response may answer either; neither is given it */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	m = read_req(1, 0x88, 0, 100);
+	feed(t, IWS_DIR_I2R, 10, 1000, &m, IWS_CRC_OK, &note);
+	m = read_req(2, 0x88, 0, 100);
+	feed(t, IWS_DIR_I2R, 11, 1100, &m, IWS_CRC_OK, &note);
+	iws_tracker_gap(t, IWS_DIR_R2I);
+	m = tagged(2, 0x88, 0, 1, 100);
+	feed(t, IWS_DIR_R2I, 20, 2000, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(note.request_frame, 0);
+	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+	CHECK_EQ(n_ops, 3);
+	/* Read 1 is answered by now, in the gap or by that response: over;
+	 * Read 2 may be answered by it */
+	CHECK(!ops[0].complete && (ops[0].flags & IWS_OPF_GAP) && ops[0].first_frame == 10);
+	CHECK(!ops[1].complete && (ops[1].flags & IWS_OPF_REQUEST_MISSING));
+	CHECK(!ops[2].complete && (ops[2].flags & IWS_OPF_RESPONSE_UNKNOWN) && ops[2].first_frame == 11);
+	CHECK_EQ(iws_tracker_counts(t)->responses_unknown, 1);
+	iws_tracker_free(t);
+
+	/* requests a slice hid, counted by the MSNs around them (1, then 4):
+	 * two Reads of frame 20, answered before and after Read 4 is seen */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	m = read_req(1, 0x100, 0x5000, 100);
+	feed(t, IWS_DIR_I2R, 10, 1000, &m, IWS_CRC_OK, &note);
+	iws_tracker_hidden(t, IWS_DIR_I2R, 20, 2000);
+	iws_tracker_gap(t, IWS_DIR_I2R);                 /* framing lost over the same octets */
+	m = tagged(2, 0x100, 0x5000, 1, 100);
+	feed(t, IWS_DIR_R2I, 30, 3000, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x100, 0x5000, 1, 100);            /* a hidden one: nothing else was sent */
+	feed(t, IWS_DIR_R2I, 31, 3100, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(note.request_frame, 20);
+	m = read_req(4, 0x100, 0x5000, 100);
+	feed(t, IWS_DIR_I2R, 32, 3200, &m, IWS_CRC_OK, &note);
+	m = tagged(2, 0x100, 0x5000, 1, 100);            /* the other hidden one, not Read 4 */
+	feed(t, IWS_DIR_R2I, 33, 3300, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(note.request_frame, 20);
+	m = tagged(2, 0x100, 0x5000, 1, 100);
+	feed(t, IWS_DIR_R2I, 34, 3400, &m, IWS_CRC_OK, &note);
+	CHECK_EQ(note.request_frame, 32);
+	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+	CHECK_EQ(n_ops, 4);
+	for (int i = 0; i < 4; i++)
+		CHECK(ops[i].complete);
+	CHECK_EQ(iws_tracker_counts(t)->hidden_requests, 2);
+	iws_tracker_free(t);
+
 	CHECK(strcmp(iws_op_type_name(IWS_OPT_SEND_SE_INV), "send_se_inv") == 0);
 	CHECK_EQ(iws_op_type_from_name("atomic_cmp_swap"), IWS_OPT_ATOMIC_CMP_SWAP);
 	CHECK_EQ(iws_op_type_from_name("nope"), (unsigned long long)-1);

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * qp_int.h - the operation tracker's insides (core-private), shared by its
+ * two files:
+ *
+ *   qp.c        operations' life cycle (start, segments, report, the ACK
+ *               that covers them), Writes, the Send family, Terminate, and
+ *               the public API of qp.h;
+ *   qp_match.c  Read and Atomic Requests and the responses that answer
+ *               them (RFC 5040 §5.2.1, RFC 7306), hidden requests.
+ */
+#ifndef IWS_CORE_QP_INT_H
+#define IWS_CORE_QP_INT_H
+
+#include "iwarpscope/qp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_MAX_INFLIGHT 65536u
+#define N_QUEUES 4
+/* Multi-segment messages open at once per direction and buffer model
+ * (Writes and orphan Read Responses; Sends): real streams have one or two
+ * (RFC 5041 does not interleave them in practice). Beyond it the oldest is
+ * given up, so that finding a segment's message stays cheap. */
+#define OPEN_MSG_MAX 256u
+/* Outstanding requests searched for the one a response answers: responses
+ * come in request order (RFC 5040 §5.2.1), so the answer is near the head;
+ * one further down means everything before it went unanswered. */
+#define SEARCH_MAX 1024u
+/* Complete operations waiting for the ACK of their last FPDU, per
+ * direction: past it the oldest is reported without (ack_wait_forced). */
+#define DEFAULT_ACK_WAIT 4096u
+/* Acknowledgements kept per direction, to find the first that covered an
+ * operation completed after it was read (FPDUs held for order, or framed
+ * only once a direction's framing was found): those that may still cover
+ * an FPDU to come (iws_tracker_acks_settled lets the others go), at most
+ * this many. */
+#define ACK_HIST_MAX 1024u
+/* STag/TO of responses whose request was not found, remembered per
+ * requester direction (qp_match.c). */
+#define SEEN_MAX 16u
+/* Operations searched for the owners of retransmitted octets. */
+#define RESENT_SCAN 512u
+
+enum op_kind {
+	K_WRITE, K_READ, K_UNTAGGED, K_ATOMIC, K_ORPHAN_READ,
+	K_SLOTS,    /* not an operation: requests known only by number (qp_match.c) */
+};
+
+struct list {
+	struct node *head, *tail;
+	uint32_t n;
+};
+
+struct node {
+	struct iws_op op;
+	enum op_kind kind;
+	struct node *all_prev, *all_next;   /* every in-flight op, in start order */
+	struct node *prev, *next;           /* its matching list */
+	struct list *in;
+	uint64_t expect_to;                 /* tagged: next TO */
+	uint32_t expect_mo;                 /* untagged: next MO */
+	uint32_t gap_gen;                   /* gaps of data_dir before it started */
+	uint8_t data_dir;                   /* the direction its data (or response) takes */
+	bool resp_started;
+	/* loss attribution (docs/semantics.md) */
+	bool any_fpdu;
+	int64_t prev_done_ts;               /* in-order completion of its previous FPDU */
+	bool rng[2];                        /* TCP octets [lo, hi) of its FPDUs, per direction */
+	uint32_t lo[2], hi[2];
+	uint64_t reord_last[2];             /* ... the reordered segment (as retrans_last) */
+	uint64_t retrans_last[2];           /* the retransmission that carried the last octet
+					     * of its latest FPDU per direction, 0 */
+	bool can_wait;                      /* its last FPDU's end is known: wait for the ACK */
+	int64_t req_done_ts;                /* read, atomic: the request deliverable in order */
+	bool sink_unknown;                  /* read: its Sink STag/TO were not captured ... */
+	bool from_hidden;                   /* read: its request was in a hidden span */
+	bool id_unknown;                    /* atomic: its Request Identifier was not */
+	bool counted;                       /* read, atomic: counted as outstanding */
+	uint32_t cnt_lo, cnt_hi;            /* K_SLOTS: how many requests (UINT32_MAX: unknown) */
+	uint8_t ack_dir;
+	uint32_t ack_seq;
+};
+
+struct ack_rec {
+	uint32_t ack;
+	uint64_t frame;
+	int64_t ts;
+	bool with_data;                     /* carried by a segment with data */
+};
+
+/* The acknowledgements of one direction's octets, as they advanced. */
+struct ack_ring {
+	bool any;
+	uint32_t hi;                        /* the highest so far */
+	uint32_t head, n, cap;              /* r: cap entries (a power of two), n used */
+	bool evicted;                       /* older acknowledgements were let go: */
+	uint32_t evicted_hi;                /* the newest of them */
+	struct ack_rec *r;
+};
+
+struct iws_tracker {
+	iws_op_cb cb;
+	void *ctx;
+	uint32_t max_inflight;
+	uint64_t next_id;
+	struct iws_tracker_counts counts;
+	struct iws_mpa_conn mpa;
+	bool have_mpa;
+	bool rtr_pending;            /* the initiator's first FPDU is the RTR */
+	bool rtr_read_resp_pending;  /* a zero-length Read RTR awaits its response */
+	struct node *all_head, *all_tail;
+	struct list tagged[2];       /* open Writes / orphan Read Responses by data direction */
+	struct list untagged[2];     /* open Sends by direction */
+	struct list requests[2];     /* Read/Atomic Requests not yet answered, by the direction
+				      * they were sent in, and requests known only by number */
+	bool have_msn[2][N_QUEUES];
+	uint32_t last_msn[2][N_QUEUES];
+	bool tagged_unsure[2];       /* the next new tagged message may have begun in a gap */
+	uint32_t gap_gen[2];         /* capture gaps per direction so far */
+	bool rtr_next;               /* the segment being dispatched is an RTR message */
+	uint32_t max_ack_wait;
+	uint64_t *shared_used, *shared_peak, shared_max;
+	uint64_t own_shared;         /* this tracker's part of *shared_used */
+	/* The positions of the Read and Atomic Requests each direction sent
+	 * (requests[dir]) and the responses that answer them (qp_match.c). */
+	struct order {
+		uint32_t skip_lo, skip_hi;  /* positions of requests[dir] already answered */
+		bool have_msn;
+		uint32_t last_msn;          /* the newest captured request's MSN */
+		uint32_t tail_taken;        /* requests not seen, answered since it */
+		uint32_t early;             /* responses before anything of dir was seen */
+		uint32_t outstanding;       /* captured requests not answered in full */
+		struct node *open;          /* the response message being received */
+		bool hidden_just;           /* a hidden span was the last thing told */
+		uint32_t nseen;
+		uint32_t seen_stag[SEEN_MAX];
+		uint64_t seen_to[SEEN_MAX];
+	} ord[2];
+	bool any_resp[2];
+	int64_t resp_sent_ts[2];     /* dir's last read/atomic response: its last FPDU sent */
+	struct list waiting[2];      /* complete operations waiting for the ACK of dir's octets */
+	struct ack_ring acks[2];
+	bool closed[2];              /* the sender of dir sent a FIN or an RST ... */
+	uint64_t closed_frame[2];    /* ... in this frame */
+};
+
+static inline int32_t sdiff(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b);
+}
+
+/* A capture gap may hide part of n: one happened in the direction of its
+ * data since it started. (A counter, not a mark on every operation in
+ * flight: a capture can have as many gaps as packets.) */
+static inline bool gap_seen(const struct iws_tracker *t, const struct node *n)
+{
+	return t->gap_gen[n->data_dir] != n->gap_gen;
+}
+
+/* ---- lists ---- */
+
+static inline void list_push(struct list *l, struct node *n)
+{
+	n->in = l;
+	n->next = NULL;
+	n->prev = l->tail;
+	if (l->tail)
+		l->tail->next = n;
+	else
+		l->head = n;
+	l->tail = n;
+	l->n++;
+}
+
+static inline void list_unlink(struct node *n)
+{
+	struct list *l = n->in;
+	if (!l)
+		return;
+	if (n->prev)
+		n->prev->next = n->next;
+	else
+		l->head = n->next;
+	if (n->next)
+		n->next->prev = n->prev;
+	else
+		l->tail = n->prev;
+	l->n--;
+	n->in = NULL;
+	n->prev = n->next = NULL;
+}
+
+/* ---- life cycle of an operation ---- */
+/* qp.c: the life cycle of an operation */
+void trk_report(struct iws_tracker *t, struct node *n);
+void trk_started(struct iws_tracker *t, struct node *n);
+struct node *trk_start(struct iws_tracker *t, const struct iws_seg *s, enum iws_op_type type,
+		       enum op_kind kind, struct iws_seg_note *note);
+void trk_push_open(struct iws_tracker *t, struct list *l, struct node *n, struct iws_seg_note *note);
+void trk_add_segment(struct iws_tracker *t, struct node *n, const struct iws_seg *s, uint32_t payload,
+		     struct iws_seg_note *note);
+void trk_check_msn(struct iws_tracker *t, uint8_t dir, uint32_t qn, uint32_t msn, struct node *n,
+		   struct iws_seg_note *note);
+
+/* qp_match.c: requests and their responses */
+void trk_read_req(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note);
+void trk_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note);
+void trk_atomic_req(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note);
+void trk_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note);
+/* Octets of dir were never captured: requests, or responses, lost. */
+void trk_order_gap(struct iws_tracker *t, uint8_t dir);
+/* The end: requests perhaps answered by a response not matched are flagged. */
+void trk_order_finish(struct iws_tracker *t);
+
+#endif

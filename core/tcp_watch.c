@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What TCP did, told from the capture alone (docs/semantics.md, "TCP per
+ * QP"): a segment that fills a hole behind later octets was either sent
+ * again (a retransmission) or sent before them and overtaken on the way
+ * (reordered, nothing lost); a retransmission came after duplicate ACKs
+ * (fast, RFC 5681 §3.2), after a silence of at least the retransmission
+ * timeout (RFC 6298), or otherwise (SACK-based recovery, a tail loss probe).
+ *
+ * The evidence, strongest first: the receiver's SACK blocks already held
+ * the octets (RFC 2018: then they were sent again); the IP Identification
+ * of a sender whose IDs increment (RFC 791, RFC 6864 §4.1: an atomic
+ * datagram's ID may be anything, so only a sender seen counting up is
+ * believed) against that of the later octets' segment; the TCP timestamp
+ * value (RFC 7323 §3: TSval grows with the sender's clock); and the time:
+ * no retransmission can follow the segments that revealed a loss by less
+ * than a round trip (the duplicate ACKs, or the timer, come later).
+ */
+#include <string.h>
+
+#include "stream_int.h"
+#include "bytes.h"
+
+/* Linux's minimum RTO (TCP_RTO_MIN): RFC 6298 §2.4 asks for 1 s, and allows
+ * a lower bound; 200 ms is what real stacks use. */
+#define RTO_MIN_NS (200 * 1000000ll)
+/* RFC 6298 §2.1: the RTO before any RTT sample. */
+#define RTO_INITIAL_NS (1000 * 1000000ll)
+/* IP IDs of a sender that count up by at most this from one segment to
+ * the next (a few of its packets not captured). */
+#define IPID_STEP_MAX 64u
+/* ... in at least this many of its segments, and in 4 of 5 of them. */
+#define IPID_MIN_SEEN 8u
+
+static inline int32_t sdiff(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b);
+}
+
+void tw_parse_opts(const struct iws_tcp_seg *seg, struct tcp_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	const uint8_t *p = seg->opts;
+	uint32_t n = p ? seg->opts_len : 0;
+	for (uint32_t i = 0; i < n;) {
+		uint8_t kind = p[i];
+		if (kind == 0)
+			break;              /* end of option list */
+		if (kind == 1) {
+			i++;                /* no-operation */
+			continue;
+		}
+		if (i + 1 >= n || p[i + 1] < 2 || i + p[i + 1] > n)
+			break;              /* malformed: ignore the rest */
+		uint8_t len = p[i + 1];
+		if (kind == 8 && len == 10) {
+			/* RFC 7323 §3: TSval, TSecr */
+			o->has_ts = true;
+			o->tsval = iws_be32(p + i + 2);
+		} else if (kind == 5 && len >= 10 && (len - 2) % 8 == 0) {
+			/* RFC 2018 §3: left and right edges */
+			for (uint32_t k = 0; k < (uint32_t)(len - 2) / 8 && o->nsack < TW_SACK_MAX; k++) {
+				o->sack_l[o->nsack] = iws_be32(p + i + 2 + 8 * k);
+				o->sack_r[o->nsack] = iws_be32(p + i + 6 + 8 * k);
+				o->nsack++;
+			}
+		}
+		i += len;
+	}
+}
+
+/* Has `side` been seen counting its IP IDs up? */
+static bool ipid_counts(const struct tcp_watch *w)
+{
+	return w->ipid_inc >= IPID_MIN_SEEN && w->ipid_other * 4 <= w->ipid_inc;
+}
+
+/* The smallest round trip seen, both halves (capture point to receiver and
+ * back, each way); 0 if none. */
+static int64_t min_rtt(const struct iws_stream *s)
+{
+	const struct tcp_watch *a = &s->d[0].w, *b = &s->d[1].w;
+	return (a->have_rtt ? a->min_rtt : 0) + (b->have_rtt ? b->min_rtt : 0);
+}
+
+int64_t tw_rto(const struct iws_stream *s)
+{
+	const struct tcp_watch *a = &s->d[0].w, *b = &s->d[1].w;
+	if (!a->have_rtt && !b->have_rtt)
+		return RTO_INITIAL_NS;
+	/* RFC 6298 §2.3: SRTT + max(G, 4 * RTTVAR), over the two halves */
+	int64_t srtt = (a->have_rtt ? a->srtt : 0) + (b->have_rtt ? b->srtt : 0);
+	int64_t var = (a->have_rtt ? a->rttvar : 0) + (b->have_rtt ? b->rttvar : 0);
+	int64_t rto = srtt + 4 * var;
+	return rto < RTO_MIN_NS ? RTO_MIN_NS : rto;
+}
+
+uint8_t tw_late_how(const struct iws_stream *s, int side, const struct iws_tcp_seg *seg,
+		    const struct tcp_opts *o, const struct reasm_later *later)
+{
+	const struct tcp_watch *w = &s->d[side].w, *peer = &s->d[!side].w;
+	uint32_t e = seg->seq + seg->wire_len;
+	/* The receiver had reported these octets (SACK): sent again. */
+	for (uint32_t i = 0; i < peer->nsack; i++)
+		if (sdiff(seg->seq, peer->sack_l[i]) >= 0 && sdiff(e, peer->sack_r[i]) <= 0)
+			return HOW_RESENT;
+	/* Sent before or after the later octets' segment? */
+	if (seg->has_ip_id && later->has_ip_id && ipid_counts(w) && seg->ip_id != later->ip_id)
+		return (int16_t)(seg->ip_id - later->ip_id) < 0 ? HOW_REORDERED : HOW_RESENT;
+	if (o->has_ts && later->has_ts && o->tsval != later->tsval)
+		return sdiff(o->tsval, later->tsval) < 0 ? HOW_REORDERED : HOW_RESENT;
+	/* Sooner after them than any round trip: nothing can have told the
+	 * sender of a loss yet. */
+	int64_t rtt = min_rtt(s);
+	if (rtt > 0 && seg->ts_ns - later->ts < rtt)
+		return HOW_REORDERED;
+	return HOW_RESENT;
+}
+
+bool tw_after_silence(const struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
+{
+	const struct tcp_watch *w = &s->d[side].w;
+	return w->any_data && seg->ts_ns - w->last_data_ts >= tw_rto(s);
+}
+
+void tw_sent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, const struct tcp_opts *o,
+	     uint8_t how)
+{
+	struct tcp_watch *w = &s->d[side].w;
+	if (seg->has_ip_id) {
+		if (w->ipid_any) {
+			uint16_t step = (uint16_t)(seg->ip_id - w->ipid_last);
+			if (step >= 1 && step <= IPID_STEP_MAX)
+				w->ipid_inc++;
+			else
+				w->ipid_other++;
+		}
+		w->ipid_any = true;
+		w->ipid_last = seg->ip_id;
+	}
+	(void)o;
+	if (!seg->wire_len || (seg->flags & IWS_TCP_RST))
+		return;
+	w->any_data = true;
+	w->last_data_ts = seg->ts_ns;
+	/* A first transmission, for an RTT sample when its ACK comes (Karn:
+	 * not one sent again). */
+	uint32_t e = seg->seq + seg->wire_len + ((seg->flags & IWS_TCP_SYN) ? 1 : 0);
+	if (how != HOW_FIRST) {
+		for (uint32_t i = 0; i < w->nout; i++) {
+			struct tw_out *x = &w->out[(w->out_head + i) % TW_OUT];
+			if (sdiff(x->end, seg->seq) > 0)
+				x->resent = true;
+		}
+		return;
+	}
+	if (w->nout && sdiff(e, w->out[(w->out_head + w->nout - 1) % TW_OUT].end) <= 0)
+		return;
+	if (w->nout == TW_OUT) {
+		w->out_head = (w->out_head + 1) % TW_OUT;
+		w->nout--;
+	}
+	w->out[(w->out_head + w->nout++) % TW_OUT] = (struct tw_out){ e, seg->ts_ns, false };
+}
+
+void tw_acked(struct iws_stream *s, int side, const struct iws_tcp_seg *ack, const struct tcp_opts *o)
+{
+	/* the peer of side acknowledged side's octets up to ack->ack */
+	struct tcp_watch *w = &s->d[side].w;
+	struct tcp_watch *rcv = &s->d[!side].w;
+	rcv->nsack = o->nsack;
+	memcpy(rcv->sack_l, o->sack_l, sizeof(rcv->sack_l));
+	memcpy(rcv->sack_r, o->sack_r, sizeof(rcv->sack_r));
+	const struct tw_out *hit = NULL;
+	while (w->nout && sdiff(ack->ack, w->out[w->out_head].end) >= 0) {
+		hit = &w->out[w->out_head];
+		w->out_head = (w->out_head + 1) % TW_OUT;
+		w->nout--;
+	}
+	if (!hit || hit->resent || ack->ts_ns < hit->ts)
+		return;
+	/* RFC 6298 §2.2-2.3 (alpha 1/8, beta 1/4), on this half of the path */
+	int64_t r = ack->ts_ns - hit->ts;
+	if (!w->have_rtt) {
+		w->have_rtt = true;
+		w->srtt = r;
+		w->rttvar = r / 2;
+		w->min_rtt = r;
+		return;
+	}
+	int64_t dev = w->srtt > r ? w->srtt - r : r - w->srtt;
+	w->rttvar = (3 * w->rttvar + dev) / 4;
+	w->srtt = (7 * w->srtt + r) / 8;
+	if (r < w->min_rtt)
+		w->min_rtt = r;
+}
