@@ -289,6 +289,10 @@ const char *iws_nvme_xfer_name(enum iws_nvme_xfer x);
 #define IWS_NVMEF_DATA_MISMATCH  0x0200 /* successful, but data moved != the SGL length */
 #define IWS_NVMEF_QUEUE_UNKNOWN  0x0400 /* no Connect, CM data or CQE told its queue */
 #define IWS_NVMEF_DATA_TRUNCATED 0x0800 /* in-capsule data cut by the snapshot length */
+/* An Asynchronous Event Request still outstanding when the connection or the
+ * capture ended (instead of aborted/unfinished): outstanding by design, the
+ * controller completes it only when an event occurs (NVMe Base 2.0 §5.2). */
+#define IWS_NVMEF_AWAITS_EVENT   0x1000
 #define IWS_NVMEF_INCOMPLETE_MASK \
 	(IWS_NVMEF_UNFINISHED | IWS_NVMEF_ABORTED | IWS_NVMEF_GAP | IWS_NVMEF_EVICTED | \
 	 IWS_NVMEF_REPLACED | IWS_NVMEF_NO_COMMAND)
