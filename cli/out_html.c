@@ -284,7 +284,7 @@ static void slowest_json(struct jsonw *j, struct pagedata *p)
 static void summary_json(struct jsonw *j, const struct report *r)
 {
 	struct report rs = *r;
-	rs.rank = NULL; /* the page has its own slowest table */
+	rs.slow = NULL; /* the page has its own slowest table */
 	FILE *t = tmpfile();
 	char *buf = malloc(PAGE_SUMMARY_MAX + 1);
 	size_t n = 0;

@@ -21,8 +21,7 @@ static void on_op(void *ctx, struct conn *c, const struct iws_op *op)
 	struct pipeline *p = ctx;
 	const struct options *o = p->o;
 	if (o->cmd == CMD_SUMMARY) {
-		if (!op->rtr)
-			rank_add(&p->rank, c, op);
+		slowest_op(&p->slow, c, op);
 		return;
 	}
 	if (o->cmd == CMD_REPORT) {
@@ -62,8 +61,14 @@ static void on_mark(void *ctx, struct conn *c, const struct conn_mark *m)
 static void on_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
 {
 	struct pipeline *p = ctx;
-	timeline_add(&p->tl, c, &(struct tl_key){ cmd->start_ns, cmd->first_frame, c->stream, cmd->id },
-		     cmd);
+	switch (p->o->cmd) {
+	case CMD_SUMMARY:
+		slowest_nvme(&p->slow, c, cmd);
+		break;
+	default:
+		timeline_add(&p->tl, c,
+			     &(struct tl_key){ cmd->start_ns, cmd->first_frame, c->stream, cmd->id }, cmd);
+	}
 }
 
 static void on_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
@@ -121,7 +126,7 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 		.nvme = o->cmd == CMD_NVME || ((o->cmd == CMD_STATS || o->cmd == CMD_SUMMARY ||
 						 o->cmd == CMD_REPORT) && !o->no_nvme),
 		.track_nvme_order = o->cmd == CMD_NVME,
-		.nvme_cmd = o->cmd == CMD_NVME ? on_nvme : NULL,
+		.nvme_cmd = o->cmd == CMD_NVME || o->cmd == CMD_SUMMARY ? on_nvme : NULL,
 		.sel = &p->sel,
 		.selected = select_active(&p->sel) ? selected : NULL,
 		/* the interop doctor: its command, or --fail-on naming its rules */
@@ -129,9 +134,9 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 	};
 	if (!analysis_init(&p->a, &ao))
 		return false;
-	/* Ranked: the slowest --limit (all without one); the summary's five. */
-	rank_init(&p->rank, o->cmd == CMD_SUMMARY ? SUMMARY_SLOWEST : o->limit,
-		  o->has_min_latency ? o->min_latency_ns : 0);
+	/* Ranked: the slowest --limit (all without one); the summary's lists. */
+	rank_init(&p->rank, o->limit, o->has_min_latency ? o->min_latency_ns : 0);
+	slowest_init(&p->slow, SUMMARY_SLOWEST);
 	if (p->ordered) {
 		timeline_init(&p->tl, o->max_reorder, sizeof(struct iws_op), p, emit);
 		p->has_tl = true;
@@ -159,7 +164,8 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 		fpdus_out_begin(&p->fpdus, out);
 		p->fpdus.pts = pts;
 	}
-	p->r = (struct report){ &p->a, src, o, &p->tl, &p->rank, pts, &p->sel };
+	p->r = (struct report){ &p->a, src, o, &p->tl, o->cmd == CMD_SUMMARY ? &p->slow : NULL, pts,
+				&p->sel };
 	return true;
 }
 
@@ -313,6 +319,7 @@ void pipeline_free(struct pipeline *p)
 	if (p->has_series)
 		series_free(&p->series);
 	rank_free(&p->rank);
+	slowest_free(&p->slow);
 	if (p->has_page)
 		pagedata_free(&p->page);
 	analysis_free(&p->a);

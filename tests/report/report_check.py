@@ -8,7 +8,7 @@
   add up to its operations (RTR left out) and the bucketed bytes to its
   bytes; each histogram holds as many samples as the distribution it is
   drawn with; the summary text is the summary command's (less its slowest
-  list); every operation is drawn while there are fewer than the limit;
+  lists); every operation is drawn while there are fewer than the limit;
 - a capture with more than 64 QPs: the first 64 drawn alone, the rest as
   "other QPs", and the sums still hold;
 - --limit N: at most N drawn, the troubled and the slowest among them;
@@ -49,8 +49,8 @@ def summary_of(tool, root, sample):
     p = subprocess.run([os.path.abspath(tool), "summary", "--no-progress", sample], cwd=root,
                        stdout=subprocess.PIPE, env=dict(os.environ, TZ="UTC"), check=True)
     text = p.stdout.decode()
-    cut = text.find("\nSlowest operations")
-    return text if cut < 0 else text[:cut]
+    cut = [i for i in (text.find("\nSlowest waits"), text.find("\nSlowest deliveries")) if i >= 0]
+    return text[:min(cut)] if cut else text
 
 
 def check_page(name, html, d, st, summary, limit=10000):
