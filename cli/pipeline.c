@@ -65,6 +65,9 @@ static void on_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
 	case CMD_SUMMARY:
 		slowest_nvme(&p->slow, c, cmd);
 		break;
+	case CMD_REPORT:
+		pagedata_nvme(&p->page, c, cmd);
+		break;
 	default:
 		timeline_add(&p->tl, c,
 			     &(struct tl_key){ cmd->start_ns, cmd->first_frame, c->stream, cmd->id }, cmd);
@@ -74,9 +77,26 @@ static void on_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
 static void on_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
 {
 	struct pipeline *p = ctx;
-	if (select_qp(&p->sel, c->stream) &&
-	    select_time(&p->sel, pdu->first_ts, source_stats(p->src)->first_ns))
+	if (!select_qp(&p->sel, c->stream))
+		return;
+	if (p->has_page)
+		pagedata_fpdu(&p->page, c, pdu);
+	else if (p->has_series)
+		series_fpdu(&p->series, c, pdu);
+	else if (select_time(&p->sel, pdu->first_ts, source_stats(p->src)->first_ns))
 		fpdus_out_write(&p->fpdus, c, pdu);
+}
+
+/* Every TCP segment: what crossed the wire (the report, the time series). */
+static void on_segment(void *ctx, struct conn *c, const struct conn_seg *s)
+{
+	struct pipeline *p = ctx;
+	if (!select_qp(&p->sel, c->stream))
+		return;
+	if (p->has_page)
+		pagedata_segment(&p->page, c, s);
+	else if (p->has_series)
+		series_segment(&p->series, c, s);
 }
 
 static void tick(void *ctx)
@@ -120,13 +140,15 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 		.ctx = p,
 		.op = p->ordered || o->cmd == CMD_SUMMARY || o->cmd == CMD_REPORT ? on_op : NULL,
 		.mark = o->cmd == CMD_REPORT ? on_mark : NULL,
-		.fpdu = o->cmd == CMD_FPDUS ? on_fpdu : NULL,
+		.segment = o->cmd == CMD_REPORT || p->series_mode ? on_segment : NULL,
+		.fpdu = o->cmd == CMD_FPDUS || o->cmd == CMD_REPORT || p->series_mode ? on_fpdu : NULL,
 		/* The reports that show NVMe: the command list, the statistics'
 		 * nvme sections, the summary's NVMe-oF block. */
 		.nvme = o->cmd == CMD_NVME || ((o->cmd == CMD_STATS || o->cmd == CMD_SUMMARY ||
 						 o->cmd == CMD_REPORT) && !o->no_nvme),
 		.track_nvme_order = o->cmd == CMD_NVME,
-		.nvme_cmd = o->cmd == CMD_NVME || o->cmd == CMD_SUMMARY ? on_nvme : NULL,
+		.nvme_cmd = o->cmd == CMD_NVME || o->cmd == CMD_SUMMARY || o->cmd == CMD_REPORT ? on_nvme
+											    : NULL,
 		.sel = &p->sel,
 		.selected = select_active(&p->sel) ? selected : NULL,
 		/* the interop doctor: its command, or --fail-on naming its rules */
@@ -185,6 +207,10 @@ void pipeline_run(struct pipeline *p)
 	};
 	run_input(p->src, &p->a, &p->r, &h);
 	analysis_finish(&p->a);
+	if (p->has_page)
+		pagedata_finish(&p->page, &p->a);
+	if (p->has_series)
+		series_wire_finish(&p->series, &p->a);
 }
 
 unsigned pipeline_report(struct pipeline *p, FILE *page)
