@@ -577,13 +577,14 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     };
     let s = '<svg xmlns="' + NS + '" width="' + width + '" height="' + height + '">';
     s += '<text x="6" y="16" font-weight="600">' + esc(title) + '</text>';
-    if (lines.length > 1 && lines.length <= 3 && !lines.some((l) => l.dash)) {
-      // a few lines of one QP: say which is which, top right
+    if (lines.length <= 4) {
+      // a few lines: say which is which, top right
       let lx = right;
       for (const l of lines.slice().reverse()) {
-        lx -= l.label.length * 6.2 + 22;
-        s += '<rect x="' + lx + '" y="7" width="10" height="10" fill="' + l.color + '"/><text x="' + (lx + 14) + '" y="16" class="lbl">' +
-          esc(l.label) + '</text>';
+        const text = l.short || l.label;
+        lx -= text.length * 6 + 30;
+        s += '<line x1="' + lx + '" x2="' + (lx + 16) + '" y1="12" y2="12" stroke="' + l.color + '" stroke-width="2.5"' +
+          (l.dash ? ' stroke-dasharray="5 2"' : '') + '/><text x="' + (lx + 20) + '" y="16" class="lbl">' + esc(text) + '</text>';
       }
     }
     s += axisSvg(x, t0, t1, left, right, bottom, top - bottom, height - 6);
@@ -645,14 +646,19 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
   }
 
   // The QP directions that carry something of series `base` (base_i2r/_r2i).
+  // (dashed: responder to initiator, where a QP's two directions are both
+  // drawn and each carries something worth seeing)
   function dirLines(base) {
     const lines = [];
+    const sum = (v) => v.reduce((a, x) => a + x, 0);
     D.qps.forEach((q, i) => {
+      const a = sum(q.series[base + '_i2r']), b = sum(q.series[base + '_r2i']);
+      const both = a && b && Math.min(a, b) >= 0.05 * (a + b);
       for (const dir of ['i2r', 'r2i']) {
         const v = q.series[base + '_' + dir];
         if (!v || !v.some((x) => x)) continue;
         lines.push({ label: qpLabel(q) + ' ' + dir + (q.qp === null ? '' : ' (' + dirText(q, dir === 'i2r' ? 0 : 1) + ')'),
-          color: qpColor(i, q), dash: dir === 'r2i', values: v });
+          short: qpLabel(q) + ' ' + dir, color: qpColor(i, q), dash: both && dir === 'r2i', values: v });
       }
     });
     return lines;
@@ -698,7 +704,7 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     let legend = '';
     if (D.qps.length > 1) legend += '<span><i style="background:#1d2330"></i>all QPs</span>';
     D.qps.forEach((q, i) => { legend += '<span><i style="background:' + qpColor(i, q) + '"></i>' + esc(qpLabel(q)) + '</span>'; });
-    legend += '<span><i class="dash"></i>dashed: responder → initiator</span>';
+    legend += '<span><i class="dash"></i>dashed: responder → initiator (where both directions carry data)</span>';
     if (retx.some((v) => v)) legend += '<span><i style="background:' + OK.vermillion + ';opacity:.55"></i>retransmitted octets</span>';
     if (retrans.some((v) => v)) legend += '<span><i style="background:' + OK.vermillion + ';width:3px"></i>retransmitted segments</span>';
     $('legend-qps').innerHTML = legend;
