@@ -308,6 +308,10 @@ void pipeline_warnings(const struct pipeline *p, FILE *f)
 	if (p->rank.dropped)
 		fprintf(f, "iwarpscope: warning: %llu operations not ranked: out of memory\n",
 			(unsigned long long)p->rank.dropped);
+	if (p->series.wire_late)
+		fprintf(f, "iwarpscope: warning: %llu segments or FPDUs of intervals already written "
+			   "left out of the wire rows (--max-reorder)\n",
+			(unsigned long long)p->series.wire_late);
 	if (p->series.late)
 		fprintf(f, "iwarpscope: warning: %llu operations counted in a later interval "
 			   "than their start (--max-reorder)\n",
