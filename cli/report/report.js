@@ -711,6 +711,11 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     for (const id of ['wire-chart', 'goodput-chart', 'inflight-chart', 'rate-chart']) {
       if (!timeCharts.some(([el]) => el.id === id)) $(id).hidden = true;
     }
+    // nothing over time to draw (no iWARP QP): no section
+    if (!timeCharts.length) {
+      $('throughput').hidden = true;
+      document.querySelector('#nav a[href="#throughput"]').hidden = true;
+    }
   }
 
   // ---- time-sequence (tcptrace): per lossy QP, its data directions ----
