@@ -35,6 +35,7 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	a->env.op = o->op;
 	a->env.fpdu = o->fpdu;
 	a->env.mark = o->mark;
+	a->env.segment = o->segment;
 	a->env.selected = o->selected;
 	a->sel = o->sel;
 	a->env.total = &a->total;

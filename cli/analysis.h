@@ -32,6 +32,7 @@ struct analysis_opts {
 	bool track_nvme_order;      /* nvme output in start order needs pending keys */
 	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
 	void (*mark)(void *ctx, struct conn *c, const struct conn_mark *m); /* may be NULL */
+	void (*segment)(void *ctx, struct conn *c, const struct conn_seg *s); /* may be NULL */
 	/* What the report covers (select.h; NULL: everything); see conn_env. */
 	const struct select *sel;
 	bool (*selected)(void *ctx, const struct conn *c, int op_type, int64_t start_ns);

@@ -173,13 +173,17 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 		c->c.fin++;
 	if (p->flags & IWS_TCP_RST)
 		c->c.rst++;
-	if (c->state != CONN_ACTIVE)
+	struct conn_seg cs = { side, frame, ts, p->seq, p->ack, p->wire_len, p->flags, false };
+	if (c->state != CONN_ACTIVE) {
+		if (c->env->segment)
+			c->env->segment(c->env->ctx, c, &cs);
 		return;
+	}
 	struct iws_tcp_seg seg = { p->seq, p->ack, p->win, p->flags, p->payload, p->cap_len,
 				   p->wire_len, frame, ts, p->has_ip_id, p->ip_id, p->opts, p->opts_len };
 	iws_doctor_segment(c->doc, c->eng, side, &seg, p->opts, p->opts_len);
 	uint64_t lost = conn_counts_of(c, side)->lost;
-	if (c->env->mark) {
+	if (c->env->mark || c->env->segment) {
 		/* The engine counts retransmissions and zero windows of the side
 		 * that sent the segment: a counter that moved marks this frame. */
 		const struct iws_stream_counts *k = conn_counts_of(c, side);
@@ -189,11 +193,14 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 		uint64_t after[3] = { k->fast_retransmits, k->timeouts + k->other_retransmits,
 				      k->zero_windows };
 		uint8_t dir = side == conn_init_side(c) ? IWS_DIR_I2R : IWS_DIR_R2I;
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < 3 && c->env->mark; i++)
 			if (after[i] != before[i]) {
 				struct conn_mark m = { (enum conn_mark_kind)i, dir, frame, ts, 0, 0 };
 				c->env->mark(c->env->ctx, c, &m);
 			}
+		cs.retransmission = after[0] != before[0] || after[1] != before[1];
+		if (c->env->segment)
+			c->env->segment(c->env->ctx, c, &cs);
 	} else {
 		iws_stream_segment(c->eng, side, &seg);
 	}

@@ -47,6 +47,18 @@ struct conn_mark {
 	uint32_t seq, len;          /* MARK_GAP */
 };
 
+/* One TCP segment of a connection as it was read, for consumers that count
+ * what crossed the wire (the report's and the time series' throughput). */
+struct conn_seg {
+	int side;                   /* flow side of its sender (conn_init_side: the initiator's) */
+	uint64_t frame;
+	int64_t ts;
+	uint32_t seq, ack;
+	uint32_t wire_len;          /* TCP payload octets on the wire (tcp.len) */
+	uint8_t flags;              /* IWS_TCP_* */
+	bool retransmission;        /* the engine counted it as one (fast or after a timeout) */
+};
+
 /* What every connection shares: limits, options and the consumers. */
 struct conn_env {
 	struct iws_stream_limits lim;
@@ -56,6 +68,9 @@ struct conn_env {
 	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
 	void (*fpdu)(void *ctx, struct conn *c, const struct iws_pdu *pdu);
 	void (*mark)(void *ctx, struct conn *c, const struct conn_mark *m); /* may be NULL */
+	/* Every TCP segment, after the engine saw it (also once the connection
+	 * ended, and before it is known to carry iWARP); may be NULL. */
+	void (*segment)(void *ctx, struct conn *c, const struct conn_seg *s);
 	/* Does the report cover this operation (op_type: enum iws_op_type) or
 	 * NVMe command (op_type -1) starting at start_ns (select.h)? Those it
 	 * does not are neither counted nor passed on. NULL: all of them. */

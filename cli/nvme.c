@@ -16,6 +16,8 @@ static void on_cmd(void *ctx, const struct iws_nvme_cmd *cmd)
 	n->commands++;
 	if (!cmd->complete)
 		n->incomplete++;
+	if (cmd->flags & IWS_NVMEF_AWAITS_EVENT)
+		n->awaiting_event++;
 	if (cmd->has_completion && cmd->status)
 		n->errors++;
 	iws_nvme_stats_add(&n->st, cmd);

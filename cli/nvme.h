@@ -25,6 +25,7 @@ struct conn_nvme {
 	struct iws_nvme_conn *nc;   /* NULL once the connection was found not to be NVMe */
 	struct iws_nvme_stats st;   /* per (qid, op) */
 	uint64_t commands, incomplete, errors;
+	uint64_t awaiting_event;    /* ... of the incomplete: AERs outstanding by design */
 	struct iws_nvme_cmd *slow;  /* the NVME_SLOWEST slowest complete commands, slowest first */
 	uint32_t nslow;
 };

@@ -52,11 +52,13 @@ void opsample_init(struct opsample *s, uint32_t cap)
 	memset(s, 0, sizeof(*s));
 	s->cap = cap;
 	s->cap_troubled = cap * 3 / 10;
-	uint32_t slow = cap / 10;
-	s->cap_uniform = cap - s->cap_troubled - slow;
+	uint32_t slow = cap / 20;
+	s->cap_slow = slow;
+	s->cap_uniform = cap - s->cap_troubled - 2 * slow;
 	s->uniform.first = larger_hash;
 	s->troubled.first = less_troubled;
-	rank_init(&s->slowest, slow ? slow : 1, 0);
+	rank_init_by(&s->slow_wait, RANK_WAIT, slow ? slow : 1);
+	rank_init_by(&s->slow_delivery, RANK_DELIVERY, slow ? slow : 1);
 }
 
 void opsample_add(struct opsample *s, const struct conn *c, const struct iws_op *op)
@@ -70,7 +72,8 @@ void opsample_add(struct opsample *s, const struct conn *c, const struct iws_op 
 		if (!opheap_offer(&s->troubled, &it, s->cap_troubled))
 			s->dropped++;
 	}
-	rank_add(&s->slowest, c, op);
+	if (!op->rtr && s->cap_slow) /* (a rank's limit 0 would keep them all) */
+		rank_add(op->has_latency ? &s->slow_wait : &s->slow_delivery, c, op);
 }
 
 static int cmp_start(const void *a, const void *b)
@@ -83,15 +86,16 @@ static int cmp_start(const void *a, const void *b)
 
 struct op_item *opsample_collect(struct opsample *s, uint32_t *n)
 {
-	const struct opheap *parts[] = { &s->uniform, &s->troubled, &s->slowest.h };
+	const struct opheap *parts[] = { &s->uniform, &s->troubled, &s->slow_wait.h,
+					 &s->slow_delivery.h };
 	size_t total = 0;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		total += parts[i]->n;
 	*n = 0;
 	struct op_item *v = total ? malloc(total * sizeof(*v)) : NULL;
 	if (!v)
 		return NULL;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		if (!parts[i]->n)
 			continue; /* (an empty heap may have no array at all) */
 		memcpy(v + *n, parts[i]->items, parts[i]->n * sizeof(*v));
@@ -107,18 +111,11 @@ struct op_item *opsample_collect(struct opsample *s, uint32_t *n)
 	return v;
 }
 
-const struct op_item *opsample_slowest(struct opsample *s, uint32_t *n)
-{
-	if (!s->slowest.sorted)
-		rank_sort(&s->slowest);
-	*n = s->slowest.h.n;
-	return s->slowest.h.items;
-}
-
 void opsample_free(struct opsample *s)
 {
 	opheap_free(&s->uniform);
 	opheap_free(&s->troubled);
-	rank_free(&s->slowest);
+	rank_free(&s->slow_wait);
+	rank_free(&s->slow_delivery);
 	memset(s, 0, sizeof(*s));
 }

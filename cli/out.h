@@ -26,7 +26,7 @@ struct report {
 	const struct source *src;
 	const struct options *o;
 	const struct timeline *tl;  /* ops only */
-	struct rank *rank;          /* summary: the slowest operations */
+	struct slowest *slow;       /* summary: the slowest lists (NULL: none) */
 	const struct points *pts;   /* several capture points (NULL: one) */
 	const struct select *sel;   /* what the report covers (NULL: everything) */
 };
@@ -34,8 +34,10 @@ struct report {
 /* How many of the slowest operations the summary lists. */
 #define SUMMARY_SLOWEST 5
 
-/* Where an operation's time went, in words (the summary's slowest list). */
+/* Where an operation's time went, in words (the slowest lists). */
 const char *op_why(char *buf, size_t n, const struct iws_op *op);
+/* The same for an NVMe command: its data phase, its status. */
+const char *nvme_why(char *buf, size_t n, const struct iws_nvme_cmd *m);
 
 /* ---- rows: one item per line, as text, JSON (an array), JSON lines or
  * CSV (out_ops.c); the `ops` and `nvme` writers ---- */
@@ -46,7 +48,21 @@ struct row_fns {
 		     const struct points *pts);
 	void (*csv)(FILE *f, const struct conn *c, const void *item);
 	void (*text)(FILE *f, const struct conn *c, const void *item);
+	void (*text_header)(FILE *f); /* the text's heading row (may be NULL) */
 };
+
+/* Streamed text tables (ops, nvme): fixed widths (negative: left-aligned),
+ * two spaces apart, the last column unpadded; a time column's heading
+ * names the unit. */
+struct fixed_col {
+	const char *head;
+	int width;
+	bool is_time;
+};
+/* The unit of the streamed tables' durations: --time-unit's, else µs. */
+int64_t text_time_unit(void);
+void fixed_header(FILE *f, const struct fixed_col *cols, int n, int64_t unit);
+void fixed_row(FILE *f, const struct fixed_col *cols, int n, const char *const *cells);
 
 struct rows_out {
 	FILE *f;
@@ -142,8 +158,20 @@ unsigned report_findings(const struct report *r);
 void latency_json(struct jsonw *j, const char *key, const struct iws_latency *l);
 /* The same with the mergeable sketch (sketch.h): the statistics' JSON. */
 void latency_json_sketch(struct jsonw *j, const char *key, const struct iws_latency *l);
-/* A text row: QP, label, count, min, mean, p50, p90, p99, p99.9, max. */
-void latency_row(FILE *f, const char *qp, const char *label, int opw, const struct iws_latency *l);
+/* A table of distributions (text): title (the unit is added), then per row
+ * QP, label, count, min, mean, p50, p90, p99, p99.9, max, in one unit;
+ * "(none)" without rows. */
+struct dist_row {
+	char qp[16];
+	char label[96];
+	const struct iws_latency *l;
+};
+struct dist_rows {
+	struct dist_row *v;         /* free() it */
+	uint32_t n, cap;
+};
+void dist_rows_add(struct dist_rows *r, const char *qp, const char *label, const struct iws_latency *l);
+void dist_rows_print(FILE *f, const char *title, const char *label_head, const struct dist_rows *r);
 const char *hs_name(enum iws_stream_state st);
 uint64_t conn_gap_count(const struct conn *c);
 uint64_t conn_gap_bytes(const struct conn *c);

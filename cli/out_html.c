@@ -15,16 +15,31 @@
  *   (string), width_ns, buckets}, flag_names [[bit, name]],
  *   qps [{qp (null: the other QPs together), nqps, initiator, responder,
  *     handshake, operations, incomplete, bytes, first, last, tcp {...} (as
- *     in stats), gaps, stall_ns, series {ops, bytes, retransmissions,
- *     zero_windows: a number per bucket}, marks [[kind, dir, t, frame]],
- *     marks_dropped, teardown [[kind (1 FIN, 2 RST, 3 Terminate), dir, t,
- *     frame, outstanding]], dists [{op, kind (latency|delivery), stats (as
- *     in stats), first (bin), counts (per bin from first)}]}],
+ *     in stats), gaps, stall_ns, series {a number per bucket: ops,
+ *     inflight_ns, wire_i2r, wire_r2i, retransmitted_i2r, retransmitted_r2i,
+ *     goodput_i2r, goodput_r2i, retransmissions, zero_windows}, marks
+ *     [[kind, dir, t, frame]], marks_dropped, teardown [[kind (1 FIN, 2 RST,
+ *     3 Terminate), dir, t, frame, outstanding]], dists [{op, kind
+ *     (latency|delivery), stats (as in stats), first (bin), counts (per bin
+ *     from first)}], nvme (null, or {qid, series {completed, bytes,
+ *     latency_sum_ns, latency_max_ns}, dists [{qid, op, stats, first,
+ *     counts}], statuses [{qid, op, status, name, count}], commands,
+ *     incomplete, awaiting_event, errors}), tseq (null, or {base [i2r,
+ *     r2i], losses, left_out, segments [[t, dir, seq - base, len, ack -
+ *     the peer's base or null, flags (tseq.h), frame]]})}],
  *   all {dists [...]} (every QP together),
  *   ops {total, drawn, cap, troubled, columns, rows [[...]]},
- *   slowest [{qp, id, op, kind, time_ns, start, first_frame, last_frame,
- *     ack_frame, bytes, why}],
- *   summary (the summary command's text, without its slowest list),
+ *   slowest {waits [{kind (rdma|nvme), qp, id, op, time_ns, start,
+ *     first_frame, last_frame, bytes, why; nvme: qid, cid, data_ns,
+ *     data_first_frame, data_last_frame, status}], deliveries [{qp, id, op,
+ *     time_ns, start, first_frame, last_frame, ack_frame, bytes, why}],
+ *     delayed_ack (deliveries left out)},
+ *   nvme_failed [{qp, qid, cid, op, status, name, start, first_frame,
+ *     last_frame}] (the first PAGE_NVME_FAILED),
+ *   findings [{qp (null: the capture), text, details [...]}] (findings.h:
+ *     the summary's "!" lines, from the same calls),
+ *   wire {unplaced_segments, unplaced_bytes},
+ *   summary (the summary command's text, without its slowest lists),
  *   summary_cut.
  */
 #include <inttypes.h>
@@ -34,12 +49,11 @@
 
 #include "iwarpscope/names.h"
 #include "iwarpscope/status.h"
+#include "findings.h"
 #include "out.h"
 #include "pagedata.h"
 #include "report_assets.h"
 
-/* How many of the slowest operations the page's table lists. */
-#define PAGE_SLOWEST 50
 /* The summary's text is cut here (a capture with many QPs). */
 #define PAGE_SUMMARY_MAX (1u << 20)
 
@@ -65,8 +79,8 @@ static void tuple_json(struct jsonw *j, const int64_t *v, int n)
 	jw_arr_end(j);
 }
 
-static void dist_json(struct jsonw *j, int t, const char *kind, const struct iws_latency *l,
-		      const uint32_t *bins)
+/* A histogram's nonempty bins: first (bin) and counts (from it). */
+static void bins_json(struct jsonw *j, const uint32_t *bins)
 {
 	uint32_t lo = LOGHIST_BINS, hi = 0;
 	for (uint32_t b = 0; b < LOGHIST_BINS; b++)
@@ -75,16 +89,22 @@ static void dist_json(struct jsonw *j, int t, const char *kind, const struct iws
 				lo = b;
 			hi = b;
 		}
-	jw_obj(j);
-	jw_kstr(j, "op", iws_op_type_name((enum iws_op_type)t));
-	jw_kstr(j, "kind", kind);
-	latency_json(j, "stats", l);
 	jw_ku64(j, "first", lo == LOGHIST_BINS ? 0 : lo);
 	jw_key(j, "counts");
 	jw_arr(j);
 	for (uint32_t b = lo; b <= hi && lo != LOGHIST_BINS; b++)
 		jw_u64(j, bins[b]);
 	jw_arr_end(j);
+}
+
+static void dist_json(struct jsonw *j, int t, const char *kind, const struct iws_latency *l,
+		      const uint32_t *bins)
+{
+	jw_obj(j);
+	jw_kstr(j, "op", iws_op_type_name((enum iws_op_type)t));
+	jw_kstr(j, "kind", kind);
+	latency_json(j, "stats", l);
+	bins_json(j, bins);
 	jw_obj_end(j);
 }
 
@@ -103,17 +123,112 @@ static void dists_json(struct jsonw *j, const struct iws_qp_stats *st,
 	jw_arr_end(j);
 }
 
-static void series_json(struct jsonw *j, const struct pagedata *p, const struct page_qp *q)
+static void arrays_json(struct jsonw *j, const struct pagedata *p, uint64_t *const *a,
+			const char *const *names, int n)
 {
 	jw_key(j, "series");
 	jw_obj(j);
-	for (int k = 0; k < PS_COUNT; k++) {
-		jw_key(j, page_series_names[k]);
+	for (int k = 0; k < n; k++) {
+		jw_key(j, names[k]);
 		jw_arr(j);
 		for (uint32_t b = 0; b < p->grid.used; b++)
-			jw_u64(j, q->series[k][b]);
+			jw_u64(j, a[k] ? a[k][b] : 0);
 		jw_arr_end(j);
 	}
+	jw_obj_end(j);
+}
+
+/* A QP's NVMe-oF queue: the series, the latency histograms with the
+ * statistics' numbers, the non-zero statuses. */
+static void nvme_json(struct jsonw *j, const struct pagedata *p, const struct page_qp *q)
+{
+	const struct conn *c = q->c;
+	jw_key(j, "nvme");
+	if (!q->nvme || !c || !conn_is_nvme(c)) {
+		jw_null(j);
+		return;
+	}
+	const struct iws_nvme_qp_info *in = iws_nvme_tracker_info(conn_nvme_tracker(c));
+	const struct conn_nvme *n = c->nvme;
+	jw_obj(j);
+	jw_koi64(j, "qid", in->qid >= 0, in->qid);
+	jw_ku64(j, "commands", n->commands);
+	jw_ku64(j, "incomplete", n->incomplete - n->awaiting_event);
+	jw_ku64(j, "awaiting_event", n->awaiting_event);
+	jw_ku64(j, "errors", n->errors);
+	arrays_json(j, p, q->nvme->series, page_nvme_series_names, PN_COUNT);
+	jw_key(j, "dists");
+	jw_arr(j);
+	for (uint32_t k = 0; k < n->st.n; k++) {
+		const struct iws_nvme_op_stats *o = &n->st.e[k];
+		const struct loghist *h = NULL;
+		for (uint32_t x = 0; x < q->nvme->nops; x++)
+			if (q->nvme->ops[x].qid == o->qid && !strcmp(q->nvme->ops[x].op, o->op))
+				h = q->nvme->ops[x].latency;
+		if (!o->latency.count || !h)
+			continue;
+		jw_obj(j);
+		jw_koi64(j, "qid", o->qid >= 0, o->qid);
+		jw_kstr(j, "op", o->op);
+		latency_json(j, "stats", &o->latency);
+		bins_json(j, h->bins);
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	jw_key(j, "statuses");
+	jw_arr(j);
+	for (uint32_t k = 0; k < n->st.n; k++) {
+		const struct iws_nvme_op_stats *o = &n->st.e[k];
+		for (uint32_t x = 0; x < o->nstatus; x++) {
+			jw_obj(j);
+			jw_koi64(j, "qid", o->qid >= 0, o->qid);
+			jw_kstr(j, "op", o->op);
+			jw_ku64(j, "status", o->status[x].status);
+			jw_kostr(j, "name", iws_nvme_status_name(o->status[x].status, o->fabrics));
+			jw_ku64(j, "count", o->status[x].count);
+			jw_obj_end(j);
+		}
+	}
+	jw_arr_end(j);
+	jw_obj_end(j);
+}
+
+/* The segments kept around a QP's losses (tseq.h). */
+static void tseq_json(struct jsonw *j, const struct pagedata *p, const struct tseq *t)
+{
+	jw_key(j, "tseq");
+	if (!t->losses || !t->nkept) {
+		jw_null(j);
+		return;
+	}
+	jw_obj(j);
+	jw_key(j, "base");
+	jw_arr(j);
+	for (int d = 0; d < 2; d++)
+		jw_u64(j, t->base[d]);
+	jw_arr_end(j);
+	jw_ku64(j, "losses", t->losses);
+	jw_ku64(j, "left_out", t->left_out);
+	jw_key(j, "segments");
+	jw_arr(j);
+	for (uint32_t i = 0; i < t->nkept; i++) {
+		const struct tseq_rec *r = &t->kept[i];
+		int d = r->dir ? 1 : 0;
+		jw_arr(j);
+		jw_i64(j, rel(p, r->ts));
+		jw_u64(j, r->dir);
+		/* relative to the direction's first sequence number, mod 2^32 */
+		jw_i64(j, (int32_t)(r->seq - t->base[d]));
+		jw_u64(j, r->len);
+		if ((r->flags & TSEQ_ACK) && t->has_base[!d])
+			jw_i64(j, (int32_t)(r->ack - t->base[!d]));
+		else
+			jw_null(j);
+		jw_u64(j, r->flags);
+		jw_u64(j, r->frame);
+		jw_arr_end(j);
+	}
+	jw_arr_end(j);
 	jw_obj_end(j);
 }
 
@@ -125,7 +240,7 @@ static void qp_json(struct jsonw *j, const struct pagedata *p, const struct page
 	if (!c) {
 		jw_knull(j, "qp");
 		jw_ku64(j, "nqps", q->nqps);
-		series_json(j, p, q);
+		arrays_json(j, p, q->series, page_series_names, PS_COUNT);
 		jw_obj_end(j);
 		return;
 	}
@@ -147,7 +262,7 @@ static void qp_json(struct jsonw *j, const struct pagedata *p, const struct page
 		stall = s > INT64_MAX - stall ? INT64_MAX : stall + s;
 	}
 	jw_ki64(j, "stall_ns", stall);
-	series_json(j, p, q);
+	arrays_json(j, p, q->series, page_series_names, PS_COUNT);
 	jw_key(j, "marks");
 	jw_arr(j);
 	for (uint32_t i = 0; i < q->nmarks; i++) {
@@ -167,6 +282,8 @@ static void qp_json(struct jsonw *j, const struct pagedata *p, const struct page
 	}
 	jw_arr_end(j);
 	dists_json(j, conn_stats(c), q->latency, q->delivery);
+	nvme_json(j, p, q);
+	tseq_json(j, p, &q->tseq);
 	jw_obj_end(j);
 }
 
@@ -250,30 +367,121 @@ static void ops_json(struct jsonw *j, struct pagedata *p, FILE *f)
 	free(v);
 }
 
+static void op_slow_json(struct jsonw *j, const struct pagedata *p, const struct op_item *it,
+			 int64_t ns)
+{
+	char why[256];
+	const struct iws_op *op = &it->op;
+	jw_ku64(j, "qp", it->c->stream);
+	jw_ku64(j, "id", op->id);
+	jw_kstr(j, "op", iws_op_type_name(op->type));
+	jw_ki64(j, "time_ns", ns);
+	jw_ki64(j, "start", rel(p, op->start_ns));
+	jw_ku64(j, "first_frame", op->first_frame);
+	jw_ku64(j, "last_frame", op->last_frame);
+	jw_kou64(j, "ack_frame", op->has_ack, op->ack_frame);
+	jw_ku64(j, "bytes", op->bytes);
+	jw_kstr(j, "why", op_why(why, sizeof(why), op));
+}
+
 static void slowest_json(struct jsonw *j, struct pagedata *p)
 {
 	char why[256];
-	uint32_t n;
-	const struct op_item *v = opsample_slowest(&p->sample, &n);
+	struct wait_item w[PAGE_SLOWEST];
+	uint32_t nw = slowest_waits(&p->slow, w, PAGE_SLOWEST);
 	jw_key(j, "slowest");
+	jw_obj(j);
+	jw_key(j, "waits");
 	jw_arr(j);
-	for (uint32_t i = 0; i < n && i < PAGE_SLOWEST; i++) {
-		const struct iws_op *op = &v[i].op;
-		int64_t ns = 0;
-		rank_time(op, &ns);
+	for (uint32_t i = 0; i < nw; i++) {
 		jw_obj(j);
-		jw_ku64(j, "qp", v[i].c->stream);
-		jw_ku64(j, "id", op->id);
-		jw_kstr(j, "op", iws_op_type_name(op->type));
-		jw_kstr(j, "kind", op->has_latency ? "latency" : "delivery");
-		jw_ki64(j, "time_ns", ns);
-		jw_ki64(j, "start", rel(p, op->start_ns));
-		jw_ku64(j, "first_frame", op->first_frame);
-		jw_ku64(j, "last_frame", op->last_frame);
-		jw_kou64(j, "ack_frame", op->has_ack, op->ack_frame);
-		jw_ku64(j, "bytes", op->bytes);
-		jw_kstr(j, "why", op_why(why, sizeof(why), op));
+		if (w[i].op) {
+			jw_kstr(j, "kind", "rdma");
+			op_slow_json(j, p, w[i].op, w[i].ns);
+		} else {
+			const struct iws_nvme_cmd *m = &w[i].nvme->cmd;
+			jw_kstr(j, "kind", "nvme");
+			jw_ku64(j, "qp", w[i].nvme->c->stream);
+			jw_ku64(j, "id", m->id);
+			jw_kstr(j, "op", m->op);
+			jw_ki64(j, "time_ns", w[i].ns);
+			jw_ki64(j, "start", rel(p, m->start_ns));
+			jw_ku64(j, "first_frame", m->first_frame);
+			jw_ku64(j, "last_frame", m->last_frame);
+			jw_ku64(j, "bytes", m->bytes);
+			jw_kstr(j, "why", nvme_why(why, sizeof(why), m));
+			jw_koi64(j, "qid", m->qid >= 0, m->qid);
+			jw_ku64(j, "cid", m->cid);
+			jw_ki64(j, "data_ns", m->data_ns);
+			jw_kou64(j, "data_first_frame", m->data_first_frame != 0, m->data_first_frame);
+			jw_kou64(j, "data_last_frame", m->data_last_frame != 0, m->data_last_frame);
+			jw_ku64(j, "status", m->status);
+		}
 		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	uint32_t nd;
+	const struct op_item *d = slowest_deliveries(&p->slow, &nd);
+	jw_key(j, "deliveries");
+	jw_arr(j);
+	for (uint32_t i = 0; i < nd && i < PAGE_SLOWEST; i++) {
+		jw_obj(j);
+		op_slow_json(j, p, &d[i], d[i].op.ack_ns);
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	jw_ku64(j, "delayed_ack", p->slow.delivery.delayed_ack);
+	jw_obj_end(j);
+	jw_key(j, "nvme_failed");
+	jw_arr(j);
+	for (uint32_t i = 0; i < p->nfailed; i++) {
+		const struct iws_nvme_cmd *m = &p->failed[i].cmd;
+		jw_obj(j);
+		jw_ku64(j, "qp", p->failed[i].c->stream);
+		jw_koi64(j, "qid", m->qid >= 0, m->qid);
+		jw_ku64(j, "cid", m->cid);
+		jw_kstr(j, "op", m->op);
+		jw_ku64(j, "status", m->status);
+		jw_kostr(j, "name", m->status_name);
+		jw_ki64(j, "start", rel(p, m->start_ns));
+		jw_ku64(j, "first_frame", m->first_frame);
+		jw_ku64(j, "last_frame", m->last_frame);
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+}
+
+/* Findings as the page's data (findings.h): the summary's "!" lines. */
+static void finding_json(void *ctx, const struct finding *f)
+{
+	struct jsonw *j = ctx;
+	jw_obj(j);
+	if (f->qp < 0)
+		jw_knull(j, "qp");
+	else
+		jw_ku64(j, "qp", (uint64_t)f->qp);
+	jw_kstr(j, "text", f->text);
+	jw_key(j, "details");
+	jw_arr(j);
+	for (int i = 0; i < f->ndetails; i++)
+		jw_str(j, f->details[i]);
+	jw_arr_end(j);
+	jw_obj_end(j);
+}
+
+static void findings_json(struct jsonw *j, const struct report *r)
+{
+	struct finding_sink s = { j, finding_json };
+	jw_key(j, "findings");
+	jw_arr(j);
+	/* in the summary's order: the capture's, then each QP's */
+	findings_capture(r, &s);
+	points_findings(r->pts, &s);
+	const struct conn *c;
+	for (uint32_t i = 0; (c = analysis_next_qp(r->a, &i)) != NULL;) {
+		findings_qp_handshake(c, &s);
+		findings_qp(c, &s, NULL);
+		points_qp_findings(r->pts, c, &s);
 	}
 	jw_arr_end(j);
 }
@@ -284,7 +492,7 @@ static void slowest_json(struct jsonw *j, struct pagedata *p)
 static void summary_json(struct jsonw *j, const struct report *r)
 {
 	struct report rs = *r;
-	rs.rank = NULL; /* the page has its own slowest table */
+	rs.slow = NULL; /* the page has its own slowest tables */
 	FILE *t = tmpfile();
 	char *buf = malloc(PAGE_SUMMARY_MAX + 1);
 	size_t n = 0;
@@ -408,6 +616,12 @@ static void data_json(FILE *f, struct jsonw *j, const struct report *r, struct p
 	all_json(j, p, r->a);
 	ops_json(j, p, f);
 	slowest_json(j, p);
+	findings_json(j, r);
+	jw_key(j, "wire");
+	jw_obj(j);
+	jw_ku64(j, "unplaced_segments", p->wire.unplaced_segments);
+	jw_ku64(j, "unplaced_bytes", p->wire.unplaced_bytes);
+	jw_obj_end(j);
 	summary_json(j, r);
 	jw_obj_end(j);
 }

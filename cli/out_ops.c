@@ -13,6 +13,7 @@
 
 #include "iwarpscope/names.h"
 #include "out.h"
+#include "rank.h"
 #include "units.h"
 
 const char *conn_ep_str(const struct conn *c, uint8_t dir, char *buf)
@@ -161,48 +162,101 @@ static void op_csv(FILE *f, const struct conn *c, const void *item)
 		op->reordered);
 }
 
+static void add(char *buf, size_t n, size_t *len, const char *clause);
+
+/* The text columns (streamed: fixed widths, two spaces apart; an IPv6
+ * endpoint may stretch its column). Durations in one unit, named in the
+ * heading: --time-unit's, else µs, to the nanosecond. */
+static const struct fixed_col op_cols[] = {
+	{ "time", -18, false },	   { "QP", 4, false },	      { "id", 7, false },
+	{ "src", -21, false },	   { "dst", -21, false },     { "op", -16, false },
+	{ "bytes", 10, false },	   { "segs", 5, false },      { "stag", -10, false },
+	{ "latency", 12, true },   { "ack", 12, true },	      { "retrans", 7, false },
+	{ "stall", 12, true },	   { "frames", -15, false },  { "notes", 0, false },
+};
+#define NCOLS (int)(sizeof(op_cols) / sizeof(op_cols[0]))
+
+static void op_text_header(FILE *f)
+{
+	fixed_header(f, op_cols, NCOLS, text_time_unit());
+}
+
 static void op_text(FILE *f, const struct conn *c, const void *item)
 {
 	const struct iws_op *op = item;
-	char t[48], a[64], b[64], by[32], lat[32], fl[160];
-	fprintf(f, "%s qp %u id %" PRIu64 " %s > %s %-11s %9s %4u seg",
-		fmt_clock(t, sizeof(t), op->start_ns), c->stream, op->id, conn_ep_str(c, op->dir, a),
-		conn_ep_str(c, !op->dir, b),
-		iws_op_type_name(op->type), fmt_bytes(by, sizeof(by), op->bytes), op->segments);
-	if (op->has_latency)
-		fprintf(f, " lat %s", fmt_dur(lat, sizeof(lat), op->latency_ns));
-	if (op->has_ack)
-		fprintf(f, " ack %s", fmt_dur(lat, sizeof(lat), op->ack_ns));
-	if (op->first_frame == op->last_frame)
-		fprintf(f, " frame %" PRIu64, op->first_frame);
+	char t[48], a[64], b[64], fl[160], notes[512], d[32];
+	char cell[NCOLS][64];
+	int64_t unit = text_time_unit();
+	int dec = units_decimals(unit, 1);
+	int k = 0;
+	snprintf(cell[k++], 64, "%s", fmt_clock(t, sizeof(t), op->start_ns));
+	snprintf(cell[k++], 64, "%u", c->stream);
+	snprintf(cell[k++], 64, "%" PRIu64, op->id);
+	snprintf(cell[k++], 64, "%s", conn_ep_str(c, op->dir, a));
+	snprintf(cell[k++], 64, "%s", conn_ep_str(c, !op->dir, b));
+	snprintf(cell[k++], 64, "%s", iws_op_type_name(op->type));
+	snprintf(cell[k++], 64, "%" PRIu64, op->bytes);
+	snprintf(cell[k++], 64, "%u", op->segments);
+	if (op->has_stag)
+		snprintf(cell[k++], 64, "0x%08" PRIx32, op->stag);
 	else
-		fprintf(f, " frames %" PRIu64 "-%" PRIu64, op->first_frame, op->last_frame);
+		snprintf(cell[k++], 64, "-");
+	if (op->has_latency)
+		fmt_in_unit(cell[k++], 64, op->latency_ns, unit, dec);
+	else
+		snprintf(cell[k++], 64, "-");
+	if (op->has_ack)
+		fmt_in_unit(cell[k++], 64, op->ack_ns, unit, dec);
+	else
+		snprintf(cell[k++], 64, "-");
+	snprintf(cell[k++], 64, "%u", op->retransmissions);
+	fmt_in_unit(cell[k++], 64, op->stall_ns, unit, dec);
+	if (op->first_frame == op->last_frame)
+		snprintf(cell[k++], 64, "%" PRIu64, op->first_frame);
+	else
+		snprintf(cell[k++], 64, "%" PRIu64 "-%" PRIu64, op->first_frame, op->last_frame);
+	/* the rest, in words */
+	size_t n = 0;
+	notes[0] = 0;
 	if (op->type == IWS_OPT_TERMINATE) {
 		const char *l = iws_term_layer_name(op->term_layer);
 		const char *e = iws_term_etype_name(op->term_layer, op->term_etype);
-		const char *k = iws_term_errcode_name(op->term_layer, op->term_etype, op->term_errcode);
-		fprintf(f, " [%s: %s: %s]", l ? l : "?", e ? e : "?", k ? k : "?");
+		const char *x = iws_term_errcode_name(op->term_layer, op->term_etype, op->term_errcode);
+		snprintf(b, sizeof(b), "[%s: %s: %s]", l ? l : "?", e ? e : "?", x ? x : "?");
+		add(notes, sizeof(notes), &n, b);
 	}
 	if (op->rtr)
-		fprintf(f, " RTR");
-	/* where the time went */
-	if (op->retransmissions)
-		fprintf(f, " retrans %u", op->retransmissions);
-	if (op->reordered)
-		fprintf(f, " reordered %u", op->reordered);
-	if (op->stall_ns)
-		fprintf(f, " stalled %s", fmt_dur(lat, sizeof(lat), op->stall_ns));
-	if (op->queued_ns)
-		fprintf(f, " queued %s", fmt_dur(lat, sizeof(lat), op->queued_ns));
+		add(notes, sizeof(notes), &n, "RTR");
+	/* segments overtaken on the way, not resent (issue 22 item 1): the
+	 * retrans column counts only resends */
+	if (op->reordered) {
+		snprintf(b, sizeof(b), "reordered %u", op->reordered);
+		add(notes, sizeof(notes), &n, b);
+	}
+	if (op->queued_ns) {
+		snprintf(b, sizeof(b), "queued %s", fmt_dur(d, sizeof(d), op->queued_ns));
+		add(notes, sizeof(notes), &n, b);
+	}
 	if (op->has_ack && op->ack_with_data)
-		fprintf(f, " ack-with-data");
-	if (op->crc_errors)
-		fprintf(f, " CRC-ERRORS %u", op->crc_errors);
+		add(notes, sizeof(notes), &n, "ack-with-data");
+	else if (op_delayed_ack(op, NULL))
+		add(notes, sizeof(notes), &n, "delayed-ACK");
+	if (op->crc_errors) {
+		snprintf(b, sizeof(b), "CRC-ERRORS %u", op->crc_errors);
+		add(notes, sizeof(notes), &n, b);
+	}
 	if (!op->complete)
-		fprintf(f, " INCOMPLETE");
-	if (op->flags)
-		fprintf(f, " (%s)", iws_op_flags_str(fl, sizeof(fl), op->flags));
-	fputc('\n', f);
+		add(notes, sizeof(notes), &n, "INCOMPLETE");
+	if (op->flags) {
+		char x[200];
+		snprintf(x, sizeof(x), "(%s)", iws_op_flags_str(fl, sizeof(fl), op->flags));
+		add(notes, sizeof(notes), &n, x);
+	}
+	const char *cells[NCOLS];
+	for (int i = 0; i < NCOLS - 1; i++)
+		cells[i] = cell[i];
+	cells[NCOLS - 1] = notes;
+	fixed_row(f, op_cols, NCOLS, cells);
 }
 
 static const struct row_fns op_fns = {
@@ -210,7 +264,7 @@ static const struct row_fns op_fns = {
 	"segments,stag,to,qn,msn,latency_ns,complete,crc_errors,flags,"
 	"first_inorder_frame,retransmissions,stall_ns,queued_ns,ack_frame,ack_ns,"
 	"ack_with_data,after_close,rtr,reordered\n",
-	op_json, op_csv, op_text,
+	op_json, op_csv, op_text, op_text_header,
 };
 
 void ops_out_begin(struct rows_out *w, FILE *f, enum out_format fmt)
@@ -255,7 +309,9 @@ const char *op_why(char *buf, size_t n, const struct iws_op *op)
 		/* After its last octet: the receiver's ACK policy (RFC 9293
 		 * §3.8.6.3: an ACK may wait for data to ride on, or a timer). */
 		int64_t wait = op->ack_ns - (op->end_ns - op->start_ns);
-		snprintf(c, sizeof(c), "%s %s after the last octet",
+		bool delayed = op_delayed_ack(op, NULL);
+		snprintf(c, sizeof(c), "%s%s %s after the last octet",
+			 delayed ? "the receiver's delayed ACK: " : "",
 			 op->ack_with_data ? "the ACK rode on the peer's data" : "a bare ACK",
 			 fmt_dur(d, sizeof(d), wait < 0 ? 0 : wait));
 		add(buf, n, &len, c);
@@ -278,6 +334,8 @@ void rows_begin(struct rows_out *w, FILE *f, enum out_format fmt, const struct r
 		fputs(fns->csv_header, f);
 	else if (w->fmt == FMT_JSON)
 		fputs("[", f);
+	else if (w->fmt == FMT_TEXT && fns->text_header)
+		fns->text_header(f);
 }
 
 void rows_write(struct rows_out *w, const struct conn *c, const void *item)
@@ -310,4 +368,47 @@ void rows_end(struct rows_out *w)
 	if (w->fmt == FMT_JSON)
 		fputs(w->n ? "\n]\n" : "]\n", w->f);
 	jw_free(&w->j);
+}
+
+/* ---- fixed-width text columns ---- */
+
+int64_t text_time_unit(void)
+{
+	return units_forced() ? units_forced() : 1000;
+}
+
+void fixed_header(FILE *f, const struct fixed_col *cols, int n, int64_t unit)
+{
+	const char *cells[32];
+	char h[32][48];
+	for (int i = 0; i < n && i < 32; i++) {
+		/* a duration column names its unit */
+		if (cols[i].is_time)
+			snprintf(h[i], sizeof(h[i]), "%s %s", cols[i].head, unit_name(unit));
+		else
+			snprintf(h[i], sizeof(h[i]), "%s", cols[i].head);
+		cells[i] = h[i];
+	}
+	fixed_row(f, cols, n < 32 ? n : 32, cells);
+}
+
+void fixed_row(FILE *f, const struct fixed_col *cols, int n, const char *const *cells)
+{
+	char line[2048];
+	size_t len = 0;
+	for (int i = 0; i < n; i++) {
+		int w = i == n - 1 ? 0 : cols[i].width;
+		size_t want = (size_t)(w < 0 ? -w : w), tw = text_width(cells[i]);
+		size_t pad = tw < want ? want - tw : 0;
+		int k = snprintf(line + len, sizeof(line) - len, "%s%*s%s%*s", i ? "  " : "",
+				 w > 0 ? (int)pad : 0, "", cells[i], w < 0 ? (int)pad : 0, "");
+		if (k < 0 || (size_t)k >= sizeof(line) - len)
+			break;
+		len += (size_t)k;
+	}
+	/* no trailing blanks (an empty last column, a left-aligned one before it) */
+	while (len && line[len - 1] == ' ')
+		len--;
+	fwrite(line, 1, len, f);
+	fputc('\n', f);
 }

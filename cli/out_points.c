@@ -7,8 +7,10 @@
  * summary, JSON for stats (docs/semantics.md, "Two capture points").
  */
 #include <inttypes.h>
+#include <stdarg.h>
 
 #include "conn.h"
+#include "findings.h"
 #include "jsonw.h"
 #include "points_int.h"
 #include "units.h"
@@ -23,70 +25,115 @@ static const char *pname(const struct points *pts, int i)
 	return pts->pts[i].name;
 }
 
-void points_header_text(FILE *f, const struct points *pts)
+/* One finding (findings.h) of qp (-1: the capture), as a format. */
+static void finding(const struct finding_sink *s, int64_t qp, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void finding(const struct finding_sink *s, int64_t qp, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	struct finding fi = { .qp = qp, .text = text };
+	s->add(s->ctx, &fi);
+}
+
+/* The points' lines on f (NULL: none), their "!" lines as findings to s. */
+static void header(FILE *f, const struct points *pts, const struct finding_sink *s)
 {
 	if (!pts)
 		return;
-	fprintf(f, "%d capture points, %u connection%s seen at two of them (each segment counted "
-		   "once):\n",
-		pts->npoints, pts->nmulti, pts->nmulti == 1 ? "" : "s");
-	for (int p = 0; p < pts->npoints; p++) {
-		fprintf(f, "  %s", pname(pts, p));
-		if (pts->pts[p].nfiles > 1)
-			fprintf(f, " (%d files)", pts->pts[p].nfiles);
-		fputc('\n', f);
+	if (f) {
+		fprintf(f, "%d capture points, %u connection%s seen at two of them (each segment "
+			   "counted once):\n",
+			pts->npoints, pts->nmulti, pts->nmulti == 1 ? "" : "s");
+		for (int p = 0; p < pts->npoints; p++) {
+			fprintf(f, "  %s", pname(pts, p));
+			if (pts->pts[p].nfiles > 1)
+				fprintf(f, " (%d files)", pts->pts[p].nfiles);
+			fputc('\n', f);
+		}
 	}
 	if (pts->segs_unindexed)
-		fprintf(f, "! two-point matching stopped at its memory bound (%u connections, %u "
-			   "segments): %" PRIu64 " later segments not matched\n",
+		finding(s, -1,
+			"two-point matching stopped at its memory bound (%u connections, %u "
+			"segments): %" PRIu64 " later segments not matched",
 			POINTS_MAX_CONNS, POINTS_MAX_RECORDS, pts->segs_unindexed);
 }
 
+void points_header_text(FILE *f, const struct points *pts)
+{
+	struct finding_sink s = findings_text_sink(f);
+	header(f, pts, &s);
+}
+
+void points_findings(const struct points *pts, const struct finding_sink *s)
+{
+	header(NULL, pts, s);
+}
+
 static void dir_text(FILE *f, const struct points *pts, const struct pconn *c, int side,
-		     const char *name)
+		     const char *name, const struct finding_sink *s, int64_t qp)
 {
 	const struct pdir *d = &c->dir[side];
 	char a[32], b[32], m[32];
-	fprintf(f, "  %s passes %s then %s%s: %" PRIu64 " segments at both", name, pname(pts, d->up),
-		pname(pts, d->down), d->measured ? "" : " (order assumed)", d->matched);
-	if (d->n_oneway)
-		fprintf(f, ", one-way min %s, median %s, max %s", fmt_dur(a, sizeof(a), d->ow_min),
-			fmt_dur(m, sizeof(m), d->ow_p50), fmt_dur(b, sizeof(b), d->ow_max));
-	fputc('\n', f);
+	if (f) {
+		fprintf(f, "  %s passes %s then %s%s: %" PRIu64 " segments at both", name,
+			pname(pts, d->up), pname(pts, d->down), d->measured ? "" : " (order assumed)",
+			d->matched);
+		if (d->n_oneway)
+			fprintf(f, ", one-way min %s, median %s, max %s", fmt_dur(a, sizeof(a), d->ow_min),
+				fmt_dur(m, sizeof(m), d->ow_p50), fmt_dur(b, sizeof(b), d->ow_max));
+		fputc('\n', f);
+	}
 	if (d->lost_before || d->lost_between || d->lost_after || d->missed_up || d->missed_down)
-		fprintf(f, "  ! %s loss: %" PRIu64 " before %s, %" PRIu64 " between the points, %" PRIu64
-			   " after %s (or spurious); missed by the capture at %s %" PRIu64 "\n",
+		finding(s, qp, "%s loss: %" PRIu64 " before %s, %" PRIu64 " between the points, %" PRIu64
+			       " after %s (or spurious); missed by the capture at %s %" PRIu64,
 			name, d->lost_before, pname(pts, d->up), d->lost_between, d->lost_after,
 			pname(pts, d->down), pname(pts, d->up), d->missed_up);
 }
 
-void points_qp_text(FILE *f, const struct points *pts, const struct conn *cn)
+static void qp_lines(FILE *f, const struct points *pts, const struct conn *cn,
+		     const struct finding_sink *s)
 {
 	const struct pconn *c = find(pts, cn->stream);
 	if (!c)
 		return;
 	char a[32], b[32], m[32];
 	int is = conn_init_side(cn);
-	fprintf(f, "  seen at %s and %s: numbers (frames, times, latencies) at %s\n", pname(pts, c->p),
-		pname(pts, c->q), pname(pts, c->ref));
-	dir_text(f, pts, c, is, "i2r");
-	dir_text(f, pts, c, !is, "r2i");
-	if (c->has_offset)
+	int64_t qp = cn->stream;
+	if (f)
+		fprintf(f, "  seen at %s and %s: numbers (frames, times, latencies) at %s\n",
+			pname(pts, c->p), pname(pts, c->q), pname(pts, c->ref));
+	dir_text(f, pts, c, is, "i2r", s, qp);
+	dir_text(f, pts, c, !is, "r2i", s, qp);
+	if (c->has_offset && f)
 		fprintf(f, "  clock of %s minus %s: %s if the minimum one-way times are equal "
 			   "(between %s and %s)\n",
 			pname(pts, c->q), pname(pts, c->p), fmt_dur(m, sizeof(m), c->off),
 			fmt_dur(a, sizeof(a), c->off_lo), fmt_dur(b, sizeof(b), c->off_hi));
 	if (c->has_offset && (c->off_lo > 0 || c->off_hi < 0))
-		fprintf(f, "  ! the two clocks are not synchronised: one-way times are off by the "
-			   "offset\n");
+		finding(s, qp, "the two clocks are not synchronised: one-way times are off by the offset");
 	if (c->disputed)
-		fprintf(f, "  ! the points disagree on %" PRIu64 " segment%s (other octets at the same "
-			   "sequence numbers; %" PRIu64 " agree): not matched\n",
+		finding(s, qp, "the points disagree on %" PRIu64 " segment%s (other octets at the same "
+			       "sequence numbers; %" PRIu64 " agree): not matched",
 			c->disputed, c->disputed == 1 ? "" : "s", c->agreed);
-	if (c->filled)
+	if (c->filled && f)
 		fprintf(f, "  %" PRIu64 " segment%s missed by the capture at %s taken from %s\n",
 			c->filled, c->filled == 1 ? "" : "s", pname(pts, c->ref),
 			pname(pts, c->ref == c->p ? c->q : c->p));
+}
+
+void points_qp_text(FILE *f, const struct points *pts, const struct conn *cn)
+{
+	struct finding_sink s = findings_text_sink(f);
+	qp_lines(f, pts, cn, &s);
+}
+
+void points_qp_findings(const struct points *pts, const struct conn *cn, const struct finding_sink *s)
+{
+	qp_lines(NULL, pts, cn, s);
 }
 
 void points_capture_json(struct jsonw *j, const struct points *pts)

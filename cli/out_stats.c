@@ -6,11 +6,13 @@
  * JSON times are integer nanoseconds.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iwarpscope/names.h"
 #include "out.h"
 #include "sketch.h"
+#include "texttable.h"
 #include "units.h"
 
 const char *hs_name(enum iws_stream_state st)
@@ -402,38 +404,85 @@ void stats_write_json(FILE *f, const struct report *r)
 
 /* ---- text ---- */
 
-void latency_row(FILE *f, const char *qp, const char *label, int opw, const struct iws_latency *lc)
+void dist_rows_add(struct dist_rows *r, const char *qp, const char *label, const struct iws_latency *l)
 {
-	struct iws_latency *l = (struct iws_latency *)lc;
-	char b[32];
-	/* 4 + 1 + 11 + 8 + 7 * 8 = 80 columns (wider only for the atomics' names) */
-	print_padded(f, qp, 4);
-	fputc(' ', f);
-	print_padded(f, label, -opw);
-	fprintf(f, "%8" PRIu64, l->count);
-	print_padded(f, fmt_dur_c(b, sizeof(b), l->min), 8);
-	print_padded(f, fmt_dur_c(b, sizeof(b), iws_latency_mean(l)), 8);
-	static const double qs[] = { 0.50, 0.90, 0.99, 0.999 };
-	for (int i = 0; i < 4; i++)
-		print_padded(f, fmt_dur_c(b, sizeof(b), iws_latency_quantile(l, qs[i])), 8);
-	print_padded(f, fmt_dur_c(b, sizeof(b), l->max), 8);
-	fputc('\n', f);
+	if (r->n == r->cap) {
+		uint32_t n = r->cap ? r->cap * 2 : 16;
+		struct dist_row *v = realloc(r->v, n * sizeof(*v));
+		if (!v)
+			return; /* (a row left out rather than none printed) */
+		r->v = v;
+		r->cap = n;
+	}
+	struct dist_row *d = &r->v[r->n++];
+	snprintf(d->qp, sizeof(d->qp), "%s", qp);
+	snprintf(d->label, sizeof(d->label), "%s", label);
+	d->l = l;
 }
 
-static void op_rows(FILE *f, const char *qp, int opw, const struct iws_qp_stats *s)
+void dist_rows_print(FILE *f, const char *title, const char *label_head, const struct dist_rows *r)
 {
-	char b[32];
-	for (int t = 0; t < IWS_OPT_COUNT; t++) {
-		const struct iws_op_stats *o = &s->op[t];
+	const struct dist_row *v = r->v;
+	uint32_t n = r->n;
+	/* One unit for the table: the one that shows its largest median with 1
+	 * to 3 digits (or --time-unit's); decimals enough for its smallest
+	 * value. */
+	int64_t typical = 0, small = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		struct iws_latency *l = (struct iws_latency *)v[i].l; /* quantiles sort lazily */
+		int64_t p50 = iws_latency_quantile(l, 0.5);
+		typical = p50 > typical ? p50 : typical;
+		if (l->min > 0 && (!small || l->min < small))
+			small = l->min;
+	}
+	int64_t unit = units_column(typical);
+	int dec = units_decimals(unit, small);
+	fprintf(f, "\n%s, %s\n", title, unit_name(unit));
+	if (!n) {
+		fputs("  (none)\n", f);
+		return;
+	}
+	const struct tt_col cols[] = { { "QP", false }, { label_head, true }, { "count", false },
+				       { "min", false },  { "mean", false },     { "p50", false },
+				       { "p90", false },  { "p99", false },      { "p99.9", false },
+				       { "max", false } };
+	struct texttable t;
+	tt_init(&t, cols, 10);
+	char b[48];
+	for (uint32_t i = 0; i < n; i++) {
+		struct iws_latency *l = (struct iws_latency *)v[i].l;
+		int64_t x[7] = { l->min,
+				 iws_latency_mean(l),
+				 iws_latency_quantile(l, 0.50),
+				 iws_latency_quantile(l, 0.90),
+				 iws_latency_quantile(l, 0.99),
+				 iws_latency_quantile(l, 0.999),
+				 l->max };
+		tt_cell(&t, v[i].qp);
+		tt_cell(&t, v[i].label);
+		tt_cellf(&t, "%" PRIu64, l->count);
+		for (int k = 0; k < 7; k++)
+			tt_cell(&t, fmt_in_unit(b, sizeof(b), x[k], unit, dec));
+	}
+	tt_print(&t, f, "  ");
+	tt_free(&t);
+}
+
+/* The rows of one QP (or the total) into the operations table. */
+static void op_rows(struct texttable *t, const char *qp, const struct iws_qp_stats *s)
+{
+	for (int ty = 0; ty < IWS_OPT_COUNT; ty++) {
+		const struct iws_op_stats *o = &s->op[ty];
 		if (!o->count)
 			continue;
-		print_padded(f, qp, 4);
-		fputc(' ', f);
-		print_padded(f, iws_op_type_name((enum iws_op_type)t), -opw);
-		fprintf(f, "%8" PRIu64 "%11" PRIu64, o->count, o->count - o->complete);
-		print_padded(f, fmt_bytes(b, sizeof(b), o->bytes), 11);
-		fprintf(f, "%10" PRIu64 "%9" PRIu64 "%9" PRIu64 "\n", o->segments, o->crc_errors,
-			o->retransmissions);
+		tt_cell(t, qp);
+		tt_cell(t, iws_op_type_name((enum iws_op_type)ty));
+		tt_cellf(t, "%" PRIu64, o->count);
+		tt_cellf(t, "%" PRIu64, o->count - o->complete);
+		tt_cellf(t, "%" PRIu64, o->bytes);
+		tt_cellf(t, "%" PRIu64, o->segments);
+		tt_cellf(t, "%" PRIu64, o->crc_errors);
+		tt_cellf(t, "%" PRIu64, o->retransmissions);
 	}
 }
 
@@ -447,42 +496,28 @@ static const struct iws_latency *dist_of(const struct iws_op_stats *o, bool deli
 
 /* One distribution table: latency (reads, atomics) or delivery (the TCP
  * ACK of an operation's last octet). */
-static void dist_table(FILE *f, const struct analysis *a, int opw, uint32_t nq, bool delivery)
+static void dist_table(FILE *f, const struct analysis *a, uint32_t nq, bool delivery)
 {
+	struct dist_rows rows = { 0 };
 	char qp[16];
-	bool any = false;
-	/* One unit for every column: the one that shows the largest median
-	 * with 1 to 3 digits (or --time-unit's). */
-	int64_t typical = 0;
-	for (int t = 0; t < IWS_OPT_COUNT; t++) {
-		const struct iws_latency *l = dist_of(&a->total.op[t], delivery);
-		int64_t p50 = l->count ? iws_latency_quantile((struct iws_latency *)l, 0.5) : 0;
-		typical = p50 > typical ? p50 : typical;
-	}
-	int64_t unit = units_column(typical);
-	fprintf(f, "\n%s, %s\n%4s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n",
-		delivery ? "Delivery (start to the peer's TCP ACK of the last octet)"
-			 : "Latency (complete reads and atomics)", unit_name(unit),
-		"QP", opw, "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
-	units_cells(unit);
 	const struct conn *c;
 	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		snprintf(qp, sizeof(qp), "%u", c->stream);
 		for (int t = 0; t < IWS_OPT_COUNT; t++)
-			if (dist_of(&conn_stats(c)->op[t], delivery)->count) {
-				latency_row(f, qp, iws_op_type_name((enum iws_op_type)t), opw,
-					    dist_of(&conn_stats(c)->op[t], delivery));
-				any = true;
-			}
+			if (dist_of(&conn_stats(c)->op[t], delivery)->count)
+				dist_rows_add(&rows, qp, iws_op_type_name((enum iws_op_type)t),
+					      dist_of(&conn_stats(c)->op[t], delivery));
 	}
 	if (nq > 1)
 		for (int t = 0; t < IWS_OPT_COUNT; t++)
 			if (dist_of(&a->total.op[t], delivery)->count)
-				latency_row(f, "all", iws_op_type_name((enum iws_op_type)t), opw,
-					    dist_of(&a->total.op[t], delivery));
-	units_cells(0);
-	if (!any)
-		fputs("  (none)\n", f);
+				dist_rows_add(&rows, "all", iws_op_type_name((enum iws_op_type)t),
+					      dist_of(&a->total.op[t], delivery));
+	dist_rows_print(f,
+			delivery ? "Delivery (start to the peer's TCP ACK of the last octet)"
+				 : "Latency (complete reads and atomics)",
+			"op", &rows);
+	free(rows.v);
 }
 
 void stats_tables(FILE *f, const struct report *r)
@@ -495,24 +530,27 @@ void stats_tables(FILE *f, const struct report *r)
 		if (c->c.ops)
 			nq++;
 	}
-	/* The op column: 11 wide, or as wide as the longest name to show + 1
-	 * ("atomic_fetch_add"). */
-	int opw = 11;
-	for (int t = 0; t < IWS_OPT_COUNT; t++)
-		if (a->total.op[t].count && (int)strlen(iws_op_type_name((enum iws_op_type)t)) + 1 > opw)
-			opw = (int)strlen(iws_op_type_name((enum iws_op_type)t)) + 1;
-	fprintf(f, "Operations\n%4s %-*s%8s%11s%11s%10s%9s%9s\n", "QP", opw, "op", "count",
-		"incomplete", "bytes", "segments", "CRC err", "retrans");
-	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
-		snprintf(qp, sizeof(qp), "%u", c->stream);
-		op_rows(f, qp, opw, conn_stats(c));
-	}
-	if (nq > 1)
-		op_rows(f, "all", opw, &a->total);
-	if (!nq)
+	static const struct tt_col cols[] = { { "QP", false },       { "op", true },
+					      { "count", false },    { "incomplete", false },
+					      { "bytes", false },    { "segments", false },
+					      { "CRC err", false },  { "retrans", false } };
+	fputs("Operations\n", f);
+	if (!nq) {
 		fputs("  (no RDMA operations)\n", f);
-	dist_table(f, a, opw, nq, false);
-	dist_table(f, a, opw, nq, true);
+	} else {
+		struct texttable t;
+		tt_init(&t, cols, 8);
+		for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+			snprintf(qp, sizeof(qp), "%u", c->stream);
+			op_rows(&t, qp, conn_stats(c));
+		}
+		if (nq > 1)
+			op_rows(&t, "all", &a->total);
+		tt_print(&t, f, "  ");
+		tt_free(&t);
+	}
+	dist_table(f, a, nq, false);
+	dist_table(f, a, nq, true);
 }
 
 void stats_write_text(FILE *f, const struct report *r)

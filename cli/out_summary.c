@@ -13,7 +13,9 @@
 
 #include "iwarpscope/names.h"
 #include "iwarpscope/status.h"
+#include "findings.h"
 #include "out.h"
+#include "texttable.h"
 #include "units.h"
 
 void stats_tables(FILE *f, const struct report *r);
@@ -50,9 +52,10 @@ static void mpa_line(FILE *f, const struct conn *c)
 			fprintf(f, ", IRD/ORD %u/%u, responder %u/%u", req->ird, req->ord, rep->ird,
 				rep->ord);
 		fputc('\n', f);
-		if (st == IWS_SST_REJECTED)
-			fputs("  ! connection REJECTED by the responder (MPA Reply with R set)\n", f);
-		else if (m->p2p)
+		if (st == IWS_SST_REJECTED) {
+			struct finding_sink s = findings_text_sink(f);
+			findings_qp_handshake(c, &s);
+		} else if (m->p2p)
 			fprintf(f, "  peer-to-peer set-up, RTR %s\n",
 				iws_rtr_name(m->rtr) ? iws_rtr_name(m->rtr) : "none");
 		break;
@@ -65,111 +68,6 @@ static void mpa_line(FILE *f, const struct conn *c)
 			yn(conn_crc(c)), markers_str(c));
 		break;
 	}
-}
-
-static void terminates(FILE *f, const struct conn *c)
-{
-	char a[64];
-	for (uint32_t i = 0; i < c->nterms; i++) {
-		const struct term_rec *t = &c->terms[i];
-		const char *l = iws_term_layer_name(t->layer);
-		const char *e = iws_term_etype_name(t->layer, t->etype);
-		const char *k = iws_term_errcode_name(t->layer, t->etype, t->errcode);
-		fprintf(f, "  ! Terminate from %s in frame %" PRIu64 ":\n      %s layer, %s, %s\n",
-			conn_ep_str(c, t->dir, a), t->frame, l ? l : "unknown", e ? e : "unknown type",
-			k ? k : "unknown code");
-	}
-	if (c->c.terminates > c->nterms)
-		fprintf(f, "  ! ... %" PRIu64 " more Terminates\n", c->c.terminates - c->nterms);
-}
-
-/* How the QP ended: FIN, RST, Terminate, and what was still outstanding. */
-static void teardown(FILE *f, const struct conn *c)
-{
-	char a[64];
-	for (uint32_t i = 0; i < c->ncloses; i++) {
-		const struct close_rec *t = &c->closes[i];
-		fprintf(f, "  %s%s from %s in frame %" PRIu64, t->outstanding ? "! " : "",
-			close_kind_title(t->kind), conn_ep_str(c, t->dir, a),
-			t->frame);
-		if (t->outstanding) {
-			fprintf(f, " with %u operation%s outstanding", t->outstanding,
-				t->outstanding == 1 ? "" : "s");
-			if (t->nids == 1)
-				fprintf(f, " (id %" PRIu64 ")", t->ids[0]);
-			else if (t->nids > 1)
-				fprintf(f, " (ids %" PRIu64 "...%" PRIu64 ")", t->ids[0],
-					t->ids[t->nids - 1]);
-		}
-		fputc('\n', f);
-	}
-}
-
-static void problems(FILE *f, const struct conn *c)
-{
-	char b1[32], b2[32];
-	terminates(f, c);
-	uint64_t ng = conn_gap_count(c);
-	if (ng) {
-		fprintf(f, "  ! %" PRIu64 " gap%s, %s never captured%s\n", ng, ng == 1 ? "" : "s",
-			fmt_bytes(b1, sizeof(b1), conn_gap_bytes(c)), ng > 3 ? "; the first:" : ":");
-		for (uint32_t i = 0; i < c->ngaps && i < 3; i++)
-			fprintf(f, "      %s seq %u, %u octets, after frame %" PRIu64 "\n",
-				conn_dir_name(c->gaps[i].dir), c->gaps[i].seq,
-				c->gaps[i].len, c->gaps[i].prev_frame);
-	}
-	uint64_t snap = CONN_SUM(c, snap_bytes);
-	if (snap)
-		fprintf(f, "  ! %s cut by the snapshot length; %" PRIu64 " FPDUs truncated\n",
-			fmt_bytes(b1, sizeof(b1), snap), CONN_SUM(c, truncated));
-	if (c->c.ops_incomplete)
-		fprintf(f, "  ! %" PRIu64 " operation%s incomplete\n", c->c.ops_incomplete,
-			c->c.ops_incomplete == 1 ? "" : "s");
-	uint64_t lost = CONN_SUM(c, lost), skipped = CONN_SUM(c, skipped_bytes);
-	if (lost || skipped)
-		fprintf(f, "  ! framing lost %" PRIu64 " time%s, %" PRIu64 " resync%s, %s skipped\n",
-			lost, lost == 1 ? "" : "s", CONN_SUM(c, resyncs),
-			CONN_SUM(c, resyncs) == 1 ? "" : "s", fmt_bytes(b2, sizeof(b2), skipped));
-	for (int side = 0; side < 2; side++) {
-		uint32_t dev = iws_stream_marker_deviation(c->eng, side);
-		for (uint32_t bit = 1; bit <= IWS_MARKER_DEV_OFFSET; bit <<= 1)
-			if (dev & bit)
-				fprintf(f, "  ! %s's sender breaks RFC 5044: %s\n",
-					side == conn_init_side(c) ? "i2r" : "r2i", iws_marker_dev_text(bit));
-		dev = iws_stream_rdmap_deviation(c->eng, side);
-		for (uint32_t bit = 1; bit <= IWS_RDMAP_DEV_READ_REQ_LE; bit <<= 1)
-			if (dev & bit)
-				fprintf(f, "  ! %s's sender breaks RFC 5040: %s\n",
-					side == conn_init_side(c) ? "i2r" : "r2i", iws_rdmap_dev_text(bit));
-	}
-	uint64_t und = CONN_SUM(c, undecodable), mk = CONN_SUM(c, marker_errors);
-	if (und || mk)
-		fprintf(f, "  ! %" PRIu64 " FPDUs undecodable, %" PRIu64 " marker errors\n", und, mk);
-	if (CONN_SUM(c, ooo_limit_hits))
-		fprintf(f, "  ! out-of-order buffer limit reached %" PRIu64 " times (--max-ooo)\n",
-			CONN_SUM(c, ooo_limit_hits));
-	if (CONN_SUM(c, buf_limit_hits))
-		fprintf(f, "  ! reassembly buffer limit reached %" PRIu64 " times, octets dropped "
-			   "(--max-reasm)\n",
-			CONN_SUM(c, buf_limit_hits));
-	if (c->evicted)
-		fprintf(f, "  ! finished early at the connection limit (--max-flows)\n");
-	const struct iws_tracker_counts *tc = conn_tracker_counts(c);
-	if (tc->evicted)
-		fprintf(f, "  ! %" PRIu64 " operations given up: in-flight limit (--max-inflight)\n",
-			tc->evicted);
-	if (tc->ack_wait_forced)
-		fprintf(f, "  ! %" PRIu64 " operations reported without waiting for their ACK: "
-			   "too many waiting\n",
-			tc->ack_wait_forced);
-	if (tc->msn_gaps || tc->orphan_responses || tc->ird_exceeded || tc->stag_mismatches)
-		fprintf(f, "  ! MSN gaps %" PRIu64 ", orphan responses %" PRIu64
-			   ", IRD exceeded %" PRIu64 ", STag mismatches %" PRIu64 "\n",
-			tc->msn_gaps, tc->orphan_responses, tc->ird_exceeded, tc->stag_mismatches);
-	if (tc->hidden_requests)
-		fprintf(f, "  ! %" PRIu64 " Reads inferred from their responses: the snapshot length "
-			   "hid their requests\n",
-			tc->hidden_requests);
 }
 
 static void qp_block(FILE *f, const struct conn *c)
@@ -196,31 +94,8 @@ static void qp_block(FILE *f, const struct conn *c)
 	uint64_t dup = CONN_SUM(c, duplicate_acks), zw = CONN_SUM(c, zero_windows);
 	if (dup || zw)
 		fprintf(f, "  duplicate ACKs %" PRIu64 ", zero windows %" PRIu64 "\n", dup, zw);
-	teardown(f, c);
-	problems(f, c);
-}
-
-/* Global limits that were reached (per-QP ones are in each QP's block). */
-static void limits_lines(FILE *f, const struct analysis *a)
-{
-	const struct analysis_counts *k = &a->c;
-	if (k->limit_dropped || k->limit_finished || k->limit_skipped) {
-		fprintf(f, "! connection limit reached (--max-flows %u):", a->max_flows);
-		const char *sep = "";
-		if (k->limit_dropped) {
-			fprintf(f, " %" PRIu64 " without iWARP given up", k->limit_dropped);
-			sep = ",";
-		}
-		if (k->limit_finished) {
-			fprintf(f, "%s %" PRIu64 " ending QP%s finished early", sep, k->limit_finished,
-				k->limit_finished == 1 ? "" : "s");
-			sep = ",";
-		}
-		if (k->limit_skipped)
-			fprintf(f, "%s %" PRIu64 " not analysed", sep, k->limit_skipped);
-		fprintf(f, "; %" PRIu64 " packet%s ignored\n", k->limit_skipped_packets,
-			k->limit_skipped_packets == 1 ? "" : "s");
-	}
+	struct finding_sink fs = findings_text_sink(f);
+	findings_qp(c, &fs, f);
 }
 
 static void header(FILE *f, const struct report *r)
@@ -251,65 +126,94 @@ static void header(FILE *f, const struct report *r)
 		char sel[256];
 		fprintf(f, "selected: %s\n", select_describe(r->sel, sel, sizeof(sel)));
 	}
-	/* Damage: counted, reported, and everything decodable still reported. */
-	for (uint32_t i = 0; i < ss->n_warnings; i++)
-		fprintf(f, "! %s\n", ss->warnings[i].text);
-	if (ac->truncated || ac->malformed)
-		fprintf(f, "! %" PRIu64 " damaged packet%s (first: frame %" PRIu64 ", %s)\n",
-			ac->truncated + ac->malformed, ac->truncated + ac->malformed == 1 ? "" : "s",
-			ac->first_damage_frame, ac->first_damage ? ac->first_damage : "?");
-	if (ac->snap_cut)
-		fprintf(f, "! %" PRIu64 " TCP segment%s cut by the snapshot length (%s of payload "
-			   "missing)\n",
-			ac->snap_cut, ac->snap_cut == 1 ? "" : "s",
-			fmt_bytes(by, sizeof(by), ac->snap_cut_bytes));
-	if (ac->fragments)
-		fprintf(f, "! %" PRIu64 " IP fragments skipped (not reassembled)\n", ac->fragments);
-	if (ac->unknown_link)
-		fprintf(f, "! %" PRIu64 " frames of unsupported link type %d skipped\n", ac->unknown_link,
-			ac->unknown_dlt);
-	if (ss->live_dropped)
-		fprintf(f, "! %" PRIu64 " packet%s dropped by the capture (kernel or libpcap buffer "
-			   "full): the analysis sees gaps there\n",
-			ss->live_dropped, ss->live_dropped == 1 ? "" : "s");
-	if (ss->ts_backwards)
-		fprintf(f, "! %" PRIu64 " frame%s older than the frame before\n", ss->ts_backwards,
-			ss->ts_backwards == 1 ? "" : "s");
-	limits_lines(f, a);
+	struct finding_sink fs = findings_text_sink(f);
+	findings_capture(r, &fs);
 	points_header_text(f, r->pts);
 	if (analysis_limits(a)->ooo_peak)
 		fprintf(f, "out-of-order buffer peak: %s\n", fmt_bytes(by, sizeof(by), analysis_limits(a)->ooo_peak));
 }
 
-/* The slowest operations and where their time went. */
-static void slowest(FILE *f, struct rank *rk)
+/* One row of a slowest list: QP, id, what, time, frames, why. */
+static void slow_row(struct texttable *t, uint32_t qp, uint64_t id, const char *what, int64_t ns,
+		     int64_t unit, int dec, uint64_t f0, uint64_t f1, const char *why)
 {
-	char t[32], why[256];
-	if (!rk || !rk->h.n)
+	char b[48];
+	tt_cellf(t, "%u", qp);
+	tt_cellf(t, "%" PRIu64, id);
+	tt_cell(t, what);
+	tt_cell(t, fmt_in_unit(b, sizeof(b), ns, unit, dec));
+	if (f0 == f1)
+		tt_cellf(t, "%" PRIu64, f0);
+	else
+		tt_cellf(t, "%" PRIu64 "-%" PRIu64, f0, f1);
+	tt_cell(t, why);
+}
+
+static const struct tt_col slow_cols[] = { { "QP", false },  { "id", false },	 { "op", true },
+					   { "time", false }, { "frames", true }, { "why", true } };
+
+/* The application's wait (docs/semantics.md "The slowest"): Reads and
+ * Atomics by latency and NVMe commands by latency, one list; then the
+ * deliveries, the receiver's delayed ACKs left out. */
+static void slowest(FILE *f, struct slowest *sl)
+{
+	char why[256], what[64];
+	if (!sl)
 		return;
-	rank_sort(rk);
-	int64_t top = 0;
-	rank_time(&rk->h.items[0].op, &top);
-	int64_t unit = units_column(top);
-	char head[16];
-	snprintf(head, sizeof(head), "%s", unit_name(unit));
-	fprintf(f, "\nSlowest operations (latency, else delivery to the peer's ACK)\n");
-	fprintf(f, "%4s %6s %-*s", "QP", "id", 11, "op");
-	print_padded(f, head, 9);
-	fprintf(f, "  %-13s %s\n", "frames", "why");
-	units_cells(unit);
-	for (uint32_t i = 0; i < rk->h.n; i++) {
-		const struct op_item *it = &rk->h.items[i];
-		int64_t ns = 0;
-		rank_time(&it->op, &ns);
-		char fr[48];
-		snprintf(fr, sizeof(fr), "%" PRIu64 "-%" PRIu64, it->op.first_frame,
-			 it->op.has_latency ? it->op.last_frame : it->op.ack_frame);
-		fprintf(f, "%4u %6" PRIu64 " %-*s%9s  %-13s %s\n", it->c->stream, it->op.id, 11,
-			iws_op_type_name(it->op.type), fmt_dur_c(t, sizeof(t), ns), fr,
-			op_why(why, sizeof(why), &it->op));
+	struct wait_item w[SUMMARY_SLOWEST];
+	uint32_t nw = slowest_waits(sl, w, SUMMARY_SLOWEST);
+	if (nw) {
+		int64_t unit = units_column(w[0].ns), small = w[nw - 1].ns;
+		int dec = units_decimals(unit, small);
+		fprintf(f, "\nSlowest waits (Read and Atomic latency, NVMe command latency), %s\n",
+			unit_name(unit));
+		struct texttable t;
+		tt_init(&t, slow_cols, 6);
+		for (uint32_t i = 0; i < nw; i++) {
+			if (w[i].op) {
+				const struct iws_op *op = &w[i].op->op;
+				slow_row(&t, w[i].op->c->stream, op->id, iws_op_type_name(op->type), w[i].ns,
+					 unit, dec, op->first_frame, op->last_frame,
+					 op_why(why, sizeof(why), op));
+			} else {
+				const struct iws_nvme_cmd *m = &w[i].nvme->cmd;
+				snprintf(what, sizeof(what), "NVMe %s", m->op);
+				/* the id of an NVMe command is its CID (as `nvme` lists it) */
+				slow_row(&t, w[i].nvme->c->stream, m->cid, what, w[i].ns, unit, dec,
+					 m->first_frame, m->last_frame, nvme_why(why, sizeof(why), m));
+			}
+		}
+		tt_print(&t, f, "  ");
+		tt_free(&t);
 	}
-	units_cells(0);
+	uint32_t nd;
+	const struct op_item *d = slowest_deliveries(sl, &nd);
+	uint64_t delayed = sl->delivery.delayed_ack;
+	if (!nd && !delayed)
+		return;
+	if (nd > SUMMARY_SLOWEST)
+		nd = SUMMARY_SLOWEST;
+	int64_t top = nd ? d[0].op.ack_ns : 0;
+	int64_t unit = units_column(top);
+	int dec = units_decimals(unit, nd ? d[nd - 1].op.ack_ns : 0);
+	fprintf(f, "\nSlowest deliveries (start to the peer's TCP ACK of the last octet), %s\n",
+		unit_name(unit));
+	if (nd) {
+		struct texttable t;
+		tt_init(&t, slow_cols, 6);
+		for (uint32_t i = 0; i < nd; i++) {
+			const struct iws_op *op = &d[i].op;
+			slow_row(&t, d[i].c->stream, op->id, iws_op_type_name(op->type), op->ack_ns, unit,
+				 dec, op->first_frame, op->ack_frame, op_why(why, sizeof(why), op));
+		}
+		tt_print(&t, f, "  ");
+		tt_free(&t);
+	}
+	if (delayed)
+		fprintf(f, "  (%" PRIu64 " deliver%s the receiver's delayed ACK: a bare ACK %d ms or "
+			   "more after the last octet, nothing lost; not listed)\n",
+			delayed, delayed == 1 ? "y waited for" : "ies waited for",
+			DELAYED_ACK_MIN_NS / 1000000);
 }
 
 void summary_write(FILE *f, const struct report *r)
@@ -329,7 +233,7 @@ void summary_write(FILE *f, const struct report *r)
 		return;
 	}
 	stats_tables(f, r);
-	slowest(f, r->rank);
+	slowest(f, r->slow);
 }
 
 void live_prev_free(struct live_prev *prev)

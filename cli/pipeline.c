@@ -21,8 +21,7 @@ static void on_op(void *ctx, struct conn *c, const struct iws_op *op)
 	struct pipeline *p = ctx;
 	const struct options *o = p->o;
 	if (o->cmd == CMD_SUMMARY) {
-		if (!op->rtr)
-			rank_add(&p->rank, c, op);
+		slowest_op(&p->slow, c, op);
 		return;
 	}
 	if (o->cmd == CMD_REPORT) {
@@ -62,16 +61,42 @@ static void on_mark(void *ctx, struct conn *c, const struct conn_mark *m)
 static void on_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
 {
 	struct pipeline *p = ctx;
-	timeline_add(&p->tl, c, &(struct tl_key){ cmd->start_ns, cmd->first_frame, c->stream, cmd->id },
-		     cmd);
+	switch (p->o->cmd) {
+	case CMD_SUMMARY:
+		slowest_nvme(&p->slow, c, cmd);
+		break;
+	case CMD_REPORT:
+		pagedata_nvme(&p->page, c, cmd);
+		break;
+	default:
+		timeline_add(&p->tl, c,
+			     &(struct tl_key){ cmd->start_ns, cmd->first_frame, c->stream, cmd->id }, cmd);
+	}
 }
 
 static void on_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
 {
 	struct pipeline *p = ctx;
-	if (select_qp(&p->sel, c->stream) &&
-	    select_time(&p->sel, pdu->first_ts, source_stats(p->src)->first_ns))
+	if (!select_qp(&p->sel, c->stream))
+		return;
+	if (p->has_page)
+		pagedata_fpdu(&p->page, c, pdu);
+	else if (p->has_series)
+		series_fpdu(&p->series, c, pdu);
+	else if (select_time(&p->sel, pdu->first_ts, source_stats(p->src)->first_ns))
 		fpdus_out_write(&p->fpdus, c, pdu);
+}
+
+/* Every TCP segment: what crossed the wire (the report, the time series). */
+static void on_segment(void *ctx, struct conn *c, const struct conn_seg *s)
+{
+	struct pipeline *p = ctx;
+	if (!select_qp(&p->sel, c->stream))
+		return;
+	if (p->has_page)
+		pagedata_segment(&p->page, c, s);
+	else if (p->has_series)
+		series_segment(&p->series, c, s);
 }
 
 static void tick(void *ctx)
@@ -115,13 +140,15 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 		.ctx = p,
 		.op = p->ordered || o->cmd == CMD_SUMMARY || o->cmd == CMD_REPORT ? on_op : NULL,
 		.mark = o->cmd == CMD_REPORT ? on_mark : NULL,
-		.fpdu = o->cmd == CMD_FPDUS ? on_fpdu : NULL,
+		.segment = o->cmd == CMD_REPORT || p->series_mode ? on_segment : NULL,
+		.fpdu = o->cmd == CMD_FPDUS || o->cmd == CMD_REPORT || p->series_mode ? on_fpdu : NULL,
 		/* The reports that show NVMe: the command list, the statistics'
 		 * nvme sections, the summary's NVMe-oF block. */
 		.nvme = o->cmd == CMD_NVME || ((o->cmd == CMD_STATS || o->cmd == CMD_SUMMARY ||
 						 o->cmd == CMD_REPORT) && !o->no_nvme),
 		.track_nvme_order = o->cmd == CMD_NVME,
-		.nvme_cmd = o->cmd == CMD_NVME ? on_nvme : NULL,
+		.nvme_cmd = o->cmd == CMD_NVME || o->cmd == CMD_SUMMARY || o->cmd == CMD_REPORT ? on_nvme
+											    : NULL,
 		.sel = &p->sel,
 		.selected = select_active(&p->sel) ? selected : NULL,
 		/* the interop doctor: its command, or --fail-on naming its rules */
@@ -129,9 +156,9 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 	};
 	if (!analysis_init(&p->a, &ao))
 		return false;
-	/* Ranked: the slowest --limit (all without one); the summary's five. */
-	rank_init(&p->rank, o->cmd == CMD_SUMMARY ? SUMMARY_SLOWEST : o->limit,
-		  o->has_min_latency ? o->min_latency_ns : 0);
+	/* Ranked: the slowest --limit (all without one); the summary's lists. */
+	rank_init(&p->rank, o->limit, o->has_min_latency ? o->min_latency_ns : 0);
+	slowest_init(&p->slow, SUMMARY_SLOWEST);
 	if (p->ordered) {
 		timeline_init(&p->tl, o->max_reorder, sizeof(struct iws_op), p, emit);
 		p->has_tl = true;
@@ -159,7 +186,8 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 		fpdus_out_begin(&p->fpdus, out);
 		p->fpdus.pts = pts;
 	}
-	p->r = (struct report){ &p->a, src, o, &p->tl, &p->rank, pts, &p->sel };
+	p->r = (struct report){ &p->a, src, o, &p->tl, o->cmd == CMD_SUMMARY ? &p->slow : NULL, pts,
+				&p->sel };
 	return true;
 }
 
@@ -179,6 +207,10 @@ void pipeline_run(struct pipeline *p)
 	};
 	run_input(p->src, &p->a, &p->r, &h);
 	analysis_finish(&p->a);
+	if (p->has_page)
+		pagedata_finish(&p->page, &p->a);
+	if (p->has_series)
+		series_wire_finish(&p->series, &p->a);
 }
 
 unsigned pipeline_report(struct pipeline *p, FILE *page)
@@ -276,6 +308,10 @@ void pipeline_warnings(const struct pipeline *p, FILE *f)
 	if (p->rank.dropped)
 		fprintf(f, "iwarpscope: warning: %llu operations not ranked: out of memory\n",
 			(unsigned long long)p->rank.dropped);
+	if (p->series.wire_late)
+		fprintf(f, "iwarpscope: warning: %llu segments or FPDUs of intervals already written "
+			   "left out of the wire rows (--max-reorder)\n",
+			(unsigned long long)p->series.wire_late);
 	if (p->series.late)
 		fprintf(f, "iwarpscope: warning: %llu operations counted in a later interval "
 			   "than their start (--max-reorder)\n",
@@ -313,6 +349,7 @@ void pipeline_free(struct pipeline *p)
 	if (p->has_series)
 		series_free(&p->series);
 	rank_free(&p->rank);
+	slowest_free(&p->slow);
 	if (p->has_page)
 		pagedata_free(&p->page);
 	analysis_free(&p->a);

@@ -36,7 +36,8 @@ struct pipeline {
 	struct select sel;
 	struct analysis a;
 	struct timeline tl;
-	struct rank rank;           /* ops --sort latency; the summary's slowest */
+	struct rank rank;           /* ops --sort latency, --min-latency */
+	struct slowest slow;        /* the summary's slowest lists */
 	struct rows_out rows;       /* ops or nvme, in start order */
 	uint64_t written;           /* rows written (--limit) */
 	struct fpdus_out fpdus;

@@ -85,8 +85,12 @@ const char *points_ref(const struct points *pts, uint32_t stream);
  * two points what each point saw (directions, one-way times, clock offset,
  * where loss happened). */
 struct conn;
+struct finding_sink;
 void points_header_text(FILE *f, const struct points *pts);
 void points_qp_text(FILE *f, const struct points *pts, const struct conn *c);
+/* Their "!" lines alone, as findings (findings.h), for the report. */
+void points_findings(const struct points *pts, const struct finding_sink *s);
+void points_qp_findings(const struct points *pts, const struct conn *c, const struct finding_sink *s);
 void points_capture_json(struct jsonw *j, const struct points *pts);
 void points_qp_json(struct jsonw *j, const struct points *pts, const struct conn *c);
 

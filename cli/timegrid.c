@@ -5,6 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+uint64_t interval_of(int64_t offset_ns, int64_t width_ns)
+{
+	/* tshark: (rel_ts.nsecs + 500) / 1000 µs (ui/cli/tap-iostat.c) */
+	if (offset_ns < -500 || width_ns <= 0)
+		return 0;
+	uint64_t us = ((uint64_t)(offset_ns + 500)) / 1000;
+	return us * 1000 / (uint64_t)width_ns;
+}
+
 void timegrid_init(struct timegrid *g, int64_t origin)
 {
 	memset(g, 0, sizeof(*g));
@@ -13,7 +22,7 @@ void timegrid_init(struct timegrid *g, int64_t origin)
 	g->used = 1;
 }
 
-uint64_t *timegrid_array(struct timegrid *g)
+uint64_t *timegrid_array(struct timegrid *g, bool is_max)
 {
 	if (g->narrays == g->caparrays) {
 		uint32_t n = g->caparrays ? g->caparrays * 2 : 16;
@@ -21,21 +30,29 @@ uint64_t *timegrid_array(struct timegrid *g)
 		if (!v)
 			return NULL;
 		g->arrays = v;
+		bool *m = realloc(g->is_max, n * sizeof(*m));
+		if (!m)
+			return NULL;
+		g->is_max = m;
 		g->caparrays = n;
 	}
 	uint64_t *a = calloc(TIMEGRID_BUCKETS, sizeof(*a));
-	if (a)
+	if (a) {
+		g->is_max[g->narrays] = is_max;
 		g->arrays[g->narrays++] = a;
+	}
 	return a;
 }
 
-/* Twice the width: bucket i becomes the sum of buckets 2i and 2i+1. */
+/* Twice the width: bucket i becomes buckets 2i and 2i+1 together. */
 static void coarsen(struct timegrid *g)
 {
 	for (uint32_t k = 0; k < g->narrays; k++) {
 		uint64_t *a = g->arrays[k];
-		for (uint32_t i = 0; i < TIMEGRID_BUCKETS / 2; i++)
-			a[i] = a[2 * i] + a[2 * i + 1];
+		for (uint32_t i = 0; i < TIMEGRID_BUCKETS / 2; i++) {
+			uint64_t x = a[2 * i], y = a[2 * i + 1];
+			a[i] = g->is_max[k] ? (x > y ? x : y) : x + y;
+		}
 		memset(a + TIMEGRID_BUCKETS / 2, 0, TIMEGRID_BUCKETS / 2 * sizeof(*a));
 	}
 	g->width *= 2;
@@ -44,41 +61,28 @@ static void coarsen(struct timegrid *g)
 
 uint32_t timegrid_bucket(struct timegrid *g, int64_t t)
 {
-	if (t <= g->origin)
-		return 0;
-	uint64_t off = (uint64_t)(t - g->origin);
-	while (off / (uint64_t)g->width >= TIMEGRID_BUCKETS)
+	uint64_t b;
+	while ((b = interval_of(t - g->origin, g->width)) >= TIMEGRID_BUCKETS)
 		coarsen(g);
-	uint32_t b = (uint32_t)(off / (uint64_t)g->width);
 	if (b + 1 > g->used)
-		g->used = b + 1;
-	return b;
+		g->used = (uint32_t)b + 1;
+	return (uint32_t)b;
 }
 
-void timegrid_spread(struct timegrid *g, uint64_t *a, int64_t t0, int64_t t1, uint64_t amount)
+void timegrid_add_span(struct timegrid *g, uint64_t *a, int64_t t0, int64_t t1)
 {
-	if (t1 < t0)
-		t1 = t0;
+	if (t1 <= t0)
+		return;
 	timegrid_bucket(g, t1); /* grow first: the buckets of t0 must not move after */
 	uint32_t b0 = timegrid_bucket(g, t0), b1 = timegrid_bucket(g, t1);
-	if (b0 == b1 || t1 == t0) {
-		a[b0] += amount;
-		return;
-	}
-	/* Time in each bucket, as a share of t1 - t0; the last takes the rest. */
-	double per_ns = (double)amount / (double)(t1 - t0);
-	uint64_t given = 0;
-	int64_t lo = t0; /* (time before the origin is the first bucket's) */
+	int64_t lo = t0;
 	for (uint32_t b = b0; b < b1; b++) {
-		int64_t edge = g->origin + (int64_t)(b + 1) * g->width;
-		uint64_t part = (uint64_t)((double)(edge - lo) * per_ns + 0.5);
-		if (given + part > amount)
-			part = amount - given;
-		a[b] += part;
-		given += part;
+		/* the upper edge of bucket b (time before it is the first bucket's) */
+		int64_t edge = g->origin + (int64_t)(b + 1) * g->width - 500;
+		a[b] += (uint64_t)(edge - lo);
 		lo = edge;
 	}
-	a[b1] += amount - given;
+	a[b1] += (uint64_t)(t1 - lo);
 }
 
 void timegrid_free(struct timegrid *g)
@@ -86,5 +90,6 @@ void timegrid_free(struct timegrid *g)
 	for (uint32_t k = 0; k < g->narrays; k++)
 		free(g->arrays[k]);
 	free(g->arrays);
+	free(g->is_max);
 	memset(g, 0, sizeof(*g));
 }

@@ -20,6 +20,11 @@ void units_cells(int64_t unit_ns)
 	cell_unit = unit_ns;
 }
 
+int64_t units_forced(void)
+{
+	return forced_unit;
+}
+
 int64_t units_column(int64_t typical_ns)
 {
 	if (forced_unit)
@@ -40,6 +45,54 @@ const char *unit_name(int64_t unit_ns)
 	default:
 		return "s";
 	}
+}
+
+int units_decimals(int64_t unit_ns, int64_t min_ns)
+{
+	int max = 0;
+	for (int64_t u = unit_ns; u >= 10; u /= 10)
+		max++;
+	if (min_ns <= 0)
+		return 0;
+	/* three significant digits: min_ns / unit_ns >= 10^(2 - d) */
+	int d = 0;
+	int64_t step = unit_ns; /* unit_ns / 10^d */
+	while (d < max && min_ns < step * 100) {
+		d++;
+		step /= 10;
+	}
+	return d;
+}
+
+const char *fmt_in_unit(char *buf, size_t len, int64_t ns, int64_t unit_ns, int decimals)
+{
+	const char *sign = "";
+	uint64_t a = (uint64_t)ns;
+	if (ns < 0) {
+		sign = "-";
+		a = (uint64_t)(-(ns + 1)) + 1;
+	}
+	if (unit_ns <= 1) {
+		snprintf(buf, len, "%s%llu", sign, (unsigned long long)a);
+		return buf;
+	}
+	/* rounded to the decimals shown, in integers (no binary fractions) */
+	uint64_t scale = 1;
+	for (int i = 0; i < decimals; i++)
+		scale *= 10;
+	uint64_t u = (uint64_t)unit_ns;
+	uint64_t whole = a / u, rest = a % u;
+	uint64_t frac = (uint64_t)(((unsigned __int128)rest * scale * 2 + u) / (2 * u));
+	if (frac >= scale) {
+		whole++;
+		frac -= scale;
+	}
+	if (decimals)
+		snprintf(buf, len, "%s%llu.%0*llu", sign, (unsigned long long)whole, decimals,
+			 (unsigned long long)frac);
+	else
+		snprintf(buf, len, "%s%llu", sign, (unsigned long long)whole);
+	return buf;
 }
 
 /* v with 4 significant digits, then unit (which carries its own space). */
@@ -90,7 +143,8 @@ const char *fmt_dur2(char *buf, size_t len, int64_t ns, const char *space)
 		a = (uint64_t)(-(ns + 1)) + 1;
 	}
 	char tmp[48], unit[8];
-	int64_t fixed = !*space && cell_unit ? cell_unit : forced_unit;
+	/* --time-unit governs table cells only; prose picks its own unit */
+	int64_t fixed = *space ? 0 : cell_unit ? cell_unit : forced_unit;
 	if (fixed) {
 		/* table cells print the number alone (the heading has the unit) */
 		if (!*space && cell_unit)

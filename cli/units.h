@@ -14,16 +14,26 @@
 #include <stdio.h>
 
 /* --units and --time-unit: sizes in decimal (kB, default) or binary units
- * (KiB, iec); every duration in one unit (ns per unit: 1, 1000, 1000000,
- * 1000000000), or 0: each in the unit its size calls for. Text only: JSON
- * and CSV carry raw integers and never call these. */
+ * (KiB, iec); the unit of every column of durations in text tables (ns per
+ * unit: 1, 1000, 1000000, 1000000000), or 0: each table's own (units_column).
+ * Durations in prose (a capture's span, why an operation took its time)
+ * always take the unit their size calls for. Text only: JSON and CSV carry
+ * raw integers and never call these. */
 void units_config(bool iec, int64_t time_unit_ns);
 /* The unit a table column of durations uses when its typical (largest
  * median) value is typical_ns: --time-unit's, else the one that shows it
  * with 1 to 3 integer digits. */
 int64_t units_column(int64_t typical_ns);
+/* --time-unit's unit, or 0 when none was given. */
+int64_t units_forced(void);
 /* "ns", "µs", "ms", "s" */
 const char *unit_name(int64_t unit_ns);
+/* How many decimals a column of durations in unit_ns shows: enough for its
+ * smallest non-zero value min_ns to keep three significant digits, and no
+ * more than the nanosecond (0 in ns, or without a non-zero value). */
+int units_decimals(int64_t unit_ns, int64_t min_ns);
+/* ns in unit_ns with that many decimals, no unit: "47.540". */
+const char *fmt_in_unit(char *buf, size_t len, int64_t ns, int64_t unit_ns, int decimals);
 /* Table cells: from now on fmt_dur_c prints numbers in unit_ns without the
  * unit (the heading names it); 0 ends it. */
 void units_cells(int64_t unit_ns);

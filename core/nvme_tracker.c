@@ -680,9 +680,16 @@ void iws_nvme_tracker_finish(struct iws_nvme_tracker *t, uint32_t flag)
 {
 	while (t->head) {
 		struct cmd *c = t->head;
-		c->r.flags |= flag;
 		if (c->gap_gen != t->gap_gen)
 			c->r.flags |= IWS_NVMEF_GAP;
+		/* An Asynchronous Event Request waits for an event by design (NVMe
+		 * Base 2.0 §5.2): still outstanding, not cut short (unless a gap may
+		 * have hidden its completion). */
+		int32_t qid = c->r.qid >= 0 ? c->r.qid : t->info.qid; /* (as name_cmd settles it) */
+		bool aer = qid == 0 && !c->r.fabrics &&
+			   c->r.opcode == IWS_NVME_ADM_ASYNC_EVENT && !c->r.has_completion &&
+			   !(c->r.flags & (IWS_NVMEF_GAP | IWS_NVMEF_NO_COMMAND));
+		c->r.flags |= aer ? IWS_NVMEF_AWAITS_EVENT : flag;
 		report(t, c);
 	}
 	for (int d = 0; d < 2; d++)

@@ -68,23 +68,29 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
   }
   const rel = (t) => '+' + (t / 1e9).toFixed(9) + ' s';
 
-  // ---- colours ----
+  // ---- colours: Okabe and Ito's colour-blind-safe palette, one hue per
+  // meaning (operation families; loss events apart by shape and hue) ----
+  const OK = { black: '#000000', orange: '#E69F00', sky: '#56B4E9', green: '#009E73', yellow: '#F0E442',
+    blue: '#0072B2', vermillion: '#D55E00', purple: '#CC79A7', grey: '#8a8f99' };
   const OP_COLORS = {
-    write: '#2f6db5', read: '#2e9b4f', send: '#e08a1e', send_inv: '#c9711a', send_se: '#eda24a',
-    send_se_inv: '#b5651d', immediate: '#8b5fbf', immediate_se: '#a07ad0', atomic_fetch_add: '#8c564b',
-    atomic_cmp_swap: '#a8786d', atomic_swap: '#6f4038', terminate: '#c62828',
+    write: OK.blue, read: OK.green, send: OK.orange, send_inv: OK.orange, send_se: OK.orange,
+    send_se_inv: OK.orange, immediate: OK.purple, immediate_se: OK.purple, atomic_fetch_add: OK.sky,
+    atomic_cmp_swap: OK.sky, atomic_swap: OK.sky, terminate: OK.black,
   };
-  const QP_COLORS = ['#2f6db5', '#2e9b4f', '#e08a1e', '#8b5fbf', '#c62828', '#17becf', '#8c564b',
-    '#e377c2', '#7f7f7f', '#bcbd22'];
-  const qpColor = (i, q) => (q.qp === null ? '#9aa1ae' : QP_COLORS[i % QP_COLORS.length]);
+  const OP_FAMILY = { write: 'Write', read: 'Read', send: 'Send', send_inv: 'Send', send_se: 'Send',
+    send_se_inv: 'Send', immediate: 'Immediate Data', immediate_se: 'Immediate Data',
+    atomic_fetch_add: 'Atomic', atomic_cmp_swap: 'Atomic', atomic_swap: 'Atomic', terminate: 'Terminate' };
+  const QP_COLORS = [OK.blue, OK.vermillion, OK.green, OK.purple, OK.orange, OK.sky, OK.black, OK.yellow];
+  const qpColor = (i, q) => (q.qp === null ? OK.grey : QP_COLORS[i % QP_COLORS.length]);
   const MARKS = {
-    fast_retransmit: { color: '#e65100', title: 'fast retransmit' },
-    timeout: { color: '#c62828', title: 'retransmission after a timeout' },
-    zero_window: { color: '#7b1fa2', title: 'zero window' },
-    gap: { color: '#000000', title: 'gap: octets never captured' },
+    fast_retransmit: { color: OK.vermillion, title: 'fast retransmit', shape: 'down' },
+    timeout: { color: OK.black, title: 'retransmission after a timeout', shape: 'up' },
+    zero_window: { color: OK.blue, title: 'zero window', shape: 'square' },
+    gap: { color: OK.black, title: 'gap: octets never captured', shape: 'cross' },
   };
-  const TEARDOWN = [null, { name: 'FIN', color: '#1a5fb4' }, { name: 'RST', color: '#c62828' },
-    { name: 'Terminate', color: '#7f0000' }];
+  const TEARDOWN = [null, { name: 'FIN', color: OK.blue }, { name: 'RST', color: OK.vermillion },
+    { name: 'Terminate', color: OK.black }];
+  const plural = (n, one, many) => fmtInt(n) + ' ' + (n === 1 ? one : (many || one + 's'));
 
   const C = {};
   D.ops.columns.forEach((c, i) => { C[c] = i; });
@@ -124,14 +130,15 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
   const trim0 = (s) => s.replace(/\.0+(?=\D)|(\.\d*?)0+(?=\D)/, '$1');
   const axisLabel = (t) => (t === 0 ? '0' : trim0(fmtDur(t)));
 
+
   // ---- header, notes, findings ----
   function header() {
     const cap = D.capture;
     $('files').textContent = D.files.join(', ');
-    $('facts').textContent = fmtInt(cap.frames) + ' frames, ' + fmtBytes(cap.bytes) + ' in ' +
+    $('facts').textContent = plural(cap.frames, 'frame') + ', ' + fmtBytes(cap.bytes) + ' in ' +
       fmtDur(cap.duration_ns) + ', from ' + clock(0, true) + ' (' + D.tz.name + '); ' +
-      fmtInt(cap.tcp_connections) + ' TCP connections, ' + fmtInt(cap.qps) + ' iWARP QPs, ' +
-      fmtInt(cap.operations) + ' operations (' + fmtInt(cap.incomplete) + ' incomplete). ' + D.generator + '.';
+      plural(cap.tcp_connections, 'TCP connection') + ', ' + plural(cap.qps, 'iWARP QP') + ', ' +
+      plural(cap.operations, 'operation') + ' (' + fmtInt(cap.incomplete) + ' incomplete). ' + D.generator + '.';
     const notes = [];
     if (D.ops.drawn < D.ops.total) {
       notes.push('The timeline draws ' + fmtInt(D.ops.drawn) + ' of ' + fmtInt(D.ops.total) +
@@ -141,53 +148,50 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     }
     const others = D.qps.find((q) => q.qp === null);
     if (others) {
-      notes.push(others.nqps + ' QPs beyond the first ' + (D.qps.length - 1) +
+      notes.push(plural(others.nqps, 'QP') + ' beyond the first ' + (D.qps.length - 1) +
         ' are drawn together as "other QPs" (their own numbers are in the summary).');
     }
-    notes.push('Time buckets of ' + fmtDur(W) + ' (' + D.grid.buckets + ' over the capture).');
+    notes.push('Time buckets of ' + fmtDur(W) + ' (' + D.grid.buckets + ' over the capture), from the first frame: ' +
+      'tshark -z io,stat,' + (W / 1e9).toFixed(6) + ' has the same.');
+    if (D.wire.unplaced_segments) {
+      notes.push(plural(D.wire.unplaced_segments, 'segment') + ' (' + fmtBytes(D.wire.unplaced_bytes) +
+        ') read before their connection was known to be iWARP could not be held: the throughput lacks them.');
+    }
     if (D.summary_cut) notes.push('The summary text below is cut at 1 MB.');
     $('notes').innerHTML = notes.map((n) => '<li>' + esc(n) + '</li>').join('');
   }
 
-  // The summary's "!" lines, and what TCP did to each QP.
+  // The findings the summary prints as "!" lines, given as data (never
+  // read back from its text), and what TCP did to each QP.
   function findings() {
     const out = [], global = [];
-    let qp = null;
-    let last = null;
-    for (const line of D.summary.split('\n')) {
-      const m = /^QP (\d+)\s/.exec(line);
-      if (m) { qp = Number(m[1]); last = null; continue; }
-      if (/^(Operations|Latency|Delivery)\b/.test(line)) qp = -1;
-      const f = /^\s*! (.*)$/.exec(line);
-      if (f && qp !== -1) {
-        last = { qp, text: f[1] };
-        (qp === null ? global : out).push(last);
-      } else if (last && /^ {4,}\S/.test(line)) {
-        // a finding's detail lines ("      i2r seq 123, 1460 octets, ...")
-        last.text = last.text.replace(/:$/, '') + (/[:;]$/.test(last.text) || last.more ? '; ' : ': ') + line.trim();
-        last.more = true;
-      } else {
-        last = null;
-      }
+    for (const f of D.findings) {
+      const text = f.details.length ? f.text.replace(/:$/, '') + ': ' + f.details.join('; ') : f.text;
+      (f.qp === null ? global : out).push({ qp: f.qp, text });
     }
     for (const q of D.qps) {
       if (q.qp === null) continue;
       const t = q.tcp, n = t.fast_retransmits + t.timeouts;
       if (n) {
-        out.push({ qp: q.qp, text: n + ' TCP retransmission' + (n === 1 ? '' : 's') + ' (' + t.fast_retransmits +
-          ' fast, ' + t.timeouts + ' after a timeout), ' + t.duplicate_acks + ' duplicate ACKs' +
+        out.push({ qp: q.qp, text: plural(n, 'TCP retransmission') + ' (' + t.fast_retransmits +
+          ' fast, ' + t.timeouts + ' after a timeout), ' + plural(t.duplicate_acks, 'duplicate ACK') +
           (q.stall_ns ? '; operations waited ' + fmtDur(q.stall_ns) + ' in all behind lost octets' : '') });
       }
       if (t.zero_windows) {
-        out.push({ qp: q.qp, text: t.zero_windows + ' segment' + (t.zero_windows === 1 ? '' : 's') +
-          ' advertising a zero window (a receiver had no room)' });
+        out.push({ qp: q.qp, text: plural(t.zero_windows, 'segment') + ' advertising a zero window (a receiver had no room)' });
+      }
+      if (q.nvme && q.nvme.errors) {
+        out.push({ qp: q.qp, text: plural(q.nvme.errors, 'NVMe command') + ' failed (non-zero status; see NVMe-oF)' });
+      }
+      if (q.nvme && q.nvme.incomplete) {
+        out.push({ qp: q.qp, text: plural(q.nvme.incomplete, 'NVMe command') + ' without a completion' });
       }
     }
     out.sort((a, b) => a.qp - b.qp);
     const el = $('findings-list');
     if (!out.length && !global.length) {
       el.innerHTML = '<p class="ok">Nothing went wrong that iwarpscope can see: no gaps, no ' +
-        'incomplete operations, no Terminates, no CRC errors, no limits reached.</p>';
+        'incomplete operations, no Terminates, no CRC errors, no retransmissions, no limits reached.</p>';
       return;
     }
     let html = '<ul>';
@@ -220,10 +224,10 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
       requestAnimationFrame(() => { redrawPending = false; drawTimeChart(); });
     }
   }
+  const timeCharts = [];  // [el, draw]
   function drawTimeChart() {
     drawTimeline();
-    drawSeries($('throughput-chart'), 'bytes', 'Throughput', (v) => v * 8 / (W / 1e9), fmtRate);
-    drawSeries($('rate-chart'), 'ops', 'Operations started per second', (v) => v / (W / 1e9), fmtPerSec);
+    for (const [, draw] of timeCharts) draw();
     $('zoom-range').textContent = 'showing ' + axisLabel(Math.max(0, view.t0)) + ' to ' + axisLabel(view.t1) +
       ' of ' + fmtDur(FULL);
   }
@@ -299,8 +303,42 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     return g + '</g>' + s + '</g>';
   }
 
-  // ---- timeline ----
-  const LABEL_W = 190, LANE_H = 7, MAX_LANES = 10, MARK_H = 14;
+
+  // Labels on one line of a chart that must not overlap: each {x, text,
+  // color}, placed left to right in up to `rows` rows; a label with no room
+  // joins the one it would cover ("FIN ×2"). Returns [{x, row, text, color}].
+  function placeLabels(items, rows, charW) {
+    items = items.slice().sort((a, b) => a.x - b.x);
+    const ends = new Array(rows).fill(-1e9), out = [];
+    for (const it of items) {
+      const w = it.text.length * charW + 4;
+      const prev = out[out.length - 1];
+      if (prev && prev.base === it.text && it.x - prev.x < w) {
+        // the same event at the same place ("FIN" from both sides): one label
+        prev.n = (prev.n || 1) + 1;
+        prev.text = prev.base + ' ×' + prev.n;
+        ends[prev.row] = Math.max(ends[prev.row], prev.x + prev.text.length * charW + 4);
+        continue;
+      }
+      let row = ends.findIndex((e) => e <= it.x);
+      if (row < 0) {
+        const last = out[out.length - 1];
+        if (last) {
+          last.n = (last.n || 1) + 1;
+          if (last.base === it.text) last.text = last.base + ' ×' + last.n;
+          else if (last.text.indexOf(it.text) < 0) last.text += ', ' + it.text;
+          ends[last.row] = Math.max(ends[last.row], last.x + last.text.length * charW + 4);
+        }
+        continue;
+      }
+      ends[row] = it.x + w;
+      out.push({ x: it.x, row, text: it.text, base: it.text, color: it.color, ref: it.ref });
+    }
+    return out;
+  }
+
+  // ---- timeline: one lane per operation outstanding at once ----
+  const LABEL_W = 190, MAX_LANES = 40, MARK_H = 14;
   const tlRows = D.qps.map((q, i) => ({ q, i, ops: [] }));
   const rowOfQp = new Map();
   tlRows.forEach((r) => { if (r.q.qp !== null) rowOfQp.set(r.q.qp, r); });
@@ -309,6 +347,25 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     const row = rowOfQp.get(r[C.qp]) || otherRow;
     if (row) row.ops.push(k);
   });
+  // Lanes by time, not pixels: an operation takes the first lane free at
+  // its start, so a QP has as many lanes as operations it had outstanding
+  // at once (those past MAX_LANES go to the density band).
+  for (const row of tlRows) {
+    const ends = [];
+    row.lane = new Map();
+    row.overflow = [];
+    for (const k of row.ops) {
+      const r = ops[k];
+      let lane = ends.findIndex((e) => e <= r[C.start]);
+      if (lane < 0) lane = ends.push(0) - 1;
+      ends[lane] = Math.max(r[C.end], r[C.start] + 1);
+      if (lane < MAX_LANES) row.lane.set(k, lane);
+      else row.overflow.push(k);
+    }
+    row.lanes = Math.min(MAX_LANES, Math.max(1, ends.length));
+    row.peak = ends.length;
+    row.laneH = row.lanes > 24 ? 4 : row.lanes > 12 ? 5 : 7;
+  }
 
   function opText(k) {
     const r = ops[k], q = (rowOfQp.get(r[C.qp]) || otherRow).q;
@@ -320,11 +377,21 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
         ', ' + fmtDur(r[C.end] - r[C.start]) + ' first to last'];
     if (r[C.latency] !== null) lines.push('latency ' + fmtDur(r[C.latency]));
     if (r[C.ack] !== null) lines.push('ACK after ' + fmtDur(r[C.ack]) + ' (frame ' + r[C.ack_frame] + ')');
-    if (r[C.retransmissions]) lines.push(r[C.retransmissions] + ' TCP retransmission(s)');
+    if (r[C.retransmissions]) lines.push(plural(r[C.retransmissions], 'TCP retransmission'));
     if (r[C.stall]) lines.push('stalled ' + fmtDur(r[C.stall]) + ' behind lost octets');
     if (!r[C.complete]) lines.push('INCOMPLETE');
     if (r[C.flags]) lines.push('flags: ' + flagsText(r[C.flags]));
     return lines.filter((l) => l).join('\n');
+  }
+
+  function markShape(kind, px, my) {
+    const st = MARKS[kind];
+    switch (st.shape) {
+      case 'square': return '<rect x="' + (px - 3) + '" y="' + my + '" width="6" height="6" fill="none" stroke="' + st.color + '" stroke-width="1.5"';
+      case 'cross': return '<path d="M' + (px - 3) + ' ' + my + 'l6 6m0 -6l-6 6" stroke="' + st.color + '" stroke-width="1.5"';
+      case 'up': return '<path d="M' + px + ' ' + my + 'l4 7h-8z" fill="' + st.color + '"';
+      default: return '<path d="M' + (px - 4) + ' ' + my + 'h8l-4 7z" fill="' + st.color + '"';
+    }
   }
 
   function drawTimeline() {
@@ -337,23 +404,9 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     const sampled = D.ops.drawn < D.ops.total;
     let y = 28, body = '', nOps = 0, nMarks = 0;
     for (const row of tlRows) {
-      const q = row.q;
-      // lanes: greedy, in pixels at this zoom (start order)
-      const laneEnd = [], place = [];
-      for (const k of row.ops) {
-        const r = ops[k];
-        if (r[C.end] < t0 || r[C.start] > t1) continue;
-        const a = x(r[C.start]), b = Math.max(x(r[C.end]), a + 1.5);
-        let lane = laneEnd.findIndex((e) => e <= a);
-        if (lane < 0) {
-          if (laneEnd.length < MAX_LANES) lane = laneEnd.push(0) - 1;
-          else lane = laneEnd.indexOf(Math.min(...laneEnd));
-        }
-        laneEnd[lane] = b + 1;
-        place.push([k, lane, a, b]);
-      }
-      const lanes = Math.max(1, laneEnd.length);
-      const h = Math.max(q.qp === null ? 20 : 44, lanes * LANE_H + MARK_H + 8);
+      const q = row.q, LH = row.laneH;
+      const band = row.overflow.length ? 8 : 0;
+      const h = Math.max(q.qp === null ? 22 : 44, row.lanes * LH + band + MARK_H + 18);
       let s = '<g data-row="' + (q.qp === null ? 'other' : q.qp) + '">';
       s += '<rect x="0" y="' + y + '" width="' + right + '" height="' + h + '" fill="' +
         (row.i % 2 ? '#fafbfc' : '#ffffff') + '"/>';
@@ -361,6 +414,9 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
       if (q.qp !== null) {
         s += '<text x="6" y="' + (y + 26) + '" class="lbl" font-size="10">' + esc(q.initiator) + '</text>';
         s += '<text x="6" y="' + (y + 37) + '" class="lbl" font-size="10">→ ' + esc(q.responder) + '</text>';
+        if (row.peak > 1) {
+          s += '<text x="6" y="' + (y + 48) + '" class="lbl" font-size="10">' + row.peak + ' outstanding at most' + '</text>';
+        }
       }
       if (sampled) {
         // where every operation started: the grid's counts as shading
@@ -370,60 +426,91 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
           if (!ser[b]) continue;
           const a = clip(x(b * W)), e = clip(x((b + 1) * W));
           s += '<rect x="' + a + '" y="' + (y + 2) + '" width="' + Math.max(0.5, e - a) + '" height="' +
-            (lanes * LANE_H) + '" fill="#5c6475" fill-opacity="' + (0.05 + 0.25 * ser[b] / bmax).toFixed(3) +
+            (row.lanes * LH) + '" fill="#5c6475" fill-opacity="' + (0.05 + 0.25 * ser[b] / bmax).toFixed(3) +
             '" data-k="d' + row.i + '.' + b + '"/>';
         }
       }
-      for (const [k, lane, a, b] of place) {
-        const r = ops[k], yy = y + 3 + lane * LANE_H, col = OP_COLORS[D.op_types[r[C.op]]] || '#666';
+      for (const k of row.ops) {
+        const r = ops[k];
+        if (r[C.end] < t0 || r[C.start] > t1) continue;
+        const lane = row.lane.get(k);
+        if (lane === undefined) continue;
+        const a = x(r[C.start]), b = Math.max(x(r[C.end]), a + 1.5);
+        const yy = y + 3 + lane * LH, col = OP_COLORS[D.op_types[r[C.op]]] || OK.grey;
         const ca = clip(a), cb = clip(b);
         const bad = !r[C.complete];
         s += '<rect x="' + ca.toFixed(1) + '" y="' + yy + '" width="' + Math.max(1, cb - ca).toFixed(1) +
-          '" height="' + (LANE_H - 2) + '" fill="' + col + '"' +
-          (bad ? ' fill-opacity="0.35" stroke="#c62828" stroke-width="1"' : '') +
-          (r[C.retransmissions] ? ' stroke="#e65100" stroke-width="1"' : '') + ' data-k="o' + k + '"/>';
+          '" height="' + (LH - 1) + '" fill="' + (bad ? '#ffffff' : col) + '"' +
+          (bad ? ' stroke="' + OK.vermillion + '" stroke-dasharray="2 1" stroke-width="1"' : '') + ' data-k="o' + k + '"/>';
         if (r[C.stall]) {
           const sa = clip(x(r[C.end] - r[C.stall]));
-          s += '<rect x="' + sa.toFixed(1) + '" y="' + (yy + 1) + '" width="' + Math.max(1, cb - sa).toFixed(1) +
-            '" height="' + (LANE_H - 4) + '" fill="#ff8f00" data-k="o' + k + '"/>';
+          s += '<rect x="' + sa.toFixed(1) + '" y="' + yy + '" width="' + Math.max(1, cb - sa).toFixed(1) +
+            '" height="' + (LH - 1) + '" fill="url(#stall)" data-k="o' + k + '"/>';
         }
         if (r[C.ack] !== null && r[C.start] + r[C.ack] > r[C.end]) {
           const aa = clip(x(r[C.start] + r[C.ack]));
-          if (aa - cb > 1) s += '<line x1="' + cb.toFixed(1) + '" x2="' + aa.toFixed(1) + '" y1="' + (yy + 2.5) +
-            '" y2="' + (yy + 2.5) + '" stroke="#9aa1ae" stroke-width="1" data-k="o' + k + '"/>';
+          if (aa - cb > 1) s += '<line x1="' + cb.toFixed(1) + '" x2="' + aa.toFixed(1) + '" y1="' + (yy + LH / 2 - 0.5) +
+            '" y2="' + (yy + LH / 2 - 0.5) + '" stroke="' + OK.grey + '" stroke-width="1" data-k="o' + k + '"/>';
         }
         if (highlight && highlight.qp === r[C.qp] && highlight.id === r[C.id]) {
-          s += '<rect class="hl" x="' + (ca - 3) + '" y="' + (yy - 3) + '" width="' + (cb - ca + 6) + '" height="' + (LANE_H + 4) + '"/>';
+          s += '<rect class="hl" x="' + (ca - 3) + '" y="' + (yy - 3) + '" width="' + (cb - ca + 6) + '" height="' + (LH + 4) + '"/>';
         }
         nOps++;
       }
+      // past MAX_LANES: a density band (how many more at once)
+      if (row.overflow.length) {
+        const by = y + 3 + row.lanes * LH + 1, px0 = Math.max(0, Math.floor(x(t0))), cnt = new Map();
+        for (const k of row.overflow) {
+          const r = ops[k];
+          if (r[C.end] < t0 || r[C.start] > t1) continue;
+          for (let p = Math.floor(clip(x(r[C.start]))); p <= Math.floor(clip(x(r[C.end]))); p += 2) cnt.set(p, (cnt.get(p) || 0) + 1);
+          nOps++;
+        }
+        const cmax = Math.max(1, ...cnt.values());
+        for (const [p, c] of cnt) {
+          s += '<rect x="' + p + '" y="' + by + '" width="2" height="6" fill="' + OK.grey + '" fill-opacity="' +
+            (0.2 + 0.8 * c / cmax).toFixed(2) + '" data-k="b' + row.i + '.' + c + '"/>';
+        }
+        s += '<text x="' + (left - 4) + '" y="' + (by + 6) + '" text-anchor="end" class="lbl" font-size="9">+' + (row.peak - MAX_LANES) + ' more at once</text>';
+        for (const k of row.overflow) {
+          const r = ops[k];
+          if (highlight && highlight.qp === r[C.qp] && highlight.id === r[C.id]) {
+            const ca = clip(x(r[C.start])), cb = clip(Math.max(x(r[C.end]), x(r[C.start]) + 1.5));
+            s += '<rect x="' + ca + '" y="' + by + '" width="' + Math.max(1, cb - ca) + '" height="6" fill="' + (OP_COLORS[D.op_types[r[C.op]]] || OK.grey) +
+              '" data-k="o' + k + '"/><rect class="hl" x="' + (ca - 3) + '" y="' + (by - 3) + '" width="' + (cb - ca + 6) + '" height="12"/>';
+          }
+        }
+        void px0;
+      }
       // TCP events under the lanes
-      const my = y + lanes * LANE_H + 6;
+      const my = y + row.lanes * LH + band + 6;
       (q.marks || []).forEach((m, i) => {
         if (m[2] < t0 || m[2] > t1) return;
-        const px = x(m[2]), kind = D.mark_kinds[m[0]], st = MARKS[kind];
-        const shape = kind === 'zero_window'
-          ? '<rect x="' + (px - 3) + '" y="' + my + '" width="6" height="6"'
-          : kind === 'gap'
-            ? '<path d="M' + (px - 3) + ' ' + my + 'l6 6m0 -6l-6 6" stroke="' + st.color + '" stroke-width="1.5"'
-            : '<path d="M' + px + ' ' + my + 'l4 7h-8z"';
-        s += shape + ' fill="' + st.color + '" data-k="m' + row.i + '.' + i + '"/>';
+        s += markShape(D.mark_kinds[m[0]], x(m[2]), my) + ' data-k="m' + row.i + '.' + i + '"/>';
         nMarks++;
       });
+      // FIN, RST, Terminate: a line each, labels that never overlap
+      const labels = [];
       (q.teardown || []).forEach((t, i) => {
         if (t[2] < t0 || t[2] > t1) return;
         const px = x(t[2]), td = TEARDOWN[t[0]] || TEARDOWN[1];
         s += '<line x1="' + px + '" x2="' + px + '" y1="' + y + '" y2="' + (y + h) + '" stroke="' + td.color +
-          '" stroke-width="2" data-k="t' + row.i + '.' + i + '"/>' +
-          '<text x="' + (px > right - 60 ? px - 3 : px + 3) + '" y="' + (y + h - 3 - 10 * (i % 3)) +
-          '"' + (px > right - 60 ? ' text-anchor="end"' : '') + ' fill="' + td.color + '" font-size="10" data-k="t' +
-          row.i + '.' + i + '">' + td.name + '</text>';
+          '" stroke-width="2" data-k="t' + row.i + '.' + i + '"/>';
+        labels.push({ x: px + 3, text: td.name, color: td.color, ref: i });
         nMarks++;
       });
+      for (const l of placeLabels(labels, 2, 6.2)) {
+        const anchorEnd = l.x + l.text.length * 6.2 > right;
+        s += '<text x="' + (anchorEnd ? l.x - 6 : l.x) + '" y="' + (y + h - 3 - 11 * l.row) + '"' +
+          (anchorEnd ? ' text-anchor="end"' : '') + ' fill="' + l.color + '" font-size="10" data-k="t' + row.i + '.' + l.ref + '">' +
+          esc(l.text) + '</text>';
+      }
       body += s + '</g>';
       y += h;
     }
-    let svg = '<svg xmlns="' + NS + '" width="' + width + '" height="' + (y + 4) + '">';
+    let svg = '<svg xmlns="' + NS + '" width="' + width + '" height="' + (y + 4) + '">' +
+      '<defs><pattern id="stall" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
+      '<rect width="4" height="4" fill="#ffffff"/><rect width="2" height="4" fill="' + OK.black + '"/></pattern></defs>';
     svg += axisSvg(x, t0, t1, left, right, 22, y - 22, 15);
     svg += body;
     svg += '<rect class="sel" x="0" y="22" width="0" height="' + (y - 22) + '"/></svg>';
@@ -446,10 +533,12 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     } else if (kind === 't') {
       const q = tlRows[a].q, t = q.teardown[b], td = TEARDOWN[t[0]] || TEARDOWN[1];
       text = 'QP ' + q.qp + ': ' + td.name + ' from ' + (t[1] === 0 ? q.initiator : q.responder) + '\nframe ' + t[3] +
-        ' at ' + clock(t[2]) + ' (' + rel(t[2]) + ')\n' + t[4] + ' operation(s) outstanding';
+        ' at ' + clock(t[2]) + ' (' + rel(t[2]) + ')\n' + plural(t[4], 'operation') + ' outstanding';
     } else if (kind === 'd') {
       const q = tlRows[a].q;
-      text = qpLabel(q) + ': ' + fmtInt(q.series.ops[b]) + ' operation(s) started in ' + rel(b * W) + ' + ' + fmtDur(W);
+      text = qpLabel(q) + ': ' + plural(q.series.ops[b], 'operation') + ' started in ' + rel(b * W) + ' + ' + fmtDur(W);
+    } else if (kind === 'b') {
+      text = qpLabel(tlRows[a].q) + ': ' + b + ' more operations outstanding at once than the ' + MAX_LANES + ' lanes show';
     }
     showTip(e, text);
   }
@@ -461,55 +550,81 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     setTimeout(() => drawTimeline(), 1500);
   }
 
-  // ---- throughput and ops/s: one line per QP, a thicker one for all ----
-  function drawSeries(el, key, title, toY, fmtY) {
-    const width = Math.max(700, el.clientWidth || 1100), height = 220;
+  // ---- lines over time: per QP (and direction), a thicker one for all ----
+  // lines: [{label, color, dash, values, width}] (values per bucket; null:
+  // no value); area: values drawn as a filled area (or null).
+  function drawLines(el, key, title, lines, area, areaLabel, toY, fmtY, tick) {
+    const width = Math.max(700, el.clientWidth || 1100), height = 200;
     const left = LABEL_W, right = width - 12, top = 26, bottom = height - 22, pw = right - left;
     const t0 = view.t0, t1 = view.t1, n = D.grid.buckets;
     const x = (t) => left + (t - t0) / (t1 - t0) * pw;
     const b0 = Math.max(0, Math.floor(t0 / W)), b1 = Math.min(n - 1, Math.ceil(t1 / W));
-    const total = new Array(n).fill(0), retr = new Array(n).fill(0);
-    for (const q of D.qps) {
-      for (let b = 0; b < n; b++) { total[b] += q.series[key][b]; retr[b] += q.series.retransmissions[b]; }
-    }
     let ymax = 0;
-    for (let b = b0; b <= b1; b++) ymax = Math.max(ymax, toY(total[b]));
+    for (const l of lines) for (let b = b0; b <= b1; b++) if (l.values[b] !== null) ymax = Math.max(ymax, toY(l.values[b], b));
     if (!ymax) ymax = 1;
     const ystep = niceStep(ymax, 4);
     ymax = Math.ceil(ymax / ystep) * ystep;
     const y = (v) => bottom - v / ymax * (bottom - top);
-    const line = (vals) => {
-      let d = '';
+    const path = (vals) => {
+      let d = '', pen = false;
       for (let b = b0; b <= b1; b++) {
-        const xa = Math.max(left, x(b * W)), xb = Math.min(right, x((b + 1) * W)), yy = y(toY(vals[b])).toFixed(1);
-        d += (d ? 'L' : 'M') + xa.toFixed(1) + ' ' + yy + 'H' + xb.toFixed(1);
+        if (vals[b] === null || vals[b] === undefined) { pen = false; continue; }
+        const xa = Math.max(left, x(b * W)), xb = Math.min(right, x((b + 1) * W)), yy = y(toY(vals[b], b)).toFixed(1);
+        d += (pen ? 'L' : 'M') + xa.toFixed(1) + ' ' + yy + 'H' + xb.toFixed(1);
+        pen = true;
       }
       return d;
     };
     let s = '<svg xmlns="' + NS + '" width="' + width + '" height="' + height + '">';
     s += '<text x="6" y="16" font-weight="600">' + esc(title) + '</text>';
+    if (lines.length <= 4) {
+      // a few lines: say which is which, top right
+      let lx = right;
+      for (const l of lines.slice().reverse()) {
+        const text = l.short || l.label;
+        lx -= text.length * 6 + 30;
+        s += '<line x1="' + lx + '" x2="' + (lx + 16) + '" y1="12" y2="12" stroke="' + l.color + '" stroke-width="2.5"' +
+          (l.dash ? ' stroke-dasharray="5 2"' : '') + '/><text x="' + (lx + 20) + '" y="16" class="lbl">' + esc(text) + '</text>';
+      }
+    }
     s += axisSvg(x, t0, t1, left, right, bottom, top - bottom, height - 6);
-    for (let v = 0; v <= ymax; v += ystep) {
+    for (let v = 0; v <= ymax + ystep / 2; v += ystep) {
       s += '<line x1="' + left + '" x2="' + right + '" y1="' + y(v) + '" y2="' + y(v) + '" stroke="#eceef2"/>' +
         '<text x="' + (left - 6) + '" y="' + (y(v) + 4) + '" text-anchor="end" class="lbl">' + esc(trim0(fmtY(v))) + '</text>';
     }
-    let points = 0;
-    if (D.qps.length > 1) {
-      D.qps.forEach((q, i) => {
-        s += '<path d="' + line(q.series[key]) + '" fill="none" stroke="' + qpColor(i, q) + '" stroke-width="1.2"/>';
-      });
+    if (area) {
+      let d = 'M' + Math.max(left, x(b0 * W)).toFixed(1) + ' ' + bottom;
+      for (let b = b0; b <= b1; b++) {
+        const xa = Math.max(left, x(b * W)), xb = Math.min(right, x((b + 1) * W)), yy = y(toY(area[b], b)).toFixed(1);
+        d += 'L' + xa.toFixed(1) + ' ' + yy + 'H' + xb.toFixed(1);
+      }
+      d += 'V' + bottom + 'Z';
+      s += '<path d="' + d + '" fill="' + OK.vermillion + '" fill-opacity="0.55" stroke="none"/>';
     }
-    s += '<path d="' + line(total) + '" fill="none" stroke="#1d2330" stroke-width="' + (D.qps.length > 1 ? 1.8 : 1.4) + '"/>';
-    points += Math.max(0, b1 - b0 + 1);
-    for (let b = b0; b <= b1; b++) {
-      if (!retr[b]) continue;
-      const px = Math.max(left, x((b + 0.5) * W));
-      s += '<line x1="' + px + '" x2="' + px + '" y1="' + bottom + '" y2="' + (bottom - 4 - 3 * Math.log2(1 + retr[b])) +
-        '" stroke="#c62828" stroke-width="2"/>';
+    let points = 0;
+    for (const l of lines) {
+      s += '<path d="' + path(l.values) + '" fill="none" stroke="' + l.color + '" stroke-width="' + (l.width || 1.3) + '"' +
+        (l.dash ? ' stroke-dasharray="6 2"' : '') + '/>';
+      if (l.dots) {
+        // values of single buckets (commands that complete now and then)
+        for (let b = b0; b <= b1; b++) {
+          if (l.values[b] === null || l.values[b] === undefined) continue;
+          s += '<circle cx="' + Math.max(left, Math.min(right, x((b + 0.5) * W))).toFixed(1) + '" cy="' + y(toY(l.values[b], b)).toFixed(1) +
+            '" r="2.5" fill="' + l.color + '"/>';
+        }
+      }
+      points += Math.max(0, b1 - b0 + 1);
+    }
+    if (tick) {
+      for (let b = b0; b <= b1; b++) {
+        if (!tick[b]) continue;
+        const px = Math.max(left, x((b + 0.5) * W));
+        s += '<line x1="' + px + '" x2="' + px + '" y1="' + bottom + '" y2="' + (bottom - 4 - 3 * Math.log2(1 + tick[b])) +
+          '" stroke="' + OK.vermillion + '" stroke-width="2"/>';
+      }
     }
     s += '<line class="cross" x1="0" x2="0" y1="' + top + '" y2="' + bottom + '" stroke="#9aa1ae" visibility="hidden"/>';
     s += '<rect class="sel" x="0" y="' + top + '" width="0" height="' + (bottom - top) + '"/></svg>';
-    if (!D.qps.length) s = '<p class="empty">No iWARP operations in this capture.</p>';
     el.innerHTML = s;
     el._geom = { left, right };
     el._hover = (e) => {
@@ -519,42 +634,180 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
       if (b < 0 || b >= n) { hideTip(); return; }
       const cross = el.querySelector('.cross');
       cross.setAttribute('x1', px); cross.setAttribute('x2', px); cross.setAttribute('visibility', 'visible');
-      const rows = D.qps.map((q, i) => [q, i, q.series[key][b]]).filter((v) => v[2]).sort((a, c) => c[2] - a[2]);
-      let text = rel(b * W) + ' + ' + fmtDur(W) + '\nall QPs: ' + fmtY(toY(total[b]));
-      if (retr[b]) text += ' · ' + retr[b] + ' retransmission(s)';
-      if (D.qps.length > 1) for (const [q, , v] of rows.slice(0, 10)) text += '\n' + qpLabel(q) + ': ' + fmtY(toY(v));
+      let text = rel(b * W) + ' + ' + fmtDur(W);
+      for (const l of lines.slice(0, 14)) {
+        if (l.values[b] !== null && l.values[b] !== undefined) text += '\n' + l.label + ': ' + fmtY(toY(l.values[b], b));
+      }
+      if (area && area[b]) text += '\n' + areaLabel + ': ' + fmtY(toY(area[b], b));
+      if (tick && tick[b]) text += '\n' + plural(tick[b], 'retransmitted segment');
       showTip(e, text);
     };
-    drawn[key === 'bytes' ? 'throughput' : 'rate'] = points;
+    drawn[key] = points;
   }
 
-  function seriesLegend() {
-    if (D.qps.length < 2) return;
-    let s = '<div class="legend"><span><i style="background:#1d2330"></i>all QPs</span>';
-    D.qps.forEach((q, i) => { s += '<span><i style="background:' + qpColor(i, q) + '"></i>' + esc(qpLabel(q)) + '</span>'; });
-    $('throughput-chart').insertAdjacentHTML('beforebegin', s + '</div>');
+  // The QP directions that carry something of series `base` (base_i2r/_r2i).
+  // (dashed: responder to initiator, where a QP's two directions are both
+  // drawn and each carries something worth seeing)
+  function dirLines(base) {
+    const lines = [];
+    const sum = (v) => v.reduce((a, x) => a + x, 0);
+    D.qps.forEach((q, i) => {
+      const a = sum(q.series[base + '_i2r']), b = sum(q.series[base + '_r2i']);
+      const both = a && b && Math.min(a, b) >= 0.05 * (a + b);
+      for (const dir of ['i2r', 'r2i']) {
+        const v = q.series[base + '_' + dir];
+        if (!v || !v.some((x) => x)) continue;
+        lines.push({ label: qpLabel(q) + ' ' + dir + (q.qp === null ? '' : ' (' + dirText(q, dir === 'i2r' ? 0 : 1) + ')'),
+          short: qpLabel(q) + ' ' + dir, color: qpColor(i, q), dash: both && dir === 'r2i', values: v });
+      }
+    });
+    return lines;
   }
 
-  function opLegend() {
-    const used = new Set(ops.map((r) => D.op_types[r[C.op]]));
-    let s = '';
-    for (const t of D.op_types) if (used.has(t)) s += '<span><i style="background:' + OP_COLORS[t] + '"></i>' + t + '</span>';
-    s += '<span><i style="background:#fff;border:1px solid #c62828"></i>incomplete</span>' +
-      '<span><i style="background:#ff8f00"></i>stalled behind lost octets (end of bar)</span>' +
-      '<span><i style="background:#9aa1ae;height:2px"></i>waiting for the ACK</span>';
-    for (const k of D.mark_kinds) s += '<span><i style="background:' + MARKS[k].color + '"></i>' + MARKS[k].title + '</span>';
-    s += '<span><i style="background:#1a5fb4;width:3px"></i>FIN</span><span><i style="background:#c62828;width:3px"></i>RST</span>' +
-      '<span><i style="background:#7f0000;width:3px"></i>Terminate</span>';
-    $('legend').innerHTML = s;
+  const sumOf = (arrs) => {
+    const t = new Array(D.grid.buckets).fill(0);
+    for (const a of arrs) for (let b = 0; b < t.length; b++) t[b] += a[b] || 0;
+    return t;
+  };
+  const perSec = (v) => v / (W / 1e9);
+  const bitsPerSec = (v) => v * 8 / (W / 1e9);
+
+  function seriesCharts() {
+    const wire = dirLines('wire'), good = dirLines('goodput');
+    const retx = sumOf(D.qps.flatMap((q) => [q.series.retransmitted_i2r, q.series.retransmitted_r2i]));
+    const retrans = sumOf(D.qps.map((q) => q.series.retransmissions));
+    const inflight = D.qps.map((q, i) => ({ label: qpLabel(q), color: qpColor(i, q), values: q.series.inflight_ns }));
+    const started = D.qps.map((q, i) => ({ label: qpLabel(q), color: qpColor(i, q), values: q.series.ops }));
+    // an "all" line, unless one line is (nearly) all of it
+    const withTotal = (ls, name) => {
+      if (ls.length < 2) return ls;
+      const tot = sumOf(ls.map((l) => l.values)), sum = (v) => v.reduce((a, x) => a + (x || 0), 0), all = sum(tot);
+      if (ls.some((l) => sum(l.values) >= 0.95 * all)) return ls;
+      return [{ label: 'all ' + name, color: '#1d2330', width: 2, values: tot }].concat(ls);
+    };
+    if (wire.length) {
+      timeCharts.push([$('wire-chart'), () => drawLines($('wire-chart'), 'throughput', 'On the wire: TCP payload (bit/s)',
+        withTotal(wire, 'QPs'), retx.some((v) => v) ? retx : null, 'retransmitted', bitsPerSec, fmtRate, null)]);
+    }
+    if (good.length) {
+      timeCharts.push([$('goodput-chart'), () => drawLines($('goodput-chart'), 'goodput', 'Goodput: RDMA payload delivered in order (bit/s)',
+        withTotal(good, 'QPs'), null, '', bitsPerSec, fmtRate, null)]);
+    }
+    if (inflight.some((l) => l.values.some((v) => v))) {
+      timeCharts.push([$('inflight-chart'), () => drawLines($('inflight-chart'), 'inflight', 'Operations in flight (mean per bucket)',
+        withTotal(inflight.filter((l) => l.values.some((v) => v)), 'QPs'), null, '', (v) => v / W, (v) => (v < 10 ? v.toFixed(2) : v.toFixed(0)), null)]);
+    }
+    if (started.some((l) => l.values.some((v) => v))) {
+      timeCharts.push([$('rate-chart'), () => drawLines($('rate-chart'), 'rate', 'Operations started per second',
+        withTotal(started.filter((l) => l.values.some((v) => v)), 'QPs'), null, '', perSec, fmtPerSec, retrans)]);
+    }
+    let legend = '';
+    if (D.qps.length > 1) legend += '<span><i style="background:#1d2330"></i>all QPs</span>';
+    D.qps.forEach((q, i) => { legend += '<span><i style="background:' + qpColor(i, q) + '"></i>' + esc(qpLabel(q)) + '</span>'; });
+    legend += '<span><i class="dash"></i>dashed: responder → initiator (where both directions carry data)</span>';
+    if (retx.some((v) => v)) legend += '<span><i style="background:' + OK.vermillion + ';opacity:.55"></i>retransmitted octets</span>';
+    if (retrans.some((v) => v)) legend += '<span><i style="background:' + OK.vermillion + ';width:3px"></i>retransmitted segments</span>';
+    $('legend-qps').innerHTML = legend;
+    for (const id of ['wire-chart', 'goodput-chart', 'inflight-chart', 'rate-chart']) {
+      if (!timeCharts.some(([el]) => el.id === id)) $(id).hidden = true;
+    }
+    // nothing over time to draw (no iWARP QP): no section
+    if (!timeCharts.length) {
+      $('throughput').hidden = true;
+      document.querySelector('#nav a[href="#throughput"]').hidden = true;
+    }
   }
 
-  // ---- latency and delivery: histogram + CDF per QP and op ----
+  // ---- time-sequence (tcptrace): per lossy QP, its data directions ----
+  function tseqCharts() {
+    const list = D.qps.filter((q) => q.qp !== null && q.tseq);
+    if (!list.length) return;
+    $('tseq').hidden = false;
+    const box = $('tseq-charts');
+    for (const q of list) {
+      const segs = q.tseq.segments;
+      const retxDirs = [0, 1].filter((d) => segs.some((r) => r[1] === d && r[3] > 0 && (r[5] & 1)));
+      const bytesOf = (d) => segs.reduce((a, r) => a + (r[1] === d ? r[3] : 0), 0);
+      const dirs = retxDirs.length ? retxDirs : [bytesOf(0) >= bytesOf(1) ? 0 : 1];
+      for (const dir of dirs) {
+        const data = segs.filter((r) => r[1] === dir && r[3] > 0);
+        if (!data.length) continue;
+        const acks = segs.filter((r) => r[1] !== dir && r[4] !== null);
+        const retx = data.filter((r) => r[5] & 1).length;
+        const el = document.createElement('div');
+        el.className = 'chart';
+        box.appendChild(el);
+        const name = qpLabel(q) + ' ' + (dir ? 'r2i' : 'i2r') + ' (' + dirText(q, dir) + '): ' +
+          plural(data.length, 'data segment') + ' kept, ' + retx + ' retransmitted' +
+          (q.tseq.left_out ? ', ' + plural(q.tseq.left_out, 'segment') + ' left out (limit)' : '');
+        timeCharts.push([el, () => drawTseq(el, name, data, acks)]);
+        zoomable(el, () => el._geom);
+        el.addEventListener('mousemove', (e) => el._hover && el._hover(e));
+        el.addEventListener('mouseleave', hideTip);
+      }
+    }
+  }
+
+  function drawTseq(el, title, data, acks) {
+    const width = Math.max(700, el.clientWidth || 1100), height = 260;
+    const left = LABEL_W, right = width - 12, top = 26, bottom = height - 22, pw = right - left;
+    const t0 = view.t0, t1 = view.t1;
+    const x = (t) => left + (t - t0) / (t1 - t0) * pw;
+    const vis = data.filter((r) => r[0] >= t0 && r[0] <= t1), va = acks.filter((r) => r[0] >= t0 && r[0] <= t1);
+    let lo = Infinity, hi = -Infinity;
+    for (const r of vis) { lo = Math.min(lo, r[2]); hi = Math.max(hi, r[2] + r[3]); }
+    for (const r of va) { if (r[4] >= lo - 1 && r[4] <= hi + 1) hi = Math.max(hi, r[4]); }
+    let s = '<svg xmlns="' + NS + '" width="' + width + '" height="' + height + '">';
+    s += '<text x="6" y="16" font-weight="600">' + esc(title) + '</text>';
+    s += axisSvg(x, t0, t1, left, right, bottom, top - bottom, height - 6);
+    if (!vis.length) {
+      s += '<text x="' + ((left + right) / 2) + '" y="' + ((top + bottom) / 2) + '" text-anchor="middle" class="lbl">' +
+        'no segment kept in this span: zoom to a loss</text>';
+    } else {
+      if (hi <= lo) hi = lo + 1;
+      const y = (v) => bottom - (v - lo) / (hi - lo) * (bottom - top);
+      const step = niceStep(hi - lo, 4);
+      for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
+        s += '<line x1="' + left + '" x2="' + right + '" y1="' + y(v).toFixed(1) + '" y2="' + y(v).toFixed(1) + '" stroke="#eceef2"/>' +
+          '<text x="' + (left - 6) + '" y="' + (y(v) + 4).toFixed(1) + '" text-anchor="end" class="lbl">' + esc(fmtBytes(v)) + '</text>';
+      }
+      // the peer's cumulative ACK: a step line
+      let d = '';
+      for (const r of va) {
+        const yy = Math.max(top, Math.min(bottom, y(r[4])));
+        d += (d ? 'H' + x(r[0]).toFixed(1) + 'V' : 'M' + x(r[0]).toFixed(1) + ' ') + yy.toFixed(1);
+      }
+      if (d) s += '<path d="' + d + '" fill="none" stroke="' + OK.green + '" stroke-width="1.2"/>';
+      for (const r of vis) {
+        const px = x(r[0]).toFixed(1), re = r[5] & 1;
+        s += '<line x1="' + px + '" x2="' + px + '" y1="' + y(r[2]).toFixed(1) + '" y2="' + Math.min(y(r[2]) - 1.5, y(r[2] + r[3])).toFixed(1) +
+          '" stroke="' + (re ? OK.vermillion : OK.blue) + '" stroke-width="' + (re ? 2.5 : 1.5) + '"/>';
+      }
+      s += '<text x="' + (right - 4) + '" y="' + (top + 12) + '" text-anchor="end" class="lbl">' +
+        '<tspan fill="' + OK.blue + '">▮ segment</tspan>  <tspan fill="' + OK.vermillion + '">▮ retransmitted</tspan>  <tspan fill="' + OK.green + '">— ACK</tspan></text>';
+    }
+    s += '<rect class="sel" x="0" y="' + top + '" width="0" height="' + (bottom - top) + '"/></svg>';
+    el.innerHTML = s;
+    el._geom = { left, right };
+    el._hover = (e) => {
+      const r = el.getBoundingClientRect(), px = e.clientX - r.left;
+      if (px < left || px > right || !vis.length) { hideTip(); return; }
+      let best = null;
+      for (const seg of vis) if (!best || Math.abs(x(seg[0]) - px) < Math.abs(x(best[0]) - px)) best = seg;
+      showTip(e, 'frame ' + best[6] + ' at ' + rel(best[0]) + '\nseq +' + fmtInt(best[2]) + ', ' + plural(best[3], 'octet') +
+        (best[5] & 1 ? '\nretransmitted' : ''));
+    };
+    drawn.tseq = (drawn.tseq || 0) + vis.length;
+  }
+
+  // ---- distributions: histogram + CDF on a log axis ----
   const PD = D.hist.per_decade;
   const edge = (b) => (b <= 0 ? 0.5 : Math.pow(10, (b - 1) / PD)); // lower edge of bin b, ns
   const distList = [];
+  const MIN_DRAWN = 5;
 
-  function distSvg(d, id) {
-    const width = 440, height = 200, left = 48, right = width - 40, top = 22, bottom = height - 28;
+  function distSvg(d, id, col) {
+    const width = 440, height = 210, left = 48, right = width - 40, top = 34, bottom = height - 28;
     const counts = d.counts, first = d.first, last = first + counts.length - 1;
     const total = counts.reduce((a, c) => a + c, 0);
     let lo = Math.log10(edge(first)), hi = Math.log10(edge(last + 1));
@@ -570,10 +823,7 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     const cmax = Math.max(1, ...bars.map((v) => v[1]));
     const y = (c) => bottom - c / cmax * (bottom - top);
     const yc = (p) => bottom - p * (bottom - top);
-    const col = OP_COLORS[d.op] || '#666';
     let s = '<svg xmlns="' + NS + '" width="' + width + '" height="' + height + '" data-dist="' + id + '">';
-    // decade ticks (and 2, 5 in between when the range is short); a label
-    // only where it has room
     let lastLabel = -1e9;
     for (let e = Math.floor(lo); e <= Math.ceil(hi); e++) {
       for (const m of (hi - lo < 3 ? [1, 2, 5] : [1])) {
@@ -589,61 +839,108 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     for (const [b, c] of bars) {
       const a = x(edge(b)), e = x(edge(b + 2));
       s += '<rect x="' + a.toFixed(1) + '" y="' + y(c).toFixed(1) + '" width="' + Math.max(1, e - a - 0.5).toFixed(1) +
-        '" height="' + (bottom - y(c)).toFixed(1) + '" fill="' + col + '" fill-opacity="0.55" data-k="h' + id + '.' + b + '"/>';
+        '" height="' + (bottom - y(c)).toFixed(1) + '" fill="' + col + '" fill-opacity="0.6" data-k="h' + id + '.' + b + '"/>';
     }
-    // CDF: a staircase at each bin's upper edge
     let cum = 0, path = 'M' + x(edge(first)).toFixed(1) + ' ' + yc(0);
     for (let b = first; b <= last; b++) {
       cum += counts[b - first];
       path += 'H' + x(edge(b + 1)).toFixed(1) + 'V' + yc(cum / total).toFixed(1);
     }
     s += '<path d="' + path + '" fill="none" stroke="#1d2330" stroke-width="1.3"/>';
-    // percentiles from the statistics
-    const st = d.stats;
-    let lastX = -1e9, row = 0;
-    [['p50', st.p50], ['p90', st.p90], ['p99', st.p99], ['p99.9', st.p999]].forEach(([name, v]) => {
-      const px = x(v);
-      row = px - lastX < 30 ? row + 1 : 0;
-      lastX = px;
-      s += '<line x1="' + px + '" x2="' + px + '" y1="' + (top - 2) + '" y2="' + bottom + '" stroke="#c62828" stroke-dasharray="3 2"/>' +
-        '<text x="' + (px > right - 34 ? px - 2 : px + 2) + '" y="' + (top - 4 + row * 10) + '"' +
-        (px > right - 34 ? ' text-anchor="end"' : '') + ' fill="#c62828" font-size="10">' + name + '</text>';
-    });
-    // axes: counts left, CDF right
+    // percentiles from the statistics: equal values share one label, the
+    // others stand in rows that never overlap
+    const st = d.stats, marks = [];
+    for (const [name, v] of [['p50', st.p50], ['p90', st.p90], ['p99', st.p99], ['p99.9', st.p999]]) {
+      const same = marks.find((m) => m.v === v);
+      if (same) { same.text += '=' + name; continue; }
+      marks.push({ v, text: name });
+    }
+    for (const m of marks) {
+      const px = x(m.v);
+      s += '<line x1="' + px + '" x2="' + px + '" y1="' + (top - 2) + '" y2="' + bottom + '" stroke="' + OK.vermillion + '" stroke-dasharray="3 2"/>';
+    }
+    // lines too close for a label each share one ("p90 p99=p99.9"), which
+    // starts at the cluster's first line, or ends at its last near the edge
+    const CW = 5.6, clusters = [];
+    for (const m of marks.map((m) => ({ x: x(m.v), text: m.text })).sort((a, b) => a.x - b.x)) {
+      const c = clusters[clusters.length - 1];
+      if (c && m.x < c.x0 + c.text.length * CW + 6) { c.text += ' ' + m.text; c.x1 = m.x; } else clusters.push({ x0: m.x, x1: m.x, text: m.text });
+    }
+    // each label in the first of two rows where it does not touch another
+    const rowEnd = [-1e9, -1e9];
+    for (const c of clusters) {
+      const w = c.text.length * CW, end = c.x0 + 2 + w > right + 34;
+      const a = end ? c.x1 - 2 - w : c.x0 + 2;
+      let row = rowEnd.findIndex((e) => e < a - 3);
+      if (row < 0) row = rowEnd[0] <= rowEnd[1] ? 0 : 1;
+      rowEnd[row] = a + w;
+      s += '<text x="' + (end ? c.x1 - 2 : c.x0 + 2) + '" y="' + (top - 5 - 10 * row) + '"' + (end ? ' text-anchor="end"' : '') +
+        ' fill="' + OK.vermillion + '" font-size="10">' + esc(c.text) + '</text>';
+    }
     s += '<text x="' + (left - 6) + '" y="' + (top + 4) + '" text-anchor="end" class="lbl">' + fmtInt(cmax) + '</text>' +
       '<text x="' + (left - 6) + '" y="' + bottom + '" text-anchor="end" class="lbl">0</text>' +
       '<text x="' + (right + 6) + '" y="' + (top + 4) + '" class="lbl">100%</text>' +
       '<text x="' + (right + 6) + '" y="' + ((top + bottom) / 2 + 4) + '" class="lbl">50%</text>' +
       '<text x="' + (right + 6) + '" y="' + bottom + '" class="lbl">0%</text>';
-    return { svg: s + '</svg>', total };
+    return s + '</svg>';
   }
 
-  function distCard(q, d) {
-    const id = distList.push(d) - 1;
-    const { svg } = distSvg(d, id);
-    const st = d.stats;
-    const what = d.kind === 'latency' ? 'latency' : 'delivery (to the ACK)';
-    let s = '<div class="card"><h4>' + esc(q) + ' · ' + esc(d.op) + ' ' + what + ' · ' + fmtInt(st.count) + '</h4>' + svg;
-    s += '<table><tr><th>min</th><th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th></tr><tr>';
+  function statsTable(st) {
+    let s = '<table><tr><th>count</th><th>min</th><th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th></tr><tr>';
+    s += '<td>' + fmtInt(st.count) + '</td>';
     for (const v of [st.min, st.mean, st.p50, st.p90, st.p99, st.p999, st.max]) s += '<td>' + esc(fmtDur(v)) + '</td>';
-    return s + '</tr></table></div>';
+    return s + '</tr></table>';
   }
 
-  function latency() {
-    const el = $('latency-charts');
-    const groups = [];
+  // Cards for the distributions with enough samples, a table row for the others.
+  function distGroup(title, items, open) {
+    const big = items.filter((it) => it.d.stats.count >= MIN_DRAWN), small = items.filter((it) => it.d.stats.count < MIN_DRAWN);
+    let html = '<details class="qp-latency"' + (open ? ' open' : '') + '><summary>' + esc(title) + '</summary><div class="cards">';
+    for (const it of big) {
+      const id = distList.push(it.d) - 1;
+      html += '<div class="card"><h4>' + esc(it.name) + ' · ' + plural(it.d.stats.count, 'sample') + '</h4>' +
+        distSvg(it.d, id, it.color) + statsTable(it.d.stats) + '</div>';
+    }
+    html += '</div>';
+    if (small.length) {
+      html += '<table class="ops few"><thead><tr><th class="why">fewer than ' + MIN_DRAWN + ' samples</th><th>count</th><th>min</th>' +
+        '<th>mean</th><th>p50</th><th>max</th></tr></thead><tbody>';
+      for (const it of small) {
+        const st = it.d.stats;
+        html += '<tr><td class="why">' + esc(it.name) + '</td><td>' + st.count + '</td><td>' + esc(fmtDur(st.min)) + '</td><td>' +
+          esc(fmtDur(st.mean)) + '</td><td>' + esc(fmtDur(st.p50)) + '</td><td>' + esc(fmtDur(st.max)) + '</td></tr>';
+      }
+      html += '</tbody></table>';
+    }
+    return { html: html + '</details>', cards: big.length, rows: small.length };
+  }
+
+  // RDMA latency or delivery: the QPs' groups, and "All QPs" for the
+  // types more than one QP has (else it would repeat the QP's chart).
+  function opDists(kind, elId, open) {
     const named = D.qps.filter((q) => q.qp !== null);
-    if (named.length > 1 || D.qps.length > named.length) groups.push(['All QPs', D.all.dists]);
-    for (const q of named) groups.push(['QP ' + q.qp, q.dists]);
-    let html = '', cards = 0;
-    groups.forEach(([name, dists], gi) => {
-      if (!dists.length) return;
-      html += '<details class="qp-latency"' + (gi < 4 ? ' open' : '') + '><summary>' + esc(name) + '</summary><div class="cards">';
-      for (const d of dists) { html += distCard(name, d); cards++; }
-      html += '</div></details>';
+    const perType = {};
+    for (const q of D.qps) for (const d of (q.dists || [])) if (d.kind === kind) perType[d.op] = (perType[d.op] || 0) + 1;
+    const groups = [];
+    const allItems = D.all.dists.filter((d) => d.kind === kind && (perType[d.op] > 1 || D.qps.some((q) => q.qp === null)))
+      .map((d) => ({ name: 'all QPs · ' + d.op, d, color: OP_COLORS[d.op] || OK.grey }));
+    if (allItems.length) groups.push(['All QPs', allItems]);
+    for (const q of named) {
+      const items = (q.dists || []).filter((d) => d.kind === kind).map((d) => ({ name: 'QP ' + q.qp + ' · ' + d.op, d, color: OP_COLORS[d.op] || OK.grey }));
+      if (items.length) groups.push(['QP ' + q.qp, items]);
+    }
+    let html = '', cards = 0, rows = 0;
+    groups.forEach(([name, items], gi) => {
+      const g = distGroup(name, items, open && gi < 4);
+      html += g.html;
+      cards += g.cards;
+      rows += g.rows;
     });
-    el.innerHTML = html || '<p class="empty">No complete operation with a latency or an ACK.</p>';
-    drawn.latency = cards;
+    $(elId).innerHTML = html;
+    return { cards, rows, groups: groups.length };
+  }
+
+  function histHover(el) {
     el.addEventListener('mousemove', (e) => {
       const k = e.target.getAttribute && e.target.getAttribute('data-k');
       if (!k || k[0] !== 'h') { hideTip(); return; }
@@ -651,37 +948,159 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
       const c = (d.counts[b - d.first] || 0) + (d.counts[b + 1 - d.first] || 0);
       let below = 0;
       for (let i = d.first; i < b; i++) below += d.counts[i - d.first];
-      showTip(e, fmtDur(edge(b)) + ' to ' + fmtDur(edge(b + 2)) + ': ' + fmtInt(c) + ' operation(s)\n' +
+      showTip(e, fmtDur(edge(b)) + ' to ' + fmtDur(edge(b + 2)) + ': ' + fmtInt(c) + ' sample(s)\n' +
         (100 * below / d.stats.count).toFixed(2) + '% below, ' + (100 * (below + c) / d.stats.count).toFixed(2) + '% up to the end');
     });
     el.addEventListener('mouseleave', hideTip);
   }
 
-  // ---- slowest operations ----
-  function slowest() {
-    const el = $('slowest-table');
-    if (!D.slowest.length) {
-      el.innerHTML = '<p class="empty">No operation has a latency or an ACK.</p>';
+  function latency() {
+    const r = opDists('latency', 'latency-charts', true);
+    if (r.groups) $('latency').hidden = false;
+    drawn.latency = r.cards + r.rows;
+    // delivery histograms open where they are all the timing there is (no
+    // Read, Atomic or NVMe latency), folded where latency says more
+    const nvmeDists = D.qps.some((q) => q.nvme && q.nvme.dists.length);
+    const dl = opDists('delivery', 'delivery-charts', !r.groups && !nvmeDists);
+    if (dl.groups) $('delivery').hidden = false;
+    if (!r.groups && !nvmeDists) $('delivery-details').open = true;
+    drawn.delivery = dl.cards + dl.rows;
+    const delayed = D.slowest.delayed_ack;
+    $('delivery-note').textContent = delayed ? plural(delayed, 'delivery', 'deliveries') +
+      ' only waited for the receiver\'s delayed ACK (a bare ACK 40 ms or more after the last octet, nothing lost): ' +
+      'the histograms count them, the slowest list does not.' : '';
+    histHover($('latency-charts'));
+    histHover($('delivery-charts'));
+    histHover($('nvme-charts'));
+  }
+
+  // ---- NVMe-oF: per queue, over time and in histograms ----
+  function nvme() {
+    const list = D.qps.filter((q) => q.nvme);
+    if (!list.length) return;
+    $('nvme').hidden = false;
+    const box = $('nvme-charts');
+    let cards = 0;
+    list.forEach((q) => {
+      const n = q.nvme, ser = n.series;
+      const head = document.createElement('h3');
+      head.textContent = 'QP ' + q.qp + ' · queue ' + (n.qid === null ? '?' : n.qid + (n.qid === 0 ? ' (admin)' : ' (I/O)')) + ' · ' +
+        plural(n.commands, 'command') + ', ' + n.incomplete + ' incomplete, ' + plural(n.errors, 'error') +
+        (n.awaiting_event ? ', ' + plural(n.awaiting_event, 'Asynchronous Event Request') + ' outstanding by design' : '');
+      box.appendChild(head);
+      const iops = document.createElement('div'), lat = document.createElement('div');
+      iops.className = lat.className = 'chart';
+      box.appendChild(iops);
+      box.appendChild(lat);
+      const done = ser.completed;
+      const mean = done.map((c, b) => (c ? ser.latency_sum_ns[b] / c : null));
+      const max = done.map((c, b) => (c ? ser.latency_max_ns[b] : null));
+      timeCharts.push([iops, () => drawLines(iops, 'nvme_iops', 'QP ' + q.qp + ': commands completed per second (IOPS), and their data',
+        [{ label: 'IOPS', color: OK.blue, values: done }], null, '', perSec, fmtPerSec, null)]);
+      timeCharts.push([lat, () => drawLines(lat, 'nvme_latency', 'QP ' + q.qp + ': command latency (mean and max of those completing)',
+        [{ label: 'max', color: OK.vermillion, values: max, dots: true }, { label: 'mean', color: OK.blue, values: mean, dots: true }], null, '',
+        (v) => v, (v) => trim0(fmtDur(v)), null)]);
+      const data = document.createElement('div');
+      data.className = 'chart';
+      box.appendChild(data);
+      if (ser.bytes.some((v) => v)) {
+        timeCharts.push([data, () => drawLines(data, 'nvme_bytes', 'QP ' + q.qp + ': data of the commands completed (bit/s)',
+          [{ label: 'data', color: OK.green, values: ser.bytes }], null, '', bitsPerSec, fmtRate, null)]);
+      } else {
+        data.hidden = true;
+      }
+      for (const el of [iops, lat, data]) {
+        zoomable(el, () => el._geom);
+        el.addEventListener('mousemove', (e) => el._hover && el._hover(e));
+        el.addEventListener('mouseleave', hideTip);
+      }
+      const items = n.dists.map((d) => ({ name: 'QP ' + q.qp + ' · qid ' + (d.qid === null ? '?' : d.qid) + ' · ' + d.op, d,
+        color: OP_COLORS[d.op] || OK.blue }));
+      if (items.length) {
+        const g = distGroup('QP ' + q.qp + ': command latency by type', items, true);
+        box.insertAdjacentHTML('beforeend', g.html);
+        cards += g.cards + g.rows;
+      }
+    });
+    drawn.nvme = cards;
+    // the slowest commands with their data phase
+    const slow = D.slowest.waits.filter((w) => w.kind === 'nvme');
+    let s = '<table class="ops"><thead><tr><th>#</th><th>QP</th><th>qid</th><th>cid</th><th>op</th><th>latency</th>' +
+      '<th>data phase</th><th>bytes</th><th>start</th><th>frames</th><th>data frames</th><th class="why">why</th></tr></thead><tbody>';
+    slow.forEach((o, i) => {
+      s += '<tr data-q="' + o.qp + '" data-t="' + o.start + '" data-s="' + o.time_ns + '"><td>' + (i + 1) + '</td><td>' + o.qp + '</td><td>' +
+        (o.qid === null ? '?' : o.qid) + '</td><td>' + o.cid + '</td><td>' + esc(o.op) + '</td><td>' + esc(fmtDur(o.time_ns)) +
+        '</td><td>' + (o.data_first_frame === null ? '–' : esc(fmtDur(o.data_ns))) + '</td><td>' + esc(fmtBytes(o.bytes)) + '</td><td>' +
+        esc(clock(o.start)) + '</td><td>' + o.first_frame + '–' + o.last_frame + '</td><td>' +
+        (o.data_first_frame === null ? '–' : o.data_first_frame + '–' + o.data_last_frame) + '</td><td class="why">' + esc(o.why) + '</td></tr>';
+    });
+    $('nvme-slowest').innerHTML = slow.length ? s + '</tbody></table>' : '<p class="empty">No complete command.</p>';
+    drawn.nvme_slowest = slow.length;
+    $('nvme-slowest').addEventListener('click', (e) => {
+      const tr = e.target.closest('tr[data-q]');
+      if (!tr) return;
+      const t = Number(tr.dataset.t), span = Math.max(Number(tr.dataset.s), 1000);
+      setView(t - span, t + 2 * span);
+      $('timeline').scrollIntoView();
+    });
+    // statuses: counts per queue and type, then the failed commands
+    const st = list.flatMap((q) => q.nvme.statuses.map((x) => Object.assign({ qp: q.qp }, x)));
+    if (!st.length) {
+      $('nvme-statuses').innerHTML = '<p class="ok">Every completion had status 0 (success).</p>';
       return;
     }
-    let s = '<table class="ops"><thead><tr><th>#</th><th>QP</th><th>id</th><th>op</th><th>time</th><th>of</th>' +
-      '<th>bytes</th><th>start</th><th>frames</th><th>ACK frame</th><th class="why">why</th></tr></thead><tbody>';
-    D.slowest.forEach((o, i) => {
-      s += '<tr data-i="' + i + '"><td>' + (i + 1) + '</td><td>' + o.qp + '</td><td>' + o.id + '</td><td>' + esc(o.op) +
-        '</td><td>' + esc(fmtDur(o.time_ns)) + '</td><td>' + o.kind + '</td><td>' + esc(fmtBytes(o.bytes)) + '</td><td>' +
+    let h = '<table class="ops"><thead><tr><th>QP</th><th>qid</th><th>op</th><th>status</th><th class="why">name</th><th>count</th></tr></thead><tbody>';
+    for (const x of st) {
+      h += '<tr><td>' + x.qp + '</td><td>' + (x.qid === null ? '?' : x.qid) + '</td><td>' + esc(x.op) + '</td><td>0x' +
+        x.status.toString(16).padStart(4, '0') + '</td><td class="why">' + esc(x.name || '?') + '</td><td>' + x.count + '</td></tr>';
+    }
+    h += '</tbody></table>';
+    if (D.nvme_failed.length) {
+      h += '<table class="ops"><thead><tr><th>QP</th><th>qid</th><th>cid</th><th>op</th><th>status</th><th>start</th><th>frames</th></tr></thead><tbody>';
+      for (const x of D.nvme_failed) {
+        h += '<tr><td>' + x.qp + '</td><td>' + (x.qid === null ? '?' : x.qid) + '</td><td>' + x.cid + '</td><td>' + esc(x.op) +
+          '</td><td>0x' + x.status.toString(16).padStart(4, '0') + ' ' + esc(x.name || '') + '</td><td>' + esc(clock(x.start)) +
+          '</td><td>' + x.first_frame + '–' + x.last_frame + '</td></tr>';
+      }
+      h += '</tbody></table>';
+    }
+    $('nvme-statuses').innerHTML = h;
+  }
+
+  // ---- the slowest: waits, then deliveries ----
+  function slowTable(el, rows, withKind) {
+    if (!rows.length) {
+      el.innerHTML = '<p class="empty">' + (withKind ? 'No Read, Atomic or NVMe command with a latency.' : 'No delivery to rank.') + '</p>';
+      return 0;
+    }
+    let s = '<table class="ops"><thead><tr><th>#</th><th>QP</th><th>id</th><th>op</th><th>time</th>' +
+      '<th>bytes</th><th>start</th><th>frames</th>' + (withKind ? '' : '<th>ACK frame</th>') + '<th class="why">why</th></tr></thead><tbody>';
+    rows.forEach((o, i) => {
+      const what = o.kind === 'nvme' ? 'NVMe ' + o.op + ' (cid ' + o.cid + ')' : o.op;
+      s += '<tr data-i="' + i + '"><td>' + (i + 1) + '</td><td>' + o.qp + '</td><td>' + o.id + '</td><td>' + esc(what) +
+        '</td><td>' + esc(fmtDur(o.time_ns)) + '</td><td>' + esc(fmtBytes(o.bytes)) + '</td><td>' +
         esc(clock(o.start)) + '</td><td>' + o.first_frame + (o.last_frame !== o.first_frame ? '–' + o.last_frame : '') +
-        '</td><td>' + (o.ack_frame === null ? '–' : o.ack_frame) + '</td><td class="why">' + esc(o.why) + '</td></tr>';
+        '</td>' + (withKind ? '' : '<td>' + (o.ack_frame === null ? '–' : o.ack_frame) + '</td>') + '<td class="why">' + esc(o.why) + '</td></tr>';
     });
     el.innerHTML = s + '</tbody></table>';
-    drawn.slowest = D.slowest.length;
     el.addEventListener('click', (e) => {
       const tr = e.target.closest('tr[data-i]');
       if (!tr) return;
-      const o = D.slowest[Number(tr.dataset.i)], span = Math.max(o.time_ns, 1000);
-      highlight = { qp: o.qp, id: o.id };
+      const o = rows[Number(tr.dataset.i)], span = Math.max(o.time_ns, 1000);
+      highlight = o.kind === 'nvme' ? null : { qp: o.qp, id: o.id };
       setView(o.start - span, o.start + 2 * span);
       $('timeline').scrollIntoView();
     });
+    return rows.length;
+  }
+
+  function slowest() {
+    drawn.slowest = slowTable($('slowest-table'), D.slowest.waits, true) +
+      slowTable($('deliveries-table'), D.slowest.deliveries, false);
+    if (D.slowest.delayed_ack) {
+      $('deliveries-table').insertAdjacentHTML('beforeend', '<p class="explain">' + esc(plural(D.slowest.delayed_ack, 'delivery', 'deliveries') +
+        ' only waited for the receiver\'s delayed ACK (a bare ACK 40 ms or more after the last octet, nothing lost or stalled): not listed.') + '</p>');
+    }
   }
 
   function summaryText() {
@@ -689,21 +1108,42 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     if (D.summary.split('\n').length <= 80) $('summary-details').open = true;
   }
 
+  function opLegend() {
+    const used = new Set(ops.map((r) => OP_FAMILY[D.op_types[r[C.op]]]));
+    let s = '';
+    const fam = {};
+    for (const t of D.op_types) if (used.has(OP_FAMILY[t]) && !fam[OP_FAMILY[t]]) fam[OP_FAMILY[t]] = OP_COLORS[t];
+    for (const f of Object.keys(fam)) s += '<span><i style="background:' + fam[f] + '"></i>' + f + '</span>';
+    s += '<span><i style="background:#fff;border:1px dashed ' + OK.vermillion + '"></i>incomplete</span>' +
+      '<span><i class="stall"></i>stalled behind lost octets (end of bar)</span>' +
+      '<span><i style="background:' + OK.grey + ';height:2px"></i>waiting for the ACK</span>';
+    s += '<span><b style="color:' + OK.vermillion + '">▼</b> fast retransmit</span><span><b>▲</b> retransmission after a timeout</span>' +
+      '<span><b style="color:' + OK.blue + '">□</b> zero window</span><span><b>×</b> gap (never captured)</span>';
+    s += '<span><i style="background:' + OK.blue + ';width:3px"></i>FIN</span><span><i style="background:' + OK.vermillion +
+      ';width:3px"></i>RST</span><span><i style="background:' + OK.black + ';width:3px"></i>Terminate</span>';
+    $('legend').innerHTML = s;
+  }
+
   // ---- wiring ----
   function run() {
     header();
     findings();
     opLegend();
-    seriesLegend();
+    seriesCharts();
+    tseqCharts();
+    nvme();
     latency();
     slowest();
     summaryText();
+    for (const a of document.querySelectorAll('#nav a[data-section]')) {
+      if ($(a.dataset.section).hidden) a.hidden = true;
+    }
     drawTimeChart(); // last: the page's width is known (scroll bar and all)
     const tl = $('timeline-chart');
     zoomable(tl, () => tl._geom);
     tl.addEventListener('mousemove', timelineHover);
     tl.addEventListener('mouseleave', hideTip);
-    for (const id of ['throughput-chart', 'rate-chart']) {
+    for (const id of ['wire-chart', 'goodput-chart', 'inflight-chart', 'rate-chart']) {
       const el = $(id);
       zoomable(el, () => el._geom);
       el.addEventListener('mousemove', (e) => el._hover && el._hover(e));
@@ -718,10 +1158,13 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     window.addEventListener('resize', () => { clearTimeout(resize); resize = setTimeout(drawTimeChart, 100); });
     // An empty chart with data to draw is a bug: say so.
     const empty = [];
+    const any = (k) => D.qps.some((q) => q.series[k + '_i2r'].some((v) => v) || q.series[k + '_r2i'].some((v) => v));
     if (D.ops.total && !drawn.timeline_ops) empty.push('timeline');
-    if (D.ops.total && !drawn.throughput) empty.push('throughput');
+    if (any('wire') && !drawn.throughput) empty.push('throughput');
+    if (any('goodput') && !drawn.goodput) empty.push('goodput');
     if (D.ops.total && !drawn.rate) empty.push('operations per second');
-    if ((D.all.dists.length || D.qps.some((q) => q.dists && q.dists.length)) && !drawn.latency) empty.push('latency');
+    if (D.qps.some((q) => (q.dists || []).some((d) => d.kind === 'latency')) && !drawn.latency) empty.push('latency');
+    if (D.qps.some((q) => q.nvme && q.nvme.dists.length) && !drawn.nvme) empty.push('NVMe-oF');
     if (empty.length) iwsError('empty chart(s) with data to draw: ' + empty.join(', '));
     document.body.setAttribute('data-iws-charts', JSON.stringify(drawn));
     if (location.hash === '#iws-selftest') selftest();
@@ -758,9 +1201,15 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     window.dispatchEvent(new MouseEvent('mouseup', { clientX: tl.getBoundingClientRect().left + g.left + (g.right - g.left) * 0.5 }));
     drawTimeChart();
     if (!(view.t1 - view.t0 < FULL * 0.3)) fail('dragging a span does not zoom to it');
-    const th = $('throughput-chart');
-    at(th, 'mousemove', th._geom.left + 5);
-    const row = document.querySelector('#slowest-table tr[data-i]');
+    const th = $('wire-chart');
+    if (th._geom) {
+      at(th, 'mousemove', th._geom.left + 5);
+      if (th._hover && tip.hidden && view.t0 <= 0) fail('hovering the throughput shows no tooltip');
+      hideTip();
+    }
+    const wi = D.slowest.waits.findIndex((w) => w.kind === 'rdma');
+    const row = wi >= 0 ? document.querySelector('#slowest-table tr[data-i="' + wi + '"]')
+      : document.querySelector('#deliveries-table tr[data-i]');
     if (row) {
       row.dispatchEvent(new MouseEvent('click', { bubbles: true }));
       drawTimeChart();

@@ -170,7 +170,8 @@ extern "C" {
 	X(0x0200, "data_mismatch") \
 	X(0x0400, "queue_unknown") \
 	X(0x0800, "data_truncated") \
-	X(0x1000, "sqe_truncated")
+	X(0x1000, "sqe_truncated") \
+	X(0x2000, "awaits_event")
 
 /* RTR message types as the CLI's JSON names them (IWS_RTR_*, mpa.h). */
 #define IWS_RTR_SHORT_NAMES(X) \

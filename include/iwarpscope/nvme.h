@@ -299,6 +299,10 @@ const char *iws_nvme_xfer_name(enum iws_nvme_xfer x);
 #define IWS_NVMEF_DATA_TRUNCATED 0x0800 /* in-capsule data cut by the snapshot length */
 #define IWS_NVMEF_SQE_TRUNCATED  0x1000 /* its SQE cut by the snapshot length: the fields
 					 * beyond it (SGL, CDW10-15: LBAs) are not known */
+/* An Asynchronous Event Request still outstanding when the connection or the
+ * capture ended (instead of aborted/unfinished): outstanding by design, the
+ * controller completes it only when an event occurs (NVMe Base 2.0 §5.2). */
+#define IWS_NVMEF_AWAITS_EVENT   0x2000
 #define IWS_NVMEF_INCOMPLETE_MASK \
 	(IWS_NVMEF_UNFINISHED | IWS_NVMEF_ABORTED | IWS_NVMEF_GAP | IWS_NVMEF_EVICTED | \
 	 IWS_NVMEF_REPLACED | IWS_NVMEF_NO_COMMAND)

@@ -135,9 +135,26 @@ static void test_units(void)
 	CHECK(strcmp(fmt_bytes(b, sizeof(b), 6553600), "6.250 MiB") == 0);
 	CHECK(strcmp(fmt_bytes(b, sizeof(b), 1000), "1000 B") == 0);
 	units_config(false, 1000);
-	CHECK(strcmp(fmt_dur(b, sizeof(b), 1234567), "1235 \xC2\xB5s") == 0);
-	CHECK(strcmp(fmt_dur(b, sizeof(b), 850), "0.85 \xC2\xB5s") == 0);
+	/* --time-unit governs table columns, never prose (a capture's span) */
+	CHECK(strcmp(fmt_dur(b, sizeof(b), 1234567), "1.235 ms") == 0);
+	CHECK(strcmp(fmt_dur(b, sizeof(b), 5222091000ll), "5.222 s") == 0);
+	CHECK(strcmp(fmt_dur_c(b, sizeof(b), 1234567), "1235\xC2\xB5s") == 0);
+	CHECK(strcmp(fmt_dur_c(b, sizeof(b), 850), "0.85\xC2\xB5s") == 0);
 	CHECK_EQ(units_column(5000000000ll), 1000);          /* forced */
+	/* columns: one unit, decimals enough for the smallest value */
+	CHECK_EQ(units_decimals(1000000, 200000), 3);        /* 0.200 ms */
+	CHECK_EQ(units_decimals(1000000, 8500), 5);          /* 0.00850 ms */
+	CHECK_EQ(units_decimals(1000000000, 228000), 6);     /* 0.000228 s */
+	CHECK_EQ(units_decimals(1000, 151000), 0);           /* 151 µs */
+	CHECK_EQ(units_decimals(1000000, 1303000), 2);       /* 1.30 ms */
+	CHECK_EQ(units_decimals(1000, 1), 3);                /* µs: to the ns, no further */
+	CHECK_EQ(units_decimals(1, 5), 0);
+	CHECK_EQ(units_decimals(1000000, 0), 0);
+	CHECK(strcmp(fmt_in_unit(b, sizeof(b), 228000, 1000000000, 6), "0.000228") == 0);
+	CHECK(strcmp(fmt_in_unit(b, sizeof(b), 5205500, 1000000, 3), "5.206") == 0);
+	CHECK(strcmp(fmt_in_unit(b, sizeof(b), 999999600, 1000000000, 3), "1.000") == 0);
+	CHECK(strcmp(fmt_in_unit(b, sizeof(b), -1500, 1000, 0), "-2") == 0);
+	CHECK(strcmp(fmt_in_unit(b, sizeof(b), 47, 1, 3), "47") == 0);
 	units_config(false, 0);
 	CHECK_EQ(units_column(850), 1);
 	CHECK_EQ(units_column(228000), 1000);

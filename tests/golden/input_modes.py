@@ -164,7 +164,8 @@ def formats_and_filters(tool, samples):
                 check(False, "ops --format csv: %s %r != %r" % (k, r[k], want))
                 break
     text = run(tool, ["ops", src]).splitlines()
-    check(len(text) == len(full), "ops text: one line per operation")
+    check(len(text) == len(full) + 1 and text[0].split()[:3] == ["time", "QP", "id"],
+          "ops text: a heading, then one line per operation")
     qps = sorted({o["qp"] for o in full})
     check(len(qps) > 2, "multi-qp has several QPs")
     sel = ops(tool, src, extra=["--qp", "%d,%d" % (qps[0], qps[2])])

@@ -9,6 +9,11 @@
   are the totals' min and max;
 - the intervals are [first frame + k*D, first frame + (k+1)*D), written in
   time order, QPs in number order within one, no (interval, qp, op) twice;
+- the wire rows (per interval, QP and direction): their wire_bytes add up
+  to the QP's payload_bytes_i2r/_r2i in stats, retransmitted_bytes are a
+  part of them, and they come in the same interval order, written with the
+  operation rows of their interval, QP by QP (their numbers bucket by bucket
+  are checked against tshark in tests/report/wire_check.py);
 - CSV and JSON lines say the same;
 - with --include-rtr the RTR counts too (as in stats --include-rtr);
 - --interval takes durations (100ms, 1s, a bare number of seconds) and
@@ -51,11 +56,39 @@ def totals(tool, path, *extra):
     return st, want
 
 
+def check_wire(name, rows, st):
+    """The wire rows against the stats' payload octets per QP direction."""
+    got = {}
+    for r in rows:
+        if "op" in r:
+            continue
+        check(set(r) >= {"dir", "src", "dst", "wire_bytes", "wire_segments", "retransmitted_bytes", "goodput_bytes"},
+              "%s: a wire row without its fields: %s" % (name, sorted(r)))
+        check(r["retransmitted_bytes"] <= r["wire_bytes"], "%s: more retransmitted than sent" % name)
+        k = (r["qp"], r["dir"])
+        got[k] = got.get(k, 0) + r["wire_bytes"]
+    for q in st["qps"]:
+        for d in ("i2r", "r2i"):
+            want = q["payload_bytes_" + d]
+            check(got.get((q["qp"], d), 0) == want, "%s QP %d %s: wire rows add up to %d octets, stats %d" %
+                  (name, q["qp"], d, got.get((q["qp"], d), 0), want))
+
+
 def check_sums(name, rows, want, width, first_ns):
     got = {}
     seen = set()
     prev = None
     for r in rows:
+        if "op" not in r:
+            # a wire row: on the grid, in order with the others
+            check(r["end_ns"] - r["start_ns"] == width and (r["start_ns"] - first_ns) % width == 0,
+                  "%s: wire row %d not on the grid" % (name, r["start_ns"]))
+            order = (r["start_ns"], r["qp"])
+            check(prev is None or order >= prev, "%s: rows out of order at %s" % (name, order))
+            check((r["start_ns"], r["qp"], r["dir"]) not in seen, "%s: %s twice" % (name, (r["start_ns"], r["qp"], r["dir"])))
+            seen.add((r["start_ns"], r["qp"], r["dir"]))
+            prev = order
+            continue
         key = (r["qp"], r["op"])
         check(r["end_ns"] - r["start_ns"] == width, "%s: interval width %d" % (name, r["end_ns"] - r["start_ns"]))
         check((r["start_ns"] - first_ns) % width == 0 and r["offset_ns"] == r["start_ns"] - first_ns,
@@ -97,7 +130,16 @@ def check_sums(name, rows, want, width, first_ns):
 def csv_equals_jsonl(name, crows, jrows):
     check(len(crows) == len(jrows), "%s: %d CSV rows, %d JSON lines" % (name, len(crows), len(jrows)))
     for c, j in zip(crows, jrows):
+        if "op" not in j:
+            flat = {k: j[k] for k in ["start_ns", "end_ns", "offset_ns", "qp", "dir", "wire_bytes", "wire_segments",
+                                      "retransmitted_bytes", "goodput_bytes"]}
+            flat["op"] = ""
+            for k, v in flat.items():
+                if not check(str(c.get(k)) == str(v), "%s: CSV %s=%r, JSON %r" % (name, k, c.get(k), v)):
+                    return
+            continue
         flat = {k: j[k] for k in ["start_ns", "end_ns", "offset_ns", "qp", "op"] + SUMS}
+        flat["dir"] = ""
         for d in DISTS:
             v = j[d + "_ns"] or {}
             flat[d + "_count"] = v.get("count", 0)
@@ -119,6 +161,7 @@ def main(argv):
             name = "%s --interval %s" % (s, interval)
             j = jsonl_rows(tool, path, interval)
             rows += check_sums(name, j, want, width, first)
+            check_wire(name, j, st)
             if interval == "100ms":
                 csv_equals_jsonl(name, csv_rows(tool, path, interval), j)
 

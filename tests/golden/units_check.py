@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Units (issue 17 item 5).
+"""Units (issue 17 item 5, issue 21 item 5: tables people can paste).
 
-- By default every latency and delivery table uses one time unit for all its
-  cells (named in its heading), never ms and µs mixed in a column.
-- --time-unit us: every duration of the text outputs is in µs.
+- By default every latency, delivery and slowest table uses one time unit
+  for all its cells (named in its heading), never ms and µs mixed in a
+  column, and its byte columns hold octets (no kB next to MB); columns are
+  aligned under their heading and never run together (two spaces apart).
+- --time-unit us: every table's durations are in µs (and the headings say
+  so), the ops and nvme lists' too; durations in prose keep their own unit:
+  the capture's span is not rescaled.
 - --units iec: sizes in KiB/MiB/GiB; si (the default) kB/MB/GB.
 - JSON, JSON lines and CSV stay raw integers, the same whatever the options.
 
@@ -21,18 +25,33 @@ from checklib import check, run, verdict  # noqa: E402
 UNIT = re.compile(r"\d(ns|µs|ms|s)\b")
 
 
-def tables(text):
-    """{heading: [rows]} of the latency-like tables."""
+TABLES = ("Latency", "Delivery", "NVMe latency", "NVMe data", "Slowest waits", "Slowest deliveries")
+
+
+def tables(text, heads=TABLES):
+    """{heading: [heading row, rows...]} of the tables whose title starts so."""
     out, cur = {}, None
     for line in text.splitlines():
-        if line.startswith(("Latency", "Delivery", "NVMe latency", "NVMe data")):
+        if line.startswith(heads):
             cur = line
             out[cur] = []
-        elif cur and line.strip() and not line.lstrip().startswith("QP"):
+        elif cur and line.strip() and not line.lstrip().startswith("("):
             out[cur].append(line)
         elif not line.strip():
             cur = None
     return out
+
+
+def aligned(name, head, rows):
+    """Every row's cells end (right-aligned numbers) or start (text) where the
+    heading's do, two spaces apart at least."""
+    cells = re.compile(r"\S+(?: \S+)*")
+    hs = [(m.start(), m.end()) for m in cells.finditer(rows[0])]
+    for r in rows[1:]:
+        rs = [(m.start(), m.end()) for m in cells.finditer(r)]
+        ok = len(rs) >= len(hs) - 1 and all(a[0] == b[0] or a[1] == b[1] for a, b in zip(hs, rs))
+        if not check(ok, "%s: %r: a row out of its columns: %r (heading %r)" % (name, head, r, rows[0])):
+            return
 
 
 def main(argv):
@@ -47,16 +66,31 @@ def main(argv):
         check(rc == 0 and t, "%s: latency tables found" % name)
         for head, rows in t.items():
             check(re.search(r", (ns|µs|ms|s)$", head), "%s: %r names its unit" % (name, head))
-            for r in rows:
-                if "(none)" in r:
-                    continue
-                check(not UNIT.search(r), "%s: a cell with its own unit in %r: %r" % (name, head, r))
+            body = [r for r in rows[1:] if "(none)" not in r]
+            for r in body:
+                cells = re.split(r"\s{2,}", r.strip())
+                # the slowest tables end with a "why" in words: not a column of times
+                if head.startswith("Slowest"):
+                    cells = cells[:5]
+                check(not any(UNIT.search(c) for c in cells), "%s: a cell with its own unit in %r: %r" % (name, head, r))
+            if body:
+                aligned(name, head, [rows[0]] + body)
+        for head, rows in tables(out, ("Operations", "NVMe commands")).items():
+            check(not any(re.search(r"\d ?(B|kB|MB|GB)\b", r) for r in rows), "%s: %r: a byte cell with a unit" % (name, head))
+            aligned(name, head, rows)
         rc, out, _ = run(tool, ["--time-unit", "us", "stats", f])
         rc2, summ, _ = run(tool, ["summary", f, "--time-unit", "us"])
         for text in (out, summ):
-            units = set(m.group(1) for m in UNIT.finditer(text.split("Operations", 1)[-1]))
-            check(units <= {"µs"}, "%s --time-unit us: only µs, got %s" % (name, units))
-        check(all(h.endswith(", µs") for h in tables(summ)), "%s --time-unit us: headings in µs" % name)
+            for head, rows in tables(text).items():
+                check(head.endswith(", µs"), "%s --time-unit us: %r not in µs" % (name, head))
+        plain = run(tool, ["summary", f])[1].splitlines()[1]
+        check(summ.splitlines()[1] == plain and re.search(r" in [\d.]+ (ms|s)$", plain),
+              "%s --time-unit us rescales the capture's span: %r" % (name, summ.splitlines()[1]))
+        for cmd, col in (("ops", "latency µs"), ("nvme", "latency µs")):
+            rc, lst, _ = run(tool, [cmd, "--time-unit", "us", f])
+            check(rc == 0 and col in lst.splitlines()[0], "%s %s --time-unit us: heading %r" % (name, cmd, lst[:200]))
+            rc, lst, _ = run(tool, [cmd, "--time-unit", "ms", f])
+            check(rc == 0 and col.replace("µs", "ms") in lst.splitlines()[0], "%s %s --time-unit ms" % (name, cmd))
         rc, out, _ = run(tool, ["--units", "iec", f])
         check(rc == 0 and re.search(r"\d (KiB|MiB|GiB)\b", out) and not re.search(r"\d (kB|MB|GB)\b", out),
               "%s --units iec: binary units only" % name)

@@ -153,8 +153,8 @@ def check_formats(tool, capture):
             if r[k] != want:
                 fails.append("csv row %d %s: %r, jsonl %r" % (i, k, r[k], want))
     text = run(tool, ["nvme", capture]).splitlines()
-    if len(text) != len(lines):
-        fails.append("text: %d lines for %d commands" % (len(text), len(lines)))
+    if len(text) != len(lines) + 1 or text[0].split()[:4] != ["time", "QP", "qid", "cid"]:
+        fails.append("text: %d lines for %d commands and a heading" % (len(text), len(lines)))
     qp = lines[-1]["qp"]
     sel = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", "--qp", str(qp), capture]).splitlines()]
     if sel != [c for c in lines if c["qp"] == qp]:

@@ -1,22 +1,27 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The HTML report in a real browser: headless Chromium opens the report of
-each sample and
+every real capture and a few made ones, with #iws-selftest: the page plays
+a user (hover, wheel, drag, double-click, a click on the slowest table) and
+checks each step (data-iws-selftest), and
 
 - the page's script must finish (body[data-iws-done]) without an error: a
   JavaScript exception, an error on the console, or a chart left empty
   although the data has something to draw (the page checks that itself and
   sets body[data-iws-error]);
 - every chart the data can fill must have drawn something
-  (body[data-iws-charts]);
-- with #iws-selftest the page plays a user (hover, wheel, drag, double-click,
-  a click on the slowest table) and checks each step (data-iws-selftest).
+  (body[data-iws-charts]): the timeline, the throughput and goodput, the
+  latency histograms, the NVMe-oF section, the time-sequence views of the
+  QPs that lost segments, the slowest tables.
 
-Screenshots of each page, as loaded and after the self-test (zoomed), are
-kept in WORKDIR for people to look at. Exits 77 (skipped) without Chromium.
+Screenshots of the pages people look at first (a lossy capture, NVMe-oF, a
+bandwidth run) are kept in WORKDIR. Exits 77 (skipped) without Chromium.
+One Chromium run costs seconds: PART/PARTS runs every PARTS-th sample, so
+the work splits into tests that each stay short.
 
-Usage: browser_test.py IWARPSCOPE ROOT WORKDIR
+Usage: browser_test.py IWARPSCOPE ROOT WORKDIR [PART PARTS]
 """
+import glob
 import html
 import json
 import os
@@ -27,19 +32,19 @@ import sys
 
 from reportlib import page_data, report, sample_name
 
-SAMPLES = ["samples/real/01-rping.pcap", "samples/real/26-netem-read_bw-64k.pcap",
-           "samples/real/27-kill-client-write_bw-tail.pcap", "samples/real/30-nvmeof-mixed.pcap",
-           "samples/generated/multi-qp.pcap", "samples/generated/gap.pcap",
-           "samples/generated/terminate.pcap", "samples/generated/atomics.pcap",
-           "samples/generated/reject-v1.pcap"]
+GENERATED = ["samples/generated/multi-qp.pcap", "samples/generated/gap.pcap",
+             "samples/generated/terminate.pcap", "samples/generated/atomics.pcap",
+             "samples/generated/reject-v1.pcap", "samples/generated/nvmeof.pcap"]
+SHOTS = ["real-26-netem-read_bw-64k", "real-30-nvmeof-mixed", "real-08-read_bw-64k"]
 BROWSERS = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
 
 
 def chromium(browser, work, url, *args):
-    """Run headless; (stdout, stderr). A profile of its own in work, so runs
-    do not share state; --no-sandbox because tests may run as root."""
+    """Run headless; (stdout, stderr). A profile of its own in work (one per
+    process: the parts may run at once), so runs do not share state;
+    --no-sandbox because tests may run as root."""
     cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-           "--hide-scrollbars", "--user-data-dir=" + os.path.join(work, "profile"),
+           "--hide-scrollbars", "--user-data-dir=" + os.path.join(work, "profile-%d" % os.getpid()),
            "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000", *args, url]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=180)
     return p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
@@ -58,50 +63,54 @@ def body_attrs(dom):
 
 def main(argv):
     tool, root, work = argv[1], argv[2], argv[3]
+    part, parts = (int(argv[4]), int(argv[5])) if len(argv) > 5 else (0, 1)
     browser = next((shutil.which(b) for b in BROWSERS if shutil.which(b)), None)
     if not browser:
         print("SKIP: no Chromium (apt-get install chromium)")
         return 77
     os.makedirs(work, exist_ok=True)
+    real = sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "samples", "real", "*.pcap*")))
+    samples = (real + GENERATED)[part::parts]
     failures = []
-    for sample in SAMPLES:
+    for sample in samples:
         name = sample_name(sample)
         page = os.path.join(os.path.abspath(work), name + ".html")
         d = page_data(report(tool, root, sample, page))
         url = "file://" + page
-        for variant, hash_ in (("", ""), ("-selftest", "#iws-selftest")):
-            dom, log = chromium(browser, work, url + hash_, "--dump-dom")
-            attrs = body_attrs(dom)
-            problems = []
-            if attrs.get("data-iws-done") != "1":
-                problems.append("the script did not finish")
-            if attrs.get("data-iws-error"):
-                m = re.search(r'<pre id="iws-errors"[^>]*>(.*?)</pre>', dom, re.S)
-                problems.append("the page reports: " + html.unescape(m.group(1) if m else "?").strip())
-            problems += ["console: " + l for l in console_errors(log)]
-            charts = {}
-            try:
-                charts = json.loads(attrs.get("data-iws-charts", "{}"))
-            except ValueError:
-                problems.append("data-iws-charts is not JSON")
-            if d["ops"]["total"]:
-                for c in ("timeline", "throughput", "rate"):
-                    if not charts.get(c):
-                        problems.append("empty chart: " + c)
-            if d["all"]["dists"] or any(q.get("dists") for q in d["qps"]):
-                if not charts.get("latency"):
-                    problems.append("empty chart: latency")
-            if d["slowest"] and not charts.get("slowest"):
-                problems.append("empty table: slowest")
-            if hash_ and d["qps"] and attrs.get("data-iws-selftest") != "ok":
-                problems.append("the self-test did not pass")
-            shot = os.path.join(work, name + variant + ".png")
-            chromium(browser, work, url + hash_, "--window-size=1400,3200", "--screenshot=" + shot)
+        dom, log = chromium(browser, work, url + "#iws-selftest", "--dump-dom")
+        attrs = body_attrs(dom)
+        problems = []
+        if attrs.get("data-iws-done") != "1":
+            problems.append("the script did not finish")
+        if attrs.get("data-iws-error"):
+            m = re.search(r'<pre id="iws-errors"[^>]*>(.*?)</pre>', dom, re.S)
+            problems.append("the page reports: " + html.unescape(m.group(1) if m else "?").strip())
+        problems += ["console: " + l for l in console_errors(log)]
+        charts = {}
+        try:
+            charts = json.loads(attrs.get("data-iws-charts", "{}"))
+        except ValueError:
+            problems.append("data-iws-charts is not JSON")
+        wire = any(any(q["series"]["wire_i2r"]) or any(q["series"]["wire_r2i"]) for q in d["qps"])
+        want = {"timeline": d["ops"]["total"], "rate": d["ops"]["total"], "throughput": wire,
+                "goodput": any(any(q["series"]["goodput_i2r"]) or any(q["series"]["goodput_r2i"]) for q in d["qps"]),
+                "latency": any(x["kind"] == "latency" for q in d["qps"] for x in q.get("dists") or []),
+                "nvme": any(q.get("nvme") and q["nvme"]["dists"] for q in d["qps"]),
+                "tseq": any(q.get("tseq") for q in d["qps"]),
+                "slowest": d["slowest"]["waits"] or d["slowest"]["deliveries"]}
+        for c, w in want.items():
+            if w and not charts.get(c):
+                problems.append("empty chart: " + c)
+        if d["qps"] and attrs.get("data-iws-selftest") != "ok":
+            problems.append("the self-test did not pass")
+        if name in SHOTS:
+            shot = os.path.join(work, name + ".png")
+            chromium(browser, work, url, "--window-size=1400,4000", "--screenshot=" + shot)
             if not os.path.exists(shot) or os.path.getsize(shot) < 20000:
                 problems.append("no screenshot, or a blank one: " + shot)
-            status = "ok" if not problems else "FAIL"
-            print("%-4s %s%s %s" % (status, name, variant, charts))
-            failures += ["%s%s: %s" % (name, variant, p) for p in problems]
+        print("%-4s %s %s" % ("ok" if not problems else "FAIL", name, charts))
+        failures += ["%s: %s" % (name, p) for p in problems]
+    shutil.rmtree(os.path.join(work, "profile-%d" % os.getpid()), ignore_errors=True)
     for f in failures:
         print("FAIL:", f)
     print("screenshots in", os.path.abspath(work))

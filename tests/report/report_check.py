@@ -5,10 +5,15 @@
 - self-contained: no URL the browser would fetch (src, href, url(), @import,
   fetch), a Content-Security-Policy that forbids any, one data block;
 - the data agrees with `stats --format json`: per QP the bucketed operations
-  add up to its operations (RTR left out) and the bucketed bytes to its
-  bytes; each histogram holds as many samples as the distribution it is
-  drawn with; the summary text is the summary command's (less its slowest
-  list); every operation is drawn while there are fewer than the limit;
+  add up to its operations (RTR left out), the octets on the wire to its
+  payload octets per direction (retransmitted ones a part of them), the
+  goodput to at most that, the time in flight to its operations' spans;
+  each histogram (NVMe-oF ones too) holds as many samples as the
+  distribution it is drawn with, whose numbers are the statistics'; the
+  summary text is the summary command's (less its slowest lists) and the
+  findings are its "!" lines, given as data; every operation is drawn while
+  there are fewer than the limit; the bucket-by-bucket numbers are
+  recomputed in wire_check.py, the slowest lists in slowest_check.py;
 - a capture with more than 64 QPs: the first 64 drawn alone, the rest as
   "other QPs", and the sums still hold;
 - --limit N: at most N drawn, the troubled and the slowest among them;
@@ -31,7 +36,7 @@ from checklib import check, verdict  # noqa: E402
 import pcaptool  # noqa: E402
 from reportlib import page_data, report  # noqa: E402
 
-FETCHING = re.compile(r'\b(src\s*=|href\s*=\s*"(?!#))|url\(|@import|\bfetch\(|XMLHttpRequest|https?://(?!www\.w3\.org/2000/svg)', re.I)
+FETCHING = re.compile(r'\b(src\s*=|href\s*=\s*"(?!#))|url\((?!#)|@import|\bfetch\(|XMLHttpRequest|https?://(?!www\.w3\.org/2000/svg)', re.I)
 
 
 def no_sketch(dist):
@@ -45,12 +50,28 @@ def stats_of(tool, root, sample):
     return json.loads(p.stdout)
 
 
-def summary_of(tool, root, sample):
-    p = subprocess.run([os.path.abspath(tool), "summary", "--no-progress", sample], cwd=root,
+def summary_of(tool, root, sample, *extra):
+    p = subprocess.run([os.path.abspath(tool), "summary", "--no-progress", *extra, sample], cwd=root,
                        stdout=subprocess.PIPE, env=dict(os.environ, TZ="UTC"), check=True)
     text = p.stdout.decode()
-    cut = text.find("\nSlowest operations")
-    return text if cut < 0 else text[:cut]
+    cut = [i for i in (text.find("\nSlowest waits"), text.find("\nSlowest deliveries")) if i >= 0]
+    return text[:min(cut)] if cut else text
+
+
+def finding_lines(summary):
+    """The summary's "!" lines with their detail lines, as the report's
+    findings say them."""
+    out, last = [], None
+    for line in summary.split("\n"):
+        m = re.match(r"^( {2})?! (.*)$", line)
+        if m:
+            last = [m.group(2)]
+            out.append(last)
+        elif last is not None and line.startswith("      ") and line.strip():
+            last.append(line.strip())
+        else:
+            last = None
+    return out
 
 
 def check_page(name, html, d, st, summary, limit=10000):
@@ -66,17 +87,37 @@ def check_page(name, html, d, st, summary, limit=10000):
     for q in d["qps"]:
         for k, v in q["series"].items():
             check(len(v) == n, "%s: QP %s series %s has %d buckets, grid %d" % (name, q["qp"], k, len(v), n))
-    ops_total = bytes_total = 0
+    got = [[f["text"]] + f["details"] for f in d["findings"]]
+    check(got == finding_lines(summary), "%s: the findings are not the summary's ! lines:\n%s\n%s" %
+          (name, got, finding_lines(summary)))
+    ops_total = 0
     for q in named:
         s = by_qp.get(q["qp"])
         if not check(s is not None, "%s: QP %s not in stats" % (name, q["qp"])):
             continue
         count = sum(o["count"] for o in s["ops"].values())
-        byts = sum(o["bytes"] for o in s["ops"].values())
         check(sum(q["series"]["ops"]) == count, "%s QP %s: %d ops in buckets, stats %d" %
               (name, q["qp"], sum(q["series"]["ops"]), count))
-        check(sum(q["series"]["bytes"]) == byts, "%s QP %s: %d bytes in buckets, stats %d" %
-              (name, q["qp"], sum(q["series"]["bytes"]), byts))
+        check(not d["wire"]["unplaced_segments"], "%s: segments not placed" % name)
+        for dirn in ("i2r", "r2i"):
+            wire = sum(q["series"]["wire_" + dirn])
+            check(wire == s["payload_bytes_" + dirn], "%s QP %s %s: %d octets on the wire, stats %d" %
+                  (name, q["qp"], dirn, wire, s["payload_bytes_" + dirn]))
+            check(sum(q["series"]["retransmitted_" + dirn]) <= wire, "%s QP %s %s: retransmitted > sent" % (name, q["qp"], dirn))
+            check(sum(q["series"]["goodput_" + dirn]) <= wire, "%s QP %s %s: goodput > sent" % (name, q["qp"], dirn))
+        check(("bytes" not in q["series"]), "%s: a modelled bytes series is back" % name)
+        if q.get("nvme"):
+            groups = {(g["qid"], g["op"]): g for g in s["nvme"]["ops"]}
+            for x in q["nvme"]["dists"]:
+                g = groups.get((x["qid"], x["op"]))
+                check(g is not None and x["stats"] == no_sketch(g["latency_ns"]),
+                      "%s QP %s NVMe %s: stats differ" % (name, q["qp"], x["op"]))
+                check(sum(x["counts"]) == x["stats"]["count"], "%s QP %s NVMe %s histogram" % (name, q["qp"], x["op"]))
+            check(sum(q["nvme"]["series"]["completed"]) == sum(g["complete"] for g in groups.values()),
+                  "%s QP %s: NVMe completions in buckets differ from stats" % (name, q["qp"]))
+            st_codes = sorted((g["qid"], g["op"], x["status"], x["count"]) for g in groups.values() for x in g["statuses"])
+            check(sorted((x["qid"], x["op"], x["status"], x["count"]) for x in q["nvme"]["statuses"]) == st_codes,
+                  "%s QP %s: NVMe statuses differ from stats" % (name, q["qp"]))
         tcp = s["tcp"]
         # (retransmissions before the QP was known to be iWARP are not placed;
         # reordered segments are not retransmissions: issue 22 item 1)
@@ -92,14 +133,14 @@ def check_page(name, html, d, st, summary, limit=10000):
             check(sum(x["counts"]) == x["stats"]["count"], "%s QP %s %s: %d in the histogram, %d samples" %
                   (name, q["qp"], key, sum(x["counts"]), x["stats"]["count"]))
         ops_total += count
-        bytes_total += byts
+    wire_total = sum(sum(q["series"]["wire_i2r"]) + sum(q["series"]["wire_r2i"]) for q in d["qps"])
     for q in others:
         ops_total += sum(q["series"]["ops"])
-        bytes_total += sum(q["series"]["bytes"])
     total = st["total"]["ops"]
     check(ops_total == sum(o["count"] for o in total.values()), "%s: %d ops in all buckets, total %d" %
           (name, ops_total, sum(o["count"] for o in total.values())))
-    check(bytes_total == sum(o["bytes"] for o in total.values()), "%s: bytes in all buckets differ" % name)
+    check(wire_total == sum(q["payload_bytes_i2r"] + q["payload_bytes_r2i"] for q in st["qps"]),
+          "%s: octets on the wire in all buckets differ" % name)
     for x in d["all"]["dists"]:
         check(x["stats"] == no_sketch(total[x["op"]][x["kind"] + "_ns"]), "%s: all-QP %s %s stats differ" % (name, x["op"], x["kind"]))
         check(sum(x["counts"]) == x["stats"]["count"], "%s: all-QP %s %s histogram" % (name, x["op"], x["kind"]))
@@ -110,8 +151,9 @@ def check_page(name, html, d, st, summary, limit=10000):
         check(drawn["drawn"] == drawn["total"], "%s: %d of %d drawn, below the limit" % (name, drawn["drawn"], drawn["total"]))
     starts = [r[drawn["columns"].index("start")] for r in drawn["rows"]]
     check(starts == sorted(starts), "%s: drawn operations not in start order" % name)
-    times = [s["time_ns"] for s in d["slowest"]]
-    check(times == sorted(times, reverse=True), "%s: slowest not slowest first" % name)
+    for k in ("waits", "deliveries"):
+        times = [s["time_ns"] for s in d["slowest"][k]]
+        check(times == sorted(times, reverse=True), "%s: slowest %s not slowest first" % (name, k))
 
 
 def many_qps(src, dst, copies):
@@ -159,6 +201,18 @@ def main(argv):
           "many-qps: want 64 QPs and 6 others, got %d entries" % len(d["qps"]))
     check_page("many-qps", html, d, st, summary_of(tool, root, many))
 
+    # two capture points: their findings (loss between the points) are listed too
+    a, b = os.path.join(work, "point-a.pcap"), os.path.join(work, "point-b.pcap")
+    subprocess.run([sys.executable, os.path.join(root, "tests", "golden", "points_pair.py"),
+                    os.path.join(root, "samples/real/26-netem-read_bw-64k.pcap"), a, b,
+                    os.path.join(work, "points-truth.json")], check=True, stdout=subprocess.DEVNULL)
+    html = report(tool, root, b, os.path.join(work, "points.html"), "--points", a)
+    d = page_data(html)
+    summ = summary_of(tool, root, b, "--points", a)
+    got = [[f["text"]] + f["details"] for f in d["findings"]]
+    check(got == finding_lines(summ) and any("loss:" in f["text"] for f in d["findings"]),
+          "two capture points: findings %s, summary %s" % (got, finding_lines(summ)))
+
     # --limit: fewer drawn, the troubled and the slowest first
     rel = "samples/real/26-netem-read_bw-64k.pcap"
     html = report(tool, root, rel, os.path.join(work, "limit.html"), "--limit", "20")
@@ -168,7 +222,7 @@ def main(argv):
     rows = d["ops"]["rows"]
     troubled = [r for r in rows if r[col.index("retransmissions")] or r[col.index("stall")]]
     check(len(troubled) >= 6, "--limit 20: %d troubled drawn, want the 6 the limit keeps for them" % len(troubled))
-    slow = d["slowest"][0]
+    slow = d["slowest"]["waits"][0]
     check(any(r[0] == slow["qp"] and r[1] == slow["id"] for r in rows), "--limit 20: the slowest is not drawn")
 
     # a file name that would end the data block if it were not escaped
@@ -189,7 +243,7 @@ def main(argv):
     for bad in (["report", "-T", "json"], ["stats", "-o", "x.html"], ["summary", "--limit", "3"]):
         p = subprocess.run([tool] + bad + [os.path.join(root, rel)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         check(p.returncode == 2, "%s: exit %d, want 2" % (bad, p.returncode))
-    print("%d samples and 4 made-up cases checked" % len(samples))
+    print("%d samples and 5 made-up cases checked" % len(samples))
     return verdict()
 
 

@@ -21,6 +21,18 @@ def report(tool, root, sample, out, *extra):
         return f.read()
 
 
+def cli(tool, root, *args):
+    """iwarpscope's standard output (in UTC, from the source tree)."""
+    p = subprocess.run([os.path.abspath(tool), *args], cwd=root, stdout=subprocess.PIPE,
+                       env=dict(os.environ, TZ="UTC"), check=True)
+    return p.stdout.decode()
+
+
+def cli_jsonl(tool, root, *args):
+    """iwarpscope's JSON lines, parsed."""
+    return [json.loads(l) for l in cli(tool, root, *args).splitlines() if l.strip()]
+
+
 def page_data(html):
     """The parsed data block (exactly one must be there)."""
     blocks = DATA_RE.findall(html)
