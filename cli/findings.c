@@ -180,6 +180,43 @@ static void teardown(const struct conn *c, const struct finding_sink *s, FILE *t
 	}
 }
 
+/* The interop doctor's rules this QP broke (issue 23), when it ran: one
+ * finding from the same sums `iwarpscope doctor` prints, the most severe
+ * rules first as its details; that command lists every rule's frames. */
+static void doctor_rules(const struct conn *c, const struct finding_sink *s)
+{
+	uint32_t n;
+	const struct iws_finding_sum *sums = doctor_findings(c, &n);
+	if (!n)
+		return;
+	uint64_t by[IWS_SEVERITY_COUNT] = { 0 };
+	for (uint32_t k = 0; k < n; k++)
+		by[iws_rule_info(sums[k].rule)->severity]++;
+	struct fbuf b;
+	fstart(&b, c->stream,
+	       "interop doctor: %" PRIu32 " rule%s broken (%" PRIu64 " error, %" PRIu64 " deviation, %" PRIu64
+	       " performance)%s",
+	       n, n == 1 ? "" : "s", by[IWS_SEVERITY_ERROR], by[IWS_SEVERITY_DEVIATION],
+	       by[IWS_SEVERITY_PERFORMANCE], n > FINDING_MAX_DETAILS ? "; the most severe:" : ":");
+	for (int sev = 0; sev < IWS_SEVERITY_COUNT; sev++)
+		for (uint32_t k = 0; k < n; k++) {
+			const struct iws_finding_sum *d = &sums[k];
+			const struct iws_rule_info *ri = iws_rule_info(d->rule);
+			if ((int)ri->severity != sev)
+				continue;
+			char of[48] = "";
+			if (d->of) {
+				uint64_t pm = iws_permille(d->count, d->of);
+				snprintf(of, sizeof(of), " of %" PRIu64 " (%" PRIu64 ".%" PRIu64 "%%)", d->of,
+					 pm / 10, pm % 10);
+			}
+			detail(&b, "%s %s %s %" PRIu64 "%s, frames %" PRIu64 "..%" PRIu64,
+			       iws_severity_name(ri->severity), ri->id, d->dir == IWS_DIR_I2R ? "i2r" : "r2i",
+			       d->count, of, d->first_frame, d->last_frame);
+		}
+	emit(s, &b);
+}
+
 void findings_qp(const struct conn *c, const struct finding_sink *s, FILE *text)
 {
 	char b1[32], b2[32];
@@ -274,6 +311,7 @@ void findings_qp(const struct conn *c, const struct finding_sink *s, FILE *text)
 		       tc->hidden_requests);
 		emit(s, &b);
 	}
+	doctor_rules(c, s);
 }
 
 /* ---- as the summary prints them ---- */

@@ -151,8 +151,10 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 											    : NULL,
 		.sel = &p->sel,
 		.selected = select_active(&p->sel) ? selected : NULL,
-		/* the interop doctor: its command, or --fail-on naming its rules */
-		.doctor = o->cmd == CMD_DOCTOR || o->fail_rules || o->fail_severities,
+		/* the interop doctor: its command, the summary's and the report's
+		 * findings (cli/findings.c), or --fail-on naming its rules */
+		.doctor = o->cmd == CMD_DOCTOR || o->cmd == CMD_SUMMARY || o->cmd == CMD_REPORT || o->fail_rules ||
+			  o->fail_severities,
 	};
 	if (!analysis_init(&p->a, &ao))
 		return false;
