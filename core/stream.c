@@ -117,7 +117,7 @@ static void early_ack(struct iws_stream *s, int side, const struct iws_tcp_seg *
 			return;
 		}
 	}
-	fd->early[fd->nearly++] = (struct early_ack){ seg->ack, seg->frame, seg->ts_ns, seg->wire_len > 0 };
+	fd->early[fd->nearly++] = (struct early_ack){ .frame = seg->frame, .ts = seg->ts_ns, .ack = seg->ack, .with_data = seg->wire_len > 0 };
 }
 
 static bool ensure_tracker(struct iws_stream *s)
@@ -686,6 +686,7 @@ void iws_stream_free(struct iws_stream *s)
 		return;
 	for (int side = 0; side < 2; side++) {
 		early_free(s, &s->d[side]);
+		tw_free(&s->d[side].w);
 		reasm_free(&s->d[side].r, s->lim);
 		while (s->q[side].head) {
 			struct held *h = q_pop(&s->q[side]);

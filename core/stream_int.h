@@ -25,8 +25,8 @@
 #define TW_SACK_MAX 4u      /* SACK blocks an option holds at most (RFC 2018 §3) */
 
 struct tw_out {
-	uint32_t end;       /* sequence number after it */
 	int64_t ts;         /* captured then */
+	uint32_t end;       /* sequence number after it */
 	bool resent;        /* octets of it were sent again: no sample (Karn) */
 };
 
@@ -36,8 +36,10 @@ struct tcp_watch {
 	uint32_t ipid_inc, ipid_other; /* segments whose ID counted up from the one before, or not */
 	bool any_data;
 	int64_t last_data_ts;       /* its latest segment carrying data */
-	struct tw_out out[TW_OUT];
-	uint32_t out_head, nout;
+	struct tw_out *out;         /* a ring of capout (at most TW_OUT), grown as
+				     * transmissions wait: a connection that carries
+				     * little data costs little */
+	uint32_t out_head, nout, capout;
 	bool have_rtt;              /* this half of the path: capture point to the peer and back */
 	int64_t srtt, rttvar, min_rtt;
 	/* the SACK blocks of its latest ACK (of the peer's octets) */
@@ -127,9 +129,9 @@ struct fr_dir {
 	bool have_hi_ack;
 	uint32_t hi_ack;            /* the highest so far */
 	struct early_ack {
-		uint32_t ack;
 		uint64_t frame;
 		int64_t ts;
+		uint32_t ack;
 		bool with_data;
 	} *early;
 	uint32_t nearly, capearly;
@@ -202,6 +204,7 @@ void fr_free(struct iws_stream *s);
 uint64_t fr_blocking_frame(const struct iws_stream *s, int side);
 
 /* tcp_watch.c */
+void tw_free(struct tcp_watch *w);
 void tw_parse_opts(const struct iws_tcp_seg *seg, struct tcp_opts *o);
 /* A segment of side that fills a hole behind later octets (later: the
  * closest of them): HOW_RESENT or HOW_REORDERED. */

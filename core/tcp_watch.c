@@ -16,6 +16,7 @@
  * no retransmission can follow the segments that revealed a loss by less
  * than a round trip (the duplicate ACKs, or the timer, come later).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "stream_int.h"
@@ -123,6 +124,31 @@ bool tw_after_silence(const struct iws_stream *s, int side, const struct iws_tcp
 	return w->any_data && seg->ts_ns - w->last_data_ts >= tw_rto(s);
 }
 
+void tw_free(struct tcp_watch *w)
+{
+	free(w->out);
+	w->out = NULL;
+	w->nout = w->out_head = w->capout = 0;
+}
+
+/* Double the ring (4 at first, TW_OUT at most), oldest first from 0. */
+static bool tw_grow(struct tcp_watch *w)
+{
+	uint32_t cap = w->capout ? w->capout * 2 : 4;
+	if (cap > TW_OUT)
+		cap = TW_OUT;
+	struct tw_out *n = malloc(cap * sizeof(*n));
+	if (!n)
+		return false;
+	for (uint32_t i = 0; i < w->nout; i++)
+		n[i] = w->out[(w->out_head + i) % w->capout];
+	free(w->out);
+	w->out = n;
+	w->out_head = 0;
+	w->capout = cap;
+	return true;
+}
+
 void tw_sent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, const struct tcp_opts *o,
 	     uint8_t how)
 {
@@ -148,20 +174,23 @@ void tw_sent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, cons
 	uint32_t e = seg->seq + seg->wire_len + ((seg->flags & IWS_TCP_SYN) ? 1 : 0);
 	if (how != HOW_FIRST) {
 		for (uint32_t i = 0; i < w->nout; i++) {
-			struct tw_out *x = &w->out[(w->out_head + i) % TW_OUT];
+			struct tw_out *x = &w->out[(w->out_head + i) % w->capout];
 			if (sdiff(x->end, seg->seq) > 0)
 				x->resent = true;
 		}
 		return;
 	}
-	if (w->nout && sdiff(e, w->out[(w->out_head + w->nout - 1) % TW_OUT].end) <= 0)
+	if (w->nout && sdiff(e, w->out[(w->out_head + w->nout - 1) % w->capout].end) <= 0)
 		return;
-	if (w->nout == TW_OUT) {
-		w->out_head = (w->out_head + 1) % TW_OUT;
+	if (w->nout == w->capout && w->capout < TW_OUT && !tw_grow(w))
+		return; /* no memory: fewer RTT samples (tw_rto falls back to its default) */
+	if (w->nout == w->capout) {
+		w->out_head = (w->out_head + 1) % w->capout;
 		w->nout--;
 	}
-	w->out[(w->out_head + w->nout++) % TW_OUT] = (struct tw_out){ e, seg->ts_ns, false };
+	w->out[(w->out_head + w->nout++) % w->capout] = (struct tw_out){ .ts = seg->ts_ns, .end = e, .resent = false };
 }
+
 
 void tw_acked(struct iws_stream *s, int side, const struct iws_tcp_seg *ack, const struct tcp_opts *o)
 {
@@ -174,7 +203,7 @@ void tw_acked(struct iws_stream *s, int side, const struct iws_tcp_seg *ack, con
 	const struct tw_out *hit = NULL;
 	while (w->nout && sdiff(ack->ack, w->out[w->out_head].end) >= 0) {
 		hit = &w->out[w->out_head];
-		w->out_head = (w->out_head + 1) % TW_OUT;
+		w->out_head = (w->out_head + 1) % w->capout;
 		w->nout--;
 	}
 	if (!hit || hit->resent || ack->ts_ns < hit->ts)

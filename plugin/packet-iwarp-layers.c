@@ -142,6 +142,19 @@ static field_info *protocols_field(proto_tree *tree)
 	return a && a->len ? (field_info *)g_ptr_array_index(a, 0) : NULL;
 }
 
+/* A protocol's place in the iWARP stack: MPA, DDP, RDMAP, then the upper
+ * layers in the order they were shown. */
+static int layer_rank(int proto)
+{
+	if (proto == proto_iwarp_mpa)
+		return 0;
+	if (proto == proto_iwarp_ddp)
+		return 1;
+	if (proto == proto_iwarp_rdmap)
+		return 2;
+	return 3;
+}
+
 void iwarp_layers_end(packet_info *pinfo, tvbuff_t *tvb)
 {
 	/* The protocols shown, each once, in the order first shown. */
@@ -165,6 +178,18 @@ void iwarp_layers_end(packet_info *pinfo, tvbuff_t *tvb)
 	}
 	if (!n)
 		return;
+	/* In stack order, whatever order the parts came in: a frame holding an
+	 * MPA Request with NVMe's private data and then an FPDU (a reordered
+	 * capture) shows mpa, ddp, rdmap, nvme, never nvme under ddp. */
+	for (guint a = 1; a < n; a++)
+		for (guint b = a; b > 0 && layer_rank(ids[b]) < layer_rank(ids[b - 1]); b--) {
+			int ti = ids[b];
+			guint tc = counts[b];
+			ids[b] = ids[b - 1];
+			counts[b] = counts[b - 1];
+			ids[b - 1] = ti;
+			counts[b - 1] = tc;
+		}
 	/* Several parts: one summary item per protocol after iwarp.mpa, so the
 	 * top level reads as the stack (the details are in the container). */
 	if (cur.container) {

@@ -52,7 +52,7 @@ def reads(out, n):
 
 
 # case -> (writer, default N, the bound in B per PDU)
-CASES = {"sends": (sends, 20000, 850), "reads": (reads, 10000, 1200)}
+CASES = {"sends": (sends, 20000, 850), "reads": (reads, 10000, 1300)}
 
 
 def measure(r, cap, plugin):
