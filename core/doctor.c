@@ -188,14 +188,15 @@ void iws_doctor_pdu(struct iws_doctor *d, const struct iws_stream *eng, const st
 		return;
 	doc_frame_fpdu(d, p);
 	doc_rdma_fpdu(d, eng, p);
+	doc_rdma_deviations(d, eng);
 }
 
 void iws_doctor_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op)
 {
-	(void)eng;
 	if (!d || d->finished)
 		return;
 	doc_rdma_op(d, op);
+	doc_rdma_deviations(d, eng);
 }
 
 void iws_doctor_event(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_stream_event *ev)
@@ -212,6 +213,7 @@ void iws_doctor_finish(struct iws_doctor *d, const struct iws_stream *eng)
 	if (!d || d->finished)
 		return;
 	d->cur = false;
+	doc_rdma_deviations(d, eng);
 	doc_mpa_finish(d, eng);
 	d->finished = true;
 	free_rings(d);
@@ -428,6 +430,10 @@ const char *iws_finding_text(char *buf, size_t len, const struct iws_finding *f)
 	case IWS_RULE_RDMAP_AFTER_TERMINATE:
 		snprintf(buf, len, "%s after this side's Terminate in frame %llu",
 			 iws_rdmap_opcode_name((uint32_t)v[0]), b);
+		break;
+	case IWS_RULE_RDMAP_READ_REQUEST_LE:
+		snprintf(buf, len, "the Read Response in this frame answers a Read Request whose fields "
+			 "were written least significant octet first");
 		break;
 	case IWS_RULE_CONN_RST_OUTSTANDING:
 		snprintf(buf, len, "RST with %llu operation%s outstanding", a, a == 1 ? "" : "s");

@@ -80,6 +80,7 @@ struct doc_dir {
 	bool loss;                  /* octets of it were lost or not framed: continuity
 				     * across them is not the sender's fault */
 	uint32_t marker_devs;       /* IWS_MARKER_DEV_* named already */
+	uint32_t rdmap_devs;        /* IWS_RDMAP_DEV_* named already */
 	bool markers_checked;       /* the octets at SeqStart were held against M */
 	bool garbled;               /* ... and contradict it: its FPDUs are misframed,
 				     * what they seem to say is not the sender's */
@@ -137,6 +138,7 @@ void doc_rdma_segment(struct iws_doctor *d, const struct iws_stream *eng, int si
 		      const struct iws_tcp_seg *seg);
 void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
 void doc_rdma_op(struct iws_doctor *d, const struct iws_op *op);
+void doc_rdma_deviations(struct iws_doctor *d, const struct iws_stream *eng);
 void doc_rdma_event(struct iws_doctor *d, const struct iws_stream_event *ev);
 
 #endif

@@ -135,6 +135,23 @@ static void notes(struct iws_doctor *d, const struct iws_stream *eng, const stru
 		d->reads_out--;
 }
 
+/* The engine's tracker found a requester writing RDMAP fields in the wrong
+ * byte order (from the responses it got, so it is known only once one came
+ * back): named once per direction, at the response that showed it. */
+void doc_rdma_deviations(struct iws_doctor *d, const struct iws_stream *eng)
+{
+	const struct iws_tracker_counts *tc = iws_stream_tracker_counts(eng);
+	if (!tc)
+		return;
+	for (uint8_t dir = 0; dir < 2; dir++) {
+		uint32_t fresh = tc->rdmap_dev[dir] & ~d->dir[dir].rdmap_devs;
+		if (!(fresh & IWS_RDMAP_DEV_READ_REQ_LE))
+			continue;
+		d->dir[dir].rdmap_devs |= IWS_RDMAP_DEV_READ_REQ_LE;
+		doc_fire(d, IWS_RULE_RDMAP_READ_REQUEST_LE, dir, tc->rdmap_dev_frame[dir], 0, 0, 0);
+	}
+}
+
 void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
 {
 	struct doc_dir *dd = &d->dir[p->dir];

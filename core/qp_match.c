@@ -555,12 +555,14 @@ static void read_req_swap(struct node *n)
  * byte-swapped: the requester writes Read Request fields little-endian (as
  * an early software stack did, like its FPDUPTR). From now on its requests
  * are read so, those waiting too. */
-static bool read_req_le(struct iws_tracker *t, uint8_t d, struct node *n, uint32_t stag, uint64_t to)
+static bool read_req_le(struct iws_tracker *t, uint8_t d, struct node *n, uint32_t stag, uint64_t to,
+			uint64_t frame)
 {
 	if (t->counts.rdmap_dev[d] & IWS_RDMAP_DEV_READ_REQ_LE || n->sink_unknown || n->from_hidden ||
 	    bswap32(n->op.stag) != stag || bswap64(n->op.to) != to || (n->op.stag == stag && n->op.to == to))
 		return false;
 	t->counts.rdmap_dev[d] |= IWS_RDMAP_DEV_READ_REQ_LE;
+	t->counts.rdmap_dev_frame[d] = frame;
 	read_req_swap(n);
 	uint32_t k = 0;
 	for (struct node *x = t->requests[d].head; x && k < SEARCH_MAX; x = x->next, k++)
@@ -697,7 +699,7 @@ void trk_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_se
 				n->op.to = h->to;
 				n->expect_to = h->to;
 			} else if ((n->op.stag != h->stag || n->expect_to != h->to) &&
-				   !read_req_le(t, d, n, h->stag, h->to)) {
+				   !read_req_le(t, d, n, h->stag, h->to, s->frame)) {
 				note->flags |= IWS_SEGF_STAG_MISMATCH;
 				t->counts.stag_mismatches++;
 				n->op.stag = h->stag;

@@ -234,6 +234,14 @@ static const struct iws_rule_info rules[IWS_RULE_COUNT] = {
 		"A side sent RDMAP messages after its own Terminate, which ends its stream.",
 		"a Write sent 2 ms after the same side's Terminate",
 		"doctor-rdmap-after-terminate", NULL },
+	[IWS_RULE_RDMAP_READ_REQUEST_LE] = { "rdmap.read_request_le", "RFC 5040 §4.4", D,
+		IWS_MEASURE_NONE, "Read Request fields little-endian",
+		"The requester writes its Read Request fields (sink STag and TO, size, source STag and "
+		"TO) least significant octet first, as an early software stack did: its peer's Read "
+		"Responses carry the sink STag and TO byte-swapped. A peer that reads them as the RFC "
+		"says fetches the wrong buffer, or terminates (invalid STag).",
+		"Read Request sink STag 0x01000000 answered by a Read Response to STag 0x00000001",
+		"doctor-rdmap-read-request-le", NULL },
 	/* ---- the connection ---- */
 	[IWS_RULE_CONN_RST_OUTSTANDING] = { "conn.rst_outstanding", "RFC 5040 §6.2", E, IWS_MEASURE_NONE,
 		"RST with operations outstanding",

@@ -189,6 +189,7 @@ struct iws_tracker_counts {
 	/* how each direction's sender breaks RFC 5040's formats (IWS_RDMAP_DEV_*),
 	 * by IWS_DIR_*: detected from the responses, then used to match */
 	uint32_t rdmap_dev[2];
+	uint64_t rdmap_dev_frame[2]; /* the frame whose response first showed it */
 	uint64_t crc_errors;
 	uint32_t inflight, max_inflight_seen;
 	uint32_t ack_waiting;       /* complete operations waiting for their covering ACK */

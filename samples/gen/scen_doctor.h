@@ -49,6 +49,7 @@
 	X("doctor-rdmap-orphan-response", 134, d_rdmap_orphan_response, "a Read Response without a Read Request") \
 	X("doctor-rdmap-terminate", 135, d_rdmap_terminate, "a Terminate (DDP, invalid STag) quoting a Write") \
 	X("doctor-rdmap-after-terminate", 136, d_rdmap_after_terminate, "a Write after its sender's Terminate") \
+	X("doctor-rdmap-read-request-le", 140, d_rdmap_read_request_le, "the initiator writes Read Request fields little-endian") \
 	X("doctor-conn-rst-outstanding", 137, d_conn_rst_outstanding, "RST with a Read outstanding") \
 	X("doctor-conn-fin-outstanding", 138, d_conn_fin_outstanding, "FIN with a Read outstanding") \
 	X("doctor-conn-zero-window-reads", 139, d_conn_zero_window_reads, "a zero window with a Read outstanding")

@@ -646,6 +646,22 @@ static void operations(void)
 	EXPECT("short Read Response", { IWS_RULE_RDMAP_READ_RESPONSE_SIZE, IWS_DIR_R2I, 1 });
 	c_free();
 
+	/* Read Request fields written least significant octet first (an early
+	 * software stack): the responses name the STag and TO meant; named
+	 * once, at the first response, and the size read right (no short
+	 * Read) */
+	c_begin();
+	c_open_with(0x40, 8, 8, 0x40, 8, 8);
+	c_fpdu(0, u, sb_read_req_ulpdu(u, 1, 0x00010000, 0x0010000000000000ull, 0x40000000, 0x00020000,
+				       0x0020000000000000ull), 1);
+	c_fpdu(1, u, sb_tagged_ulpdu(u, 0x2, 0x100, 0x1000, 1, 64), 1);
+	c_fpdu(0, u, sb_read_req_ulpdu(u, 2, 0x01010000, 0x0010000000000000ull, 0x20000000, 0x00020000,
+				       0x0020000000000000ull), 1);
+	c_fpdu(1, u, sb_tagged_ulpdu(u, 0x2, 0x101, 0x1000, 1, 32), 1);
+	c_end();
+	EXPECT("Read Requests little-endian", { IWS_RULE_RDMAP_READ_REQUEST_LE, IWS_DIR_I2R, 1 });
+	c_free();
+
 	/* a Read Response nobody asked for, on a connection seen whole */
 	c_begin();
 	c_open_with(0x40, 8, 8, 0x40, 8, 8);
