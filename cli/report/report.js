@@ -769,7 +769,7 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
       const step = niceStep(hi - lo, 4);
       for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
         s += '<line x1="' + left + '" x2="' + right + '" y1="' + y(v).toFixed(1) + '" y2="' + y(v).toFixed(1) + '" stroke="#eceef2"/>' +
-          '<text x="' + (left - 6) + '" y="' + (y(v) + 4).toFixed(1) + '" text-anchor="end" class="lbl">' + esc(fmtBytes(v)) + '</text>';
+          '<text x="' + (left - 6) + '" y="' + (y(v) + 4).toFixed(1) + '" text-anchor="end" class="lbl">' + esc(trim0(fmtBytes(v))) + '</text>';
       }
       // the peer's cumulative ACK: a step line
       let d = '';
