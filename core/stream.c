@@ -93,8 +93,10 @@ static void early_ack(struct iws_stream *s, int side, const struct iws_tcp_seg *
 		uint32_t k = 0;
 		while (k < fd->nearly && (int32_t)(fd->early[k].ack - from) <= 0)
 			k++;
-		memmove(fd->early, fd->early + k, (fd->nearly - k) * sizeof(*fd->early));
-		fd->nearly -= k;
+		if (k) {  /* (fd->early is NULL until the first ACK is kept) */
+			memmove(fd->early, fd->early + k, (fd->nearly - k) * sizeof(*fd->early));
+			fd->nearly -= k;
+		}
 	}
 	if (fd->nearly == fd->capearly) {
 		uint32_t cap = fd->capearly ? 2 * fd->capearly : 4;
