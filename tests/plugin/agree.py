@@ -36,12 +36,15 @@ post-mortem:
   port-4420   the server port rewritten to 4420 (NVMe-oF), checksums fixed
   port-5445   ... to 5445 (SMB Direct)
 
-Sampling (CI's sanitizer stage, issue 25 item 6): with IWS_AGREE_SAMPLE=SEED in
-the environment and --index I (the capture's place in the test list), the
-capture keeps all three preference sets and only SAMPLE_KINDS of its variants
-run, with default preferences: the kinds at positions I*k .. I*k+k-1 (mod the
-number of kinds) of a list rotated by SEED, so consecutive captures take
-consecutive kinds and every kind is covered once the list has 12/k captures.
+Sampling (CI, issue 25 item 6): with IWS_AGREE_SAMPLE=SEED in the environment
+and --index I (the capture's place in the test list), the capture keeps all
+three preference sets and only k of its variants run: the kinds at positions
+I*k .. I*k+k-1 (mod the number of kinds) of a list rotated by SEED, so
+consecutive captures take consecutive kinds and every kind is covered once the
+list has 12/k captures. k is IWS_AGREE_KINDS (default SAMPLE_KINDS); the
+variants run with default preferences only, or with all three when
+IWS_AGREE_PREFS=all. Without IWS_AGREE_SAMPLE every variant runs with every
+preference set (the whole matrix).
 
 With --nvme the NVMe-oF statistics too: `tshark -q -z iwarp,nvme,raw` equals the
 nvme sections of `iwarpscope stats` per QP, queue and command type (count,
@@ -200,14 +203,15 @@ def kind_of(name, slices):
     return name
 
 
-def sampled_kinds(seed, index):
-    """The variant kinds this capture runs under sampling: deterministic for a
-    seed (the commit) and the capture's index, consecutive indices taking
-    consecutive kinds of a seed-rotated list."""
+def sampled_kinds(seed, index, k=SAMPLE_KINDS):
+    """The k variant kinds this capture runs under sampling: deterministic
+    for a seed (the commit) and the capture's index, consecutive indices
+    taking consecutive kinds of a seed-rotated list."""
     import zlib
+    k = max(1, min(k, len(KINDS)))
     rot = zlib.crc32(seed.encode()) % len(KINDS)
-    first = (index * SAMPLE_KINDS + rot) % len(KINDS)
-    return {KINDS[(first + j) % len(KINDS)] for j in range(SAMPLE_KINDS)}
+    first = (index * k + rot) % len(KINDS)
+    return {KINDS[(first + j) % len(KINDS)] for j in range(k)}
 
 
 def main():
@@ -222,7 +226,9 @@ def main():
     ap.add_argument("capture")
     a = ap.parse_args()
     seed = os.environ.get("IWS_AGREE_SAMPLE", "")
-    keep = sampled_kinds(seed, a.index) if seed else None
+    kinds = int(os.environ.get("IWS_AGREE_KINDS", "") or SAMPLE_KINDS)
+    keep = sampled_kinds(seed, a.index, kinds) if seed else None
+    variant_prefs_all = os.environ.get("IWS_AGREE_PREFS", "") == "all"
     if not shutil.which("tshark"):
         print("SKIP: tshark is not installed")
         return it.SKIP
@@ -252,7 +258,8 @@ def main():
                 os.chmod(path, 0o644)
                 cases.append((name, path))
         for name, path in cases:
-            prefs = PREFS if (name == "capture" or not (a.quick or keep)) else PREFS[:1]
+            prefs = PREFS if (name == "capture" or not (a.quick or (keep and not variant_prefs_all))) \
+                else PREFS[:1]
             # the CLI has no preferences: one stats and one ops run per case
             stats = it.cli_stats(a.cli, path)
             cli_ops = it.cli_ops_teardown_tcp(a.cli, path, stats)
