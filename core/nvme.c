@@ -274,8 +274,18 @@ struct iws_result iws_nvme_parse_command_cut(const uint8_t *buf, size_t have, en
 	}
 	if (have < SQE_NSID + 4 && !c->fabrics)
 		c->nsid = 0;
-	/* CDW10-15: what the opcode's fields were read from */
+	/* CDW10-15: what the opcode's fields were read from, except an LBA
+	 * command's SLBA, NLB and control when CDW10-12 were captured whole
+	 * (54 octets of SQE remain at snaplen 128 without TCP options) */
+	struct iws_nvme_rw rw = c->rw;
 	memset(&c->rw, 0, sizeof(c->rw));
+	if (rw.valid && have >= CDW(13)) {
+		c->rw = rw;
+		if (have < CDW(14)) {
+			c->rw.dsmgmt = 0;
+			c->rw.f_dsmgmt = iws_fld(0, 0);
+		}
+	}
 	memset(&c->dsm, 0, sizeof(c->dsm));
 	memset(&c->adm, 0, sizeof(c->adm));
 	if (c->fabrics) {

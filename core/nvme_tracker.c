@@ -139,7 +139,8 @@ static void name_cmd(struct iws_nvme_tracker *t, struct cmd *c)
 	q->queue = r->queue;
 	r->op = iws_nvme_op_key(r->queue, r->opcode, r->fabrics, r->fctype);
 	r->title = iws_nvme_op_title(r->queue, r->opcode, r->fabrics, r->fctype);
-	r->has_lba = r->queue == IWS_NVME_QUEUE_IO && q->rw.valid && q->captured == IWS_NVME_SQE_LEN;
+	/* (a cut SQE keeps rw only when its CDW10-12 were captured) */
+	r->has_lba = r->queue == IWS_NVME_QUEUE_IO && q->rw.valid;
 	r->slba = r->has_lba ? q->rw.slba : 0;
 	r->nlb = r->has_lba ? (uint32_t)q->rw.nlb + 1 : 0;
 }
@@ -320,6 +321,10 @@ static void issue(struct iws_nvme_tracker *t, const uint8_t *head, uint32_t have
 		r->flags |= IWS_NVMEF_SQE_TRUNCATED;
 	r->nsid = q.nsid;
 	r->sqe = q;
+	if (q.captured < IWS_NVME_SQE_LEN) {
+		memcpy(r->sqe_cut, head, q.captured);
+		r->sqe_cut_len = (uint8_t)q.captured;
+	}
 	r->first_frame = first_frame;
 	r->start_ns = first_ts;
 	r->capsule_frame = s->frame;

@@ -187,6 +187,11 @@ static void on_cmd(void *ctx, const struct iws_nvme_cmd *c)
 	l->xfer = (guint8)c->xfer;
 	l->status = c->status;
 	l->flags = c->flags;
+	if (c->sqe_cut_len) {
+		l->sqe_cut = (const guint8 *)wmem_memdup(wmem_file_scope(), c->sqe_cut, c->sqe_cut_len);
+		l->sqe_cut_len = c->sqe_cut_len;
+		l->capsule_len = IWS_NVME_SQE_LEN + c->sqe.icd_len;
+	}
 	wmem_map_insert(ic->nvme_cmds, &l->id, l);
 	iwarp_frame_rec *fr = iwarp_feeding_frame();
 	if (fr) {
@@ -341,7 +346,12 @@ static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iw
 	iwarp_layer(pinfo, proto_iwarp_nvme);
 	proto_tree *nt = proto_item_add_subtree(ti, ett_nvme);
 	struct iws_nvme_command q;
-	struct iws_result res = iws_nvme_parse_command(tvb_get_ptr(tvb, 0, (gint)cap), cap, queue, &q);
+	/* A snapshot length that cut the SQE (a mirror port's slices): the
+	 * command is named from what was captured, as the CLI does
+	 * (docs/semantics.md); only a capsule shorter on the wire is malformed. */
+	gboolean cut = cap < IWS_NVME_SQE_LEN && cap < tvb_reported_length(tvb);
+	struct iws_result res = cut ? iws_nvme_parse_command_cut(tvb_get_ptr(tvb, 0, (gint)cap), cap, queue, &q)
+				    : iws_nvme_parse_command(tvb_get_ptr(tvb, 0, (gint)cap), cap, queue, &q);
 	if (res.status != IWS_OK) {
 		expert_add_info_format(pinfo, ti, &ei_nvme_malformed, "Command capsule: %s",
 				       res.status == IWS_NEED_MORE ? "shorter than a 64-octet SQE" : res.reason);
@@ -351,18 +361,21 @@ static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iw
 	iws_nvme_command_capsule_len(&q, tvb_reported_length(tvb));
 	const char *title = iws_nvme_op_title(queue, q.opcode, q.fabrics, q.fab.fctype);
 	proto_item_append_text(ti, ", %s", title);
+	if (cut)
+		proto_item_append_text(ti, " [SQE cut at %u of 64 octets by the snapshot length]", cap);
 	proto_tree_add_uint_format_value(nt, hf_nvme_opcode, tvb, 0, 1, q.opcode, "%s (0x%02x)",
 					 q.fabrics ? "Fabrics Command" : title, q.opcode);
 	if (l)
 		show_link(nt, tvb, l);
 	proto_tree_add_bitmask(nt, tvb, 1, hf_nvme_flags, ett_nvme_flags, nvme_flag_fields, ENC_NA);
 	proto_tree_add_item(nt, hf_nvme_cid, tvb, 2, 2, ENC_LITTLE_ENDIAN);
-	if (q.fabrics)
+	if (q.fabrics && cap > 4)
 		proto_tree_add_uint_format_value(nt, hf_nvme_fctype, tvb, 4, 1, q.fab.fctype, "%s (0x%02x)", title,
 						 q.fab.fctype);
-	else
+	else if (!q.fabrics && cap >= 8)
 		proto_tree_add_item(nt, hf_nvme_nsid, tvb, 4, 4, ENC_LITTLE_ENDIAN);
-	show_sgl(nt, tvb, &q.sgl);
+	if (cap >= 40)
+		show_sgl(nt, tvb, &q.sgl);
 	wmem_strbuf_t *info_s = wmem_strbuf_new(pinfo->pool, "");
 	wmem_strbuf_append_printf(info_s, "NVMe %s cid %u", title, q.cid);
 	if (q.fabrics) {
@@ -424,7 +437,7 @@ static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iw
 			wmem_strbuf_append_printf(info_s, " %s", val_to_str_const(a->lid, nvme_lid_vals, "log"));
 		}
 	}
-	proto_item *pi = proto_tree_add_uint(nt, hf_nvme_icd_len, tvb, IWS_NVME_SQE_LEN, 0, q.icd_len);
+	proto_item *pi = proto_tree_add_uint(nt, hf_nvme_icd_len, tvb, cut ? 0 : IWS_NVME_SQE_LEN, 0, q.icd_len);
 	proto_item_set_generated(pi);
 	if (q.icd_len && cap > IWS_NVME_SQE_LEN)
 		proto_tree_add_item(nt, hf_nvme_icd, tvb, IWS_NVME_SQE_LEN, -1, ENC_NA);
@@ -576,8 +589,18 @@ void iwarp_nvme_dissect(tvbuff_t *ulpdu, tvbuff_t *msg_tvb, packet_info *pinfo, 
 	iwarp_nvme_link *l = link_of(ic, rec);
 	switch ((enum iws_nvme_role)rec->nvme_role) {
 	case IWS_NVME_ROLE_COMMAND:
-		if (msg_tvb)
+		if (msg_tvb) {
 			show_command(msg_tvb, pinfo, tree, ic, l);
+		} else if (l && l->sqe_cut) {
+			/* A capsule of several segments that a snapshot length cut
+			 * is not reassembled: its SQE as captured, from the first
+			 * segment, shown where the capsule completed (the CLI's
+			 * capsule frame). */
+			tvbuff_t *head = tvb_new_child_real_data(ulpdu, l->sqe_cut, l->sqe_cut_len,
+								 (gint)MAX(l->capsule_len, l->sqe_cut_len));
+			add_new_data_source(pinfo, head, "NVMe SQE (as captured)");
+			show_command(head, pinfo, tree, ic, l);
+		}
 		break;
 	case IWS_NVME_ROLE_RESPONSE:
 		if (msg_tvb)

@@ -173,6 +173,12 @@ typedef struct iwarp_nvme_link {
 	guint8 xfer;                 /* enum iws_nvme_xfer */
 	guint16 status;
 	guint32 flags;               /* IWS_NVMEF_* */
+	/* an SQE a snapshot length cut: its captured octets, and the capsule's
+	 * length on the wire (shown from the link when its segments were not
+	 * reassembled) */
+	const guint8 *sqe_cut;
+	guint8 sqe_cut_len;
+	guint32 capsule_len;
 } iwarp_nvme_link;
 
 typedef struct iwarp_conv {

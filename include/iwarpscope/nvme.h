@@ -298,7 +298,8 @@ const char *iws_nvme_xfer_name(enum iws_nvme_xfer x);
 #define IWS_NVMEF_QUEUE_UNKNOWN  0x0400 /* no Connect, CM data or CQE told its queue */
 #define IWS_NVMEF_DATA_TRUNCATED 0x0800 /* in-capsule data cut by the snapshot length */
 #define IWS_NVMEF_SQE_TRUNCATED  0x1000 /* its SQE cut by the snapshot length: the fields
-					 * beyond it (SGL, CDW10-15: LBAs) are not known */
+					 * beyond the cut (SGL, CDW10-15) are not known;
+					 * SLBA and NLB are kept when CDW10-12 were captured */
 /* An Asynchronous Event Request still outstanding when the connection or the
  * capture ended (instead of aborted/unfinished): outstanding by design, the
  * controller completes it only when an event occurs (NVMe Base 2.0 §5.2). */
@@ -326,6 +327,11 @@ struct iws_nvme_cmd {
 	uint64_t slba;
 	uint32_t nlb;               /* LBAs: the wire's NLB + 1 */
 	struct iws_nvme_command sqe; /* everything the capsule said (offsets: its Send payload) */
+	/* An SQE a snapshot length cut (IWS_NVMEF_SQE_TRUNCATED): its octets as
+	 * captured, for a front end to show where the capsule's first segment
+	 * is not the frame it is shown in. */
+	uint8_t sqe_cut[IWS_NVME_SQE_LEN];
+	uint8_t sqe_cut_len;
 	enum iws_nvme_xfer xfer;
 	uint64_t bytes;             /* data moved: in-capsule octets or RDMA payload */
 	uint32_t data_segments;     /* DDP segments of its RDMA data (Read Request included) */

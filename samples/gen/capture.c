@@ -559,7 +559,9 @@ static int cmp_nvme_out(const void *a, const void *b)
 }
 
 /* Of the FPDUs of operation op: the first listed one's index (-1: none) and
- * the extremes of their frames; *whole stays 1 if all are listed and full. */
+ * the extremes of their frames; *whole stays 1 if all are listed and went by
+ * (octets a snapshot length cut count: docs/semantics.md, an NVMe command is
+ * complete when its completion was seen). */
 static int op_frames(const struct gen *g, int op, uint32_t *lo, uint32_t *hi, uint64_t *pay,
 		     int *whole)
 {
@@ -570,7 +572,7 @@ static int op_frames(const struct gen *g, int op, uint32_t *lo, uint32_t *hi, ui
 
 		if (f->op != op)
 			continue;
-		if (!f->listed || !f->full)
+		if (!f->listed || !(f->full || f->shown))
 			*whole = 0;
 		if (!f->listed)
 			continue;
@@ -608,8 +610,12 @@ static void compute_nvme(struct gen *g, struct truth *t)
 			continue;	/* a decoder never sees the SQE */
 		for (int k = 0; k < r->ndata; k++)
 			op_frames(g, r->data_op[k], &dlo, &dhi, &dpay, &whole);
-		if (r->resp_op >= 0)
+		if (r->resp_op >= 0) {
 			resp = op_frames(g, r->resp_op, &rlo, &rhi, &rpay, &whole);
+			/* a completion is seen only with its CID (CQE octets 12-13) */
+			if (resp >= 0 && !g->fpdus[resp].head14)
+				resp = -1;
+		}
 		x->rec = (int)i;
 		x->qp = g->conns[r->conn]->qp;
 		x->first_frame = g->fpdus[first].first_frame;
@@ -834,6 +840,8 @@ int capture_write(struct gen *g, const char *prefix)
 
 		f->listed = all_captured(m, f->off, f->hdr_end);
 		f->full = all_captured(m, f->off, f->off + f->wire_len);
+		f->head14 = all_captured(m, f->off, f->hdr_end + 14 < f->off + f->wire_len ? f->hdr_end + 14
+									   : f->off + f->wire_len);
 		/* all of it went by: octets the snapshot length cut, or that the
 		 * capture missed before later ones or the receiver's ACK, still
 		 * make the operation whole (not those the capture's end cut) */

@@ -442,3 +442,21 @@ void scen_nvmeof(struct gen *g)
 	m = cmd(0x18, 9, 0, "keep_alive");
 	simple(g, &aq, &m, t_ka, 4 * US, 0, 0);
 }
+
+/*
+ * The same traffic captured with snaplen 128 (issue 22 item 5): 74 octets of
+ * TCP payload per frame (no TCP options), so each command capsule keeps its
+ * MPA, DDP and RDMAP headers and the first 54 octets of its SQE (opcode, CID,
+ * NSID, SGL, CDW10-12), each response capsule its whole CQE: every command
+ * keeps its latency and status; data and in-capsule data are cut.
+ */
+void scen_nvmeof_snaplen_128(struct gen *g)
+{
+	scen_nvmeof(g);
+	g->description = "The nvmeof scenario (NVMe/RDMA on port 4420, two queues) captured with "
+			 "snaplen 128: each frame keeps 74 octets of TCP payload, so the Send "
+			 "carrying a command capsule keeps the SQE's opcode, CID and NSID and a "
+			 "response capsule its CQE; every command keeps its latency, the data and "
+			 "in-capsule data are cut.";
+	g->snaplen = 128;
+}

@@ -58,6 +58,8 @@ const struct scenario scenarios[] = {
 	  "FPDUs longer than a segment and TSO super-segments, mid-stream, snaplen 96" },
 	{ "read-req-le", 41, 1, scen_read_req_le,
 	  "Read Request fields written little-endian by a deviant sender" },
+	{ "nvmeof-snaplen-128", 25, 1, scen_nvmeof_snaplen_128,
+	  "the NVMe-oF scenario captured with snaplen 128 (capsule headers only)" },
 	{ "bench", 99, 0, NULL, "large stream for benchmarks (--size BYTES)" },
 	/* the interop doctor's rules, not committed (tests/doctor makes them) */
 #define DOCTOR_ROW(name, seed, fn, what) { name, seed, 0, scen_doctor, "doctor: " what },

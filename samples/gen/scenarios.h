@@ -62,6 +62,7 @@ void scen_rst_outstanding(struct gen *g);
 void scen_rpc_rdma(struct gen *g);
 /* scen_nvme.c */
 void scen_nvmeof(struct gen *g);
+void scen_nvmeof_snaplen_128(struct gen *g);
 /* scen_doctor.c: one scenario per doctor rule (scen_doctor.h), all of them */
 void scen_doctor(struct gen *g);
 void scen_doctor_all(struct gen *g);

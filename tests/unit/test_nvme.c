@@ -458,6 +458,16 @@ static void test_command_cut(void)
 	CHECK_STATUS(iws_nvme_parse_command_cut(b, 64, IWS_NVME_QUEUE_IO, &c), IWS_OK);
 	CHECK_EQ(c.captured, 64);
 	CHECK(c.rw.valid && c.rw.slba == 100);
+	/* CDW10-12 whole (52 octets; 54 at snaplen 128 without TCP options):
+	 * SLBA and NLB kept, CDW13 (DSM) not */
+	put_le16(b + 48, 7);            /* NLB 8 */
+	put_le32(b + 52, 0xAB);         /* DSM, cut below */
+	CHECK_STATUS(iws_nvme_parse_command_cut(b, 54, IWS_NVME_QUEUE_IO, &c), IWS_OK);
+	CHECK(c.rw.valid && c.rw.slba == 100 && c.rw.nlb == 7);
+	CHECK_EQ(c.rw.dsmgmt, 0);
+	CHECK_EQ(c.rw.f_dsmgmt.len, 0);
+	CHECK_STATUS(iws_nvme_parse_command_cut(b, 51, IWS_NVME_QUEUE_IO, &c), IWS_OK);
+	CHECK(!c.rw.valid);             /* NLB's CDW12 not whole */
 	/* a Fabrics Connect: FCTYPE is octet 4, its QID (CDW10) cut */
 	memset(b, 0, sizeof(b));
 	b[0] = IWS_NVME_OPC_FABRICS;
