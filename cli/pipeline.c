@@ -114,6 +114,13 @@ static void tick(void *ctx)
 	timeline_release(&p->tl, ts, frame);
 }
 
+/* Live: the short per-QP summary every --interval seconds. */
+static void live(void *ctx)
+{
+	struct pipeline *p = ctx;
+	summary_write_short(p->live_out, &p->r, &p->live_prev);
+}
+
 bool pipeline_init(struct pipeline *p, const struct options *o, struct source *src,
 		   struct points *pts, FILE *out)
 {
@@ -196,18 +203,21 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 void pipeline_run(struct pipeline *p)
 {
 	const struct options *o = p->o;
+	p->live_out = (p->ordered || o->cmd == CMD_FPDUS || o->cmd == CMD_NVME ||
+		       o->cmd == CMD_REPORT) ? stderr : p->out;
+	p->live_prev = (struct live_prev){ NULL, 0 };
 	struct run_hooks h = {
 		.ctx = p,
 		.tick = p->ordered || o->cmd == CMD_NVME ? tick : NULL,
-		.live_out = (p->ordered || o->cmd == CMD_FPDUS || o->cmd == CMD_NVME ||
-			     o->cmd == CMD_REPORT) ? stderr : p->out,
+		.live = live,
 		.interval = o->interval,
 		.pts = p->pts,
 		.stop_count = o->stop_count,
 		.stop_after_ns = o->stop_after_ns,
 		.stop_filesize = o->stop_filesize,
 	};
-	run_input(p->src, &p->a, &p->r, &h);
+	run_input(p->src, &p->a, &h);
+	live_prev_free(&p->live_prev);
 	analysis_finish(&p->a);
 	if (p->has_page)
 		pagedata_finish(&p->page, &p->a);

@@ -44,6 +44,8 @@ struct pipeline {
 	struct series series;       /* stats --format csv|jsonl */
 	struct pagedata page;       /* report */
 	struct report r;
+	FILE *live_out;             /* live: where the periodic short summary goes */
+	struct live_prev live_prev; /* its totals at the last one */
 	bool ordered;               /* ops and the time series: the timeline in start order */
 	bool series_mode;
 	bool has_tl, has_series, has_page;
