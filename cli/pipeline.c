@@ -129,7 +129,8 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 	p->src = src;
 	p->pts = pts;
 	p->out = out;
-	select_init(&p->sel, o);
+	struct select_spec spec = options_select(o);
+	select_init(&p->sel, &spec);
 	units_config(o->units == UNITS_IEC, o->time_unit);
 	/* stats as CSV or JSON lines: a time series (series.h), fed in start
 	 * order through the timeline like ops. */
