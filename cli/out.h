@@ -13,7 +13,7 @@
 #include "analysis.h"
 #include "iwarpscope/doctor.h"
 #include "jsonw.h"
-#include "options.h"
+#include "outopts.h"
 #include "points.h"
 #include "rank.h"
 #include "select.h"
@@ -24,7 +24,7 @@
 struct report {
 	const struct analysis *a;
 	const struct source *src;
-	const struct options *o;
+	struct out_opts o;          /* format, --fail-on */
 	const struct timeline *tl;  /* ops only */
 	struct slowest *slow;       /* summary: the slowest lists (NULL: none) */
 	const struct points *pts;   /* several capture points (NULL: one) */

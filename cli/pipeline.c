@@ -196,8 +196,8 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 		fpdus_out_begin(&p->fpdus, out);
 		p->fpdus.pts = pts;
 	}
-	p->r = (struct report){ &p->a, src, o, &p->tl, o->cmd == CMD_SUMMARY ? &p->slow : NULL, pts,
-				&p->sel };
+	p->r = (struct report){ &p->a, src, { o->format, o->fail_rules, o->fail_severities }, &p->tl,
+				o->cmd == CMD_SUMMARY ? &p->slow : NULL, pts, &p->sel };
 	return true;
 }
 
