@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "options.h"
-#include "pipeline.h"
+#include "cmdrun.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* One run of a command: its stages set up, fed, and reported (see pipeline.h). */
-#include "pipeline.h"
+#include "cmdrun.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,7 +14,7 @@
 #include "merge.h"
 #include "options.h"
 #include "outfile.h"
-#include "pipeline.h"
+#include "cmdrun.h"
 #include "textsafe.h"
 
 /* A one-line error on stderr (names in it escaped: textsafe.h). */

@@ -22,7 +22,7 @@
 #include "iwarpscope/stats.h"
 #include "iwarpscope/stream.h"
 #include "netdecode.h"
-#include "nvme.h"
+#include "nvme_track.h"
 #include "order.h"
 
 struct conn;
