@@ -10,7 +10,8 @@
 #ifndef IWS_CLI_READLOOP_H
 #define IWS_CLI_READLOOP_H
 
-#include <stdio.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "analysis.h"
 #include "points.h"
