@@ -5,12 +5,18 @@
 - core/ and include/iwarpscope/ (the pure-C core: no I/O, no printing, no
   front end) include no Wireshark (epan, wsutil, wiretap, ws_*), libpcap or
   GLib header, and no header of cli/ or plugin/;
+- every file of cli/ is in one of the folders of CLI_LINKS, and includes
+  only headers of its own folder and of the folders below it (those it
+  links, directly or through them); the table is the one the build
+  enforces (cli/*/CMakeLists.txt, checked here against it), and a header
+  name is in one cli folder only;
 - no header of core/, include/, cli/ or plugin/ includes, directly or
   through others, a header that includes it back (an include cycle).
 
 A quoted include is looked for beside the including file, then in include/
-(the build's include path), as the compiler does; one that is found nowhere
-in the tree is a system header for the first rule.
+and, for a file of cli/, in the cli folders (the build's include path), as
+the compiler does; one that is found nowhere in the tree is a system header
+for the first rule.
 
 Usage: layering.py [SOURCE_ROOT]   (default: this checkout)
 Exit: 0 clean, 1 a violation (each printed with file and line).
@@ -23,6 +29,20 @@ CORE_DIRS = ["core", "include/iwarpscope"]
 GRAPH_DIRS = ["core", "include", "cli", "plugin"]
 FOREIGN = re.compile(r"^(epan|wsutil|wiretap|ui|ws_[a-z_]+\.h|wireshark|config\.h$|pcap|glib|gmodule|gio|gobject)")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+
+# The cli/ folders, bottom up, and the folders each one's library links
+# (target_link_libraries(iwscli_<folder> PUBLIC iwscli_<below>...)): a folder
+# may include its own headers and those of every folder it reaches here.
+CLI_LINKS = {
+    "common": [],
+    "json": ["common"],
+    "input": ["common"],
+    "track": ["input"],
+    "output": ["track", "json"],
+    "merge": ["output"],
+    "cmd": ["output", "merge"],
+}
+LINK = re.compile(r"target_link_libraries\(\s*iwscli_(\w+)\s+PUBLIC([^)]*)\)")
 
 
 def sources(root, dirs):
@@ -44,9 +64,30 @@ def includes(path):
     return out
 
 
+def cli_folder(root, path):
+    """The cli/ folder a file is in ('' directly in cli/), or None."""
+    rel = os.path.relpath(path, root).split(os.sep)
+    if rel[0] != "cli":
+        return None
+    return rel[1] if len(rel) > 2 else ""
+
+
+def cli_reach(folder):
+    """The folders a cli folder may include: itself and all it links."""
+    seen, todo = {folder}, [folder]
+    while todo:
+        for d in CLI_LINKS.get(todo.pop(), []):
+            if d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return seen
+
+
 def resolve(root, path, kind, name):
     """The file in the tree an include names, or None (a system header)."""
     cands = [os.path.join(root, "include", name)]
+    if cli_folder(root, path) is not None:
+        cands += [os.path.join(root, "cli", d, name) for d in CLI_LINKS]
     if kind == '"':
         cands.insert(0, os.path.join(os.path.dirname(path), name))
     for c in cands:
@@ -69,6 +110,46 @@ def check_core(root):
             if trel.split(os.sep)[0] in ("cli", "plugin"):
                 errs.append("%s:%d: the core includes %s, a front end's header" % (rel, n, trel))
     return errs
+
+
+def check_cli(root):
+    errs = []
+    # the table mirrors the build's
+    for d, below in sorted(CLI_LINKS.items()):
+        cm = os.path.join(root, "cli", d, "CMakeLists.txt")
+        links = []
+        if os.path.isfile(cm):
+            with open(cm) as f:
+                for m in LINK.finditer(f.read()):
+                    if m.group(1) == d:
+                        links += re.findall(r"\biwscli_(\w+)", m.group(2))
+        if sorted(links) != sorted(below):
+            errs.append("cli/%s/CMakeLists.txt: iwscli_%s links %s, the table says %s" %
+                        (d, d, ", ".join(sorted(links)) or "no cli folder", ", ".join(sorted(below)) or "none"))
+    owner, nfiles = {}, 0
+    for path in sources(root, ["cli"]):
+        nfiles += 1
+        rel = os.path.relpath(path, root)
+        folder = cli_folder(root, path)
+        if folder not in CLI_LINKS:
+            errs.append("%s: not in a cli folder of the layering table (%s)" % (rel, ", ".join(CLI_LINKS)))
+            continue
+        base = os.path.basename(path)
+        if base.endswith(".h"):
+            if base in owner:
+                errs.append("%s: the name of %s (one cli folder per header name)" % (rel, owner[base]))
+            owner.setdefault(base, rel)
+        reach = cli_reach(folder)
+        for n, kind, name in includes(path):
+            target = resolve(root, path, kind, name)
+            if target is None:
+                continue
+            tfolder = cli_folder(root, target)
+            if tfolder is not None and tfolder not in reach:
+                errs.append("%s:%d: cli/%s includes %s, of cli/%s (it may include %s)" %
+                            (rel, n, folder, os.path.relpath(target, root), tfolder,
+                             ", ".join(d for d in CLI_LINKS if d in reach)))
+    return errs, nfiles
 
 
 def check_cycles(root):
@@ -107,12 +188,15 @@ def main(argv):
         print("FAIL: no core sources under %s" % root)
         return 1
     errs = check_core(root)
+    cli_errs, ncli = check_cli(root)
+    errs += cli_errs
     cyc, nfiles, nedges = check_cycles(root)
     errs += cyc
     for e in errs:
         print("FAIL: " + e)
-    print("%d core files read for Wireshark, libpcap, GLib and front-end headers; %d files, %d project includes "
-          "read for cycles; %d violation(s), %d of them cycles" % (len(core_files), nfiles, nedges, len(errs), len(cyc)))
+    print("%d core files read for Wireshark, libpcap, GLib and front-end headers; %d cli files against the "
+          "folder table (%d folders); %d files, %d project includes read for cycles; %d violation(s), %d of them "
+          "cycles" % (len(core_files), ncli, len(CLI_LINKS), nfiles, nedges, len(errs), len(cyc)))
     return 1 if errs else 0
 
 

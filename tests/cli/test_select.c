@@ -101,10 +101,12 @@ static void test_select(void)
 {
 	struct options o;
 	struct select s;
+	struct select_spec spec;
 	const int64_t t0 = 1700000000000000000ll;
 	CHECK_EQ(parse(&o, (const char *[]){ "--qp", "1,4", "--op", "read,write", "--since", "+1",
 					     "--until", "+2.5", "f", NULL }), 0);
-	select_init(&s, &o);
+	spec = options_select(&o);
+	select_init(&s, &spec);
 	CHECK(select_active(&s));
 	CHECK(select_qp(&s, 4) && !select_qp(&s, 2));
 	CHECK(select_item(&s, 1, IWS_OPT_READ, t0 + 1000000000, t0));
@@ -119,7 +121,8 @@ static void test_select(void)
 	CHECK(strncmp(buf, "QP 1, 4; write, read; starting from ", 36) == 0);
 	options_free(&o);
 	CHECK_EQ(parse(&o, (const char *[]){ "f", NULL }), 0);
-	select_init(&s, &o);
+	spec = options_select(&o);
+	select_init(&s, &spec);
 	CHECK(!select_active(&s) && select_item(&s, 9, IWS_OPT_SEND, 0, t0) && select_qp(NULL, 3));
 	options_free(&o);
 }

@@ -2,11 +2,12 @@
 # The CLI's harnesses (included from CMakeLists.txt): its packet pipeline fed
 # synthetic TCP segments, the whole pipeline on an in-memory capture, and the
 # JSON reader with merge.
-# Both link the CLI's library (iwscli), so they exist only with the CLI.
-if(TARGET iwscli)
-  iws_add_fuzzer(fuzz_cli_packets SOURCES fuzz_cli_packets.c LIBS iwscli)
-  iws_add_fuzzer(fuzz_cli_pcap SOURCES fuzz_cli_pcap.c LIBS iwscli)
-  iws_add_fuzzer(fuzz_cli_merge SOURCES fuzz_cli_merge.c LIBS iwscli)
+# Each links the library of the cli/ folder it drives (cli/CMakeLists.txt),
+# so they exist only with the CLI.
+if(TARGET iwscli_cmd)
+  iws_add_fuzzer(fuzz_cli_packets SOURCES fuzz_cli_packets.c LIBS iwscli_track)
+  iws_add_fuzzer(fuzz_cli_pcap SOURCES fuzz_cli_pcap.c LIBS iwscli_cmd)
+  iws_add_fuzzer(fuzz_cli_merge SOURCES fuzz_cli_merge.c LIBS iwscli_merge)
   set(IWS_CLI_FUZZERS fuzz_cli_packets fuzz_cli_pcap fuzz_cli_merge)
 endif()
 

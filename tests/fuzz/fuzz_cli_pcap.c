@@ -2,7 +2,7 @@
 /*
  * Fuzz the whole CLI on a capture file held in memory, set up exactly as
  * main() sets it up: the command line goes through options_parse and the
- * stages through pipeline.h (libpcap on an fmemopen stream -> netdecode ->
+ * stages through cmdrun.h (libpcap on an fmemopen stream -> netdecode ->
  * flows -> the stream engine -> selection -> timeline -> writers). Each
  * input runs several command lines, so every writer runs: ops as JSON lines
  * and CSV (by latency), nvme as JSON, fpdus, summary with a selection, stats
@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "options.h"
-#include "pipeline.h"
+#include "cmdrun.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -56,7 +56,7 @@ static const char *const runs[][24] = {
 static void run_one(const char *const *argv0, const uint8_t *data, size_t size, FILE *out)
 {
 	static struct options o;
-	static struct pipeline p;
+	static struct cmdrun p;
 	/* options_parse writes into lists such as --qp's: writable copies */
 	static char pool[24][32];
 	char *argv[24];
@@ -88,11 +88,11 @@ static void run_one(const char *const *argv0, const uint8_t *data, size_t size, 
 	struct source_opts so = { .files = o.files, .nfiles = 1, .streams = streams };
 	struct source *src = source_open(&so, err, sizeof(err));
 	if (src) {
-		if (pipeline_init(&p, &o, src, NULL, out)) {
-			pipeline_run(&p);
-			(void)pipeline_report(&p, NULL);
-			pipeline_warnings(&p, out);
-			pipeline_notes(&p, out);
+		if (cmdrun_init(&p, &o, src, NULL, out)) {
+			cmdrun_read(&p);
+			(void)cmdrun_report(&p, NULL);
+			cmdrun_warnings(&p, out);
+			cmdrun_notes(&p, out);
 			struct live_prev prev = { NULL, 0 };
 			summary_write_short(out, &p.r, &prev);
 			summary_write_short(out, &p.r, &prev);
@@ -100,7 +100,7 @@ static void run_one(const char *const *argv0, const uint8_t *data, size_t size, 
 			if (p.a.env.lim.ooo_used != 0 || p.a.env.lim.buf_used != 0)
 				__builtin_trap();
 		}
-		pipeline_free(&p);
+		cmdrun_free(&p);
 	}
 	free(copy);
 	options_free(&o);

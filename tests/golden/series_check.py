@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""`stats --interval D --format csv|jsonl` (cli/series.c) against `stats
+"""`stats --interval D --format csv|jsonl` (cli/output/series.c) against `stats
 --format json` on the same capture:
 
 - for every QP and op, the intervals' count, complete, bytes, segments,

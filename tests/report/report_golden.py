@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Golden test of the HTML report's data: what the page draws (its iws-data
-JSON block, cli/out_html.c), not its pixels, equals the expected file.
+JSON block, cli/output/out_html.c), not its pixels, equals the expected file.
 
 Usage: report_golden.py [--update] TOOL ROOT SAMPLE EXPECTED WORKDIR
   SAMPLE    capture path relative to ROOT (the source tree)

@@ -4,18 +4,46 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "iwarpscope/qp.h"
 #include "units.h"
 
-void select_init(struct select *s, const struct options *o)
+int64_t tspec_resolve(const struct tspec *t, int64_t first_ns)
+{
+	switch (t->kind) {
+	case TS_ABS:
+		return t->ns;
+	case TS_REL: {
+		int64_t v;
+		if (__builtin_add_overflow(first_ns, t->ns, &v))
+			v = t->ns > 0 ? INT64_MAX : INT64_MIN;
+		return v;
+	}
+	case TS_CLOCK: {
+		/* HH:MM:SS on the (local) day of the first frame. */
+		time_t s = (time_t)(first_ns / 1000000000);
+		struct tm tm;
+		if (!localtime_r(&s, &tm))
+			return t->ns;
+		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+		tm.tm_isdst = -1;
+		time_t midnight = mktime(&tm);
+		return (int64_t)midnight * 1000000000 + t->ns;
+	}
+	default:
+		return 0;
+	}
+}
+
+void select_init(struct select *s, const struct select_spec *spec)
 {
 	memset(s, 0, sizeof(*s));
-	s->qps = o->nqps ? o->qps : NULL;
-	s->nqps = o->nqps;
-	s->op_mask = o->op_mask;
-	s->since = o->since;
-	s->until = o->until;
+	s->qps = spec->nqps ? spec->qps : NULL;
+	s->nqps = spec->nqps;
+	s->op_mask = spec->op_mask;
+	s->since = spec->since;
+	s->until = spec->until;
 }
 
 bool select_active(const struct select *s)

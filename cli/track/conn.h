@@ -22,7 +22,7 @@
 #include "iwarpscope/stats.h"
 #include "iwarpscope/stream.h"
 #include "netdecode.h"
-#include "nvme.h"
+#include "nvme_track.h"
 #include "order.h"
 
 struct conn;
@@ -78,7 +78,7 @@ struct conn_env {
 	struct iws_qp_stats *total; /* statistics over every QP */
 	bool include_rtr;           /* statistics count RTR messages */
 	uint64_t order_limit_hits;
-	/* NVMe over Fabrics (nvme.h) */
+	/* NVMe over Fabrics (nvme_track.h) */
 	bool nvme;                  /* recognise NVMe/RDMA and track its commands */
 	bool track_nvme_order;      /* keep what nvme output in start order needs */
 	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
@@ -174,7 +174,7 @@ struct conn {
 	struct close_rec *closes;   /* the first CONN_MAX_CLOSE_RECS FINs, RSTs, Terminates */
 	uint32_t ncloses;
 	struct order_ring order;    /* operations in flight, for output in start order */
-	struct conn_nvme *nvme;     /* NVMe view (nvme.h), from the first PDU (env->nvme) */
+	struct conn_nvme *nvme;     /* NVMe view (nvme_track.h), from the first PDU (env->nvme) */
 	struct iws_doctor *doc;     /* the interop doctor's findings (env->doctor), else NULL */
 	struct conn *lru_prev, *lru_next; /* the analysis' recency lists */
 };

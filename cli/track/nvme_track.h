@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * nvme.h - NVMe over Fabrics in the CLI: each connection's PDUs and events
+ * nvme_track.h - NVMe over Fabrics in the CLI: each connection's PDUs and events
  * go to the core's NVMe view of it (iwarpscope/nvme.h, iws_nvme_conn), which
  * recognises NVMe/RDMA by content and tracks its commands; what the reports
  * need (statistics per qid and op, counts, the slowest commands) is kept
  * here, and every command goes on to env->nvme_cmd (the `nvme` timeline).
  */
-#ifndef IWS_CLI_NVME_H
-#define IWS_CLI_NVME_H
+#ifndef IWS_CLI_NVME_TRACK_H
+#define IWS_CLI_NVME_TRACK_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The pipeline driver (see analysis.h). */
+/* The tracking driver (see analysis.h). */
 #include "analysis.h"
 
 #include <stdlib.h>

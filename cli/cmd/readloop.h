@@ -4,16 +4,16 @@
  * every record from the source goes to the analysis (through the capture
  * points stage when there are several), with a tick every so many packets
  * for ordered output. Files run to their end; a live capture runs until
- * Ctrl-C (SIGINT) or SIGTERM, printing a short per-QP summary every few
- * seconds.
+ * Ctrl-C (SIGINT) or SIGTERM, calling back every few seconds (the caller
+ * prints its short per-QP summary there: the loop writes nothing).
  */
 #ifndef IWS_CLI_READLOOP_H
 #define IWS_CLI_READLOOP_H
 
-#include <stdio.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "analysis.h"
-#include "out.h"
 #include "points.h"
 #include "source.h"
 
@@ -24,7 +24,8 @@ struct run_hooks {
 	void *ctx;
 	/* Called every so many packets (ordered output releases operations). */
 	void (*tick)(void *ctx);
-	FILE *live_out;             /* where the periodic summary goes */
+	/* Live: called every interval seconds, after tick (the periodic summary). */
+	void (*live)(void *ctx);
 	unsigned interval;          /* seconds */
 	struct points *pts;         /* several capture points: copies to leave out */
 	/* Live stop conditions (0: none): packets, seconds, saved octets. */
@@ -34,7 +35,6 @@ struct run_hooks {
 };
 
 /* Read every packet into the analysis. */
-void run_input(struct source *s, struct analysis *a, const struct report *r,
-	       const struct run_hooks *h);
+void run_input(struct source *s, struct analysis *a, const struct run_hooks *h);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* NVMe over Fabrics in the CLI (see nvme.h). */
-#include "nvme.h"
+/* NVMe over Fabrics in the CLI (see nvme_track.h). */
+#include "nvme_track.h"
 
 #include <stdlib.h>
 #include <string.h>

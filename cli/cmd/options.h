@@ -11,27 +11,10 @@
 #include <stdint.h>
 
 #include "iwarpscope/qp.h"
+#include "outopts.h"
+#include "select.h"
 
 enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS, CMD_NVME, CMD_REPORT, CMD_DOCTOR };
-enum out_format { FMT_DEFAULT = 0, FMT_TEXT, FMT_JSON, FMT_JSONL, FMT_CSV };
-
-/* Analysis findings --fail-on can turn into exit status 1. */
-#define FAIL_CRC 0x01
-#define FAIL_GAP 0x02
-#define FAIL_TERMINATE 0x04
-#define FAIL_INCOMPLETE 0x08
-#define FAIL_DAMAGED 0x10
-#define FAIL_MALFORMED 0x20
-#define FAIL_ALL 0x3F
-/* A doctor finding matched --fail-on's rule ids or severities (not in FAIL_ALL). */
-#define FAIL_RULE 0x40
-
-/* A time bound as given: resolved against the capture's first frame. */
-enum tspec_kind { TS_NONE = 0, TS_ABS, TS_REL, TS_CLOCK };
-struct tspec {
-	enum tspec_kind kind;
-	int64_t ns;     /* TS_ABS: epoch ns; TS_REL: offset; TS_CLOCK: ns since midnight */
-};
 
 #define MAX_QP_FILTER 64
 
@@ -99,8 +82,9 @@ void options_free(struct options *o);
 
 const char *command_name(enum command c);
 
-/* Resolve a time bound once the first frame's time is known. */
-int64_t tspec_resolve(const struct tspec *t, int64_t first_ns);
+/* What --qp, --op, --since and --until select (select_init's input; it
+ * points into o). */
+struct select_spec options_select(const struct options *o);
 
 const char *format_name(enum out_format f);
 

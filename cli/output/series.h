@@ -33,7 +33,7 @@
 #include "analysis.h"
 #include "conn.h"
 #include "jsonw.h"
-#include "options.h"
+#include "outopts.h"
 #include "slotmap.h"
 #include "source.h"
 #include "wire.h"

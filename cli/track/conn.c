@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* One connection's pipeline (see conn.h). */
+/* One connection through the core (see conn.h). */
 #include "conn.h"
 
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * iwarpscope: makes iWARP traffic readable. `iwarpscope [COMMAND] [OPTIONS]
- * FILE...` reads captures (or a live interface), runs the pipeline of the
- * command (pipeline.h) and prints its report. Exit status: 0 ok, 1 --fail-on
+ * FILE...` reads captures (or a live interface), runs the command
+ * (cmdrun.h) and prints its report. Exit status: 0 ok, 1 --fail-on
  * matched, 2 usage error or unreadable input.
  */
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "merge.h"
 #include "options.h"
 #include "outfile.h"
-#include "pipeline.h"
+#include "cmdrun.h"
 #include "textsafe.h"
 
 /* A one-line error on stderr (names in it escaped: textsafe.h). */
@@ -58,7 +58,7 @@ static int merge_command_at(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	static struct options o;
-	static struct pipeline p;
+	static struct cmdrun p;
 	char err[512] = "";
 	int rc;
 	/* merge reads statistics, not captures: a command of its own, after
@@ -163,9 +163,9 @@ int main(int argc, char **argv)
 	if (pts)
 		points_note(pts, stderr);
 
-	if (!pipeline_init(&p, &o, src, pts, stdout)) {
+	if (!cmdrun_init(&p, &o, src, pts, stdout)) {
 		error_line("out of memory");
-		pipeline_free(&p);
+		cmdrun_free(&p);
 		if (has_page)
 			outfile_abort(&page);
 		free(ids);
@@ -173,7 +173,7 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return 2;
 	}
-	pipeline_run(&p);
+	cmdrun_read(&p);
 	int status = 0;
 	/* An input that ended on an error the report cannot hold: no report
 	 * (a page is not put in place). */
@@ -184,10 +184,10 @@ int main(int argc, char **argv)
 		has_page = false;
 		status = 2;
 	} else {
-		unsigned found = pipeline_report(&p, has_page ? page.f : NULL);
+		unsigned found = cmdrun_report(&p, has_page ? page.f : NULL);
 		if (o.cmd != CMD_SUMMARY)
-			pipeline_warnings(&p, stderr);
-		pipeline_notes(&p, stderr);
+			cmdrun_warnings(&p, stderr);
+		cmdrun_notes(&p, stderr);
 		status = found ? 1 : 0;
 	}
 	/* Live -w: every packet saved, or exit 2 saying how many were not. */
@@ -205,7 +205,7 @@ int main(int argc, char **argv)
 		status = 2;
 	}
 	free(ids);
-	pipeline_free(&p);
+	cmdrun_free(&p);
 	inputs_free(&ins);
 	options_free(&o);
 	return status;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pipeline.h - one run of a command over an open source: the stages set up
+ * cmdrun.h - one run of a command over an open source: the stages set up
  * for what the command reports,
  *
  *   source -> [points] -> netdecode -> flows -> conn (the core's stream engine)
@@ -10,8 +10,8 @@
  * and the fuzz harness tests/fuzz/fuzz_cli_pcap.c set up every run through
  * here, so what is fuzzed is what runs.
  */
-#ifndef IWS_CLI_PIPELINE_H
-#define IWS_CLI_PIPELINE_H
+#ifndef IWS_CLI_CMDRUN_H
+#define IWS_CLI_CMDRUN_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,7 +28,7 @@
 #include "source.h"
 #include "timeline.h"
 
-struct pipeline {
+struct cmdrun {
 	const struct options *o;
 	struct source *src;
 	struct points *pts;         /* several capture points (NULL: one) */
@@ -44,26 +44,28 @@ struct pipeline {
 	struct series series;       /* stats --format csv|jsonl */
 	struct pagedata page;       /* report */
 	struct report r;
+	FILE *live_out;             /* live: where the periodic short summary goes */
+	struct live_prev live_prev; /* its totals at the last one */
 	bool ordered;               /* ops and the time series: the timeline in start order */
 	bool series_mode;
 	bool has_tl, has_series, has_page;
 	uint32_t ticks_skipped;
 };
 
-/* Set up the stages of o->cmd over src (the pipeline owns it, and pts, from
+/* Set up the stages of o->cmd over src (the run owns it, and pts, from
  * now on, also on failure). The report goes to out. false: out of memory. */
-bool pipeline_init(struct pipeline *p, const struct options *o, struct source *src,
+bool cmdrun_init(struct cmdrun *p, const struct options *o, struct source *src,
 		   struct points *pts, FILE *out);
 /* Read the input to its end (or a stop condition) and finish the analysis. */
-void pipeline_run(struct pipeline *p);
+void cmdrun_read(struct cmdrun *p);
 /* Write the command's report to p->out (the report command's page to page
  * when not NULL); the --fail-on findings (FAIL_*) that matched. */
-unsigned pipeline_report(struct pipeline *p, FILE *page);
+unsigned cmdrun_report(struct cmdrun *p, FILE *page);
 /* The problems a machine-readable report cannot carry, on f (stderr). */
-void pipeline_warnings(const struct pipeline *p, FILE *f);
+void cmdrun_warnings(const struct cmdrun *p, FILE *f);
 /* What every command says on f (stderr) whatever its format: QPs asked for
  * with --qp that are not iWARP QPs of the capture. */
-void pipeline_notes(const struct pipeline *p, FILE *f);
-void pipeline_free(struct pipeline *p);
+void cmdrun_notes(const struct cmdrun *p, FILE *f);
+void cmdrun_free(struct cmdrun *p);
 
 #endif

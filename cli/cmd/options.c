@@ -168,6 +168,11 @@ static const struct optdef {
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+struct select_spec options_select(const struct options *o)
+{
+	return (struct select_spec){ o->qps, o->nqps, o->op_mask, o->since, o->until };
+}
+
 const char *command_name(enum command c)
 {
 	return (unsigned)c < NCOMMANDS ? commands[c].name : "?";
@@ -462,33 +467,6 @@ static bool parse_time(const char *s, struct tspec *t)
 		return true;
 	}
 	return false;
-}
-
-int64_t tspec_resolve(const struct tspec *t, int64_t first_ns)
-{
-	switch (t->kind) {
-	case TS_ABS:
-		return t->ns;
-	case TS_REL: {
-		int64_t v;
-		if (__builtin_add_overflow(first_ns, t->ns, &v))
-			v = t->ns > 0 ? INT64_MAX : INT64_MIN;
-		return v;
-	}
-	case TS_CLOCK: {
-		/* HH:MM:SS on the (local) day of the first frame. */
-		time_t s = (time_t)(first_ns / 1000000000);
-		struct tm tm;
-		if (!localtime_r(&s, &tm))
-			return t->ns;
-		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
-		tm.tm_isdst = -1;
-		time_t midnight = mktime(&tm);
-		return (int64_t)midnight * 1000000000 + t->ns;
-	}
-	default:
-		return 0;
-	}
 }
 
 static int parse_list(char *arg, struct options *o, int which)

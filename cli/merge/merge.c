@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out.h"
+#include "dists.h"
 #include "outfile.h"
 #include "sketch.h"
 #include "textsafe.h"

@@ -11,11 +11,13 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "dists.h"
 #include "iwarpscope/doctor.h"
 #include "jsonw.h"
-#include "options.h"
+#include "outopts.h"
 #include "points.h"
 #include "rank.h"
+#include "rows.h"
 #include "select.h"
 #include "source.h"
 #include "timeline.h"
@@ -24,7 +26,7 @@
 struct report {
 	const struct analysis *a;
 	const struct source *src;
-	const struct options *o;
+	struct out_opts o;          /* format, --fail-on */
 	const struct timeline *tl;  /* ops only */
 	struct slowest *slow;       /* summary: the slowest lists (NULL: none) */
 	const struct points *pts;   /* several capture points (NULL: one) */
@@ -38,44 +40,6 @@ struct report {
 const char *op_why(char *buf, size_t n, const struct iws_op *op);
 /* The same for an NVMe command: its data phase, its status. */
 const char *nvme_why(char *buf, size_t n, const struct iws_nvme_cmd *m);
-
-/* ---- rows: one item per line, as text, JSON (an array), JSON lines or
- * CSV (out_ops.c); the `ops` and `nvme` writers ---- */
-struct row_fns {
-	const char *csv_header;
-	/* pts: several capture points (NULL: one), for their fields */
-	void (*json)(struct jsonw *j, const struct conn *c, const void *item,
-		     const struct points *pts);
-	void (*csv)(FILE *f, const struct conn *c, const void *item);
-	void (*text)(FILE *f, const struct conn *c, const void *item);
-	void (*text_header)(FILE *f); /* the text's heading row (may be NULL) */
-};
-
-/* Streamed text tables (ops, nvme): fixed widths (negative: left-aligned),
- * two spaces apart, the last column unpadded; a time column's heading
- * names the unit. */
-struct fixed_col {
-	const char *head;
-	int width;
-	bool is_time;
-};
-/* The unit of the streamed tables' durations: --time-unit's, else µs. */
-int64_t text_time_unit(void);
-void fixed_header(FILE *f, const struct fixed_col *cols, int n, int64_t unit);
-void fixed_row(FILE *f, const struct fixed_col *cols, int n, const char *const *cells);
-
-struct rows_out {
-	FILE *f;
-	enum out_format fmt;
-	const struct row_fns *fns;
-	struct jsonw j;
-	uint64_t n;
-	const struct points *pts;   /* several capture points (NULL: one) */
-};
-
-void rows_begin(struct rows_out *w, FILE *f, enum out_format fmt, const struct row_fns *fns);
-void rows_write(struct rows_out *w, const struct conn *c, const void *item);
-void rows_end(struct rows_out *w);
 
 /* ---- ops (out_ops.c): items are struct iws_op ---- */
 void ops_out_begin(struct rows_out *w, FILE *f, enum out_format fmt);
@@ -153,25 +117,7 @@ void doctor_rules_write(FILE *f, enum out_format fmt);
 /* Problems in the report, for --fail-on (FAIL_* bits). */
 unsigned report_findings(const struct report *r);
 
-/* Shared by the text and JSON writers. */
-/* key: {count, min, mean, p50, p90, p99, p999, max, exact}, or null when empty. */
-void latency_json(struct jsonw *j, const char *key, const struct iws_latency *l);
-/* The same with the mergeable sketch (sketch.h): the statistics' JSON. */
-void latency_json_sketch(struct jsonw *j, const char *key, const struct iws_latency *l);
-/* A table of distributions (text): title (the unit is added), then per row
- * QP, label, count, min, mean, p50, p90, p99, p99.9, max, in one unit;
- * "(none)" without rows. */
-struct dist_row {
-	char qp[16];
-	char label[96];
-	const struct iws_latency *l;
-};
-struct dist_rows {
-	struct dist_row *v;         /* free() it */
-	uint32_t n, cap;
-};
-void dist_rows_add(struct dist_rows *r, const char *qp, const char *label, const struct iws_latency *l);
-void dist_rows_print(FILE *f, const char *title, const char *label_head, const struct dist_rows *r);
+/* Shared by the text and JSON writers (out_stats.c). */
 const char *hs_name(enum iws_stream_state st);
 uint64_t conn_gap_count(const struct conn *c);
 uint64_t conn_gap_bytes(const struct conn *c);

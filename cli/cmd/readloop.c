@@ -25,15 +25,13 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-void run_input(struct source *s, struct analysis *a, const struct report *r,
-	       const struct run_hooks *h)
+void run_input(struct source *s, struct analysis *a, const struct run_hooks *h)
 {
 	struct src_packet p;
 	bool live = source_is_live(s);
 	uint64_t next_report = 0;
 	uint32_t n = 0;
 	uint64_t packets = 0;
-	struct live_prev prev = { NULL, 0 };
 	uint64_t stop_at = 0;
 
 	if (live) {
@@ -72,7 +70,8 @@ void run_input(struct source *s, struct analysis *a, const struct report *r,
 				next_report = now + 1000ull * h->interval;
 				if (h->tick)
 					h->tick(h->ctx);
-				summary_write_short(h->live_out, r, &prev);
+				if (h->live)
+					h->live(h->ctx);
 			}
 		}
 	}
@@ -81,5 +80,4 @@ void run_input(struct source *s, struct analysis *a, const struct report *r,
 		signal(SIGTERM, SIG_DFL);
 		live_source = NULL;
 	}
-	live_prev_free(&prev);
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * analysis.h - the pipeline driver: each packet from the source is decoded
+ * analysis.h - the tracking driver: each packet from the source is decoded
  * (netdecode), assigned to its TCP conversation (flows) and handed to that
- * connection's pipeline (conn). Consumers receive operations and FPDUs
+ * connection's tracking (conn). Consumers receive operations and FPDUs
  * through the callbacks in analysis_opts.
  */
 #ifndef IWS_CLI_ANALYSIS_H
@@ -28,7 +28,7 @@ struct analysis_opts {
 	void *ctx;
 	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
 	void (*fpdu)(void *ctx, struct conn *c, const struct iws_pdu *pdu);
-	bool nvme;                  /* recognise NVMe/RDMA, track its commands (nvme.h) */
+	bool nvme;                  /* recognise NVMe/RDMA, track its commands (nvme_track.h) */
 	bool track_nvme_order;      /* nvme output in start order needs pending keys */
 	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
 	void (*mark)(void *ctx, struct conn *c, const struct conn_mark *m); /* may be NULL */

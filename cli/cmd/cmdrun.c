@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* One run of a command: its stages set up, fed, and reported (see pipeline.h). */
-#include "pipeline.h"
+/* One run of a command: its stages set up, fed, and reported (see cmdrun.h). */
+#include "cmdrun.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +12,13 @@
  * (op_type >= 0) or NVMe command (-1)? */
 static bool selected(void *ctx, const struct conn *c, int op_type, int64_t start_ns)
 {
-	struct pipeline *p = ctx;
+	struct cmdrun *p = ctx;
 	return select_item(&p->sel, c->stream, op_type, start_ns, source_stats(p->src)->first_ns);
 }
 
 static void on_op(void *ctx, struct conn *c, const struct iws_op *op)
 {
-	struct pipeline *p = ctx;
+	struct cmdrun *p = ctx;
 	const struct options *o = p->o;
 	if (o->cmd == CMD_SUMMARY) {
 		slowest_op(&p->slow, c, op);
@@ -41,7 +41,7 @@ static void on_op(void *ctx, struct conn *c, const struct iws_op *op)
 /* The timeline releases an operation or command: write it. */
 static void emit(void *ctx, const struct conn *c, const void *item)
 {
-	struct pipeline *p = ctx;
+	struct cmdrun *p = ctx;
 	if (p->o->limit && p->written >= p->o->limit)
 		return;
 	p->written++;
@@ -53,14 +53,14 @@ static void emit(void *ctx, const struct conn *c, const void *item)
 
 static void on_mark(void *ctx, struct conn *c, const struct conn_mark *m)
 {
-	struct pipeline *p = ctx;
+	struct cmdrun *p = ctx;
 	if (select_qp(&p->sel, c->stream))
 		pagedata_mark(&p->page, c, m);
 }
 
 static void on_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
 {
-	struct pipeline *p = ctx;
+	struct cmdrun *p = ctx;
 	switch (p->o->cmd) {
 	case CMD_SUMMARY:
 		slowest_nvme(&p->slow, c, cmd);
@@ -76,7 +76,7 @@ static void on_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
 
 static void on_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
 {
-	struct pipeline *p = ctx;
+	struct cmdrun *p = ctx;
 	if (!select_qp(&p->sel, c->stream))
 		return;
 	if (p->has_page)
@@ -90,7 +90,7 @@ static void on_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
 /* Every TCP segment: what crossed the wire (the report, the time series). */
 static void on_segment(void *ctx, struct conn *c, const struct conn_seg *s)
 {
-	struct pipeline *p = ctx;
+	struct cmdrun *p = ctx;
 	if (!select_qp(&p->sel, c->stream))
 		return;
 	if (p->has_page)
@@ -101,7 +101,7 @@ static void on_segment(void *ctx, struct conn *c, const struct conn_seg *s)
 
 static void tick(void *ctx)
 {
-	struct pipeline *p = ctx;
+	struct cmdrun *p = ctx;
 	int64_t ts;
 	uint64_t frame;
 	/* The watermark visits every open connection: with many of them, look
@@ -114,7 +114,14 @@ static void tick(void *ctx)
 	timeline_release(&p->tl, ts, frame);
 }
 
-bool pipeline_init(struct pipeline *p, const struct options *o, struct source *src,
+/* Live: the short per-QP summary every --interval seconds. */
+static void live(void *ctx)
+{
+	struct cmdrun *p = ctx;
+	summary_write_short(p->live_out, &p->r, &p->live_prev);
+}
+
+bool cmdrun_init(struct cmdrun *p, const struct options *o, struct source *src,
 		   struct points *pts, FILE *out)
 {
 	memset(p, 0, sizeof(*p));
@@ -122,7 +129,8 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 	p->src = src;
 	p->pts = pts;
 	p->out = out;
-	select_init(&p->sel, o);
+	struct select_spec spec = options_select(o);
+	select_init(&p->sel, &spec);
 	units_config(o->units == UNITS_IEC, o->time_unit);
 	/* stats as CSV or JSON lines: a time series (series.h), fed in start
 	 * order through the timeline like ops. */
@@ -152,7 +160,7 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 		.sel = &p->sel,
 		.selected = select_active(&p->sel) ? selected : NULL,
 		/* the interop doctor: its command, the summary's and the report's
-		 * findings (cli/findings.c), or --fail-on naming its rules */
+		 * findings (cli/output/findings.c), or --fail-on naming its rules */
 		.doctor = o->cmd == CMD_DOCTOR || o->cmd == CMD_SUMMARY || o->cmd == CMD_REPORT || o->fail_rules ||
 			  o->fail_severities,
 	};
@@ -188,26 +196,29 @@ bool pipeline_init(struct pipeline *p, const struct options *o, struct source *s
 		fpdus_out_begin(&p->fpdus, out);
 		p->fpdus.pts = pts;
 	}
-	p->r = (struct report){ &p->a, src, o, &p->tl, o->cmd == CMD_SUMMARY ? &p->slow : NULL, pts,
-				&p->sel };
+	p->r = (struct report){ &p->a, src, { o->format, o->fail_rules, o->fail_severities }, &p->tl,
+				o->cmd == CMD_SUMMARY ? &p->slow : NULL, pts, &p->sel };
 	return true;
 }
 
-void pipeline_run(struct pipeline *p)
+void cmdrun_read(struct cmdrun *p)
 {
 	const struct options *o = p->o;
+	p->live_out = (p->ordered || o->cmd == CMD_FPDUS || o->cmd == CMD_NVME ||
+		       o->cmd == CMD_REPORT) ? stderr : p->out;
+	p->live_prev = (struct live_prev){ NULL, 0 };
 	struct run_hooks h = {
 		.ctx = p,
 		.tick = p->ordered || o->cmd == CMD_NVME ? tick : NULL,
-		.live_out = (p->ordered || o->cmd == CMD_FPDUS || o->cmd == CMD_NVME ||
-			     o->cmd == CMD_REPORT) ? stderr : p->out,
+		.live = live,
 		.interval = o->interval,
 		.pts = p->pts,
 		.stop_count = o->stop_count,
 		.stop_after_ns = o->stop_after_ns,
 		.stop_filesize = o->stop_filesize,
 	};
-	run_input(p->src, &p->a, &p->r, &h);
+	run_input(p->src, &p->a, &h);
+	live_prev_free(&p->live_prev);
 	analysis_finish(&p->a);
 	if (p->has_page)
 		pagedata_finish(&p->page, &p->a);
@@ -215,7 +226,7 @@ void pipeline_run(struct pipeline *p)
 		series_wire_finish(&p->series, &p->a);
 }
 
-unsigned pipeline_report(struct pipeline *p, FILE *page)
+unsigned cmdrun_report(struct cmdrun *p, FILE *page)
 {
 	const struct options *o = p->o;
 	switch (o->cmd) {
@@ -258,7 +269,7 @@ unsigned pipeline_report(struct pipeline *p, FILE *page)
 	return (report_findings(&p->r) & o->fail_on) | (doctor_fails(&p->r) ? FAIL_RULE : 0);
 }
 
-void pipeline_warnings(const struct pipeline *p, FILE *f)
+void cmdrun_warnings(const struct cmdrun *p, FILE *f)
 {
 	const struct source_stats *ss = source_stats(p->src);
 	const struct analysis_counts *c = analysis_counts(&p->a);
@@ -325,7 +336,7 @@ void pipeline_warnings(const struct pipeline *p, FILE *f)
 		silence_write(f, &p->r, "iwarpscope: ");
 }
 
-void pipeline_notes(const struct pipeline *p, FILE *f)
+void cmdrun_notes(const struct cmdrun *p, FILE *f)
 {
 	const struct options *o = p->o;
 	for (int k = 0; k < o->nqps; k++) {
@@ -344,7 +355,7 @@ void pipeline_notes(const struct pipeline *p, FILE *f)
 	}
 }
 
-void pipeline_free(struct pipeline *p)
+void cmdrun_free(struct cmdrun *p)
 {
 	if (p->has_tl)
 		timeline_free(&p->tl);

@@ -15,9 +15,26 @@
 #define IWS_CLI_SELECT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "options.h"
+/* A time bound as given: resolved against the capture's first frame. */
+enum tspec_kind { TS_NONE = 0, TS_ABS, TS_REL, TS_CLOCK };
+struct tspec {
+	enum tspec_kind kind;
+	int64_t ns;     /* TS_ABS: epoch ns; TS_REL: offset; TS_CLOCK: ns since midnight */
+};
+
+/* Resolve a time bound once the first frame's time is known. */
+int64_t tspec_resolve(const struct tspec *t, int64_t first_ns);
+
+/* What is asked for (--qp, --op, --since, --until). */
+struct select_spec {
+	const uint32_t *qps;        /* nqps of them */
+	int nqps;
+	uint32_t op_mask;           /* bit per enum iws_op_type; 0: every type */
+	struct tspec since, until;
+};
 
 struct select {
 	const uint32_t *qps;        /* NULL: every QP */
@@ -28,8 +45,8 @@ struct select {
 	int64_t since_ns, until_ns;
 };
 
-/* From the options (which must outlive the selection). */
-void select_init(struct select *s, const struct options *o);
+/* From what is asked for (its QP list must outlive the selection). */
+void select_init(struct select *s, const struct select_spec *spec);
 /* Is any filter set? */
 bool select_active(const struct select *s);
 bool select_qp(const struct select *s, uint32_t stream);

@@ -152,7 +152,7 @@ static void doctor_text(FILE *f, const struct report *r)
 
 void doctor_write(FILE *f, const struct report *r)
 {
-	switch (r->o->format) {
+	switch (r->o.format) {
 	case FMT_JSON:
 		doctor_json(f, r);
 		break;
@@ -167,7 +167,7 @@ void doctor_write(FILE *f, const struct report *r)
 
 bool doctor_fails(const struct report *r)
 {
-	const struct options *o = r->o;
+	const struct out_opts *o = &r->o;
 	if (!o->fail_rules && !o->fail_severities)
 		return false;
 	const struct conn *c;

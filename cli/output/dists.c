@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Latency distributions as the writers show them (see dists.h). */
+#include "dists.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "iwarpscope/stats.h"
+#include "jsonw.h"
+#include "sketch.h"
+#include "texttable.h"
+#include "units.h"
+
+static void latency_obj(struct jsonw *j, const char *key, const struct iws_latency *lc,
+			bool sketch)
+{
+	/* Quantiles sort the samples lazily: a cache, not a change of value. */
+	struct iws_latency *l = (struct iws_latency *)lc;
+	jw_key(j, key);
+	if (!l->count) {
+		jw_null(j);
+		return;
+	}
+	jw_obj(j);
+	jw_ku64(j, "count", l->count);
+	jw_ki64(j, "min", l->min);
+	jw_ki64(j, "mean", iws_latency_mean(l));
+	jw_ki64(j, "p50", iws_latency_quantile(l, 0.50));
+	jw_ki64(j, "p90", iws_latency_quantile(l, 0.90));
+	jw_ki64(j, "p99", iws_latency_quantile(l, 0.99));
+	jw_ki64(j, "p999", iws_latency_quantile(l, 0.999));
+	jw_ki64(j, "max", l->max);
+	jw_kbool(j, "exact", iws_latency_is_exact(l));
+	if (sketch)
+		sketch_json(j, l);
+	jw_obj_end(j);
+}
+
+void latency_json(struct jsonw *j, const char *key, const struct iws_latency *l)
+{
+	latency_obj(j, key, l, false);
+}
+
+void latency_json_sketch(struct jsonw *j, const char *key, const struct iws_latency *l)
+{
+	latency_obj(j, key, l, true);
+}
+
+void dist_rows_add(struct dist_rows *r, const char *qp, const char *label, const struct iws_latency *l)
+{
+	if (r->n == r->cap) {
+		uint32_t n = r->cap ? r->cap * 2 : 16;
+		struct dist_row *v = realloc(r->v, n * sizeof(*v));
+		if (!v)
+			return; /* (a row left out rather than none printed) */
+		r->v = v;
+		r->cap = n;
+	}
+	struct dist_row *d = &r->v[r->n++];
+	snprintf(d->qp, sizeof(d->qp), "%s", qp);
+	snprintf(d->label, sizeof(d->label), "%s", label);
+	d->l = l;
+}
+
+void dist_rows_print(FILE *f, const char *title, const char *label_head, const struct dist_rows *r)
+{
+	const struct dist_row *v = r->v;
+	uint32_t n = r->n;
+	/* One unit for the table: the one that shows its largest median with 1
+	 * to 3 digits (or --time-unit's); decimals enough for its smallest
+	 * value. */
+	int64_t typical = 0, small = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		struct iws_latency *l = (struct iws_latency *)v[i].l; /* quantiles sort lazily */
+		int64_t p50 = iws_latency_quantile(l, 0.5);
+		typical = p50 > typical ? p50 : typical;
+		if (l->min > 0 && (!small || l->min < small))
+			small = l->min;
+	}
+	int64_t unit = units_column(typical);
+	int dec = units_decimals(unit, small);
+	fprintf(f, "\n%s, %s\n", title, unit_name(unit));
+	if (!n) {
+		fputs("  (none)\n", f);
+		return;
+	}
+	const struct tt_col cols[] = { { "QP", false }, { label_head, true }, { "count", false },
+				       { "min", false },  { "mean", false },     { "p50", false },
+				       { "p90", false },  { "p99", false },      { "p99.9", false },
+				       { "max", false } };
+	struct texttable t;
+	tt_init(&t, cols, 10);
+	char b[48];
+	for (uint32_t i = 0; i < n; i++) {
+		struct iws_latency *l = (struct iws_latency *)v[i].l;
+		int64_t x[7] = { l->min,
+				 iws_latency_mean(l),
+				 iws_latency_quantile(l, 0.50),
+				 iws_latency_quantile(l, 0.90),
+				 iws_latency_quantile(l, 0.99),
+				 iws_latency_quantile(l, 0.999),
+				 l->max };
+		tt_cell(&t, v[i].qp);
+		tt_cell(&t, v[i].label);
+		tt_cellf(&t, "%" PRIu64, l->count);
+		for (int k = 0; k < 7; k++)
+			tt_cell(&t, fmt_in_unit(b, sizeof(b), x[k], unit, dec));
+	}
+	tt_print(&t, f, "  ");
+	tt_free(&t);
+}

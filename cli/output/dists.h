@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dists.h - latency distributions as the writers show them: a JSON object
+ * (with or without the mergeable sketch) and a text table of several
+ * (dists.c); shared by the stats, nvme and merge writers.
+ */
+#ifndef IWS_CLI_DISTS_H
+#define IWS_CLI_DISTS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct iws_latency;
+struct jsonw;
+
+/* key: {count, min, mean, p50, p90, p99, p999, max, exact}, or null when empty. */
+void latency_json(struct jsonw *j, const char *key, const struct iws_latency *l);
+/* The same with the mergeable sketch (sketch.h): the statistics' JSON. */
+void latency_json_sketch(struct jsonw *j, const char *key, const struct iws_latency *l);
+/* A table of distributions (text): title (the unit is added), then per row
+ * QP, label, count, min, mean, p50, p90, p99, p99.9, max, in one unit;
+ * "(none)" without rows. */
+struct dist_row {
+	char qp[16];
+	char label[96];
+	const struct iws_latency *l;
+};
+struct dist_rows {
+	struct dist_row *v;         /* free() it */
+	uint32_t n, cap;
+};
+void dist_rows_add(struct dist_rows *r, const char *qp, const char *label, const struct iws_latency *l);
+void dist_rows_print(FILE *f, const char *title, const char *label_head, const struct dist_rows *r);
+
+#endif
