@@ -612,8 +612,8 @@ static void compute_nvme(struct gen *g, struct truth *t)
 			op_frames(g, r->data_op[k], &dlo, &dhi, &dpay, &whole);
 		if (r->resp_op >= 0) {
 			resp = op_frames(g, r->resp_op, &rlo, &rhi, &rpay, &whole);
-			/* a completion is seen only with its CID (CQE octets 12-13) */
-			if (resp >= 0 && !g->fpdus[resp].head14)
+			/* a completion is seen only whole (its CID, octets 12-13, and status) */
+			if (resp >= 0 && !g->fpdus[resp].head16)
 				resp = -1;
 		}
 		x->rec = (int)i;
@@ -840,7 +840,7 @@ int capture_write(struct gen *g, const char *prefix)
 
 		f->listed = all_captured(m, f->off, f->hdr_end);
 		f->full = all_captured(m, f->off, f->off + f->wire_len);
-		f->head14 = all_captured(m, f->off, f->hdr_end + 14 < f->off + f->wire_len ? f->hdr_end + 14
+		f->head16 = all_captured(m, f->off, f->hdr_end + 16 < f->off + f->wire_len ? f->hdr_end + 16
 									   : f->off + f->wire_len);
 		/* all of it went by: octets the snapshot length cut, or that the
 		 * capture missed before later ones or the receiver's ACK, still

@@ -102,8 +102,8 @@ struct fpdu_rec {
 	uint32_t payload;	/* ULP payload octets counted in op bytes */
 	/* filled by capture.c */
 	int listed, full, shown;
-	int head14;		/* its first 14 ULPDU octets after the DDP header captured
-				 * (an NVMe CQE's CID) */
+	int head16;		/* its first 16 ULPDU octets after the DDP header captured
+				 * (a whole NVMe CQE) */
 	uint32_t first_frame, frame;
 	uint32_t arrived;	/* first capture of the last of its octets to arrive */
 	int out_op;		/* index in the truth operations array, -1 */

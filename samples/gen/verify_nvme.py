@@ -37,7 +37,7 @@ class NvmeCheck:
             q, op = f["qp"], f["opcode"]
             data = bytes(h[(14 if f["tagged"] else 18):][:pay])
             if op in (3, 4, 5, 6):
-                self.send(q, f, h, data, full)
+                self.send(q, f, h, data, full, pay)
             elif op == 0 and f["dir"] == "r2i":
                 self.data(self.by_key(q, f["stag"]), f, pay, full)
             elif op == 1 and f["dir"] == "r2i" and len(h) >= 18 + 28:
@@ -53,6 +53,11 @@ class NvmeCheck:
     def by_key(self, q, key):
         return next((c for c in self.out.values() if c["qp"] == q and c["key"] == key), None)
 
+    def went_by(self, f, full):
+        """All of the FPDU captured, or cut only by the snapshot length (its
+        octets went by: docs/semantics.md)."""
+        return full or self.ck.shown(f)
+
     def data(self, c, f, n, full):
         if c is None:
             self.ck.err("nvme: RDMA data of qp %d frame %d names no command" % (f["qp"], f["frame"]))
@@ -60,44 +65,60 @@ class NvmeCheck:
         c["bytes"] += n
         c["data"].append(f["frame"])
         c["frames"].append(f["frame"])
-        c["whole"] &= full
+        c["whole"] &= self.went_by(f, full)
 
-    def send(self, q, f, h, data, full):
+    def send(self, q, f, h, data, full, pay):
         segs = self.msgs.setdefault((q, f["dir"], f["msn"]), [])
-        segs.append((f["mo"], data, f, full))
+        segs.append((f["mo"], data, f, full, pay))
         if not f["last"]:
             return
         del self.msgs[(q, f["dir"], f["msn"])]
         segs.sort(key=lambda x: x[0])
-        msg = b"".join(x[1] for x in segs)
-        first, whole = segs[0][2], all(x[3] for x in segs) and segs[0][0] == 0
+        # what a decoder has of the message: its octets from MO 0 on, up to
+        # the first a snapshot length cut; its length on the wire
+        msg = b""
+        for mo, d, _, _, n in segs:
+            if mo != len(msg):
+                break
+            msg += d
+            if len(d) < n:
+                break
+        wire = max(mo + n for mo, _, _, _, n in segs)
+        first = segs[0][2]
+        whole = all(self.went_by(x[2], x[3]) for x in segs) and segs[0][0] == 0
         if f["dir"] == "i2r":
-            self.command(q, msg, first, f, whole)
+            self.command(q, msg, first, f, whole, wire)
         else:
-            self.response(q, msg, f, h, whole)
+            self.response(q, msg, f, h, whole, wire)
 
-    def command(self, q, b, first, last, whole):
-        opc, _, cid = struct.unpack_from("<BBH", b, 0)
-        addr, = struct.unpack_from("<Q", b, 24)
-        ident = b[39]
-        cdw = struct.unpack_from("<6I", b, 40)
+    def command(self, q, b, first, last, whole, wire):
+        if len(b) < 8:
+            self.ck.err("nvme: command capsule of %d octets captured at frame %d" % (len(b), last["frame"]))
+            return
+        # a snapshot length may have cut the SQE (docs/semantics.md): each
+        # field only when captured, LBAs with CDW10-12 whole
+        sqe = b[:64] + bytes(max(0, 64 - len(b)))
+        opc, _, cid = struct.unpack_from("<BBH", sqe, 0)
+        addr, = struct.unpack_from("<Q", sqe, 24)
+        ident = sqe[39] if len(b) >= 40 else None
+        cdw = struct.unpack_from("<6I", sqe, 40)
         fab = opc == 0x7F
-        if fab and b[4] == 0x01:
+        if fab and sqe[4] == 0x01 and len(b) >= 44:
             self.qid[q] = cdw[0] >> 16
         qid = self.qid.get(q)
         if fab:
             name = NVME_FABRICS.get(b[4], "fabrics")
         else:
             name = (NVME_ADMIN if qid == 0 else NVME_IO).get(opc, "unknown")
-        keyed = ident >> 4 == 4
-        lba = not fab and qid != 0 and opc in NVME_IO_LBA
-        c = {"qp": q, "qid": qid, "cid": cid, "opcode": opc, "fctype": b[4] if fab else None,
-             "op": name, "nsid": None if fab else struct.unpack_from("<I", b, 4)[0],
+        keyed = ident is not None and ident >> 4 == 4
+        lba = not fab and qid != 0 and opc in NVME_IO_LBA and len(b) >= 52
+        c = {"qp": q, "qid": qid, "cid": cid, "opcode": opc, "fctype": sqe[4] if fab else None,
+             "op": name, "nsid": None if fab else struct.unpack_from("<I", sqe, 4)[0],
              "slba": cdw[1] << 32 | cdw[0] if lba else None,
              "nlb": (cdw[2] & 0xFFFF) + 1 if lba else None,
-             "bytes": len(b) - 64 if ident == 0x01 else 0,
+             "bytes": wire - 64 if ident == 0x01 else 0,
              "first_frame": first["first_frame"], "frames": [last["frame"]], "data": [],
-             "key": int.from_bytes(b[35:39], "little") if keyed else None,
+             "key": int.from_bytes(sqe[35:39], "little") if keyed else None,
              "status": None, "whole": whole}
         if addr and ident == 0x01:
             self.ck.err("nvme: in-capsule data not at offset 0")
@@ -105,10 +126,12 @@ class NvmeCheck:
             self.ck.err("nvme: qp %d reuses CID %d while outstanding" % (q, cid))
         self.out[(q, cid)] = c
 
-    def response(self, q, b, f, h, whole):
-        if len(b) != 16:
-            self.ck.err("nvme: response capsule of %d octets at frame %d" % (len(b), f["frame"]))
+    def response(self, q, b, f, h, whole, wire):
+        if wire != 16:
+            self.ck.err("nvme: response capsule of %d octets at frame %d" % (wire, f["frame"]))
             return
+        if len(b) < 16:
+            return  # its CID or status cut: a completion no decoder sees
         sqhd, sqid, cid, st = struct.unpack_from("<HHHH", b, 8)
         c = self.out.pop((q, cid), None)
         if c is None:
