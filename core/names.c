@@ -162,6 +162,12 @@ const char *iws_op_type_title(enum iws_op_type t)
 	return (unsigned)t < IWS_OPT_COUNT ? op_titles[t] : "?";
 }
 
+bool iws_op_type_has_response(enum iws_op_type t)
+{
+	return t == IWS_OPT_READ || t == IWS_OPT_ATOMIC_FETCH_ADD || t == IWS_OPT_ATOMIC_CMP_SWAP ||
+	       t == IWS_OPT_ATOMIC_SWAP;
+}
+
 int iws_op_type_from_name(const char *name)
 {
 	for (int i = 0; i < IWS_OPT_COUNT; i++)

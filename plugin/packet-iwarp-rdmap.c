@@ -226,8 +226,7 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
 	}
 	iwarp_op_link *op = rec->op;
 	if (op) {
-		gboolean reqresp = op->type == IWS_OPT_READ || op->type == IWS_OPT_ATOMIC_FETCH_ADD ||
-				   op->type == IWS_OPT_ATOMIC_CMP_SWAP || op->type == IWS_OPT_ATOMIC_SWAP;
+		gboolean reqresp = iws_op_type_has_response((enum iws_op_type)op->type);
 		if (reqresp && n->op_first && !n->request_frame && op->response_frame && op->response_frame != pinfo->num) {
 			pi = proto_tree_add_uint_format_value(rt, hf_iwarp_rdmap_response_in, tvb, 0, 0,
 							      op->response_frame, "%u", op->response_frame);

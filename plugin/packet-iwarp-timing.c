@@ -150,8 +150,7 @@ void iwarp_timing_segment(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, iwa
 		expert_add_info_format(pinfo, pi, &ei_iwarp_rdmap_stalled,
 				       "Operation %" PRIu64 " waited %s in TCP reassembly for earlier missing octets",
 				       op->id, iwarp_fmt_ns(pinfo->pool, op->stall_ns));
-	if (op->type == IWS_OPT_READ || op->type == IWS_OPT_ATOMIC_FETCH_ADD || op->type == IWS_OPT_ATOMIC_CMP_SWAP ||
-	    op->type == IWS_OPT_ATOMIC_SWAP)
+	if (iws_op_type_has_response((enum iws_op_type)op->type))
 		add_time(rt, hf_iwarp_rdmap_queued, tvb, op->queued_ns);
 }
 

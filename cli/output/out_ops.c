@@ -39,9 +39,7 @@ static void op_points_json(struct jsonw *j, const struct points *pts, const stru
 	jw_koi64(j, "other_latency_ns", op->has_latency && s.has_other && e.has_other,
 		 e.other_ns - s.other_ns);
 	jw_koi64(j, "oneway_ns", s.has_oneway, s.oneway_ns);
-	bool back = op->type == IWS_OPT_READ || op->type == IWS_OPT_ATOMIC_FETCH_ADD ||
-		    op->type == IWS_OPT_ATOMIC_CMP_SWAP || op->type == IWS_OPT_ATOMIC_SWAP;
-	jw_koi64(j, "oneway_back_ns", back && e.has_oneway, e.oneway_ns);
+	jw_koi64(j, "oneway_back_ns", iws_op_type_has_response(op->type) && e.has_oneway, e.oneway_ns);
 }
 
 static void op_json(struct jsonw *j, const struct conn *c, const void *item,

@@ -47,6 +47,9 @@ const char *iws_op_type_name(enum iws_op_type t);
 int iws_op_type_from_name(const char *name);
 /* A human title ("RDMA Write", "Atomic CmpSwap", ...). */
 const char *iws_op_type_title(enum iws_op_type t);
+/* Whether the type is a request answered by a response: RDMA Read (RFC 5040
+ * §5.2) and the Atomics (RFC 7306 §5); the rest complete one way. */
+bool iws_op_type_has_response(enum iws_op_type t);
 
 /* A sender's deviations from RFC 5040's formats (iws_tracker_counts.rdmap_dev). */
 #define IWS_RDMAP_DEV_READ_REQ_LE 0x1 /* Read Request fields least significant octet first:
