@@ -652,12 +652,12 @@ static void operations(void)
 	 * Read) */
 	c_begin();
 	c_open_with(0x40, 8, 8, 0x40, 8, 8);
-	c_fpdu(0, u, sb_read_req_ulpdu(u, 1, 0x00010000, 0x0010000000000000ull, 0x40000000, 0x00020000,
+	c_fpdu(0, u, sb_read_req_ulpdu(u, 1, 0x00010000, 0x0010000000000000ull, 0x20000000, 0x00020000,
 				       0x0020000000000000ull), 1);
-	c_fpdu(1, u, sb_tagged_ulpdu(u, 0x2, 0x100, 0x1000, 1, 64), 1);
-	c_fpdu(0, u, sb_read_req_ulpdu(u, 2, 0x01010000, 0x0010000000000000ull, 0x20000000, 0x00020000,
+	c_fpdu(1, u, sb_tagged_ulpdu(u, 0x2, 0x100, 0x1000, 1, 32), 1);
+	c_fpdu(0, u, sb_read_req_ulpdu(u, 2, 0x01010000, 0x0010000000000000ull, 0x10000000, 0x00020000,
 				       0x0020000000000000ull), 1);
-	c_fpdu(1, u, sb_tagged_ulpdu(u, 0x2, 0x101, 0x1000, 1, 32), 1);
+	c_fpdu(1, u, sb_tagged_ulpdu(u, 0x2, 0x101, 0x1000, 1, 16), 1);
 	c_end();
 	EXPECT("Read Requests little-endian", { IWS_RULE_RDMAP_READ_REQUEST_LE, IWS_DIR_I2R, 1 });
 	c_free();
