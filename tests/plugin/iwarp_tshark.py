@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -1425,6 +1426,14 @@ def main():
             p, q = sample(a.args[0])
             msg = check_coexist(r, q)
         elif t == "valgrind":
+            # CI (issue 25 item 6): with IWS_VALGRIND_SAMPLE=SEED only a third
+            # of the captures run under memcheck, chosen by seed and name
+            # (the sanitizer stage runs every capture under ASan and UBSan);
+            # the others skip, counted by ctest as skipped.
+            seed = os.environ.get("IWS_VALGRIND_SAMPLE", "")
+            if seed and zlib.crc32(("%s/%s" % (seed, a.args[0])).encode()) % 3:
+                print("SKIP: not in this run's memcheck sample (IWS_VALGRIND_SAMPLE=%s)" % seed)
+                return SKIP
             p, q = sample(a.args[0])
             check_valgrind(r, q)
             msg = "memcheck clean"
