@@ -43,8 +43,10 @@ I*k .. I*k+k-1 (mod the number of kinds) of a list rotated by SEED, so
 consecutive captures take consecutive kinds and every kind is covered once the
 list has 12/k captures. k is IWS_AGREE_KINDS (default SAMPLE_KINDS); the
 variants run with default preferences only, or with all three when
-IWS_AGREE_PREFS=all. Without IWS_AGREE_SAMPLE every variant runs with every
-preference set (the whole matrix).
+IWS_AGREE_PREFS=all; IWS_AGREE_PREFS=default runs the capture itself with
+default preferences only too (the sanitizer stage: the plain stage has the
+three). Without IWS_AGREE_SAMPLE every variant runs with every preference
+set (the whole matrix).
 
 With --nvme the NVMe-oF statistics too: `tshark -q -z iwarp,nvme,raw` equals the
 nvme sections of `iwarpscope stats` per QP, queue and command type (count,
@@ -229,6 +231,7 @@ def main():
     kinds = int(os.environ.get("IWS_AGREE_KINDS", "") or SAMPLE_KINDS)
     keep = sampled_kinds(seed, a.index, kinds) if seed else None
     variant_prefs_all = os.environ.get("IWS_AGREE_PREFS", "") == "all"
+    capture_prefs_default = keep is not None and os.environ.get("IWS_AGREE_PREFS", "") == "default"
     if not shutil.which("tshark"):
         print("SKIP: tshark is not installed")
         return it.SKIP
@@ -260,6 +263,8 @@ def main():
         for name, path in cases:
             prefs = PREFS if (name == "capture" or not (a.quick or (keep and not variant_prefs_all))) \
                 else PREFS[:1]
+            if capture_prefs_default:
+                prefs = PREFS[:1]
             # the CLI has no preferences: one stats and one ops run per case
             stats = it.cli_stats(a.cli, path)
             cli_ops = it.cli_ops_teardown_tcp(a.cli, path, stats)
