@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "readloop.h"
 #include "units.h"
 
@@ -14,89 +15,6 @@ static bool selected(void *ctx, const struct conn *c, int op_type, int64_t start
 {
 	struct cmdrun *p = ctx;
 	return select_item(&p->sel, c->stream, op_type, start_ns, source_stats(p->src)->first_ns);
-}
-
-static void on_op(void *ctx, struct conn *c, const struct iws_op *op)
-{
-	struct cmdrun *p = ctx;
-	const struct options *o = p->o;
-	if (o->cmd == CMD_SUMMARY) {
-		slowest_op(&p->slow, c, op);
-		return;
-	}
-	if (o->cmd == CMD_REPORT) {
-		pagedata_op(&p->page, c, op);
-		return;
-	}
-	int64_t took;
-	if (o->has_min_latency && (!rank_time(op, &took) || took < o->min_latency_ns))
-		return;
-	if (o->sort_latency)
-		rank_add(&p->rank, c, op);
-	else
-		timeline_add(&p->tl, c, &(struct tl_key){ op->start_ns, op->first_frame, c->stream, op->id },
-			     op);
-}
-
-/* The timeline releases an operation or command: write it. */
-static void emit(void *ctx, const struct conn *c, const void *item)
-{
-	struct cmdrun *p = ctx;
-	if (p->o->limit && p->written >= p->o->limit)
-		return;
-	p->written++;
-	if (p->series_mode)
-		series_add(&p->series, c, item);
-	else
-		rows_write(&p->rows, c, item);
-}
-
-static void on_mark(void *ctx, struct conn *c, const struct conn_mark *m)
-{
-	struct cmdrun *p = ctx;
-	if (select_qp(&p->sel, c->stream))
-		pagedata_mark(&p->page, c, m);
-}
-
-static void on_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
-{
-	struct cmdrun *p = ctx;
-	switch (p->o->cmd) {
-	case CMD_SUMMARY:
-		slowest_nvme(&p->slow, c, cmd);
-		break;
-	case CMD_REPORT:
-		pagedata_nvme(&p->page, c, cmd);
-		break;
-	default:
-		timeline_add(&p->tl, c,
-			     &(struct tl_key){ cmd->start_ns, cmd->first_frame, c->stream, cmd->id }, cmd);
-	}
-}
-
-static void on_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
-{
-	struct cmdrun *p = ctx;
-	if (!select_qp(&p->sel, c->stream))
-		return;
-	if (p->has_page)
-		pagedata_fpdu(&p->page, c, pdu);
-	else if (p->has_series)
-		series_fpdu(&p->series, c, pdu);
-	else if (select_time(&p->sel, pdu->first_ts, source_stats(p->src)->first_ns))
-		fpdus_out_write(&p->fpdus, c, pdu);
-}
-
-/* Every TCP segment: what crossed the wire (the report, the time series). */
-static void on_segment(void *ctx, struct conn *c, const struct conn_seg *s)
-{
-	struct cmdrun *p = ctx;
-	if (!select_qp(&p->sel, c->stream))
-		return;
-	if (p->has_page)
-		pagedata_segment(&p->page, c, s);
-	else if (p->has_series)
-		series_segment(&p->series, c, s);
 }
 
 static void tick(void *ctx)
@@ -132,13 +50,9 @@ bool cmdrun_init(struct cmdrun *p, const struct options *o, struct source *src,
 	struct select_spec spec = options_select(o);
 	select_init(&p->sel, &spec);
 	units_config(o->units == UNITS_IEC, o->time_unit);
-	/* stats as CSV or JSON lines: a time series (series.h), fed in start
-	 * order through the timeline like ops. */
-	p->series_mode = o->cmd == CMD_STATS && (o->format == FMT_CSV || o->format == FMT_JSONL);
-	p->ordered = o->cmd == CMD_OPS || p->series_mode;
+	const struct cmddef *def = cmddef_of(o->cmd);
 	struct analysis_opts ao = {
 		.check_crc = o->check_crc,
-		.track_order = p->ordered,
 		.max_ooo_dir = o->max_ooo_dir,
 		.max_ooo_total = o->max_ooo_total,
 		.max_inflight = o->max_inflight,
@@ -146,70 +60,39 @@ bool cmdrun_init(struct cmdrun *p, const struct options *o, struct source *src,
 		.max_flows = o->max_flows,
 		.include_rtr = o->include_rtr,
 		.ctx = p,
-		.op = p->ordered || o->cmd == CMD_SUMMARY || o->cmd == CMD_REPORT ? on_op : NULL,
-		.mark = o->cmd == CMD_REPORT ? on_mark : NULL,
-		.segment = o->cmd == CMD_REPORT || p->series_mode ? on_segment : NULL,
-		.fpdu = o->cmd == CMD_FPDUS || o->cmd == CMD_REPORT || p->series_mode ? on_fpdu : NULL,
-		/* The reports that show NVMe: the command list, the statistics'
-		 * nvme sections, the summary's NVMe-oF block. */
-		.nvme = o->cmd == CMD_NVME || ((o->cmd == CMD_STATS || o->cmd == CMD_SUMMARY ||
-						 o->cmd == CMD_REPORT) && !o->no_nvme),
-		.track_nvme_order = o->cmd == CMD_NVME,
-		.nvme_cmd = o->cmd == CMD_NVME || o->cmd == CMD_SUMMARY || o->cmd == CMD_REPORT ? on_nvme
-											    : NULL,
+		/* The reports that show NVMe (the statistics' nvme sections,
+		 * the summary's NVMe-oF block, the page's) unless --no-nvme;
+		 * the nvme command's plan turns it on. */
+		.nvme = (def->flags & CF_NVME) && !o->no_nvme,
 		.sel = &p->sel,
 		.selected = select_active(&p->sel) ? selected : NULL,
-		/* the interop doctor: its command, the summary's and the report's
-		 * findings (cli/output/findings.c), or --fail-on naming its rules */
-		.doctor = o->cmd == CMD_DOCTOR || o->cmd == CMD_SUMMARY || o->cmd == CMD_REPORT || o->fail_rules ||
-			  o->fail_severities,
+		/* the interop doctor: the commands that show its findings
+		 * (cli/output/findings.c), or --fail-on naming its rules */
+		.doctor = (def->flags & CF_DOCTOR) || o->fail_rules || o->fail_severities,
 	};
+	if (def->plan)
+		def->plan(p, &ao);
+	ao.track_order = p->ordered;
 	if (!analysis_init(&p->a, &ao))
 		return false;
 	/* Ranked: the slowest --limit (all without one); the summary's lists. */
 	rank_init(&p->rank, o->limit, o->has_min_latency ? o->min_latency_ns : 0);
 	slowest_init(&p->slow, SUMMARY_SLOWEST);
-	if (p->ordered) {
-		timeline_init(&p->tl, o->max_reorder, sizeof(struct iws_op), p, emit);
-		p->has_tl = true;
-	}
-	if (o->cmd == CMD_OPS) {
-		ops_out_begin(&p->rows, out, o->format);
-		p->rows.pts = pts;
-	} else if (p->series_mode) {
-		series_init(&p->series, out, o->format, o->interval_ns, o->include_rtr, src);
-		p->has_series = true;
-	} else if (o->cmd == CMD_REPORT) {
-		pagedata_init(&p->page, src, o->limit, o->include_rtr);
-		p->has_page = true;
-	} else if (o->cmd == CMD_NVME) {
-		/* NVMe commands are large and an Asynchronous Event Request may stay
-		 * outstanding for the whole capture (NVMe Base 2.0: the controller
-		 * completes it when an event occurs), holding back everything after
-		 * it: a smaller default bounds that memory (past it, the earliest
-		 * commands are printed, still in order among themselves). */
-		timeline_init(&p->tl, o->max_reorder ? o->max_reorder : NVME_REORDER_DEFAULT,
-			      sizeof(struct iws_nvme_cmd), p, emit);
-		p->has_tl = true;
-		nvme_out_begin(&p->rows, out, o->format);
-	} else if (o->cmd == CMD_FPDUS) {
-		fpdus_out_begin(&p->fpdus, out);
-		p->fpdus.pts = pts;
-	}
 	p->r = (struct report){ &p->a, src, { o->format, o->fail_rules, o->fail_severities }, &p->tl,
-				o->cmd == CMD_SUMMARY ? &p->slow : NULL, pts, &p->sel };
+				NULL, pts, &p->sel };
+	if (def->begin)
+		def->begin(p);
 	return true;
 }
 
 void cmdrun_read(struct cmdrun *p)
 {
 	const struct options *o = p->o;
-	p->live_out = (p->ordered || o->cmd == CMD_FPDUS || o->cmd == CMD_NVME ||
-		       o->cmd == CMD_REPORT) ? stderr : p->out;
+	p->live_out = (cmddef_of(o->cmd)->flags & CF_LIVE_OUT) && !p->ordered ? p->out : stderr;
 	p->live_prev = (struct live_prev){ NULL, 0 };
 	struct run_hooks h = {
 		.ctx = p,
-		.tick = p->ordered || o->cmd == CMD_NVME ? tick : NULL,
+		.tick = p->has_tl ? tick : NULL,
 		.live = live,
 		.interval = o->interval,
 		.pts = p->pts,
@@ -229,43 +112,7 @@ void cmdrun_read(struct cmdrun *p)
 unsigned cmdrun_report(struct cmdrun *p, FILE *page)
 {
 	const struct options *o = p->o;
-	switch (o->cmd) {
-	case CMD_OPS:
-		timeline_flush(&p->tl);
-		if (o->sort_latency) {
-			rank_sort(&p->rank);
-			for (uint32_t i = 0; i < p->rank.h.n; i++)
-				emit(p, p->rank.h.items[i].c, &p->rank.h.items[i].op);
-		}
-		rows_end(&p->rows);
-		break;
-	case CMD_FPDUS:
-		fpdus_out_end(&p->fpdus);
-		break;
-	case CMD_NVME:
-		timeline_flush(&p->tl);
-		rows_end(&p->rows);
-		break;
-	case CMD_STATS:
-		if (p->series_mode) {
-			timeline_flush(&p->tl);
-			series_finish(&p->series);
-		} else if (o->format == FMT_JSON) {
-			stats_write_json(p->out, &p->r);
-		} else {
-			stats_write_text(p->out, &p->r);
-		}
-		break;
-	case CMD_SUMMARY:
-		summary_write(p->out, &p->r);
-		break;
-	case CMD_REPORT:
-		report_write_html(page ? page : p->out, &p->r, &p->page);
-		break;
-	case CMD_DOCTOR:
-		doctor_write(p->out, &p->r);
-		break;
-	}
+	cmddef_of(o->cmd)->report(p, page);
 	return (report_findings(&p->r) & o->fail_on) | (doctor_fails(&p->r) ? FAIL_RULE : 0);
 }
 
@@ -306,7 +153,7 @@ void cmdrun_warnings(const struct cmdrun *p, FILE *f)
 	if (evicted)
 		fprintf(f, "iwarpscope: warning: %llu operations given up: in-flight limit "
 			   "(--max-inflight)\n", (unsigned long long)evicted);
-	const char *what = p->o->cmd == CMD_NVME ? "commands" : "operations";
+	const char *what = cmddef_of(p->o->cmd)->items;
 	if (p->tl.forced)
 		fprintf(f, "iwarpscope: warning: %llu %s printed early (--max-reorder)\n",
 			(unsigned long long)p->tl.forced, what);

@@ -14,46 +14,7 @@
 #include "iwarpscope/rules.h"
 #include "iwarpscope/status.h"
 
-/* The commands, in enum command order. */
-static const struct {
-	const char *name;
-	const char *what;           /* one line for the command list */
-	const char *about;          /* the command's --help */
-} commands[] = {
-	{ "summary", "per-QP table and latency table (default)",
-	  "The default: what every queue pair (TCP connection) carried, its MPA\n"
-	  "parameters, its problems, a latency table per operation type and the\n"
-	  "slowest operations. When nothing iWARP is found it says what was seen\n"
-	  "(TCP connections, ports, why each is not iWARP) and what to try.\n" },
-	{ "ops", "one line per RDMA operation, in start order",
-	  "One line (or JSON object, or CSV row) per RDMA operation, in order of\n"
-	  "start time: QP, initiator and target, type, frames, times, bytes,\n"
-	  "segments, latency and loss attribution.\n" },
-	{ "stats", "statistics per QP and operation type; with --format\n"
-		   "csv or jsonl, per --interval as a time series",
-	  "Latency and throughput statistics per QP and operation type (and per\n"
-	  "NVMe queue and command); with --format csv or jsonl, one row per QP,\n"
-	  "operation type and --interval as a time series.\n" },
-	{ "fpdus", "every FPDU decoded (developer view)",
-	  "Every FPDU decoded, with the frames that carried it (developer view).\n" },
-	{ "nvme", "one line per NVMe over Fabrics command (NVMe/RDMA,\n"
-		  "recognised by content on any port), in start order",
-	  "One line per NVMe over Fabrics command (NVMe/RDMA, recognised by\n"
-	  "content on any port), in order of start time: queue, CID, LBAs,\n"
-	  "latency, status.\n" },
-	{ "report", "one self-contained HTML page: summary, timeline,\n"
-		    "latency, throughput, slowest operations (-o FILE)",
-	  "One self-contained HTML page: summary, findings, timeline, latency,\n"
-	  "throughput and the slowest operations (-o FILE, else standard output).\n" },
-	{ "doctor", "every RFC rule and vendor deviation the capture\n"
-		    "breaks, per QP, with its frames (--rules lists them)",
-	  "The interop doctor: every rule of the catalogue (RFC 5040, 5041, 5044,\n"
-	  "6581, 7306 and known vendor deviations) the capture breaks, grouped by\n"
-	  "QP, each with its severity (error, deviation, performance), count, first\n"
-	  "and last frame, sample frames and, for framing rules, the fraction of the\n"
-	  "direction's FPDUs. --rules lists the catalogue; --fail-on takes rule ids\n"
-	  "and severities for CI gates.\n" },
-};
+#include "commands.h"
 
 enum {
 	OPT_QP = 256, OPT_OP, OPT_SINCE, OPT_UNTIL, OPT_NO_CRC, OPT_FAIL_ON, OPT_MAX_OOO,
@@ -68,105 +29,111 @@ static const char *const group_title[G_N] = {
 	"Input", "Live capture", "Output", "Selection (what the report covers)", "Analysis", "",
 };
 
-#define SEL_CMDS CMD_ALL
-#define OPS_CMDS (CMDBIT(CMD_SUMMARY) | CMDBIT(CMD_OPS) | CMDBIT(CMD_STATS) | CMDBIT(CMD_REPORT))
-
-/* Every option: its names, the commands it applies to, its help. */
+/* Every option: its names, the commands it applies to (scope: 0 for every
+ * command, else an OPTS_* bit the commands that accept it list in the
+ * command table), its help. */
 static const struct optdef {
 	const char *name;           /* long name (NULL: short only) */
 	int key;                    /* short option character or OPT_* */
 	const char *arg;            /* NULL: no argument */
 	enum group group;
-	unsigned cmds;              /* CMDBIT()s it applies to */
+	unsigned scope;             /* 0 or OPTS_* */
 	const char *help;           /* '\n' starts a continuation line */
 } optdefs[] = {
-	{ "read", 'r', "FILE", G_INPUT, CMD_ALL, "read FILE (same as naming it; may repeat)" },
-	{ "points", OPT_POINTS, NULL, G_INPUT, CMD_ALL,
+	{ "read", 'r', "FILE", G_INPUT, 0, "read FILE (same as naming it; may repeat)" },
+	{ "points", OPT_POINTS, NULL, G_INPUT, 0,
 	  "the files are capture points of the same traffic (found\n"
 	  "anyway when two files hold identical segments): each\n"
 	  "segment once, one-way times, where loss happened" },
-	{ "filter", 'f', "EXPR", G_INPUT, CMD_ALL, "BPF filter (frame numbers are not renumbered)" },
-	{ "max-window", OPT_MAX_WINDOW, "BYTES", G_INPUT, CMD_ALL,
+	{ "filter", 'f', "EXPR", G_INPUT, 0, "BPF filter (frame numbers are not renumbered)" },
+	{ "max-window", OPT_MAX_WINDOW, "BYTES", G_INPUT, 0,
 	  "largest zstd window read (128M; a power of two):\n"
 	  "the memory one zstd file's decoder holds" },
-	{ "interface", 'i', "IF", G_LIVE, CMD_ALL,
+	{ "interface", 'i', "IF", G_LIVE, 0,
 	  "capture live on IF; the full report on Ctrl-C (SIGINT),\n"
 	  "SIGTERM or a stop condition (-c, -a)" },
-	{ NULL, 'D', NULL, G_LIVE, CMD_ALL, "list the interfaces -i can capture on, and exit" },
-	{ "write", 'w', "FILE", G_LIVE, CMD_ALL,
+	{ NULL, 'D', NULL, G_LIVE, 0, "list the interfaces -i can capture on, and exit" },
+	{ "write", 'w', "FILE", G_LIVE, 0,
 	  "live: also save every captured packet to FILE (pcap)" },
-	{ "count", 'c', "N", G_LIVE, CMD_ALL, "live: stop after N packets" },
-	{ "autostop", 'a', "COND", G_LIVE, CMD_ALL,
+	{ "count", 'c', "N", G_LIVE, 0, "live: stop after N packets" },
+	{ "autostop", 'a', "COND", G_LIVE, 0,
 	  "live: stop after duration:SECONDS, or when -w FILE has\n"
 	  "reached filesize:KB (kB of 1000 octets, as tshark);\n"
 	  "may repeat" },
-	{ "interval", OPT_INTERVAL, "DURATION", G_LIVE, CMD_ALL,
+	{ "interval", OPT_INTERVAL, "DURATION", G_LIVE, 0,
 	  "live: rolling per-QP lines every DURATION (default\n"
 	  "5s); stats csv/jsonl: the series' interval (default 1s):\n"
 	  "100ms, 1s, 2.5 (seconds)" },
-	{ "snaplen", 's', "N", G_LIVE, CMD_ALL, "live capture snapshot length (default 262144)" },
-	{ "format", 'T', "FMT", G_OUTPUT, CMD_ALL, "text, json, jsonl or csv (what a command supports)" },
-	{ "output", 'o', "FILE", G_OUTPUT, CMDBIT(CMD_REPORT),
+	{ "snaplen", 's', "N", G_LIVE, 0, "live capture snapshot length (default 262144)" },
+	{ "format", 'T', "FMT", G_OUTPUT, 0, "text, json, jsonl or csv (what a command supports)" },
+	{ "output", 'o', "FILE", G_OUTPUT, OPTS_OUTPUT_FILE,
 	  "report: write the page to FILE (default: standard output)" },
-	{ "units", OPT_UNITS, "si|iec", G_OUTPUT, CMD_ALL,
+	{ "units", OPT_UNITS, "si|iec", G_OUTPUT, 0,
 	  "text sizes in kB/MB/GB (si, default) or KiB/MiB/GiB\n"
 	  "(iec); JSON and CSV carry raw integers (octets)" },
-	{ "time-unit", OPT_TIME_UNIT, "UNIT", G_OUTPUT, CMD_ALL,
+	{ "time-unit", OPT_TIME_UNIT, "UNIT", G_OUTPUT, 0,
 	  "text durations all in ns, us, ms or s (default: one\n"
 	  "unit per table column, chosen to read well); JSON and\n"
 	  "CSV carry raw integers (ns)" },
-	{ "sort", OPT_SORT, "KEY", G_OUTPUT, CMDBIT(CMD_OPS),
+	{ "sort", OPT_SORT, "KEY", G_OUTPUT, OPTS_SORT,
 	  "ops: 'start' (default) or 'latency': slowest first, by\n"
 	  "latency_ns (reads, atomics) or else ack_ns (delivery)" },
-	{ "limit", OPT_LIMIT, "N", G_OUTPUT, CMDBIT(CMD_OPS) | CMDBIT(CMD_REPORT),
+	{ "limit", OPT_LIMIT, "N", G_OUTPUT, OPTS_LIMIT,
 	  "ops: at most N operations; report: at most N drawn on\n"
 	  "the timeline (default 10000)" },
-	{ "no-progress", OPT_NO_PROGRESS, NULL, G_OUTPUT, CMD_ALL, "never show the progress bar" },
-	{ "rules", OPT_RULES, NULL, G_OUTPUT, CMDBIT(CMD_DOCTOR),
+	{ "no-progress", OPT_NO_PROGRESS, NULL, G_OUTPUT, 0, "never show the progress bar" },
+	{ "rules", OPT_RULES, NULL, G_OUTPUT, OPTS_RULES,
 	  "doctor: list the rules it checks (no capture needed;\n"
 	  "--format json is the source of docs/rules.md)" },
-	{ "qp", OPT_QP, "LIST", G_SELECT, SEL_CMDS,
+	{ "qp", OPT_QP, "LIST", G_SELECT, 0,
 	  "only these QPs (comma-separated tcp.stream numbers)" },
-	{ "op", OPT_OP, "LIST", G_SELECT, OPS_CMDS,
+	{ "op", OPT_OP, "LIST", G_SELECT, OPTS_OP,
 	  "only these operation types (@OPS@)" },
-	{ "since", OPT_SINCE, "TIME", G_SELECT, SEL_CMDS & ~CMDBIT(CMD_DOCTOR),
+	{ "since", OPT_SINCE, "TIME", G_SELECT, OPTS_TIME,
 	  "only operations (commands, FPDUs) starting at or\n"
 	  "after TIME" },
-	{ "until", OPT_UNTIL, "TIME", G_SELECT, SEL_CMDS & ~CMDBIT(CMD_DOCTOR),
+	{ "until", OPT_UNTIL, "TIME", G_SELECT, OPTS_TIME,
 	  "only operations (commands, FPDUs) starting before TIME;\n"
 	  "TIME: +SECONDS from the first frame, HH:MM:SS[.frac],\n"
 	  "'YYYY-MM-DD HH:MM:SS[.frac]' (local time, TZ), @EPOCH" },
-	{ "min-latency", OPT_MIN_LATENCY, "DURATION", G_SELECT, CMDBIT(CMD_OPS),
+	{ "min-latency", OPT_MIN_LATENCY, "DURATION", G_SELECT, OPTS_MIN_LATENCY,
 	  "ops: only operations that took at least DURATION\n"
 	  "(latency_ns, else ack_ns): 500us, 2ms, 1.5s" },
-	{ "include-rtr", OPT_INCLUDE_RTR, NULL, G_SELECT,
-	  CMDBIT(CMD_STATS) | CMDBIT(CMD_SUMMARY) | CMDBIT(CMD_REPORT),
+	{ "include-rtr", OPT_INCLUDE_RTR, NULL, G_SELECT, OPTS_RTR,
 	  "count the RTR messages of a peer-to-peer set-up\n"
 	  "(listed by ops, flagged)" },
-	{ "no-crc-check", OPT_NO_CRC, NULL, G_ANALYSIS, CMD_ALL, "do not verify MPA CRCs" },
-	{ "no-nvme", OPT_NO_NVME, NULL, G_ANALYSIS,
-	  CMDBIT(CMD_STATS) | CMDBIT(CMD_SUMMARY) | CMDBIT(CMD_REPORT),
+	{ "no-crc-check", OPT_NO_CRC, NULL, G_ANALYSIS, 0, "do not verify MPA CRCs" },
+	{ "no-nvme", OPT_NO_NVME, NULL, G_ANALYSIS, OPTS_NO_NVME,
 	  "do not look for NVMe over Fabrics (no NVMe sections)" },
-	{ "fail-on", OPT_FAIL_ON, "LIST", G_ANALYSIS, CMD_ALL,
+	{ "fail-on", OPT_FAIL_ON, "LIST", G_ANALYSIS, 0,
 	  "exit 1 if the capture shows any of: crc, gap,\n"
 	  "terminate, incomplete, damaged, malformed, all; or\n"
 	  "breaks a doctor rule: its id (mpa.rtr_mismatch) or a\n"
 	  "severity (error, deviation, performance)" },
-	{ "max-ooo", OPT_MAX_OOO, "BYTES", G_ANALYSIS, CMD_ALL, "out-of-order buffer per direction (16M)" },
-	{ "max-ooo-total", OPT_MAX_OOO_TOTAL, "BYTES", G_ANALYSIS, CMD_ALL,
+	{ "max-ooo", OPT_MAX_OOO, "BYTES", G_ANALYSIS, 0, "out-of-order buffer per direction (16M)" },
+	{ "max-ooo-total", OPT_MAX_OOO_TOTAL, "BYTES", G_ANALYSIS, 0,
 	  "out-of-order buffer for all connections (64M)" },
-	{ "max-reasm", OPT_MAX_REASM, "BYTES", G_ANALYSIS, CMD_ALL,
+	{ "max-reasm", OPT_MAX_REASM, "BYTES", G_ANALYSIS, 0,
 	  "FPDU reassembly and resync buffers, all connections\n(64M)" },
-	{ "max-flows", OPT_MAX_FLOWS, "N", G_ANALYSIS, CMD_ALL, "connections analysed at once (32768)" },
-	{ "max-inflight", OPT_MAX_INFLIGHT, "N", G_ANALYSIS, CMD_ALL, "operations in flight per QP (65536)" },
-	{ "max-reorder", OPT_MAX_REORDER, "N", G_ANALYSIS, CMD_ALL,
+	{ "max-flows", OPT_MAX_FLOWS, "N", G_ANALYSIS, 0, "connections analysed at once (32768)" },
+	{ "max-inflight", OPT_MAX_INFLIGHT, "N", G_ANALYSIS, 0, "operations in flight per QP (65536)" },
+	{ "max-reorder", OPT_MAX_REORDER, "N", G_ANALYSIS, 0,
 	  "finished operations (commands) held for ordering\n"
 	  "(ops and stats series 200000, nvme 16384)" },
-	{ "help", 'h', NULL, G_OTHER, CMD_ALL, "this text (after a command: that command's)" },
-	{ "version", 'V', NULL, G_OTHER, CMD_ALL, "version" },
+	{ "help", 'h', NULL, G_OTHER, 0, "this text (after a command: that command's)" },
+	{ "version", 'V', NULL, G_OTHER, 0, "version" },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* The commands an option applies to (CMDBIT()s). */
+static unsigned opt_cmds(const struct optdef *d)
+{
+	unsigned mask = 0;
+	for (int c = 0; c < CMD_COUNT; c++)
+		if (!d->scope || (cmddef_of((enum command)c)->accepts & d->scope))
+			mask |= CMDBIT(c);
+	return mask;
+}
 
 struct select_spec options_select(const struct options *o)
 {
@@ -175,7 +142,7 @@ struct select_spec options_select(const struct options *o)
 
 const char *command_name(enum command c)
 {
-	return (unsigned)c < NCOMMANDS ? commands[c].name : "?";
+	return (unsigned)c < CMD_COUNT ? cmddef_of(c)->name : "?";
 }
 
 /* "write, read, ...": the operation names of names.h, for --op's help. */
@@ -250,9 +217,9 @@ static void print_help(FILE *f, int cmd)
 		      "Options may come before or after the command.\n"
 		      "\n"
 		      "Commands:\n", f);
-		for (size_t i = 0; i < NCOMMANDS; i++) {
-			fprintf(f, "  %-19s", commands[i].name);
-			for (const char *w = commands[i].what; *w; w++)
+		for (int i = 0; i < CMD_COUNT; i++) {
+			fprintf(f, "  %-19s", cmddef_of((enum command)i)->name);
+			for (const char *w = cmddef_of((enum command)i)->what; *w; w++)
 				if (*w == '\n')
 					fprintf(f, "\n%21s", "");
 				else
@@ -265,12 +232,12 @@ static void print_help(FILE *f, int cmd)
 	} else {
 		fprintf(f, "Usage: iwarpscope %s [OPTIONS] FILE...\n"
 			   "       iwarpscope %s [OPTIONS] -i INTERFACE\n\n%s",
-			commands[cmd].name, commands[cmd].name, commands[cmd].about);
+			cmddef_of(cmd)->name, cmddef_of(cmd)->name, cmddef_of(cmd)->about);
 	}
 	for (int g = 0; g < G_N; g++) {
 		bool any = false;
 		for (size_t i = 0; i < NOPTDEFS; i++) {
-			if (optdefs[i].group != (enum group)g || !(optdefs[i].cmds & mask))
+			if (optdefs[i].group != (enum group)g || !(opt_cmds(&optdefs[i]) & mask))
 				continue;
 			if (!any)
 				fprintf(f, "\n%s%s", group_title[g], group_title[g][0] ? ":\n" : "");
@@ -531,22 +498,7 @@ static bool set_format(struct options *o, const char *s)
 /* Which formats a command writes. */
 static bool format_ok(enum command c, enum out_format f)
 {
-	switch (c) {
-	case CMD_SUMMARY:
-		return f == FMT_DEFAULT || f == FMT_TEXT;
-	case CMD_OPS:
-	case CMD_NVME:
-		return true;
-	case CMD_STATS:
-		return true;
-	case CMD_FPDUS:
-		return f == FMT_DEFAULT || f == FMT_JSONL;
-	case CMD_REPORT:
-		return f == FMT_DEFAULT;
-	case CMD_DOCTOR:
-		return f != FMT_CSV;
-	}
-	return false;
+	return (cmddef_of(c)->formats & FMTBIT(f)) != 0;
 }
 
 /* -a duration:SECONDS | filesize:KB */
@@ -592,9 +544,9 @@ static const char *cmd_list(unsigned mask, char *buf, size_t len)
 {
 	size_t n = 0;
 	buf[0] = 0;
-	for (size_t i = 0; i < NCOMMANDS && n < len; i++)
+	for (int i = 0; i < CMD_COUNT && n < len; i++)
 		if (mask & CMDBIT(i)) {
-			int k = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", commands[i].name);
+			int k = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", cmddef_of((enum command)i)->name);
 			if (k > 0)
 				n += (size_t)k;
 		}
@@ -603,9 +555,9 @@ static const char *cmd_list(unsigned mask, char *buf, size_t len)
 
 static int command_of(const char *word)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (strcmp(word, commands[i].name) == 0)
-			return (int)i;
+	for (int i = 0; i < CMD_COUNT; i++)
+		if (strcmp(word, cmddef_of((enum command)i)->name) == 0)
+			return i;
 	return -1;
 }
 
@@ -862,10 +814,10 @@ int options_parse(int argc, char **argv, struct options *o)
 	/* Every option given must apply to the command. */
 	for (size_t k = 0; k < NOPTDEFS; k++) {
 		char lab[32], cmds[64];
-		if (given[k] && !(optdefs[k].cmds & CMDBIT(o->cmd)))
+		if (given[k] && !(opt_cmds(&optdefs[k]) & CMDBIT(o->cmd)))
 			return usage_error("%s does not apply to the %s command (it applies to: %s)",
 					   opt_label(&optdefs[k], lab, sizeof(lab)), command_name(o->cmd),
-					   cmd_list(optdefs[k].cmds, cmds, sizeof(cmds)));
+					   cmd_list(opt_cmds(&optdefs[k]), cmds, sizeof(cmds)));
 	}
 	if (o->iface && o->nfiles)
 		return usage_error("give capture files or -i, not both");

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The command table and each command's hooks (see commands.h). */
+#include "commands.h"
+
+#include "cmdrun.h"
+
+/* ---- what the timeline releases in start order: written (or counted) ---- */
+
+/* --limit: false once that many were written. */
+static bool count_one(struct cmdrun *p)
+{
+	if (p->o->limit && p->written >= p->o->limit)
+		return false;
+	p->written++;
+	return true;
+}
+
+/* ops and nvme: a row. */
+static void emit_row(void *ctx, const struct conn *c, const void *item)
+{
+	struct cmdrun *p = ctx;
+	if (count_one(p))
+		rows_write(&p->rows, c, item);
+}
+
+/* stats as a time series: counted in its interval. */
+static void emit_series(void *ctx, const struct conn *c, const void *item)
+{
+	struct cmdrun *p = ctx;
+	if (count_one(p))
+		series_add(&p->series, c, item);
+}
+
+/* ---- what crossed the wire, of the QPs selected: the report's page
+ * (pagedata.h) or the time series' wire rows (series.h) ---- */
+
+static void on_wire_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
+{
+	struct cmdrun *p = ctx;
+	if (!select_qp(&p->sel, c->stream))
+		return;
+	if (p->has_page)
+		pagedata_fpdu(&p->page, c, pdu);
+	else
+		series_fpdu(&p->series, c, pdu);
+}
+
+/* Every TCP segment. */
+static void on_wire_segment(void *ctx, struct conn *c, const struct conn_seg *s)
+{
+	struct cmdrun *p = ctx;
+	if (!select_qp(&p->sel, c->stream))
+		return;
+	if (p->has_page)
+		pagedata_segment(&p->page, c, s);
+	else
+		series_segment(&p->series, c, s);
+}
+
+/* ---- summary: the slowest lists ---- */
+
+static void summary_op(void *ctx, struct conn *c, const struct iws_op *op)
+{
+	struct cmdrun *p = ctx;
+	slowest_op(&p->slow, c, op);
+}
+
+static void summary_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
+{
+	struct cmdrun *p = ctx;
+	slowest_nvme(&p->slow, c, cmd);
+}
+
+static void summary_plan(struct cmdrun *p, struct analysis_opts *ao)
+{
+	(void)p;
+	ao->op = summary_op;
+	ao->nvme_cmd = summary_nvme;
+}
+
+static void summary_begin(struct cmdrun *p)
+{
+	p->r.slow = &p->slow;
+}
+
+static void summary_report(struct cmdrun *p, FILE *page)
+{
+	(void)page;
+	summary_write(p->out, &p->r);
+}
+
+/* ---- ops, and stats as a time series: operations in start order ---- */
+
+/* An operation to order: ranked (ops --sort latency) or on the timeline. */
+static void ordered_op(void *ctx, struct conn *c, const struct iws_op *op)
+{
+	struct cmdrun *p = ctx;
+	const struct options *o = p->o;
+	int64_t took;
+	if (o->has_min_latency && (!rank_time(op, &took) || took < o->min_latency_ns))
+		return;
+	if (o->sort_latency)
+		rank_add(&p->rank, c, op);
+	else
+		timeline_add(&p->tl, c, &(struct tl_key){ op->start_ns, op->first_frame, c->stream, op->id },
+			     op);
+}
+
+static void ops_plan(struct cmdrun *p, struct analysis_opts *ao)
+{
+	p->ordered = true;
+	ao->op = ordered_op;
+}
+
+static void ops_begin(struct cmdrun *p)
+{
+	timeline_init(&p->tl, p->o->max_reorder, sizeof(struct iws_op), p, emit_row);
+	p->has_tl = true;
+	ops_out_begin(&p->rows, p->out, p->o->format);
+	p->rows.pts = p->pts;
+}
+
+static void ops_report(struct cmdrun *p, FILE *page)
+{
+	(void)page;
+	timeline_flush(&p->tl);
+	if (p->o->sort_latency) {
+		rank_sort(&p->rank);
+		for (uint32_t i = 0; i < p->rank.h.n; i++)
+			emit_row(p, p->rank.h.items[i].c, &p->rank.h.items[i].op);
+	}
+	rows_end(&p->rows);
+}
+
+/* ---- stats: the statistics, or with csv or jsonl a time series
+ * (series.h), fed in start order through the timeline like ops ---- */
+
+static void stats_plan(struct cmdrun *p, struct analysis_opts *ao)
+{
+	const struct options *o = p->o;
+	p->series_mode = o->format == FMT_CSV || o->format == FMT_JSONL;
+	if (!p->series_mode)
+		return;
+	p->ordered = true;
+	ao->op = ordered_op;
+	ao->segment = on_wire_segment;
+	ao->fpdu = on_wire_fpdu;
+}
+
+static void stats_begin(struct cmdrun *p)
+{
+	const struct options *o = p->o;
+	if (!p->series_mode)
+		return;
+	timeline_init(&p->tl, o->max_reorder, sizeof(struct iws_op), p, emit_series);
+	p->has_tl = true;
+	series_init(&p->series, p->out, o->format, o->interval_ns, o->include_rtr, p->src);
+	p->has_series = true;
+}
+
+static void stats_report(struct cmdrun *p, FILE *page)
+{
+	(void)page;
+	if (p->series_mode) {
+		timeline_flush(&p->tl);
+		series_finish(&p->series);
+	} else if (p->o->format == FMT_JSON) {
+		stats_write_json(p->out, &p->r);
+	} else {
+		stats_write_text(p->out, &p->r);
+	}
+}
+
+/* ---- fpdus: every FPDU as it is decoded ---- */
+
+static void fpdus_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
+{
+	struct cmdrun *p = ctx;
+	if (select_qp(&p->sel, c->stream) &&
+	    select_time(&p->sel, pdu->first_ts, source_stats(p->src)->first_ns))
+		fpdus_out_write(&p->fpdus, c, pdu);
+}
+
+static void fpdus_plan(struct cmdrun *p, struct analysis_opts *ao)
+{
+	(void)p;
+	ao->fpdu = fpdus_fpdu;
+}
+
+static void fpdus_begin(struct cmdrun *p)
+{
+	fpdus_out_begin(&p->fpdus, p->out);
+	p->fpdus.pts = p->pts;
+}
+
+static void fpdus_report(struct cmdrun *p, FILE *page)
+{
+	(void)page;
+	fpdus_out_end(&p->fpdus);
+}
+
+/* ---- nvme: NVMe commands in start order ---- */
+
+static void nvme_cmd_hook(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
+{
+	struct cmdrun *p = ctx;
+	timeline_add(&p->tl, c, &(struct tl_key){ cmd->start_ns, cmd->first_frame, c->stream, cmd->id },
+		     cmd);
+}
+
+static void nvme_plan(struct cmdrun *p, struct analysis_opts *ao)
+{
+	(void)p;
+	ao->nvme = true;
+	ao->track_nvme_order = true;
+	ao->nvme_cmd = nvme_cmd_hook;
+}
+
+static void nvme_begin(struct cmdrun *p)
+{
+	/* NVMe commands are large and an Asynchronous Event Request may stay
+	 * outstanding for the whole capture (NVMe Base 2.0: the controller
+	 * completes it when an event occurs), holding back everything after
+	 * it: a smaller default bounds that memory (past it, the earliest
+	 * commands are printed, still in order among themselves). */
+	timeline_init(&p->tl, p->o->max_reorder ? p->o->max_reorder : NVME_REORDER_DEFAULT,
+		      sizeof(struct iws_nvme_cmd), p, emit_row);
+	p->has_tl = true;
+	nvme_out_begin(&p->rows, p->out, p->o->format);
+}
+
+static void nvme_report(struct cmdrun *p, FILE *page)
+{
+	(void)page;
+	timeline_flush(&p->tl);
+	rows_end(&p->rows);
+}
+
+/* ---- report: the HTML page's data (pagedata.h) ---- */
+
+static void report_op(void *ctx, struct conn *c, const struct iws_op *op)
+{
+	struct cmdrun *p = ctx;
+	pagedata_op(&p->page, c, op);
+}
+
+static void report_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
+{
+	struct cmdrun *p = ctx;
+	pagedata_nvme(&p->page, c, cmd);
+}
+
+static void report_mark(void *ctx, struct conn *c, const struct conn_mark *m)
+{
+	struct cmdrun *p = ctx;
+	if (select_qp(&p->sel, c->stream))
+		pagedata_mark(&p->page, c, m);
+}
+
+static void report_plan(struct cmdrun *p, struct analysis_opts *ao)
+{
+	(void)p;
+	ao->op = report_op;
+	ao->mark = report_mark;
+	ao->segment = on_wire_segment;
+	ao->fpdu = on_wire_fpdu;
+	ao->nvme_cmd = report_nvme;
+}
+
+static void report_begin(struct cmdrun *p)
+{
+	pagedata_init(&p->page, p->src, p->o->limit, p->o->include_rtr);
+	p->has_page = true;
+}
+
+static void report_report(struct cmdrun *p, FILE *page)
+{
+	report_write_html(page ? page : p->out, &p->r, &p->page);
+}
+
+/* ---- doctor: the interop doctor's findings ---- */
+
+static void doctor_report(struct cmdrun *p, FILE *page)
+{
+	(void)page;
+	doctor_write(p->out, &p->r);
+}
+
+/* ---- the table ---- */
+
+#define FMT_ANY (FMTBIT(FMT_DEFAULT) | FMTBIT(FMT_TEXT) | FMTBIT(FMT_JSON) | FMTBIT(FMT_JSONL) | \
+		 FMTBIT(FMT_CSV))
+
+static const struct cmddef commands[CMD_COUNT] = {
+	[CMD_SUMMARY] = {
+		"summary", "per-QP table and latency table (default)",
+		"The default: what every queue pair (TCP connection) carried, its MPA\n"
+		"parameters, its problems, a latency table per operation type and the\n"
+		"slowest operations. When nothing iWARP is found it says what was seen\n"
+		"(TCP connections, ports, why each is not iWARP) and what to try.\n",
+		.accepts = OPTS_OP | OPTS_TIME | OPTS_RTR | OPTS_NO_NVME,
+		.formats = FMTBIT(FMT_DEFAULT) | FMTBIT(FMT_TEXT),
+		.flags = CF_NVME | CF_DOCTOR | CF_LIVE_OUT | CF_OWN_WARNINGS,
+		.items = "operations",
+		.plan = summary_plan, .begin = summary_begin, .report = summary_report,
+	},
+	[CMD_OPS] = {
+		"ops", "one line per RDMA operation, in start order",
+		"One line (or JSON object, or CSV row) per RDMA operation, in order of\n"
+		"start time: QP, initiator and target, type, frames, times, bytes,\n"
+		"segments, latency and loss attribution.\n",
+		.accepts = OPTS_SORT | OPTS_LIMIT | OPTS_OP | OPTS_TIME | OPTS_MIN_LATENCY,
+		.formats = FMT_ANY,
+		.items = "operations",
+		.plan = ops_plan, .begin = ops_begin, .report = ops_report,
+	},
+	[CMD_STATS] = {
+		"stats", "statistics per QP and operation type; with --format\n"
+			 "csv or jsonl, per --interval as a time series",
+		"Latency and throughput statistics per QP and operation type (and per\n"
+		"NVMe queue and command); with --format csv or jsonl, one row per QP,\n"
+		"operation type and --interval as a time series.\n",
+		.accepts = OPTS_OP | OPTS_TIME | OPTS_RTR | OPTS_NO_NVME,
+		.formats = FMT_ANY,
+		.flags = CF_NVME | CF_LIVE_OUT,
+		.items = "operations",
+		.plan = stats_plan, .begin = stats_begin, .report = stats_report,
+	},
+	[CMD_FPDUS] = {
+		"fpdus", "every FPDU decoded (developer view)",
+		"Every FPDU decoded, with the frames that carried it (developer view).\n",
+		.accepts = OPTS_TIME,
+		.formats = FMTBIT(FMT_DEFAULT) | FMTBIT(FMT_JSONL),
+		.items = "operations",
+		.plan = fpdus_plan, .begin = fpdus_begin, .report = fpdus_report,
+	},
+	[CMD_NVME] = {
+		"nvme", "one line per NVMe over Fabrics command (NVMe/RDMA,\n"
+			"recognised by content on any port), in start order",
+		"One line per NVMe over Fabrics command (NVMe/RDMA, recognised by\n"
+		"content on any port), in order of start time: queue, CID, LBAs,\n"
+		"latency, status.\n",
+		.accepts = OPTS_TIME,
+		.formats = FMT_ANY,
+		.items = "commands",
+		.plan = nvme_plan, .begin = nvme_begin, .report = nvme_report,
+	},
+	[CMD_REPORT] = {
+		"report", "one self-contained HTML page: summary, timeline,\n"
+			  "latency, throughput, slowest operations (-o FILE)",
+		"One self-contained HTML page: summary, findings, timeline, latency,\n"
+		"throughput and the slowest operations (-o FILE, else standard output).\n",
+		.accepts = OPTS_OUTPUT_FILE | OPTS_LIMIT | OPTS_OP | OPTS_TIME | OPTS_RTR | OPTS_NO_NVME,
+		.formats = FMTBIT(FMT_DEFAULT),
+		.flags = CF_NVME | CF_DOCTOR,
+		.items = "operations",
+		.plan = report_plan, .begin = report_begin, .report = report_report,
+	},
+	[CMD_DOCTOR] = {
+		"doctor", "every RFC rule and vendor deviation the capture\n"
+			  "breaks, per QP, with its frames (--rules lists them)",
+		"The interop doctor: every rule of the catalogue (RFC 5040, 5041, 5044,\n"
+		"6581, 7306 and known vendor deviations) the capture breaks, grouped by\n"
+		"QP, each with its severity (error, deviation, performance), count, first\n"
+		"and last frame, sample frames and, for framing rules, the fraction of the\n"
+		"direction's FPDUs. --rules lists the catalogue; --fail-on takes rule ids\n"
+		"and severities for CI gates.\n",
+		.accepts = OPTS_RULES,
+		.formats = FMT_ANY & ~FMTBIT(FMT_CSV),
+		.flags = CF_DOCTOR | CF_LIVE_OUT,
+		.items = "operations",
+		.report = doctor_report,
+	},
+};
+
+const struct cmddef *cmddef_of(enum command c)
+{
+	return (unsigned)c < CMD_COUNT ? &commands[c] : NULL;
+}
