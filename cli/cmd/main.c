@@ -15,6 +15,7 @@
 #include "options.h"
 #include "outfile.h"
 #include "cmdrun.h"
+#include "commands.h"
 #include "textsafe.h"
 
 /* A one-line error on stderr (names in it escaped: textsafe.h). */
@@ -55,143 +56,152 @@ static int merge_command_at(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* merge reads statistics, not captures: a command of its own, after any
+ * options (merge_main takes the words around it, the command word first). */
+static int run_merge(int argc, char **argv, int mi)
 {
-	static struct options o;
-	static struct cmdrun p;
+	char **args = malloc((size_t)argc * sizeof(*args));
+	if (!args)
+		return 2;
+	int n = 0;
+	args[n++] = argv[mi];
+	for (int i = 1; i < argc; i++)
+		if (i != mi)
+			args[n++] = argv[i];
+	int rc = merge_main(n, args);
+	free(args);
+	return rc;
+}
+
+/* What lists and exits (doctor --rules, -D): its exit status; -1: neither. */
+static int run_listing(const struct options *o)
+{
 	char err[512] = "";
-	int rc;
-	/* merge reads statistics, not captures: a command of its own, after
-	 * any options (merge_main takes the words around it). */
-	int mi = merge_command_at(argc, argv);
-	if (mi > 0) {
-		char **args = malloc((size_t)argc * sizeof(*args));
-		if (!args)
-			return 2;
-		int n = 0;
-		args[n++] = argv[mi];
-		for (int i = 1; i < argc; i++)
-			if (i != mi)
-				args[n++] = argv[i];
-		rc = merge_main(n, args);
-		free(args);
-		return rc;
-	}
-	rc = options_parse(argc, argv, &o);
-	if (rc) {
-		options_free(&o);
-		return rc == 1 ? 0 : 2;
-	}
-	if (o.list_rules) {
-		doctor_rules_write(stdout, o.format);
-		options_free(&o);
+	if (o->list_rules) {
+		doctor_rules_write(stdout, o->format);
 		return ferror(stdout) ? 2 : 0;
 	}
-	if (o.list_ifaces) {
-		rc = source_list_interfaces(stdout, err, sizeof(err)) ? 0 : 2;
+	if (o->list_ifaces) {
+		int rc = source_list_interfaces(stdout, err, sizeof(err)) ? 0 : 2;
 		if (rc)
 			error_line(err);
-		options_free(&o);
 		return rc;
 	}
+	return -1;
+}
 
-	static char outbuf[1 << 20];
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-
-	/* Patterns and directories to files (rotated sets). */
+/* What a run opens before reading: the inputs, the report's page, the
+ * source's settings. */
+struct opened {
 	struct inputs ins;
 	const char *notes[INPUTS_MAX_NOTES];
-	if (inputs_expand(o.files, o.nfiles, &ins, err, sizeof(err))) {
-		error_line(err);
-		options_free(&o);
-		return 2;
-	}
-	for (int i = 0; i < ins.nnotes; i++)
-		notes[i] = ins.notes[i];
-	/* The report's page: written beside its path and put in place once
-	 * complete (outfile.h); a path that cannot be written, or one of the
-	 * inputs, fails before anything is read. */
 	struct outfile page;
-	bool has_page = false;
-	if (o.output) {
-		if (outfile_open(&page, o.output, ins.files, ins.nfiles, err, sizeof(err))) {
-			error_line(err);
-			inputs_free(&ins);
-			options_free(&o);
-			return 2;
-		}
-		has_page = true;
+	bool has_page;
+	struct file_id *ids;
+	struct source_opts so;
+};
+
+/* Patterns and directories to files (rotated sets), and the report's page:
+ * written beside its path and put in place once complete (outfile.h); a
+ * path that cannot be written, or one of the inputs, fails before anything
+ * is read. false: said on stderr, nothing left open. */
+static bool open_inputs(struct opened *op, const struct options *o, char *err, size_t len)
+{
+	if (inputs_expand(o->files, o->nfiles, &op->ins, err, len)) {
+		error_line(err);
+		return false;
 	}
-	struct file_id *ids = calloc((size_t)ins.nfiles + 1, sizeof(*ids));
-	struct source_opts so = {
-		.files = ins.files,
-		.nfiles = ins.nfiles,
-		.notes = notes,
-		.nnotes = ins.nnotes,
-		.iface = o.iface,
-		.bpf = o.bpf,
-		.snaplen = o.snaplen,
-		.progress = o.progress,
-		.save = o.save,
-		.max_window = o.max_window,
-		.ids = ids,
+	for (int i = 0; i < op->ins.nnotes; i++)
+		op->notes[i] = op->ins.notes[i];
+	if (o->output) {
+		if (outfile_open(&op->page, o->output, op->ins.files, op->ins.nfiles, err, len)) {
+			error_line(err);
+			inputs_free(&op->ins);
+			return false;
+		}
+		op->has_page = true;
+	}
+	return true;
+}
+
+/* The source over the inputs and, with several files, the capture points
+ * (*pts, NULL: one). NULL: said on stderr (the points freed). */
+static struct source *open_source(struct opened *op, const struct options *o, struct points **pts,
+				  char *err, size_t len)
+{
+	op->ids = calloc((size_t)op->ins.nfiles + 1, sizeof(*op->ids));
+	op->so = (struct source_opts){
+		.files = op->ins.files,
+		.nfiles = op->ins.nfiles,
+		.notes = op->notes,
+		.nnotes = op->ins.nnotes,
+		.iface = o->iface,
+		.bpf = o->bpf,
+		.snaplen = o->snaplen,
+		.progress = o->progress,
+		.save = o->save,
+		.max_window = o->max_window,
+		.ids = op->ids,
 	};
 	/* Several files: a first pass finds capture points (points.h). It reads
 	 * every file once more, so only regular files: a pipe (`<(cat a)`),
 	 * a FIFO or stdin is read once, as one capture point. */
-	struct points *pts = NULL;
-	const char *once = ins.nfiles > 1 ? read_once_input(&ins) : NULL;
-	if (!ids)
-		snprintf(err, sizeof(err), "out of memory");
-	else if (o.points && once)
-		snprintf(err, sizeof(err), "--points reads its files twice: %s cannot be read twice "
+	*pts = NULL;
+	const char *once = op->ins.nfiles > 1 ? read_once_input(&op->ins) : NULL;
+	if (!op->ids)
+		snprintf(err, len, "out of memory");
+	else if (o->points && once)
+		snprintf(err, len, "--points reads its files twice: %s cannot be read twice "
 			 "(stdin, a pipe or a FIFO): save it to a file first",
 			 strcmp(once, "-") == 0 ? "stdin" : once);
-	else if (!o.iface && ins.nfiles > 1 && !once)
-		pts = points_survey(&so, o.points, err, sizeof(err));
-	struct source *src = pts || !err[0] ? source_open(&so, err, sizeof(err)) : NULL;
+	else if (!o->iface && op->ins.nfiles > 1 && !once)
+		*pts = points_survey(&op->so, o->points, err, len);
+	struct source *src = *pts || !err[0] ? source_open(&op->so, err, len) : NULL;
 	if (!src) {
 		error_line(err);
-		if (has_page)
-			outfile_abort(&page);
-		points_free(pts);
-		free(ids);
-		inputs_free(&ins);
-		options_free(&o);
-		return 2;
+		points_free(*pts);
+		*pts = NULL;
+		return NULL;
 	}
-	if (pts)
-		points_note(pts, stderr);
+	if (*pts)
+		points_note(*pts, stderr);
+	return src;
+}
 
-	if (!cmdrun_init(&p, &o, src, pts, stdout)) {
-		error_line("out of memory");
-		cmdrun_free(&p);
-		if (has_page)
-			outfile_abort(&page);
-		free(ids);
-		inputs_free(&ins);
-		options_free(&o);
-		return 2;
-	}
-	cmdrun_read(&p);
+/* Close what open_inputs and open_source opened (the page put away unless
+ * committed). */
+static void opened_free(struct opened *op)
+{
+	if (op->has_page)
+		outfile_abort(&op->page);
+	free(op->ids);
+	inputs_free(&op->ins);
+}
+
+/* The run read: its report (or the input's error), warnings and notes, the
+ * saved packets, the output flushed and the page put in place; the exit
+ * status. */
+static int finish_run(struct cmdrun *p, const struct options *o, struct opened *op)
+{
+	char err[512] = "";
 	int status = 0;
 	/* An input that ended on an error the report cannot hold: no report
 	 * (a page is not put in place). */
-	if (source_error(p.src)) {
-		error_line(source_error(p.src));
-		if (has_page)
-			outfile_abort(&page);
-		has_page = false;
+	if (source_error(p->src)) {
+		error_line(source_error(p->src));
+		if (op->has_page)
+			outfile_abort(&op->page);
+		op->has_page = false;
 		status = 2;
 	} else {
-		unsigned found = cmdrun_report(&p, has_page ? page.f : NULL);
-		if (o.cmd != CMD_SUMMARY)
-			cmdrun_warnings(&p, stderr);
-		cmdrun_notes(&p, stderr);
+		unsigned found = cmdrun_report(p, op->has_page ? op->page.f : NULL);
+		if (!(cmddef_of(o->cmd)->flags & CF_OWN_WARNINGS))
+			cmdrun_warnings(p, stderr);
+		cmdrun_notes(p, stderr);
 		status = found ? 1 : 0;
 	}
 	/* Live -w: every packet saved, or exit 2 saying how many were not. */
-	if (!source_close_save(p.src, err, sizeof(err))) {
+	if (!source_close_save(p->src, err, sizeof(err))) {
 		error_line(err);
 		status = 2;
 	}
@@ -200,13 +210,57 @@ int main(int argc, char **argv)
 		error_line("error writing the output");
 		status = 2;
 	}
-	if (has_page && outfile_commit(&page, err, sizeof(err))) {
+	if (op->has_page && outfile_commit(&op->page, err, sizeof(err))) {
 		error_line(err);
 		status = 2;
 	}
-	free(ids);
-	cmdrun_free(&p);
-	inputs_free(&ins);
-	options_free(&o);
+	op->has_page = false;
 	return status;
+}
+
+/* The command over its inputs: the exit status. */
+static int run_command(const struct options *o)
+{
+	static struct cmdrun p;
+	static struct opened op;
+	static char outbuf[1 << 20];
+	char err[512] = "";
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	if (!open_inputs(&op, o, err, sizeof(err)))
+		return 2;
+	struct points *pts;
+	struct source *src = open_source(&op, o, &pts, err, sizeof(err));
+	if (!src) {
+		opened_free(&op);
+		return 2;
+	}
+	if (!cmdrun_init(&p, o, src, pts, stdout)) {
+		error_line("out of memory");
+		cmdrun_free(&p);
+		opened_free(&op);
+		return 2;
+	}
+	cmdrun_read(&p);
+	int status = finish_run(&p, o, &op);
+	cmdrun_free(&p);
+	opened_free(&op);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	static struct options o;
+	int mi = merge_command_at(argc, argv);
+	if (mi > 0)
+		return run_merge(argc, argv, mi);
+	int rc = options_parse(argc, argv, &o);
+	if (rc) {
+		options_free(&o);
+		return rc == 1 ? 0 : 2;
+	}
+	rc = run_listing(&o);
+	if (rc < 0)
+		rc = run_command(&o);
+	options_free(&o);
+	return rc;
 }
