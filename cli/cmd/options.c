@@ -567,7 +567,220 @@ void options_free(struct options *o)
 	o->files = NULL;
 }
 
-int options_parse(int argc, char **argv, struct options *o)
+/* An option handler's answer for an option of another handler. */
+#define NOT_MINE (-1)
+
+/* What parsing finds besides struct options. */
+struct parse_state {
+	bool given[NOPTDEFS];       /* options given: do they apply to the command? */
+	bool help, version;
+};
+
+/* The options that take no checking: flags and names. */
+static int set_plain(int ch, char *arg, struct options *o, struct parse_state *st)
+{
+	switch (ch) {
+	case 'r':
+		o->files[o->nfiles++] = arg;
+		break;
+	case 'f':
+		o->bpf = arg;
+		break;
+	case 'i':
+		o->iface = arg;
+		break;
+	case 'D':
+		o->list_ifaces = true;
+		break;
+	case 'w':
+		o->save = arg;
+		break;
+	case 'o':
+		o->output = arg;
+		break;
+	case 'h':
+		st->help = true;
+		break;
+	case 'V':
+		st->version = true;
+		break;
+	case OPT_NO_CRC:
+		o->check_crc = false;
+		break;
+	case OPT_NO_NVME:
+		o->no_nvme = true;
+		break;
+	case OPT_NO_PROGRESS:
+		o->progress = false;
+		break;
+	case OPT_INCLUDE_RTR:
+		o->include_rtr = true;
+		break;
+	case OPT_RULES:
+		o->list_rules = true;
+		break;
+	case OPT_POINTS:
+		o->points = true;
+		break;
+	default:
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* Live capture: -c, -a, -s, --interval. */
+static int set_live(int ch, const char *arg, struct options *o)
+{
+	uint64_t sz;
+	switch (ch) {
+	case 'c':
+		if (!parse_size(arg, &o->stop_count) || !o->stop_count)
+			return usage_error("bad packet count '%s'", arg);
+		break;
+	case 'a':
+		if (!parse_autostop(arg, o))
+			return usage_error("bad stop condition '%s' (duration:SECONDS or filesize:KB)", arg);
+		break;
+	case 's':
+		if (!parse_size(arg, &sz) || sz == 0 || sz > 262144)
+			return usage_error("bad snapshot length '%s'", arg);
+		o->snaplen = (int)sz;
+		break;
+	case OPT_INTERVAL:
+		/* A duration; a bare number is seconds, as it always was. */
+		if (!parse_duration(arg, &o->interval_ns) || o->interval_ns <= 0)
+			return usage_error("bad interval '%s' (e.g. 100ms, 1s, 5)", arg);
+		o->interval = o->interval_ns > 86400ll * 1000000000 ? 86400u
+			      : (unsigned)((o->interval_ns + 999999999) / 1000000000);
+		o->interval_set = true;
+		break;
+	default:
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* --time-unit UNIT */
+static int set_time_unit(const char *arg, struct options *o)
+{
+	static const struct {
+		const char *name;
+		int ns;
+	} tu[] = { { "ns", 1 }, { "us", 1000 }, { "\xc2\xb5s", 1000 }, { "ms", 1000000 },
+		   { "s", 1000000000 }, { "auto", 0 } };
+	int k = -1;
+	for (int i = 0; i < (int)(sizeof(tu) / sizeof(tu[0])); i++)
+		if (strcmp(arg, tu[i].name) == 0)
+			k = i;
+	if (k < 0)
+		return usage_error("--time-unit: ns, us, ms, s or auto, not '%s'", arg);
+	o->time_unit = tu[k].ns;
+	return 0;
+}
+
+/* How the report is written: -T, --units, --time-unit, --sort, --limit. */
+static int set_output(int ch, const char *arg, struct options *o)
+{
+	switch (ch) {
+	case 'T':
+		if (!set_format(o, arg))
+			return usage_error("unknown format '%s' (text, json, jsonl, csv)", arg);
+		break;
+	case OPT_UNITS:
+		if (strcmp(arg, "si") == 0)
+			o->units = UNITS_SI;
+		else if (strcmp(arg, "iec") == 0)
+			o->units = UNITS_IEC;
+		else
+			return usage_error("--units: 'si' or 'iec', not '%s'", arg);
+		break;
+	case OPT_TIME_UNIT:
+		return set_time_unit(arg, o);
+	case OPT_SORT:
+		if (strcmp(arg, "latency") == 0)
+			o->sort_latency = true;
+		else if (strcmp(arg, "start") == 0)
+			o->sort_latency = false;
+		else
+			return usage_error("--sort: 'start' or 'latency', not '%s'", arg);
+		break;
+	case OPT_LIMIT:
+		if (!parse_u32(arg, &o->limit) || !o->limit)
+			return usage_error("bad count '%s'", arg);
+		break;
+	default:
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* What the report covers, and --fail-on: --qp, --op, --fail-on, --since,
+ * --until, --min-latency. */
+static int set_select(int ch, char *arg, struct options *o)
+{
+	switch (ch) {
+	case OPT_QP:
+	case OPT_OP:
+	case OPT_FAIL_ON:
+		return parse_list(arg, o, ch);
+	case OPT_SINCE:
+	case OPT_UNTIL:
+		if (!parse_time(arg, ch == OPT_SINCE ? &o->since : &o->until))
+			return usage_error("bad time '%s' (+SECONDS, HH:MM:SS[.frac], 'YYYY-MM-DD "
+					   "HH:MM:SS[.frac]' or @EPOCH)", arg);
+		break;
+	case OPT_MIN_LATENCY:
+		if (!parse_duration(arg, &o->min_latency_ns))
+			return usage_error("bad duration '%s' (e.g. 500us, 2ms, 1.5s)", arg);
+		o->has_min_latency = true;
+		break;
+	default:
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* The analysis' limits: --max-*. */
+static int set_limit(int ch, const char *arg, struct options *o)
+{
+	/* the sizes (octets) and the counts, with their fields */
+	uint64_t *size = ch == OPT_MAX_OOO ? &o->max_ooo_dir : ch == OPT_MAX_OOO_TOTAL ? &o->max_ooo_total
+						: ch == OPT_MAX_REASM ? &o->max_reasm : NULL;
+	uint32_t *count = ch == OPT_MAX_INFLIGHT ? &o->max_inflight : ch == OPT_MAX_FLOWS ? &o->max_flows
+						: ch == OPT_MAX_REORDER ? &o->max_reorder : NULL;
+	if (size) {
+		if (!parse_size(arg, size) || !*size)
+			return usage_error("bad size '%s'", arg);
+	} else if (count) {
+		if (!parse_u32(arg, count) || !*count)
+			return usage_error("bad count '%s'", arg);
+	} else if (ch == OPT_MAX_WINDOW) {
+		/* zstd windows are 1 KiB .. 2 GiB (RFC 8878 §3.1.1.1.2) */
+		if (!parse_size(arg, &o->max_window) || o->max_window < 1024 || o->max_window > (2ull << 30))
+			return usage_error("bad window size '%s' (1K to 2G)", arg);
+	} else {
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* One option: 0, 2 (a usage error, printed) or NOT_MINE (unknown). */
+static int set_option(int ch, char *arg, struct options *o, struct parse_state *st)
+{
+	int rc = set_plain(ch, arg, o, st);
+	if (rc == NOT_MINE)
+		rc = set_live(ch, arg, o);
+	if (rc == NOT_MINE)
+		rc = set_output(ch, arg, o);
+	if (rc == NOT_MINE)
+		rc = set_select(ch, arg, o);
+	if (rc == NOT_MINE)
+		rc = set_limit(ch, arg, o);
+	return rc;
+}
+
+/* The defaults; false: out of memory. */
+static bool set_defaults(struct options *o, int argc)
 {
 	memset(o, 0, sizeof(*o));
 	hint_cmd = NULL;
@@ -576,12 +789,12 @@ int options_parse(int argc, char **argv, struct options *o)
 	o->interval = 5;
 	o->max_window = 128u << 20; /* libzstd's own default limit (2^27) */
 	o->files = calloc((size_t)argc + 1, sizeof(*o->files));
-	if (!o->files)
-		return usage_error("out of memory");
+	return o->files != NULL;
+}
 
-	/* getopt's tables from optdefs */
-	struct option long_opts[NOPTDEFS + 1];
-	char shorts[2 * NOPTDEFS + 2];
+/* getopt's tables from optdefs. */
+static void getopt_tables(struct option *long_opts, char *shorts)
+{
 	size_t nl = 0, ns = 0;
 	shorts[ns++] = ':';
 	for (size_t i = 0; i < NOPTDEFS; i++) {
@@ -597,12 +810,14 @@ int options_parse(int argc, char **argv, struct options *o)
 	}
 	long_opts[nl] = (struct option){ NULL, 0, NULL, 0 };
 	shorts[ns] = 0;
+}
 
-	/* Options given, for the check of what applies to the command. */
-	bool given[NOPTDEFS];
-	memset(given, 0, sizeof(given));
-	bool help = false, version = false;
-
+/* Every option of the command line; 0 or 2 (a usage error, printed). */
+static int read_options(int argc, char **argv, struct options *o, struct parse_state *st)
+{
+	struct option long_opts[NOPTDEFS + 1];
+	char shorts[2 * NOPTDEFS + 2];
+	getopt_tables(long_opts, shorts);
 	/* getopt_long permutes, so files, options and the command may be mixed.
 	 * optind 0 makes glibc start afresh (the fuzz harness and the tests
 	 * parse many command lines in one process). */
@@ -610,211 +825,48 @@ int options_parse(int argc, char **argv, struct options *o)
 	opterr = 0;
 	int ch;
 	while ((ch = getopt_long(argc, argv, shorts, long_opts, NULL)) != -1) {
-		int rc = 0;
-		uint64_t sz;
 		const struct optdef *d = optdef_of(ch);
 		if (d)
-			given[d - optdefs] = true;
-		switch (ch) {
-		case 'r':
-			o->files[o->nfiles++] = optarg;
-			break;
-		case 'f':
-			o->bpf = optarg;
-			break;
-		case 'i':
-			o->iface = optarg;
-			break;
-		case 'D':
-			o->list_ifaces = true;
-			break;
-		case 'w':
-			o->save = optarg;
-			break;
-		case 'c':
-			if (!parse_size(optarg, &o->stop_count) || !o->stop_count)
-				return usage_error("bad packet count '%s'", optarg);
-			break;
-		case 'a':
-			if (!parse_autostop(optarg, o))
-				return usage_error("bad stop condition '%s' (duration:SECONDS or filesize:KB)",
-						   optarg);
-			break;
-		case 's':
-			if (!parse_size(optarg, &sz) || sz == 0 || sz > 262144)
-				return usage_error("bad snapshot length '%s'", optarg);
-			o->snaplen = (int)sz;
-			break;
-		case 'T':
-			if (!set_format(o, optarg))
-				return usage_error("unknown format '%s' (text, json, jsonl, csv)", optarg);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'h':
-			help = true;
-			break;
-		case 'V':
-			version = true;
-			break;
-		case OPT_UNITS:
-			if (strcmp(optarg, "si") == 0)
-				o->units = UNITS_SI;
-			else if (strcmp(optarg, "iec") == 0)
-				o->units = UNITS_IEC;
-			else
-				return usage_error("--units: 'si' or 'iec', not '%s'", optarg);
-			break;
-		case OPT_TIME_UNIT: {
-			static const struct {
-				const char *name;
-				int ns;
-			} tu[] = { { "ns", 1 }, { "us", 1000 }, { "\xc2\xb5s", 1000 }, { "ms", 1000000 },
-				   { "s", 1000000000 }, { "auto", 0 } };
-			int k = -1;
-			for (int i = 0; i < (int)(sizeof(tu) / sizeof(tu[0])); i++)
-				if (strcmp(optarg, tu[i].name) == 0)
-					k = i;
-			if (k < 0)
-				return usage_error("--time-unit: ns, us, ms, s or auto, not '%s'", optarg);
-			o->time_unit = tu[k].ns;
-			break;
-		}
-		case OPT_QP:
-		case OPT_OP:
-		case OPT_FAIL_ON:
-			rc = parse_list(optarg, o, ch);
-			break;
-		case OPT_SINCE:
-			if (!parse_time(optarg, &o->since))
-				return usage_error("bad time '%s' (+SECONDS, HH:MM:SS[.frac], 'YYYY-MM-DD "
-						   "HH:MM:SS[.frac]' or @EPOCH)", optarg);
-			break;
-		case OPT_UNTIL:
-			if (!parse_time(optarg, &o->until))
-				return usage_error("bad time '%s' (+SECONDS, HH:MM:SS[.frac], 'YYYY-MM-DD "
-						   "HH:MM:SS[.frac]' or @EPOCH)", optarg);
-			break;
-		case OPT_NO_CRC:
-			o->check_crc = false;
-			break;
-		case OPT_NO_NVME:
-			o->no_nvme = true;
-			break;
-		case OPT_NO_PROGRESS:
-			o->progress = false;
-			break;
-		case OPT_MAX_OOO:
-			if (!parse_size(optarg, &o->max_ooo_dir) || !o->max_ooo_dir)
-				return usage_error("bad size '%s'", optarg);
-			break;
-		case OPT_MAX_OOO_TOTAL:
-			if (!parse_size(optarg, &o->max_ooo_total) || !o->max_ooo_total)
-				return usage_error("bad size '%s'", optarg);
-			break;
-		case OPT_MAX_INFLIGHT:
-			if (!parse_u32(optarg, &o->max_inflight) || !o->max_inflight)
-				return usage_error("bad count '%s'", optarg);
-			break;
-		case OPT_MAX_WINDOW:
-			/* zstd windows are 1 KiB .. 2 GiB (RFC 8878 §3.1.1.1.2) */
-			if (!parse_size(optarg, &o->max_window) || o->max_window < 1024 ||
-			    o->max_window > (2ull << 30))
-				return usage_error("bad window size '%s' (1K to 2G)", optarg);
-			break;
-		case OPT_MAX_REASM:
-			if (!parse_size(optarg, &o->max_reasm) || !o->max_reasm)
-				return usage_error("bad size '%s'", optarg);
-			break;
-		case OPT_MAX_FLOWS:
-			if (!parse_u32(optarg, &o->max_flows) || !o->max_flows)
-				return usage_error("bad count '%s'", optarg);
-			break;
-		case OPT_MAX_REORDER:
-			if (!parse_u32(optarg, &o->max_reorder) || !o->max_reorder)
-				return usage_error("bad count '%s'", optarg);
-			break;
-		case OPT_SORT:
-			if (strcmp(optarg, "latency") == 0)
-				o->sort_latency = true;
-			else if (strcmp(optarg, "start") == 0)
-				o->sort_latency = false;
-			else
-				return usage_error("--sort: 'start' or 'latency', not '%s'", optarg);
-			break;
-		case OPT_LIMIT:
-			if (!parse_u32(optarg, &o->limit) || !o->limit)
-				return usage_error("bad count '%s'", optarg);
-			break;
-		case OPT_MIN_LATENCY:
-			if (!parse_duration(optarg, &o->min_latency_ns))
-				return usage_error("bad duration '%s' (e.g. 500us, 2ms, 1.5s)", optarg);
-			o->has_min_latency = true;
-			break;
-		case OPT_INCLUDE_RTR:
-			o->include_rtr = true;
-			break;
-		case OPT_RULES:
-			o->list_rules = true;
-			break;
-		case OPT_POINTS:
-			o->points = true;
-			break;
-		case OPT_INTERVAL:
-			/* A duration; a bare number is seconds, as it always was. */
-			if (!parse_duration(optarg, &o->interval_ns) || o->interval_ns <= 0)
-				return usage_error("bad interval '%s' (e.g. 100ms, 1s, 5)", optarg);
-			o->interval = o->interval_ns > 86400ll * 1000000000 ? 86400u
-				      : (unsigned)((o->interval_ns + 999999999) / 1000000000);
-			o->interval_set = true;
-			break;
-		case ':':
+			st->given[d - optdefs] = true;
+		if (ch == ':')
 			return usage_error("option '%s' needs an argument", argv[optind - 1]);
-		default:
+		int rc = set_option(ch, optarg, o, st);
+		if (rc == NOT_MINE)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
-		}
 		if (rc)
 			return rc;
 	}
-	/* The command: the first word left, when it names one ("help" and
-	 * "version" too; `help CMD` is CMD's help). */
-	int i = optind;
-	int cmd = -1;
-	if (i < argc) {
-		if (strcmp(argv[i], "help") == 0) {
-			help = true;
-			i++;
-			if (i < argc)
-				cmd = command_of(argv[i++]);
-		} else if (strcmp(argv[i], "version") == 0) {
-			version = true;
-			i++;
-		} else if ((cmd = command_of(argv[i])) >= 0) {
-			i++;
-		}
-	}
-	o->cmd = cmd < 0 ? CMD_SUMMARY : (enum command)cmd;
-	hint_cmd = cmd < 0 ? NULL : command_name(o->cmd);
-	if (help) {
-		print_help(stdout, cmd);
-		return 1;
-	}
-	if (version) {
-		printf("iwarpscope %s\n", IWS_VERSION_STRING);
-		return 1;
-	}
-	for (; i < argc; i++)
-		o->files[o->nfiles++] = argv[i];
-	if (o->list_ifaces)
-		return 0;
-	if (o->list_rules && o->cmd == CMD_DOCTOR)
-		return format_ok(o->cmd, o->format) ? 0 : usage_error("--rules: text, json or jsonl");
+	return 0;
+}
 
-	/* Every option given must apply to the command. */
+/* The command: the first word left at *i, when it names one ("help" and
+ * "version" too; `help CMD` is CMD's help); -1: none (*i past the words
+ * taken). */
+static int command_word(int argc, char **argv, int *i, struct parse_state *st)
+{
+	int cmd = -1;
+	if (*i >= argc)
+		return -1;
+	if (strcmp(argv[*i], "help") == 0) {
+		st->help = true;
+		(*i)++;
+		if (*i < argc)
+			cmd = command_of(argv[(*i)++]);
+	} else if (strcmp(argv[*i], "version") == 0) {
+		st->version = true;
+		(*i)++;
+	} else if ((cmd = command_of(argv[*i])) >= 0) {
+		(*i)++;
+	}
+	return cmd;
+}
+
+/* Every option given applies to the command, and they go together. */
+static int check_options(const struct options *o, const struct parse_state *st)
+{
 	for (size_t k = 0; k < NOPTDEFS; k++) {
 		char lab[32], cmds[64];
-		if (given[k] && !(opt_cmds(&optdefs[k]) & CMDBIT(o->cmd)))
+		if (st->given[k] && !(opt_cmds(&optdefs[k]) & CMDBIT(o->cmd)))
 			return usage_error("%s does not apply to the %s command (it applies to: %s)",
 					   opt_label(&optdefs[k], lab, sizeof(lab)), command_name(o->cmd),
 					   cmd_list(opt_cmds(&optdefs[k]), cmds, sizeof(cmds)));
@@ -833,4 +885,34 @@ int options_parse(int argc, char **argv, struct options *o)
 		return usage_error("the %s command does not write %s", command_name(o->cmd),
 				   format_name(o->format));
 	return 0;
+}
+
+int options_parse(int argc, char **argv, struct options *o)
+{
+	if (!set_defaults(o, argc))
+		return usage_error("out of memory");
+	struct parse_state st;
+	memset(&st, 0, sizeof(st));
+	int rc = read_options(argc, argv, o, &st);
+	if (rc)
+		return rc;
+	int i = optind;
+	int cmd = command_word(argc, argv, &i, &st);
+	o->cmd = cmd < 0 ? CMD_SUMMARY : (enum command)cmd;
+	hint_cmd = cmd < 0 ? NULL : command_name(o->cmd);
+	if (st.help) {
+		print_help(stdout, cmd);
+		return 1;
+	}
+	if (st.version) {
+		printf("iwarpscope %s\n", IWS_VERSION_STRING);
+		return 1;
+	}
+	for (; i < argc; i++)
+		o->files[o->nfiles++] = argv[i];
+	if (o->list_ifaces)
+		return 0;
+	if (o->list_rules && (cmddef_of(o->cmd)->accepts & OPTS_RULES))
+		return format_ok(o->cmd, o->format) ? 0 : usage_error("--rules: text, json or jsonl");
+	return check_options(o, &st);
 }
