@@ -9,7 +9,8 @@
   only headers of its own folder and of the folders below it (those it
   links, directly or through them); the table is the one the build
   enforces (cli/*/CMakeLists.txt, checked here against it), and a header
-  name is in one cli folder only;
+  name is in one cli folder only, and a header named *_int.h (a folder's
+  internals, such as cli/input/points_int.h) is included only in its folder;
 - no header of core/, include/, cli/ or plugin/ includes, directly or
   through others, a header that includes it back (an include cycle).
 
@@ -145,7 +146,10 @@ def check_cli(root):
             if target is None:
                 continue
             tfolder = cli_folder(root, target)
-            if tfolder is not None and tfolder not in reach:
+            if tfolder is not None and tfolder != folder and os.path.basename(target).endswith("_int.h"):
+                errs.append("%s:%d: cli/%s includes %s, private to cli/%s" %
+                            (rel, n, folder, os.path.relpath(target, root), tfolder))
+            elif tfolder is not None and tfolder not in reach:
                 errs.append("%s:%d: cli/%s includes %s, of cli/%s (it may include %s)" %
                             (rel, n, folder, os.path.relpath(target, root), tfolder,
                              ", ".join(d for d in CLI_LINKS if d in reach)))

@@ -679,7 +679,7 @@ static int upstream_vote(struct points *pts, uint32_t ci, int s, struct ack_line
 static void measure_dir(struct points *pts, uint32_t ci, int s)
 {
 	struct pconn *c = &pts->conns[ci];
-	struct pdir *d = &c->dir[s];
+	struct points_dir *d = &c->dir[s];
 	int64_t *ow = NULL;
 	uint32_t n = 0, cap = 0;
 	FOR_KEYS(pts, ci, k) {
@@ -724,7 +724,7 @@ static void measure_dir(struct points *pts, uint32_t ci, int s)
  */
 static void clock_offset(struct pconn *c)
 {
-	const struct pdir *a = &c->dir[0], *b = &c->dir[1];
+	const struct points_dir *a = &c->dir[0], *b = &c->dir[1];
 	if (!a->n_oneway || !b->n_oneway || a->up == b->up)
 		return;
 	int64_t m1 = a->up == c->p ? a->ow_min : b->ow_min; /* p -> q */
@@ -972,7 +972,7 @@ void points_admit(struct points *pts, struct src_packet *p)
 	/* A segment the reference point's capture missed although it passed
 	 * there on its way (the reference is upstream for it) is taken from
 	 * here: the engine gets the stream the reference point carried. */
-	const struct pdir *d = &c->dir[r->side];
+	const struct points_dir *d = &c->dir[r->side];
 	if (r->key != PT_NONE && r->copy == 0 && d->up == c->ref && pt == d->down &&
 	    !copies(pts, r->key, c->ref, 0, NULL) && !pts->keys[r->key].disputed) {
 		c->filled++;
@@ -995,7 +995,7 @@ void points_at_frame(const struct points *pts, uint64_t frame, struct points_at 
 	if (!r || !pts->conns[r->conn].multi)
 		return;
 	const struct pconn *c = &pts->conns[r->conn];
-	const struct pdir *d = &c->dir[r->side];
+	const struct points_dir *d = &c->dir[r->side];
 	int pt = point_of(pts, r), other = pt == c->p ? c->q : c->p;
 	at->known = true;
 	at->point = pts->pts[pt].name;

@@ -81,6 +81,47 @@ void points_at_frame(const struct points *pts, uint64_t frame, struct points_at 
 /* The stream's reference point name, NULL when it was not seen at two points. */
 const char *points_ref(const struct points *pts, uint32_t stream);
 
+/* What the writers read (points_view.c): the capture points (each named by
+ * its first file), the input files with the point of each, and what the
+ * survey could not index (segments past its memory bound). */
+int points_count(const struct points *pts);
+const char *points_name(const struct points *pts, int point);
+int points_point_files(const struct points *pts, int point);
+uint32_t points_multi_count(const struct points *pts); /* connections seen at two points */
+uint64_t points_unindexed(const struct points *pts);
+int points_file_count(const struct points *pts);
+const char *points_file_name(const struct points *pts, int file);
+int points_file_point(const struct points *pts, int file);
+
+/* A direction of a connection seen at two points (points are indices for
+ * points_name). */
+struct points_dir {
+	int up, down;               /* point indices: nearer the sender, nearer the receiver */
+	bool measured;              /* order from round-trip times (else assumed) */
+	uint64_t matched;           /* segments seen at both points */
+	uint64_t n_oneway;
+	int64_t ow_min, ow_p50, ow_max; /* one-way times (downstream - upstream clock) */
+	uint64_t lost_before;       /* first transmission seen at neither point */
+	uint64_t lost_between;      /* passed the upstream point, never reached downstream */
+	uint64_t lost_after;        /* reached the downstream point, sent again (lost after it,
+				     * or a spurious retransmission) */
+	uint64_t missed_up, missed_down; /* a point's capture missed a segment the other saw */
+};
+
+/* A connection seen at two points, as the writers show it. */
+struct points_qp {
+	int p, q, ref;              /* the two points, and the reference one */
+	uint64_t agreed, disputed;  /* segments both saw with the same / other octets */
+	bool has_offset;
+	int64_t off, off_lo, off_hi;/* clock(q) - clock(p): estimate and bounds */
+	uint64_t dropped, filled;   /* analysis pass: copies not analysed, gaps filled */
+	const struct points_dir *dir; /* [2], by sender side (flows.h) */
+};
+
+/* The stream's (tcp.stream) two-point connection into *qp; false: it was
+ * not seen at two points (or pts is NULL). */
+bool points_qp_get(const struct points *pts, uint32_t stream, struct points_qp *qp);
+
 /* Reports (out_points.c): the points and their files, and per QP seen at
  * two points what each point saw (directions, one-way times, clock offset,
  * where loss happened). */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * points_int.h - what the capture-point stage (points.c) keeps, shared with
- * its writer (out_points.c) only. Directions are indexed by flow side (the
+ * points_int.h - what the capture-point stage (points.c) keeps: private to
+ * cli/input (the writers read it through points.h's accessors,
+ * points_view.c; tests/layering.py checks). Directions are indexed by flow side (the
  * sender's side, flows.h); the writers turn them into i2r/r2i.
  */
 #ifndef IWS_CLI_POINTS_INT_H
@@ -41,20 +42,6 @@ struct pkey {
 	uint32_t hnext;
 };
 
-/* A direction of a connection seen at two points. */
-struct pdir {
-	int up, down;               /* point indices: nearer the sender, nearer the receiver */
-	bool measured;              /* order from round-trip times (else assumed) */
-	uint64_t matched;           /* segments seen at both points */
-	uint64_t n_oneway;
-	int64_t ow_min, ow_p50, ow_max; /* one-way times (downstream - upstream clock) */
-	uint64_t lost_before;       /* first transmission seen at neither point */
-	uint64_t lost_between;      /* passed the upstream point, never reached downstream */
-	uint64_t lost_after;        /* reached the downstream point, sent again (lost after it,
-				     * or a spurious retransmission) */
-	uint64_t missed_up, missed_down; /* a point's capture missed a segment the other saw */
-};
-
 struct pconn {
 	uint32_t stream;            /* tcp.stream = the CLI's qp */
 	uint64_t seen;              /* points that saw it (bit per point, first 64) */
@@ -64,7 +51,7 @@ struct pconn {
 	uint64_t agreed, disputed;  /* segments both saw with the same / other octets */
 	uint32_t base[2];           /* sequence base per side (first seen) */
 	bool base_set[2];
-	struct pdir dir[2];         /* by sender side */
+	struct points_dir dir[2];   /* by sender side */
 	bool has_offset;
 	int64_t off, off_lo, off_hi;/* clock(q) - clock(p): estimate and bounds */
 	uint64_t dropped, filled;   /* analysis pass: copies not analysed, gaps filled */

@@ -12,17 +12,12 @@
 #include "conn.h"
 #include "findings.h"
 #include "jsonw.h"
-#include "points_int.h"
+#include "points.h"
 #include "units.h"
-
-static const struct pconn *find(const struct points *pts, uint32_t stream)
-{
-	return points_conn(pts, stream);
-}
 
 static const char *pname(const struct points *pts, int i)
 {
-	return pts->pts[i].name;
+	return points_name(pts, i);
 }
 
 /* One finding (findings.h) of qp (-1: the capture), as a format. */
@@ -47,19 +42,19 @@ static void header(FILE *f, const struct points *pts, const struct finding_sink 
 	if (f) {
 		fprintf(f, "%d capture points, %u connection%s seen at two of them (each segment "
 			   "counted once):\n",
-			pts->npoints, pts->nmulti, pts->nmulti == 1 ? "" : "s");
-		for (int p = 0; p < pts->npoints; p++) {
+			points_count(pts), points_multi_count(pts), points_multi_count(pts) == 1 ? "" : "s");
+		for (int p = 0; p < points_count(pts); p++) {
 			fprintf(f, "  %s", pname(pts, p));
-			if (pts->pts[p].nfiles > 1)
-				fprintf(f, " (%d files)", pts->pts[p].nfiles);
+			if (points_point_files(pts, p) > 1)
+				fprintf(f, " (%d files)", points_point_files(pts, p));
 			fputc('\n', f);
 		}
 	}
-	if (pts->segs_unindexed)
+	if (points_unindexed(pts))
 		finding(s, -1,
 			"two-point matching stopped at its memory bound (%u connections, %u "
 			"segments): %" PRIu64 " later segments not matched",
-			POINTS_MAX_CONNS, POINTS_MAX_RECORDS, pts->segs_unindexed);
+			POINTS_MAX_CONNS, POINTS_MAX_RECORDS, points_unindexed(pts));
 }
 
 void points_header_text(FILE *f, const struct points *pts)
@@ -73,10 +68,10 @@ void points_findings(const struct points *pts, const struct finding_sink *s)
 	header(NULL, pts, s);
 }
 
-static void dir_text(FILE *f, const struct points *pts, const struct pconn *c, int side,
+static void dir_text(FILE *f, const struct points *pts, const struct points_qp *c, int side,
 		     const char *name, const struct finding_sink *s, int64_t qp)
 {
-	const struct pdir *d = &c->dir[side];
+	const struct points_dir *d = &c->dir[side];
 	char a[32], b[32], m[32];
 	if (f) {
 		fprintf(f, "  %s passes %s then %s%s: %" PRIu64 " segments at both", name,
@@ -97,8 +92,9 @@ static void dir_text(FILE *f, const struct points *pts, const struct pconn *c, i
 static void qp_lines(FILE *f, const struct points *pts, const struct conn *cn,
 		     const struct finding_sink *s)
 {
-	const struct pconn *c = find(pts, cn->stream);
-	if (!c)
+	struct points_qp qp_at;
+	const struct points_qp *c = &qp_at;
+	if (!points_qp_get(pts, cn->stream, &qp_at))
 		return;
 	char a[32], b[32], m[32];
 	int is = conn_init_side(cn);
@@ -144,21 +140,21 @@ void points_capture_json(struct jsonw *j, const struct points *pts)
 		return;
 	}
 	jw_arr(j);
-	for (int p = 0; p < pts->npoints; p++) {
+	for (int p = 0; p < points_count(pts); p++) {
 		jw_obj(j);
 		jw_kstr(j, "name", pname(pts, p));
 		jw_key(j, "files");
 		jw_arr(j);
-		for (int i = 0; i < pts->nfiles; i++)
-			if (pts->files[i].point == p)
-				jw_str(j, pts->files[i].name);
+		for (int i = 0; i < points_file_count(pts); i++)
+			if (points_file_point(pts, i) == p)
+				jw_str(j, points_file_name(pts, i));
 		jw_arr_end(j);
 		jw_obj_end(j);
 	}
 	jw_arr_end(j);
 }
 
-static void dir_json(struct jsonw *j, const struct points *pts, const struct pdir *d, const char *k)
+static void dir_json(struct jsonw *j, const struct points *pts, const struct points_dir *d, const char *k)
 {
 	jw_key(j, k);
 	jw_obj(j);
@@ -178,9 +174,10 @@ static void dir_json(struct jsonw *j, const struct points *pts, const struct pdi
 
 void points_qp_json(struct jsonw *j, const struct points *pts, const struct conn *cn)
 {
-	const struct pconn *c = find(pts, cn->stream);
+	struct points_qp qp_at;
+	const struct points_qp *c = &qp_at;
 	jw_key(j, "capture_points");
-	if (!c) {
+	if (!points_qp_get(pts, cn->stream, &qp_at)) {
 		jw_null(j);
 		return;
 	}
