@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "commands.h"
+#include "out_doctor.h"
+#include "out_silence.h"
+#include "out_stats.h"
 #include "readloop.h"
 #include "units.h"
 

@@ -3,6 +3,11 @@
 #include "commands.h"
 
 #include "cmdrun.h"
+#include "out_doctor.h"
+#include "out_html.h"
+#include "out_nvme.h"
+#include "out_ops.h"
+#include "out_stats.h"
 
 /* ---- what the timeline releases in start order: written (or counted) ---- */
 

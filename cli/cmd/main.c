@@ -13,6 +13,7 @@
 #include "inputs.h"
 #include "merge.h"
 #include "options.h"
+#include "out_doctor.h"
 #include "outfile.h"
 #include "cmdrun.h"
 #include "commands.h"

@@ -48,7 +48,6 @@
 #define POINTS_NOTE_LINES 8
 
 struct points;
-struct jsonw;
 
 /*
  * Read every input once (files only: not stdin, not live) and work out the
@@ -122,18 +121,7 @@ struct points_qp {
  * not seen at two points (or pts is NULL). */
 bool points_qp_get(const struct points *pts, uint32_t stream, struct points_qp *qp);
 
-/* Reports (out_points.c): the points and their files, and per QP seen at
- * two points what each point saw (directions, one-way times, clock offset,
- * where loss happened). */
-struct conn;
-struct finding_sink;
-void points_header_text(FILE *f, const struct points *pts);
-void points_qp_text(FILE *f, const struct points *pts, const struct conn *c);
-/* Their "!" lines alone, as findings (findings.h), for the report. */
-void points_findings(const struct points *pts, const struct finding_sink *s);
-void points_qp_findings(const struct points *pts, const struct conn *c, const struct finding_sink *s);
-void points_capture_json(struct jsonw *j, const struct points *pts);
-void points_qp_json(struct jsonw *j, const struct points *pts, const struct conn *c);
+/* What the writers show of the points: cli/output/out_points.h. */
 
 void points_free(struct points *pts);
 

@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "iwarpscope/names.h"
-#include "out.h"
+#include "out_doctor.h"
+#include "out_ops.h"
+#include "out_stats.h"
+#include "outreport.h"
 #include "units.h"
 
 /* One finding of qp from a format (details added with detail()). */

@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "iwarpscope/doctor.h"
-#include "out.h"
+#include "out_doctor.h"
+#include "out_ops.h"
 
 static bool fraction_rule(enum iws_rule r)
 {

@@ -8,7 +8,9 @@
  */
 #include <string.h>
 
-#include "out.h"
+#include "conn.h"
+#include "points.h"
+#include "out_fpdus.h"
 
 void fpdus_out_begin(struct fpdus_out *w, FILE *f)
 {

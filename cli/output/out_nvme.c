@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "iwarpscope/names.h"
-#include "out.h"
+#include "dists.h"
+#include "out_nvme.h"
 #include "textsafe.h"
 #include "texttable.h"
 #include "units.h"

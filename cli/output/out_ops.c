@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "iwarpscope/names.h"
-#include "out.h"
+#include "points.h"
+#include "out_ops.h"
 #include "rank.h"
 #include "units.h"
 

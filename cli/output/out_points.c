@@ -12,7 +12,7 @@
 #include "conn.h"
 #include "findings.h"
 #include "jsonw.h"
-#include "points.h"
+#include "out_points.h"
 #include "units.h"
 
 static const char *pname(const struct points *pts, int i)

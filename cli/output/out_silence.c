@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out.h"
+#include "out_silence.h"
 #include "units.h"
 
 /* Ports with a well-known protocol that is not iWARP (or not only). */

@@ -10,7 +10,11 @@
 #include <string.h>
 
 #include "iwarpscope/names.h"
-#include "out.h"
+#include "dists.h"
+#include "out_ops.h"
+#include "out_nvme.h"
+#include "out_points.h"
+#include "out_stats.h"
 #include "sketch.h"
 #include "texttable.h"
 #include "units.h"

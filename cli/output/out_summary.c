@@ -14,7 +14,12 @@
 #include "iwarpscope/names.h"
 #include "iwarpscope/status.h"
 #include "findings.h"
-#include "out.h"
+#include "out_nvme.h"
+#include "out_ops.h"
+#include "out_points.h"
+#include "out_silence.h"
+#include "out_stats.h"
+#include "out_summary.h"
 #include "texttable.h"
 #include "units.h"
 

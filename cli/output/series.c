@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out.h"
+#include "out_ops.h"
+#include "out_stats.h"
 #include "timegrid.h"
 
 static const char csv_header[] =

@@ -6,7 +6,7 @@
 #include "../unit/check.h"
 #include "jsonr.h"
 #include "merge.h"
-#include "out.h"
+#include "dists.h"
 #include "sketch.h"
 
 static bool collect(void *ctx, uint32_t b, uint64_t n)
