@@ -220,13 +220,13 @@ static void doctor_rules(const struct conn *c, const struct finding_sink *s)
 	emit(s, &b);
 }
 
-void findings_qp(const struct conn *c, const struct finding_sink *s, FILE *text)
+/* What the capture lost of the QP: gaps, snapshot cuts, incomplete
+ * operations, framing lost. */
+static void loss_findings(const struct conn *c, const struct finding_sink *s)
 {
 	char b1[32], b2[32];
 	struct fbuf b;
 	int64_t qp = c->stream;
-	teardown(c, s, text);
-	terminates(c, s);
 	uint64_t ng = conn_gap_count(c);
 	if (ng) {
 		fstart(&b, qp, "%" PRIu64 " gap%s, %s never captured%s", ng, ng == 1 ? "" : "s",
@@ -254,6 +254,13 @@ void findings_qp(const struct conn *c, const struct finding_sink *s, FILE *text)
 		       fmt_bytes(b2, sizeof(b2), skipped));
 		emit(s, &b);
 	}
+}
+
+/* Senders that break RFC 5044's marker rules or RFC 5040's formats. */
+static void deviation_findings(const struct conn *c, const struct finding_sink *s)
+{
+	struct fbuf b;
+	int64_t qp = c->stream;
 	for (int side = 0; side < 2; side++) {
 		uint32_t dev = iws_stream_marker_deviation(c->eng, side);
 		for (uint32_t bit = 1; bit <= IWS_MARKER_DEV_OFFSET; bit <<= 1)
@@ -270,6 +277,13 @@ void findings_qp(const struct conn *c, const struct finding_sink *s, FILE *text)
 				emit(s, &b);
 			}
 	}
+}
+
+/* FPDUs not decoded, and the limits the QP reached. */
+static void limit_findings(const struct conn *c, const struct finding_sink *s)
+{
+	struct fbuf b;
+	int64_t qp = c->stream;
 	uint64_t und = CONN_SUM(c, undecodable), mk = CONN_SUM(c, marker_errors);
 	if (und || mk) {
 		fstart(&b, qp, "%" PRIu64 " FPDUs undecodable, %" PRIu64 " marker errors", und, mk);
@@ -290,6 +304,14 @@ void findings_qp(const struct conn *c, const struct finding_sink *s, FILE *text)
 		fstart(&b, qp, "finished early at the connection limit (--max-flows)");
 		emit(s, &b);
 	}
+}
+
+/* The operation tracker's: operations given up or not waited for, protocol
+ * errors, requests inferred. */
+static void tracker_findings(const struct conn *c, const struct finding_sink *s)
+{
+	struct fbuf b;
+	int64_t qp = c->stream;
 	const struct iws_tracker_counts *tc = conn_tracker_counts(c);
 	if (tc->evicted) {
 		fstart(&b, qp, "%" PRIu64 " operations given up: in-flight limit (--max-inflight)",
@@ -314,6 +336,16 @@ void findings_qp(const struct conn *c, const struct finding_sink *s, FILE *text)
 		       tc->hidden_requests);
 		emit(s, &b);
 	}
+}
+
+void findings_qp(const struct conn *c, const struct finding_sink *s, FILE *text)
+{
+	teardown(c, s, text);
+	terminates(c, s);
+	loss_findings(c, s);
+	deviation_findings(c, s);
+	limit_findings(c, s);
+	tracker_findings(c, s);
 	doctor_rules(c, s);
 }
 

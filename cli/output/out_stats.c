@@ -123,46 +123,47 @@ static void ops_json(struct jsonw *j, const struct iws_qp_stats *s)
 	jw_obj_end(j);
 }
 
-static void qp_json(struct jsonw *j, const struct conn *c, const struct points *pts)
+/* A direction's deviations (bit names by name_of, bits up to last) as an
+ * array under key. */
+static void deviations_json(struct jsonw *j, const char *key, uint32_t dev, uint32_t last,
+			    const char *(*name_of)(uint32_t bit))
+{
+	jw_key(j, key);
+	jw_arr(j);
+	for (uint32_t bit = 1; bit <= last; bit <<= 1)
+		if (dev & bit)
+			jw_str(j, name_of(bit));
+	jw_arr_end(j);
+}
+
+/* The QP's ends and its MPA connection: handshake, revision, CRC, markers,
+ * deviations, IRD/ORD, peer-to-peer. */
+static void qp_mpa_json(struct jsonw *j, const struct conn *c)
 {
 	char a[64];
 	enum iws_stream_state st = iws_stream_state(c->eng);
 	const struct iws_mpa_conn *m = iws_stream_mpa(c->eng);
 	const struct iws_mpa_frame *req = iws_stream_request(c->eng), *rep = iws_stream_reply(c->eng);
 	bool hs = st == IWS_SST_FULL || st == IWS_SST_REJECTED;
-	bool rev_known = req || rep;
-	const struct iws_tracker_counts *tc = conn_tracker_counts(c);
 	int is = conn_init_side(c);
-
-	jw_obj(j);
 	jw_ku64(j, "qp", c->stream);
 	jw_kstr(j, "initiator", conn_ep_str(c, IWS_DIR_I2R, a));
 	jw_kstr(j, "responder", conn_ep_str(c, IWS_DIR_R2I, a));
 	jw_kstr(j, "handshake", hs_name(st));
-	jw_kou64(j, "mpa_rev", rev_known, m->rev);
+	jw_kou64(j, "mpa_rev", req || rep, m->rev);
 	jw_kbool(j, "crc", m->crc);
 	jw_kbool(j, "markers_i2r", conn_markers(c, is));
 	jw_kbool(j, "markers_r2i", conn_markers(c, !is));
 	/* senders that break RFC 5044's marker rules */
-	for (int k = 0; k < 2; k++) {
-		uint32_t dev = iws_stream_marker_deviation(c->eng, k ? !is : is);
-		jw_key(j, k ? "marker_deviation_r2i" : "marker_deviation_i2r");
-		jw_arr(j);
-		for (uint32_t bit = 1; bit <= IWS_MARKER_DEV_OFFSET; bit <<= 1)
-			if (dev & bit)
-				jw_str(j, iws_marker_dev_name(bit));
-		jw_arr_end(j);
-	}
+	for (int k = 0; k < 2; k++)
+		deviations_json(j, k ? "marker_deviation_r2i" : "marker_deviation_i2r",
+				iws_stream_marker_deviation(c->eng, k ? !is : is), IWS_MARKER_DEV_OFFSET,
+				iws_marker_dev_name);
 	/* ... and RFC 5040's formats (Read Request byte order) */
-	for (int k = 0; k < 2; k++) {
-		uint32_t dev = iws_stream_rdmap_deviation(c->eng, k ? !is : is);
-		jw_key(j, k ? "rdmap_deviation_r2i" : "rdmap_deviation_i2r");
-		jw_arr(j);
-		for (uint32_t bit = 1; bit <= IWS_RDMAP_DEV_READ_REQ_LE; bit <<= 1)
-			if (dev & bit)
-				jw_str(j, iws_rdmap_dev_name(bit));
-		jw_arr_end(j);
-	}
+	for (int k = 0; k < 2; k++)
+		deviations_json(j, k ? "rdmap_deviation_r2i" : "rdmap_deviation_i2r",
+				iws_stream_rdmap_deviation(c->eng, k ? !is : is), IWS_RDMAP_DEV_READ_REQ_LE,
+				iws_rdmap_dev_name);
 	/* IRD/ORD (RFC 6581 §5): the initiator's from the Request, the
 	 * responder's from the Reply. */
 	jw_kou64(j, "ird", req && req->has_enhanced, req ? req->ird : 0);
@@ -172,6 +173,12 @@ static void qp_json(struct jsonw *j, const struct conn *c, const struct points *
 	jw_kbool(j, "p2p", hs && m->p2p);
 	jw_kostr(j, "rtr", hs && m->p2p ? iws_rtr_short_name(m->rtr) : NULL);
 	jw_kbool(j, "rejected", st == IWS_SST_REJECTED);
+}
+
+/* What the QP carried: frames, times, octets, operations, CRCs, TCP. */
+static void qp_traffic_json(struct jsonw *j, const struct conn *c)
+{
+	int is = conn_init_side(c);
 	uint64_t rqf = iws_stream_request_frame(c->eng), rpf = iws_stream_reply_frame(c->eng);
 	jw_kou64(j, "request_frame", rqf != 0, rqf);
 	jw_kou64(j, "reply_frame", rpf != 0, rpf);
@@ -202,6 +209,12 @@ static void qp_json(struct jsonw *j, const struct conn *c, const struct points *
 	jw_ku64(j, "out_of_order", CONN_SUM(c, out_of_order));
 	jw_ku64(j, "gaps", conn_gap_count(c));
 	jw_ku64(j, "gap_bytes", conn_gap_bytes(c));
+}
+
+/* The gaps, the Terminates, (the TCP counts,) the teardown: lists. */
+static void qp_events_json(struct jsonw *j, const struct conn *c)
+{
+	char a[64];
 	jw_key(j, "gap_list");
 	jw_arr(j);
 	for (uint32_t i = 0; i < c->ngaps; i++) {
@@ -250,6 +263,12 @@ static void qp_json(struct jsonw *j, const struct conn *c, const struct points *
 		jw_obj_end(j);
 	}
 	jw_arr_end(j);
+}
+
+/* The limits reached, the framing lost and the operation tracker's counts. */
+static void qp_limits_json(struct jsonw *j, const struct conn *c)
+{
+	const struct iws_tracker_counts *tc = conn_tracker_counts(c);
 	jw_ku64(j, "snaplen_cut_bytes", CONN_SUM(c, snap_bytes));
 	jw_ku64(j, "ooo_limit_hits", CONN_SUM(c, ooo_limit_hits));
 	jw_ku64(j, "reasm_limit_hits", CONN_SUM(c, buf_limit_hits));
@@ -272,6 +291,15 @@ static void qp_json(struct jsonw *j, const struct conn *c, const struct points *
 	jw_ku64(j, "evicted", tc->evicted);
 	jw_ku64(j, "ack_wait_forced", tc->ack_wait_forced);
 	jw_ku64(j, "max_inflight", tc->max_inflight_seen);
+}
+
+static void qp_json(struct jsonw *j, const struct conn *c, const struct points *pts)
+{
+	jw_obj(j);
+	qp_mpa_json(j, c);
+	qp_traffic_json(j, c);
+	qp_events_json(j, c);
+	qp_limits_json(j, c);
 	ops_json(j, conn_stats(c));
 	if (conn_is_nvme(c))
 		nvme_qp_json(j, c);
@@ -280,16 +308,11 @@ static void qp_json(struct jsonw *j, const struct conn *c, const struct points *
 	jw_obj_end(j);
 }
 
-void stats_write_json(FILE *f, const struct report *r)
+/* The "capture" object: the files, the frames, what was not analysed. */
+static void capture_json(struct jsonw *j, const struct report *r)
 {
 	const struct analysis *a = r->a;
 	const struct source_stats *ss = source_stats(r->src);
-	struct jsonw jw, *j = &jw;
-	jw_init(j, true);
-	uint64_t nq = 0, ops = 0, inc = 0, bytes = 0, crc = 0, gaps = 0, gapb = 0, term = 0;
-	uint64_t retr = 0, reord = 0, fpdus = 0;
-
-	jw_obj(j);
 	jw_key(j, "capture");
 	jw_obj(j);
 	jw_key(j, "files");
@@ -329,45 +352,68 @@ void stats_write_json(FILE *f, const struct report *r)
 	if (r->pts)
 		points_capture_json(j, r->pts);
 	jw_obj_end(j);
+}
 
+/* The "total" object's sums over the QPs. */
+struct qp_totals {
+	uint64_t nq, ops, inc, bytes, crc, gaps, gapb, term, retr, reord, fpdus;
+};
+
+/* The "qps" array, drained to f as it grows; their sums into t. */
+static void qps_json(struct jsonw *j, FILE *f, const struct report *r, struct qp_totals *t)
+{
 	jw_key(j, "qps");
 	jw_arr(j);
 	const struct conn *c;
-	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
+	for (uint32_t i = 0; (c = analysis_next_qp(r->a, &i)) != NULL;) {
 		qp_json(j, c, r->pts);
 		/* A capture may hold 100,000 QPs: do not hold their report whole. */
 		if (j->len > (64u << 10))
 			jw_drain(j, f);
-		nq++;
-		ops += c->c.ops;
-		inc += c->c.ops_incomplete;
-		bytes += c->c.op_bytes;
-		crc += c->c.crc_errors;
-		gaps += conn_gap_count(c);
-		gapb += conn_gap_bytes(c);
-		term += c->c.terminates;
-		retr += CONN_SUM(c, fast_retransmits) + CONN_SUM(c, timeouts) + CONN_SUM(c, other_retransmits);
-		reord += CONN_SUM(c, reordered);
-		fpdus += CONN_SUM(c, fpdus);
+		t->nq++;
+		t->ops += c->c.ops;
+		t->inc += c->c.ops_incomplete;
+		t->bytes += c->c.op_bytes;
+		t->crc += c->c.crc_errors;
+		t->gaps += conn_gap_count(c);
+		t->gapb += conn_gap_bytes(c);
+		t->term += c->c.terminates;
+		t->retr += CONN_SUM(c, fast_retransmits) + CONN_SUM(c, timeouts) + CONN_SUM(c, other_retransmits);
+		t->reord += CONN_SUM(c, reordered);
+		t->fpdus += CONN_SUM(c, fpdus);
 	}
 	jw_arr_end(j);
+}
 
+static void total_json(struct jsonw *j, const struct report *r, const struct qp_totals *t)
+{
 	jw_key(j, "total");
 	jw_obj(j);
-	jw_ku64(j, "qps", nq);
-	jw_ku64(j, "fpdus", fpdus);
-	jw_ku64(j, "operations", ops);
-	jw_ku64(j, "incomplete", inc);
-	jw_ku64(j, "bytes", bytes);
-	jw_ku64(j, "crc_errors", crc);
-	jw_ku64(j, "terminates", term);
-	jw_ku64(j, "retransmissions", retr);
-	jw_ku64(j, "reordered_segments", reord);
-	jw_ku64(j, "gaps", gaps);
-	jw_ku64(j, "gap_bytes", gapb);
-	ops_json(j, &a->total);
+	jw_ku64(j, "qps", t->nq);
+	jw_ku64(j, "fpdus", t->fpdus);
+	jw_ku64(j, "operations", t->ops);
+	jw_ku64(j, "incomplete", t->inc);
+	jw_ku64(j, "bytes", t->bytes);
+	jw_ku64(j, "crc_errors", t->crc);
+	jw_ku64(j, "terminates", t->term);
+	jw_ku64(j, "retransmissions", t->retr);
+	jw_ku64(j, "reordered_segments", t->reord);
+	jw_ku64(j, "gaps", t->gaps);
+	jw_ku64(j, "gap_bytes", t->gapb);
+	ops_json(j, &r->a->total);
 	nvme_total_json(j, r);
 	jw_obj_end(j);
+}
+
+void stats_write_json(FILE *f, const struct report *r)
+{
+	struct jsonw jw, *j = &jw;
+	struct qp_totals t = { 0 };
+	jw_init(j, true);
+	jw_obj(j);
+	capture_json(j, r);
+	qps_json(j, f, r, &t);
+	total_json(j, r, &t);
 	jw_obj_end(j);
 	jw_flush_line(j, f);
 	jw_free(j);

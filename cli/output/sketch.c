@@ -85,27 +85,33 @@ static bool sum_possible(const struct sum_bounds *sb, int64_t sum, int64_t min)
 	return sum >= sb->lo && sum <= sb->hi;
 }
 
-int sketch_read(const struct jr_doc *d, const struct jr_node *lat, struct iws_latency *out,
-		char *err, size_t errlen)
-{
-	uint64_t count, v, sub;
+/* What a distribution says of itself besides its buckets. */
+struct sketch_head {
+	uint64_t count;
 	int64_t min, max, sum;
-	iws_latency_init(out);
+};
+
+/* A distribution's fields and its sketch's: count, min, max, sum, the
+ * bucket list (*bk). false: err says what is wrong. */
+static bool sketch_head(const struct jr_doc *d, const struct jr_node *lat, struct sketch_head *h,
+			const struct jr_node **bk, char *err, size_t errlen)
+{
+	uint64_t v, sub;
 	if (!lat || lat->type != JR_OBJECT) {
 		snprintf(err, errlen, "a distribution is not an object");
-		return -1;
+		return false;
 	}
-	if (!jr_u64(jr_get(d, lat, "count"), &count) || !count ||
-	    !jr_i64(jr_get(d, lat, "min"), &min) || !jr_i64(jr_get(d, lat, "max"), &max) ||
-	    min > max) {
+	if (!jr_u64(jr_get(d, lat, "count"), &h->count) || !h->count ||
+	    !jr_i64(jr_get(d, lat, "min"), &h->min) || !jr_i64(jr_get(d, lat, "max"), &h->max) ||
+	    h->min > h->max) {
 		snprintf(err, errlen, "a distribution lacks a valid count, min or max");
-		return -1;
+		return false;
 	}
 	const struct jr_node *sk = jr_get(d, lat, "sketch");
 	if (!sk || sk->type != JR_OBJECT) {
 		snprintf(err, errlen,
 			 "a distribution has no sketch (written by an iwarpscope older than merge?)");
-		return -1;
+		return false;
 	}
 	if (!jr_u64(jr_get(d, sk, "v"), &v) || v != IWS_SKETCH_VERSION) {
 		char ver[24] = "missing";
@@ -113,20 +119,29 @@ int sketch_read(const struct jr_doc *d, const struct jr_node *lat, struct iws_la
 			snprintf(ver, sizeof(ver), "%" PRIu64, v);
 		snprintf(err, errlen, "incompatible sketch: version %s, this iwarpscope reads version %d",
 			 ver, IWS_SKETCH_VERSION);
-		return -1;
+		return false;
 	}
 	if (!jr_u64(jr_get(d, sk, "sub_bits"), &sub) || sub != IWS_SKETCH_SUB_BITS) {
 		snprintf(err, errlen,
 			 "incompatible sketch: other bucket parameters (sub_bits must be %d)",
 			 IWS_SKETCH_SUB_BITS);
-		return -1;
+		return false;
 	}
-	const struct jr_node *bk = jr_get(d, sk, "buckets");
-	if (!jr_i64(jr_get(d, sk, "sum"), &sum) || !bk || bk->type != JR_ARRAY || bk->n % 2 ||
-	    !bk->n) {
+	*bk = jr_get(d, sk, "buckets");
+	if (!jr_i64(jr_get(d, sk, "sum"), &h->sum) || !*bk || (*bk)->type != JR_ARRAY || (*bk)->n % 2 ||
+	    !(*bk)->n) {
 		snprintf(err, errlen, "a sketch lacks a valid sum or bucket list");
-		return -1;
+		return false;
 	}
+	return true;
+}
+
+/* The bucket list (index steps and counts) into out, checked against the
+ * head h: within range, adding up to its count, from min's bucket to max's,
+ * able to sum to its sum. false: err says what is wrong. */
+static bool sketch_buckets(const struct jr_doc *d, const struct jr_node *bk, const struct sketch_head *h,
+			   struct iws_latency *out, char *err, size_t errlen)
+{
 	uint64_t idx = 0, total = 0, first = 0;
 	struct sum_bounds sb = { 0, 0 };
 	const struct jr_node *e = jr_first(d, bk);
@@ -136,43 +151,55 @@ int sketch_read(const struct jr_doc *d, const struct jr_node *lat, struct iws_la
 		if (!jr_u64(e, &step) || !jr_u64(c, &n) || !n || (k && !step)) {
 			snprintf(err, errlen, "sketch bucket pair %" PRIu32 " is not two positive integers"
 				 " (index steps after the first must be above 0)", k);
-			goto bad;
+			return false;
 		}
 		if (step >= iws_sketch_nbuckets() || (idx += step) >= iws_sketch_nbuckets()) {
 			snprintf(err, errlen, "sketch bucket %" PRIu32 " is out of range", k);
-			goto bad;
+			return false;
 		}
-		if (n > count - total) {
+		if (n > h->count - total) {
 			snprintf(err, errlen, "sketch buckets hold more than its count");
-			goto bad;
+			return false;
 		}
 		if (!k)
 			first = idx;
 		total += n;
-		bounds_add(&sb, (uint32_t)idx, n, min, max);
+		bounds_add(&sb, (uint32_t)idx, n, h->min, h->max);
 		if (!iws_latency_add_bucket(out, (uint32_t)idx, n)) {
 			snprintf(err, errlen, "sketch bucket %" PRIu32 " too large (or out of memory)", k);
-			goto bad;
+			return false;
 		}
 		e = jr_next(d, c);
 	}
-	if (total != count || first != iws_sketch_bucket(min) || idx != iws_sketch_bucket(max)) {
+	if (total != h->count || first != iws_sketch_bucket(h->min) || idx != iws_sketch_bucket(h->max)) {
 		snprintf(err, errlen, "sketch buckets disagree with the count, min or max");
-		goto bad;
+		return false;
 	}
-	if (!sum_possible(&sb, sum, min)) {
+	if (!sum_possible(&sb, h->sum, h->min)) {
 		snprintf(err, errlen, "a sketch's sum (%" PRId64 ") is impossible for its buckets (the "
-			 "samples sum to between %" PRId64 " and %" PRId64 ")", sum,
+			 "samples sum to between %" PRId64 " and %" PRId64 ")", h->sum,
 			 sb.lo < INT64_MIN ? INT64_MIN : (int64_t)sb.lo,
 			 sb.hi > INT64_MAX ? INT64_MAX : (int64_t)sb.hi);
-		goto bad;
+		return false;
 	}
-	out->count = count;
-	out->min = min;
-	out->max = max;
-	out->sum = sum;
+	return true;
+}
+
+int sketch_read(const struct jr_doc *d, const struct jr_node *lat, struct iws_latency *out,
+		char *err, size_t errlen)
+{
+	struct sketch_head h = { 0, 0, 0, 0 };
+	const struct jr_node *bk = NULL;
+	iws_latency_init(out);
+	if (!sketch_head(d, lat, &h, &bk, err, errlen))
+		return -1;
+	if (!sketch_buckets(d, bk, &h, out, err, errlen)) {
+		iws_latency_free(out);
+		return -1;
+	}
+	out->count = h.count;
+	out->min = h.min;
+	out->max = h.max;
+	out->sum = h.sum;
 	return 0;
-bad:
-	iws_latency_free(out);
-	return -1;
 }
