@@ -737,7 +737,9 @@ static const char merge_usage[] =
 	"\n"
 	"Exit status: 0 ok, 2 usage error, unreadable, invalid or incompatible input.\n";
 
-int merge_main(int argc, char **argv)
+/* merge's options: -1 to go on, else the exit status (--help printed, or
+ * a usage error said). */
+static int merge_options(int argc, char **argv, bool *text, const char **output)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'T' },
@@ -745,8 +747,6 @@ int merge_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool text = true;
-	const char *output = NULL;
 	int ch;
 	optind = 1;
 	opterr = 0;
@@ -758,10 +758,10 @@ int merge_main(int argc, char **argv)
 					optarg);
 				return 2;
 			}
-			text = strcmp(optarg, "text") == 0;
+			*text = strcmp(optarg, "text") == 0;
 			break;
 		case 'o':
-			output = optarg;
+			*output = optarg;
 			break;
 		case 'h':
 			fputs(merge_usage, stdout);
@@ -775,71 +775,105 @@ int merge_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	int n = argc - optind, stdins = 0;
+	return -1;
+}
+
+/* The operands: at least one, stdin at most once. false: said. */
+static bool operands_ok(int n, char *const *paths)
+{
+	int stdins = 0;
 	if (n < 1) {
 		fputs("iwarpscope merge: no input (STATS.json...; --help)\n", stderr);
-		return 2;
+		return false;
 	}
-	for (int i = optind; i < argc; i++)
-		stdins += strcmp(argv[i], "-") == 0;
+	for (int i = 0; i < n; i++)
+		stdins += strcmp(paths[i], "-") == 0;
 	if (stdins > 1) {
 		fputs("iwarpscope merge: '-' (stdin) can be read only once\n", stderr);
-		return 2;
+		return false;
 	}
-	warn_twice((const char *const *)argv + optind, n);
+	return true;
+}
+
+/* Each input read and checked whole before the next is read: JSON (a
+ * first pass in constant memory), within what merge holds of all its
+ * inputs (JR_MERGE_BUDGET), the shape of stats --format json. *parsed:
+ * the inputs to free. false: said. */
+static bool load_inputs(struct merge_in *ins, int n, char *const *paths, int *parsed)
+{
+	char err[600];
+	uint64_t budget = JR_MERGE_BUDGET;
+	for (; *parsed < n; (*parsed)++) {
+		char *label = text_safe_dup(paths[*parsed]);
+		ins[*parsed].label = label;
+		if (!label) {
+			merge_error("out of memory");
+			return false;
+		}
+		if (jr_load(&ins[*parsed].doc, paths[*parsed], label, &budget, err, sizeof(err)) ||
+		    check_shape(&ins[*parsed], err, sizeof(err))) {
+			merge_error(err);
+			(*parsed)++;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The merged report on f (of's file with -o, put in place on success):
+ * the exit status. */
+static int write_merged(FILE *f, struct outfile *of, struct merge_in *ins, int n, bool text)
+{
+	char err[600];
+	int rc = 2;
+	if (merge_write(f, ins, n, text, err, sizeof(err)))
+		merge_error(err);
+	else
+		rc = 0;
+	if (!of && (fflush(f) || ferror(f))) {
+		merge_error("write error");
+		rc = 2;
+	}
+	if (of && !rc && outfile_commit(of, err, sizeof(err))) {
+		merge_error(err);
+		rc = 2;
+	}
+	if (of && rc)
+		outfile_abort(of);
+	return rc;
+}
+
+int merge_main(int argc, char **argv)
+{
+	bool text = true;
+	const char *output = NULL;
+	int rc = merge_options(argc, argv, &text, &output);
+	if (rc >= 0)
+		return rc;
+	int n = argc - optind;
+	char *const *paths = argv + optind;
+	if (!operands_ok(n, paths))
+		return 2;
+	warn_twice((const char *const *)paths, n);
 	struct merge_in *ins = calloc((size_t)n, sizeof(*ins));
 	char err[600];
-	int rc = 2, parsed = 0;
+	int parsed = 0;
 	struct outfile of;
-	bool has_out = false;
+	rc = 2;
 	if (!ins) {
 		merge_error("out of memory");
 		return 2;
 	}
 	/* -o: written beside the file and put in place only when the merge
 	 * succeeded (outfile.h); never over one of the inputs. */
-	if (output && outfile_open(&of, output, (const char *const *)argv + optind, n, err,
-				   sizeof(err))) {
+	if (output && outfile_open(&of, output, (const char *const *)paths, n, err, sizeof(err))) {
 		merge_error(err);
-		goto out;
+	} else if (!load_inputs(ins, n, paths, &parsed)) {
+		if (output)
+			outfile_abort(&of);
+	} else {
+		rc = write_merged(output ? of.f : stdout, output ? &of : NULL, ins, n, text);
 	}
-	has_out = output != NULL;
-	/* Each input read and checked whole before the next is read: JSON
-	 * (a first pass in constant memory), within what merge holds of all
-	 * its inputs (JR_MERGE_BUDGET), the shape of stats --format json. */
-	uint64_t budget = JR_MERGE_BUDGET;
-	for (; parsed < n; parsed++) {
-		const char *path = argv[optind + parsed];
-		char *label = text_safe_dup(path);
-		ins[parsed].label = label;
-		if (!label) {
-			merge_error("out of memory");
-			goto out;
-		}
-		if (jr_load(&ins[parsed].doc, path, label, &budget, err, sizeof(err)) ||
-		    check_shape(&ins[parsed], err, sizeof(err))) {
-			merge_error(err);
-			parsed++;
-			goto out;
-		}
-	}
-	FILE *f = has_out ? of.f : stdout;
-	if (merge_write(f, ins, n, text, err, sizeof(err)))
-		merge_error(err);
-	else
-		rc = 0;
-	if (!has_out && (fflush(f) || ferror(f))) {
-		merge_error("write error");
-		rc = 2;
-	}
-	if (has_out && !rc && outfile_commit(&of, err, sizeof(err))) {
-		merge_error(err);
-		rc = 2;
-	}
-	has_out = has_out && rc;
-out:
-	if (has_out)
-		outfile_abort(&of);
 	for (int i = 0; i < parsed; i++) {
 		jr_free(&ins[i].doc);
 		free((char *)ins[i].label);
