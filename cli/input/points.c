@@ -287,23 +287,14 @@ static size_t common_prefix(const char *a, const char *b)
  * file joins the chain it can continue whose last file's name is most like
  * its own, else starts a new point.
  */
-static bool group_files(struct points *pts)
+/* conflict[a * n + b]: files a and b overlap in time and hold the same
+ * segment, so they are not one point. The files each segment was seen in
+ * (each file once, however many copies it holds: time linear in the
+ * records), then every pair of them; at most n files per segment,
+ * n <= MAX_FILES_GROUPED. order and last: scratch of n. */
+static void file_conflicts(const struct points *pts, uint8_t *conflict, int *order, int *last)
 {
 	int n = pts->nfiles;
-	if (n > MAX_FILES_GROUPED)
-		return false;
-	uint8_t *conflict = calloc((size_t)n * (size_t)n, 1);
-	int *order = malloc((size_t)n * sizeof(*order));
-	int *last = malloc((size_t)n * sizeof(*last));
-	if (!conflict || !order || !last) {
-		free(conflict);
-		free(order);
-		free(last);
-		return false;
-	}
-	/* The files each segment was seen in (each file once, however many
-	 * copies it holds: time linear in the records), then every pair of
-	 * them; at most n files per segment, n <= MAX_FILES_GROUPED. */
 	for (int i = 0; i < n; i++)
 		last[i] = -1;
 	for (uint32_t k = 0; k < pts->nkeys; k++) {
@@ -325,6 +316,12 @@ static bool group_files(struct points *pts)
 					conflict[fa * n + fb] = conflict[fb * n + fa] = 1;
 			}
 	}
+}
+
+/* order: the files by their first record. */
+static void files_by_start(const struct points *pts, int *order)
+{
+	int n = pts->nfiles;
 	for (int i = 0; i < n; i++)
 		order[i] = i;
 	for (int i = 1; i < n; i++) /* insertion sort by first record: n is small */
@@ -333,6 +330,14 @@ static bool group_files(struct points *pts)
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
+}
+
+/* Each file, in order of start, joins the point whose last file (last[],
+ * by point) ended before it starts and holds no segment it holds, the one
+ * with the longest common name prefix; else it starts a point. */
+static void assign_points(struct points *pts, const uint8_t *conflict, const int *order, int *last)
+{
+	int n = pts->nfiles;
 	pts->npoints = 0;
 	for (int oi = 0; oi < n; oi++) {
 		int f = order[oi], best = -1;
@@ -358,8 +363,14 @@ static bool group_files(struct points *pts)
 		pts->pts[best].nfiles++;
 		last[best] = f;
 	}
-	/* Points in the order their files were named (the first file named
-	 * is in point 0): a point's first file is then its first named. */
+}
+
+/* Points in the order their files were named (the first file named is in
+ * point 0): a point's first file is then its first named. order and last:
+ * scratch of n. */
+static void renumber_points(struct points *pts, int *order, int *last)
+{
+	int n = pts->nfiles;
 	int np = 0;
 	for (int i = 0; i < n; i++)
 		last[i] = -1;
@@ -375,6 +386,26 @@ static bool group_files(struct points *pts)
 		pts->pts[c].nfiles = order[c];
 	for (int f = n - 1; f >= 0; f--)
 		pts->pts[pts->files[f].point].name = pts->files[f].name;
+}
+
+static bool group_files(struct points *pts)
+{
+	int n = pts->nfiles;
+	if (n > MAX_FILES_GROUPED)
+		return false;
+	uint8_t *conflict = calloc((size_t)n * (size_t)n, 1);
+	int *order = malloc((size_t)n * sizeof(*order));
+	int *last = malloc((size_t)n * sizeof(*last));
+	if (!conflict || !order || !last) {
+		free(conflict);
+		free(order);
+		free(last);
+		return false;
+	}
+	file_conflicts(pts, conflict, order, last);
+	files_by_start(pts, order);
+	assign_points(pts, conflict, order, last);
+	renumber_points(pts, order, last);
 	free(conflict);
 	free(order);
 	free(last);
@@ -851,6 +882,70 @@ const struct pconn *points_conn(const struct points *pts, uint32_t stream)
 	return NULL;
 }
 
+/* One record of the survey: its file's time span, its connection (up to
+ * POINTS_MAX_CONNS), its segment indexed. */
+static void survey_record(struct points *pts, struct flow_table *ft, struct source *s,
+			  const struct src_packet *p)
+{
+	struct tcp_pkt t;
+	track_alone(pts, p->file, source_open_files(s));
+	const char *why;
+	if (net_decode(p->dlt, p->data, p->caplen, p->wirelen, &t, &why) != NET_TCP)
+		return;
+	struct pfile *pf = &pts->files[p->file];
+	if (!pf->any || p->ts_ns < pf->first)
+		pf->first = p->ts_ns;
+	if (!pf->any || p->ts_ns > pf->last)
+		pf->last = p->ts_ns;
+	pf->any = true;
+	int side;
+	struct flow *f;
+	if (ft->nflows < POINTS_MAX_CONNS) {
+		enum flow_event ev;
+		struct flow *old;
+		f = flow_lookup(ft, &t, &side, &ev, &old);
+		if (old)
+			flow_release(old);
+	} else {
+		/* The table is full: connections it has go on being indexed,
+		 * new ones (and new conversations on old ports) are not. */
+		bool reused;
+		f = flow_find(ft, &t, &side, &reused);
+		if (f && reused)
+			f->done = true;
+		if (!f || f->done) {
+			pts->segs_unindexed += p->matched;
+			return;
+		}
+	}
+	if (f && p->matched)
+		index_segment(pts, p, f, side, &t);
+}
+
+/* The survey's tables and its own source over the files (no progress
+ * bar), the names as shown (escaped: they reach text and stderr). NULL
+ * (and err): out of memory or a file not opened. */
+static struct source *survey_open(struct points *pts, const struct source_opts *o, char *err,
+				  size_t errlen)
+{
+	pts->nfiles = o->nfiles;
+	pts->files = calloc((size_t)o->nfiles, sizeof(*pts->files));
+	pts->pts = calloc((size_t)o->nfiles, sizeof(*pts->pts));
+	struct source *s = pts->files && pts->pts ? source_open(o, err, errlen) : NULL;
+	if (!s) {
+		if (!err[0])
+			snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < o->nfiles; i++)
+		if (!(pts->files[i].name = text_safe_dup(o->files[i]))) {
+			snprintf(err, errlen, "out of memory");
+			source_close(s);
+			return NULL;
+		}
+	return s;
+}
+
 struct points *points_survey(const struct source_opts *so, bool expect, char *err, size_t errlen)
 {
 	err[0] = 0;
@@ -864,63 +959,16 @@ struct points *points_survey(const struct source_opts *so, bool expect, char *er
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	pts->nfiles = o.nfiles;
-	pts->files = calloc((size_t)o.nfiles, sizeof(*pts->files));
-	pts->pts = calloc((size_t)o.nfiles, sizeof(*pts->pts));
-	struct source *s = pts->files && pts->pts ? source_open(&o, err, errlen) : NULL;
+	struct source *s = survey_open(pts, &o, err, errlen);
 	if (!s) {
-		if (!err[0])
-			snprintf(err, errlen, "out of memory");
 		flow_table_free(&ft);
 		points_free(pts);
 		return NULL;
 	}
-	/* the names as shown (escaped: they reach text and stderr) */
-	for (int i = 0; i < o.nfiles; i++)
-		if (!(pts->files[i].name = text_safe_dup(o.files[i]))) {
-			snprintf(err, errlen, "out of memory");
-			source_close(s);
-			flow_table_free(&ft);
-			points_free(pts);
-			return NULL;
-		}
 	struct src_packet p;
 	pts->alone_file = -1;
-	while (source_next(s, &p) == 1) {
-		struct tcp_pkt t;
-		track_alone(pts, p.file, source_open_files(s));
-		const char *why;
-		if (net_decode(p.dlt, p.data, p.caplen, p.wirelen, &t, &why) != NET_TCP)
-			continue;
-		struct pfile *pf = &pts->files[p.file];
-		if (!pf->any || p.ts_ns < pf->first)
-			pf->first = p.ts_ns;
-		if (!pf->any || p.ts_ns > pf->last)
-			pf->last = p.ts_ns;
-		pf->any = true;
-		int side;
-		struct flow *f;
-		if (ft.nflows < POINTS_MAX_CONNS) {
-			enum flow_event ev;
-			struct flow *old;
-			f = flow_lookup(&ft, &t, &side, &ev, &old);
-			if (old)
-				flow_release(old);
-		} else {
-			/* The table is full: connections it has go on being indexed,
-			 * new ones (and new conversations on old ports) are not. */
-			bool reused;
-			f = flow_find(&ft, &t, &side, &reused);
-			if (f && reused)
-				f->done = true;
-			if (!f || f->done) {
-				pts->segs_unindexed += p.matched;
-				continue;
-			}
-		}
-		if (f && p.matched)
-			index_segment(pts, &p, f, side, &t);
-	}
+	while (source_next(s, &p) == 1)
+		survey_record(pts, &ft, s, &p);
 	if (pts->alone_file >= 0)
 		forget_alone(pts);
 	free(pts->undo);
