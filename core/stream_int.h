@@ -165,6 +165,11 @@ struct iws_stream {
 	struct iws_mpa_conn mpa;
 	int init_side;
 	bool init_side_known;               /* from a Request, a Reply or a SYN */
+	bool init_side_auto;                /* IWS_INIT_SIDE_AUTO: decide at the first segment */
+	bool fed;                           /* a segment was fed */
+	uint32_t tcp_ev;                    /* TCP_EV_* of the segment being read */
+	struct iws_close *closes;           /* IWS_STREAM_MAX_CLOSES, from the first */
+	uint32_t ncloses;
 	enum iws_stream_state st;
 	struct iws_mpa_frame req, rep;
 	bool have_req, have_rep;
