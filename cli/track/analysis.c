@@ -287,8 +287,7 @@ void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, i
 		}
 	}
 	if (!f->user && !f->done) {
-		bool synack = (t->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == (IWS_TCP_SYN | IWS_TCP_ACK);
-		struct conn *c = conn_new(&a->env, f, synack);
+		struct conn *c = conn_new(&a->env, f);
 		if (c && push(&a->conns, &a->nconns, &a->capconns, c)) {
 			c->slot = a->nconns - 1;
 			c->index = a->nactive;
