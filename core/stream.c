@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iwarpscope/nvme.h"
 #include "stream_int.h"
 
 #define DEFAULT_OOO_DIR (16ull << 20)
@@ -98,6 +99,35 @@ static void tcp_events(struct iws_stream *s, int side, const struct iws_tcp_seg 
 		struct iws_stream_event ev = { (enum iws_stream_event_kind)k, side, fr_dir_of(s, side),
 					       seg->seq, seg->wire_len, seg->frame, seg->ts_ns, 0, 0 };
 		s->sink->event(s->ctx, &ev);
+	}
+}
+
+/* ---- the NVMe stage (iws_stream_nvme_stage) ---- */
+
+static void on_nvme_cmd(void *ctx, const struct iws_nvme_cmd *cmd)
+{
+	struct iws_stream *s = ctx;
+	if (s->nvme_cmd)
+		s->nvme_cmd(s->ctx, cmd);
+}
+
+/* The view, created with the first PDU; NULL when the stage is off or the
+ * connection is not NVMe. */
+static struct iws_nvme_conn *nvme_view(struct iws_stream *s)
+{
+	if (s->nvme && !s->nvme_tried) {
+		s->nvme_tried = true;
+		s->nc = iws_nvme_conn_new(NULL, s->nvme_qp, on_nvme_cmd, s);
+	}
+	return s->nc;
+}
+
+/* Found not to be NVMe: its view costs nothing more. */
+static void nvme_settle(struct iws_stream *s)
+{
+	if (s->nc && iws_nvme_conn_state(s->nc) == IWS_NVME_NO) {
+		iws_nvme_conn_free(s->nc);
+		s->nc = NULL;
 	}
 }
 
@@ -241,9 +271,18 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 		iws_tracker_segment(s->tr, &seg, &note);
 		pdu->note = &note;
 	}
+	struct iws_nvme_conn *nc = nvme_view(s);
+	if (nc) {
+		iws_nvme_conn_pdu(nc, pdu);
+		/* the note is about this PDU only when it was fed one */
+		if (pdu->kind == IWS_PDU_FPDU && pdu->msg)
+			s->nvme_note = iws_nvme_conn_note(nc);
+	}
 	if (s->sink->pdu)
 		s->sink->pdu(s->ctx, pdu);
 	pdu->note = NULL;
+	s->nvme_note = NULL;
+	nvme_settle(s);
 }
 
 static void deliver_lost(struct iws_stream *s, int side)
@@ -490,11 +529,12 @@ void st_hidden(struct iws_stream *s, int side, uint64_t frame, int64_t ts)
 void st_event(struct iws_stream *s, enum iws_stream_event_kind kind, int side, uint32_t seq,
 	      uint32_t len, uint32_t detail)
 {
-	if (!s->sink->event)
-		return;
 	struct iws_stream_event ev = { kind, side, fr_dir_of(s, side), seq, len, s->cur_frame,
 				       s->cur_ts, s->d[side].run_frame, detail };
-	s->sink->event(s->ctx, &ev);
+	if (s->sink->event)
+		s->sink->event(s->ctx, &ev);
+	if (s->nc)
+		iws_nvme_conn_event(s->nc, &ev);
 }
 
 void st_span(struct iws_stream *s, enum iws_span_kind kind, int side, uint32_t seq, uint32_t len,
@@ -741,6 +781,10 @@ void iws_stream_finish(struct iws_stream *s, uint32_t flag)
 	release(s, true);
 	if (s->tr)
 		iws_tracker_finish(s->tr, flag);
+	if (s->nc) {
+		iws_nvme_conn_finish(s->nc, flag == IWS_OPF_UNFINISHED);
+		nvme_settle(s);
+	}
 	s->finished = true;
 	for (int side = 0; side < 2; side++)
 		early_free(s, &s->d[side]);
@@ -772,6 +816,7 @@ void iws_stream_free(struct iws_stream *s)
 	fr_free(s);
 	free(s->scratch);
 	iws_tracker_free(s->tr);
+	iws_nvme_conn_free(s->nc);
 	closes_free(s);
 	free(s);
 }
@@ -805,6 +850,26 @@ const struct iws_mpa_dir *iws_stream_framing(const struct iws_stream *s, int sid
 const struct iws_stream_counts *iws_stream_counts(const struct iws_stream *s, int side)
 {
 	return &s->d[side & 1].c;
+}
+
+void iws_stream_nvme_stage(struct iws_stream *s, uint32_t qp,
+			   void (*cmd)(void *ctx, const struct iws_nvme_cmd *cmd))
+{
+	if (s->fed || s->finished)
+		return;
+	s->nvme = true;
+	s->nvme_qp = qp;
+	s->nvme_cmd = cmd;
+}
+
+const struct iws_nvme_note *iws_stream_nvme_note(const struct iws_stream *s)
+{
+	return s->nvme_note;
+}
+
+const struct iws_nvme_conn *iws_stream_nvme(const struct iws_stream *s)
+{
+	return s->nc;
 }
 
 uint32_t iws_stream_closes(const struct iws_stream *s, const struct iws_close **recs)

@@ -23,7 +23,10 @@
  *   order     the two directions' FPDUs reach the tracker in the order of
  *             the frames that completed them, even while one direction is
  *             still searching for its FPDU boundaries;
- *   RDMAP     the operation tracker (qp.h) fed with every DDP segment.
+ *   RDMAP     the operation tracker (qp.h) fed with every DDP segment;
+ *   NVMe      optionally (iws_stream_nvme_stage), NVMe over Fabrics: the engine feeds
+ *             its NVMe view of the connection (nvme.h, iws_nvme_conn) every
+ *             PDU and event and the end, and reports its commands.
  *
  * Results come back through the callbacks of struct iws_stream_sink, during
  * the call that fed the segment which made them known (or during
@@ -45,6 +48,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct iws_nvme_cmd;
+struct iws_nvme_note;
+struct iws_nvme_conn;
 
 /* TCP flags as the front end hands them over (RFC 9293 §3.1 bit values). */
 #define IWS_TCP_FIN 0x01
@@ -177,6 +184,7 @@ struct iws_pdu {
 	bool truncated;                     /* some of its octets were not captured */
 	bool unfinished;                    /* ... because the stream ended inside it */
 	const struct iws_seg_note *note;    /* the tracker's conclusions (msg != NULL) */
+	/* (the NVMe stage's note on it: iws_stream_nvme_note, during the callback) */
 };
 
 /*
@@ -399,6 +407,30 @@ struct iws_close {
 
 /* The close records so far; *recs (may be NULL) points at them. */
 uint32_t iws_stream_closes(const struct iws_stream *s, const struct iws_close **recs);
+
+/*
+ * The NVMe stage (nvme.h, "one connection"), off unless this is called
+ * before the first segment: every PDU (before the sink sees it), event
+ * (after the sink) and the end go to an iws_nvme_conn created with the
+ * first PDU (default limits, qp as its qp); its commands reach cmd(ctx,
+ * ...) with the sink's ctx (cmd may be NULL), each FPDU's note
+ * iws_stream_nvme_note. A connection found not to be NVMe costs nothing
+ * more.
+ */
+void iws_stream_nvme_stage(struct iws_stream *s, uint32_t qp,
+			   void (*cmd)(void *ctx, const struct iws_nvme_cmd *cmd));
+
+/* During sink.pdu: the NVMe stage's note on that PDU when it is an FPDU
+ * that decoded (msg != NULL), as iws_nvme_conn_note says right after it
+ * was fed; NULL otherwise (no stage, not NVMe, outside the callback). */
+const struct iws_nvme_note *iws_stream_nvme_note(const struct iws_stream *s);
+
+/* The NVMe stage's view of the connection: NULL when the stage
+ * is off, before the first PDU, or once the connection was found not to
+ * be NVMe (iws_nvme_conn_state IWS_NVME_NO). Its state, tracker and
+ * pending commands are read with the iws_nvme_conn_* functions; it stays
+ * readable after iws_stream_finish, until iws_stream_free. */
+const struct iws_nvme_conn *iws_stream_nvme(const struct iws_stream *s);
 
 /* Octets the engine holds (out of order, being framed or hunted through,
  * PDUs held for order); 0 once finished. */
