@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "iwarpscope/doctor.h"
+#include "iwarpscope/nvme.h"
 
 /* ---- teardown records ---- */
 
@@ -68,8 +69,6 @@ static void on_pdu(void *ctx, const struct iws_pdu *pdu)
 {
 	struct conn *c = ctx;
 	iws_doctor_pdu(c->doc, c->eng, pdu);
-	if (c->env->nvme)
-		conn_nvme_pdu(c, pdu);
 	if (pdu->kind != IWS_PDU_FPDU)
 		return;
 	if (!c->any_fpdu || pdu->ts < c->first_fpdu_ns)
@@ -134,8 +133,14 @@ static void on_event(void *ctx, const struct iws_stream_event *ev)
 			c->env->mark(c->env->ctx, c, &m);
 		}
 	}
-	if (c->env->nvme)
-		conn_nvme_event(c, ev);
+}
+
+/* The engine's NVMe stage found a command (env->nvme). */
+static void on_nvme_cmd(void *ctx, const struct iws_nvme_cmd *cmd)
+{
+	struct conn *c = ctx;
+	if (c->env->nvme_keep)
+		c->env->nvme_keep(c, cmd);
 }
 
 static const struct iws_stream_sink engine_sink = { on_pdu, on_op, NULL, on_event };
@@ -155,6 +160,8 @@ struct conn *conn_new(struct conn_env *env, const struct flow *f)
 	 * else the engine's decision from the first segment it is fed. */
 	struct iws_stream_opts o = { env->check_crc, false, IWS_INIT_SIDE_AUTO };
 	c->eng = iws_stream_new(&o, &env->lim, &engine_sink, c);
+	if (c->eng && env->nvme)
+		iws_stream_nvme_stage(c->eng, c->stream, on_nvme_cmd);
 	if (env->doctor)
 		c->doc = iws_doctor_new(NULL, NULL);
 	if (!c->eng || (env->doctor && !c->doc)) {
@@ -217,8 +224,6 @@ void conn_finish(struct conn *c, uint32_t flag)
 	iws_stream_finish(c->eng, flag);
 	sync_closes(c);
 	iws_doctor_finish(c->doc, c->eng);
-	if (c->env->nvme)
-		conn_nvme_finish(c, flag == IWS_OPF_UNFINISHED);
 	c->state = CONN_CLOSED;
 	order_free(&c->order);
 }
@@ -229,7 +234,8 @@ void conn_free(struct conn *c)
 		return;
 	iws_stream_free(c->eng);
 	iws_doctor_free(c->doc);
-	conn_nvme_free(c);
+	if (c->nvme && c->env->nvme_release)
+		c->env->nvme_release(c);
 	if (c->stats)
 		iws_qp_stats_free(c->stats);
 	free(c->stats);
@@ -314,7 +320,8 @@ bool conn_pending_key(const struct conn *c, int64_t *ts, uint64_t *frame)
 		order_take_min(&any, ts, frame, t, f);
 	if (iws_stream_pending(c->eng, &t, &f))
 		order_take_min(&any, ts, frame, t, f);
-	if (c->env->track_nvme_order && conn_nvme_pending(c, &t, &f))
+	const struct iws_nvme_conn *nc = iws_stream_nvme(c->eng);
+	if (c->env->track_nvme_order && nc && iws_nvme_conn_pending(nc, &t, &f))
 		order_take_min(&any, ts, frame, t, f);
 	return any;
 }

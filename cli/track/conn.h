@@ -78,8 +78,13 @@ struct conn_env {
 	struct iws_qp_stats *total; /* statistics over every QP */
 	bool include_rtr;           /* statistics count RTR messages */
 	uint64_t order_limit_hits;
-	/* NVMe over Fabrics (nvme_track.h) */
+	/* NVMe over Fabrics: the engine's NVMe stage (stream.h, iws_stream_nvme_stage) */
 	bool nvme;                  /* recognise NVMe/RDMA and track its commands */
+	/* What is kept of each of its commands, and freeing it (analysis.c
+	 * sets nvme_track.h's conn_nvme_cmd and conn_nvme_free): conn.c does
+	 * not call into nvme_track.c, which reads the connection. */
+	void (*nvme_keep)(struct conn *c, const struct iws_nvme_cmd *cmd);
+	void (*nvme_release)(struct conn *c);
 	bool track_nvme_order;      /* keep what nvme output in start order needs */
 	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
 	struct iws_nvme_stats *nvme_total; /* over every QP */
@@ -177,7 +182,7 @@ struct conn {
 	uint32_t ncloses;
 	bool seg_retrans;           /* the segment being fed was a retransmission */
 	struct order_ring order;    /* operations in flight, for output in start order */
-	struct conn_nvme *nvme;     /* NVMe view (nvme_track.h), from the first PDU (env->nvme) */
+	struct conn_nvme *nvme;     /* NVMe view (nvme_track.h), from the first command (env->nvme) */
 	struct iws_doctor *doc;     /* the interop doctor's findings (env->doctor), else NULL */
 	struct conn *lru_prev, *lru_next; /* the analysis' recency lists */
 };
