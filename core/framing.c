@@ -1155,32 +1155,29 @@ static void overflow(struct iws_stream *s, int side, uint32_t n, uint64_t frame)
 	drop_all(s, side, n, frame, IWS_SPAN_LIMIT);
 }
 
-static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
-		    uint64_t frame, int64_t ts, uint8_t how)
+/* A direction no longer framed (rejected, not iWARP, off): its octets are
+ * passed over, with what became of them. true when that was the case. */
+static bool pass_over(struct iws_stream *s, int side, uint32_t seq, uint32_t n, uint64_t frame)
 {
 	struct fr_dir *fd = &s->d[side];
-	if (!fd->have_pos)
-		fr_start(s, side, seq, false);
-	update_run(fd, frame, ts);
-	if (fd->mode == FR_DEAD || fd->mode == FR_OFF) {
-		if (fd->rejected)
-			st_span(s, IWS_SPAN_AFTER_REJECT, side, seq, n, frame, 0, 0);
-		else if (fd->not_iwarp)
-			st_span(s, IWS_SPAN_NOT_IWARP, side, seq, n, frame, 0, 0);
-		fd->pos = seq + n;
-		return;
-	}
-	fd->pos = seq;
-	if (fd->mode == FR_WAIT && s->st == IWS_SST_REQUEST) {
-		/* The initiator sends FPDUs only once it has the Reply (RFC 5044
-		 * §7.1.2): octets after its Request with no Reply in the capture
-		 * mean the Reply was not captured (one direction only). Frame
-		 * them from what the Request says. */
-		fd->mode = FR_HUNT;
-		fd->next_try = 0;
-	}
-	/* Complete an FPDU carried over from earlier chunks. */
-	while (n && fd->mode == FR_FPDU && fd->buf.len) {
+	if (fd->mode != FR_DEAD && fd->mode != FR_OFF)
+		return false;
+	if (fd->rejected)
+		st_span(s, IWS_SPAN_AFTER_REJECT, side, seq, n, frame, 0, 0);
+	else if (fd->not_iwarp)
+		st_span(s, IWS_SPAN_NOT_IWARP, side, seq, n, frame, 0, 0);
+	fd->pos = seq + n;
+	return true;
+}
+
+/* Complete an FPDU carried over from earlier chunks with the chunk's first
+ * octets (*p, *n advance past them). false: the buffer overflowed (the
+ * chunk was dropped). */
+static bool complete_carried(struct iws_stream *s, int side, const uint8_t **p, uint32_t *n,
+			     uint64_t frame, int64_t ts, uint8_t how)
+{
+	struct fr_dir *fd = &s->d[side];
+	while (*n && fd->mode == FR_FPDU && fd->buf.len) {
 		uint32_t want;
 		uint32_t lo = iws_mpa_len_field_off(&fd->p, fd->buf.seq);
 		if (fd->need)
@@ -1189,39 +1186,48 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 			want = lo + IWS_MPA_ULPDU_LEN_LEN - fd->buf.len;
 		else
 			break; /* frame_buffer has already decided about it */
-		uint32_t k = want < n ? want : n;
-		if (!buf_add(s, fd, p, k, frame, ts, how)) {
-			overflow(s, side, n, frame);
-			return;
+		uint32_t k = want < *n ? want : *n;
+		if (!buf_add(s, fd, *p, k, frame, ts, how)) {
+			overflow(s, side, *n, frame);
+			return false;
 		}
-		p += k;
-		n -= k;
+		*p += k;
+		*n -= k;
 		if (frame_buffer(s, side))
 			break;
 	}
-	/* FPDUs that lie inside the chunk: decoded in place. */
-	while (n && fd->mode == FR_FPDU && !fd->buf.len) {
+	return true;
+}
+
+/* FPDUs that lie whole inside the chunk: decoded in place (*p, *n advance
+ * past them); stops at one that straddles its end (fd->need) or a loss. */
+static void frame_in_place(struct iws_stream *s, int side, const uint8_t **p, uint32_t *n,
+			   uint64_t frame, int64_t ts, uint8_t how)
+{
+	struct fr_dir *fd = &s->d[side];
+	while (*n && fd->mode == FR_FPDU && !fd->buf.len) {
+		const uint8_t *q = *p;
 		uint32_t lo = iws_mpa_len_field_off(&fd->p, fd->pos);
-		if (n < lo + IWS_MPA_ULPDU_LEN_LEN)
+		if (*n < lo + IWS_MPA_ULPDU_LEN_LEN)
 			break;
 		if (fd->p.markers) {
-			fit_markers(s, side, p, n, fd->pos);
+			fit_markers(s, side, q, *n, fd->pos);
 			lo = iws_mpa_len_field_off(&fd->p, fd->pos);
-			if (n < lo + IWS_MPA_ULPDU_LEN_LEN)
+			if (*n < lo + IWS_MPA_ULPDU_LEN_LEN)
 				break;
 		}
-		uint16_t ulen = iws_be16(p + lo);
+		uint16_t ulen = iws_be16(q + lo);
 		if (fd->markers_open && !fd->p.markers && ulen >= IWS_DDP_MIN_HDR_LEN) {
-			check_markers_open(s, side, p, n, fd->pos, iws_mpa_fpdu_wire_len(&fd->p, fd->pos, ulen));
+			check_markers_open(s, side, q, *n, fd->pos, iws_mpa_fpdu_wire_len(&fd->p, fd->pos, ulen));
 			lo = iws_mpa_len_field_off(&fd->p, fd->pos);
-			ulen = iws_be16(p + lo);
+			ulen = iws_be16(q + lo);
 		}
 		if (ulen < IWS_DDP_MIN_HDR_LEN) {
 			lose_sync(s, side);
 			break;
 		}
 		uint32_t w = iws_mpa_fpdu_wire_len(&fd->p, fd->pos, ulen);
-		if (w > n) {
+		if (w > *n) {
 			fd->need = w;
 			break;
 		}
@@ -1231,14 +1237,19 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 		if (frame != fd->run_frame)
 			/* octets buffered out of order, delivered now */
 			st_span(s, IWS_SPAN_PART, side, fd->pos, w, frame, fd->run_frame, fd->pos);
-		emit(s, side, p, w, fd->pos, &fr, w);
-		p += w;
-		n -= w;
+		emit(s, side, q, w, fd->pos, &fr, w);
+		*p += w;
+		*n -= w;
 		fd->pos += w;
 	}
-	if (!n)
-		return;
-	/* The rest waits in the buffer: a straddling FPDU, or hunting. */
+}
+
+/* The rest of the chunk waits in the buffer: a straddling FPDU, or octets
+ * to hunt through. */
+static void buffer_rest(struct iws_stream *s, int side, const uint8_t *p, uint32_t n, uint64_t frame,
+			int64_t ts, uint8_t how)
+{
+	struct fr_dir *fd = &s->d[side];
 	if (fd->mode == FR_HUNT)
 		fd->hunted += n;
 	/* A straddling FPDU of known length: one allocation for all of it. */
@@ -1250,6 +1261,33 @@ static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t 
 	}
 	if (fd->mode != FR_FPDU || fd->buf.len != n || !fd->need)
 		process(s, side, false);
+}
+
+/* A chunk of side's stream, in order: passed over, or framed (an FPDU
+ * carried over completed, those inside framed in place, the rest buffered). */
+static void data_in(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,
+		    uint64_t frame, int64_t ts, uint8_t how)
+{
+	struct fr_dir *fd = &s->d[side];
+	if (!fd->have_pos)
+		fr_start(s, side, seq, false);
+	update_run(fd, frame, ts);
+	if (pass_over(s, side, seq, n, frame))
+		return;
+	fd->pos = seq;
+	if (fd->mode == FR_WAIT && s->st == IWS_SST_REQUEST) {
+		/* The initiator sends FPDUs only once it has the Reply (RFC 5044
+		 * §7.1.2): octets after its Request with no Reply in the capture
+		 * mean the Reply was not captured (one direction only). Frame
+		 * them from what the Request says. */
+		fd->mode = FR_HUNT;
+		fd->next_try = 0;
+	}
+	if (!complete_carried(s, side, &p, &n, frame, ts, how))
+		return;
+	frame_in_place(s, side, &p, &n, frame, ts, how);
+	if (n)
+		buffer_rest(s, side, p, n, frame, ts, how);
 }
 
 void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uint32_t n,

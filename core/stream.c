@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iwarpscope/nvme.h"
 #include "stream_int.h"
 
 #define DEFAULT_OOO_DIR (16ull << 20)
@@ -48,11 +49,95 @@ struct held {
 	uint8_t data[];             /* the wire octets, then the ULPDU if separate */
 };
 
+/* ---- close records ---- */
+
+/* A FIN, RST or Terminate, with the operations in flight now. */
+static void record_close(struct iws_stream *s, enum iws_close_kind kind, uint8_t dir, uint64_t frame,
+			 int64_t ts)
+{
+	if (s->ncloses >= IWS_STREAM_MAX_CLOSES)
+		return;
+	if (!s->closes && !(s->closes = calloc(IWS_STREAM_MAX_CLOSES, sizeof(*s->closes))))
+		return;
+	struct iws_close *r = &s->closes[s->ncloses++];
+	*r = (struct iws_close){ .kind = (uint8_t)kind, .dir = dir, .frame = frame, .ts = ts };
+	uint32_t n = iws_stream_inflight_ids(s, NULL, 0);
+	r->outstanding = n;
+	if (n > IWS_STREAM_CLOSE_IDS)
+		n = IWS_STREAM_CLOSE_IDS;
+	uint64_t *ids = n ? malloc(n * sizeof(*ids)) : NULL;
+	if (ids && iws_stream_inflight_ids(s, ids, n) >= n) {
+		r->ids = ids;
+		r->nids = n;
+	} else {
+		free(ids);
+	}
+}
+
+static void closes_free(struct iws_stream *s)
+{
+	for (uint32_t i = 0; i < s->ncloses; i++)
+		free((void *)s->closes[i].ids);
+	free(s->closes);
+	s->closes = NULL;
+	s->ncloses = 0;
+}
+
+/* ---- TCP events (IWS_SEV_FAST_RETRANSMIT ...), in the order of the kinds ---- */
+
+#define TCP_EV_FIRST IWS_SEV_FAST_RETRANSMIT
+#define TCP_EV_LAST IWS_SEV_DUPLICATE_ACK
+#define TCP_EV(kind) (1u << ((kind) - TCP_EV_FIRST))
+
+static void tcp_events(struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
+{
+	if (!s->tcp_ev || !s->sink->event)
+		return;
+	for (int k = TCP_EV_FIRST; k <= TCP_EV_LAST; k++) {
+		if (!(s->tcp_ev & TCP_EV(k)))
+			continue;
+		struct iws_stream_event ev = { (enum iws_stream_event_kind)k, side, fr_dir_of(s, side),
+					       seg->seq, seg->wire_len, seg->frame, seg->ts_ns, 0, 0 };
+		s->sink->event(s->ctx, &ev);
+	}
+}
+
+/* ---- the NVMe stage (iws_stream_nvme_stage) ---- */
+
+static void on_nvme_cmd(void *ctx, const struct iws_nvme_cmd *cmd)
+{
+	struct iws_stream *s = ctx;
+	if (s->nvme_cmd)
+		s->nvme_cmd(s->ctx, cmd);
+}
+
+/* The view, created with the first PDU; NULL when the stage is off or the
+ * connection is not NVMe. */
+static struct iws_nvme_conn *nvme_view(struct iws_stream *s)
+{
+	if (s->nvme && !s->nvme_tried) {
+		s->nvme_tried = true;
+		s->nc = iws_nvme_conn_new(NULL, s->nvme_qp, on_nvme_cmd, s);
+	}
+	return s->nc;
+}
+
+/* Found not to be NVMe: its view costs nothing more. */
+static void nvme_settle(struct iws_stream *s)
+{
+	if (s->nc && iws_nvme_conn_state(s->nc) == IWS_NVME_NO) {
+		iws_nvme_conn_free(s->nc);
+		s->nc = NULL;
+	}
+}
+
 /* ---- tracker and sink ---- */
 
 static void on_op(void *ctx, const struct iws_op *op)
 {
 	struct iws_stream *s = ctx;
+	if (op->type == IWS_OPT_TERMINATE)
+		record_close(s, IWS_CLOSE_TERMINATE, op->dir, op->last_frame, op->end_ns);
 	if (s->sink->op)
 		s->sink->op(s->ctx, op);
 }
@@ -186,9 +271,18 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 		iws_tracker_segment(s->tr, &seg, &note);
 		pdu->note = &note;
 	}
+	struct iws_nvme_conn *nc = nvme_view(s);
+	if (nc) {
+		iws_nvme_conn_pdu(nc, pdu);
+		/* the note is about this PDU only when it was fed one */
+		if (pdu->kind == IWS_PDU_FPDU && pdu->msg)
+			s->nvme_note = iws_nvme_conn_note(nc);
+	}
 	if (s->sink->pdu)
 		s->sink->pdu(s->ctx, pdu);
 	pdu->note = NULL;
+	s->nvme_note = NULL;
+	nvme_settle(s);
 }
 
 static void deliver_lost(struct iws_stream *s, int side)
@@ -435,11 +529,12 @@ void st_hidden(struct iws_stream *s, int side, uint64_t frame, int64_t ts)
 void st_event(struct iws_stream *s, enum iws_stream_event_kind kind, int side, uint32_t seq,
 	      uint32_t len, uint32_t detail)
 {
-	if (!s->sink->event)
-		return;
 	struct iws_stream_event ev = { kind, side, fr_dir_of(s, side), seq, len, s->cur_frame,
 				       s->cur_ts, s->d[side].run_frame, detail };
-	s->sink->event(s->ctx, &ev);
+	if (s->sink->event)
+		s->sink->event(s->ctx, &ev);
+	if (s->nc)
+		iws_nvme_conn_event(s->nc, &ev);
 }
 
 void st_span(struct iws_stream *s, enum iws_span_kind kind, int side, uint32_t seq, uint32_t len,
@@ -510,8 +605,10 @@ static void tcp_behaviour(struct iws_stream *s, int side, const struct iws_tcp_s
 			fd->hi_seq = e;
 		fd->have_hi = true;
 	}
-	if (!(seg->flags & IWS_TCP_RST) && !(seg->flags & IWS_TCP_SYN) && seg->win == 0)
+	if (!(seg->flags & IWS_TCP_RST) && !(seg->flags & IWS_TCP_SYN) && seg->win == 0) {
 		fd->c.zero_windows++;
+		s->tcp_ev |= TCP_EV(IWS_SEV_ZERO_WINDOW);
+	}
 	if (!(seg->flags & IWS_TCP_ACK))
 		return;
 	bool dup = fd->have_ack && !seg->wire_len &&
@@ -520,6 +617,7 @@ static void tcp_behaviour(struct iws_stream *s, int side, const struct iws_tcp_s
 	if (dup) {
 		fd->c.duplicate_acks++;
 		fd->dupacks++;
+		s->tcp_ev |= TCP_EV(IWS_SEV_DUPLICATE_ACK);
 	} else if (!fd->have_ack || seg->ack != fd->last_ack) {
 		fd->dupacks = 0;
 	}
@@ -563,7 +661,8 @@ struct iws_stream *iws_stream_new(const struct iws_stream_opts *o, struct iws_st
 	default_limits(lim);
 	s->sink = sink;
 	s->ctx = ctx;
-	s->init_side = o->guess_init_side ? 1 : 0;
+	s->init_side_auto = o->guess_init_side == IWS_INIT_SIDE_AUTO;
+	s->init_side = o->guess_init_side && !s->init_side_auto ? 1 : 0;
 	for (int side = 0; side < 2; side++)
 		reasm_init(&s->d[side].r, &s->d[side].c);
 	fr_init(s);
@@ -577,6 +676,12 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 	s->cur_frame = seg->frame;
 	s->cur_ts = seg->ts_ns;
 	struct fr_dir *fd = &s->d[side];
+	s->tcp_ev = 0;
+	/* IWS_INIT_SIDE_AUTO: the first segment's sender initiated, unless it
+	 * is a SYN+ACK (the SYN was not captured). */
+	if (s->init_side_auto && !s->fed && !s->init_side_known)
+		s->init_side = (seg->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == (IWS_TCP_SYN | IWS_TCP_ACK) ? !side : side;
+	s->fed = true;
 	/* A SYN settles who initiated (unless an MPA frame already did). */
 	if ((seg->flags & IWS_TCP_SYN) && !s->init_side_known && s->st == IWS_SST_NONE) {
 		s->init_side = (seg->flags & IWS_TCP_ACK) ? !side : side;
@@ -609,14 +714,19 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 		 * peer, a fast retransmit (RFC 5681 §3.2); after a silence of at
 		 * least the RTO, a timeout (RFC 6298); else another kind. */
 		const struct fr_dir *peer = &s->d[!side];
-		if (peer->have_ack && peer->dupacks >= 3 && peer->last_ack == seg->seq)
+		if (peer->have_ack && peer->dupacks >= 3 && peer->last_ack == seg->seq) {
 			fd->c.fast_retransmits++;
-		else if (tw_after_silence(s, side, seg))
+			s->tcp_ev |= TCP_EV(IWS_SEV_FAST_RETRANSMIT);
+		} else if (tw_after_silence(s, side, seg)) {
 			fd->c.timeouts++;
-		else
+			s->tcp_ev |= TCP_EV(IWS_SEV_TIMEOUT);
+		} else {
 			fd->c.other_retransmits++;
+			s->tcp_ev |= TCP_EV(IWS_SEV_OTHER_RETRANSMIT);
+		}
 	} else if (how == HOW_REORDERED) {
 		fd->c.reordered++;
+		s->tcp_ev |= TCP_EV(IWS_SEV_REORDERED);
 	}
 	tw_sent(s, side, seg, &opts, how);
 	if ((seg->flags & (IWS_TCP_FIN | IWS_TCP_RST)) && !fd->c.fin && !fd->c.rst && s->tr)
@@ -625,6 +735,7 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 	if ((seg->flags & IWS_TCP_FIN) && !fd->c.fin) {
 		fd->c.fin = true;
 		fd->c.fin_frame = seg->frame;
+		record_close(s, IWS_CLOSE_FIN, fr_dir_of(s, side), seg->frame, seg->ts_ns);
 		st_event(s, IWS_SEV_FIN, side, seg->seq + seg->wire_len, 0, outstanding);
 	}
 	/* A reset does not end the analysis: the peer's segments already in
@@ -633,6 +744,7 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 	if ((seg->flags & IWS_TCP_RST) && !fd->c.rst) {
 		fd->c.rst = true;
 		fd->c.rst_frame = seg->frame;
+		record_close(s, IWS_CLOSE_RST, fr_dir_of(s, side), seg->frame, seg->ts_ns);
 		st_event(s, IWS_SEV_RST, side, seg->seq, 0, outstanding);
 	}
 	release(s, false);
@@ -642,6 +754,7 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 		if (pending_from(s, x, &from))
 			iws_tracker_acks_settled(s->tr, fr_dir_of(s, x), from);
 	}
+	tcp_events(s, side, seg);
 }
 
 bool iws_stream_done(const struct iws_stream *s)
@@ -668,6 +781,10 @@ void iws_stream_finish(struct iws_stream *s, uint32_t flag)
 	release(s, true);
 	if (s->tr)
 		iws_tracker_finish(s->tr, flag);
+	if (s->nc) {
+		iws_nvme_conn_finish(s->nc, flag == IWS_OPF_UNFINISHED);
+		nvme_settle(s);
+	}
 	s->finished = true;
 	for (int side = 0; side < 2; side++)
 		early_free(s, &s->d[side]);
@@ -699,6 +816,8 @@ void iws_stream_free(struct iws_stream *s)
 	fr_free(s);
 	free(s->scratch);
 	iws_tracker_free(s->tr);
+	iws_nvme_conn_free(s->nc);
+	closes_free(s);
 	free(s);
 }
 
@@ -731,6 +850,33 @@ const struct iws_mpa_dir *iws_stream_framing(const struct iws_stream *s, int sid
 const struct iws_stream_counts *iws_stream_counts(const struct iws_stream *s, int side)
 {
 	return &s->d[side & 1].c;
+}
+
+void iws_stream_nvme_stage(struct iws_stream *s, uint32_t qp,
+			   void (*cmd)(void *ctx, const struct iws_nvme_cmd *cmd))
+{
+	if (s->fed || s->finished)
+		return;
+	s->nvme = true;
+	s->nvme_qp = qp;
+	s->nvme_cmd = cmd;
+}
+
+const struct iws_nvme_note *iws_stream_nvme_note(const struct iws_stream *s)
+{
+	return s->nvme_note;
+}
+
+const struct iws_nvme_conn *iws_stream_nvme(const struct iws_stream *s)
+{
+	return s->nc;
+}
+
+uint32_t iws_stream_closes(const struct iws_stream *s, const struct iws_close **recs)
+{
+	if (recs)
+		*recs = s->closes;
+	return s->ncloses;
 }
 
 uint32_t iws_stream_inflight_ids(const struct iws_stream *s, uint64_t *ids, uint32_t max)

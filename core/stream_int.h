@@ -165,6 +165,17 @@ struct iws_stream {
 	struct iws_mpa_conn mpa;
 	int init_side;
 	bool init_side_known;               /* from a Request, a Reply or a SYN */
+	bool init_side_auto;                /* IWS_INIT_SIDE_AUTO: decide at the first segment */
+	bool fed;                           /* a segment was fed */
+	uint32_t tcp_ev;                    /* TCP_EV_* of the segment being read */
+	bool nvme;                          /* the NVMe stage is on (iws_stream_nvme_stage) */
+	uint32_t nvme_qp;
+	void (*nvme_cmd)(void *ctx, const struct iws_nvme_cmd *cmd);
+	struct iws_nvme_conn *nc;           /* the NVMe stage's view, from the first PDU */
+	bool nvme_tried;                    /* ... it was created (or failed to be) */
+	const struct iws_nvme_note *nvme_note; /* on the PDU being reported (sink.pdu) */
+	struct iws_close *closes;           /* IWS_STREAM_MAX_CLOSES, from the first */
+	uint32_t ncloses;
 	enum iws_stream_state st;
 	struct iws_mpa_frame req, rep;
 	bool have_req, have_rep;

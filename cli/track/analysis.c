@@ -43,6 +43,8 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	a->env.nvme = o->nvme;
 	a->env.track_nvme_order = o->track_nvme_order;
 	a->env.nvme_cmd = o->nvme_cmd;
+	a->env.nvme_keep = conn_nvme_cmd;
+	a->env.nvme_release = conn_nvme_free;
 	a->env.nvme_total = o->nvme ? &a->nvme_total : NULL;
 	a->env.doctor = o->doctor;
 	a->max_flows = o->max_flows ? o->max_flows : DEFAULT_FLOWS;
@@ -287,8 +289,7 @@ void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, i
 		}
 	}
 	if (!f->user && !f->done) {
-		bool synack = (t->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == (IWS_TCP_SYN | IWS_TCP_ACK);
-		struct conn *c = conn_new(&a->env, f, synack);
+		struct conn *c = conn_new(&a->env, f);
 		if (c && push(&a->conns, &a->nconns, &a->capconns, c)) {
 			c->slot = a->nconns - 1;
 			c->index = a->nactive;

@@ -6,24 +6,27 @@
 #include <string.h>
 
 #include "iwarpscope/doctor.h"
+#include "iwarpscope/nvme.h"
 
 /* ---- teardown records ---- */
 
-static void record_close(struct conn *c, enum close_kind kind, uint8_t dir, uint64_t frame,
-			 int64_t ts)
+/* The engine keeps them (iws_stream_closes); the writers read them here,
+ * their ids in the engine's memory (freed with it, in conn_free). */
+static void sync_closes(struct conn *c)
 {
-	if (c->ncloses >= CONN_MAX_CLOSE_RECS)
+	const struct iws_close *r;
+	uint32_t n = iws_stream_closes(c->eng, &r);
+	if (n > CONN_MAX_CLOSE_RECS)
+		n = CONN_MAX_CLOSE_RECS;
+	if (n <= c->ncloses)
 		return;
 	if (!c->closes && !(c->closes = calloc(CONN_MAX_CLOSE_RECS, sizeof(*c->closes))))
 		return;
-	struct close_rec *r = &c->closes[c->ncloses++];
-	*r = (struct close_rec){ .kind = (uint8_t)kind, .dir = dir, .frame = frame, .ts = ts };
-	uint32_t n = iws_stream_inflight_ids(c->eng, NULL, 0);
-	r->outstanding = n;
-	if (n > CONN_MAX_CLOSE_IDS)
-		n = CONN_MAX_CLOSE_IDS;
-	if (n && (r->ids = malloc(n * sizeof(*r->ids))) != NULL)
-		r->nids = iws_stream_inflight_ids(c->eng, r->ids, n) < n ? 0 : n;
+	for (; c->ncloses < n; c->ncloses++) {
+		const struct iws_close *k = &r[c->ncloses];
+		c->closes[c->ncloses] = (struct close_rec){ k->kind, k->dir, k->frame, k->ts,
+							    k->outstanding, k->nids, k->ids };
+	}
 }
 
 /* ---- the engine's callbacks ---- */
@@ -41,7 +44,6 @@ static void on_op(void *ctx, const struct iws_op *op)
 			c->terms[c->nterms++] = (struct term_rec){ op->dir, op->term_layer,
 								   op->term_etype, op->term_errcode,
 								   op->first_frame };
-		record_close(c, CLOSE_TERMINATE, op->dir, op->last_frame, op->end_ns);
 	}
 	if (env->track_order)
 		order_done(&c->order, op->id);
@@ -67,8 +69,6 @@ static void on_pdu(void *ctx, const struct iws_pdu *pdu)
 {
 	struct conn *c = ctx;
 	iws_doctor_pdu(c->doc, c->eng, pdu);
-	if (c->env->nvme)
-		conn_nvme_pdu(c, pdu);
 	if (pdu->kind != IWS_PDU_FPDU)
 		return;
 	if (!c->any_fpdu || pdu->ts < c->first_fpdu_ns)
@@ -120,18 +120,34 @@ static void on_event(void *ctx, const struct iws_stream_event *ev)
 			c->env->mark(c->env->ctx, c, &m);
 		}
 	}
-	else if (ev->kind == IWS_SEV_FIN || ev->kind == IWS_SEV_RST)
-		record_close(c, ev->kind == IWS_SEV_FIN ? CLOSE_FIN : CLOSE_RST, ev->dir, ev->frame,
-			     ev->ts);
-	if (c->env->nvme)
-		conn_nvme_event(c, ev);
+	else if (ev->kind == IWS_SEV_FAST_RETRANSMIT || ev->kind == IWS_SEV_TIMEOUT ||
+		 ev->kind == IWS_SEV_OTHER_RETRANSMIT || ev->kind == IWS_SEV_ZERO_WINDOW) {
+		/* a retransmission of any kind is a MARK_TIMEOUT but a fast one */
+		enum conn_mark_kind k = ev->kind == IWS_SEV_FAST_RETRANSMIT ? MARK_FAST_RETRANSMIT :
+					ev->kind == IWS_SEV_ZERO_WINDOW	    ? MARK_ZERO_WINDOW :
+									      MARK_TIMEOUT;
+		if (k != MARK_ZERO_WINDOW)
+			c->seg_retrans = true;
+		if (c->env->mark) {
+			struct conn_mark m = { k, ev->dir, ev->frame, ev->ts, 0, 0 };
+			c->env->mark(c->env->ctx, c, &m);
+		}
+	}
+}
+
+/* The engine's NVMe stage found a command (env->nvme). */
+static void on_nvme_cmd(void *ctx, const struct iws_nvme_cmd *cmd)
+{
+	struct conn *c = ctx;
+	if (c->env->nvme_keep)
+		c->env->nvme_keep(c, cmd);
 }
 
 static const struct iws_stream_sink engine_sink = { on_pdu, on_op, NULL, on_event };
 
 /* ---- public ---- */
 
-struct conn *conn_new(struct conn_env *env, const struct flow *f, bool first_is_synack)
+struct conn *conn_new(struct conn_env *env, const struct flow *f)
 {
 	struct conn *c = calloc(1, sizeof(*c));
 	if (!c)
@@ -141,9 +157,11 @@ struct conn *conn_new(struct conn_env *env, const struct flow *f, bool first_is_
 	c->ep[0] = f->ep[0];
 	c->ep[1] = f->ep[1];
 	/* Without a handshake the initiator is the side that sent the SYN, or
-	 * else the side that sent the first captured segment. */
-	struct iws_stream_opts o = { env->check_crc, false, first_is_synack ? 1 : 0 };
+	 * else the engine's decision from the first segment it is fed. */
+	struct iws_stream_opts o = { env->check_crc, false, IWS_INIT_SIDE_AUTO };
 	c->eng = iws_stream_new(&o, &env->lim, &engine_sink, c);
+	if (c->eng && env->nvme)
+		iws_stream_nvme_stage(c->eng, c->stream, on_nvme_cmd);
 	if (env->doctor)
 		c->doc = iws_doctor_new(NULL, NULL);
 	if (!c->eng || (env->doctor && !c->doc)) {
@@ -183,27 +201,13 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 				   p->wire_len, frame, ts, p->has_ip_id, p->ip_id, p->opts, p->opts_len };
 	iws_doctor_segment(c->doc, c->eng, side, &seg, p->opts, p->opts_len);
 	uint64_t lost = conn_counts_of(c, side)->lost;
-	if (c->env->mark || c->env->segment) {
-		/* The engine counts retransmissions and zero windows of the side
-		 * that sent the segment: a counter that moved marks this frame. */
-		const struct iws_stream_counts *k = conn_counts_of(c, side);
-		uint64_t before[3] = { k->fast_retransmits, k->timeouts + k->other_retransmits,
-				       k->zero_windows };
-		iws_stream_segment(c->eng, side, &seg);
-		uint64_t after[3] = { k->fast_retransmits, k->timeouts + k->other_retransmits,
-				      k->zero_windows };
-		uint8_t dir = side == conn_init_side(c) ? IWS_DIR_I2R : IWS_DIR_R2I;
-		for (int i = 0; i < 3 && c->env->mark; i++)
-			if (after[i] != before[i]) {
-				struct conn_mark m = { (enum conn_mark_kind)i, dir, frame, ts, 0, 0 };
-				c->env->mark(c->env->ctx, c, &m);
-			}
-		cs.retransmission = after[0] != before[0] || after[1] != before[1];
-		if (c->env->segment)
-			c->env->segment(c->env->ctx, c, &cs);
-	} else {
-		iws_stream_segment(c->eng, side, &seg);
-	}
+	/* The engine's TCP events mark this frame (on_event). */
+	c->seg_retrans = false;
+	iws_stream_segment(c->eng, side, &seg);
+	sync_closes(c);
+	cs.retransmission = c->seg_retrans;
+	if (c->env->segment)
+		c->env->segment(c->env->ctx, c, &cs);
 	if (conn_counts_of(c, side)->lost != lost)
 		c->c.chain_lost_frame = frame;
 	if (!c->c.gave_up_frame && iws_stream_state(c->eng) == IWS_SST_NOT_IWARP)
@@ -218,9 +222,8 @@ void conn_finish(struct conn *c, uint32_t flag)
 	if (c->state != CONN_ACTIVE)
 		return;
 	iws_stream_finish(c->eng, flag);
+	sync_closes(c);
 	iws_doctor_finish(c->doc, c->eng);
-	if (c->env->nvme)
-		conn_nvme_finish(c, flag == IWS_OPF_UNFINISHED);
 	c->state = CONN_CLOSED;
 	order_free(&c->order);
 }
@@ -231,15 +234,14 @@ void conn_free(struct conn *c)
 		return;
 	iws_stream_free(c->eng);
 	iws_doctor_free(c->doc);
-	conn_nvme_free(c);
+	if (c->nvme && c->env->nvme_release)
+		c->env->nvme_release(c);
 	if (c->stats)
 		iws_qp_stats_free(c->stats);
 	free(c->stats);
 	order_free(&c->order);
 	free(c->gaps);
 	free(c->terms);
-	for (uint32_t i = 0; i < c->ncloses; i++)
-		free(c->closes[i].ids);
 	free(c->closes);
 	free(c);
 }
@@ -318,7 +320,8 @@ bool conn_pending_key(const struct conn *c, int64_t *ts, uint64_t *frame)
 		order_take_min(&any, ts, frame, t, f);
 	if (iws_stream_pending(c->eng, &t, &f))
 		order_take_min(&any, ts, frame, t, f);
-	if (c->env->track_nvme_order && conn_nvme_pending(c, &t, &f))
+	const struct iws_nvme_conn *nc = iws_stream_nvme(c->eng);
+	if (c->env->track_nvme_order && nc && iws_nvme_conn_pending(nc, &t, &f))
 		order_take_min(&any, ts, frame, t, f);
 	return any;
 }

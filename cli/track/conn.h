@@ -27,8 +27,8 @@
 
 struct conn;
 
-/* TCP events a consumer may want to place in time (the report's timeline);
- * the engine only counts them, so conn.c tells them as the counters move. */
+/* TCP events a consumer may want to place in time (the report's timeline),
+ * as the engine reports them (IWS_SEV_FAST_RETRANSMIT ...). */
 enum conn_mark_kind {
 	MARK_FAST_RETRANSMIT = 0,   /* a retransmission after 3 duplicate ACKs */
 	MARK_TIMEOUT,               /* any other retransmission (the sender's timer) */
@@ -78,8 +78,13 @@ struct conn_env {
 	struct iws_qp_stats *total; /* statistics over every QP */
 	bool include_rtr;           /* statistics count RTR messages */
 	uint64_t order_limit_hits;
-	/* NVMe over Fabrics (nvme_track.h) */
+	/* NVMe over Fabrics: the engine's NVMe stage (stream.h, iws_stream_nvme_stage) */
 	bool nvme;                  /* recognise NVMe/RDMA and track its commands */
+	/* What is kept of each of its commands, and freeing it (analysis.c
+	 * sets nvme_track.h's conn_nvme_cmd and conn_nvme_free): conn.c does
+	 * not call into nvme_track.c, which reads the connection. */
+	void (*nvme_keep)(struct conn *c, const struct iws_nvme_cmd *cmd);
+	void (*nvme_release)(struct conn *c);
 	bool track_nvme_order;      /* keep what nvme output in start order needs */
 	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
 	struct iws_nvme_stats *nvme_total; /* over every QP */
@@ -105,8 +110,10 @@ struct term_rec {
 #define CONN_MAX_TERM_RECS 4
 
 /* How the QP ended (docs/semantics.md, teardown): a side's first FIN, its
- * first RST, or a Terminate, with the operations outstanding then. */
-enum close_kind { CLOSE_FIN = 1, CLOSE_RST, CLOSE_TERMINATE };
+ * first RST, or a Terminate, with the operations outstanding then, as the
+ * engine keeps them (iws_stream_closes, struct iws_close). */
+enum close_kind { CLOSE_FIN = IWS_CLOSE_FIN, CLOSE_RST = IWS_CLOSE_RST,
+		  CLOSE_TERMINATE = IWS_CLOSE_TERMINATE };
 /* "fin", "rst", "terminate" (JSON) and "FIN", "RST", "Terminate" (text);
  * "?" for anything else. */
 const char *close_kind_name(uint8_t kind);
@@ -121,11 +128,11 @@ struct close_rec {
 	int64_t ts;
 	uint32_t outstanding;       /* operations in flight (not complete) then */
 	uint32_t nids;              /* ... the first CONN_MAX_CLOSE_IDS of their ids */
-	uint64_t *ids;
+	const uint64_t *ids;        /* the engine's (valid until conn_free) */
 };
 
-#define CONN_MAX_CLOSE_RECS 8
-#define CONN_MAX_CLOSE_IDS 1024
+#define CONN_MAX_CLOSE_RECS IWS_STREAM_MAX_CLOSES
+#define CONN_MAX_CLOSE_IDS IWS_STREAM_CLOSE_IDS
 
 struct conn_counts {
 	uint64_t packets;
@@ -173,15 +180,16 @@ struct conn {
 	uint32_t nterms;
 	struct close_rec *closes;   /* the first CONN_MAX_CLOSE_RECS FINs, RSTs, Terminates */
 	uint32_t ncloses;
+	bool seg_retrans;           /* the segment being fed was a retransmission */
 	struct order_ring order;    /* operations in flight, for output in start order */
-	struct conn_nvme *nvme;     /* NVMe view (nvme_track.h), from the first PDU (env->nvme) */
+	struct conn_nvme *nvme;     /* NVMe view (nvme_track.h), from the first command (env->nvme) */
 	struct iws_doctor *doc;     /* the interop doctor's findings (env->doctor), else NULL */
 	struct conn *lru_prev, *lru_next; /* the analysis' recency lists */
 };
 
-/* first_is_synack: the first packet was a SYN+ACK (its sender is the
- * responder). NULL on allocation failure. */
-struct conn *conn_new(struct conn_env *env, const struct flow *f, bool first_is_synack);
+/* The engine decides the initiator (IWS_INIT_SIDE_AUTO: a first packet
+ * that is a SYN+ACK was sent by the responder). NULL on allocation failure. */
+struct conn *conn_new(struct conn_env *env, const struct flow *f);
 
 /* One TCP segment of the connection travelling from ep[side]. */
 void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t frame, int64_t ts_ns);

@@ -7,9 +7,15 @@
 
 #include "conn.h"
 
-static void on_cmd(void *ctx, const struct iws_nvme_cmd *cmd)
+void conn_nvme_cmd(struct conn *c, const struct iws_nvme_cmd *cmd)
 {
-	struct conn *c = ctx;
+	/* the first command: the connection was recognised (commands come
+	 * only then), whether or not the report covers this one */
+	if (!c->nvme) {
+		if (!(c->nvme = calloc(1, sizeof(*c->nvme))))
+			return;
+		iws_nvme_stats_init(&c->nvme->st);
+	}
 	struct conn_nvme *n = c->nvme;
 	if (c->env->selected && !c->env->selected(c->env->ctx, c, -1, cmd->start_ns))
 		return;
@@ -38,76 +44,23 @@ static void on_cmd(void *ctx, const struct iws_nvme_cmd *cmd)
 		c->env->nvme_cmd(c->env->ctx, c, cmd);
 }
 
-/* The core's view of the connection, created with its first PDU. */
-static struct iws_nvme_conn *view(struct conn *c)
-{
-	if (!c->nvme) {
-		c->nvme = calloc(1, sizeof(*c->nvme));
-		if (!c->nvme)
-			return NULL;
-		iws_nvme_stats_init(&c->nvme->st);
-		struct iws_nvme_limits lim = { 0 };
-		c->nvme->nc = iws_nvme_conn_new(&lim, c->stream, on_cmd, c);
-	}
-	return c->nvme->nc;
-}
-
-/* Found not to be NVMe: its view costs nothing more. */
-static void settle(struct conn *c)
-{
-	if (c->nvme->nc && iws_nvme_conn_state(c->nvme->nc) == IWS_NVME_NO) {
-		iws_nvme_conn_free(c->nvme->nc);
-		c->nvme->nc = NULL;
-	}
-}
-
-void conn_nvme_pdu(struct conn *c, const struct iws_pdu *pdu)
-{
-	if (c->nvme && !c->nvme->nc)
-		return;
-	struct iws_nvme_conn *nc = view(c);
-	if (!nc)
-		return;
-	iws_nvme_conn_pdu(nc, pdu);
-	settle(c);
-}
-
-void conn_nvme_event(struct conn *c, const struct iws_stream_event *ev)
-{
-	if (c->nvme && c->nvme->nc)
-		iws_nvme_conn_event(c->nvme->nc, ev);
-}
-
-void conn_nvme_finish(struct conn *c, bool capture_end)
-{
-	if (!c->nvme || !c->nvme->nc)
-		return;
-	iws_nvme_conn_finish(c->nvme->nc, capture_end);
-	settle(c);
-}
-
 void conn_nvme_free(struct conn *c)
 {
 	if (!c->nvme)
 		return;
-	iws_nvme_conn_free(c->nvme->nc);
 	iws_nvme_stats_free(&c->nvme->st);
 	free(c->nvme->slow);
 	free(c->nvme);
 	c->nvme = NULL;
 }
 
-bool conn_nvme_pending(const struct conn *c, int64_t *ts, uint64_t *frame)
-{
-	return c->nvme && c->nvme->nc && iws_nvme_conn_pending(c->nvme->nc, ts, frame);
-}
-
 bool conn_is_nvme(const struct conn *c)
 {
-	return c->nvme && c->nvme->nc && iws_nvme_conn_state(c->nvme->nc) == IWS_NVME_YES;
+	const struct iws_nvme_conn *nc = iws_stream_nvme(c->eng);
+	return c->nvme && nc && iws_nvme_conn_state(nc) == IWS_NVME_YES;
 }
 
 const struct iws_nvme_tracker *conn_nvme_tracker(const struct conn *c)
 {
-	return conn_is_nvme(c) ? iws_nvme_conn_tracker(c->nvme->nc) : NULL;
+	return conn_is_nvme(c) ? iws_nvme_conn_tracker(iws_stream_nvme(c->eng)) : NULL;
 }

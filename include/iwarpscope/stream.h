@@ -23,7 +23,10 @@
  *   order     the two directions' FPDUs reach the tracker in the order of
  *             the frames that completed them, even while one direction is
  *             still searching for its FPDU boundaries;
- *   RDMAP     the operation tracker (qp.h) fed with every DDP segment.
+ *   RDMAP     the operation tracker (qp.h) fed with every DDP segment;
+ *   NVMe      optionally (iws_stream_nvme_stage), NVMe over Fabrics: the engine feeds
+ *             its NVMe view of the connection (nvme.h, iws_nvme_conn) every
+ *             PDU and event and the end, and reports its commands.
  *
  * Results come back through the callbacks of struct iws_stream_sink, during
  * the call that fed the segment which made them known (or during
@@ -33,7 +36,7 @@
  * convention, e.g. the first packet's source is side 0); directions are
  * IWS_DIR_I2R / IWS_DIR_R2I, decided by the engine (the MPA Request's
  * sender is the initiator; without one, the side that sent the SYN, else
- * the guess given at creation).
+ * the guess given at creation, see struct iws_stream_opts).
  */
 #ifndef IWARPSCOPE_STREAM_H
 #define IWARPSCOPE_STREAM_H
@@ -45,6 +48,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct iws_nvme_cmd;
+struct iws_nvme_note;
+struct iws_nvme_conn;
 
 /* TCP flags as the front end hands them over (RFC 9293 §3.1 bit values). */
 #define IWS_TCP_FIN 0x01
@@ -116,8 +123,14 @@ struct iws_stream_limits {
 struct iws_stream_opts {
 	bool check_crc;             /* verify negotiated (or inferred) CRCs */
 	bool want_spans;            /* report iws_span for every captured octet (plugin) */
-	int guess_init_side;        /* initiator when neither a Request nor a SYN says (0/1) */
+	/* Initiator when neither a Request nor a SYN says: 0 or 1, or
+	 * IWS_INIT_SIDE_AUTO: the engine decides from the first segment it is
+	 * fed, whose sender is the initiator unless it is a SYN+ACK (then its
+	 * sender is the responder: the SYN was not captured). */
+	int guess_init_side;
 };
+
+#define IWS_INIT_SIDE_AUTO (-1)
 
 /* ---- what the engine reports ---- */
 
@@ -171,6 +184,7 @@ struct iws_pdu {
 	bool truncated;                     /* some of its octets were not captured */
 	bool unfinished;                    /* ... because the stream ended inside it */
 	const struct iws_seg_note *note;    /* the tracker's conclusions (msg != NULL) */
+	/* (the NVMe stage's note on it: iws_stream_nvme_note, during the callback) */
 };
 
 /*
@@ -212,6 +226,17 @@ enum iws_stream_event_kind {
 	IWS_SEV_LIMIT,              /* a memory limit dropped octets */
 	IWS_SEV_FIN,                /* the side closed its direction */
 	IWS_SEV_RST,                /* the side reset the connection */
+	/* TCP behaviour (docs/semantics.md), one event per segment and kind,
+	 * as the counters of struct iws_stream_counts move: reported at the end
+	 * of the iws_stream_segment call that fed the segment (after the PDUs,
+	 * operations and other events it made known), in this order; side, dir:
+	 * the segment's sender; seq, len: the segment's (wire_len). */
+	IWS_SEV_FAST_RETRANSMIT,    /* a retransmission after 3 duplicate ACKs (fast_retransmits) */
+	IWS_SEV_TIMEOUT,            /* a retransmission after a silence of the RTO (timeouts) */
+	IWS_SEV_OTHER_RETRANSMIT,   /* another retransmission (other_retransmits) */
+	IWS_SEV_REORDERED,          /* a first transmission after later octets (reordered) */
+	IWS_SEV_ZERO_WINDOW,        /* the segment advertised a window of 0 (zero_windows) */
+	IWS_SEV_DUPLICATE_ACK,      /* the segment is a duplicate ACK (duplicate_acks) */
 };
 
 /* IWS_SEV_MARKERS_NONSTANDARD details (a mask). */
@@ -355,6 +380,57 @@ uint32_t iws_stream_marker_deviation(const struct iws_stream *s, int side);
 /* IWS_RDMAP_DEV_* found on side's RDMAP messages (qp.h; 0: as RFC 5040 says):
  * a sender that writes its Read Request fields little-endian. */
 uint32_t iws_stream_rdmap_deviation(const struct iws_stream *s, int side);
+
+/*
+ * How the connection ended (docs/semantics.md, teardown): each side's first
+ * FIN and first RST (as IWS_SEV_FIN / IWS_SEV_RST report them) and every
+ * Terminate (its operation's dir, last_frame and end_ns), in the order they
+ * became known, the first IWS_STREAM_MAX_CLOSES of them, each with the
+ * operations in flight (not complete) at that moment: how many, and the
+ * ids of the first IWS_STREAM_CLOSE_IDS of them, oldest first (nids 0
+ * when memory was short). Kept until iws_stream_free.
+ */
+enum iws_close_kind { IWS_CLOSE_FIN = 1, IWS_CLOSE_RST, IWS_CLOSE_TERMINATE };
+
+#define IWS_STREAM_MAX_CLOSES 8
+#define IWS_STREAM_CLOSE_IDS 1024
+
+struct iws_close {
+	uint8_t kind;               /* enum iws_close_kind */
+	uint8_t dir;                /* IWS_DIR_* of its sender */
+	uint64_t frame;
+	int64_t ts;
+	uint32_t outstanding;       /* operations in flight then */
+	uint32_t nids;              /* ids[0, nids): the first of them, oldest first */
+	const uint64_t *ids;
+};
+
+/* The close records so far; *recs (may be NULL) points at them. */
+uint32_t iws_stream_closes(const struct iws_stream *s, const struct iws_close **recs);
+
+/*
+ * The NVMe stage (nvme.h, "one connection"), off unless this is called
+ * before the first segment: every PDU (before the sink sees it), event
+ * (after the sink) and the end go to an iws_nvme_conn created with the
+ * first PDU (default limits, qp as its qp); its commands reach cmd(ctx,
+ * ...) with the sink's ctx (cmd may be NULL), each FPDU's note
+ * iws_stream_nvme_note. A connection found not to be NVMe costs nothing
+ * more.
+ */
+void iws_stream_nvme_stage(struct iws_stream *s, uint32_t qp,
+			   void (*cmd)(void *ctx, const struct iws_nvme_cmd *cmd));
+
+/* During sink.pdu: the NVMe stage's note on that PDU when it is an FPDU
+ * that decoded (msg != NULL), as iws_nvme_conn_note says right after it
+ * was fed; NULL otherwise (no stage, not NVMe, outside the callback). */
+const struct iws_nvme_note *iws_stream_nvme_note(const struct iws_stream *s);
+
+/* The NVMe stage's view of the connection: NULL when the stage
+ * is off, before the first PDU, or once the connection was found not to
+ * be NVMe (iws_nvme_conn_state IWS_NVME_NO). Its state, tracker and
+ * pending commands are read with the iws_nvme_conn_* functions; it stays
+ * readable after iws_stream_finish, until iws_stream_free. */
+const struct iws_nvme_conn *iws_stream_nvme(const struct iws_stream *s);
 
 /* Octets the engine holds (out of order, being framed or hunted through,
  * PDUs held for order); 0 once finished. */

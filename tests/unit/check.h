@@ -40,6 +40,27 @@ static inline int check_done(const char *name)
 	return check_failures > 100 ? 100 : check_failures;
 }
 
+/* Named cases, each run on fresh state: a failing case is named. */
+struct check_case {
+	const char *name;
+	void (*fn)(void);
+};
+
+/* Run the n cases (reset, if not NULL, before each), then check_done(prog). */
+static inline int check_cases(const char *prog, const struct check_case *cases, size_t n, void (*reset)(void))
+{
+	for (size_t i = 0; i < n; i++) {
+		int before = check_failures;
+		if (reset)
+			reset();
+		cases[i].fn();
+		if (check_failures != before)
+			fprintf(stderr, "%s: case %s failed (%d checks)\n", prog, cases[i].name,
+				check_failures - before);
+	}
+	return check_done(prog);
+}
+
 /* Parse a hex string (spaces ignored) into buf; returns octets written. */
 static inline size_t hex2bin(const char *hex, uint8_t *buf, size_t cap)
 {

@@ -10,6 +10,7 @@
 #ifndef IWS_TEST_STREAM_REC_H
 #define IWS_TEST_STREAM_REC_H
 
+#include "iwarpscope/nvme.h"
 #include "iwarpscope/stream.h"
 #include "stream_builder.h"
 
@@ -38,6 +39,8 @@ struct rpdu {
 	struct iws_mpa_dir mdir;
 	bool has_note;
 	struct iws_seg_note note;
+	bool has_nvme_note;         /* the NVMe stage's note (iws_stream_nvme_stage) */
+	struct iws_nvme_note nvme_note;
 	uint64_t during;
 };
 
@@ -104,6 +107,10 @@ static void rec_pdu(void *ctx, const struct iws_pdu *p)
 		r->has_note = p->note != NULL;
 		if (p->note)
 			r->note = *p->note;
+		const struct iws_nvme_note *nn = iws_stream_nvme_note(T.s);
+		r->has_nvme_note = nn != NULL;
+		if (nn)
+			r->nvme_note = *nn;
 		/* msg implies note, and the framing it went through is sane */
 		CHECK(!p->msg || p->note);
 		CHECK_EQ(p->fpdu->wire_len, p->len);

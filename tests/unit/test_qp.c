@@ -98,11 +98,11 @@ static void feed(struct iws_tracker *t, uint8_t dir, uint64_t frame, int64_t ts,
 	iws_tracker_segment(t, &s, note);
 }
 
-int main(void)
+/* one connection (one tracker): a Read, a Write and a Send interleaved, an Immediate, an MSN gap, Atomics, a stray Read Response, a Terminate, the end */
+static void case_connection_life(void)
 {
 	struct iws_seg_note note;
 	struct iws_msg m;
-
 	/* --- Read: request, three responses (the middle one with a bad CRC) --- */
 	struct iws_tracker *t = iws_tracker_new(NULL, on_op, NULL);
 	m = read_req(1, 0x100, 0x5000, 3000);
@@ -240,7 +240,13 @@ int main(void)
 	CHECK_EQ(c->inflight, 0);
 	CHECK_EQ(c->ops_started, c->ops_reported);
 	iws_tracker_free(t);
+}
 
+static void case_gaps(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	struct iws_tracker *t;
 	/* --- a gap inside a Read's responses, and inside a Send --- */
 	n_ops = 0;
 	t = iws_tracker_new(NULL, on_op, NULL);
@@ -294,7 +300,13 @@ int main(void)
 	CHECK_EQ(ops[1].latency_ns, 50);
 	CHECK(!(note.flags & IWS_SEGF_STAG_MISMATCH));
 	iws_tracker_free(t);
+}
 
+static void case_rtr_ird(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	struct iws_tracker *t;
 	/* --- peer-to-peer RTR and IRD accounting --- */
 	n_ops = 0;
 	t = iws_tracker_new(NULL, on_op, NULL);
@@ -322,7 +334,13 @@ int main(void)
 	}
 	CHECK_EQ(iws_tracker_counts(t)->ird_exceeded, 1);
 	iws_tracker_free(t);
+}
 
+static void case_bounded_inflight(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	struct iws_tracker *t;
 	/* --- bounded memory: a Read Request storm with no responses --- */
 	n_ops = 0;
 	struct iws_tracker_limits lim = { .max_inflight = 100 };
@@ -331,7 +349,7 @@ int main(void)
 		m = read_req(i + 1, i, 0, 10);
 		feed(t, IWS_DIR_I2R, i + 1, i, &m, IWS_CRC_OK, &note);
 	}
-	c = iws_tracker_counts(t);
+	const struct iws_tracker_counts *c = iws_tracker_counts(t);
 	CHECK_EQ(c->inflight, 100);
 	CHECK_EQ(c->evicted, 900);
 	CHECK_EQ(n_ops, 900);
@@ -340,7 +358,13 @@ int main(void)
 	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
 	CHECK_EQ(n_ops, 1000);
 	iws_tracker_free(t);
+}
 
+static void case_where_time_went(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	struct iws_tracker *t;
 	/* --- where the time went: first transmission, stall, retransmissions, ACK --- */
 	n_ops = 0;
 	t = iws_tracker_new(NULL, on_op, NULL);
@@ -396,7 +420,13 @@ int main(void)
 	CHECK_EQ(n_ops, 4);
 	CHECK(!ops[3].complete && (ops[3].flags & IWS_OPF_AFTER_CLOSE));
 	iws_tracker_free(t);
+}
 
+static void case_read_queued(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	struct iws_tracker *t;
 	/* --- a Read queued behind an earlier Read's responses --- */
 	n_ops = 0;
 	t = iws_tracker_new(NULL, on_op, NULL);
@@ -412,7 +442,13 @@ int main(void)
 	CHECK_EQ(ops[0].queued_ns, 0);
 	CHECK_EQ(ops[1].queued_ns, 500 - 110);
 	iws_tracker_free(t);
+}
 
+static void case_ack_wait_bounded(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	struct iws_tracker *t;
 	/* --- waiting for ACKs is bounded, and ends with the capture --- */
 	n_ops = 0;
 	uint64_t used = 0, peak = 0;
@@ -446,7 +482,12 @@ int main(void)
 	CHECK_EQ(used, 0);
 	CHECK_EQ(peak, 2);
 	iws_tracker_free(t);
+}
 
+static void case_retrans_across_fpdus(void)
+{
+	struct iws_seg_note note;
+	struct iws_tracker *t;
 	/* --- one retransmitted segment across two FPDUs of a Write counts once --- */
 	n_ops = 0;
 	t = iws_tracker_new(NULL, on_op, NULL);
@@ -480,7 +521,13 @@ int main(void)
 		CHECK_EQ(ops[0].segments, 2);
 	}
 	iws_tracker_free(t);
+}
 
+static void case_snaplen_hidden_read(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	struct iws_tracker *t;
 	/* --- a snapshot length hid a Read Request: its response infers it --- */
 	n_ops = 0;
 	t = iws_tracker_new(NULL, on_op, NULL);
@@ -510,7 +557,13 @@ int main(void)
 	CHECK_EQ(iws_tracker_counts(t)->hidden_requests, 1);
 	CHECK_EQ(iws_tracker_counts(t)->orphan_responses, 0);
 	iws_tracker_free(t);
+}
 
+static void case_read_after_span(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	struct iws_tracker *t;
 	/* a captured Read answered after the span: the span held nothing to
 	 * answer; and octets hidden in frames not known stop the inference */
 	n_ops = 0;
@@ -532,7 +585,13 @@ int main(void)
 	CHECK_EQ(ops[1].first_frame, 50);
 	CHECK_EQ(ops[2].first_frame, 70);
 	iws_tracker_free(t);
+}
 
+static void case_acks_before_tracker(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	struct iws_tracker *t;
 	/* ACKs seen before the tracker: only the highest was given, the ones
 	 * before it are forgotten; an operation they covered has no known ACK
 	 * (not the later one's) */
@@ -550,7 +609,13 @@ int main(void)
 	CHECK(ops[1].complete && ops[1].has_ack);
 	CHECK_EQ(ops[1].ack_frame, 90);
 	iws_tracker_free(t);
+}
 
+static void case_response_before_read(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	struct iws_tracker *t;
 	/* A response complete before the Read outstanding was even sent (an
 	 * FPDU cut by the capture's end, reported late) answers nothing. */
 	n_ops = 0;
@@ -565,7 +630,13 @@ int main(void)
 	for (int i = 0; i < n_ops && i < MAX_OPS; i++)
 		CHECK(ops[i].last_frame >= ops[i].first_frame);
 	iws_tracker_free(t);
+}
 
+static void case_never_borrow(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	struct iws_tracker *t;
 	/* --- never borrow a request (docs/semantics.md, "Which request a
 	 * response answers"): a capture that starts inside a Read storm whose
 	 * Reads all use one sink STag/TO, as perftest's do. Reads MSN 1..10
@@ -609,7 +680,13 @@ int main(void)
 		CHECK_EQ(missing, 10);
 	}
 	iws_tracker_free(t);
+}
 
+static void case_same_stag_to(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	struct iws_tracker *t;
 	/* the same STag/TO for two Reads, then responses lost in a gap: the
 	 * next response may answer either; neither is given it */
 	n_ops = 0;
@@ -631,7 +708,13 @@ int main(void)
 	CHECK(!ops[2].complete && (ops[2].flags & IWS_OPF_RESPONSE_UNKNOWN) && ops[2].first_frame == 11);
 	CHECK_EQ(iws_tracker_counts(t)->responses_unknown, 1);
 	iws_tracker_free(t);
+}
 
+static void case_msn_hidden_requests(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	struct iws_tracker *t;
 	/* requests a slice hid, counted by the MSNs around them (1, then 4):
 	 * two Reads of frame 20, answered before and after Read 4 is seen */
 	n_ops = 0;
@@ -659,9 +742,42 @@ int main(void)
 		CHECK(ops[i].complete);
 	CHECK_EQ(iws_tracker_counts(t)->hidden_requests, 2);
 	iws_tracker_free(t);
+}
 
+static void case_type_names(void)
+{
 	CHECK(strcmp(iws_op_type_name(IWS_OPT_SEND_SE_INV), "send_se_inv") == 0);
 	CHECK_EQ(iws_op_type_from_name("atomic_cmp_swap"), IWS_OPT_ATOMIC_CMP_SWAP);
 	CHECK_EQ(iws_op_type_from_name("nope"), (unsigned long long)-1);
-	return check_done("test_qp");
+}
+
+/* Each case on fresh state: its own tracker, no operation recorded. */
+static void reset(void)
+{
+	memset(ops, 0, sizeof(ops));
+	n_ops = 0;
+}
+
+static const struct check_case cases[] = {
+	{ "connection_life", case_connection_life },
+	{ "gaps", case_gaps },
+	{ "rtr_ird", case_rtr_ird },
+	{ "bounded_inflight", case_bounded_inflight },
+	{ "where_time_went", case_where_time_went },
+	{ "read_queued", case_read_queued },
+	{ "ack_wait_bounded", case_ack_wait_bounded },
+	{ "retrans_across_fpdus", case_retrans_across_fpdus },
+	{ "snaplen_hidden_read", case_snaplen_hidden_read },
+	{ "read_after_span", case_read_after_span },
+	{ "acks_before_tracker", case_acks_before_tracker },
+	{ "response_before_read", case_response_before_read },
+	{ "never_borrow", case_never_borrow },
+	{ "same_stag_to", case_same_stag_to },
+	{ "msn_hidden_requests", case_msn_hidden_requests },
+	{ "type_names", case_type_names },
+};
+
+int main(void)
+{
+	return check_cases("test_qp", cases, sizeof(cases) / sizeof(cases[0]), reset);
 }
