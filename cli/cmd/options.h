@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * options.h - the command line: `iwarpscope [COMMAND] [OPTIONS] FILE...`
- * (the contract in DESIGN.md; every option is documented in
+ * (a contract: every option is documented in
  * docs/iwarpscope.1 and by --help).
  */
 #ifndef IWS_CLI_OPTIONS_H

@@ -9,9 +9,9 @@
 #include "iwarpscope/names.h"
 #include "out_doctor.h"
 #include "out_ops.h"
-#include "out_stats.h"
 #include "outreport.h"
 #include "units.h"
+#include "words.h"
 
 /* One finding of qp from a format (details added with detail()). */
 struct fbuf {

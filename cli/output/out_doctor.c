@@ -15,7 +15,8 @@
 
 #include "iwarpscope/doctor.h"
 #include "out_doctor.h"
-#include "out_ops.h"
+#include "jsonw.h"
+#include "words.h"
 
 static bool fraction_rule(enum iws_rule r)
 {

@@ -59,6 +59,7 @@
 #include "out_stats.h"
 #include "pagedata.h"
 #include "report_assets.h"
+#include "words.h"
 
 /* The summary's text is cut here (a capture with many QPs). */
 #define PAGE_SUMMARY_MAX (1u << 20)

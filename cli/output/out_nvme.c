@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * NVMe over Fabrics reports: the `nvme` command (one line per command, as
- * text, JSON, JSON lines or CSV; the JSON names are the DESIGN.md contract:
+ * text, JSON, JSON lines or CSV; the JSON names are the contract of docs/iwarpscope.1:
  * qp, qid, cid, opcode, op, nsid, slba, nlb, bytes, first_frame, last_frame,
  * start_ns, end_ns, latency_ns, data_ns, status, complete, then extras), the
  * `stats` nvme sections (per QP and per (qid, op): counts, bytes, IOPS,
@@ -436,24 +436,6 @@ void nvme_stats_text(FILE *f, const struct report *r)
 		tt_print(&t, f, "  ");
 	}
 	tt_free(&t);
-}
-
-const char *nvme_why(char *buf, size_t n, const struct iws_nvme_cmd *m)
-{
-	char d[32];
-	int k;
-	if (m->data_first_frame && m->xfer != IWS_NVME_XFER_IN_CAPSULE)
-		k = snprintf(buf, n, "data by the controller's RDMA %s: %s of it, frames %" PRIu64 "-%" PRIu64,
-			     m->xfer == IWS_NVME_XFER_C2H ? "Writes" : "Reads", fmt_dur(d, sizeof(d), m->data_ns),
-			     m->data_first_frame, m->data_last_frame);
-	else if (m->xfer == IWS_NVME_XFER_IN_CAPSULE)
-		k = snprintf(buf, n, "data in the command capsule: no RDMA transfer");
-	else
-		k = snprintf(buf, n, "no data transfer");
-	if (m->has_completion && m->status && k > 0 && (size_t)k < n)
-		snprintf(buf + k, n - (size_t)k, "; status 0x%04x %s", m->status,
-			 m->status_name ? m->status_name : "");
-	return buf;
 }
 
 /* ---- summary ---- */

@@ -24,7 +24,5 @@ void nvme_qp_json(struct jsonw *j, const struct conn *c);
 void nvme_total_json(struct jsonw *j, const struct report *r);
 void nvme_stats_text(FILE *f, const struct report *r);
 void nvme_summary(FILE *f, const struct report *r);
-/* Where an NVMe command's time went, in words: its data phase, its status. */
-const char *nvme_why(char *buf, size_t n, const struct iws_nvme_cmd *m);
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The `ops` writer: one line per RDMA operation, as text, JSON (an array),
- * JSON lines or CSV (the rows writer, shared with `nvme`). The JSON field names are the CLI contract (DESIGN.md):
+ * JSON lines or CSV (the rows writer, shared with `nvme`). The JSON field names are the CLI contract (docs/iwarpscope.1):
  * qp, src, dst, op, opcode, first_frame, last_frame, start_ns, end_ns,
  * bytes, segments, stag, to, qn, msn, latency_ns, complete, crc_errors; then
  * where the time went (docs/semantics.md): first_inorder_frame,
@@ -16,12 +16,7 @@
 #include "out_ops.h"
 #include "rank.h"
 #include "units.h"
-
-const char *conn_ep_str(const struct conn *c, uint8_t dir, char *buf)
-{
-	int side = dir == IWS_DIR_I2R ? conn_init_side(c) : !conn_init_side(c);
-	return endpoint_str(&c->ep[side], buf);
-}
+#include "words.h"
 
 /* What the other capture point saw of the operation: when its first and
  * last frames passed there, the latency there, and one-way times. */
@@ -161,7 +156,6 @@ static void op_csv(FILE *f, const struct conn *c, const void *item)
 		op->reordered);
 }
 
-static void add(char *buf, size_t n, size_t *len, const char *clause);
 
 /* The text columns (streamed: fixed widths, two spaces apart; an IPv6
  * endpoint may stretch its column). Durations in one unit, named in the
@@ -222,34 +216,34 @@ static void op_text(FILE *f, const struct conn *c, const void *item)
 		const char *e = iws_term_etype_name(op->term_layer, op->term_etype);
 		const char *x = iws_term_errcode_name(op->term_layer, op->term_etype, op->term_errcode);
 		snprintf(b, sizeof(b), "[%s: %s: %s]", l ? l : "?", e ? e : "?", x ? x : "?");
-		add(notes, sizeof(notes), &n, b);
+		words_join(notes, sizeof(notes), &n, b);
 	}
 	if (op->rtr)
-		add(notes, sizeof(notes), &n, "RTR");
+		words_join(notes, sizeof(notes), &n, "RTR");
 	/* segments overtaken on the way, not resent (issue 22 item 1): the
 	 * retrans column counts only resends */
 	if (op->reordered) {
 		snprintf(b, sizeof(b), "reordered %u", op->reordered);
-		add(notes, sizeof(notes), &n, b);
+		words_join(notes, sizeof(notes), &n, b);
 	}
 	if (op->queued_ns) {
 		snprintf(b, sizeof(b), "queued %s", fmt_dur(d, sizeof(d), op->queued_ns));
-		add(notes, sizeof(notes), &n, b);
+		words_join(notes, sizeof(notes), &n, b);
 	}
 	if (op->has_ack && op->ack_with_data)
-		add(notes, sizeof(notes), &n, "ack-with-data");
+		words_join(notes, sizeof(notes), &n, "ack-with-data");
 	else if (op_delayed_ack(op, NULL))
-		add(notes, sizeof(notes), &n, "delayed-ACK");
+		words_join(notes, sizeof(notes), &n, "delayed-ACK");
 	if (op->crc_errors) {
 		snprintf(b, sizeof(b), "CRC-ERRORS %u", op->crc_errors);
-		add(notes, sizeof(notes), &n, b);
+		words_join(notes, sizeof(notes), &n, b);
 	}
 	if (!op->complete)
-		add(notes, sizeof(notes), &n, "INCOMPLETE");
+		words_join(notes, sizeof(notes), &n, "INCOMPLETE");
 	if (op->flags) {
 		char x[200];
 		snprintf(x, sizeof(x), "(%s)", iws_op_flags_str(fl, sizeof(fl), op->flags));
-		add(notes, sizeof(notes), &n, x);
+		words_join(notes, sizeof(notes), &n, x);
 	}
 	const char *cells[NCOLS];
 	for (int i = 0; i < NCOLS - 1; i++)
@@ -272,50 +266,4 @@ void ops_out_begin(struct rows_out *w, FILE *f, enum out_format fmt)
 }
 
 /* Append a clause to buf (bounded), "; "-separated. */
-static void add(char *buf, size_t n, size_t *len, const char *clause)
-{
-	if (*len >= n)
-		return;
-	int k = snprintf(buf + *len, n - *len, "%s%s", *len ? "; " : "", clause);
-	if (k > 0)
-		*len += (size_t)k;
-}
 
-const char *op_why(char *buf, size_t n, const struct iws_op *op)
-{
-	char d[32], c[128];
-	size_t len = 0;
-	buf[0] = 0;
-	if (op->retransmissions) {
-		snprintf(c, sizeof(c), "%u TCP retransmission%s", op->retransmissions,
-			 op->retransmissions == 1 ? "" : "s");
-		add(buf, n, &len, c);
-	}
-	if (op->stall_ns) {
-		snprintf(c, sizeof(c), "stalled %s behind lost octets",
-			 fmt_dur(d, sizeof(d), op->stall_ns));
-		add(buf, n, &len, c);
-	}
-	if (op->queued_ns) {
-		snprintf(c, sizeof(c), "queued %s behind earlier responses",
-			 fmt_dur(d, sizeof(d), op->queued_ns));
-		add(buf, n, &len, c);
-	}
-	if (op->has_latency) {
-		if (!len)
-			add(buf, n, &len, "no loss, no queue: the network or the responder");
-	} else if (op->has_ack) {
-		/* After its last octet: the receiver's ACK policy (RFC 9293
-		 * §3.8.6.3: an ACK may wait for data to ride on, or a timer). */
-		int64_t wait = op->ack_ns - (op->end_ns - op->start_ns);
-		bool delayed = op_delayed_ack(op, NULL);
-		snprintf(c, sizeof(c), "%s%s %s after the last octet",
-			 delayed ? "the receiver's delayed ACK: " : "",
-			 op->ack_with_data ? "the ACK rode on the peer's data" : "a bare ACK",
-			 fmt_dur(d, sizeof(d), wait < 0 ? 0 : wait));
-		add(buf, n, &len, c);
-	}
-	if (op->flags & IWS_OPF_AFTER_CLOSE)
-		add(buf, n, &len, "sent after the peer closed");
-	return buf;
-}

@@ -18,32 +18,7 @@
 #include "sketch.h"
 #include "texttable.h"
 #include "units.h"
-
-const char *hs_name(enum iws_stream_state st)
-{
-	switch (st) {
-	case IWS_SST_REQUEST:
-		return "request_only";
-	case IWS_SST_FULL:
-		return "full";
-	case IWS_SST_REJECTED:
-		return "rejected";
-	case IWS_SST_INFERRED:
-		return "inferred";
-	default:
-		return "none";
-	}
-}
-
-uint64_t conn_gap_count(const struct conn *c)
-{
-	return CONN_SUM(c, gaps);
-}
-
-uint64_t conn_gap_bytes(const struct conn *c)
-{
-	return CONN_SUM(c, gap_bytes);
-}
+#include "words.h"
 
 unsigned report_findings(const struct report *r)
 {

@@ -27,9 +27,4 @@ void stats_tcp_json(struct jsonw *j, const struct conn *c);
 /* Problems in the report, for --fail-on (FAIL_* bits). */
 unsigned report_findings(const struct report *r);
 
-/* Shared by the text and JSON writers. */
-const char *hs_name(enum iws_stream_state st);
-uint64_t conn_gap_count(const struct conn *c);
-uint64_t conn_gap_bytes(const struct conn *c);
-
 #endif

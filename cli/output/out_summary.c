@@ -22,6 +22,7 @@
 #include "out_summary.h"
 #include "texttable.h"
 #include "units.h"
+#include "words.h"
 
 void stats_tables(FILE *f, const struct report *r);
 

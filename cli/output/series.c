@@ -9,6 +9,7 @@
 #include "out_ops.h"
 #include "out_stats.h"
 #include "timegrid.h"
+#include "words.h"
 
 static const char csv_header[] =
 	"start_ns,end_ns,offset_ns,qp,op,count,complete,bytes,segments,crc_errors,retransmissions,"
