@@ -536,5 +536,4 @@ void iwarp_stats_register(void)
 	register_stat_tap_ui(&iwarp_nvme_ui, (void *)&nvme_text);
 	register_stat_tap_ui(&iwarp_ops_raw_ui, (void *)&ops_raw_text);
 	register_stat_tap_ui(&iwarp_nvme_raw_ui, (void *)&nvme_raw_text);
-	iwarp_stats_gui_register();
 }

@@ -527,5 +527,4 @@ void iwarp_mpa_register(void)
 	proto_register_subtree_array(ett, array_length(ett));
 	expert_module_t *em = expert_register_protocol(proto_iwarp_mpa);
 	expert_register_field_array(em, ei, array_length(ei));
-	iwarp_stream_register();
 }

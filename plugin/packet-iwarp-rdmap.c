@@ -514,7 +514,7 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 	}
 }
 
-void iwarp_rdmap_register(void)
+module_t *iwarp_rdmap_register(void)
 {
 	static hf_register_info hf[] = {
 		{ &hf_iwarp_rdmap_control, { "RDMAP control", "iwarp.rdmap.control", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
@@ -640,8 +640,7 @@ void iwarp_rdmap_register(void)
 		"Hand Send, Write and Read Response payloads and Read Requests (after this plugin's "
 		"own \"iwarp.rdmap\" list) to the upper-layer heuristics registered with Wireshark's "
 		"built-in iWARP dissector: SMB Direct, RPC over RDMA.", &iwarp_prefs.offer_builtin_ulp);
-	iwarp_timing_register(proto_iwarp_rdmap, m);
-	iwarp_stats_register();
+	return m;
 }
 
 void iwarp_rdmap_handoff(void)

@@ -286,7 +286,8 @@ tvbuff_t *iwarp_ddp_reassemble(tvbuff_t *payload, packet_info *pinfo, proto_tree
 			       const struct iws_msg *msg);
 
 /* ---- packet-iwarp-rdmap.c ---- */
-void iwarp_rdmap_register(void);
+/* Registers iwarp.rdmap; its preferences module (the timing fields' too). */
+module_t *iwarp_rdmap_register(void);
 void iwarp_rdmap_handoff(void);
 void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
 			 iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * plugin.c - registration of the iwarpscope Wireshark plugin: the three
- * protocols iwarp.mpa, iwarp.ddp, iwarp.rdmap, their hand-offs, and the
- * symbols Wireshark 4.0 looks for in an epan plugin.
+ * plugin.c - registration of the iwarpscope Wireshark plugin: it calls every
+ * file's register and hand-off function (the protocols iwarp.mpa, iwarp.ddp,
+ * iwarp.rdmap, iwarp.nvme and iwarp, the tap and its statistics), and holds
+ * the symbols Wireshark 4.0 looks for in an epan plugin.
  */
 #define WS_BUILD_DLL
 #include <ws_symbol_export.h>
@@ -10,6 +11,7 @@
 #include <epan/packet.h>
 #include <epan/proto.h>
 
+#include "iwarp-stats.h"
 #include "packet-iwarp.h"
 
 #ifndef IWARPSCOPE_PLUGIN_VERSION
@@ -25,11 +27,18 @@ WS_DLL_PUBLIC void plugin_register(void);
 void proto_register_iwarp(void);
 void proto_reg_handoff_iwarp(void);
 
+/* Every file registers its own protocol, fields, preferences and taps; the
+ * order is the registration order Wireshark has always seen (a file whose
+ * preferences live in another protocol's module comes after it). */
 void proto_register_iwarp(void)
 {
 	iwarp_mpa_register();
+	iwarp_stream_register();     /* iwarp.mpa's preferences, the postdissector */
 	iwarp_ddp_register();
-	iwarp_rdmap_register();
+	module_t *rdmap_prefs = iwarp_rdmap_register();
+	iwarp_timing_register(proto_iwarp_rdmap, rdmap_prefs);
+	iwarp_stats_register();      /* the "iwarp" tap and its text statistics */
+	iwarp_stats_gui_register();
 	iwarp_nvme_register();
 	iwarp_layers_register();
 	iwarp_doctor_register();
