@@ -17,8 +17,9 @@
  *                records, reading the octets through tvb accessors at the
  *                offsets the core recorded.
  *
- * One capture-wide struct holds all state (iwarp_capture); one struct per
- * TCP connection (iwarp_conv), found by its tcp.stream.
+ * The records live in the state store (packet-iwarp-state.c): one struct
+ * per TCP connection (iwarp_conv), found by its tcp.stream, and one per
+ * frame (iwarp_frame_rec), found by its number.
  */
 #ifndef IWARPSCOPE_PACKET_IWARP_H
 #define IWARPSCOPE_PACKET_IWARP_H
@@ -205,23 +206,60 @@ typedef struct iwarp_conv {
 	struct iws_doctor *doc;      /* the interop doctor (packet-iwarp-doctor.c) */
 } iwarp_conv;
 
-/* The operation of a link as the statistics (iws_qp_stats_add) want it:
- * what the link keeps of the tracker's report (a frame keeps a pointer to
- * its links, not a 248-octet copy of each operation). */
-void iwarp_op_of_link(const iwarp_op_link *l, struct iws_op *op);
+/* Appends val (of type) to the file-scoped array arr, made when NULL. */
+#define IWARP_APPEND(arr, type, val)                                            \
+	do {                                                                    \
+		if (!(arr))                                                     \
+			(arr) = wmem_array_new(wmem_file_scope(), sizeof(type)); \
+		wmem_array_append_one((arr), (val));                            \
+	} while (0)
 
-/* ---- packet-iwarp-stream.c ---- */
-void iwarp_stream_register(void);
-void iwarp_stream_handoff(void);
-/* The sequential (first) pass over the file is over: finish every engine
- * (once). */
-void iwarp_sequential_pass_over(void);
+/* ---- packet-iwarp-state.c: the records of the capture being read ---- */
+/* File life cycle: made empty at the file's init, forgotten at its cleanup
+ * (the driver frees what the connections hold first). */
+void iwarp_state_init(void);
+void iwarp_state_reset(void);
+gboolean iwarp_state_started(void);
+void iwarp_state_foreach_conv(GHFunc fn, gpointer user_data);
+/* The sequential (first) pass over the file is over. */
+gboolean iwarp_state_finished(void);
+void iwarp_state_set_finished(void);
+/* The first pass saw frame num; the last frame it saw. */
+void iwarp_state_saw_frame(guint32 num);
+guint32 iwarp_state_last_frame(void);
+/* The connection of a tcp.stream (NULL: none yet); a new one, side 0 the
+ * sender of its first packet seen. */
+iwarp_conv *iwarp_conv_lookup(guint32 stream);
+iwarp_conv *iwarp_conv_add(guint32 stream, const address *src, const address *dst, guint32 sport, guint32 dport);
+/* The connection carries iWARP: it joins iwarp_conversations() (once). */
+void iwarp_conv_found_iwarp(iwarp_conv *ic);
 /* All connections of the file that carry iWARP, in tcp.stream order (for statistics). */
 wmem_list_t *iwarp_conversations(void);
 /* The address:port of the QP's initiator (IWS_DIR_I2R) or responder, in scope. */
 char *iwarp_endpoint_str(wmem_allocator_t *scope, const iwarp_conv *ic, guint8 dir);
 /* The negotiated (or inferred) MPA parameters of the connection. */
 const struct iws_mpa_conn *iwarp_conv_mpa(const iwarp_conv *ic);
+/* The record of frame num (NULL: none); the record of frame num, made for
+ * connection ic when new. */
+iwarp_frame_rec *iwarp_frame_lookup(guint32 num);
+iwarp_frame_rec *iwarp_frame_get(guint32 num, iwarp_conv *ic);
+/* The link of operation id of the connection, made when new. */
+iwarp_op_link *iwarp_op_link_get(iwarp_conv *ic, guint64 id);
+/* The operation of a link as the statistics (iws_qp_stats_add) want it:
+ * what the link keeps of the tracker's report (a frame keeps a pointer to
+ * its links, not a 248-octet copy of each operation). */
+void iwarp_op_of_link(const iwarp_op_link *l, struct iws_op *op);
+/* What the tap gets for the capture's last frame once the sequential pass
+ * is over (no connection, ic NULL): the operations and commands still in
+ * flight at the end (each connection's leftover) are known. */
+extern const iwarp_frame_rec iwarp_capture_end;
+
+/* ---- packet-iwarp-stream.c: the driver ---- */
+void iwarp_stream_register(void);
+void iwarp_stream_handoff(void);
+/* The sequential (first) pass over the file is over: finish every engine
+ * (once). */
+void iwarp_sequential_pass_over(void);
 /* Keep the TCP conversation handing its payloads to us (an upper layer such
  * as RPC may claim it). */
 void iwarp_keep_conversation(packet_info *pinfo, iwarp_conv *ic);
@@ -231,10 +269,6 @@ iwarp_frame_rec *iwarp_feeding_frame(void);
 /* The record of frame num, made for the connection being fed if it has none
  * (first pass). */
 iwarp_frame_rec *iwarp_frame_record(guint32 num);
-/* What the tap gets for the capture's last frame once the sequential pass
- * is over (no connection, ic NULL): the operations and commands still in
- * flight at the end (each connection's leftover) are known. */
-extern const iwarp_frame_rec iwarp_capture_end;
 
 /* ---- packet-iwarp-nvme.c ---- */
 void iwarp_nvme_register(void);
