@@ -27,8 +27,11 @@
 
 #include "iwarpscope/nvme.h"
 #include "iwarpscope/stats.h"
-#include "packet-iwarp.h"
 #include "iwarp-stats.h"
+#include "packet-iwarp-doctor.h"
+#include "packet-iwarp-nvme.h"
+#include "packet-iwarp-state.h"
+#include "packet-iwarp-stream.h"
 
 int iwarp_tap = -1;
 

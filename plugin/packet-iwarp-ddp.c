@@ -11,7 +11,11 @@
 #include <epan/prefs.h>
 
 #include "iwarpscope/names.h"
-#include "packet-iwarp.h"
+#include "packet-iwarp-ddp.h"
+#include "packet-iwarp-layers.h"
+#include "packet-iwarp-rdmap.h"
+#include "packet-iwarp-state.h"
+#include "packet-iwarp-stream.h"
 
 int proto_iwarp_ddp = -1;
 

@@ -12,7 +12,13 @@
 #include <string.h>
 
 #include "iwarpscope/names.h"
-#include "packet-iwarp.h"
+#include "packet-iwarp-mpa.h"
+#include "packet-iwarp-ddp.h"
+#include "packet-iwarp-layers.h"
+#include "packet-iwarp-nvme.h"
+#include "packet-iwarp-state.h"
+#include "packet-iwarp-stream.h"
+#include "packet-iwarp-text.h"
 
 int proto_iwarp_mpa = -1;
 

@@ -24,7 +24,11 @@
 #include <epan/expert.h>
 
 #include "iwarpscope/names.h"
-#include "packet-iwarp.h"
+#include "packet-iwarp-nvme.h"
+#include "packet-iwarp-layers.h"
+#include "packet-iwarp-state.h"
+#include "packet-iwarp-stream.h"
+#include "packet-iwarp-text.h"
 
 int proto_iwarp_nvme = -1;
 

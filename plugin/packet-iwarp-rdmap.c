@@ -16,7 +16,14 @@
 #include <epan/dissectors/packet-iwarp-ddp-rdmap.h>
 
 #include "iwarpscope/names.h"
-#include "packet-iwarp.h"
+#include "packet-iwarp-rdmap.h"
+#include "packet-iwarp-ddp.h"
+#include "packet-iwarp-layers.h"
+#include "packet-iwarp-nvme.h"
+#include "packet-iwarp-state.h"
+#include "packet-iwarp-stream.h"
+#include "packet-iwarp-text.h"
+#include "packet-iwarp-timing.h"
 
 int proto_iwarp_rdmap = -1;
 
@@ -139,20 +146,6 @@ static proto_tree *add_captured_subtree(proto_tree *t, tvbuff_t *tvb, guint32 of
 	if (off >= cap)
 		return NULL;
 	return proto_tree_add_subtree(t, tvb, off, MIN(len, cap - off), ett, NULL, text);
-}
-
-void iwarp_col_append(packet_info *pinfo, const char *text)
-{
-	col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", text);
-}
-
-const char *iwarp_fmt_ns(wmem_allocator_t *scope, gint64 ns)
-{
-	if (ns < 1000 && ns > -1000)
-		return wmem_strdup_printf(scope, "%" PRId64 " ns", ns);
-	if (ns < 10000000 && ns > -10000000)
-		return wmem_strdup_printf(scope, "%" PRId64 " \xc2\xb5s", (ns + (ns >= 0 ? 500 : -500)) / 1000);
-	return wmem_strdup_printf(scope, "%.3f ms", (double)ns / 1e6);
 }
 
 static void show_terminate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, proto_item *ti,

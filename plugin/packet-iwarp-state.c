@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "packet-iwarp.h"
+#include "packet-iwarp-state.h"
 
 /* The record store of the capture being read. */
 static struct {
@@ -25,7 +25,7 @@ static struct {
 } store;
 
 /* The tap record of the capture's last frame (no connection): see
- * packet-iwarp.h. */
+ * packet-iwarp-state.h. */
 const iwarp_frame_rec iwarp_capture_end = { NULL };
 
 void iwarp_state_init(void)

@@ -8,7 +8,8 @@
  * depend on TCP's reassembly preferences (tcp.desegment_tcp_streams,
  * tcp.reassemble_out_of_order, tcp.no_subdissector_on_error) nor on which
  * dissector TCP handed the payload to. The engine's reports are stored per
- * frame (packet-iwarp.h); every pass renders from them.
+ * frame in the state store (packet-iwarp-state.h); every pass renders from
+ * them.
  *
  * Claiming the payload: so that no other dissector decodes iWARP octets
  * (NVMe/TCP on 4420, Artemis on 5445, iSCSI on 3260...), the plugin becomes
@@ -33,7 +34,14 @@
 
 #include <string.h>
 
-#include "packet-iwarp.h"
+#include "packet-iwarp-stream.h"
+#include "iwarp-stats.h"
+#include "packet-iwarp-doctor.h"
+#include "packet-iwarp-layers.h"
+#include "packet-iwarp-mpa.h"
+#include "packet-iwarp-nvme.h"
+#include "packet-iwarp-state.h"
+#include "packet-iwarp-timing.h"
 
 struct iwarp_prefs iwarp_prefs = {
 	.check_crc = TRUE,
@@ -82,6 +90,13 @@ struct tcp_view {
 	tvbuff_t *ds_tvb;            /* the data source holding the TCP header */
 	gint hdr_off;                /* where the header starts in it */
 };
+
+/* Capture time of a frame in ns since the epoch, kept in the core's range
+ * as the CLI keeps it. */
+static gint64 iwarp_ts_ns(const packet_info *pinfo)
+{
+	return iws_ts_ns((gint64)pinfo->abs_ts.secs, pinfo->abs_ts.nsecs, NULL);
+}
 
 static gboolean field_u32(proto_tree *tree, int hf, guint32 *v, field_info **out)
 {

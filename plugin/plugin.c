@@ -12,7 +12,15 @@
 #include <epan/proto.h>
 
 #include "iwarp-stats.h"
-#include "packet-iwarp.h"
+#include "iwarp-stats-gui.h"
+#include "packet-iwarp-ddp.h"
+#include "packet-iwarp-doctor.h"
+#include "packet-iwarp-layers.h"
+#include "packet-iwarp-mpa.h"
+#include "packet-iwarp-nvme.h"
+#include "packet-iwarp-rdmap.h"
+#include "packet-iwarp-stream.h"
+#include "packet-iwarp-timing.h"
 
 #ifndef IWARPSCOPE_PLUGIN_VERSION
 #define IWARPSCOPE_PLUGIN_VERSION IWS_VERSION_STRING

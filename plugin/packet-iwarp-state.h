@@ -1,33 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * packet-iwarp.h - what the files of the iwarpscope Wireshark plugin share.
- *
- * Protocols: iwarp.mpa (framing), iwarp.ddp, iwarp.rdmap. Every decision
- * about the octets is the core's stream engine's (iwarpscope/stream.h), the
- * same one the iwarpscope CLI runs:
- *
- *   first pass   a postdissector hands every TCP segment of the capture
- *                (read from the TCP layer's own fields, so whatever TCP's
- *                reassembly preferences) to the engine of its connection,
- *                and stores what the engine reports, per frame, in file
- *                scope: the PDUs completed in that frame, what became of
- *                the frame's other octets (spans), the operations finished,
- *                the events (gaps, lost framing, ...);
- *   every pass   the same postdissector renders the frame from those
- *                records, reading the octets through tvb accessors at the
- *                offsets the core recorded.
- *
- * The records live in the state store (packet-iwarp-state.c): one struct
- * per TCP connection (iwarp_conv), found by its tcp.stream, and one per
- * frame (iwarp_frame_rec), found by its number.
+ * packet-iwarp-state.h - the records of the capture being read
+ * (packet-iwarp-state.c): per connection (iwarp_conv), per frame
+ * (iwarp_frame_rec) and what they point to (PDUs, spans, operation links,
+ * FIN/RST, NVMe commands), and the store that finds them. The driver
+ * (packet-iwarp-stream.h) fills them on the first pass; every pass renders
+ * from them.
  */
-#ifndef IWARPSCOPE_PACKET_IWARP_H
-#define IWARPSCOPE_PACKET_IWARP_H
+#ifndef IWARPSCOPE_PACKET_IWARP_STATE_H
+#define IWARPSCOPE_PACKET_IWARP_STATE_H
 
 #include <epan/packet.h>
-#include <epan/conversation.h>
-#include <epan/expert.h>
-#include <epan/prefs.h>
+#include <epan/address.h>
 
 #include "iwarpscope/doctor.h"
 #include "iwarpscope/mpa.h"
@@ -35,25 +19,6 @@
 #include "iwarpscope/qp.h"
 #include "iwarpscope/rdmap.h"
 #include "iwarpscope/stream.h"
-
-/* ---- protocol ids (registered in the layer files) ---- */
-extern int proto_iwarp_mpa;
-extern int proto_iwarp_ddp;
-extern int proto_iwarp_rdmap;
-extern int proto_iwarp_nvme;
-extern int iwarp_tap;
-
-/* ---- preferences (owned by packet-iwarp-stream.c) ---- */
-struct iwarp_prefs {
-	gboolean check_crc;          /* verify negotiated CRCs */
-	gboolean keep_builtin;       /* leave Wireshark's iwarp_mpa heuristic enabled */
-	gboolean reassemble_untagged;/* reassemble Send messages by MSN and MO */
-	gboolean offer_builtin_ulp;  /* hand payloads to the iwarp_ddp_rdmap heuristic list */
-	gboolean legacy_ird_ord;     /* decode Rev 1 8-octet private data as SMB Direct IRD/ORD */
-};
-extern struct iwarp_prefs iwarp_prefs;
-
-/* ---- records ---- */
 
 /* One RDMA operation as seen from its segments; updated when the tracker
  * reports the operation, so request frames can point forward. */
@@ -206,6 +171,16 @@ typedef struct iwarp_conv {
 	struct iws_doctor *doc;      /* the interop doctor (packet-iwarp-doctor.c) */
 } iwarp_conv;
 
+/* TCP events of a segment (iwarp_frame_rec.tcp_events), bits, as the
+ * engine counted them. */
+#define IWARP_TCP_EV_FAST_RETRANSMIT 0x01
+#define IWARP_TCP_EV_TIMEOUT         0x02
+#define IWARP_TCP_EV_ZERO_WINDOW     0x04
+#define IWARP_TCP_EV_DUP_ACK         0x08
+#define IWARP_TCP_EV_OTHER_RETRANSMIT 0x10
+#define IWARP_TCP_EV_REORDERED       0x20
+#define IWARP_TCP_EV_LAST            IWARP_TCP_EV_REORDERED
+
 /* Appends val (of type) to the file-scoped array arr, made when NULL. */
 #define IWARP_APPEND(arr, type, val)                                            \
 	do {                                                                    \
@@ -214,7 +189,7 @@ typedef struct iwarp_conv {
 		wmem_array_append_one((arr), (val));                            \
 	} while (0)
 
-/* ---- packet-iwarp-state.c: the records of the capture being read ---- */
+/* ---- the store ---- */
 /* File life cycle: made empty at the file's init, forgotten at its cleanup
  * (the driver frees what the connections hold first). */
 void iwarp_state_init(void);
@@ -253,142 +228,5 @@ void iwarp_op_of_link(const iwarp_op_link *l, struct iws_op *op);
  * is over (no connection, ic NULL): the operations and commands still in
  * flight at the end (each connection's leftover) are known. */
 extern const iwarp_frame_rec iwarp_capture_end;
-
-/* ---- packet-iwarp-stream.c: the driver ---- */
-void iwarp_stream_register(void);
-void iwarp_stream_handoff(void);
-/* The sequential (first) pass over the file is over: finish every engine
- * (once). */
-void iwarp_sequential_pass_over(void);
-/* Keep the TCP conversation handing its payloads to us (an upper layer such
- * as RPC may claim it). */
-void iwarp_keep_conversation(packet_info *pinfo, iwarp_conv *ic);
-
-/* The frame being fed on the first pass (NULL at the end of the capture). */
-iwarp_frame_rec *iwarp_feeding_frame(void);
-/* The record of frame num, made for the connection being fed if it has none
- * (first pass). */
-iwarp_frame_rec *iwarp_frame_record(guint32 num);
-
-/* ---- packet-iwarp-nvme.c ---- */
-void iwarp_nvme_register(void);
-/* First pass, from the stream's callbacks: a PDU (rec: its record, NULL for
- * an MPA frame), an event, the end of the connection or capture. */
-void iwarp_nvme_pdu(iwarp_conv *ic, const struct iws_pdu *p, iwarp_pdu_rec *rec);
-void iwarp_nvme_event(iwarp_conv *ic, const struct iws_stream_event *ev);
-void iwarp_nvme_finish(iwarp_conv *ic, gboolean capture_end);
-void iwarp_nvme_free(iwarp_conv *ic);
-/* The connection carries NVMe/RDMA (its payloads are the NVMe layer's). */
-gboolean iwarp_nvme_is_nvme(const iwarp_conv *ic);
-/* Render the NVMe view of a segment (ulpdu: its marker-free ULPDU): msg_tvb
- * is the whole Send message (a capsule) when this segment completes one,
- * else NULL. */
-void iwarp_nvme_dissect(tvbuff_t *ulpdu, tvbuff_t *msg_tvb, packet_info *pinfo, proto_tree *tree,
-			iwarp_conv *ic, const iwarp_pdu_rec *rec, const struct iws_msg *msg);
-/* The MPA Request's or Reply's private data after the enhanced word, on a
- * connection that carries NVMe: the NVMe RDMA transport's rdma_cm data. */
-void iwarp_nvme_private_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic, int type,
-			     guint32 off, guint32 len);
-/* The command of a reported link as iws_nvme_stats_add wants it. */
-void iwarp_nvme_link_cmd(const iwarp_nvme_link *l, struct iws_nvme_cmd *c);
-
-/* ---- packet-iwarp-mpa.c ---- */
-void iwarp_mpa_register(void);
-void iwarp_mpa_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-			     const iwarp_pdu_rec *rec);
-void iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-			    iwarp_pdu_rec *rec);
-/* Octets of this frame that are not a PDU of it (tvb: the TCP payload). */
-void iwarp_mpa_add_span(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 off, guint32 len,
-			const iwarp_span_rec *sp);
-/* A gap, lost framing, nonstandard markers, ... */
-/* A PDU of frame `frame` shown in a later one (a single pass). */
-void iwarp_mpa_add_late(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 frame);
-void iwarp_mpa_add_event(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-			 const struct iws_stream_event *ev);
-
-/* ---- packet-iwarp-ddp.c ---- */
-void iwarp_ddp_register(void);
-void iwarp_ddp_handoff(void);
-/* Show the DDP header of a marker-free ULPDU (msg: the core's decode of it)
- * and hand on to RDMAP. */
-void iwarp_ddp_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-		       iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res);
-/* Reassemble an untagged (Send family) message; the complete message's tvb
- * when this segment completes it, else NULL. */
-tvbuff_t *iwarp_ddp_reassemble(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
-			       const struct iws_msg *msg);
-
-/* ---- packet-iwarp-rdmap.c ---- */
-/* Registers iwarp.rdmap; its preferences module (the timing fields' too). */
-module_t *iwarp_rdmap_register(void);
-void iwarp_rdmap_handoff(void);
-void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-			 iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res);
-/* ---- packet-iwarp-timing.c (fields of iwarp.rdmap) ---- */
-void iwarp_timing_register(int proto, module_t *m);
-/* Where the operation of an RDMAP segment spent its time (on the FPDU that
- * ended it), and whether the segment was sent after the peer closed. */
-void iwarp_timing_segment(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, iwarp_conv *ic,
-			  const iwarp_pdu_rec *rec);
-/* A frame's TCP acknowledgement covered these operations (iwarp_op_link *). */
-void iwarp_rdmap_add_acked(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, wmem_array_t *acked);
-/* TCP events of a segment (iwarp_frame_rec.tcp_events), bits. */
-#define IWARP_TCP_EV_FAST_RETRANSMIT 0x01
-#define IWARP_TCP_EV_TIMEOUT         0x02
-#define IWARP_TCP_EV_ZERO_WINDOW     0x04
-#define IWARP_TCP_EV_DUP_ACK         0x08
-#define IWARP_TCP_EV_OTHER_RETRANSMIT 0x10
-#define IWARP_TCP_EV_REORDERED       0x20
-#define IWARP_TCP_EV_LAST            IWARP_TCP_EV_REORDERED
-void iwarp_rdmap_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint8 events);
-/* A FIN or RST of the connection and the operations it left outstanding. */
-void iwarp_rdmap_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-			   const iwarp_close_rec *c);
-/* Info column text for a PDU or for octets not decoded. */
-void iwarp_col_append(packet_info *pinfo, const char *text);
-/* A duration for the Info column: "41 µs", "812 ns", "12.345 ms". */
-const char *iwarp_fmt_ns(wmem_allocator_t *scope, gint64 ns);
-
-/* ---- packet-iwarp-layers.c ---- */
-void iwarp_layers_register(void);
-/* Adds frame.protocols to the postdissector's wanted fields. */
-void iwarp_layers_handoff(GArray *wanted);
-/* This frame shows protocol `proto` (frame.protocols lists it). */
-void iwarp_layer(packet_info *pinfo, int proto);
-/* Forget the layers past the first `count` (an upper layer that threw). */
-void iwarp_layers_trim(packet_info *pinfo, guint count);
-/* Rendering a frame with PDUs, spans (octets of other frames' PDUs,
- * retransmissions...) and stream notes (events, a PDU shown late): the tree
- * their stacks go in (tree, or one iwarp.mpa container when there is more
- * than one PDU or span, or any note). */
-proto_tree *iwarp_layers_begin(packet_info *pinfo, proto_tree *tree, tvbuff_t *tvb, guint pdus, guint spans,
-			       guint events);
-/* The frame is rendered: summary items, frame.protocols. */
-void iwarp_layers_end(packet_info *pinfo, tvbuff_t *tvb);
-/* Where what concerns TCP goes: TCP's own subtree (else tree). */
-proto_tree *iwarp_tcp_tree(proto_tree *tree, tvbuff_t *tvb);
-
-/* ---- packet-iwarp-doctor.c ---- */
-void iwarp_doctor_register(void);
-/* A connection's doctor (NULL on allocation failure): its occurrences go to
- * their frames' records. */
-struct iws_doctor *iwarp_doctor_new(iwarp_conv *ic);
-/* Feed the doctor a segment just before the engine: seg, and the TCP header
- * at hdr_off (hdr_len octets) in ds for its options. */
-void iwarp_doctor_segment(iwarp_conv *ic, int side, const struct iws_tcp_seg *seg, tvbuff_t *ds,
-			  gint hdr_off, guint32 hdr_len);
-/* The frame's occurrences: iwarp.rule fields and one expert item each. */
-void iwarp_doctor_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const iwarp_frame_rec *fr);
-
-/* ---- iwarp-stats.c ---- */
-void iwarp_stats_register(void);
-
-/* Capture time of a frame in ns since the epoch, kept in the core's range
- * as the CLI keeps it. */
-static inline gint64 iwarp_ts_ns(const packet_info *pinfo)
-{
-	return iws_ts_ns((gint64)pinfo->abs_ts.secs, pinfo->abs_ts.nsecs, NULL);
-}
 
 #endif
