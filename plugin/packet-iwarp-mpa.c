@@ -335,7 +335,7 @@ void iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	}
 	guint8 *scratch = rec->mdir.markers ? (guint8 *)wmem_alloc(pinfo->pool, 65536) : NULL;
 	struct iws_fpdu *fp = wmem_new(pinfo->pool, struct iws_fpdu);
-	struct iws_msg *msg = wmem_new(pinfo->pool, struct iws_msg);
+	struct iws_msg *msg = wmem_new0(pinfo->pool, struct iws_msg);  /* no decode: captured 0 */
 	struct iws_result mr;
 	struct iws_result r = iws_fpdu_decode(wire, wlen, cap, rec->seq, &rec->mdir, FALSE, scratch, fp, msg, &mr);
 
