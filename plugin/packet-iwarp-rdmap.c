@@ -231,6 +231,42 @@ static void show_terminate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pr
 		show_terminated_rdmap(tvb, rt, t);
 }
 
+/* The operation the segment belongs to, as the tracker reported it. */
+static void show_operation(tvbuff_t *tvb, proto_tree *rt, const iwarp_op_link *op)
+{
+	proto_item *pi;
+	proto_tree *ot = proto_tree_add_subtree_format(rt, tvb, 0, 0, ett_iwarp_rdmap_op, &pi,
+		"Operation %" PRIu64 ": %s", op->id, iws_op_type_title((enum iws_op_type)op->type));
+	proto_item_set_generated(pi);
+	pi = proto_tree_add_uint64(ot, hf_iwarp_rdmap_op_id, tvb, 0, 0, op->id);
+	proto_item_set_generated(pi);
+	pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_type, tvb, 0, 0, op->type);
+	proto_item_set_generated(pi);
+	if (op->first_frame) {
+		pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_first, tvb, 0, 0, op->first_frame);
+		proto_item_set_generated(pi);
+	}
+	if (op->done) {
+		pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_last, tvb, 0, 0, op->last_frame);
+		proto_item_set_generated(pi);
+		pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_complete, tvb, 0, 0, op->complete);
+		proto_item_set_generated(pi);
+		pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_payload_captured, tvb, 0, 0,
+					    op->complete && !(op->flags & IWS_OPF_TRUNCATED));
+		proto_item_set_generated(pi);
+		if (op->first_inorder_frame) {
+			pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_first_inorder, tvb, 0, 0,
+						 op->first_inorder_frame);
+			proto_item_set_generated(pi);
+		}
+		pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_rtr, tvb, 0, 0, op->rtr);
+		proto_item_set_generated(pi);
+		pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_after_close, tvb, 0, 0,
+					    (op->flags & IWS_OPF_AFTER_CLOSE) != 0);
+		proto_item_set_generated(pi);
+	}
+}
+
 /* Request/response links, response time, operation grouping. */
 static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, proto_item *ti, iwarp_conv *ic,
 			  iwarp_pdu_rec *rec, wmem_strbuf_t *info)
@@ -264,36 +300,7 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
 			proto_item_set_generated(pi);
 			wmem_strbuf_append_printf(info, ", %s", iwarp_fmt_ns(pinfo->pool, n->response_time_ns));
 		}
-		proto_tree *ot = proto_tree_add_subtree_format(rt, tvb, 0, 0, ett_iwarp_rdmap_op, &pi,
-			"Operation %" PRIu64 ": %s", op->id, iws_op_type_title((enum iws_op_type)op->type));
-		proto_item_set_generated(pi);
-		pi = proto_tree_add_uint64(ot, hf_iwarp_rdmap_op_id, tvb, 0, 0, op->id);
-		proto_item_set_generated(pi);
-		pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_type, tvb, 0, 0, op->type);
-		proto_item_set_generated(pi);
-		if (op->first_frame) {
-			pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_first, tvb, 0, 0, op->first_frame);
-			proto_item_set_generated(pi);
-		}
-		if (op->done) {
-			pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_last, tvb, 0, 0, op->last_frame);
-			proto_item_set_generated(pi);
-			pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_complete, tvb, 0, 0, op->complete);
-			proto_item_set_generated(pi);
-			pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_payload_captured, tvb, 0, 0,
-						    op->complete && !(op->flags & IWS_OPF_TRUNCATED));
-			proto_item_set_generated(pi);
-			if (op->first_inorder_frame) {
-				pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_first_inorder, tvb, 0, 0,
-							 op->first_inorder_frame);
-				proto_item_set_generated(pi);
-			}
-			pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_rtr, tvb, 0, 0, op->rtr);
-			proto_item_set_generated(pi);
-			pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_after_close, tvb, 0, 0,
-						    (op->flags & IWS_OPF_AFTER_CLOSE) != 0);
-			proto_item_set_generated(pi);
-		}
+		show_operation(tvb, rt, op);
 	}
 	if (n->outstanding) {
 		pi = proto_tree_add_uint(rt, hf_iwarp_rdmap_outstanding, tvb, 0, 0, n->outstanding);
