@@ -40,8 +40,10 @@
 #include <epan/tap.h>
 #include <epan/stat_tap_ui.h>
 
-#include "packet-iwarp.h"
+#include "iwarp-stats-gui.h"
 #include "iwarp-stats.h"
+#include "packet-iwarp-nvme.h"
+#include "packet-iwarp-state.h"
 
 #define GUI_MAX_COLS 12
 

@@ -27,8 +27,11 @@
 
 #include "iwarpscope/nvme.h"
 #include "iwarpscope/stats.h"
-#include "packet-iwarp.h"
 #include "iwarp-stats.h"
+#include "packet-iwarp-doctor.h"
+#include "packet-iwarp-nvme.h"
+#include "packet-iwarp-state.h"
+#include "packet-iwarp-stream.h"
 
 int iwarp_tap = -1;
 
@@ -536,5 +539,4 @@ void iwarp_stats_register(void)
 	register_stat_tap_ui(&iwarp_nvme_ui, (void *)&nvme_text);
 	register_stat_tap_ui(&iwarp_ops_raw_ui, (void *)&ops_raw_text);
 	register_stat_tap_ui(&iwarp_nvme_raw_ui, (void *)&nvme_raw_text);
-	iwarp_stats_gui_register();
 }

@@ -11,7 +11,11 @@
 #include <epan/prefs.h>
 
 #include "iwarpscope/names.h"
-#include "packet-iwarp.h"
+#include "packet-iwarp-ddp.h"
+#include "packet-iwarp-layers.h"
+#include "packet-iwarp-rdmap.h"
+#include "packet-iwarp-state.h"
+#include "packet-iwarp-stream.h"
 
 int proto_iwarp_ddp = -1;
 
@@ -68,52 +72,96 @@ static const fragment_items iwarp_ddp_frag_items = {
 	"DDP segments"
 };
 
+/* Did the decode h give the fields of its buffer model (the core decodes
+ * none of a header whose DDP or RDMAP version is not 1)? */
+static gboolean fields_decoded(const struct iws_ddp_hdr *h)
+{
+	return h->f_ctrl.len && (h->tagged ? h->f_stag.len : h->f_qn.len);
+}
+
+void iwarp_ddp_header_view(tvbuff_t *tvb, guint32 off, const struct iws_ddp_hdr *core, struct iws_ddp_hdr *h)
+{
+	if (core && fields_decoded(core)) {
+		*h = *core;
+		return;
+	}
+	/* The control octets as captured, then the fields where a version 1
+	 * header of the same T flag has them (octets not captured read as
+	 * zero: a field is shown only if captured). */
+	guint8 oct[IWS_DDP_UNTAGGED_HDR_LEN] = { 0 };
+	gint have = tvb_captured_length_remaining(tvb, (gint)off);
+	guint32 n = have > 0 ? MIN((guint32)have, (guint32)sizeof(oct)) : 0;
+	if (n)
+		tvb_memcpy(tvb, oct, (gint)off, n);
+	struct iws_ddp_hdr ctl;
+	iws_ddp_parse(oct, sizeof(oct), off, &ctl);
+	oct[0] = (guint8)((oct[0] & ~IWS_DDP_DV_MASK) | IWS_DDP_VERSION);
+	oct[1] = (guint8)((oct[1] & ~IWS_RDMAP_RV_MASK) | (IWS_RDMAP_VERSION << 6));
+	iws_ddp_parse(oct, sizeof(oct), off, h);
+	/* only the version bits differ: they are the captured ones */
+	h->ctrl = ctl.ctrl;
+	h->rdmap_ctrl = ctl.rdmap_ctrl;
+	h->dv = ctl.dv;
+	h->rv = ctl.rv;
+	h->warnings = ctl.warnings;
+}
+
+/* The control field: its bits, the version and reserved-bit checks. */
+static void show_control(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *dt, proto_item *ti,
+			 const struct iws_ddp_hdr *h)
+{
+	proto_item *ci = proto_tree_add_bitmask(dt, ulpdu, h->f_ctrl.off, hf_iwarp_ddp_control, ett_iwarp_ddp_control,
+						iwarp_ddp_control_fields, ENC_BIG_ENDIAN);
+	if (h->dv != IWS_DDP_VERSION)
+		expert_add_info_format(pinfo, ci, &ei_iwarp_ddp_version, "DDP version %u (expected 1)", h->dv);
+	if (h->rsvd)
+		expert_add_info(pinfo, ci, &ei_iwarp_ddp_rsvd);
+	proto_item_append_text(ti, ", %s%s", h->tagged ? "tagged" : "untagged", h->last ? ", last" : "");
+}
+
+/* The buffer model's fields at the offsets of the header's decode, with
+ * the tracker's MSN and MO/TO discontinuities. */
+static void show_fields(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *dt, proto_item *ti,
+			const struct iws_ddp_hdr *h, const struct iws_seg_note *note)
+{
+	proto_item *pi;
+	if (h->tagged) {
+		proto_tree_add_item(dt, hf_iwarp_ddp_stag, ulpdu, h->f_stag.off, h->f_stag.len, ENC_BIG_ENDIAN);
+		pi = proto_tree_add_item(dt, hf_iwarp_ddp_to, ulpdu, h->f_to.off, h->f_to.len, ENC_BIG_ENDIAN);
+		if (note->flags & IWS_SEGF_OFFSET_GAP)
+			expert_add_info(pinfo, pi, &ei_iwarp_ddp_to_gap);
+		proto_item_append_text(ti, ", STag 0x%08x, TO 0x%" PRIx64, h->stag, h->to);
+		return;
+	}
+	proto_tree_add_item(dt, hf_iwarp_ddp_rsvdulp, ulpdu, h->f_rsvdulp.off, h->f_rsvdulp.len, ENC_BIG_ENDIAN);
+	proto_tree_add_item(dt, hf_iwarp_ddp_qn, ulpdu, h->f_qn.off, h->f_qn.len, ENC_BIG_ENDIAN);
+	pi = proto_tree_add_item(dt, hf_iwarp_ddp_msn, ulpdu, h->f_msn.off, h->f_msn.len, ENC_BIG_ENDIAN);
+	if (note->flags & IWS_SEGF_MSN_GAP)
+		expert_add_info(pinfo, pi, &ei_iwarp_ddp_msn_gap);
+	pi = proto_tree_add_item(dt, hf_iwarp_ddp_mo, ulpdu, h->f_mo.off, h->f_mo.len, ENC_BIG_ENDIAN);
+	if (note->flags & IWS_SEGF_OFFSET_GAP)
+		expert_add_info(pinfo, pi, &ei_iwarp_ddp_mo_gap);
+	proto_item_append_text(ti, ", QN %u, MSN %u, MO %u", h->qn, h->msn, h->mo);
+}
+
 void iwarp_ddp_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
 		       iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res)
 {
 	guint32 avail = tvb_captured_length(ulpdu);
-	guint8 ctrl = avail ? tvb_get_guint8(ulpdu, 0) : 0;
-	gboolean tagged = (ctrl & IWS_DDP_FLAG_T) != 0;
-	guint32 hl = tagged ? IWS_DDP_TAGGED_HDR_LEN : IWS_DDP_UNTAGGED_HDR_LEN;
+	/* msg has no decode (captured 0) when a snapshot length cut the
+	 * header before the core could read it */
+	struct iws_ddp_hdr h;
+	iwarp_ddp_header_view(ulpdu, 0, msg->captured ? &msg->ddp : NULL, &h);
 
-	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_ddp, ulpdu, 0, MIN(hl, avail), ENC_NA);
+	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_ddp, ulpdu, 0, MIN(h.hdr_len, avail), ENC_NA);
 	iwarp_layer(pinfo, proto_iwarp_ddp);
 	proto_tree *dt = proto_item_add_subtree(ti, ett_iwarp_ddp);
-	proto_item *ci = proto_tree_add_bitmask(dt, ulpdu, 0, hf_iwarp_ddp_control, ett_iwarp_ddp_control,
-						iwarp_ddp_control_fields, ENC_BIG_ENDIAN);
-	if ((ctrl & IWS_DDP_DV_MASK) != IWS_DDP_VERSION)
-		expert_add_info_format(pinfo, ci, &ei_iwarp_ddp_version, "DDP version %u (expected 1)",
-				       ctrl & IWS_DDP_DV_MASK);
-	if (ctrl & IWS_DDP_RSVD_MASK)
-		expert_add_info(pinfo, ci, &ei_iwarp_ddp_rsvd);
-	proto_item_append_text(ti, ", %s%s", tagged ? "tagged" : "untagged", (ctrl & IWS_DDP_FLAG_L) ? ", last" : "");
-
-	if (avail < hl) {
+	show_control(ulpdu, pinfo, dt, ti, &h);
+	if (avail < h.hdr_len)
 		expert_add_info(pinfo, ti, &ei_iwarp_ddp_short);
-		iwarp_rdmap_dissect(ulpdu, pinfo, tree, ic, rec, msg, res);
-		return;
-	}
-	const struct iws_seg_note *note = &rec->note;
-	if (tagged) {
-		proto_tree_add_item(dt, hf_iwarp_ddp_stag, ulpdu, 2, 4, ENC_BIG_ENDIAN);
-		proto_item *pi = proto_tree_add_item(dt, hf_iwarp_ddp_to, ulpdu, 6, 8, ENC_BIG_ENDIAN);
-		if (note->flags & IWS_SEGF_OFFSET_GAP)
-			expert_add_info(pinfo, pi, &ei_iwarp_ddp_to_gap);
-		proto_item_append_text(ti, ", STag 0x%08x, TO 0x%" PRIx64, tvb_get_ntohl(ulpdu, 2),
-				       tvb_get_ntoh64(ulpdu, 6));
-	} else {
-		proto_tree_add_item(dt, hf_iwarp_ddp_rsvdulp, ulpdu, 2, 4, ENC_BIG_ENDIAN);
-		proto_tree_add_item(dt, hf_iwarp_ddp_qn, ulpdu, 6, 4, ENC_BIG_ENDIAN);
-		proto_item *pi = proto_tree_add_item(dt, hf_iwarp_ddp_msn, ulpdu, 10, 4, ENC_BIG_ENDIAN);
-		if (note->flags & IWS_SEGF_MSN_GAP)
-			expert_add_info(pinfo, pi, &ei_iwarp_ddp_msn_gap);
-		pi = proto_tree_add_item(dt, hf_iwarp_ddp_mo, ulpdu, 14, 4, ENC_BIG_ENDIAN);
-		if (note->flags & IWS_SEGF_OFFSET_GAP)
-			expert_add_info(pinfo, pi, &ei_iwarp_ddp_mo_gap);
-		proto_item_append_text(ti, ", QN %u, MSN %u, MO %u", tvb_get_ntohl(ulpdu, 6),
-				       tvb_get_ntohl(ulpdu, 10), tvb_get_ntohl(ulpdu, 14));
-	}
-	iwarp_rdmap_dissect(ulpdu, pinfo, tree, ic, rec, msg, res);
+	else
+		show_fields(ulpdu, pinfo, dt, ti, &h, &rec->note);
+	iwarp_rdmap_dissect(ulpdu, pinfo, tree, ic, rec, msg, res, &h);
 }
 
 tvbuff_t *iwarp_ddp_reassemble(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,

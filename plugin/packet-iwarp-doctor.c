@@ -28,7 +28,9 @@
 #include <string.h>
 
 #include "iwarpscope/doctor.h"
-#include "packet-iwarp.h"
+#include "packet-iwarp-doctor.h"
+#include "packet-iwarp-state.h"
+#include "packet-iwarp-stream.h"
 
 static int proto_iwarp_doctor = -1;
 static int hf_rule = -1;

@@ -34,7 +34,10 @@
 
 #include <string.h>
 
-#include "packet-iwarp.h"
+#include "packet-iwarp-layers.h"
+#include "packet-iwarp-ddp.h"
+#include "packet-iwarp-mpa.h"
+#include "packet-iwarp-rdmap.h"
 
 static int hf_frame_protocols = -1;
 static int proto_tcp = -1;

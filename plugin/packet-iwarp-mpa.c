@@ -12,7 +12,13 @@
 #include <string.h>
 
 #include "iwarpscope/names.h"
-#include "packet-iwarp.h"
+#include "packet-iwarp-mpa.h"
+#include "packet-iwarp-ddp.h"
+#include "packet-iwarp-layers.h"
+#include "packet-iwarp-nvme.h"
+#include "packet-iwarp-state.h"
+#include "packet-iwarp-stream.h"
+#include "packet-iwarp-text.h"
 
 int proto_iwarp_mpa = -1;
 
@@ -103,6 +109,89 @@ static int *const iwarp_mpa_ord_fields[] = {
 	&hf_iwarp_mpa_rtr_write, &hf_iwarp_mpa_rtr_read, &hf_iwarp_mpa_ord, NULL
 };
 
+/* The fixed header of an MPA Request or Reply after its key: flags,
+ * revision, PD_Length, at the offsets of the core's decode. */
+static void show_frame_header(tvbuff_t *tvb, packet_info *pinfo, proto_tree *mt, const struct iws_mpa_frame *f,
+			      const struct iws_result *r)
+{
+	proto_item *pi = proto_tree_add_bitmask(mt, tvb, f->f_flags.off, hf_iwarp_mpa_flags, ett_iwarp_mpa_flags,
+						iwarp_mpa_flag_fields, ENC_BIG_ENDIAN);
+	if (f->warnings & IWS_MPA_W_RSVD_FLAGS)
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_rsvd_flags);
+	if (f->warnings & IWS_MPA_W_R_IN_REQUEST)
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_r_in_request);
+	if (f->reject && f->type == IWS_MPA_REPLY)
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_rejected);
+	pi = proto_tree_add_item(mt, hf_iwarp_mpa_rev, tvb, f->f_rev.off, f->f_rev.len, ENC_BIG_ENDIAN);
+	if (f->warnings & IWS_MPA_W_UNKNOWN_REV)
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_unknown_rev);
+	if (f->warnings & IWS_MPA_W_S_NOT_REV2)
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_s_not_rev2);
+	pi = proto_tree_add_item(mt, hf_iwarp_mpa_pd_len, tvb, f->f_pd_len.off, f->f_pd_len.len, ENC_BIG_ENDIAN);
+	if (r->status == IWS_MALFORMED)
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_pd_len);
+	if (f->warnings & IWS_MPA_W_ENH_SHORT)
+		expert_add_info(pinfo, pi, &ei_iwarp_mpa_enh_short);
+}
+
+/* The private data: the enhanced IRD/ORD word (MPA Rev 2), or a Rev 1
+ * SMB Direct IRD/ORD pair, then the ULP's own (NVMe/RDMA's rdma_cm data). */
+static void show_private_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, proto_tree *mt, iwarp_conv *ic,
+			      const struct iws_mpa_frame *f, const struct iws_result *r)
+{
+	guint32 pd_off = IWS_MPA_HDR_LEN, pd_len = r->status == IWS_OK ? f->pd_len : 0;
+	if (f->has_enhanced) {
+		proto_tree_add_bitmask(mt, tvb, f->f_ird.off, hf_iwarp_mpa_ird_word, ett_iwarp_mpa_ird,
+				       iwarp_mpa_ird_fields, ENC_BIG_ENDIAN);
+		proto_tree_add_bitmask(mt, tvb, f->f_ord.off, hf_iwarp_mpa_ord_word, ett_iwarp_mpa_ord,
+				       iwarp_mpa_ord_fields, ENC_BIG_ENDIAN);
+		proto_item *pi = proto_tree_add_uint(mt, hf_iwarp_mpa_rtr, tvb, f->f_ird.off, IWS_MPA_ENHANCED_LEN, f->rtr);
+		proto_item_set_generated(pi);
+		pd_off = f->f_ulp_pd.off;
+		pd_len = f->f_ulp_pd.len;
+	} else if (f->rev == 1 && !f->enhanced_flag && pd_len == 8 && iwarp_prefs.legacy_ird_ord) {
+		proto_tree_add_item(mt, hf_iwarp_mpa_legacy_ird, tvb, pd_off, 4, ENC_BIG_ENDIAN);
+		proto_tree_add_item(mt, hf_iwarp_mpa_legacy_ord, tvb, pd_off + 4, 4, ENC_BIG_ENDIAN);
+		pd_len = 0;
+	}
+	if (pd_len) {
+		proto_tree_add_item(mt, hf_iwarp_mpa_private_data, tvb, pd_off, pd_len, ENC_NA);
+		iwarp_nvme_private_data(tvb, pinfo, tree, ic, f->type, pd_off, pd_len);
+	}
+}
+
+/* On the Reply of a complete handshake: what the two sides negotiated. */
+static void show_negotiated(tvbuff_t *tvb, proto_tree *mt, iwarp_conv *ic, const struct iws_mpa_frame *f)
+{
+	const struct iws_mpa_conn *neg = iwarp_conv_mpa(ic);
+	if (f->type != IWS_MPA_REPLY || neg->state != IWS_MPA_ST_FULL)
+		return;
+	proto_item *pi = proto_tree_add_boolean(mt, hf_iwarp_mpa_neg_crc, tvb, 0, 0, neg->crc);
+	proto_item_set_generated(pi);
+	pi = proto_tree_add_boolean(mt, hf_iwarp_mpa_neg_markers_i2r, tvb, 0, 0, neg->dir[IWS_DIR_I2R].markers);
+	proto_item_set_generated(pi);
+	pi = proto_tree_add_boolean(mt, hf_iwarp_mpa_neg_markers_r2i, tvb, 0, 0, neg->dir[IWS_DIR_R2I].markers);
+	proto_item_set_generated(pi);
+}
+
+/* The Info column of an MPA Request or Reply. */
+static void frame_info(packet_info *pinfo, const struct iws_mpa_frame *f)
+{
+	wmem_strbuf_t *sb = wmem_strbuf_new(pinfo->pool, "");
+	wmem_strbuf_append_printf(sb, "%s Rev %u", val_to_str_const(f->type, iwarp_mpa_frame_vals, "MPA"), f->rev);
+	if (f->crc)
+		wmem_strbuf_append(sb, " CRC");
+	if (f->markers)
+		wmem_strbuf_append(sb, " markers");
+	if (f->reject)
+		wmem_strbuf_append(sb, " REJECT");
+	if (f->has_enhanced)
+		wmem_strbuf_append_printf(sb, " IRD %u ORD %u", f->ird, f->ord);
+	if (f->p2p)
+		wmem_strbuf_append_printf(sb, " P2P RTR %s", val_to_str_const(f->rtr, iwarp_mpa_rtr_vals, "mixed"));
+	iwarp_col_append(pinfo, wmem_strbuf_get_str(sb));
+}
+
 void iwarp_mpa_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
 			     const iwarp_pdu_rec *rec)
 {
@@ -130,70 +219,10 @@ void iwarp_mpa_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 		expert_add_info(pinfo, ti, &ei_iwarp_mpa_truncated);
 		return;
 	}
-	pi = proto_tree_add_bitmask(mt, tvb, 16, hf_iwarp_mpa_flags, ett_iwarp_mpa_flags,
-				    iwarp_mpa_flag_fields, ENC_BIG_ENDIAN);
-	if (f.warnings & IWS_MPA_W_RSVD_FLAGS)
-		expert_add_info(pinfo, pi, &ei_iwarp_mpa_rsvd_flags);
-	if (f.warnings & IWS_MPA_W_R_IN_REQUEST)
-		expert_add_info(pinfo, pi, &ei_iwarp_mpa_r_in_request);
-	if (f.reject && f.type == IWS_MPA_REPLY)
-		expert_add_info(pinfo, pi, &ei_iwarp_mpa_rejected);
-	pi = proto_tree_add_item(mt, hf_iwarp_mpa_rev, tvb, 17, 1, ENC_BIG_ENDIAN);
-	if (f.warnings & IWS_MPA_W_UNKNOWN_REV)
-		expert_add_info(pinfo, pi, &ei_iwarp_mpa_unknown_rev);
-	if (f.warnings & IWS_MPA_W_S_NOT_REV2)
-		expert_add_info(pinfo, pi, &ei_iwarp_mpa_s_not_rev2);
-	pi = proto_tree_add_item(mt, hf_iwarp_mpa_pd_len, tvb, 18, 2, ENC_BIG_ENDIAN);
-	if (r.status == IWS_MALFORMED)
-		expert_add_info(pinfo, pi, &ei_iwarp_mpa_pd_len);
-	if (f.warnings & IWS_MPA_W_ENH_SHORT)
-		expert_add_info(pinfo, pi, &ei_iwarp_mpa_enh_short);
-
-	guint32 pd_off = IWS_MPA_HDR_LEN, pd_len = r.status == IWS_OK ? f.pd_len : 0;
-	if (f.has_enhanced) {
-		proto_tree_add_bitmask(mt, tvb, f.f_ird.off, hf_iwarp_mpa_ird_word, ett_iwarp_mpa_ird,
-				       iwarp_mpa_ird_fields, ENC_BIG_ENDIAN);
-		proto_tree_add_bitmask(mt, tvb, f.f_ord.off, hf_iwarp_mpa_ord_word, ett_iwarp_mpa_ord,
-				       iwarp_mpa_ord_fields, ENC_BIG_ENDIAN);
-		pi = proto_tree_add_uint(mt, hf_iwarp_mpa_rtr, tvb, f.f_ird.off, IWS_MPA_ENHANCED_LEN, f.rtr);
-		proto_item_set_generated(pi);
-		pd_off = f.f_ulp_pd.off;
-		pd_len = f.f_ulp_pd.len;
-	} else if (f.rev == 1 && !f.enhanced_flag && pd_len == 8 && iwarp_prefs.legacy_ird_ord) {
-		proto_tree_add_item(mt, hf_iwarp_mpa_legacy_ird, tvb, pd_off, 4, ENC_BIG_ENDIAN);
-		proto_tree_add_item(mt, hf_iwarp_mpa_legacy_ord, tvb, pd_off + 4, 4, ENC_BIG_ENDIAN);
-		pd_len = 0;
-	}
-	if (pd_len) {
-		proto_tree_add_item(mt, hf_iwarp_mpa_private_data, tvb, pd_off, pd_len, ENC_NA);
-		iwarp_nvme_private_data(tvb, pinfo, tree, ic, f.type, pd_off, pd_len);
-	}
-
-	const struct iws_mpa_conn *neg = iwarp_conv_mpa(ic);
-	if (f.type == IWS_MPA_REPLY && neg->state == IWS_MPA_ST_FULL) {
-		pi = proto_tree_add_boolean(mt, hf_iwarp_mpa_neg_crc, tvb, 0, 0, neg->crc);
-		proto_item_set_generated(pi);
-		pi = proto_tree_add_boolean(mt, hf_iwarp_mpa_neg_markers_i2r, tvb, 0, 0,
-					    neg->dir[IWS_DIR_I2R].markers);
-		proto_item_set_generated(pi);
-		pi = proto_tree_add_boolean(mt, hf_iwarp_mpa_neg_markers_r2i, tvb, 0, 0,
-					    neg->dir[IWS_DIR_R2I].markers);
-		proto_item_set_generated(pi);
-	}
-
-	wmem_strbuf_t *sb = wmem_strbuf_new(pinfo->pool, "");
-	wmem_strbuf_append_printf(sb, "%s Rev %u", val_to_str_const(f.type, iwarp_mpa_frame_vals, "MPA"), f.rev);
-	if (f.crc)
-		wmem_strbuf_append(sb, " CRC");
-	if (f.markers)
-		wmem_strbuf_append(sb, " markers");
-	if (f.reject)
-		wmem_strbuf_append(sb, " REJECT");
-	if (f.has_enhanced)
-		wmem_strbuf_append_printf(sb, " IRD %u ORD %u", f.ird, f.ord);
-	if (f.p2p)
-		wmem_strbuf_append_printf(sb, " P2P RTR %s", val_to_str_const(f.rtr, iwarp_mpa_rtr_vals, "mixed"));
-	iwarp_col_append(pinfo, wmem_strbuf_get_str(sb));
+	show_frame_header(tvb, pinfo, mt, &f, &r);
+	show_private_data(tvb, pinfo, tree, mt, ic, &f, &r);
+	show_negotiated(tvb, mt, ic, &f);
+	frame_info(pinfo, &f);
 }
 
 void iwarp_mpa_add_span(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 off, guint32 len,
@@ -329,7 +358,7 @@ void iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	}
 	guint8 *scratch = rec->mdir.markers ? (guint8 *)wmem_alloc(pinfo->pool, 65536) : NULL;
 	struct iws_fpdu *fp = wmem_new(pinfo->pool, struct iws_fpdu);
-	struct iws_msg *msg = wmem_new(pinfo->pool, struct iws_msg);
+	struct iws_msg *msg = wmem_new0(pinfo->pool, struct iws_msg);  /* no decode: captured 0 */
 	struct iws_result mr;
 	struct iws_result r = iws_fpdu_decode(wire, wlen, cap, rec->seq, &rec->mdir, FALSE, scratch, fp, msg, &mr);
 
@@ -527,5 +556,4 @@ void iwarp_mpa_register(void)
 	proto_register_subtree_array(ett, array_length(ett));
 	expert_module_t *em = expert_register_protocol(proto_iwarp_mpa);
 	expert_register_field_array(em, ei, array_length(ei));
-	iwarp_stream_register();
 }

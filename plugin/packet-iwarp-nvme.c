@@ -24,7 +24,11 @@
 #include <epan/expert.h>
 
 #include "iwarpscope/names.h"
-#include "packet-iwarp.h"
+#include "packet-iwarp-nvme.h"
+#include "packet-iwarp-layers.h"
+#include "packet-iwarp-state.h"
+#include "packet-iwarp-stream.h"
+#include "packet-iwarp-text.h"
 
 int proto_iwarp_nvme = -1;
 
@@ -336,6 +340,100 @@ static void show_connect_data(proto_tree *nt, tvbuff_t *tvb, const struct iws_nv
 	add_nqn(ct, hf_nvme_connect_hostnqn, tvb, (gint)(base + d.f_hostnqn.off), IWS_NVME_NQN_FIELD_LEN, d.hostnqn);
 }
 
+/* A Fabrics command's own fields (Connect, Property Get/Set). */
+static void show_fabrics_fields(proto_tree *nt, tvbuff_t *tvb, const struct iws_nvme_command *q,
+				const struct iws_nvme_qp_info *info, wmem_strbuf_t *info_s)
+{
+	const struct iws_nvme_fabrics *f = &q->fab;
+	switch (f->fctype) {
+	case IWS_NVME_FCT_CONNECT:
+		le_field(nt, hf_nvme_connect_recfmt, tvb, f->f_recfmt);
+		le_field(nt, hf_nvme_connect_qid, tvb, f->f_qid);
+		le_field(nt, hf_nvme_connect_sqsize, tvb, f->f_sqsize);
+		le_field(nt, hf_nvme_connect_cattr, tvb, f->f_cattr);
+		le_field(nt, hf_nvme_connect_kato, tvb, f->f_kato);
+		wmem_strbuf_append_printf(info_s, " qid %u sqsize %u", f->qid, f->sqsize + 1u);
+		show_connect_data(nt, tvb, q);
+		if (info && info->has_connect_data && !q->sgl.in_capsule) {
+			/* pulled by the controller's RDMA Read: shown here too */
+			proto_item_set_generated(add_nqn(nt, hf_nvme_connect_subnqn, tvb, 0, 0, info->cdata.subnqn));
+			proto_item_set_generated(add_nqn(nt, hf_nvme_connect_hostnqn, tvb, 0, 0, info->cdata.hostnqn));
+		}
+		break;
+	case IWS_NVME_FCT_PROPERTY_GET:
+	case IWS_NVME_FCT_PROPERTY_SET:
+		le_field(nt, hf_nvme_prop_attrib, tvb, f->f_attrib);
+		le_field(nt, hf_nvme_prop_offset, tvb, f->f_prop_offset);
+		if (f->fctype == IWS_NVME_FCT_PROPERTY_SET)
+			le_field(nt, hf_nvme_prop_value, tvb, f->f_prop_value);
+		wmem_strbuf_append_printf(info_s, " %s", val_to_str_const(f->prop_offset, nvme_property_vals, "property"));
+		break;
+	default:
+		break;
+	}
+}
+
+/* An NVM or Admin command's own fields (Read/Write range, Dataset
+ * Management, Identify, Features, Get Log Page). */
+static void show_nvm_admin_fields(proto_tree *nt, tvbuff_t *tvb, const struct iws_nvme_command *q,
+				  enum iws_nvme_queue queue, guint32 cap, wmem_strbuf_t *info_s)
+{
+	if (q->rw.valid && queue != IWS_NVME_QUEUE_ADMIN) {
+		le_field(nt, hf_nvme_slba, tvb, q->rw.f_slba);
+		if (q->rw.f_nlb.off + 2 <= cap)
+			proto_tree_add_uint_format_value(nt, hf_nvme_nlb, tvb, (gint)q->rw.f_nlb.off, 2, q->rw.nlb + 1u,
+							 "%u (0's based on the wire: %u)", q->rw.nlb + 1u, q->rw.nlb);
+		/* NSIDs in hex: 0xffffffff (every namespace) reads as what it is */
+		wmem_strbuf_append_printf(info_s, " nsid 0x%x slba %" PRIu64 " nlb %u", q->nsid, q->rw.slba,
+					  q->rw.nlb + 1u);
+	}
+	if (q->dsm.valid && queue != IWS_NVME_QUEUE_ADMIN)
+		le_field(nt, hf_nvme_dsm_nr, tvb, q->dsm.f_nr);
+	const struct iws_nvme_admin *a = &q->adm;
+	if (a->identify) {
+		le_field(nt, hf_nvme_cns, tvb, a->f_cns);
+		le_field(nt, hf_nvme_cntid, tvb, a->f_cntid);
+		wmem_strbuf_append_printf(info_s, " CNS %u", a->cns);
+	}
+	if (a->features) {
+		le_field(nt, hf_nvme_fid, tvb, a->f_fid);
+		wmem_strbuf_append_printf(info_s, " %s", val_to_str_const(a->fid, nvme_fid_vals, "feature"));
+	}
+	if (a->log_page) {
+		le_field(nt, hf_nvme_lid, tvb, a->f_lid);
+		proto_item_set_generated(proto_tree_add_uint(nt, hf_nvme_numd, tvb, (gint)a->f_numdl.off, 2, a->numd));
+		wmem_strbuf_append_printf(info_s, " %s", val_to_str_const(a->lid, nvme_lid_vals, "log"));
+	}
+}
+
+/* What the tracker made of the command: its response and data frames,
+ * times, bytes, and what went wrong. */
+static void show_command_link(proto_tree *nt, tvbuff_t *tvb, packet_info *pinfo, proto_item *ti,
+			      const iwarp_nvme_link *l)
+{
+	if (l->has_completion && l->last_frame != pinfo->num)
+		add_frame(nt, hf_nvme_response_in, tvb, l->last_frame);
+	if (l->data_first_frame) {
+		add_frame(nt, hf_nvme_data_in, tvb, l->data_first_frame);
+		if (l->data_last_frame != l->data_first_frame)
+			add_frame(nt, hf_nvme_data_in, tvb, l->data_last_frame);
+		add_time(nt, hf_nvme_data_time, tvb, l->data_ns);
+	}
+	proto_item_set_generated(proto_tree_add_uint64(nt, hf_nvme_bytes, tvb, 0, 0, l->bytes));
+	proto_item_set_generated(proto_tree_add_string(nt, hf_nvme_xfer, tvb, 0, 0,
+						       val_to_str_const(l->xfer, nvme_xfer_vals, "?")));
+	proto_item_set_generated(proto_tree_add_boolean(nt, hf_nvme_complete, tvb, 0, 0, l->complete));
+	if (l->flags & IWS_NVMEF_CID_REUSE)
+		expert_add_info(pinfo, ti, &ei_nvme_cid_reuse);
+	if (!l->has_completion) {
+		char fl[200];
+		expert_add_info_format(pinfo, ti, &ei_nvme_no_completion, "No completion in the capture (%s)",
+				       iws_nvme_flags_str(fl, sizeof(fl), l->flags));
+	}
+	if (l->flags & IWS_NVMEF_DATA_MISMATCH)
+		expert_add_info(pinfo, ti, &ei_nvme_data_mismatch);
+}
+
 static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic, const iwarp_nvme_link *l)
 {
 	const struct iws_nvme_qp_info *info = conv_info(ic);
@@ -378,65 +476,10 @@ static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iw
 		show_sgl(nt, tvb, &q.sgl);
 	wmem_strbuf_t *info_s = wmem_strbuf_new(pinfo->pool, "");
 	wmem_strbuf_append_printf(info_s, "NVMe %s cid %u", title, q.cid);
-	if (q.fabrics) {
-		const struct iws_nvme_fabrics *f = &q.fab;
-		switch (f->fctype) {
-		case IWS_NVME_FCT_CONNECT:
-			le_field(nt, hf_nvme_connect_recfmt, tvb, f->f_recfmt);
-			le_field(nt, hf_nvme_connect_qid, tvb, f->f_qid);
-			le_field(nt, hf_nvme_connect_sqsize, tvb, f->f_sqsize);
-			le_field(nt, hf_nvme_connect_cattr, tvb, f->f_cattr);
-			le_field(nt, hf_nvme_connect_kato, tvb, f->f_kato);
-			wmem_strbuf_append_printf(info_s, " qid %u sqsize %u", f->qid, f->sqsize + 1u);
-			show_connect_data(nt, tvb, &q);
-			if (info && info->has_connect_data && !q.sgl.in_capsule) {
-				/* pulled by the controller's RDMA Read: shown here too */
-				proto_item_set_generated(add_nqn(nt, hf_nvme_connect_subnqn, tvb, 0, 0,
-								 info->cdata.subnqn));
-				proto_item_set_generated(add_nqn(nt, hf_nvme_connect_hostnqn, tvb, 0, 0,
-								 info->cdata.hostnqn));
-			}
-			break;
-		case IWS_NVME_FCT_PROPERTY_GET:
-		case IWS_NVME_FCT_PROPERTY_SET:
-			le_field(nt, hf_nvme_prop_attrib, tvb, f->f_attrib);
-			le_field(nt, hf_nvme_prop_offset, tvb, f->f_prop_offset);
-			if (f->fctype == IWS_NVME_FCT_PROPERTY_SET)
-				le_field(nt, hf_nvme_prop_value, tvb, f->f_prop_value);
-			wmem_strbuf_append_printf(info_s, " %s",
-						  val_to_str_const(f->prop_offset, nvme_property_vals, "property"));
-			break;
-		default:
-			break;
-		}
-	} else {
-		if (q.rw.valid && queue != IWS_NVME_QUEUE_ADMIN) {
-			le_field(nt, hf_nvme_slba, tvb, q.rw.f_slba);
-			if (q.rw.f_nlb.off + 2 <= cap)
-				proto_tree_add_uint_format_value(nt, hf_nvme_nlb, tvb, (gint)q.rw.f_nlb.off, 2, q.rw.nlb + 1u,
-								 "%u (0's based on the wire: %u)", q.rw.nlb + 1u, q.rw.nlb);
-			/* NSIDs in hex: 0xffffffff (every namespace) reads as what it is */
-			wmem_strbuf_append_printf(info_s, " nsid 0x%x slba %" PRIu64 " nlb %u", q.nsid, q.rw.slba,
-						  q.rw.nlb + 1u);
-		}
-		if (q.dsm.valid && queue != IWS_NVME_QUEUE_ADMIN)
-			le_field(nt, hf_nvme_dsm_nr, tvb, q.dsm.f_nr);
-		const struct iws_nvme_admin *a = &q.adm;
-		if (a->identify) {
-			le_field(nt, hf_nvme_cns, tvb, a->f_cns);
-			le_field(nt, hf_nvme_cntid, tvb, a->f_cntid);
-			wmem_strbuf_append_printf(info_s, " CNS %u", a->cns);
-		}
-		if (a->features) {
-			le_field(nt, hf_nvme_fid, tvb, a->f_fid);
-			wmem_strbuf_append_printf(info_s, " %s", val_to_str_const(a->fid, nvme_fid_vals, "feature"));
-		}
-		if (a->log_page) {
-			le_field(nt, hf_nvme_lid, tvb, a->f_lid);
-			proto_item_set_generated(proto_tree_add_uint(nt, hf_nvme_numd, tvb, (gint)a->f_numdl.off, 2, a->numd));
-			wmem_strbuf_append_printf(info_s, " %s", val_to_str_const(a->lid, nvme_lid_vals, "log"));
-		}
-	}
+	if (q.fabrics)
+		show_fabrics_fields(nt, tvb, &q, info, info_s);
+	else
+		show_nvm_admin_fields(nt, tvb, &q, queue, cap, info_s);
 	proto_item *pi = proto_tree_add_uint(nt, hf_nvme_icd_len, tvb, cut ? 0 : IWS_NVME_SQE_LEN, 0, q.icd_len);
 	proto_item_set_generated(pi);
 	if (q.icd_len && cap > IWS_NVME_SQE_LEN)
@@ -444,29 +487,8 @@ static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iw
 	if (q.warnings)
 		expert_add_info_format(pinfo, ti, &ei_nvme_warning, "Command capsule not as the specifications say (0x%x)",
 				       q.warnings);
-	if (l) {
-		if (l->has_completion && l->last_frame != pinfo->num)
-			add_frame(nt, hf_nvme_response_in, tvb, l->last_frame);
-		if (l->data_first_frame) {
-			add_frame(nt, hf_nvme_data_in, tvb, l->data_first_frame);
-			if (l->data_last_frame != l->data_first_frame)
-				add_frame(nt, hf_nvme_data_in, tvb, l->data_last_frame);
-			add_time(nt, hf_nvme_data_time, tvb, l->data_ns);
-		}
-		proto_item_set_generated(proto_tree_add_uint64(nt, hf_nvme_bytes, tvb, 0, 0, l->bytes));
-		proto_item_set_generated(proto_tree_add_string(nt, hf_nvme_xfer, tvb, 0, 0,
-							       val_to_str_const(l->xfer, nvme_xfer_vals, "?")));
-		proto_item_set_generated(proto_tree_add_boolean(nt, hf_nvme_complete, tvb, 0, 0, l->complete));
-		if (l->flags & IWS_NVMEF_CID_REUSE)
-			expert_add_info(pinfo, ti, &ei_nvme_cid_reuse);
-		if (!l->has_completion) {
-			char fl[200];
-			expert_add_info_format(pinfo, ti, &ei_nvme_no_completion, "No completion in the capture (%s)",
-					       iws_nvme_flags_str(fl, sizeof(fl), l->flags));
-		}
-		if (l->flags & IWS_NVMEF_DATA_MISMATCH)
-			expert_add_info(pinfo, ti, &ei_nvme_data_mismatch);
-	}
+	if (l)
+		show_command_link(nt, tvb, pinfo, ti, l);
 	iwarp_col_append(pinfo, wmem_strbuf_get_str(info_s));
 }
 

@@ -16,7 +16,14 @@
 #include <epan/dissectors/packet-iwarp-ddp-rdmap.h>
 
 #include "iwarpscope/names.h"
-#include "packet-iwarp.h"
+#include "packet-iwarp-rdmap.h"
+#include "packet-iwarp-ddp.h"
+#include "packet-iwarp-layers.h"
+#include "packet-iwarp-nvme.h"
+#include "packet-iwarp-state.h"
+#include "packet-iwarp-stream.h"
+#include "packet-iwarp-text.h"
+#include "packet-iwarp-timing.h"
 
 int proto_iwarp_rdmap = -1;
 
@@ -122,12 +129,13 @@ static int *const iwarp_rdmap_term_flag_fields[] = {
 	&hf_iwarp_rdmap_term_m, &hf_iwarp_rdmap_term_d, &hf_iwarp_rdmap_term_r, &hf_iwarp_rdmap_term_rsvd, NULL
 };
 
-/* A header field that may lie past the snapshot length. */
-static proto_item *add_field(proto_tree *t, int hf, tvbuff_t *tvb, guint32 off, guint32 len)
+/* A header field at the offset the core's decode gives, if it was
+ * captured (it may lie past the snapshot length). */
+static proto_item *add_field(proto_tree *t, int hf, tvbuff_t *tvb, struct iws_field f)
 {
-	if (off + len > tvb_captured_length(tvb))
+	if (f.off + f.len > tvb_captured_length(tvb))
 		return NULL;
-	return proto_tree_add_item(t, hf, tvb, off, len, ENC_BIG_ENDIAN);
+	return proto_tree_add_item(t, hf, tvb, f.off, f.len, ENC_BIG_ENDIAN);
 }
 
 /* A subtree over [off, off+len), cut to the octets captured (a snapshot
@@ -141,39 +149,27 @@ static proto_tree *add_captured_subtree(proto_tree *t, tvbuff_t *tvb, guint32 of
 	return proto_tree_add_subtree(t, tvb, off, MIN(len, cap - off), ett, NULL, text);
 }
 
-void iwarp_col_append(packet_info *pinfo, const char *text)
+/* The Terminate Control word: layer, error type and code (names by
+ * layer, RFC 5040 §4.8), the M, D, R bits. */
+static void show_terminate_control(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, proto_item *ti,
+				   const struct iws_rdmap_terminate *t, wmem_strbuf_t *info)
 {
-	col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", text);
-}
-
-const char *iwarp_fmt_ns(wmem_allocator_t *scope, gint64 ns)
-{
-	if (ns < 1000 && ns > -1000)
-		return wmem_strdup_printf(scope, "%" PRId64 " ns", ns);
-	if (ns < 10000000 && ns > -10000000)
-		return wmem_strdup_printf(scope, "%" PRId64 " \xc2\xb5s", (ns + (ns >= 0 ? 500 : -500)) / 1000);
-	return wmem_strdup_printf(scope, "%.3f ms", (double)ns / 1e6);
-}
-
-static void show_terminate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, proto_item *ti,
-			   const struct iws_msg *msg, guint32 hl, wmem_strbuf_t *info)
-{
-	const struct iws_rdmap_terminate *t = &msg->u.term;
 	const char *layer = iws_term_layer_name(t->layer);
 	const char *etype = iws_term_etype_name(t->layer, t->etype);
 	const char *code = iws_term_errcode_name(t->layer, t->etype, t->errcode);
-	proto_item *ci = proto_tree_add_item(rt, hf_iwarp_rdmap_term_ctrl, tvb, hl, 4, ENC_BIG_ENDIAN);
+	guint32 off = t->f_ctrl.off, len = t->f_ctrl.len;
+	proto_item *ci = proto_tree_add_item(rt, hf_iwarp_rdmap_term_ctrl, tvb, off, len, ENC_BIG_ENDIAN);
 	proto_tree *ct = proto_item_add_subtree(ci, ett_iwarp_rdmap_term);
-	guint32 word = tvb_get_ntohl(tvb, hl);
+	guint32 word = tvb_get_ntohl(tvb, off);
 	/* The names of the error type and code depend on the layer (RFC 5040
 	 * §4.8), so they are put in by hand rather than by a value_string. */
-	proto_tree_add_item(ct, hf_iwarp_rdmap_term_layer, tvb, hl, 4, ENC_BIG_ENDIAN);
-	proto_tree_add_uint_format_value(ct, hf_iwarp_rdmap_term_etype, tvb, hl, 4, word, "%s (0x%x)",
+	proto_tree_add_item(ct, hf_iwarp_rdmap_term_layer, tvb, off, len, ENC_BIG_ENDIAN);
+	proto_tree_add_uint_format_value(ct, hf_iwarp_rdmap_term_etype, tvb, off, len, word, "%s (0x%x)",
 					 etype ? etype : "Unknown", t->etype);
-	proto_tree_add_uint_format_value(ct, hf_iwarp_rdmap_term_errcode, tvb, hl, 4, word, "%s (0x%02x)",
+	proto_tree_add_uint_format_value(ct, hf_iwarp_rdmap_term_errcode, tvb, off, len, word, "%s (0x%02x)",
 					 code ? code : "Unknown", t->errcode);
 	for (int *const *f = iwarp_rdmap_term_flag_fields; *f; f++)
-		proto_tree_add_item(ct, **f, tvb, hl, 4, ENC_BIG_ENDIAN);
+		proto_tree_add_item(ct, **f, tvb, off, len, ENC_BIG_ENDIAN);
 	proto_item_append_text(ci, ": %s, %s, %s", layer ? layer : "unknown layer", etype ? etype : "unknown type",
 			       code ? code : "unknown code");
 	expert_add_info_format(pinfo, ti, &ei_iwarp_rdmap_term, "Terminate: %s / %s / %s (0x%x/0x%x/0x%02x)",
@@ -182,33 +178,92 @@ static void show_terminate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pr
 	wmem_strbuf_append_printf(info, ": %s / %s / %s", layer ? layer : "?", etype ? etype : "?", code ? code : "?");
 	if (t->rsvd)
 		expert_add_info(pinfo, ci, &ei_iwarp_rdmap_term_rsvd);
-	if (t->has_seg_len)
-		add_field(rt, hf_iwarp_rdmap_term_seg_len, tvb, t->f_seg_len.off, 2);
-	proto_tree *dt;
-	if (t->has_ddp && (dt = add_captured_subtree(rt, tvb, t->f_ddp.off, t->f_ddp.len, ett_iwarp_rdmap_term_ddp,
-						     "Terminated DDP header")) != NULL) {
-		guint32 o = t->f_ddp.off;
-		add_field(dt, hf_iwarp_rdmap_term_ddp_tagged, tvb, o, 1);
-		add_field(dt, hf_iwarp_rdmap_term_ddp_last, tvb, o, 1);
-		add_field(dt, hf_iwarp_rdmap_term_ddp_opcode, tvb, o + 1, 1);
-		if (t->ddp.tagged) {
-			add_field(dt, hf_iwarp_rdmap_term_ddp_stag, tvb, o + 2, 4);
-			add_field(dt, hf_iwarp_rdmap_term_ddp_to, tvb, o + 6, 8);
-		} else {
-			add_field(dt, hf_iwarp_rdmap_term_ddp_qn, tvb, o + 6, 4);
-			add_field(dt, hf_iwarp_rdmap_term_ddp_msn, tvb, o + 10, 4);
-			add_field(dt, hf_iwarp_rdmap_term_ddp_mo, tvb, o + 14, 4);
-		}
+}
+
+/* The terminated DDP header (the core's decode of it, or, when it is the bad
+ * one, where RFC 5041 puts its fields). */
+static void show_terminated_ddp(tvbuff_t *tvb, proto_tree *rt, const struct iws_rdmap_terminate *t)
+{
+	proto_tree *dt = add_captured_subtree(rt, tvb, t->f_ddp.off, t->f_ddp.len, ett_iwarp_rdmap_term_ddp,
+					      "Terminated DDP header");
+	if (!dt)
+		return;
+	struct iws_ddp_hdr h;
+	iwarp_ddp_header_view(tvb, t->f_ddp.off, &t->ddp, &h);
+	add_field(dt, hf_iwarp_rdmap_term_ddp_tagged, tvb, h.f_ctrl);
+	add_field(dt, hf_iwarp_rdmap_term_ddp_last, tvb, h.f_ctrl);
+	add_field(dt, hf_iwarp_rdmap_term_ddp_opcode, tvb, h.f_rdmap_ctrl);
+	if (h.tagged) {
+		add_field(dt, hf_iwarp_rdmap_term_ddp_stag, tvb, h.f_stag);
+		add_field(dt, hf_iwarp_rdmap_term_ddp_to, tvb, h.f_to);
+	} else {
+		add_field(dt, hf_iwarp_rdmap_term_ddp_qn, tvb, h.f_qn);
+		add_field(dt, hf_iwarp_rdmap_term_ddp_msn, tvb, h.f_msn);
+		add_field(dt, hf_iwarp_rdmap_term_ddp_mo, tvb, h.f_mo);
 	}
-	if (t->has_rdmap && (dt = add_captured_subtree(rt, tvb, t->f_rdmap.off, t->f_rdmap.len,
-						       ett_iwarp_rdmap_term_rdmap,
-						       "Terminated RDMAP header (Read Request)")) != NULL) {
-		guint32 o = t->f_rdmap.off;
-		add_field(dt, hf_iwarp_rdmap_term_read_sink_stag, tvb, o, 4);
-		add_field(dt, hf_iwarp_rdmap_term_read_sink_to, tvb, o + 4, 8);
-		add_field(dt, hf_iwarp_rdmap_term_read_size, tvb, o + 12, 4);
-		add_field(dt, hf_iwarp_rdmap_term_read_src_stag, tvb, o + 16, 4);
-		add_field(dt, hf_iwarp_rdmap_term_read_src_to, tvb, o + 20, 8);
+}
+
+/* The terminated RDMAP header (a Read Request's). */
+static void show_terminated_rdmap(tvbuff_t *tvb, proto_tree *rt, const struct iws_rdmap_terminate *t)
+{
+	proto_tree *dt = add_captured_subtree(rt, tvb, t->f_rdmap.off, t->f_rdmap.len, ett_iwarp_rdmap_term_rdmap,
+					      "Terminated RDMAP header (Read Request)");
+	if (!dt)
+		return;
+	const struct iws_rdmap_read_req *rr = &t->rdmap;
+	add_field(dt, hf_iwarp_rdmap_term_read_sink_stag, tvb, rr->f_sink_stag);
+	add_field(dt, hf_iwarp_rdmap_term_read_sink_to, tvb, rr->f_sink_to);
+	add_field(dt, hf_iwarp_rdmap_term_read_size, tvb, rr->f_size);
+	add_field(dt, hf_iwarp_rdmap_term_read_src_stag, tvb, rr->f_src_stag);
+	add_field(dt, hf_iwarp_rdmap_term_read_src_to, tvb, rr->f_src_to);
+}
+
+static void show_terminate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, proto_item *ti,
+			   const struct iws_msg *msg, wmem_strbuf_t *info)
+{
+	const struct iws_rdmap_terminate *t = &msg->u.term;
+	show_terminate_control(tvb, pinfo, rt, ti, t, info);
+	if (t->has_seg_len)
+		add_field(rt, hf_iwarp_rdmap_term_seg_len, tvb, t->f_seg_len);
+	if (t->has_ddp)
+		show_terminated_ddp(tvb, rt, t);
+	if (t->has_rdmap)
+		show_terminated_rdmap(tvb, rt, t);
+}
+
+/* The operation the segment belongs to, as the tracker reported it. */
+static void show_operation(tvbuff_t *tvb, proto_tree *rt, const iwarp_op_link *op)
+{
+	proto_item *pi;
+	proto_tree *ot = proto_tree_add_subtree_format(rt, tvb, 0, 0, ett_iwarp_rdmap_op, &pi,
+		"Operation %" PRIu64 ": %s", op->id, iws_op_type_title((enum iws_op_type)op->type));
+	proto_item_set_generated(pi);
+	pi = proto_tree_add_uint64(ot, hf_iwarp_rdmap_op_id, tvb, 0, 0, op->id);
+	proto_item_set_generated(pi);
+	pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_type, tvb, 0, 0, op->type);
+	proto_item_set_generated(pi);
+	if (op->first_frame) {
+		pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_first, tvb, 0, 0, op->first_frame);
+		proto_item_set_generated(pi);
+	}
+	if (op->done) {
+		pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_last, tvb, 0, 0, op->last_frame);
+		proto_item_set_generated(pi);
+		pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_complete, tvb, 0, 0, op->complete);
+		proto_item_set_generated(pi);
+		pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_payload_captured, tvb, 0, 0,
+					    op->complete && !(op->flags & IWS_OPF_TRUNCATED));
+		proto_item_set_generated(pi);
+		if (op->first_inorder_frame) {
+			pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_first_inorder, tvb, 0, 0,
+						 op->first_inorder_frame);
+			proto_item_set_generated(pi);
+		}
+		pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_rtr, tvb, 0, 0, op->rtr);
+		proto_item_set_generated(pi);
+		pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_after_close, tvb, 0, 0,
+					    (op->flags & IWS_OPF_AFTER_CLOSE) != 0);
+		proto_item_set_generated(pi);
 	}
 }
 
@@ -245,36 +300,7 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
 			proto_item_set_generated(pi);
 			wmem_strbuf_append_printf(info, ", %s", iwarp_fmt_ns(pinfo->pool, n->response_time_ns));
 		}
-		proto_tree *ot = proto_tree_add_subtree_format(rt, tvb, 0, 0, ett_iwarp_rdmap_op, &pi,
-			"Operation %" PRIu64 ": %s", op->id, iws_op_type_title((enum iws_op_type)op->type));
-		proto_item_set_generated(pi);
-		pi = proto_tree_add_uint64(ot, hf_iwarp_rdmap_op_id, tvb, 0, 0, op->id);
-		proto_item_set_generated(pi);
-		pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_type, tvb, 0, 0, op->type);
-		proto_item_set_generated(pi);
-		if (op->first_frame) {
-			pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_first, tvb, 0, 0, op->first_frame);
-			proto_item_set_generated(pi);
-		}
-		if (op->done) {
-			pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_last, tvb, 0, 0, op->last_frame);
-			proto_item_set_generated(pi);
-			pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_complete, tvb, 0, 0, op->complete);
-			proto_item_set_generated(pi);
-			pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_payload_captured, tvb, 0, 0,
-						    op->complete && !(op->flags & IWS_OPF_TRUNCATED));
-			proto_item_set_generated(pi);
-			if (op->first_inorder_frame) {
-				pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_first_inorder, tvb, 0, 0,
-							 op->first_inorder_frame);
-				proto_item_set_generated(pi);
-			}
-			pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_rtr, tvb, 0, 0, op->rtr);
-			proto_item_set_generated(pi);
-			pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_after_close, tvb, 0, 0,
-						    (op->flags & IWS_OPF_AFTER_CLOSE) != 0);
-			proto_item_set_generated(pi);
-		}
+		show_operation(tvb, rt, op);
 	}
 	if (n->outstanding) {
 		pi = proto_tree_add_uint(rt, hf_iwarp_rdmap_outstanding, tvb, 0, 0, n->outstanding);
@@ -368,120 +394,146 @@ static tvbuff_t *send_message(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *t
 	return iwarp_ddp_reassemble(payload, pinfo, tree, msg);
 }
 
-void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-			 iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res)
+/* The RDMAP control octet (h: the DDP header's decode, which holds it): the
+ * protocol item, its version and reserved-bit checks. The Info text starts
+ * with the opcode's name. */
+static proto_item *show_control(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
+				const struct iws_ddp_hdr *h, proto_tree **rt, proto_item **ci, wmem_strbuf_t **info)
 {
-	guint32 avail = tvb_captured_length(ulpdu);
-	if (avail < 2)
-		return;
-	guint8 rctrl = tvb_get_guint8(ulpdu, 1);
-	guint8 opcode = rctrl & IWS_RDMAP_OPCODE_MASK;
-	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_rdmap, ulpdu, 1, -1, ENC_NA);
+	guint32 off = h->f_rdmap_ctrl.off;
+	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_rdmap, ulpdu, off, -1, ENC_NA);
 	iwarp_layer(pinfo, proto_iwarp_rdmap);
-	proto_tree *rt = proto_item_add_subtree(ti, ett_iwarp_rdmap);
-	proto_item *ci = proto_tree_add_bitmask(rt, ulpdu, 1, hf_iwarp_rdmap_control, ett_iwarp_rdmap_control,
-						iwarp_rdmap_control_fields, ENC_BIG_ENDIAN);
-	proto_item *pi = proto_tree_add_uint(rt, hf_iwarp_rdmap_qp, ulpdu, 0, 0, ic->qp);
+	*rt = proto_item_add_subtree(ti, ett_iwarp_rdmap);
+	*ci = proto_tree_add_bitmask(*rt, ulpdu, off, hf_iwarp_rdmap_control, ett_iwarp_rdmap_control,
+				     iwarp_rdmap_control_fields, ENC_BIG_ENDIAN);
+	proto_item *pi = proto_tree_add_uint(*rt, hf_iwarp_rdmap_qp, ulpdu, 0, 0, ic->qp);
 	proto_item_set_generated(pi);
-	const char *oname = val_to_str_const(opcode, iwarp_rdmap_opcode_vals, "Unknown opcode");
+	const char *oname = val_to_str_const(h->opcode, iwarp_rdmap_opcode_vals, "Unknown opcode");
 	proto_item_append_text(ti, ", %s", oname);
 	if (g_str_has_prefix(oname, "RDMA "))
 		oname += 5;  /* "Read Request" reads better in the Info column */
-	if (((rctrl & IWS_RDMAP_RV_MASK) >> 6) != IWS_RDMAP_VERSION)
-		expert_add_info_format(pinfo, ci, &ei_iwarp_rdmap_version, "RDMAP version %u (expected 1)",
-				       (rctrl & IWS_RDMAP_RV_MASK) >> 6);
-	if (rctrl & IWS_RDMAP_RSVD_MASK)
-		expert_add_info(pinfo, ci, &ei_iwarp_rdmap_rsvd);
+	if (h->rv != IWS_RDMAP_VERSION)
+		expert_add_info_format(pinfo, *ci, &ei_iwarp_rdmap_version, "RDMAP version %u (expected 1)", h->rv);
+	if (h->rdmap_rsvd)
+		expert_add_info(pinfo, *ci, &ei_iwarp_rdmap_rsvd);
+	*info = wmem_strbuf_new(pinfo->pool, oname);
+	return ti;
+}
 
-	wmem_strbuf_t *info = wmem_strbuf_new(pinfo->pool, oname);
+/* A message the core could not decode (malformed, or cut short): its
+ * expert item and Info text. TRUE when that is all there is to show. */
+static gboolean show_undecoded(packet_info *pinfo, proto_item *ti, proto_item *ci, const struct iws_ddp_hdr *h,
+			       const struct iws_msg *msg, const struct iws_result *res, wmem_strbuf_t *info)
+{
 	if (res->status == IWS_MALFORMED) {
-		if (iws_rdmap_opcode_queue(opcode) == -2)
+		if (iws_rdmap_opcode_queue(h->opcode) == -2)
 			expert_add_info_format(pinfo, ci, &ei_iwarp_rdmap_unknown_opcode,
-					       "RDMAP opcode 0x%x is not defined by RFC 5040/7306", opcode);
+					       "RDMAP opcode 0x%x is not defined by RFC 5040/7306", h->opcode);
 		else if (res->reason && msg->ddp.dv == IWS_DDP_VERSION && msg->ddp.rv == IWS_RDMAP_VERSION)
 			expert_add_info_format(pinfo, ti, &ei_iwarp_rdmap_malformed, "%s", res->reason);
 		wmem_strbuf_append(info, " [malformed]");
-		iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
-		return;
-	}
-	if (res->status != IWS_OK) {
+	} else if (res->status != IWS_OK) {
 		wmem_strbuf_append(info, " [truncated]");
-		iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
-		return;
+	} else {
+		return FALSE;
 	}
+	iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
+	return TRUE;
+}
 
-	const struct iws_ddp_hdr *h = &msg->ddp;
-	guint32 hl = h->hdr_len;
-	if (msg->warnings & IWS_DDP_W_RSVDULP)
-		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_rsvdulp);
-	if (msg->warnings & IWS_RDMAP_W_TRAILING)
-		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_trailing);
-
-	switch (opcode) {
+/* The opcode's own header (Read Request, Immediate Data, Atomic Request
+ * and Response, Terminate, the STag a Send invalidates) at the offsets of
+ * the core's decode. */
+static void show_opcode_header(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *rt, proto_item *ti,
+			       const struct iws_msg *msg, wmem_strbuf_t *info)
+{
+	proto_item *pi;
+	switch (msg->ddp.opcode) {
 	case IWS_OP_CODE_READ_REQ: {
 		const struct iws_rdmap_read_req *rr = &msg->u.read_req;
-		add_field(rt, hf_iwarp_rdmap_read_sink_stag, ulpdu, hl, 4);
-		add_field(rt, hf_iwarp_rdmap_read_sink_to, ulpdu, hl + 4, 8);
-		add_field(rt, hf_iwarp_rdmap_read_size, ulpdu, hl + 12, 4);
-		add_field(rt, hf_iwarp_rdmap_read_src_stag, ulpdu, hl + 16, 4);
-		add_field(rt, hf_iwarp_rdmap_read_src_to, ulpdu, hl + 20, 8);
+		add_field(rt, hf_iwarp_rdmap_read_sink_stag, ulpdu, rr->f_sink_stag);
+		add_field(rt, hf_iwarp_rdmap_read_sink_to, ulpdu, rr->f_sink_to);
+		add_field(rt, hf_iwarp_rdmap_read_size, ulpdu, rr->f_size);
+		add_field(rt, hf_iwarp_rdmap_read_src_stag, ulpdu, rr->f_src_stag);
+		add_field(rt, hf_iwarp_rdmap_read_src_to, ulpdu, rr->f_src_to);
 		wmem_strbuf_append_printf(info, " sink 0x%08x len %u", rr->sink_stag, rr->size);
 		break;
 	}
 	case IWS_OP_CODE_IMMEDIATE:
 	case IWS_OP_CODE_IMMEDIATE_SE:
-		add_field(rt, hf_iwarp_rdmap_immediate, ulpdu, hl, 8);
+		add_field(rt, hf_iwarp_rdmap_immediate, ulpdu, msg->f_immediate);
 		wmem_strbuf_append_printf(info, " 0x%016" PRIx64, msg->u.immediate);
 		break;
 	case IWS_OP_CODE_ATOMIC_REQ: {
 		const struct iws_rdmap_atomic_req *a = &msg->u.atomic_req;
-		add_field(rt, hf_iwarp_rdmap_atomic_rsvd, ulpdu, hl, 4);
-		pi = add_field(rt, hf_iwarp_rdmap_atomic_opcode, ulpdu, hl, 4);
+		/* the reserved bits share the word of the Atomic opcode */
+		add_field(rt, hf_iwarp_rdmap_atomic_rsvd, ulpdu, a->f_aopcode);
+		pi = add_field(rt, hf_iwarp_rdmap_atomic_opcode, ulpdu, a->f_aopcode);
 		if (msg->warnings & IWS_RDMAP_W_AOP_UNKNOWN)
 			expert_add_info(pinfo, pi, &ei_iwarp_rdmap_aop_unknown);
-		add_field(rt, hf_iwarp_rdmap_atomic_req_id, ulpdu, hl + 4, 4);
-		add_field(rt, hf_iwarp_rdmap_atomic_stag, ulpdu, hl + 8, 4);
-		add_field(rt, hf_iwarp_rdmap_atomic_to, ulpdu, hl + 12, 8);
-		add_field(rt, hf_iwarp_rdmap_atomic_add_swap, ulpdu, hl + 20, 8);
-		add_field(rt, hf_iwarp_rdmap_atomic_add_swap_mask, ulpdu, hl + 28, 8);
-		add_field(rt, hf_iwarp_rdmap_atomic_compare, ulpdu, hl + 36, 8);
-		add_field(rt, hf_iwarp_rdmap_atomic_compare_mask, ulpdu, hl + 44, 8);
+		add_field(rt, hf_iwarp_rdmap_atomic_req_id, ulpdu, a->f_req_id);
+		add_field(rt, hf_iwarp_rdmap_atomic_stag, ulpdu, a->f_stag);
+		add_field(rt, hf_iwarp_rdmap_atomic_to, ulpdu, a->f_to);
+		add_field(rt, hf_iwarp_rdmap_atomic_add_swap, ulpdu, a->f_add_swap);
+		add_field(rt, hf_iwarp_rdmap_atomic_add_swap_mask, ulpdu, a->f_add_swap_mask);
+		add_field(rt, hf_iwarp_rdmap_atomic_compare, ulpdu, a->f_compare);
+		add_field(rt, hf_iwarp_rdmap_atomic_compare_mask, ulpdu, a->f_compare_mask);
 		wmem_strbuf_append_printf(info, " %s id %u STag 0x%08x TO 0x%" PRIx64,
 					  val_to_str_const(a->aopcode, iwarp_rdmap_aop_vals, "?"), a->req_id, a->stag, a->to);
 		break;
 	}
 	case IWS_OP_CODE_ATOMIC_RESP:
-		add_field(rt, hf_iwarp_rdmap_atomic_req_id, ulpdu, hl, 4);
-		add_field(rt, hf_iwarp_rdmap_atomic_orig_value, ulpdu, hl + 4, 8);
+		add_field(rt, hf_iwarp_rdmap_atomic_req_id, ulpdu, msg->u.atomic_resp.f_req_id);
+		add_field(rt, hf_iwarp_rdmap_atomic_orig_value, ulpdu, msg->u.atomic_resp.f_orig_value);
 		wmem_strbuf_append_printf(info, " id %u", msg->u.atomic_resp.req_id);
 		break;
 	case IWS_OP_CODE_TERMINATE:
-		show_terminate(ulpdu, pinfo, rt, ti, msg, hl, info);
+		show_terminate(ulpdu, pinfo, rt, ti, msg, info);
 		break;
 	case IWS_OP_CODE_SEND_INV:
 	case IWS_OP_CODE_SEND_SE_INV:
-		add_field(rt, hf_iwarp_rdmap_inval_stag, ulpdu, 2, 4);
+		add_field(rt, hf_iwarp_rdmap_inval_stag, ulpdu, msg->ddp.f_rsvdulp);
 		break;
 	default:
 		break;
 	}
+}
 
-	gboolean untagged_send = !h->tagged && h->qn == IWS_QN_SEND && iws_rdmap_is_send(opcode);
-	if (h->tagged || untagged_send) {
-		if (msg->payload_len && avail > msg->payload_off)
-			proto_tree_add_item(rt, hf_iwarp_rdmap_payload, ulpdu, msg->payload_off,
-					    avail - msg->payload_off, ENC_NA);
-		if (h->tagged)
-			wmem_strbuf_append_printf(info, " STag 0x%08x TO 0x%" PRIx64, h->stag, h->to);
-		else
-			wmem_strbuf_append_printf(info, " MSN %u MO %u", h->msn, h->mo);
-		wmem_strbuf_append_printf(info, " len %u", tvb_reported_length(ulpdu) - msg->payload_off);
-	}
-	if ((h->tagged || untagged_send) && h->last)
+/* Is the message a Send on the Send queue (a capsule, an upper layer's
+ * message)? */
+static gboolean is_untagged_send(const struct iws_msg *msg)
+{
+	const struct iws_ddp_hdr *h = &msg->ddp;
+	return !h->tagged && h->qn == IWS_QN_SEND && iws_rdmap_is_send(h->opcode);
+}
+
+/* The payload of a Write, Read Response or Send, and where it goes in its
+ * message (Info). */
+static void show_payload(tvbuff_t *ulpdu, proto_tree *rt, const struct iws_msg *msg, wmem_strbuf_t *info)
+{
+	const struct iws_ddp_hdr *h = &msg->ddp;
+	guint32 avail = tvb_captured_length(ulpdu);
+	if (!h->tagged && !is_untagged_send(msg))
+		return;
+	if (msg->payload_len && avail > msg->payload_off)
+		proto_tree_add_item(rt, hf_iwarp_rdmap_payload, ulpdu, msg->payload_off, avail - msg->payload_off,
+				    ENC_NA);
+	if (h->tagged)
+		wmem_strbuf_append_printf(info, " STag 0x%08x TO 0x%" PRIx64, h->stag, h->to);
+	else
+		wmem_strbuf_append_printf(info, " MSN %u MO %u", h->msn, h->mo);
+	wmem_strbuf_append_printf(info, " len %u", tvb_reported_length(ulpdu) - msg->payload_off);
+	if (h->last)
 		wmem_strbuf_append(info, " (last)");
-	show_matching(ulpdu, pinfo, rt, ti, ic, rec, info);
-	iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
+}
 
+/* The payload to the layer above: NVMe/RDMA's capsules and data are the
+ * NVMe layer's; anything else is offered to the upper-layer heuristics. */
+static void hand_off(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, proto_tree *rt, iwarp_conv *ic,
+		     iwarp_pdu_rec *rec, const struct iws_msg *msg)
+{
+	const struct iws_ddp_hdr *h = &msg->ddp;
+	gboolean untagged_send = is_untagged_send(msg);
 	gboolean whole;
 	if (iwarp_nvme_is_nvme(ic)) {
 		/* NVMe/RDMA: capsules and data are the NVMe layer's. The built-in
@@ -496,25 +548,48 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 		iwarp_nvme_dissect(ulpdu, m, pinfo, tree, ic, rec, msg);
 		return;
 	}
-	if (!rec->truncated && !rec->note.rtr) {
-		if (untagged_send && msg->payload_len) {
-			tvbuff_t *m = send_message(ulpdu, pinfo, rt, msg, &whole);
-			if (m)
-				offer_ulp(m, pinfo, tree, rt, msg, whole, NULL);
-		} else if (h->tagged && msg->payload_len &&
-			   (opcode == IWS_OP_CODE_WRITE || opcode == IWS_OP_CODE_READ_RESP)) {
-			offer_ulp(tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off), pinfo, tree, rt, msg, FALSE, NULL);
-		} else if (opcode == IWS_OP_CODE_READ_REQ) {
-			/* no payload: the request itself is what RPC-over-RDMA keeps */
-			const struct iws_rdmap_read_req *rr = &msg->u.read_req;
-			rdmap_request_t req = { rr->sink_stag, rr->sink_to, rr->src_stag, rr->src_to, rr->size };
-			offer_ulp(tvb_new_subset_remaining(ulpdu, (gint)(hl + IWS_RDMAP_READ_REQ_LEN)), pinfo, tree, rt,
-				  msg, FALSE, &req);
-		}
+	if (rec->truncated || rec->note.rtr)
+		return;
+	if (untagged_send && msg->payload_len) {
+		tvbuff_t *m = send_message(ulpdu, pinfo, rt, msg, &whole);
+		if (m)
+			offer_ulp(m, pinfo, tree, rt, msg, whole, NULL);
+	} else if (h->tagged && msg->payload_len &&
+		   (h->opcode == IWS_OP_CODE_WRITE || h->opcode == IWS_OP_CODE_READ_RESP)) {
+		offer_ulp(tvb_new_subset_remaining(ulpdu, (gint)msg->payload_off), pinfo, tree, rt, msg, FALSE, NULL);
+	} else if (h->opcode == IWS_OP_CODE_READ_REQ) {
+		/* no payload: the request itself is what RPC-over-RDMA keeps */
+		const struct iws_rdmap_read_req *rr = &msg->u.read_req;
+		rdmap_request_t req = { rr->sink_stag, rr->sink_to, rr->src_stag, rr->src_to, rr->size };
+		offer_ulp(tvb_new_subset_remaining(ulpdu, (gint)(rr->f_src_to.off + rr->f_src_to.len)), pinfo, tree,
+			  rt, msg, FALSE, &req);
 	}
 }
 
-void iwarp_rdmap_register(void)
+void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
+			 iwarp_pdu_rec *rec, const struct iws_msg *msg, const struct iws_result *res,
+			 const struct iws_ddp_hdr *h)
+{
+	if (tvb_captured_length(ulpdu) < h->f_rdmap_ctrl.off + h->f_rdmap_ctrl.len)
+		return;
+	proto_tree *rt;
+	proto_item *ci;
+	wmem_strbuf_t *info;
+	proto_item *ti = show_control(ulpdu, pinfo, tree, ic, h, &rt, &ci, &info);
+	if (show_undecoded(pinfo, ti, ci, h, msg, res, info))
+		return;
+	if (msg->warnings & IWS_DDP_W_RSVDULP)
+		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_rsvdulp);
+	if (msg->warnings & IWS_RDMAP_W_TRAILING)
+		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_trailing);
+	show_opcode_header(ulpdu, pinfo, rt, ti, msg, info);
+	show_payload(ulpdu, rt, msg, info);
+	show_matching(ulpdu, pinfo, rt, ti, ic, rec, info);
+	iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
+	hand_off(ulpdu, pinfo, tree, rt, ic, rec, msg);
+}
+
+module_t *iwarp_rdmap_register(void)
 {
 	static hf_register_info hf[] = {
 		{ &hf_iwarp_rdmap_control, { "RDMAP control", "iwarp.rdmap.control", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
@@ -640,8 +715,7 @@ void iwarp_rdmap_register(void)
 		"Hand Send, Write and Read Response payloads and Read Requests (after this plugin's "
 		"own \"iwarp.rdmap\" list) to the upper-layer heuristics registered with Wireshark's "
 		"built-in iWARP dissector: SMB Direct, RPC over RDMA.", &iwarp_prefs.offer_builtin_ulp);
-	iwarp_timing_register(proto_iwarp_rdmap, m);
-	iwarp_stats_register();
+	return m;
 }
 
 void iwarp_rdmap_handoff(void)

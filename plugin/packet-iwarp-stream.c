@@ -8,7 +8,8 @@
  * depend on TCP's reassembly preferences (tcp.desegment_tcp_streams,
  * tcp.reassemble_out_of_order, tcp.no_subdissector_on_error) nor on which
  * dissector TCP handed the payload to. The engine's reports are stored per
- * frame (packet-iwarp.h); every pass renders from them.
+ * frame in the state store (packet-iwarp-state.h); every pass renders from
+ * them.
  *
  * Claiming the payload: so that no other dissector decodes iWARP octets
  * (NVMe/TCP on 4420, Artemis on 5445, iSCSI on 3260...), the plugin becomes
@@ -29,12 +30,18 @@
 #include <epan/proto_data.h>
 #include <epan/conversation.h>
 #include <epan/tap.h>
-#include <epan/to_str.h>
 #include <epan/dissectors/packet-tcp.h>
 
 #include <string.h>
 
-#include "packet-iwarp.h"
+#include "packet-iwarp-stream.h"
+#include "iwarp-stats.h"
+#include "packet-iwarp-doctor.h"
+#include "packet-iwarp-layers.h"
+#include "packet-iwarp-mpa.h"
+#include "packet-iwarp-nvme.h"
+#include "packet-iwarp-state.h"
+#include "packet-iwarp-timing.h"
 
 struct iwarp_prefs iwarp_prefs = {
 	.check_crc = TRUE,
@@ -62,39 +69,17 @@ static dissector_handle_t iwarp_post_handle;   /* the postdissector */
 static dissector_handle_t iwarp_conv_handle;   /* conversation dissector: claims iWARP payloads */
 static dissector_handle_t iwarp_decode_as_handle;
 
-/* All state of the capture being read. */
+/* The segment being fed to its connection's engine (first pass): the
+ * engine's reports of PDUs, spans and operations go to its frame, or, at the
+ * end of the capture (num 0), to no frame. The records themselves are the
+ * state store's (packet-iwarp-state.c). */
 static struct {
-	wmem_map_t *convs;           /* tcp.stream -> iwarp_conv */
-	wmem_map_t *frames;          /* frame number -> iwarp_frame_rec */
-	wmem_list_t *iwarp_convs;    /* iwarp_conv carrying iWARP, by tcp.stream */
 	struct iws_stream_limits lim;
-	/* the frame being fed (first pass) */
-	iwarp_conv *cur_conv;
-	guint32 cur_num;             /* 0: none (the end of the capture) */
-	const guint8 *cur_payload;   /* its TCP payload, when in the frame's own octets */
-	guint32 cur_cap;
-	gboolean finished;
-	guint32 last_num;            /* the last frame of the first pass */
-} cap;
-
-/* The tap record of the capture's last frame (no connection): see
- * packet-iwarp.h. */
-const iwarp_frame_rec iwarp_capture_end = { NULL };
-
-wmem_list_t *iwarp_conversations(void)
-{
-	return cap.iwarp_convs;
-}
-
-char *iwarp_endpoint_str(wmem_allocator_t *scope, const iwarp_conv *ic, guint8 dir)
-{
-	int side = dir == IWS_DIR_I2R ? ic->init_side : !ic->init_side;
-	char *a = address_to_str(scope, &ic->addr[side]);
-	char *s = wmem_strdup_printf(scope, ic->addr[side].type == AT_IPv6 ? "[%s]:%u" : "%s:%u", a,
-				     ic->port[side]);
-	wmem_free(scope, a);
-	return s;
-}
+	iwarp_conv *conv;
+	guint32 num;                 /* 0: none (the end of the capture) */
+	const guint8 *payload;       /* its TCP payload, when in the frame's own octets */
+	guint32 cap;
+} feeding;
 
 /* ---- the TCP segment of this frame, from TCP's fields ---- */
 
@@ -105,6 +90,13 @@ struct tcp_view {
 	tvbuff_t *ds_tvb;            /* the data source holding the TCP header */
 	gint hdr_off;                /* where the header starts in it */
 };
+
+/* Capture time of a frame in ns since the epoch, kept in the core's range
+ * as the CLI keeps it. */
+static gint64 iwarp_ts_ns(const packet_info *pinfo)
+{
+	return iws_ts_ns((gint64)pinfo->abs_ts.secs, pinfo->abs_ts.nsecs, NULL);
+}
 
 static gboolean field_u32(proto_tree *tree, int hf, guint32 *v, field_info **out)
 {
@@ -167,71 +159,20 @@ static int side_of(const iwarp_conv *ic, packet_info *pinfo, const struct tcp_vi
 
 /* ---- records ---- */
 
-static iwarp_frame_rec *frame_rec(guint32 num, gboolean create)
+/* The record of frame num, made (for the connection being fed) if new. */
+static iwarp_frame_rec *frame_rec(guint32 num)
 {
-	iwarp_frame_rec *fr = (iwarp_frame_rec *)wmem_map_lookup(cap.frames, GUINT_TO_POINTER(num));
-	if (!fr && create) {
-		fr = wmem_new0(wmem_file_scope(), iwarp_frame_rec);
-		fr->ic = cap.cur_conv;
-		wmem_map_insert(cap.frames, GUINT_TO_POINTER(num), fr);
-	}
-	return fr;
-}
-
-#define APPEND(arr, type, val)                                                  \
-	do {                                                                    \
-		if (!(arr))                                                     \
-			(arr) = wmem_array_new(wmem_file_scope(), sizeof(type)); \
-		wmem_array_append_one((arr), (val));                            \
-	} while (0)
-
-static iwarp_op_link *op_link(iwarp_conv *ic, guint64 id)
-{
-	iwarp_op_link *l = (iwarp_op_link *)wmem_map_lookup(ic->ops, &id);
-	if (!l) {
-		l = wmem_new0(wmem_file_scope(), iwarp_op_link);
-		l->id = id;
-		wmem_map_insert(ic->ops, &l->id, l);
-	}
-	return l;
-}
-
-void iwarp_op_of_link(const iwarp_op_link *l, struct iws_op *op)
-{
-	memset(op, 0, sizeof(*op));
-	op->id = l->id;
-	op->type = (enum iws_op_type)l->type;
-	op->rtr = l->rtr;
-	op->first_frame = l->first_frame;
-	op->last_frame = l->last_frame;
-	op->first_inorder_frame = l->first_inorder_frame;
-	op->start_ns = l->start_ns;
-	op->end_ns = l->end_ns;
-	op->bytes = l->bytes;
-	op->segments = l->segments;
-	op->has_latency = l->has_latency;
-	op->latency_ns = l->latency_ns;
-	op->complete = l->complete;
-	op->crc_errors = l->crc_errors;
-	op->flags = l->flags;
-	op->retransmissions = l->retransmissions;
-	op->stall_ns = l->stall_ns;
-	op->has_ack = l->has_ack;
-	op->ack_with_data = l->ack_with_data;
-	op->ack_frame = l->ack_frame;
-	op->ack_ns = l->ack_ns;
-	op->queued_ns = l->queued_ns;
-	op->response_frame = l->response_frame;
+	return iwarp_frame_get(num, feeding.conv);
 }
 
 iwarp_frame_rec *iwarp_feeding_frame(void)
 {
-	return cap.cur_num ? frame_rec(cap.cur_num, TRUE) : NULL;
+	return feeding.num ? frame_rec(feeding.num) : NULL;
 }
 
 iwarp_frame_rec *iwarp_frame_record(guint32 num)
 {
-	return cap.frames ? frame_rec(num, TRUE) : NULL;
+	return iwarp_state_started() ? frame_rec(num) : NULL;
 }
 
 /* ---- the engine's reports (first pass) ---- */
@@ -240,7 +181,7 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 {
 	iwarp_conv *ic = (iwarp_conv *)ctx;
 	iws_doctor_pdu(ic->doc, ic->eng, p);
-	iwarp_frame_rec *fr = frame_rec((guint32)p->frame, TRUE);
+	iwarp_frame_rec *fr = frame_rec((guint32)p->frame);
 	iwarp_pdu_rec *r = wmem_new0(wmem_file_scope(), iwarp_pdu_rec);
 	r->kind = (guint8)p->kind;
 	r->side = (guint8)p->side;
@@ -252,10 +193,10 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 	r->first_frame = (guint32)p->first_frame;
 	r->arrived_frame = (guint32)p->arrived_frame;
 	r->captured = MIN(p->first_hole, p->len);
-	if (p->frame == cap.cur_num && cap.cur_payload && p->wire >= cap.cur_payload &&
-	    p->wire + p->len <= cap.cur_payload + cap.cur_cap && p->first_hole == p->len) {
+	if (p->frame == feeding.num && feeding.payload && p->wire >= feeding.payload &&
+	    p->wire + p->len <= feeding.payload + feeding.cap && p->first_hole == p->len) {
 		r->in_place = TRUE;
-		r->off = (guint32)(p->wire - cap.cur_payload);
+		r->off = (guint32)(p->wire - feeding.payload);
 	} else {
 		r->bytes = (const guint8 *)wmem_memdup(wmem_file_scope(), p->wire, r->captured);
 	}
@@ -268,7 +209,7 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 		if (p->note) {
 			r->note = *p->note;
 			if (r->note.op_id) {
-				r->op = op_link(ic, r->note.op_id);
+				r->op = iwarp_op_link_get(ic, r->note.op_id);
 				r->op->type = (guint8)r->note.op_type;
 				if (r->note.op_first && !r->op->first_frame)
 					r->op->first_frame = (guint32)p->frame;
@@ -282,9 +223,9 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 		if (m && m->has_ird_ord)
 			r->peer_ird = m->ird[!p->dir];
 	}
-	APPEND(fr->pdus, iwarp_pdu_rec *, r);
-	if (cap.cur_num && p->frame < cap.cur_num)
-		APPEND(frame_rec(cap.cur_num, TRUE)->late, iwarp_pdu_rec *, r);
+	IWARP_APPEND(fr->pdus, iwarp_pdu_rec *, r);
+	if (feeding.num && p->frame < feeding.num)
+		IWARP_APPEND(frame_rec(feeding.num)->late, iwarp_pdu_rec *, r);
 	iwarp_nvme_pdu(ic, p, r);
 }
 
@@ -292,7 +233,7 @@ static void on_op(void *ctx, const struct iws_op *op)
 {
 	iwarp_conv *ic = (iwarp_conv *)ctx;
 	iws_doctor_op(ic->doc, ic->eng, op);
-	iwarp_op_link *l = op_link(ic, op->id);
+	iwarp_op_link *l = iwarp_op_link_get(ic, op->id);
 	l->type = (guint8)op->type;
 	l->done = TRUE;
 	l->complete = op->complete;
@@ -319,9 +260,9 @@ static void on_op(void *ctx, const struct iws_op *op)
 	l->ack_ns = op->ack_ns;
 	/* the ACK frame names the operations it acknowledges */
 	if (op->has_ack && op->ack_frame)
-		APPEND(frame_rec((guint32)op->ack_frame, TRUE)->acked, iwarp_op_link *, l);
-	if (cap.cur_num)
-		APPEND(frame_rec(cap.cur_num, TRUE)->ops, iwarp_op_link *, l);
+		IWARP_APPEND(frame_rec((guint32)op->ack_frame)->acked, iwarp_op_link *, l);
+	if (feeding.num)
+		IWARP_APPEND(frame_rec(feeding.num)->ops, iwarp_op_link *, l);
 	else
 		wmem_array_append_one(ic->leftover, l);
 }
@@ -332,9 +273,9 @@ static void on_span(void *ctx, const struct iws_span *sp)
 	/* The part of a PDU in the frame that completed it is that PDU. */
 	if (sp->kind == IWS_SPAN_PART && sp->frame == sp->pdu_frame)
 		return;
-	iwarp_frame_rec *fr = frame_rec((guint32)sp->frame, TRUE);
+	iwarp_frame_rec *fr = frame_rec((guint32)sp->frame);
 	iwarp_span_rec r = { (guint8)sp->kind, sp->seq, sp->len, (guint32)sp->pdu_frame };
-	APPEND(fr->spans, iwarp_span_rec, r);
+	IWARP_APPEND(fr->spans, iwarp_span_rec, r);
 }
 
 /* A side's first FIN or RST, with the operations outstanding then (their
@@ -353,8 +294,8 @@ static void record_close(iwarp_conv *ic, const struct iws_stream_event *ev)
 		if (iws_stream_inflight_ids(ic->eng, c.ids, c.n_ids) < c.n_ids)
 			c.n_ids = 0;
 	}
-	APPEND(frame_rec((guint32)ev->frame, TRUE)->closes, iwarp_close_rec, c);
-	APPEND(ic->closes, iwarp_close_rec, c);
+	IWARP_APPEND(frame_rec((guint32)ev->frame)->closes, iwarp_close_rec, c);
+	IWARP_APPEND(ic->closes, iwarp_close_rec, c);
 	if (ev->dir < 2 && !ic->close_frame[ev->dir]) {
 		ic->close_frame[ev->dir] = (guint32)ev->frame;
 		ic->close_kind[ev->dir] = (guint8)ev->kind;
@@ -376,8 +317,8 @@ static void on_event(void *ctx, const struct iws_stream_event *ev)
 	case IWS_SEV_MARKERS_NONSTANDARD:
 	case IWS_SEV_LIMIT:
 	case IWS_SEV_NOT_IWARP: {
-		iwarp_frame_rec *fr = frame_rec((guint32)ev->frame, TRUE);
-		APPEND(fr->events, struct iws_stream_event, *ev);
+		iwarp_frame_rec *fr = frame_rec((guint32)ev->frame);
+		IWARP_APPEND(fr->events, struct iws_stream_event, *ev);
 		break;
 	}
 	default:
@@ -389,29 +330,20 @@ static const struct iws_stream_sink engine_sink = { on_pdu, on_op, on_span, on_e
 
 /* ---- connections ---- */
 
-static iwarp_conv *conv_get(packet_info *pinfo, const struct tcp_view *v, gboolean create)
+/* The connection of the segment, with a new engine when it is new. */
+static iwarp_conv *conv_get(packet_info *pinfo, const struct tcp_view *v)
 {
-	iwarp_conv *ic = (iwarp_conv *)wmem_map_lookup(cap.convs, GUINT_TO_POINTER(v->stream));
-	if (ic || !create)
+	iwarp_conv *ic = iwarp_conv_lookup(v->stream);
+	if (ic)
 		return ic;
-	ic = wmem_new0(wmem_file_scope(), iwarp_conv);
-	ic->qp = v->stream;
-	copy_address_wmem(wmem_file_scope(), &ic->addr[0], &pinfo->net_src);
-	copy_address_wmem(wmem_file_scope(), &ic->addr[1], &pinfo->net_dst);
-	ic->port[0] = v->sport;
-	ic->port[1] = v->dport;
-	ic->ops = wmem_map_new(wmem_file_scope(), g_int64_hash, g_int64_equal);
-	ic->leftover = wmem_array_new(wmem_file_scope(), sizeof(iwarp_op_link *));
-	ic->nvme_cmds = wmem_map_new(wmem_file_scope(), g_int64_hash, g_int64_equal);
-	ic->nvme_leftover = wmem_array_new(wmem_file_scope(), sizeof(iwarp_nvme_link *));
+	ic = iwarp_conv_add(v->stream, &pinfo->net_src, &pinfo->net_dst, v->sport, v->dport);
 	/* Without a handshake the initiator is the side that sent the SYN, else
 	 * the side of the first packet (docs/semantics.md), as in the CLI. */
 	gboolean synack = (v->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == (IWS_TCP_SYN | IWS_TCP_ACK);
 	struct iws_stream_opts o = { iwarp_prefs.check_crc, TRUE, synack ? 1 : 0 };
-	ic->eng = iws_stream_new(&o, &cap.lim, &engine_sink, ic);
+	ic->eng = iws_stream_new(&o, &feeding.lim, &engine_sink, ic);
 	ic->doc = iwarp_doctor_new(ic);
 	ic->init_side = synack ? 1 : 0;
-	wmem_map_insert(cap.convs, GUINT_TO_POINTER(v->stream), ic);
 	return ic;
 }
 
@@ -419,11 +351,6 @@ static conversation_t *tcp_conversation(packet_info *pinfo, const struct tcp_vie
 {
 	return find_conversation(pinfo->num, &pinfo->net_src, &pinfo->net_dst, CONVERSATION_TCP, v->sport,
 				 v->dport, 0);
-}
-
-const struct iws_mpa_conn *iwarp_conv_mpa(const iwarp_conv *ic)
-{
-	return ic->eng ? iws_stream_mpa(ic->eng) : &ic->mpa;
 }
 
 void iwarp_keep_conversation(packet_info *pinfo, iwarp_conv *ic)
@@ -451,9 +378,9 @@ static void conv_finish(iwarp_conv *ic, guint32 flag)
 	ic->finished = TRUE;
 	/* What the engine reports now belongs to the frames it names; the
 	 * operations still in flight to no frame (ic->leftover). */
-	cap.cur_conv = ic;
-	cap.cur_num = 0;
-	cap.cur_payload = NULL;
+	feeding.conv = ic;
+	feeding.num = 0;
+	feeding.payload = NULL;
 	iws_stream_finish(ic->eng, flag);
 	iws_doctor_finish(ic->doc, ic->eng);
 	iwarp_nvme_finish(ic, flag == IWS_OPF_UNFINISHED);
@@ -488,9 +415,9 @@ static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, 
 {
 	guint32 capl = tcp_view_cap(v);
 	const guint8 *payload = capl ? tvb_get_ptr(v->ds_tvb, v->hdr_off + (gint)v->hdr_len, (gint)capl) : NULL;
-	cap.cur_conv = ic;
+	feeding.conv = ic;
 	if (v->len) {
-		iwarp_frame_rec *fr = frame_rec(pinfo->num, TRUE);
+		iwarp_frame_rec *fr = frame_rec(pinfo->num);
 		fr->in_frame = v->ds_tvb == frame;
 		fr->payload_off = (guint32)v->hdr_off + v->hdr_len;
 		/* data on a SYN follows the SYN's own sequence number */
@@ -504,10 +431,10 @@ static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, 
 	struct iws_tcp_seg seg = { v->seq, v->ack, v->win, (guint8)v->flags, payload, capl, v->len,
 				   pinfo->num, iwarp_ts_ns(pinfo), v->has_ip_id, (guint16)v->ip_id,
 				   optlen ? tvb_get_ptr(v->ds_tvb, optoff, (gint)optlen) : NULL, optlen };
-	cap.cur_conv = ic;
-	cap.cur_num = pinfo->num;
-	cap.cur_payload = v->ds_tvb == frame ? payload : NULL;
-	cap.cur_cap = capl;
+	feeding.conv = ic;
+	feeding.num = pinfo->num;
+	feeding.payload = v->ds_tvb == frame ? payload : NULL;
+	feeding.cap = capl;
 	guint64 before[TCP_EV_KINDS], after[TCP_EV_KINDS];
 	tcp_event_counts(ic, before);
 	iwarp_doctor_segment(ic, side, &seg, v->ds_tvb, v->hdr_off, v->hdr_len);
@@ -517,13 +444,11 @@ static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, 
 	tcp_event_counts(ic, after);
 	for (int i = 0; i < TCP_EV_KINDS; i++)
 		if (after[i] != before[i])
-			frame_rec(pinfo->num, TRUE)->tcp_events |= (guint8)(1u << i);
-	cap.cur_num = 0;
-	cap.cur_payload = NULL;
-	if (!ic->iwarp && iws_stream_is_iwarp(ic->eng)) {
-		ic->iwarp = TRUE;
-		wmem_list_append(cap.iwarp_convs, ic);
-	}
+			frame_rec(pinfo->num)->tcp_events |= (guint8)(1u << i);
+	feeding.num = 0;
+	feeding.payload = NULL;
+	if (iws_stream_is_iwarp(ic->eng))
+		iwarp_conv_found_iwarp(ic);
 	ic->init_side = iws_stream_init_side(ic->eng);
 	if (iws_stream_done(ic->eng))
 		conv_finish(ic, IWS_OPF_ABORTED);
@@ -673,21 +598,21 @@ static int dissect_iwarp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 		return 0;
 	struct tcp_view v;
 	gboolean have_tcp = tcp_view_get(tree, &v);
-	if (!PINFO_FD_VISITED(pinfo) && have_tcp && !cap.finished) {
-		iwarp_conv *ic = conv_get(pinfo, &v, TRUE);
+	if (!PINFO_FD_VISITED(pinfo) && have_tcp && !iwarp_state_finished()) {
+		iwarp_conv *ic = conv_get(pinfo, &v);
 		if (ic->eng && !ic->finished)
 			feed(tvb, pinfo, ic, side_of(ic, pinfo, &v), &v);
 		if ((v.flags & IWS_TCP_SYN) || ic->iwarp)
 			claim(pinfo, ic, &v);
 	}
-	if (!PINFO_FD_VISITED(pinfo) && pinfo->num > cap.last_num)
-		cap.last_num = pinfo->num;
+	if (!PINFO_FD_VISITED(pinfo))
+		iwarp_state_saw_frame(pinfo->num);
 	/* The capture's last frame, once the sequential pass is over, tells the
 	 * taps that the operations still in flight at the end were reported
 	 * (the GUI's table counts them then, as tshark's text statistics do). */
-	if (iwarp_tap >= 0 && cap.finished && pinfo->num == cap.last_num)
+	if (iwarp_tap >= 0 && iwarp_state_finished() && pinfo->num == iwarp_state_last_frame())
 		tap_queue_packet(iwarp_tap, pinfo, &iwarp_capture_end);
-	iwarp_frame_rec *fr = frame_rec(pinfo->num, FALSE);
+	iwarp_frame_rec *fr = iwarp_frame_lookup(pinfo->num);
 	if (!fr || !fr->ic || !fr->ic->iwarp ||
 	    (!fr->pdus && !fr->spans && !fr->events && !fr->ops && !fr->nvme && !fr->late && !fr->acked &&
 	     !fr->closes && !fr->tcp_events && !fr->findings))
@@ -712,7 +637,7 @@ static int dissect_iwarp_conv(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 	struct tcp_analysis *tcpd = conv ? get_tcp_conversation_data(conv, pinfo) : NULL;
 	if (!ti || !tcpd)
 		return 0;
-	iwarp_conv *ic = (iwarp_conv *)wmem_map_lookup(cap.convs, GUINT_TO_POINTER(tcpd->stream));
+	iwarp_conv *ic = iwarp_conv_lookup(tcpd->stream);
 	if (ic && ic->iwarp)
 		return (int)tvb_captured_length(tvb);
 	/* First pass, the connection's first payload: an MPA Request or Reply
@@ -737,10 +662,8 @@ static int dissect_iwarp_decode_as(tvbuff_t *tvb, packet_info *pinfo, proto_tree
 
 static void iwarp_init(void)
 {
-	memset(&cap, 0, sizeof(cap));
-	cap.convs = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
-	cap.frames = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
-	cap.iwarp_convs = wmem_list_new(wmem_file_scope());
+	memset(&feeding, 0, sizeof(feeding));
+	iwarp_state_init();
 }
 
 static void free_engine(gpointer key, gpointer value, gpointer user_data)
@@ -757,9 +680,9 @@ static void free_engine(gpointer key, gpointer value, gpointer user_data)
 
 static void iwarp_cleanup(void)
 {
-	if (cap.convs)
-		wmem_map_foreach(cap.convs, free_engine, NULL);
-	memset(&cap, 0, sizeof(cap));
+	iwarp_state_foreach_conv(free_engine, NULL);
+	iwarp_state_reset();
+	memset(&feeding, 0, sizeof(feeding));
 }
 
 static void finish_one(gpointer key, gpointer value, gpointer user_data)
@@ -774,10 +697,10 @@ static void finish_one(gpointer key, gpointer value, gpointer user_data)
  * decoded, and operations still in flight are reported (incomplete). */
 void iwarp_sequential_pass_over(void)
 {
-	if (!cap.convs || cap.finished)
+	if (!iwarp_state_started() || iwarp_state_finished())
 		return;
-	wmem_map_foreach(cap.convs, finish_one, NULL);
-	cap.finished = TRUE;
+	iwarp_state_foreach_conv(finish_one, NULL);
+	iwarp_state_set_finished();
 }
 
 /* ---- registration ---- */

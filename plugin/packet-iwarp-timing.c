@@ -23,7 +23,9 @@
 #include <epan/expert.h>
 #include <epan/prefs.h>
 
-#include "packet-iwarp.h"
+#include "packet-iwarp-timing.h"
+#include "packet-iwarp-state.h"
+#include "packet-iwarp-text.h"
 
 static int hf_iwarp_rdmap_first_transmission = -1;
 static int hf_iwarp_rdmap_ack_in = -1;

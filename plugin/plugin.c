@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * plugin.c - registration of the iwarpscope Wireshark plugin: the three
- * protocols iwarp.mpa, iwarp.ddp, iwarp.rdmap, their hand-offs, and the
- * symbols Wireshark 4.0 looks for in an epan plugin.
+ * plugin.c - registration of the iwarpscope Wireshark plugin: it calls every
+ * file's register and hand-off function (the protocols iwarp.mpa, iwarp.ddp,
+ * iwarp.rdmap, iwarp.nvme and iwarp, the tap and its statistics), and holds
+ * the symbols Wireshark 4.0 looks for in an epan plugin.
  */
 #define WS_BUILD_DLL
 #include <ws_symbol_export.h>
@@ -10,7 +11,16 @@
 #include <epan/packet.h>
 #include <epan/proto.h>
 
-#include "packet-iwarp.h"
+#include "iwarp-stats.h"
+#include "iwarp-stats-gui.h"
+#include "packet-iwarp-ddp.h"
+#include "packet-iwarp-doctor.h"
+#include "packet-iwarp-layers.h"
+#include "packet-iwarp-mpa.h"
+#include "packet-iwarp-nvme.h"
+#include "packet-iwarp-rdmap.h"
+#include "packet-iwarp-stream.h"
+#include "packet-iwarp-timing.h"
 
 #ifndef IWARPSCOPE_PLUGIN_VERSION
 #define IWARPSCOPE_PLUGIN_VERSION IWS_VERSION_STRING
@@ -25,11 +35,18 @@ WS_DLL_PUBLIC void plugin_register(void);
 void proto_register_iwarp(void);
 void proto_reg_handoff_iwarp(void);
 
+/* Every file registers its own protocol, fields, preferences and taps; the
+ * order is the registration order Wireshark has always seen (a file whose
+ * preferences live in another protocol's module comes after it). */
 void proto_register_iwarp(void)
 {
 	iwarp_mpa_register();
+	iwarp_stream_register();     /* iwarp.mpa's preferences, the postdissector */
 	iwarp_ddp_register();
-	iwarp_rdmap_register();
+	module_t *rdmap_prefs = iwarp_rdmap_register();
+	iwarp_timing_register(proto_iwarp_rdmap, rdmap_prefs);
+	iwarp_stats_register();      /* the "iwarp" tap and its text statistics */
+	iwarp_stats_gui_register();
 	iwarp_nvme_register();
 	iwarp_layers_register();
 	iwarp_doctor_register();

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * packet-iwarp-state.h - the records of the capture being read
+ * (packet-iwarp-state.c): per connection (iwarp_conv), per frame
+ * (iwarp_frame_rec) and what they point to (PDUs, spans, operation links,
+ * FIN/RST, NVMe commands), and the store that finds them. The driver
+ * (packet-iwarp-stream.h) fills them on the first pass; every pass renders
+ * from them.
+ */
+#ifndef IWARPSCOPE_PACKET_IWARP_STATE_H
+#define IWARPSCOPE_PACKET_IWARP_STATE_H
+
+#include <epan/packet.h>
+#include <epan/address.h>
+
+#include "iwarpscope/doctor.h"
+#include "iwarpscope/mpa.h"
+#include "iwarpscope/nvme.h"
+#include "iwarpscope/qp.h"
+#include "iwarpscope/rdmap.h"
+#include "iwarpscope/stream.h"
+
+/* One RDMA operation as seen from its segments; updated when the tracker
+ * reports the operation, so request frames can point forward. */
+typedef struct iwarp_op_link {
+	guint64 id;
+	guint8 type;                 /* enum iws_op_type */
+	guint8 done : 1;             /* reported by the tracker */
+	guint8 complete : 1;
+	guint8 has_latency : 1;
+	guint8 rtr : 1;
+	guint8 has_ack : 1, ack_with_data : 1;
+	guint32 first_frame, last_frame;
+	guint32 response_frame;      /* read: first response; atomic: the response */
+	gint64 latency_ns;
+	guint64 bytes;
+	guint32 segments;
+	guint32 flags;               /* IWS_OPF_* */
+	guint32 crc_errors;
+	gint64 start_ns, end_ns;
+	/* where the time went (docs/semantics.md), once done */
+	guint32 first_inorder_frame; /* where its first FPDU became deliverable in order */
+	guint32 retransmissions;
+	guint32 reordered;           /* reordered segments (not retransmissions) */
+	gint64 stall_ns, queued_ns;
+	guint32 ack_frame;
+	gint64 ack_ns;
+	/* the records of its first and last FPDU (the last one reported so
+	 * far): the frames that show its numbers */
+	struct iwarp_pdu_rec *first_pdu, *last_pdu;
+} iwarp_op_link;
+
+/* A FIN or RST of a connection (each side's first) and the operations
+ * outstanding at that moment (docs/semantics.md, teardown). */
+#define IWARP_CLOSE_MAX_IDS 1024     /* ids kept, as the CLI's */
+typedef struct iwarp_close_rec {
+	guint8 kind;                 /* IWS_SEV_FIN or IWS_SEV_RST */
+	guint8 dir;                  /* IWS_DIR_* of the side that closed */
+	guint32 frame;               /* the frame that carried it */
+	guint32 outstanding;         /* operations outstanding */
+	guint32 n_ids;               /* ... the first of whose ids are in ids */
+	guint64 *ids;
+} iwarp_close_rec;
+
+struct iwarp_conv;
+
+/* One PDU (MPA Request/Reply or FPDU) that became complete in a frame. */
+typedef struct iwarp_pdu_rec {
+	guint8 kind;                 /* enum iws_pdu_kind */
+	guint8 side, dir;
+	guint8 gap_before : 1;       /* octets of this direction were lost just before it */
+	guint8 truncated : 1;        /* octets of it were not captured */
+	guint8 has_msg : 1;          /* the ULPDU decoded (and went to the tracker) */
+	guint8 in_place : 1;         /* see off */
+	guint8 crc_status;           /* enum iws_crc_status */
+	guint8 nvme_role;            /* enum iws_nvme_role: what the NVMe tracker made of it */
+	guint16 peer_ird;            /* IRD of the receiver of requests, 0 unknown */
+	guint32 seq, len;            /* TCP sequence number of its first octet, wire length */
+	guint32 frame;               /* the frame it completed in (its record's) */
+	guint32 first_frame;         /* earliest frame that carried any of its octets */
+	guint32 arrived_frame;       /* frame in which its last octet was first captured */
+	/* Its octets: at `off` in this frame's TCP payload, or a copy of the
+	 * first `captured` octets (an FPDU put together from several frames,
+	 * or partly lost). */
+	guint32 off;
+	guint32 captured;
+	const guint8 *bytes;
+	struct iws_mpa_dir mdir;     /* framing in force for it */
+	guint32 crc_calc;
+	struct iws_seg_note note;    /* the tracker's conclusions */
+	iwarp_op_link *op;
+	guint64 nvme_id;             /* the NVMe command it belongs to (nvme_role) */
+} iwarp_pdu_rec;
+
+/* What became of octets of this frame that are not a PDU completed in it. */
+typedef struct iwarp_span_rec {
+	guint8 kind;                 /* enum iws_span_kind */
+	guint32 seq, len;
+	guint32 pdu_frame;           /* IWS_SPAN_PART: where its PDU was completed */
+} iwarp_span_rec;
+
+/* Everything known about one frame of an iWARP-carrying connection. */
+typedef struct iwarp_frame_rec {
+	struct iwarp_conv *ic;
+	/* The frame's TCP payload, found on the first pass (later passes may
+	 * have no protocol tree to find it in): where it sits in the frame's
+	 * octets, its first sequence number, its length on the wire and
+	 * captured. in_frame is false when it is not in the frame's own octets
+	 * (an IP datagram reassembled from fragments): its PDUs are copies. */
+	gboolean in_frame;
+	guint32 payload_off, payload_seq, payload_len, payload_cap;
+	wmem_array_t *pdus;          /* iwarp_pdu_rec *, in stream order */
+	/* PDUs of earlier frames reported while this one was fed (they waited
+	 * for cross-direction order): a first pass, which has shown their own
+	 * frames already, shows them here instead. */
+	wmem_array_t *late;          /* iwarp_pdu_rec * */
+	wmem_array_t *spans;         /* iwarp_span_rec */
+	wmem_array_t *ops;           /* iwarp_op_link * reported while this frame was fed */
+	wmem_array_t *events;        /* struct iws_stream_event */
+	wmem_array_t *nvme;          /* iwarp_nvme_link * reported while this frame was fed */
+	wmem_array_t *acked;         /* iwarp_op_link * whose covering ACK is this frame */
+	wmem_array_t *closes;        /* iwarp_close_rec: FIN, RST sent in this frame */
+	guint8 tcp_events;           /* IWARP_TCP_EV_*: what the engine counted for this segment */
+	wmem_array_t *findings;      /* struct iws_finding: the doctor's occurrences shown here */
+} iwarp_frame_rec;
+
+/* One NVMe command as the tracker reported it: what rendering and the
+ * statistics need (struct iws_nvme_cmd is large; this is kept per command). */
+typedef struct iwarp_nvme_link {
+	guint32 qp;
+	guint64 id;
+	gint32 qid;
+	guint16 cid;
+	gboolean fabrics, no_command, has_completion, complete, send_inv;
+	const char *op, *title;      /* static strings (iws_nvme_op_key/title) */
+	guint32 first_frame, capsule_frame, last_frame, data_first_frame, data_last_frame;
+	gint64 start_ns, end_ns, latency_ns, data_ns;
+	guint64 bytes;
+	guint8 xfer;                 /* enum iws_nvme_xfer */
+	guint16 status;
+	guint32 flags;               /* IWS_NVMEF_* */
+	/* an SQE a snapshot length cut: its captured octets, and the capsule's
+	 * length on the wire (shown from the link when its segments were not
+	 * reassembled) */
+	const guint8 *sqe_cut;
+	guint8 sqe_cut_len;
+	guint32 capsule_len;
+} iwarp_nvme_link;
+
+typedef struct iwarp_conv {
+	guint32 qp;                  /* tcp.stream */
+	address addr[2];             /* by side: side 0 sent the first packet seen */
+	guint32 port[2];
+	struct iws_stream *eng;      /* NULL once finished and not iWARP */
+	gboolean iwarp;              /* the engine found iWARP */
+	gboolean claimed;            /* TCP hands us its payloads (conversation dissector) */
+	gboolean finished;
+	/* kept from the engine when it is freed */
+	enum iws_stream_state state;
+	int init_side;
+	struct iws_mpa_conn mpa;
+	wmem_map_t *ops;             /* guint64 id -> iwarp_op_link */
+	guint32 close_frame[2];      /* by IWS_DIR_*: that side's first FIN or RST (0: none) */
+	guint8 close_kind[2];        /* ... IWS_SEV_FIN or IWS_SEV_RST */
+	wmem_array_t *closes;        /* iwarp_close_rec of every FIN, RST, in order (NULL: none) */
+	wmem_array_t *leftover;      /* iwarp_op_link * reported by iws_stream_finish */
+	/* NVMe over Fabrics (packet-iwarp-nvme.c) */
+	struct iws_nvme_conn *nvme;  /* the core's NVMe view, from the first PDU */
+	wmem_map_t *nvme_cmds;       /* guint64 id -> iwarp_nvme_link */
+	wmem_array_t *nvme_leftover; /* iwarp_nvme_link * reported at the end of the capture */
+	struct iws_doctor *doc;      /* the interop doctor (packet-iwarp-doctor.c) */
+} iwarp_conv;
+
+/* TCP events of a segment (iwarp_frame_rec.tcp_events), bits, as the
+ * engine counted them. */
+#define IWARP_TCP_EV_FAST_RETRANSMIT 0x01
+#define IWARP_TCP_EV_TIMEOUT         0x02
+#define IWARP_TCP_EV_ZERO_WINDOW     0x04
+#define IWARP_TCP_EV_DUP_ACK         0x08
+#define IWARP_TCP_EV_OTHER_RETRANSMIT 0x10
+#define IWARP_TCP_EV_REORDERED       0x20
+#define IWARP_TCP_EV_LAST            IWARP_TCP_EV_REORDERED
+
+/* Appends val (of type) to the file-scoped array arr, made when NULL. */
+#define IWARP_APPEND(arr, type, val)                                            \
+	do {                                                                    \
+		if (!(arr))                                                     \
+			(arr) = wmem_array_new(wmem_file_scope(), sizeof(type)); \
+		wmem_array_append_one((arr), (val));                            \
+	} while (0)
+
+/* ---- the store ---- */
+/* File life cycle: made empty at the file's init, forgotten at its cleanup
+ * (the driver frees what the connections hold first). */
+void iwarp_state_init(void);
+void iwarp_state_reset(void);
+gboolean iwarp_state_started(void);
+void iwarp_state_foreach_conv(GHFunc fn, gpointer user_data);
+/* The sequential (first) pass over the file is over. */
+gboolean iwarp_state_finished(void);
+void iwarp_state_set_finished(void);
+/* The first pass saw frame num; the last frame it saw. */
+void iwarp_state_saw_frame(guint32 num);
+guint32 iwarp_state_last_frame(void);
+/* The connection of a tcp.stream (NULL: none yet); a new one, side 0 the
+ * sender of its first packet seen. */
+iwarp_conv *iwarp_conv_lookup(guint32 stream);
+iwarp_conv *iwarp_conv_add(guint32 stream, const address *src, const address *dst, guint32 sport, guint32 dport);
+/* The connection carries iWARP: it joins iwarp_conversations() (once). */
+void iwarp_conv_found_iwarp(iwarp_conv *ic);
+/* All connections of the file that carry iWARP, in tcp.stream order (for statistics). */
+wmem_list_t *iwarp_conversations(void);
+/* The address:port of the QP's initiator (IWS_DIR_I2R) or responder, in scope. */
+char *iwarp_endpoint_str(wmem_allocator_t *scope, const iwarp_conv *ic, guint8 dir);
+/* The negotiated (or inferred) MPA parameters of the connection. */
+const struct iws_mpa_conn *iwarp_conv_mpa(const iwarp_conv *ic);
+/* The record of frame num (NULL: none); the record of frame num, made for
+ * connection ic when new. */
+iwarp_frame_rec *iwarp_frame_lookup(guint32 num);
+iwarp_frame_rec *iwarp_frame_get(guint32 num, iwarp_conv *ic);
+/* The link of operation id of the connection, made when new. */
+iwarp_op_link *iwarp_op_link_get(iwarp_conv *ic, guint64 id);
+/* The operation of a link as the statistics (iws_qp_stats_add) want it:
+ * what the link keeps of the tracker's report (a frame keeps a pointer to
+ * its links, not a 248-octet copy of each operation). */
+void iwarp_op_of_link(const iwarp_op_link *l, struct iws_op *op);
+/* What the tap gets for the capture's last frame once the sequential pass
+ * is over (no connection, ic NULL): the operations and commands still in
+ * flight at the end (each connection's leftover) are known. */
+extern const iwarp_frame_rec iwarp_capture_end;
+
+#endif
