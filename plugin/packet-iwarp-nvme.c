@@ -207,47 +207,39 @@ static void on_cmd(void *ctx, const struct iws_nvme_cmd *c)
 	}
 }
 
+void iwarp_nvme_stage(iwarp_conv *ic)
+{
+	iws_stream_nvme_stage(ic->eng, ic->qp, on_cmd);
+}
+
+/* The core's NVMe view of the connection (NULL: not NVMe, or forgotten). */
+static const struct iws_nvme_conn *nvme_view(const iwarp_conv *ic)
+{
+	return ic->eng ? iws_stream_nvme(ic->eng) : NULL;
+}
+
 void iwarp_nvme_pdu(iwarp_conv *ic, const struct iws_pdu *p, iwarp_pdu_rec *rec)
 {
-	if (!ic->nvme && !(ic->nvme = iws_nvme_conn_new(NULL, ic->qp, on_cmd, ic)))
-		return;
-	iws_nvme_conn_pdu(ic->nvme, p);
-	/* The tracker's note is about this PDU only when it was fed one. */
-	const struct iws_nvme_note *n = p->kind == IWS_PDU_FPDU && p->msg ? iws_nvme_conn_note(ic->nvme) : NULL;
+	/* The stage's note is about this PDU only when it was fed one. */
+	const struct iws_nvme_note *n = p->kind == IWS_PDU_FPDU && p->msg ? iws_stream_nvme_note(ic->eng) : NULL;
 	if (n && rec) {
 		rec->nvme_role = (guint8)n->role;
 		rec->nvme_id = n->cmd_id;
 	}
 }
 
-void iwarp_nvme_event(iwarp_conv *ic, const struct iws_stream_event *ev)
-{
-	if (ic->nvme)
-		iws_nvme_conn_event(ic->nvme, ev);
-}
-
-void iwarp_nvme_finish(iwarp_conv *ic, gboolean capture_end)
-{
-	if (ic->nvme)
-		iws_nvme_conn_finish(ic->nvme, capture_end);
-}
-
-void iwarp_nvme_free(iwarp_conv *ic)
-{
-	iws_nvme_conn_free(ic->nvme);
-	ic->nvme = NULL;
-}
-
 gboolean iwarp_nvme_is_nvme(const iwarp_conv *ic)
 {
-	return ic->nvme && iws_nvme_conn_state(ic->nvme) == IWS_NVME_YES;
+	const struct iws_nvme_conn *n = nvme_view(ic);
+	return n && iws_nvme_conn_state(n) == IWS_NVME_YES;
 }
 
 /* ---- rendering (every pass) ---- */
 
 static const struct iws_nvme_qp_info *conv_info(const iwarp_conv *ic)
 {
-	const struct iws_nvme_tracker *t = ic->nvme ? iws_nvme_conn_tracker(ic->nvme) : NULL;
+	const struct iws_nvme_conn *n = nvme_view(ic);
+	const struct iws_nvme_tracker *t = n ? iws_nvme_conn_tracker(n) : NULL;
 	return t ? iws_nvme_tracker_info(t) : NULL;
 }
 

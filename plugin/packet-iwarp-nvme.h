@@ -13,12 +13,11 @@
 extern int proto_iwarp_nvme;
 
 void iwarp_nvme_register(void);
-/* First pass, from the stream's callbacks: a PDU (rec: its record, NULL for
- * an MPA frame), an event, the end of the connection or capture. */
+/* First pass: the engine's NVMe stage asked for a new connection (its
+ * commands become iwarp_nvme_link records), and a PDU's note from it, from
+ * the stream's pdu callback (rec: the PDU's record, NULL for an MPA frame). */
+void iwarp_nvme_stage(iwarp_conv *ic);
 void iwarp_nvme_pdu(iwarp_conv *ic, const struct iws_pdu *p, iwarp_pdu_rec *rec);
-void iwarp_nvme_event(iwarp_conv *ic, const struct iws_stream_event *ev);
-void iwarp_nvme_finish(iwarp_conv *ic, gboolean capture_end);
-void iwarp_nvme_free(iwarp_conv *ic);
 /* The connection carries NVMe/RDMA (its payloads are the NVMe layer's). */
 gboolean iwarp_nvme_is_nvme(const iwarp_conv *ic);
 /* Render the NVMe view of a segment (ulpdu: its marker-free ULPDU): msg_tvb

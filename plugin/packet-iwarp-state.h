@@ -165,7 +165,6 @@ typedef struct iwarp_conv {
 	wmem_array_t *closes;        /* iwarp_close_rec of every FIN, RST, in order (NULL: none) */
 	wmem_array_t *leftover;      /* iwarp_op_link * reported by iws_stream_finish */
 	/* NVMe over Fabrics (packet-iwarp-nvme.c) */
-	struct iws_nvme_conn *nvme;  /* the core's NVMe view, from the first PDU */
 	wmem_map_t *nvme_cmds;       /* guint64 id -> iwarp_nvme_link */
 	wmem_array_t *nvme_leftover; /* iwarp_nvme_link * reported at the end of the capture */
 	struct iws_doctor *doc;      /* the interop doctor (packet-iwarp-doctor.c) */

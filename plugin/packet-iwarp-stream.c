@@ -278,8 +278,20 @@ static void on_span(void *ctx, const struct iws_span *sp)
 	IWARP_APPEND(fr->spans, iwarp_span_rec, r);
 }
 
-/* A side's first FIN or RST, with the operations outstanding then (their
- * ids as the CLI's teardown list has them). */
+/* A side's first FIN or RST, with the operations outstanding then: the
+ * core's close record of it (iws_stream_closes, the one the CLI's teardown
+ * list shows), made just before the event. */
+static const struct iws_close *close_of(const iwarp_conv *ic, const struct iws_stream_event *ev)
+{
+	const struct iws_close *recs;
+	guint32 n = ic->eng ? iws_stream_closes(ic->eng, &recs) : 0;
+	guint8 kind = ev->kind == IWS_SEV_FIN ? IWS_CLOSE_FIN : IWS_CLOSE_RST;
+	for (guint32 i = n; i-- > 0;)
+		if (recs[i].kind == kind && recs[i].dir == ev->dir && recs[i].frame == ev->frame)
+			return &recs[i];
+	return NULL;
+}
+
 static void record_close(iwarp_conv *ic, const struct iws_stream_event *ev)
 {
 	iwarp_close_rec c;
@@ -287,13 +299,12 @@ static void record_close(iwarp_conv *ic, const struct iws_stream_event *ev)
 	c.kind = (guint8)ev->kind;
 	c.dir = ev->dir;
 	c.frame = (guint32)ev->frame;
-	c.outstanding = ic->eng ? iws_stream_inflight_ids(ic->eng, NULL, 0) : ev->detail;
-	c.n_ids = MIN(c.outstanding, IWARP_CLOSE_MAX_IDS);
-	if (c.n_ids) {
-		c.ids = wmem_alloc_array(wmem_file_scope(), guint64, c.n_ids);
-		if (iws_stream_inflight_ids(ic->eng, c.ids, c.n_ids) < c.n_ids)
-			c.n_ids = 0;
-	}
+	const struct iws_close *r = close_of(ic, ev);
+	/* past the core's first IWS_STREAM_MAX_CLOSES: the event's count */
+	c.outstanding = r ? r->outstanding : ev->detail;
+	c.n_ids = r ? MIN(r->nids, IWARP_CLOSE_MAX_IDS) : 0;
+	if (c.n_ids)
+		c.ids = (guint64 *)wmem_memdup(wmem_file_scope(), r->ids, c.n_ids * sizeof(guint64));
 	IWARP_APPEND(frame_rec((guint32)ev->frame)->closes, iwarp_close_rec, c);
 	IWARP_APPEND(ic->closes, iwarp_close_rec, c);
 	if (ev->dir < 2 && !ic->close_frame[ev->dir]) {
@@ -302,11 +313,31 @@ static void record_close(iwarp_conv *ic, const struct iws_stream_event *ev)
 	}
 }
 
+/* What TCP did in a segment (the engine's events of the frame that sent
+ * it: the CLI's per-QP `tcp` numbers, frame by frame), as IWARP_TCP_EV_* bits. */
+static void record_tcp_event(const struct iws_stream_event *ev)
+{
+	static const struct { guint8 kind, bit; } bits[] = {
+		{ IWS_SEV_FAST_RETRANSMIT, 0 }, { IWS_SEV_TIMEOUT, 1 },	   { IWS_SEV_ZERO_WINDOW, 2 },
+		{ IWS_SEV_DUPLICATE_ACK, 3 },	{ IWS_SEV_OTHER_RETRANSMIT, 4 }, { IWS_SEV_REORDERED, 5 },
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(bits); i++)
+		if (ev->kind == bits[i].kind)
+			frame_rec((guint32)ev->frame)->tcp_events |= (guint8)(1u << bits[i].bit);
+}
+
 static void on_event(void *ctx, const struct iws_stream_event *ev)
 {
 	iws_doctor_event(((iwarp_conv *)ctx)->doc, ((iwarp_conv *)ctx)->eng, ev);
-	iwarp_nvme_event((iwarp_conv *)ctx, ev);
 	switch (ev->kind) {
+	case IWS_SEV_FAST_RETRANSMIT:
+	case IWS_SEV_TIMEOUT:
+	case IWS_SEV_OTHER_RETRANSMIT:
+	case IWS_SEV_REORDERED:
+	case IWS_SEV_ZERO_WINDOW:
+	case IWS_SEV_DUPLICATE_ACK:
+		record_tcp_event(ev);
+		break;
 	case IWS_SEV_FIN:
 	case IWS_SEV_RST:
 		record_close((iwarp_conv *)ctx, ev);
@@ -337,13 +368,13 @@ static iwarp_conv *conv_get(packet_info *pinfo, const struct tcp_view *v)
 	if (ic)
 		return ic;
 	ic = iwarp_conv_add(v->stream, &pinfo->net_src, &pinfo->net_dst, v->sport, v->dport);
-	/* Without a handshake the initiator is the side that sent the SYN, else
-	 * the side of the first packet (docs/semantics.md), as in the CLI. */
-	gboolean synack = (v->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == (IWS_TCP_SYN | IWS_TCP_ACK);
-	struct iws_stream_opts o = { iwarp_prefs.check_crc, TRUE, synack ? 1 : 0 };
+	/* The engine decides the initiator (the MPA Request's sender, else the
+	 * SYN's, else the first segment's: docs/semantics.md), as in the CLI. */
+	struct iws_stream_opts o = { iwarp_prefs.check_crc, TRUE, IWS_INIT_SIDE_AUTO };
 	ic->eng = iws_stream_new(&o, &feeding.lim, &engine_sink, ic);
+	if (ic->eng)
+		iwarp_nvme_stage(ic);
 	ic->doc = iwarp_doctor_new(ic);
-	ic->init_side = synack ? 1 : 0;
 	return ic;
 }
 
@@ -383,7 +414,6 @@ static void conv_finish(iwarp_conv *ic, guint32 flag)
 	feeding.payload = NULL;
 	iws_stream_finish(ic->eng, flag);
 	iws_doctor_finish(ic->doc, ic->eng);
-	iwarp_nvme_finish(ic, flag == IWS_OPF_UNFINISHED);
 	conv_keep_state(ic);
 	if (!ic->iwarp) {
 		/* Most TCP connections are not iWARP: keep nothing of them. */
@@ -391,23 +421,6 @@ static void conv_finish(iwarp_conv *ic, guint32 flag)
 		ic->eng = NULL;
 		iws_doctor_free(ic->doc);
 		ic->doc = NULL;
-	}
-}
-
-/* The engine's TCP event counters of both sides, in IWARP_TCP_EV_* bit order. */
-#define TCP_EV_KINDS 6
-
-static void tcp_event_counts(iwarp_conv *ic, guint64 c[TCP_EV_KINDS])
-{
-	memset(c, 0, TCP_EV_KINDS * sizeof(c[0]));
-	for (int side = 0; side < 2; side++) {
-		const struct iws_stream_counts *k = iws_stream_counts(ic->eng, side);
-		c[0] += k->fast_retransmits;
-		c[1] += k->timeouts;
-		c[4] += k->other_retransmits;
-		c[5] += k->reordered;
-		c[2] += k->zero_windows;
-		c[3] += k->duplicate_acks;
 	}
 }
 
@@ -435,16 +448,8 @@ static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, 
 	feeding.num = pinfo->num;
 	feeding.payload = v->ds_tvb == frame ? payload : NULL;
 	feeding.cap = capl;
-	guint64 before[TCP_EV_KINDS], after[TCP_EV_KINDS];
-	tcp_event_counts(ic, before);
 	iwarp_doctor_segment(ic, side, &seg, v->ds_tvb, v->hdr_off, v->hdr_len);
 	iws_stream_segment(ic->eng, side, &seg);
-	/* what TCP did in this segment, as the engine counted it (either
-	 * side's counters: the CLI's per-QP `tcp` numbers, frame by frame) */
-	tcp_event_counts(ic, after);
-	for (int i = 0; i < TCP_EV_KINDS; i++)
-		if (after[i] != before[i])
-			frame_rec(pinfo->num)->tcp_events |= (guint8)(1u << i);
 	feeding.num = 0;
 	feeding.payload = NULL;
 	if (iws_stream_is_iwarp(ic->eng))
@@ -675,7 +680,6 @@ static void free_engine(gpointer key, gpointer value, gpointer user_data)
 	ic->eng = NULL;
 	iws_doctor_free(ic->doc);
 	ic->doc = NULL;
-	iwarp_nvme_free(ic);
 }
 
 static void iwarp_cleanup(void)
