@@ -244,7 +244,7 @@ static void on_event(void *ctx, const struct iws_stream_event *ev)
 	struct eng *e = ctx;
 	iws_doctor_event(e->doc, e->s, ev);
 	FAIL_IF(e->after_finish);
-	FAIL_IF(ev->kind < IWS_SEV_HANDSHAKE || ev->kind > IWS_SEV_RST || ev->side < 0 || ev->side > 1 ||
+	FAIL_IF(ev->kind < IWS_SEV_HANDSHAKE || ev->kind > IWS_SEV_DUPLICATE_ACK || ev->side < 0 || ev->side > 1 ||
 	    ev->dir > 1 || ev->frame > cur_frame || ev->prev_frame > cur_frame);
 	e->events++;
 	add_to_bag(e, "event", (uint64_t)ev->kind << 56 ^ (uint64_t)(ev->side ^ e->mirror) << 48 ^ ev->seq,
