@@ -162,7 +162,7 @@ static void teardown(const struct conn *c, const struct finding_sink *s, FILE *t
 {
 	char a[64], line[256];
 	for (uint32_t i = 0; i < c->ncloses; i++) {
-		const struct close_rec *t = &c->closes[i];
+		const struct iws_close *t = &c->closes[i];
 		int n = snprintf(line, sizeof(line), "%s from %s in frame %" PRIu64,
 				 close_kind_title(t->kind), conn_ep_str(c, t->dir, a), t->frame);
 		if (!t->outstanding) {

@@ -279,11 +279,11 @@ static void qp_json(struct jsonw *j, const struct pagedata *p, const struct page
 	}
 	jw_arr_end(j);
 	jw_ku64(j, "marks_dropped", q->marks_dropped);
-	/* FIN, RST, Terminate (conn.h: close_rec); kinds 1, 2, 3 */
+	/* FIN, RST, Terminate (struct iws_close); kinds 1, 2, 3 */
 	jw_key(j, "teardown");
 	jw_arr(j);
 	for (uint32_t i = 0; i < c->ncloses; i++) {
-		const struct close_rec *t = &c->closes[i];
+		const struct iws_close *t = &c->closes[i];
 		int64_t v[] = { t->kind, t->dir, rel(p, t->ts), (int64_t)t->frame, t->outstanding };
 		tuple_json(j, v, 5);
 	}

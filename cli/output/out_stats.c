@@ -223,7 +223,7 @@ static void qp_events_json(struct jsonw *j, const struct conn *c)
 	jw_key(j, "teardown");
 	jw_arr(j);
 	for (uint32_t i = 0; i < c->ncloses; i++) {
-		const struct close_rec *t = &c->closes[i];
+		const struct iws_close *t = &c->closes[i];
 		jw_obj(j);
 		jw_kstr(j, "kind", close_kind_name(t->kind));
 		jw_kstr(j, "from", conn_ep_str(c, t->dir, a));

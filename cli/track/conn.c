@@ -14,19 +14,7 @@
  * their ids in the engine's memory (freed with it, in conn_free). */
 static void sync_closes(struct conn *c)
 {
-	const struct iws_close *r;
-	uint32_t n = iws_stream_closes(c->eng, &r);
-	if (n > CONN_MAX_CLOSE_RECS)
-		n = CONN_MAX_CLOSE_RECS;
-	if (n <= c->ncloses)
-		return;
-	if (!c->closes && !(c->closes = calloc(CONN_MAX_CLOSE_RECS, sizeof(*c->closes))))
-		return;
-	for (; c->ncloses < n; c->ncloses++) {
-		const struct iws_close *k = &r[c->ncloses];
-		c->closes[c->ncloses] = (struct close_rec){ k->kind, k->dir, k->frame, k->ts,
-							    k->outstanding, k->nids, k->ids };
-	}
+	c->ncloses = iws_stream_closes(c->eng, &c->closes);
 }
 
 /* ---- the engine's callbacks ---- */
@@ -242,7 +230,6 @@ void conn_free(struct conn *c)
 	order_free(&c->order);
 	free(c->gaps);
 	free(c->terms);
-	free(c->closes);
 	free(c);
 }
 
@@ -263,13 +250,13 @@ const char *const conn_mark_names[MARK_KIND_COUNT] = { "fast_retransmit", "timeo
 const char *close_kind_name(uint8_t kind)
 {
 	static const char *const names[] = { "?", "fin", "rst", "terminate" };
-	return names[kind <= CLOSE_TERMINATE ? kind : 0];
+	return names[kind <= IWS_CLOSE_TERMINATE ? kind : 0];
 }
 
 const char *close_kind_title(uint8_t kind)
 {
 	static const char *const titles[] = { "?", "FIN", "RST", "Terminate" };
-	return titles[kind <= CLOSE_TERMINATE ? kind : 0];
+	return titles[kind <= IWS_CLOSE_TERMINATE ? kind : 0];
 }
 
 const char *conn_dir_name(uint8_t dir)

@@ -109,30 +109,14 @@ struct term_rec {
 
 #define CONN_MAX_TERM_RECS 4
 
-/* How the QP ended (docs/semantics.md, teardown): a side's first FIN, its
- * first RST, or a Terminate, with the operations outstanding then, as the
- * engine keeps them (iws_stream_closes, struct iws_close). */
-enum close_kind { CLOSE_FIN = IWS_CLOSE_FIN, CLOSE_RST = IWS_CLOSE_RST,
-		  CLOSE_TERMINATE = IWS_CLOSE_TERMINATE };
-/* "fin", "rst", "terminate" (JSON) and "FIN", "RST", "Terminate" (text);
- * "?" for anything else. */
+/* How the QP ended (docs/semantics.md, teardown) is the engine's close
+ * records (iws_stream_closes, struct iws_close: enum iws_close_kind).
+ * Their kinds as "fin", "rst", "terminate" (JSON) and "FIN", "RST",
+ * "Terminate" (text); "?" for anything else. */
 const char *close_kind_name(uint8_t kind);
 const char *close_kind_title(uint8_t kind);
 /* A direction's name: "i2r" (IWS_DIR_I2R) or "r2i". */
 const char *conn_dir_name(uint8_t dir);
-
-struct close_rec {
-	uint8_t kind;               /* enum close_kind */
-	uint8_t dir;                /* IWS_DIR_* of its sender */
-	uint64_t frame;
-	int64_t ts;
-	uint32_t outstanding;       /* operations in flight (not complete) then */
-	uint32_t nids;              /* ... the first CONN_MAX_CLOSE_IDS of their ids */
-	const uint64_t *ids;        /* the engine's (valid until conn_free) */
-};
-
-#define CONN_MAX_CLOSE_RECS IWS_STREAM_MAX_CLOSES
-#define CONN_MAX_CLOSE_IDS IWS_STREAM_CLOSE_IDS
 
 struct conn_counts {
 	uint64_t packets;
@@ -178,7 +162,7 @@ struct conn {
 	uint32_t ngaps, capgaps;
 	struct term_rec *terms;     /* the first CONN_MAX_TERM_RECS Terminates */
 	uint32_t nterms;
-	struct close_rec *closes;   /* the first CONN_MAX_CLOSE_RECS FINs, RSTs, Terminates */
+	const struct iws_close *closes; /* the engine's close records (valid until conn_free) */
 	uint32_t ncloses;
 	bool seg_retrans;           /* the segment being fed was a retransmission */
 	struct order_ring order;    /* operations in flight, for output in start order */
