@@ -331,8 +331,8 @@ static tap_packet_status gui_packet(void *p, packet_info *pinfo, epan_dissect_t 
 		for (guint i = 0; i < n; i++) {
 			const iwarp_nvme_link *l = *(iwarp_nvme_link **)wmem_array_index(fr->nvme, i);
 			struct iws_nvme_cmd c;
-			iwarp_nvme_link_cmd(l, &c);
-			struct iwarp_qp_stats *q = iwarp_qp_stats_get(g->qps, l->qp);
+			iws_nvme_cmd_of_brief(&l->cmd, &c);
+			struct iwarp_qp_stats *q = iwarp_qp_stats_get(g->qps, l->cmd.qp);
 			iws_nvme_stats_add(&q->nv, &c);
 			gui_put_qp(g, t, q);
 		}

@@ -86,7 +86,7 @@ void iwarp_qp_stats_add_ops(struct iwarp_qp_stats *q, wmem_array_t *ops)
 	struct iws_op opv;
 	const struct iws_op *op = &opv;
 	for (guint i = 0; i < n; i++) {
-		iwarp_op_of_link(*(iwarp_op_link **)wmem_array_index(ops, i), &opv);
+		iws_op_of_brief(&(*(iwarp_op_link **)wmem_array_index(ops, i))->op, &opv);
 		iws_qp_stats_add(&q->st, op);
 		if (op->rtr && !q->st.include_rtr)
 			continue;
@@ -147,8 +147,8 @@ static void add_nvme(GArray *qps, wmem_array_t *links)
 	for (guint i = 0; i < n; i++) {
 		const iwarp_nvme_link *l = *(iwarp_nvme_link **)wmem_array_index(links, i);
 		struct iws_nvme_cmd c;
-		iwarp_nvme_link_cmd(l, &c);
-		iws_nvme_stats_add(&iwarp_qp_stats_get(qps, l->qp)->nv, &c);
+		iws_nvme_cmd_of_brief(&l->cmd, &c);
+		iws_nvme_stats_add(&iwarp_qp_stats_get(qps, l->cmd.qp)->nv, &c);
 	}
 }
 
@@ -308,14 +308,14 @@ static void print_tcp(const iwarp_conv *ic)
 	       ro, da, zw);
 	guint n = ic->closes ? wmem_array_get_count(ic->closes) : 0;
 	for (guint i = 0; i < n; i++) {
-		const iwarp_close_rec *c = (const iwarp_close_rec *)wmem_array_index(ic->closes, i);
+		const struct iws_close *c = (const struct iws_close *)wmem_array_index(ic->closes, i);
 		char *who = iwarp_endpoint_str(NULL, ic, c->dir);
 		GString *ids = g_string_new(NULL);
-		for (guint32 k = 0; k < c->n_ids; k++)
+		for (guint32 k = 0; k < c->nids; k++)
 			g_string_append_printf(ids, "%s%" PRIu64, k ? "," : "", c->ids[k]);
 		/* always 10 words: the ids are one ("-" for none) */
-		printf("  Teardown: %s from %s frame %u outstanding %u ids %s\n", c->kind == IWS_SEV_RST ? "RST" : "FIN",
-		       who, c->frame, c->outstanding, ids->len ? ids->str : "-");
+		printf("  Teardown: %s from %s frame %u outstanding %u ids %s\n", c->kind == IWS_CLOSE_RST ? "RST" : "FIN",
+		       who, (guint32)c->frame, c->outstanding, ids->len ? ids->str : "-");
 		g_string_free(ids, TRUE);
 		wmem_free(NULL, who);
 	}

@@ -138,65 +138,16 @@ static int *const nvme_status_fields[] = {
 
 /* ---- first pass: the core's NVMe view of the connection ---- */
 
-void iwarp_nvme_link_cmd(const iwarp_nvme_link *l, struct iws_nvme_cmd *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->qp = l->qp;
-	c->id = l->id;
-	c->qid = l->qid;
-	c->cid = l->cid;
-	c->fabrics = l->fabrics;
-	c->op = l->op;
-	c->title = l->title;
-	c->bytes = l->bytes;
-	c->first_frame = l->first_frame;
-	c->last_frame = l->last_frame;
-	c->start_ns = l->start_ns;
-	c->end_ns = l->end_ns;
-	c->has_completion = l->has_completion;
-	c->latency_ns = l->latency_ns;
-	c->data_ns = l->data_ns;
-	c->data_first_frame = l->data_first_frame;
-	c->data_last_frame = l->data_last_frame;
-	c->status = l->status;
-	c->complete = l->complete;
-	c->flags = l->flags;
-}
-
 static void on_cmd(void *ctx, const struct iws_nvme_cmd *c)
 {
 	iwarp_conv *ic = (iwarp_conv *)ctx;
 	iwarp_nvme_link *l = wmem_new0(wmem_file_scope(), iwarp_nvme_link);
-	l->qp = c->qp;
-	l->id = c->id;
-	l->qid = c->qid;
-	l->cid = c->cid;
-	l->fabrics = c->fabrics;
-	l->no_command = (c->flags & IWS_NVMEF_NO_COMMAND) != 0;
-	l->has_completion = c->has_completion;
-	l->complete = c->complete;
-	l->send_inv = c->send_inv;
-	l->op = c->op;
-	l->title = c->title;
-	l->first_frame = (guint32)c->first_frame;
-	l->capsule_frame = (guint32)c->capsule_frame;
-	l->last_frame = (guint32)c->last_frame;
-	l->data_first_frame = (guint32)c->data_first_frame;
-	l->data_last_frame = (guint32)c->data_last_frame;
-	l->start_ns = c->start_ns;
-	l->end_ns = c->end_ns;
-	l->latency_ns = c->latency_ns;
-	l->data_ns = c->data_ns;
-	l->bytes = c->bytes;
-	l->xfer = (guint8)c->xfer;
-	l->status = c->status;
-	l->flags = c->flags;
+	iws_nvme_brief_of(c, &l->cmd);
 	if (c->sqe_cut_len) {
 		l->sqe_cut = (const guint8 *)wmem_memdup(wmem_file_scope(), c->sqe_cut, c->sqe_cut_len);
 		l->sqe_cut_len = c->sqe_cut_len;
-		l->capsule_len = IWS_NVME_SQE_LEN + c->sqe.icd_len;
 	}
-	wmem_map_insert(ic->nvme_cmds, &l->id, l);
+	wmem_map_insert(ic->nvme_cmds, &l->cmd.id, l);
 	iwarp_frame_rec *fr = iwarp_feeding_frame();
 	if (fr) {
 		if (!fr->nvme)
@@ -243,6 +194,12 @@ static const struct iws_nvme_qp_info *conv_info(const iwarp_conv *ic)
 	return t ? iws_nvme_tracker_info(t) : NULL;
 }
 
+/* A completion with no command in the capture (IWS_NVMEF_NO_COMMAND). */
+static gboolean no_command(const iwarp_nvme_link *l)
+{
+	return (l->cmd.flags & IWS_NVMEF_NO_COMMAND) != 0;
+}
+
 static iwarp_nvme_link *link_of(const iwarp_conv *ic, const iwarp_pdu_rec *rec)
 {
 	guint64 id = rec->nvme_id;
@@ -273,9 +230,9 @@ static void add_frame(proto_tree *t, int hf, tvbuff_t *tvb, guint32 frame)
 /* The queue, the type and the outcome of a command (generated items). */
 static void show_link(proto_tree *nt, tvbuff_t *tvb, const iwarp_nvme_link *l)
 {
-	if (l->qid >= 0)
-		proto_item_set_generated(proto_tree_add_uint(nt, hf_nvme_qid, tvb, 0, 0, (guint32)l->qid));
-	proto_item_set_generated(proto_tree_add_string(nt, hf_nvme_op, tvb, 0, 0, l->op));
+	if (l->cmd.qid >= 0)
+		proto_item_set_generated(proto_tree_add_uint(nt, hf_nvme_qid, tvb, 0, 0, (guint32)l->cmd.qid));
+	proto_item_set_generated(proto_tree_add_string(nt, hf_nvme_op, tvb, 0, 0, l->cmd.op));
 }
 
 static void show_sgl(proto_tree *nt, tvbuff_t *tvb, const struct iws_nvme_sgl *g)
@@ -403,33 +360,33 @@ static void show_nvm_admin_fields(proto_tree *nt, tvbuff_t *tvb, const struct iw
 static void show_command_link(proto_tree *nt, tvbuff_t *tvb, packet_info *pinfo, proto_item *ti,
 			      const iwarp_nvme_link *l)
 {
-	if (l->has_completion && l->last_frame != pinfo->num)
-		add_frame(nt, hf_nvme_response_in, tvb, l->last_frame);
-	if (l->data_first_frame) {
-		add_frame(nt, hf_nvme_data_in, tvb, l->data_first_frame);
-		if (l->data_last_frame != l->data_first_frame)
-			add_frame(nt, hf_nvme_data_in, tvb, l->data_last_frame);
-		add_time(nt, hf_nvme_data_time, tvb, l->data_ns);
+	if (l->cmd.has_completion && l->cmd.last_frame != pinfo->num)
+		add_frame(nt, hf_nvme_response_in, tvb, l->cmd.last_frame);
+	if (l->cmd.data_first_frame) {
+		add_frame(nt, hf_nvme_data_in, tvb, l->cmd.data_first_frame);
+		if (l->cmd.data_last_frame != l->cmd.data_first_frame)
+			add_frame(nt, hf_nvme_data_in, tvb, l->cmd.data_last_frame);
+		add_time(nt, hf_nvme_data_time, tvb, l->cmd.data_ns);
 	}
-	proto_item_set_generated(proto_tree_add_uint64(nt, hf_nvme_bytes, tvb, 0, 0, l->bytes));
+	proto_item_set_generated(proto_tree_add_uint64(nt, hf_nvme_bytes, tvb, 0, 0, l->cmd.bytes));
 	proto_item_set_generated(proto_tree_add_string(nt, hf_nvme_xfer, tvb, 0, 0,
-						       val_to_str_const(l->xfer, nvme_xfer_vals, "?")));
-	proto_item_set_generated(proto_tree_add_boolean(nt, hf_nvme_complete, tvb, 0, 0, l->complete));
-	if (l->flags & IWS_NVMEF_CID_REUSE)
+						       val_to_str_const(l->cmd.xfer, nvme_xfer_vals, "?")));
+	proto_item_set_generated(proto_tree_add_boolean(nt, hf_nvme_complete, tvb, 0, 0, l->cmd.complete));
+	if (l->cmd.flags & IWS_NVMEF_CID_REUSE)
 		expert_add_info(pinfo, ti, &ei_nvme_cid_reuse);
-	if (!l->has_completion) {
+	if (!l->cmd.has_completion) {
 		char fl[200];
 		expert_add_info_format(pinfo, ti, &ei_nvme_no_completion, "No completion in the capture (%s)",
-				       iws_nvme_flags_str(fl, sizeof(fl), l->flags));
+				       iws_nvme_flags_str(fl, sizeof(fl), l->cmd.flags));
 	}
-	if (l->flags & IWS_NVMEF_DATA_MISMATCH)
+	if (l->cmd.flags & IWS_NVMEF_DATA_MISMATCH)
 		expert_add_info(pinfo, ti, &ei_nvme_data_mismatch);
 }
 
 static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic, const iwarp_nvme_link *l)
 {
 	const struct iws_nvme_qp_info *info = conv_info(ic);
-	gint32 qid = l ? l->qid : info ? info->qid : -1;
+	gint32 qid = l ? l->cmd.qid : info ? info->qid : -1;
 	enum iws_nvme_queue queue = qid < 0 ? IWS_NVME_QUEUE_UNKNOWN : qid == 0 ? IWS_NVME_QUEUE_ADMIN : IWS_NVME_QUEUE_IO;
 	guint32 cap = tvb_captured_length(tvb);
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_nvme, tvb, 0, -1, ENC_NA);
@@ -498,10 +455,10 @@ static void show_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, c
 		iwarp_col_append(pinfo, "NVMe completion [malformed]");
 		return;
 	}
-	gboolean fabrics = l && l->fabrics;
+	gboolean fabrics = l && l->cmd.fabrics;
 	const char *sname = iws_nvme_status_name(e.status, fabrics);
-	proto_item_append_text(ti, ", Completion%s%s", l && !l->no_command ? " of " : "",
-			       l && !l->no_command ? l->title : "");
+	proto_item_append_text(ti, ", Completion%s%s", l && !no_command(l) ? " of " : "",
+			       l && !no_command(l) ? l->cmd.title : "");
 	if (l)
 		show_link(nt, tvb, l);
 	proto_tree_add_item(nt, hf_nvme_cqe_dw0, tvb, 0, 4, ENC_LITTLE_ENDIAN);
@@ -517,26 +474,26 @@ static void show_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, c
 		proto_tree_add_item(st, **f, tvb, 14, 2, ENC_LITTLE_ENDIAN);
 	wmem_strbuf_t *info = wmem_strbuf_new(pinfo->pool, "");
 	wmem_strbuf_append_printf(info, "NVMe Completion cid %u", e.cid);
-	if (l && !l->no_command)
-		wmem_strbuf_append_printf(info, " %s", l->title);
+	if (l && !no_command(l))
+		wmem_strbuf_append_printf(info, " %s", l->cmd.title);
 	wmem_strbuf_append_printf(info, ": %s", sname ? sname : "status");
 	if (e.status)
 		expert_add_info_format(pinfo, si, &ei_nvme_status, "%s failed: %s (0x%04x)",
-				       l && !l->no_command ? l->title : "Command", sname ? sname : "unknown status",
+				       l && !no_command(l) ? l->cmd.title : "Command", sname ? sname : "unknown status",
 				       e.status);
-	if (l && l->no_command) {
+	if (l && no_command(l)) {
 		expert_add_info(pinfo, ti, &ei_nvme_orphan);
 		wmem_strbuf_append(info, " [no command in capture]");
 	} else if (l) {
-		add_frame(nt, hf_nvme_request_in, tvb, l->capsule_frame);
-		add_time(nt, hf_nvme_response_time, tvb, l->latency_ns);
-		if (l->data_first_frame)
-			add_time(nt, hf_nvme_data_time, tvb, l->data_ns);
-		wmem_strbuf_append_printf(info, " \xe2\x86\x92 frame %u, %s", l->capsule_frame,
-					  iwarp_fmt_ns(pinfo->pool, l->latency_ns));
-		if (l->flags & IWS_NVMEF_SQID_MISMATCH)
+		add_frame(nt, hf_nvme_request_in, tvb, l->cmd.capsule_frame);
+		add_time(nt, hf_nvme_response_time, tvb, l->cmd.latency_ns);
+		if (l->cmd.data_first_frame)
+			add_time(nt, hf_nvme_data_time, tvb, l->cmd.data_ns);
+		wmem_strbuf_append_printf(info, " \xe2\x86\x92 frame %u, %s", l->cmd.capsule_frame,
+					  iwarp_fmt_ns(pinfo->pool, l->cmd.latency_ns));
+		if (l->cmd.flags & IWS_NVMEF_SQID_MISMATCH)
 			expert_add_info(pinfo, qi, &ei_nvme_sqid_mismatch);
-		if (l->flags & IWS_NVMEF_INVAL_MISMATCH)
+		if (l->cmd.flags & IWS_NVMEF_INVAL_MISMATCH)
 			expert_add_info(pinfo, ti, &ei_nvme_inval_mismatch);
 	}
 	iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
@@ -552,12 +509,12 @@ static void show_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const
 		expert_add_info(pinfo, ti, &ei_nvme_unmatched_data);
 		return;
 	}
-	proto_item_append_text(ti, ", data of %s cid %u", l->title, l->cid);
+	proto_item_append_text(ti, ", data of %s cid %u", l->cmd.title, l->cmd.cid);
 	show_link(nt, tvb, l);
-	proto_item_set_generated(proto_tree_add_uint(nt, hf_nvme_cid, tvb, 0, 0, l->cid));
-	if (!l->no_command)
-		add_frame(nt, hf_nvme_cmd_in, tvb, l->capsule_frame);
-	iwarp_col_append(pinfo, wmem_strdup_printf(pinfo->pool, "NVMe data of %s cid %u", l->title, l->cid));
+	proto_item_set_generated(proto_tree_add_uint(nt, hf_nvme_cid, tvb, 0, 0, l->cmd.cid));
+	if (!no_command(l))
+		add_frame(nt, hf_nvme_cmd_in, tvb, l->cmd.capsule_frame);
+	iwarp_col_append(pinfo, wmem_strdup_printf(pinfo->pool, "NVMe data of %s cid %u", l->cmd.title, l->cmd.cid));
 }
 
 /* NVMe RDMA Transport 1.0, "RDMA_CM_REQUEST" (RECFMT, QID, HRQSIZE, HSQSIZE,
@@ -611,7 +568,7 @@ void iwarp_nvme_dissect(tvbuff_t *ulpdu, tvbuff_t *msg_tvb, packet_info *pinfo, 
 			 * segment, shown where the capsule completed (the CLI's
 			 * capsule frame). */
 			tvbuff_t *head = tvb_new_child_real_data(ulpdu, l->sqe_cut, l->sqe_cut_len,
-								 (gint)MAX(l->capsule_len, l->sqe_cut_len));
+								 (gint)MAX(l->cmd.capsule_len, l->sqe_cut_len));
 			add_new_data_source(pinfo, head, "NVMe SQE (as captured)");
 			show_command(head, pinfo, tree, ic, l);
 		}

@@ -29,7 +29,5 @@ void iwarp_nvme_dissect(tvbuff_t *ulpdu, tvbuff_t *msg_tvb, packet_info *pinfo, 
  * connection that carries NVMe: the NVMe RDMA transport's rdma_cm data. */
 void iwarp_nvme_private_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic, int type,
 			     guint32 off, guint32 len);
-/* The command of a reported link as iws_nvme_stats_add wants it. */
-void iwarp_nvme_link_cmd(const iwarp_nvme_link *l, struct iws_nvme_cmd *c);
 
 #endif

@@ -232,8 +232,9 @@ static void show_terminate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pr
 }
 
 /* The operation the segment belongs to, as the tracker reported it. */
-static void show_operation(tvbuff_t *tvb, proto_tree *rt, const iwarp_op_link *op)
+static void show_operation(tvbuff_t *tvb, proto_tree *rt, const iwarp_op_link *link)
 {
+	const struct iws_op_brief *op = &link->op;
 	proto_item *pi;
 	proto_tree *ot = proto_tree_add_subtree_format(rt, tvb, 0, 0, ett_iwarp_rdmap_op, &pi,
 		"Operation %" PRIu64 ": %s", op->id, iws_op_type_title((enum iws_op_type)op->type));
@@ -246,7 +247,7 @@ static void show_operation(tvbuff_t *tvb, proto_tree *rt, const iwarp_op_link *o
 		pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_first, tvb, 0, 0, op->first_frame);
 		proto_item_set_generated(pi);
 	}
-	if (op->done) {
+	if (link->done) {
 		pi = proto_tree_add_uint(ot, hf_iwarp_rdmap_op_last, tvb, 0, 0, op->last_frame);
 		proto_item_set_generated(pi);
 		pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_complete, tvb, 0, 0, op->complete);
@@ -279,8 +280,9 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
 		expert_add_info(pinfo, pi, &ei_iwarp_rdmap_rtr);
 		wmem_strbuf_append(info, " [RTR]");
 	}
-	iwarp_op_link *op = rec->op;
-	if (op) {
+	const iwarp_op_link *link = rec->op;
+	if (link) {
+		const struct iws_op_brief *op = &link->op;
 		gboolean reqresp = iws_op_type_has_response((enum iws_op_type)op->type);
 		if (reqresp && n->op_first && !n->request_frame && op->response_frame && op->response_frame != pinfo->num) {
 			pi = proto_tree_add_uint_format_value(rt, hf_iwarp_rdmap_response_in, tvb, 0, 0,
@@ -300,7 +302,7 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
 			proto_item_set_generated(pi);
 			wmem_strbuf_append_printf(info, ", %s", iwarp_fmt_ns(pinfo->pool, n->response_time_ns));
 		}
-		show_operation(tvb, rt, op);
+		show_operation(tvb, rt, link);
 	}
 	if (n->outstanding) {
 		pi = proto_tree_add_uint(rt, hf_iwarp_rdmap_outstanding, tvb, 0, 0, n->outstanding);

@@ -149,36 +149,9 @@ iwarp_op_link *iwarp_op_link_get(iwarp_conv *ic, guint64 id)
 	iwarp_op_link *l = (iwarp_op_link *)wmem_map_lookup(ic->ops, &id);
 	if (!l) {
 		l = wmem_new0(wmem_file_scope(), iwarp_op_link);
-		l->id = id;
-		wmem_map_insert(ic->ops, &l->id, l);
+		l->op.id = id;
+		wmem_map_insert(ic->ops, &l->op.id, l);
 	}
 	return l;
 }
 
-void iwarp_op_of_link(const iwarp_op_link *l, struct iws_op *op)
-{
-	memset(op, 0, sizeof(*op));
-	op->id = l->id;
-	op->type = (enum iws_op_type)l->type;
-	op->rtr = l->rtr;
-	op->first_frame = l->first_frame;
-	op->last_frame = l->last_frame;
-	op->first_inorder_frame = l->first_inorder_frame;
-	op->start_ns = l->start_ns;
-	op->end_ns = l->end_ns;
-	op->bytes = l->bytes;
-	op->segments = l->segments;
-	op->has_latency = l->has_latency;
-	op->latency_ns = l->latency_ns;
-	op->complete = l->complete;
-	op->crc_errors = l->crc_errors;
-	op->flags = l->flags;
-	op->retransmissions = l->retransmissions;
-	op->stall_ns = l->stall_ns;
-	op->has_ack = l->has_ack;
-	op->ack_with_data = l->ack_with_data;
-	op->ack_frame = l->ack_frame;
-	op->ack_ns = l->ack_ns;
-	op->queued_ns = l->queued_ns;
-	op->response_frame = l->response_frame;
-}

@@ -20,47 +20,17 @@
 #include "iwarpscope/rdmap.h"
 #include "iwarpscope/stream.h"
 
-/* One RDMA operation as seen from its segments; updated when the tracker
- * reports the operation, so request frames can point forward. */
+/* One RDMA operation as seen from its segments: the core's compact record
+ * of it (filled when the tracker reports the operation; before that, the id,
+ * type and first frame its segments showed), so request frames can point
+ * forward. */
 typedef struct iwarp_op_link {
-	guint64 id;
-	guint8 type;                 /* enum iws_op_type */
-	guint8 done : 1;             /* reported by the tracker */
-	guint8 complete : 1;
-	guint8 has_latency : 1;
-	guint8 rtr : 1;
-	guint8 has_ack : 1, ack_with_data : 1;
-	guint32 first_frame, last_frame;
-	guint32 response_frame;      /* read: first response; atomic: the response */
-	gint64 latency_ns;
-	guint64 bytes;
-	guint32 segments;
-	guint32 flags;               /* IWS_OPF_* */
-	guint32 crc_errors;
-	gint64 start_ns, end_ns;
-	/* where the time went (docs/semantics.md), once done */
-	guint32 first_inorder_frame; /* where its first FPDU became deliverable in order */
-	guint32 retransmissions;
-	guint32 reordered;           /* reordered segments (not retransmissions) */
-	gint64 stall_ns, queued_ns;
-	guint32 ack_frame;
-	gint64 ack_ns;
+	struct iws_op_brief op;
+	gboolean done;               /* reported by the tracker */
 	/* the records of its first and last FPDU (the last one reported so
 	 * far): the frames that show its numbers */
 	struct iwarp_pdu_rec *first_pdu, *last_pdu;
 } iwarp_op_link;
-
-/* A FIN or RST of a connection (each side's first) and the operations
- * outstanding at that moment (docs/semantics.md, teardown). */
-#define IWARP_CLOSE_MAX_IDS 1024     /* ids kept, as the CLI's */
-typedef struct iwarp_close_rec {
-	guint8 kind;                 /* IWS_SEV_FIN or IWS_SEV_RST */
-	guint8 dir;                  /* IWS_DIR_* of the side that closed */
-	guint32 frame;               /* the frame that carried it */
-	guint32 outstanding;         /* operations outstanding */
-	guint32 n_ids;               /* ... the first of whose ids are in ids */
-	guint64 *ids;
-} iwarp_close_rec;
 
 struct iwarp_conv;
 
@@ -119,32 +89,18 @@ typedef struct iwarp_frame_rec {
 	wmem_array_t *events;        /* struct iws_stream_event */
 	wmem_array_t *nvme;          /* iwarp_nvme_link * reported while this frame was fed */
 	wmem_array_t *acked;         /* iwarp_op_link * whose covering ACK is this frame */
-	wmem_array_t *closes;        /* iwarp_close_rec: FIN, RST sent in this frame */
+	wmem_array_t *closes;        /* struct iws_close: FIN, RST sent in this frame (ids: wmem) */
 	guint8 tcp_events;           /* IWARP_TCP_EV_*: what the engine counted for this segment */
 	wmem_array_t *findings;      /* struct iws_finding: the doctor's occurrences shown here */
 } iwarp_frame_rec;
 
-/* One NVMe command as the tracker reported it: what rendering and the
- * statistics need (struct iws_nvme_cmd is large; this is kept per command). */
+/* One NVMe command as the tracker reported it: the core's compact record
+ * of it, and an SQE a snapshot length cut (its captured octets, shown from
+ * the link when the capsule's segments were not reassembled). */
 typedef struct iwarp_nvme_link {
-	guint32 qp;
-	guint64 id;
-	gint32 qid;
-	guint16 cid;
-	gboolean fabrics, no_command, has_completion, complete, send_inv;
-	const char *op, *title;      /* static strings (iws_nvme_op_key/title) */
-	guint32 first_frame, capsule_frame, last_frame, data_first_frame, data_last_frame;
-	gint64 start_ns, end_ns, latency_ns, data_ns;
-	guint64 bytes;
-	guint8 xfer;                 /* enum iws_nvme_xfer */
-	guint16 status;
-	guint32 flags;               /* IWS_NVMEF_* */
-	/* an SQE a snapshot length cut: its captured octets, and the capsule's
-	 * length on the wire (shown from the link when its segments were not
-	 * reassembled) */
+	struct iws_nvme_brief cmd;
 	const guint8 *sqe_cut;
 	guint8 sqe_cut_len;
-	guint32 capsule_len;
 } iwarp_nvme_link;
 
 typedef struct iwarp_conv {
@@ -162,7 +118,7 @@ typedef struct iwarp_conv {
 	wmem_map_t *ops;             /* guint64 id -> iwarp_op_link */
 	guint32 close_frame[2];      /* by IWS_DIR_*: that side's first FIN or RST (0: none) */
 	guint8 close_kind[2];        /* ... IWS_SEV_FIN or IWS_SEV_RST */
-	wmem_array_t *closes;        /* iwarp_close_rec of every FIN, RST, in order (NULL: none) */
+	wmem_array_t *closes;        /* struct iws_close of every FIN, RST, in order (NULL: none) */
 	wmem_array_t *leftover;      /* iwarp_op_link * reported by iws_stream_finish */
 	/* NVMe over Fabrics (packet-iwarp-nvme.c) */
 	wmem_map_t *nvme_cmds;       /* guint64 id -> iwarp_nvme_link */
@@ -219,10 +175,6 @@ iwarp_frame_rec *iwarp_frame_lookup(guint32 num);
 iwarp_frame_rec *iwarp_frame_get(guint32 num, iwarp_conv *ic);
 /* The link of operation id of the connection, made when new. */
 iwarp_op_link *iwarp_op_link_get(iwarp_conv *ic, guint64 id);
-/* The operation of a link as the statistics (iws_qp_stats_add) want it:
- * what the link keeps of the tracker's report (a frame keeps a pointer to
- * its links, not a 248-octet copy of each operation). */
-void iwarp_op_of_link(const iwarp_op_link *l, struct iws_op *op);
 /* What the tap gets for the capture's last frame once the sequential pass
  * is over (no connection, ic NULL): the operations and commands still in
  * flight at the end (each connection's leftover) are known. */

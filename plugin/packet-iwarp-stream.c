@@ -210,9 +210,9 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 			r->note = *p->note;
 			if (r->note.op_id) {
 				r->op = iwarp_op_link_get(ic, r->note.op_id);
-				r->op->type = (guint8)r->note.op_type;
-				if (r->note.op_first && !r->op->first_frame)
-					r->op->first_frame = (guint32)p->frame;
+				r->op->op.type = (guint8)r->note.op_type;
+				if (r->note.op_first && !r->op->op.first_frame)
+					r->op->op.first_frame = (guint32)p->frame;
 				if (r->note.op_first && !r->op->first_pdu)
 					r->op->first_pdu = r;
 				/* FPDUs come in order: the last one is its end */
@@ -234,30 +234,8 @@ static void on_op(void *ctx, const struct iws_op *op)
 	iwarp_conv *ic = (iwarp_conv *)ctx;
 	iws_doctor_op(ic->doc, ic->eng, op);
 	iwarp_op_link *l = iwarp_op_link_get(ic, op->id);
-	l->type = (guint8)op->type;
+	iws_op_brief_of(op, &l->op);
 	l->done = TRUE;
-	l->complete = op->complete;
-	l->first_frame = (guint32)op->first_frame;
-	l->last_frame = (guint32)op->last_frame;
-	l->response_frame = (guint32)op->response_frame;
-	l->has_latency = op->has_latency;
-	l->latency_ns = op->latency_ns;
-	l->bytes = op->bytes;
-	l->segments = op->segments;
-	l->flags = op->flags;
-	l->crc_errors = op->crc_errors;
-	l->start_ns = op->start_ns;
-	l->end_ns = op->end_ns;
-	l->rtr = op->rtr;
-	l->first_inorder_frame = (guint32)op->first_inorder_frame;
-	l->retransmissions = op->retransmissions;
-	l->reordered = op->reordered;
-	l->stall_ns = op->stall_ns;
-	l->queued_ns = op->queued_ns;
-	l->has_ack = op->has_ack;
-	l->ack_with_data = op->ack_with_data;
-	l->ack_frame = (guint32)op->ack_frame;
-	l->ack_ns = op->ack_ns;
 	/* the ACK frame names the operations it acknowledges */
 	if (op->has_ack && op->ack_frame)
 		IWARP_APPEND(frame_rec((guint32)op->ack_frame)->acked, iwarp_op_link *, l);
@@ -294,19 +272,24 @@ static const struct iws_close *close_of(const iwarp_conv *ic, const struct iws_s
 
 static void record_close(iwarp_conv *ic, const struct iws_stream_event *ev)
 {
-	iwarp_close_rec c;
-	memset(&c, 0, sizeof(c));
-	c.kind = (guint8)ev->kind;
-	c.dir = ev->dir;
-	c.frame = (guint32)ev->frame;
+	struct iws_close c;
 	const struct iws_close *r = close_of(ic, ev);
-	/* past the core's first IWS_STREAM_MAX_CLOSES: the event's count */
-	c.outstanding = r ? r->outstanding : ev->detail;
-	c.n_ids = r ? MIN(r->nids, IWARP_CLOSE_MAX_IDS) : 0;
-	if (c.n_ids)
-		c.ids = (guint64 *)wmem_memdup(wmem_file_scope(), r->ids, c.n_ids * sizeof(guint64));
-	IWARP_APPEND(frame_rec((guint32)ev->frame)->closes, iwarp_close_rec, c);
-	IWARP_APPEND(ic->closes, iwarp_close_rec, c);
+	if (r) {
+		/* kept for the file: the engine's ids go with the engine */
+		c = *r;
+		if (c.nids)
+			c.ids = (const guint64 *)wmem_memdup(wmem_file_scope(), r->ids, c.nids * sizeof(guint64));
+	} else {
+		/* past the core's first IWS_STREAM_MAX_CLOSES: the event's count */
+		memset(&c, 0, sizeof(c));
+		c.kind = ev->kind == IWS_SEV_FIN ? IWS_CLOSE_FIN : IWS_CLOSE_RST;
+		c.dir = ev->dir;
+		c.frame = ev->frame;
+		c.ts = ev->ts;
+		c.outstanding = ev->detail;
+	}
+	IWARP_APPEND(frame_rec((guint32)ev->frame)->closes, struct iws_close, c);
+	IWARP_APPEND(ic->closes, struct iws_close, c);
 	if (ev->dir < 2 && !ic->close_frame[ev->dir]) {
 		ic->close_frame[ev->dir] = (guint32)ev->frame;
 		ic->close_kind[ev->dir] = (guint8)ev->kind;
@@ -570,7 +553,7 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 	iwarp_doctor_render(any, pinfo, tree, fr);
 	guint nc = fr->closes ? wmem_array_get_count(fr->closes) : 0;
 	for (guint i = 0; i < nc; i++)
-		iwarp_rdmap_add_close(any, pinfo, tcp_tree, ic, (const iwarp_close_rec *)wmem_array_index(fr->closes, i));
+		iwarp_rdmap_add_close(any, pinfo, tcp_tree, ic, (const struct iws_close *)wmem_array_index(fr->closes, i));
 	guint np = fr->pdus ? wmem_array_get_count(fr->pdus) : 0;
 	guint ns = fr->spans ? wmem_array_get_count(fr->spans) : 0;
 	guint ne = fr->events ? wmem_array_get_count(fr->events) : 0;

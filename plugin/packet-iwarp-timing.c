@@ -108,7 +108,7 @@ static const char *close_name(guint8 kind)
 void iwarp_timing_segment(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, iwarp_conv *ic,
 			  const iwarp_pdu_rec *rec)
 {
-	const iwarp_op_link *op = rec->op;
+	const iwarp_op_link *link = rec->op;
 	proto_item *pi;
 	/* An FPDU sent after its receiver closed or reset the connection: the
 	 * RDMAP Stream is being torn down, nothing of it is placed. */
@@ -123,11 +123,12 @@ void iwarp_timing_segment(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, iwa
 		else
 			expert_add_info(pinfo, pi, &ei_iwarp_rdmap_after_close);
 	}
-	if (!op || !op->done)
+	if (!link || !link->done)
 		return;
-	if (op->last_pdu != rec) {
+	const struct iws_op_brief *op = &link->op;
+	if (link->last_pdu != rec) {
 		/* the request (or any earlier FPDU) links to the ACK that ended it */
-		if (op->first_pdu == rec && op->has_ack)
+		if (link->first_pdu == rec && op->has_ack)
 			add_frame(rt, hf_iwarp_rdmap_ack_in, tvb, op->ack_frame);
 		return;
 	}
@@ -164,7 +165,7 @@ void iwarp_rdmap_add_acked(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
 		"iWARP: this ACK covers the last octet of %u operation%s", n, n == 1 ? "" : "s");
 	proto_item_set_generated(ti);
 	for (guint i = 0; i < n; i++) {
-		const iwarp_op_link *op = *(iwarp_op_link **)wmem_array_index(acked, i);
+		const struct iws_op_brief *op = &(*(iwarp_op_link **)wmem_array_index(acked, i))->op;
 		proto_item *pi = proto_tree_add_uint64_format_value(at, hf_iwarp_rdmap_acked_op, tvb, 0, 0, op->id,
 			"%" PRIu64 " (%s, frames %u-%u), %s after its start", op->id,
 			iws_op_type_title((enum iws_op_type)op->type), op->first_frame, op->last_frame,
@@ -193,9 +194,9 @@ void iwarp_rdmap_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 }
 
 void iwarp_rdmap_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-			   const iwarp_close_rec *c)
+			   const struct iws_close *c)
 {
-	const char *what = c->kind == IWS_SEV_RST ? "RST" : "FIN";
+	const char *what = c->kind == IWS_CLOSE_RST ? "RST" : "FIN";
 	char *who = iwarp_endpoint_str(pinfo->pool, ic, c->dir);
 	proto_item *ti;
 	proto_tree *tt = proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_iwarp_rdmap_teardown, &ti,
@@ -203,7 +204,8 @@ void iwarp_rdmap_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
 		c->dir == IWS_DIR_I2R ? "initiator" : "responder", who, c->outstanding,
 		c->outstanding == 1 ? "" : "s");
 	proto_item_set_generated(ti);
-	proto_item *pi = proto_tree_add_uint(tt, hf_iwarp_rdmap_teardown_kind, tvb, 0, 0, c->kind);
+	proto_item *pi = proto_tree_add_uint(tt, hf_iwarp_rdmap_teardown_kind, tvb, 0, 0,
+						c->kind == IWS_CLOSE_RST ? IWS_SEV_RST : IWS_SEV_FIN);
 	proto_item_set_generated(pi);
 	pi = proto_tree_add_uint(tt, hf_iwarp_rdmap_teardown_side, tvb, 0, 0, c->dir);
 	proto_item_set_generated(pi);
@@ -215,9 +217,10 @@ void iwarp_rdmap_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
 			       c->outstanding, c->outstanding == 1 ? "" : "s");
 	iwarp_col_append(pinfo, wmem_strdup_printf(pinfo->pool, "%s with %u iWARP operation%s outstanding", what,
 						   c->outstanding, c->outstanding == 1 ? "" : "s"));
-	for (guint32 i = 0; i < c->n_ids; i++) {
+	for (guint32 i = 0; i < c->nids; i++) {
 		guint64 id = c->ids[i];
-		const iwarp_op_link *op = (const iwarp_op_link *)wmem_map_lookup(ic->ops, &id);
+		const iwarp_op_link *link = (const iwarp_op_link *)wmem_map_lookup(ic->ops, &id);
+		const struct iws_op_brief *op = link ? &link->op : NULL;
 		if (!op) {
 			pi = proto_tree_add_uint64(tt, hf_iwarp_rdmap_teardown_op_id, tvb, 0, 0, id);
 			proto_item_set_generated(pi);
@@ -231,9 +234,9 @@ void iwarp_rdmap_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
 			add_frame(proto_item_add_subtree(pi, ett_iwarp_rdmap_teardown_op), hf_iwarp_rdmap_teardown_op_frame,
 				  tvb, op->first_frame);
 	}
-	if (c->n_ids < c->outstanding)
+	if (c->nids < c->outstanding)
 		proto_tree_add_expert_format(tt, pinfo, &ei_iwarp_rdmap_teardown, tvb, 0, 0,
-					     "%u more operations outstanding (not listed)", c->outstanding - c->n_ids);
+					     "%u more operations outstanding (not listed)", c->outstanding - c->nids);
 }
 
 void iwarp_timing_register(int proto, module_t *m)

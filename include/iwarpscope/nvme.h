@@ -352,6 +352,36 @@ struct iws_nvme_cmd {
 	uint32_t flags;             /* IWS_NVMEF_* */
 };
 
+/*
+ * An NVMe command's numbers in a compact record, for a front end that keeps
+ * one per command of a whole capture (struct iws_nvme_cmd is ~860 octets,
+ * most of it the SQE and CQE): what the command lists, the statistics
+ * (iws_nvme_stats_add) and the links between its frames read. The SQE and
+ * CQE themselves are left out (a front end shows them from the capsule and
+ * the response). Frames are 32-bit, as in struct iws_op_brief.
+ */
+struct iws_nvme_brief {
+	uint64_t id;
+	uint32_t qp;
+	int32_t qid;                /* -1: unknown */
+	uint16_t cid;
+	uint16_t status;
+	uint8_t xfer;               /* enum iws_nvme_xfer */
+	bool fabrics, has_completion, complete, send_inv;
+	const char *op, *title;     /* static strings (iws_nvme_op_key/title) */
+	uint32_t first_frame, capsule_frame, last_frame, data_first_frame, data_last_frame;
+	int64_t start_ns, end_ns, latency_ns, data_ns;
+	uint64_t bytes;
+	uint32_t flags;             /* IWS_NVMEF_* */
+	uint32_t capsule_len;       /* the capsule's length on the wire: SQE + in-capsule data */
+};
+
+/* The brief of c. */
+void iws_nvme_brief_of(const struct iws_nvme_cmd *c, struct iws_nvme_brief *b);
+/* A command with the brief's numbers, every other field zero: what
+ * iws_nvme_stats_add needs. */
+void iws_nvme_cmd_of_brief(const struct iws_nvme_brief *b, struct iws_nvme_cmd *c);
+
 typedef void (*iws_nvme_cmd_cb)(void *ctx, const struct iws_nvme_cmd *cmd);
 
 struct iws_nvme_limits {

@@ -126,6 +126,33 @@ struct iws_op {
 	uint8_t term_layer, term_etype, term_errcode;
 };
 
+/*
+ * An operation's numbers in a compact record, for a front end that keeps one
+ * per operation of a whole capture (struct iws_op is ~256 octets; the
+ * plugin keeps every one): what the operation lists, the statistics
+ * (iws_qp_stats_add) and "where the time went" read. It leaves out the
+ * per-type fields (STags, offsets, QN/MSN, immediate data, atomic values,
+ * Terminate codes): a front end shows those from the segments. Frames are
+ * 32-bit (Wireshark's frame numbers are; a larger one is kept as
+ * UINT32_MAX).
+ */
+struct iws_op_brief {
+	uint64_t id;
+	int64_t start_ns, end_ns;
+	int64_t latency_ns, stall_ns, queued_ns, ack_ns;
+	uint64_t bytes;
+	uint32_t first_frame, last_frame, first_inorder_frame, response_frame, ack_frame;
+	uint32_t segments, flags, crc_errors, retransmissions, reordered;
+	uint8_t type;               /* enum iws_op_type */
+	bool rtr, complete, has_latency, has_ack, ack_with_data;
+};
+
+/* The brief of op. */
+void iws_op_brief_of(const struct iws_op *op, struct iws_op_brief *b);
+/* An operation with the brief's numbers, every other field zero: what
+ * iws_qp_stats_add needs. */
+void iws_op_of_brief(const struct iws_op_brief *b, struct iws_op *op);
+
 /* One DDP segment handed to the tracker. */
 struct iws_seg {
 	uint8_t dir;                /* IWS_DIR_* */
