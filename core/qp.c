@@ -695,6 +695,31 @@ uint32_t iws_tracker_inflight_ids(const struct iws_tracker *t, uint64_t *ids, ui
 	return n;
 }
 
+static void take_earlier(const struct iws_op *op, bool *any, int64_t *start_ns, uint64_t *first_frame)
+{
+	if (!*any || op->start_ns < *start_ns || (op->start_ns == *start_ns && op->first_frame < *first_frame)) {
+		*start_ns = op->start_ns;
+		*first_frame = op->first_frame;
+		*any = true;
+	}
+}
+
+bool iws_tracker_oldest_unreported(const struct iws_tracker *t, int64_t *start_ns, uint64_t *first_frame)
+{
+	bool any = false;
+	/* In flight: the first started is the first of the list (constant
+	 * time, however many are in flight). */
+	if (t->all_head)
+		take_earlier(&t->all_head->op, &any, start_ns, first_frame);
+	/* Waiting for their ACK, in the order of their octets, which is not
+	 * their start order (a Read's response ends after Writes that started
+	 * later): each (bounded by max_ack_wait). */
+	for (int d = 0; d < 2; d++)
+		for (const struct node *n = t->waiting[d].head; n; n = n->next)
+			take_earlier(&n->op, &any, start_ns, first_frame);
+	return any;
+}
+
 const struct iws_tracker_counts *iws_tracker_counts(const struct iws_tracker *t)
 {
 	return &t->counts;

@@ -959,3 +959,8 @@ bool iws_stream_pending(const struct iws_stream *s, int64_t *ts, uint64_t *frame
 	}
 	return any;
 }
+
+bool iws_stream_oldest_unreported(const struct iws_stream *s, int64_t *start_ns, uint64_t *first_frame)
+{
+	return !s->finished && s->tr && iws_tracker_oldest_unreported(s->tr, start_ns, first_frame);
+}

@@ -160,10 +160,6 @@ void cmdrun_warnings(const struct cmdrun *p, FILE *f)
 	if (p->tl.forced)
 		fprintf(f, "iwarpscope: warning: %llu %s printed early (--max-reorder)\n",
 			(unsigned long long)p->tl.forced, what);
-	if (analysis_order_limit_hits(&p->a))
-		fprintf(f, "iwarpscope: warning: %llu operations in flight too long to keep "
-			   "the output in start order\n",
-			(unsigned long long)analysis_order_limit_hits(&p->a));
 	if (p->o->sort_latency && p->rank.unranked)
 		fprintf(f, "iwarpscope: note: %llu operations with neither a latency nor an ACK "
 			   "not ranked (--sort latency)\n",

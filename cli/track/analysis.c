@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "netdecode.h"
+#include "order.h"
 
 /* Defaults of the limits (options.c documents them: --max-ooo and friends). */
 #define DEFAULT_OOO_DIR (16ull << 20)

@@ -125,11 +125,6 @@ static inline const struct iws_stream_limits *analysis_limits(const struct analy
 {
 	return &a->env.lim;
 }
-/* Operations in flight too long to keep the output in start order. */
-static inline uint64_t analysis_order_limit_hits(const struct analysis *a)
-{
-	return a->env.order_limit_hits;
-}
 
 /* The first connections that turned out not to be iWARP (*n of them). */
 const struct conn_brief *analysis_not_iwarp(const struct analysis *a, uint32_t *n);

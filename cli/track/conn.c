@@ -7,6 +7,7 @@
 
 #include "iwarpscope/doctor.h"
 #include "iwarpscope/nvme.h"
+#include "order.h"
 
 /* ---- teardown records ---- */
 
@@ -33,8 +34,6 @@ static void on_op(void *ctx, const struct iws_op *op)
 								   op->term_etype, op->term_errcode,
 								   op->first_frame };
 	}
-	if (env->track_order)
-		order_done(&c->order, op->id);
 	if (env->selected && !env->selected(env->ctx, c, (int)op->type, op->start_ns))
 		return;
 	c->c.ops++;
@@ -73,10 +72,6 @@ static void on_pdu(void *ctx, const struct iws_pdu *pdu)
 		c->c.segments++;
 		if (note->rtr)
 			c->c.rtr++;
-		if (c->env->track_order && note->op_first && note->op_id)
-			order_started(&c->order, note->op_id, pdu->first_ts, pdu->first_frame);
-		if (c->env->track_order)
-			c->env->order_limit_hits += order_pop(&c->order);
 	}
 	if (c->env->fpdu)
 		c->env->fpdu(c->env->ctx, c, pdu);
@@ -213,7 +208,6 @@ void conn_finish(struct conn *c, uint32_t flag)
 	sync_closes(c);
 	iws_doctor_finish(c->doc, c->eng);
 	c->state = CONN_CLOSED;
-	order_free(&c->order);
 }
 
 void conn_free(struct conn *c)
@@ -227,7 +221,6 @@ void conn_free(struct conn *c)
 	if (c->stats)
 		iws_qp_stats_free(c->stats);
 	free(c->stats);
-	order_free(&c->order);
 	free(c->gaps);
 	free(c->terms);
 	free(c);
@@ -303,7 +296,8 @@ bool conn_pending_key(const struct conn *c, int64_t *ts, uint64_t *frame)
 	uint64_t f;
 	if (c->state != CONN_ACTIVE)
 		return false;
-	if (order_oldest(&c->order, &t, &f))
+	/* operations started and not reported: the engine's */
+	if (c->env->track_order && iws_stream_oldest_unreported(c->eng, &t, &f))
 		order_take_min(&any, ts, frame, t, f);
 	if (iws_stream_pending(c->eng, &t, &f))
 		order_take_min(&any, ts, frame, t, f);

@@ -23,7 +23,6 @@
 #include "iwarpscope/stream.h"
 #include "netdecode.h"
 #include "nvme_track.h"
-#include "order.h"
 
 struct conn;
 
@@ -63,7 +62,7 @@ struct conn_seg {
 struct conn_env {
 	struct iws_stream_limits lim;
 	bool check_crc;
-	bool track_order;           /* keep what ordered output needs */
+	bool track_order;           /* pending keys count the operations not yet reported */
 	void *ctx;
 	void (*op)(void *ctx, struct conn *c, const struct iws_op *op);
 	void (*fpdu)(void *ctx, struct conn *c, const struct iws_pdu *pdu);
@@ -77,7 +76,6 @@ struct conn_env {
 	bool (*selected)(void *ctx, const struct conn *c, int op_type, int64_t start_ns);
 	struct iws_qp_stats *total; /* statistics over every QP */
 	bool include_rtr;           /* statistics count RTR messages */
-	uint64_t order_limit_hits;
 	/* NVMe over Fabrics: the engine's NVMe stage (stream.h, iws_stream_nvme_stage) */
 	bool nvme;                  /* recognise NVMe/RDMA and track its commands */
 	/* What is kept of each of its commands, and freeing it (analysis.c
@@ -165,7 +163,6 @@ struct conn {
 	const struct iws_close *closes; /* the engine's close records (valid until conn_free) */
 	uint32_t ncloses;
 	bool seg_retrans;           /* the segment being fed was a retransmission */
-	struct order_ring order;    /* operations in flight, for output in start order */
 	struct conn_nvme *nvme;     /* NVMe view (nvme_track.h), from the first command (env->nvme) */
 	struct iws_doctor *doc;     /* the interop doctor's findings (env->doctor), else NULL */
 	struct conn *lru_prev, *lru_next; /* the analysis' recency lists */

@@ -282,6 +282,16 @@ void iws_tracker_hidden(struct iws_tracker *t, uint8_t dir, uint64_t frame, int6
  * max of them in ids; returns how many there are. */
 uint32_t iws_tracker_inflight_ids(const struct iws_tracker *t, uint64_t *ids, uint32_t max);
 
+/*
+ * For output in start order: the (start_ns, first_frame) of the oldest
+ * operation the tracker has not reported yet - the oldest in flight (they
+ * are numbered in start order: the first of them), or a complete one
+ * waiting for its covering ACK. false when it holds none: what it reports
+ * from now on starts at a later segment (but for an operation inferred from
+ * a request a snapshot length hid, which starts in the frame that hid it).
+ */
+bool iws_tracker_oldest_unreported(const struct iws_tracker *t, int64_t *start_ns, uint64_t *first_frame);
+
 /* The capture (or the connection) ended: report everything still in flight
  * as incomplete, oldest first, then the complete operations still waiting
  * for their ACK. flag is IWS_OPF_UNFINISHED or IWS_OPF_ABORTED. */

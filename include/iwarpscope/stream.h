@@ -443,6 +443,9 @@ uint64_t iws_stream_buffered(const struct iws_stream *s);
  * for order). false when nothing is buffered. For output in start order.
  */
 bool iws_stream_pending(const struct iws_stream *s, int64_t *ts, uint64_t *frame);
+/* As iws_tracker_oldest_unreported, for the stream's tracker (false before
+ * it exists and once the stream is finished). */
+bool iws_stream_oldest_unreported(const struct iws_stream *s, int64_t *start_ns, uint64_t *first_frame);
 
 #ifdef __cplusplus
 }

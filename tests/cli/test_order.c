@@ -1,76 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The ordering stages of the CLI on small hand-made inputs: the ring of
- * operations in flight and the watermark (order.c), and the timeline that
- * releases finished operations in start order (timeline.c).
+ * The ordering stages of the CLI on small hand-made inputs: the watermark
+ * (order.c; each connection's pending key is the core's, tested in
+ * tests/unit/test_qp.c, oldest_unreported) and the timeline that releases
+ * finished operations in start order (timeline.c).
  */
 #include "../unit/check.h"
 #include "order.h"
 #include "timeline.h"
-
-static void test_ring(void)
-{
-	struct order_ring r;
-	memset(&r, 0, sizeof(r));
-	int64_t ts;
-	uint64_t fr;
-	CHECK(!order_oldest(&r, &ts, &fr));
-
-	/* Ids start at 5; 6 is reported before 5 (a Write after a Read). */
-	order_started(&r, 5, 1000, 10);
-	order_started(&r, 6, 2000, 20);
-	order_started(&r, 5, 900, 9);          /* a second start is ignored */
-	CHECK(order_oldest(&r, &ts, &fr));
-	CHECK_EQ(ts, 1000);
-	CHECK_EQ(fr, 10);
-	CHECK_EQ(order_held(&r), 2);
-
-	/* 6 reported first: 5 still holds the watermark. */
-	order_done(&r, 6);
-	CHECK_EQ(order_pop(&r), 0);
-	CHECK(order_oldest(&r, &ts, &fr) && ts == 1000);
-	CHECK_EQ(order_held(&r), 2);
-	order_done(&r, 5);
-	CHECK_EQ(order_pop(&r), 0);
-	CHECK_EQ(order_held(&r), 0);
-	CHECK(!order_oldest(&r, &ts, &fr));
-
-	/* An id below the base (already popped) is ignored. */
-	order_started(&r, 7, 3000, 30);
-	order_done(&r, 4);
-	order_started(&r, 3, 1, 1);
-	CHECK(order_oldest(&r, &ts, &fr) && ts == 3000 && fr == 30);
-	CHECK_EQ(order_held(&r), 1);
-
-	/* Growth past the first allocation (64) keeps every entry in place,
-	 * also when the ring has wrapped. */
-	for (uint64_t id = 8; id < 8 + 300; id++)
-		order_started(&r, id, (int64_t)id * 1000, id * 10);
-	order_done(&r, 7);
-	order_pop(&r);
-	CHECK(order_oldest(&r, &ts, &fr) && ts == 8000 && fr == 80);
-	for (uint64_t id = 8; id < 8 + 150; id++)
-		order_done(&r, id);
-	order_pop(&r);
-	for (uint64_t id = 308; id < 308 + 100; id++)
-		order_started(&r, id, (int64_t)id * 1000, id * 10);
-	CHECK(order_oldest(&r, &ts, &fr) && ts == 158000 && fr == 1580);
-	CHECK_EQ(order_held(&r), 250);
-	order_free(&r);
-	CHECK_EQ(order_held(&r), 0);
-
-	/* The limit: past max entries the oldest unreported is given up. */
-	memset(&r, 0, sizeof(r));
-	r.max = 4;
-	for (uint64_t id = 1; id <= 6; id++)
-		order_started(&r, id, (int64_t)id, id);
-	CHECK_EQ(order_pop(&r), 2);
-	CHECK(order_oldest(&r, &ts, &fr) && ts == 3);
-	order_done(&r, 1);                     /* given up already: ignored */
-	CHECK_EQ(order_held(&r), 4);
-	order_free(&r);
-	CHECK_EQ(r.max, 4);
-}
 
 struct wm_ctx {
 	bool has[3];
@@ -181,7 +118,6 @@ static void test_timeline(void)
 
 int main(void)
 {
-	test_ring();
 	test_watermark();
 	test_timeline();
 	return check_done("test_order");

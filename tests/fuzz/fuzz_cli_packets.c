@@ -276,7 +276,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	/* With time never going backwards and no limit forcing operations out,
 	 * the watermark keeps the output in start order. */
-	if (!went_back && ao.track_order && !x.tl.forced && !x.a.env.order_limit_hits &&
+	if (!went_back && ao.track_order && !x.tl.forced &&
 	    x.order_breaks)
 		__builtin_trap();
 	for (uint32_t i = 0; i < x.a.nconns; i++) {

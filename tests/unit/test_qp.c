@@ -422,6 +422,45 @@ static void case_where_time_went(void)
 	iws_tracker_free(t);
 }
 
+/* the oldest operation not yet reported: in flight, or complete and
+ * waiting for its ACK (iws_tracker_oldest_unreported) */
+static void case_oldest_unreported(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	int64_t ts;
+	uint64_t fr;
+	struct iws_tracker *t = iws_tracker_new(NULL, on_op, NULL);
+	CHECK(!iws_tracker_oldest_unreported(t, &ts, &fr));
+	/* the responder acknowledges the initiator's octets: its Writes wait */
+	iws_tracker_ack(t, IWS_DIR_I2R, 990, 1, 100, false);
+	m = read_req(1, 0x100, 0, 100);   /* a Read Request, frame 2 */
+	feed_tcp(t, IWS_DIR_I2R, 1000, 50, 2, 200, 2, 200, 2, 200, 0, &m, &note);
+	CHECK(iws_tracker_oldest_unreported(t, &ts, &fr) && ts == 200 && fr == 2);
+	m = tagged(0, 0x200, 0, 1, 150);  /* a Write, frame 3: complete, waits for its ACK */
+	feed_tcp(t, IWS_DIR_I2R, 1050, 200, 3, 300, 3, 300, 3, 300, 0, &m, &note);
+	CHECK_EQ(iws_tracker_counts(t)->ack_waiting, 1);
+	CHECK(iws_tracker_oldest_unreported(t, &ts, &fr) && ts == 200 && fr == 2);
+	/* the Read's response (no ACK of the responder's octets seen: the Read
+	 * is reported at once); the Write waiting for its ACK is the oldest */
+	m = tagged(2, 0x100, 0, 1, 100);
+	feed_tcp(t, IWS_DIR_R2I, 7000, 120, 4, 400, 4, 400, 4, 400, 0, &m, &note);
+	CHECK_EQ(n_ops, 1);
+	CHECK(iws_tracker_oldest_unreported(t, &ts, &fr) && ts == 300 && fr == 3);
+	/* a Send begun after it (not finished): the Write, waiting, started first */
+	m = untagged(3, 0, 1, 0, 0, 40, 0);
+	feed_tcp(t, IWS_DIR_I2R, 1250, 60, 5, 500, 5, 500, 5, 500, 0, &m, &note);
+	CHECK(iws_tracker_oldest_unreported(t, &ts, &fr) && ts == 300 && fr == 3);
+	/* the Write's ACK: the Send is left */
+	iws_tracker_ack(t, IWS_DIR_I2R, 1250, 6, 600, false);
+	CHECK_EQ(n_ops, 2);
+	CHECK(iws_tracker_oldest_unreported(t, &ts, &fr) && ts == 500 && fr == 5);
+	/* the end reports everything: nothing held */
+	iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+	CHECK(!iws_tracker_oldest_unreported(t, &ts, &fr));
+	iws_tracker_free(t);
+}
+
 static void case_read_queued(void)
 {
 	struct iws_seg_note note;
@@ -764,6 +803,7 @@ static const struct check_case cases[] = {
 	{ "rtr_ird", case_rtr_ird },
 	{ "bounded_inflight", case_bounded_inflight },
 	{ "where_time_went", case_where_time_went },
+	{ "oldest_unreported", case_oldest_unreported },
 	{ "read_queued", case_read_queued },
 	{ "ack_wait_bounded", case_ack_wait_bounded },
 	{ "retrans_across_fpdus", case_retrans_across_fpdus },
