@@ -591,39 +591,96 @@ static void emit_mpa(struct iws_stream *s, int side, const struct iws_mpa_frame 
 	st_pdu(s, &ev);
 }
 
-/* An MPA Request or Reply decoded at buffer offset k of side. Returns true
- * if hunting on this side is over. */
-static bool mpa_frame(struct iws_stream *s, int side, const struct iws_mpa_frame *fr, uint32_t k)
+/* What a direction knows of its framing once its side of the handshake was
+ * seen but the peer's was not: markers, if any, start at the end of the key
+ * frame (SeqStart), and CRC is on if this side asked for it (RFC 5044
+ * §7.1.1: either side asking turns it on) and may be on otherwise. */
+static void hint_from_key(struct fr_dir *fd, const struct iws_mpa_frame *fr, uint32_t seq_end)
+{
+	fd->hint.markers = IWS_UNKNOWN;
+	fd->hint.base_known = true;
+	fd->hint.marker_base = seq_end;
+	fd->hint.crc = fr->crc ? IWS_YES : IWS_UNKNOWN;
+	fd->at_seqstart = true;
+	fd->next_try = 0;
+}
+
+/* The MPA Request at buffer offset k of side (seq_end: just after it).
+ * Returns false if it is not a connection set-up. */
+static bool mpa_request(struct iws_stream *s, int side, const struct iws_mpa_frame *fr, uint32_t k,
+			uint32_t seq_end)
 {
 	struct fr_dir *fd = &s->d[side];
-	struct sbuf *b = &fd->buf;
-	uint32_t end = k + fr->total_len;
-	uint32_t seq_end = b->seq + end;
 
-	if (fr->type == IWS_MPA_REQUEST) {
-		if (s->st != IWS_SST_NONE)
-			return false;  /* a second Request: not a connection set-up */
-		s->init_side = side;
-		s->init_side_known = true;
-		iws_mpa_conn_request(&s->mpa, fr, seq_end);
-		s->st = IWS_SST_REQUEST;
-		skip(s, side, k, IWS_SPAN_PRESYNC);
-		emit_mpa(s, side, fr, 0);
-		sbuf_consume(b, fr->total_len);
-		/* Should the Reply never be captured (one direction only), this is
-		 * what is known of the initiator's framing: its SeqStart, and CRC if
-		 * it asked for it (RFC 5044 §7.1.1: either side asking turns it on). */
-		fd->hint.markers = IWS_UNKNOWN;
-		fd->hint.base_known = true;
-		fd->hint.marker_base = seq_end;
-		fd->hint.crc = fr->crc ? IWS_YES : IWS_UNKNOWN;
-		fd->at_seqstart = true;
-		fd->mode = fd->req_by_fpdus ? FR_HUNT : FR_WAIT;
-		fd->next_try = 0;
-		fd->req_pending = fd->req_by_fpdus = false;
-		return true;
+	if (s->st != IWS_SST_NONE)
+		return false;  /* a second Request: not a connection set-up */
+	s->init_side = side;
+	s->init_side_known = true;
+	iws_mpa_conn_request(&s->mpa, fr, seq_end);
+	s->st = IWS_SST_REQUEST;
+	skip(s, side, k, IWS_SPAN_PRESYNC);
+	emit_mpa(s, side, fr, 0);
+	sbuf_consume(&fd->buf, fr->total_len);
+	/* Should the Reply never be captured (one direction only), this is
+	 * what is known of the initiator's framing. */
+	hint_from_key(fd, fr, seq_end);
+	fd->mode = fd->req_by_fpdus ? FR_HUNT : FR_WAIT;
+	fd->req_pending = fd->req_by_fpdus = false;
+	return true;
+}
+
+/* A Reply that rejects the connection (the Rej bit, RFC 5044 §7.1.1): no
+ * FPDUs follow in either direction (§7.1.2), so whatever is buffered is
+ * reported as after the reject and both directions stop framing. */
+static void mpa_rejected(struct iws_stream *s, int side, uint32_t seq_end)
+{
+	s->st = IWS_SST_REJECTED;
+	st_event(s, IWS_SEV_REJECTED, side, seq_end, 0, 0);
+	for (int x = 0; x < 2; x++) {
+		struct fr_dir *d = &s->d[x];
+		d->rejected = true;
+		if (d->buf.len)
+			skip(s, x, d->buf.len, IWS_SPAN_AFTER_REJECT);
+		d->mode = FR_DEAD;
+		sbuf_free(&d->buf);
+		account(s, d);
+		st_no_fpdus(s, x);
 	}
-	/* Reply */
+}
+
+/* A Reply whose Request was not captured (seq_end: the Reply's end). */
+static void mpa_reply_inferred(struct iws_stream *s, int side, const struct iws_mpa_frame *fr,
+			       uint32_t seq_end)
+{
+	struct fr_dir *fd = &s->d[side];
+	struct fr_dir *id = &s->d[s->init_side];
+
+	/* Without the Request, each direction knows half of its marker
+	 * rule (RFC 5044 §7.1.1): the responder's markers were asked for
+	 * by the Request (unknown) but start at the Reply's end; the
+	 * initiator's were decided by this Reply (M) but start at the
+	 * unseen Request's end. CRC is on if the Reply says so, and may be
+	 * on if it does not. */
+	s->st = IWS_SST_INFERRED;
+	st_event(s, IWS_SEV_INFERRED, side, seq_end, 0, 0);
+	fd->p_known = false;
+	hint_from_key(fd, fr, seq_end);
+	fd->mode = FR_HUNT;
+	id->p_known = false;
+	id->hint.markers = fr->markers ? IWS_UNKNOWN : IWS_NO;
+	id->hint.base_known = false;
+	id->hint.crc = fr->crc ? IWS_YES : IWS_UNKNOWN;
+	if (id->mode == FR_WAIT || id->mode == FR_OFF)
+		id->mode = FR_HUNT;
+}
+
+/* The MPA Reply at buffer offset k of side (seq_end: just after it).
+ * Returns false if it does not fit the handshake seen so far. */
+static bool mpa_reply(struct iws_stream *s, int side, const struct iws_mpa_frame *fr, uint32_t k,
+		      uint32_t seq_end)
+{
+	struct fr_dir *fd = &s->d[side];
+
 	if (s->st == IWS_SST_REQUEST && side == s->init_side)
 		return false;  /* a Reply from the initiator makes no sense */
 	if (s->st != IWS_SST_REQUEST && s->st != IWS_SST_NONE)
@@ -639,60 +696,41 @@ static bool mpa_frame(struct iws_stream *s, int side, const struct iws_mpa_frame
 	iws_mpa_conn_reply(&s->mpa, fr, seq_end);
 	skip(s, side, k, IWS_SPAN_PRESYNC);
 	emit_mpa(s, side, fr, 0);
-	sbuf_consume(b, fr->total_len);
+	sbuf_consume(&fd->buf, fr->total_len);
 	if (fr->reject) {
-		s->st = IWS_SST_REJECTED;
-		st_event(s, IWS_SEV_REJECTED, side, seq_end, 0, 0);
-		for (int x = 0; x < 2; x++) {
-			struct fr_dir *d = &s->d[x];
-			d->rejected = true;
-			if (d->buf.len)
-				skip(s, x, d->buf.len, IWS_SPAN_AFTER_REJECT);
-			d->mode = FR_DEAD;
-			sbuf_free(&d->buf);
-			account(s, d);
-			st_no_fpdus(s, x);
-		}
+		mpa_rejected(s, side, seq_end);
 		return true;
 	}
 	set_dir_params(s);
 	fd->mode = FR_FPDU;
 	fd->ever_framed = true;
-	struct fr_dir *id = &s->d[s->init_side];
-	if (had_request) {
-		s->st = IWS_SST_FULL;
-		st_event(s, IWS_SEV_HANDSHAKE, side, seq_end, 0, 0);
-	} else {
-		/* Without the Request, each direction knows half of its marker
-		 * rule (RFC 5044 §7.1.1): the responder's markers were asked for
-		 * by the Request (unknown) but start at the Reply's end; the
-		 * initiator's were decided by this Reply (M) but start at the
-		 * unseen Request's end. CRC is on if the Reply says so, and may be
-		 * on if it does not. */
-		s->st = IWS_SST_INFERRED;
-		st_event(s, IWS_SEV_INFERRED, side, seq_end, 0, 0);
-		fd->p_known = false;
-		fd->hint.markers = IWS_UNKNOWN;
-		fd->hint.base_known = true;
-		fd->hint.marker_base = seq_end;
-		fd->hint.crc = fr->crc ? IWS_YES : IWS_UNKNOWN;
-		fd->at_seqstart = true;
-		fd->mode = FR_HUNT;
-		fd->next_try = 0;
-		id->p_known = false;
-		id->hint.markers = fr->markers ? IWS_UNKNOWN : IWS_NO;
-		id->hint.base_known = false;
-		id->hint.crc = fr->crc ? IWS_YES : IWS_UNKNOWN;
-		if (id->mode == FR_WAIT || id->mode == FR_OFF)
-			id->mode = FR_HUNT;
+	if (!had_request) {
+		mpa_reply_inferred(s, side, fr, seq_end);
 		return true;
 	}
+	s->st = IWS_SST_FULL;
+	st_event(s, IWS_SEV_HANDSHAKE, side, seq_end, 0, 0);
+	/* The initiator's octets after its Request waited for this Reply,
+	 * which says whether they carry markers (RFC 5044 §7.1.1): frame
+	 * them now. */
+	struct fr_dir *id = &s->d[s->init_side];
 	if (id->mode == FR_WAIT) {
 		id->mode = FR_FPDU;
 		id->ever_framed = true;
 		frame_buffer(s, s->init_side);
 	}
 	return true;
+}
+
+/* An MPA Request or Reply decoded at buffer offset k of side. Returns true
+ * if hunting on this side is over. */
+static bool mpa_frame(struct iws_stream *s, int side, const struct iws_mpa_frame *fr, uint32_t k)
+{
+	uint32_t seq_end = s->d[side].buf.seq + k + fr->total_len;
+
+	if (fr->type == IWS_MPA_REQUEST)
+		return mpa_request(s, side, fr, k, seq_end);
+	return mpa_reply(s, side, fr, k, seq_end);
 }
 
 /* ---- hunting ---- */

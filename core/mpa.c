@@ -154,6 +154,67 @@ static uint32_t wire_offset(uint32_t k, const struct iws_mpa_marker *m, uint32_t
 	return w;
 }
 
+/* The markers inside an FPDU of out->wire_len octets (RFC 5044 §4.2-4.3),
+ * each checked against its position: its FPDUPTR points back at the
+ * FPDU's ULPDU_Length field (at len_off). */
+static void parse_fpdu_markers(const uint8_t *wire, size_t len, uint32_t seq,
+			       const struct iws_mpa_dir *d, uint32_t len_off, struct iws_fpdu *out)
+{
+	for (uint32_t o = iws_mpa_next_marker_dist(d, seq);
+	     o < out->wire_len && out->n_markers < IWS_FPDU_MAX_MARKERS;
+	     o += IWS_MPA_MARKER_INTERVAL) {
+		struct iws_mpa_marker *m = &out->markers[out->n_markers++];
+		struct iws_result r = iws_mpa_marker_parse(wire + o, len - o,
+							   iws_mpa_fpduptr_expected(len_off, o),
+							   d->fpduptr_le, m);
+		m->off = o;
+		if (r.status != IWS_OK || !m->ok)
+			out->marker_errors++;
+	}
+}
+
+/* Where the ULPDU, PAD and CRC lie on the wire (RFC 5044 §4.1), past the
+ * markers found in it, and the CRC as sent. Returns one past the last
+ * ULPDU octet (a marker right after it is not part of the ULPDU's span). */
+static uint32_t place_fpdu_fields(const uint8_t *wire, struct iws_fpdu *out)
+{
+	uint32_t body_ulpdu = IWS_MPA_ULPDU_LEN_LEN;  /* marker-free offsets */
+	uint32_t body_pad = body_ulpdu + out->ulpdu_len;
+	uint32_t body_crc = body_pad + out->pad;
+	out->ulpdu_off = wire_offset(body_ulpdu, out->markers, out->n_markers);
+	uint32_t ulpdu_end = wire_offset(body_pad - 1, out->markers, out->n_markers) + 1;
+	out->pad_off = out->pad ? wire_offset(body_pad, out->markers, out->n_markers) : ulpdu_end;
+	out->crc_off = wire_offset(body_crc, out->markers, out->n_markers);
+	out->crc_wire = iws_mpa_crc_read(wire + out->crc_off);
+	return ulpdu_end;
+}
+
+/* Copy the ULPDU, [out->ulpdu_off, ulpdu_end) on the wire, to scratch
+ * without the markers that fall inside it. */
+static void copy_ulpdu_unmarked(const uint8_t *wire, uint32_t ulpdu_end, uint8_t *scratch,
+				const struct iws_fpdu *out)
+{
+	uint32_t k = 0, mi = 0;
+	for (uint32_t w = out->ulpdu_off; w < ulpdu_end && k < out->ulpdu_len;) {
+		while (mi < out->n_markers && out->markers[mi].off < w)
+			mi++;
+		if (mi < out->n_markers && out->markers[mi].off == w) {
+			w += IWS_MPA_MARKER_LEN;
+			mi++;
+			continue;
+		}
+		uint32_t stop = mi < out->n_markers ? out->markers[mi].off : ulpdu_end;
+		if (stop > ulpdu_end)
+			stop = ulpdu_end;
+		uint32_t n = stop - w;
+		if (n > out->ulpdu_len - k)
+			n = out->ulpdu_len - k;
+		memcpy(scratch + k, wire + w, n);
+		k += n;
+		w += n;
+	}
+}
+
 struct iws_result iws_mpa_fpdu_parse(const uint8_t *wire, size_t len, uint32_t seq,
 				     const struct iws_mpa_dir *d, bool check_crc,
 				     uint8_t *scratch, size_t scratch_len, struct iws_fpdu *out)
@@ -181,31 +242,9 @@ struct iws_result iws_mpa_fpdu_parse(const uint8_t *wire, size_t len, uint32_t s
 	if (len < out->wire_len)
 		return iws_need(out->wire_len);
 
-	/* Markers inside this FPDU, each checked against its position. */
-	if (d->markers) {
-		for (uint32_t o = iws_mpa_next_marker_dist(d, seq);
-		     o < out->wire_len && out->n_markers < IWS_FPDU_MAX_MARKERS;
-		     o += IWS_MPA_MARKER_INTERVAL) {
-			struct iws_mpa_marker *m = &out->markers[out->n_markers++];
-			struct iws_result r = iws_mpa_marker_parse(wire + o, len - o,
-								   iws_mpa_fpduptr_expected(len_off, o),
-								   d->fpduptr_le, m);
-			m->off = o;
-			if (r.status != IWS_OK || !m->ok)
-				out->marker_errors++;
-		}
-	}
-
-	uint32_t body_ulpdu = IWS_MPA_ULPDU_LEN_LEN;  /* marker-free offsets */
-	uint32_t body_pad = body_ulpdu + out->ulpdu_len;
-	uint32_t body_crc = body_pad + out->pad;
-	out->ulpdu_off = wire_offset(body_ulpdu, out->markers, out->n_markers);
-	/* One past the last ULPDU octet (a marker right after it is not part
-	 * of the ULPDU's span). */
-	uint32_t ulpdu_end = wire_offset(body_pad - 1, out->markers, out->n_markers) + 1;
-	out->pad_off = out->pad ? wire_offset(body_pad, out->markers, out->n_markers) : ulpdu_end;
-	out->crc_off = wire_offset(body_crc, out->markers, out->n_markers);
-	out->crc_wire = iws_mpa_crc_read(wire + out->crc_off);
+	if (d->markers)
+		parse_fpdu_markers(wire, len, seq, d, len_off, out);
+	uint32_t ulpdu_end = place_fpdu_fields(wire, out);
 
 	/* Does a marker fall inside the ULPDU? Then hand out a marker-free copy. */
 	if (ulpdu_end - out->ulpdu_off == out->ulpdu_len) {
@@ -213,25 +252,7 @@ struct iws_result iws_mpa_fpdu_parse(const uint8_t *wire, size_t len, uint32_t s
 	} else {
 		if (!scratch || scratch_len < out->ulpdu_len)
 			return iws_malformed("no scratch buffer for a marker-split ULPDU", 0, 0);
-		uint32_t k = 0, mi = 0;
-		for (uint32_t w = out->ulpdu_off; w < ulpdu_end && k < out->ulpdu_len;) {
-			while (mi < out->n_markers && out->markers[mi].off < w)
-				mi++;
-			if (mi < out->n_markers && out->markers[mi].off == w) {
-				w += IWS_MPA_MARKER_LEN;
-				mi++;
-				continue;
-			}
-			uint32_t stop = mi < out->n_markers ? out->markers[mi].off : ulpdu_end;
-			if (stop > ulpdu_end)
-				stop = ulpdu_end;
-			uint32_t n = stop - w;
-			if (n > out->ulpdu_len - k)
-				n = out->ulpdu_len - k;
-			memcpy(scratch + k, wire + w, n);
-			k += n;
-			w += n;
-		}
+		copy_ulpdu_unmarked(wire, ulpdu_end, scratch, out);
 		out->ulpdu = scratch;
 	}
 

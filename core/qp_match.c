@@ -662,66 +662,120 @@ static void answered(struct iws_tracker *t, struct node *n, const struct iws_seg
 	}
 }
 
+/* Does the Read Response segment continue the message being received (n):
+ * the same Data Sink STag, at the TO where the last segment ended (each
+ * tagged segment places its octets at its own TO, RFC 5041 §4.3), or
+ * further on past octets not captured? */
+static bool continues_open(const struct iws_tracker *t, const struct node *n,
+			   const struct iws_ddp_hdr *h)
+{
+	return n && n->op.stag == h->stag &&
+	       (n->expect_to == h->to || (gap_seen(t, n) && h->to > n->expect_to));
+}
+
+/* A new message before the last one (n) ended (L=1): it lost its end. */
+static void end_cut_response(struct iws_tracker *t, struct order *o, struct node *n,
+			     struct iws_seg_note *note)
+{
+	o->open = NULL;
+	n->op.flags |= gap_seen(t, n) ? IWS_OPF_GAP : IWS_OPF_OFFSET_GAP | IWS_OPF_GAP;
+	if (!gap_seen(t, n)) {
+		note->flags |= IWS_SEGF_STAG_MISMATCH;
+		t->counts.stag_mismatches++;
+	}
+	trk_report(t, n);
+}
+
+/* The Read Request n answered by a first response segment (header h):
+ * the response goes to the request's Data Sink STag and TO (RFC 5040
+ * §4.4), so they are checked, or learnt if the snapshot cut them. */
+static void check_sink_key(struct iws_tracker *t, uint8_t d, struct node *n, const struct iws_seg *s,
+			   const struct iws_ddp_hdr *h, struct iws_seg_note *note)
+{
+	if (n->sink_unknown) {
+		/* its Sink STag and TO were cut by the snapshot length: the
+		 * response says what they were */
+		n->sink_unknown = false;
+		n->op.stag = h->stag;
+		n->op.to = h->to;
+		n->expect_to = h->to;
+	} else if ((n->op.stag != h->stag || n->expect_to != h->to) &&
+		   !read_req_le(t, d, n, h->stag, h->to, s->frame)) {
+		note->flags |= IWS_SEGF_STAG_MISMATCH;
+		t->counts.stag_mismatches++;
+		n->op.stag = h->stag;
+		n->expect_to = h->to;
+	}
+}
+
+/* The first segment of a Read Response message: the operation it answers,
+ * or one of its own when its request is not proven; NULL if it is none
+ * (*matched: a request was found). */
+static struct node *start_read_response(struct iws_tracker *t, const struct iws_seg *s,
+					struct iws_seg_note *note, bool *matched)
+{
+	const struct iws_ddp_hdr *h = &s->msg->ddp;
+	uint8_t d = !s->dir;
+	bool ambiguous, none;
+	struct node *n = answer(t, s, false, true, h->stag, h->to, 0, &ambiguous, &none);
+	*matched = n != NULL;
+	if (n) {
+		check_sink_key(t, d, n, s, h, note);
+		answered(t, n, s, ambiguous, note);
+		return n;
+	}
+	/* A zero-length Read Response without its request: the response to
+	 * a Read RTR whose request was not captured (RFC 6581 §7), not an
+	 * operation. */
+	if (s->msg->payload_len == 0 && h->last && none) {
+		note->rtr = true;
+		return NULL;
+	}
+	remember_unmatched(&t->ord[d], h->stag, h->to);
+	n = unanswered(t, s, IWS_OPT_READ, note);
+	if (!n)
+		return NULL;
+	n->op.has_stag = true;
+	n->op.stag = h->stag;
+	n->op.to = h->to;
+	return n;
+}
+
+/* The last segment (L=1) of the Read Response message n: the operation is
+ * over; its response time when its request was seen (matched). */
+static void end_read_response(struct iws_tracker *t, const struct iws_seg *s, struct order *o,
+			      struct node *n, bool matched, struct iws_seg_note *note)
+{
+	o->open = NULL;
+	note->op_last = true;
+	if (matched) {
+		note->has_response_time = true;
+		note->response_time_ns = s->ts_ns - n->op.start_ns;
+		n->op.has_latency = true;
+		n->op.latency_ns = note->response_time_ns;
+	}
+	responded(t, s);
+	trk_report(t, n);
+}
+
 void trk_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)
 {
 	const struct iws_ddp_hdr *h = &s->msg->ddp;
 	uint32_t pl = s->msg->payload_len;
-	uint8_t d = !s->dir;
-	struct order *o = &t->ord[d];
+	struct order *o = &t->ord[!s->dir];
 	struct node *n = o->open;
 	bool matched;
-	if (n && n->op.stag == h->stag && (n->expect_to == h->to || (gap_seen(t, n) && h->to > n->expect_to))) {
+	if (continues_open(t, n, h)) {
 		/* the next segment of the message being received */
 		if (n->expect_to != h->to)
 			n->op.flags |= IWS_OPF_GAP;
 		matched = n->kind == K_READ;
 	} else {
-		if (n) {
-			/* A new message before the last one ended (L=1): it lost
-			 * its end. */
-			o->open = NULL;
-			n->op.flags |= gap_seen(t, n) ? IWS_OPF_GAP : IWS_OPF_OFFSET_GAP | IWS_OPF_GAP;
-			if (!gap_seen(t, n)) {
-				note->flags |= IWS_SEGF_STAG_MISMATCH;
-				t->counts.stag_mismatches++;
-			}
-			trk_report(t, n);
-		}
-		bool ambiguous, none;
-		n = answer(t, s, false, true, h->stag, h->to, 0, &ambiguous, &none);
-		matched = n != NULL;
-		if (n) {
-			if (n->sink_unknown) {
-				/* its Sink STag and TO were cut by the snapshot
-				 * length: the response says what they were */
-				n->sink_unknown = false;
-				n->op.stag = h->stag;
-				n->op.to = h->to;
-				n->expect_to = h->to;
-			} else if ((n->op.stag != h->stag || n->expect_to != h->to) &&
-				   !read_req_le(t, d, n, h->stag, h->to, s->frame)) {
-				note->flags |= IWS_SEGF_STAG_MISMATCH;
-				t->counts.stag_mismatches++;
-				n->op.stag = h->stag;
-				n->expect_to = h->to;
-			}
-			answered(t, n, s, ambiguous, note);
-		} else {
-			/* A zero-length Read Response without its request: the
-			 * response to a Read RTR whose request was not captured
-			 * (RFC 6581 §7), not an operation. */
-			if (pl == 0 && h->last && none) {
-				note->rtr = true;
-				return;
-			}
-			remember_unmatched(o, h->stag, h->to);
-			n = unanswered(t, s, IWS_OPT_READ, note);
-			if (!n)
-				return;
-			n->op.has_stag = true;
-			n->op.stag = h->stag;
-			n->op.to = h->to;
-		}
+		if (n)
+			end_cut_response(t, o, n, note);
+		n = start_read_response(t, s, note, &matched);
+		if (!n)
+			return;
 		o->open = n;
 	}
 	if (matched)
@@ -730,18 +784,8 @@ void trk_read_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_se
 	n->expect_to = h->to + pl;
 	if (n->op.has_read_size && n->op.bytes > n->op.read_size)
 		note->flags |= IWS_SEGF_OVERRUN;
-	if (h->last) {
-		o->open = NULL;
-		note->op_last = true;
-		if (matched) {
-			note->has_response_time = true;
-			note->response_time_ns = s->ts_ns - n->op.start_ns;
-			n->op.has_latency = true;
-			n->op.latency_ns = note->response_time_ns;
-		}
-		responded(t, s);
-		trk_report(t, n);
-	}
+	if (h->last)
+		end_read_response(t, s, o, n, matched, note);
 }
 
 void trk_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)

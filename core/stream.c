@@ -669,46 +669,50 @@ struct iws_stream *iws_stream_new(const struct iws_stream_opts *o, struct iws_st
 	return s;
 }
 
-void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
+/* Who initiated the connection, as far as this segment tells. */
+static void settle_init_side(struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
 {
-	if (s->finished || side < 0 || side > 1)
-		return;
-	s->cur_frame = seg->frame;
-	s->cur_ts = seg->ts_ns;
-	struct fr_dir *fd = &s->d[side];
-	s->tcp_ev = 0;
 	/* IWS_INIT_SIDE_AUTO: the first segment's sender initiated, unless it
 	 * is a SYN+ACK (the SYN was not captured). */
 	if (s->init_side_auto && !s->fed && !s->init_side_known)
 		s->init_side = (seg->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == (IWS_TCP_SYN | IWS_TCP_ACK) ? !side : side;
 	s->fed = true;
-	/* A SYN settles who initiated (unless an MPA frame already did). */
+	/* A SYN settles who initiated (unless an MPA frame already did): a
+	 * SYN opens, a SYN+ACK answers (RFC 9293 §3.5). */
 	if ((seg->flags & IWS_TCP_SYN) && !s->init_side_known && s->st == IWS_SST_NONE) {
 		s->init_side = (seg->flags & IWS_TCP_ACK) ? !side : side;
 		s->init_side_known = true;
 	}
-	struct reasm_sink k = sink_for(s);
-	struct tcp_opts opts;
-	tw_parse_opts(seg, &opts);
-	tcp_behaviour(s, side, seg);
-	/* The peer's acknowledgement first: it may prove octets of the other
-	 * direction lost before this segment's data is placed. */
-	if (seg->flags & IWS_TCP_ACK) {
-		tw_acked(s, !side, seg, &opts);
-		reasm_ack(&s->d[!side].r, !side, seg->ack, &k, s->lim);
-		if (s->tr)
-			iws_tracker_ack(s->tr, fr_dir_of(s, !side), seg->ack, seg->frame, seg->ts_ns,
-					seg->wire_len > 0);
-	}
-	/* A segment that fills a hole behind later octets: sent again, or
-	 * overtaken on the way (tcp_watch.c)? */
+}
+
+/* The segment's acknowledgement of the peer's direction. */
+static void take_peer_ack(struct iws_stream *s, int side, const struct iws_tcp_seg *seg,
+			  const struct tcp_opts *opts, const struct reasm_sink *k)
+{
+	tw_acked(s, !side, seg, opts);
+	reasm_ack(&s->d[!side].r, !side, seg->ack, k, s->lim);
+	if (s->tr)
+		iws_tracker_ack(s->tr, fr_dir_of(s, !side), seg->ack, seg->frame, seg->ts_ns,
+				seg->wire_len > 0);
+}
+
+/* How a segment that fills a hole behind later octets came: sent again,
+ * or overtaken on the way (tcp_watch.c)? */
+static uint8_t late_how_of(struct iws_stream *s, int side, const struct iws_tcp_seg *seg,
+			   const struct tcp_opts *opts)
+{
 	struct reasm_later later;
-	uint8_t late_how = HOW_RESENT;
 	uint32_t data_seq = (seg->flags & IWS_TCP_SYN) ? seg->seq + 1 : seg->seq;
 	if (seg->wire_len && !(seg->flags & IWS_TCP_RST) &&
-	    reasm_later(&fd->r, data_seq, seg->wire_len, &later))
-		late_how = tw_late_how(s, side, seg, &opts, &later);
-	uint8_t how = reasm_segment(&fd->r, side, seg, late_how, opts.has_ts, opts.tsval, &k, s->lim);
+	    reasm_later(&s->d[side].r, data_seq, seg->wire_len, &later))
+		return tw_late_how(s, side, seg, opts, &later);
+	return HOW_RESENT;
+}
+
+/* Count a segment sent again or reordered, by kind. */
+static void count_resent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, uint8_t how)
+{
+	struct fr_dir *fd = &s->d[side];
 	if (how == HOW_RESENT) {
 		/* After three duplicate ACKs of its sequence number from the
 		 * peer, a fast retransmit (RFC 5681 §3.2); after a silence of at
@@ -728,7 +732,13 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 		fd->c.reordered++;
 		s->tcp_ev |= TCP_EV(IWS_SEV_REORDERED);
 	}
-	tw_sent(s, side, seg, &opts, how);
+}
+
+/* The direction's first FIN or RST: the tracker is told, and the close is
+ * recorded with the operations still outstanding. */
+static void note_close(struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
+{
+	struct fr_dir *fd = &s->d[side];
 	if ((seg->flags & (IWS_TCP_FIN | IWS_TCP_RST)) && !fd->c.fin && !fd->c.rst && s->tr)
 		iws_tracker_closed(s->tr, fr_dir_of(s, side), seg->frame);
 	uint32_t outstanding = s->tr ? iws_tracker_counts(s->tr)->inflight : 0;
@@ -747,6 +757,30 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 		record_close(s, IWS_CLOSE_RST, fr_dir_of(s, side), seg->frame, seg->ts_ns);
 		st_event(s, IWS_SEV_RST, side, seg->seq, 0, outstanding);
 	}
+}
+
+void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
+{
+	if (s->finished || side < 0 || side > 1)
+		return;
+	s->cur_frame = seg->frame;
+	s->cur_ts = seg->ts_ns;
+	struct fr_dir *fd = &s->d[side];
+	s->tcp_ev = 0;
+	settle_init_side(s, side, seg);
+	struct reasm_sink k = sink_for(s);
+	struct tcp_opts opts;
+	tw_parse_opts(seg, &opts);
+	tcp_behaviour(s, side, seg);
+	/* The peer's acknowledgement first: it may prove octets of the other
+	 * direction lost before this segment's data is placed. */
+	if (seg->flags & IWS_TCP_ACK)
+		take_peer_ack(s, side, seg, &opts, &k);
+	uint8_t late_how = late_how_of(s, side, seg, &opts);
+	uint8_t how = reasm_segment(&fd->r, side, seg, late_how, opts.has_ts, opts.tsval, &k, s->lim);
+	count_resent(s, side, seg, how);
+	tw_sent(s, side, seg, &opts, how);
+	note_close(s, side, seg);
 	release(s, false);
 	/* ACKs that can no longer be an operation's first covering one go */
 	for (int x = 0; s->tr && x < 2; x++) {

@@ -272,92 +272,126 @@ bool reasm_later(const struct reasm_dir *d, uint32_t seq, uint32_t n, struct rea
 	return true;
 }
 
+/* A SYN starts the direction at its ISN. Returns where the segment's octets
+ * begin: a SYN takes a sequence number of its own, and data on it follows
+ * (RFC 9293 §3.4). */
+static uint32_t take_syn(struct reasm_dir *d, int side, const struct iws_tcp_seg *p,
+			 const struct reasm_sink *sink)
+{
+	if (!(p->flags & IWS_TCP_SYN))
+		return p->seq;
+	if (!d->started) {
+		d->started = true;
+		d->syn_seen = true;
+		d->isn = p->seq;
+		d->next_seq = p->seq + 1;
+		sink->start(sink->ctx, side, d->next_seq, true);
+	}
+	return p->seq + 1;
+}
+
+/* [seq, e) starts at or before next_seq and reaches past it: deliver what
+ * is new. si->how is still the caller's late_how. Returns how the delivered
+ * octets came (HOW_RESENT if some of it was delivered before). */
+static uint8_t take_in_order(struct reasm_dir *d, int side, const struct iws_tcp_seg *p,
+			     uint32_t seq, uint32_t e, struct seg_info *si,
+			     const struct reasm_sink *sink, struct iws_stream_limits *lim)
+{
+	uint8_t how = HOW_FIRST;
+	uint32_t skip = d->next_seq - seq;
+	if (skip) {
+		d->c->overlaps++;
+		how = HOW_RESENT;
+		if (sink->dup)
+			sink->dup(sink->ctx, side, seq, skip, p->frame);
+	}
+	/* Later octets were seen first: a retransmission, or a reordered
+	 * original, filling the hole (the caller told them apart). */
+	if (d->ooo) {
+		d->c->late++;
+		if (how == HOW_FIRST)
+			how = si->how;
+	}
+	si->how = how;
+	/* Octets of it already buffered out of order were captured first and
+	 * keep their frame (the first captured copy wins): deliver only what
+	 * lies before them, and place the rest around them (the overlap is
+	 * reported as duplicates); the drain then delivers everything in
+	 * sequence order. */
+	uint32_t upto = e;
+	if (d->ooo && sdiff(d->ooo->seq, e) < 0) {
+		upto = d->ooo->seq;
+		uint32_t r = skip + (upto - d->next_seq);
+		uint32_t rcap = p->cap_len > r ? p->cap_len - r : 0;
+		buffer_ooo(d, side, upto, e, rcap, rcap ? p->payload + r : NULL, p, si, sink, lim);
+	}
+	uint32_t cap = p->cap_len > skip ? p->cap_len - skip : 0;
+	deliver(d, side, d->next_seq, cap ? p->payload + skip : NULL, cap, upto - d->next_seq,
+		p->frame, p->ts_ns, how, sink);
+	drain(d, side, sink, lim);
+	return how;
+}
+
+/* [seq, e) lies ahead of next_seq, behind a hole: buffer it. Returns how
+ * its octets came (see buffer_ooo). */
+static uint8_t take_ahead(struct reasm_dir *d, int side, const struct iws_tcp_seg *p,
+			  uint32_t seq, uint32_t e, const struct seg_info *si,
+			  const struct reasm_sink *sink, struct iws_stream_limits *lim)
+{
+	d->c->out_of_order++;
+	uint8_t how = buffer_ooo(d, side, seq, e, p->cap_len, p->payload, p, si, sink, lim);
+	/* Bounded memory (and bounded work: inserting walks the list): past a
+	 * limit the hole is given up as a gap. */
+	while (d->ooo && (d->ooo_bytes > lim->max_ooo_dir ||
+			  lim->ooo_used > lim->max_ooo_total ||
+			  d->ooo_n > lim->max_ooo_segs)) {
+		d->c->ooo_limit_hits++;
+		gap_to(d, side, d->ooo->seq, sink, lim);
+	}
+	return how;
+}
+
+/* The segment's n > 0 octets, starting at seq. Returns how they came. */
+static uint8_t take_data(struct reasm_dir *d, int side, const struct iws_tcp_seg *p,
+			 uint32_t seq, uint32_t n, struct seg_info *si,
+			 const struct reasm_sink *sink, struct iws_stream_limits *lim)
+{
+	if (!d->started) {
+		/* Mid-stream: the capture starts with this segment. */
+		d->started = true;
+		d->next_seq = seq;
+		sink->start(sink->ctx, side, seq, false);
+	}
+	d->c->segments++;
+	uint32_t e = seq + n;
+	if (sdiff(seq, d->next_seq) > 0)
+		return take_ahead(d, side, p, seq, e, si, sink, lim);
+	if (sdiff(e, d->next_seq) > 0)
+		return take_in_order(d, side, p, seq, e, si, sink, lim);
+	/* Every octet of it was delivered before: a retransmission. */
+	d->c->retrans++;
+	if (sink->dup)
+		sink->dup(sink->ctx, side, seq, n, p->frame);
+	return HOW_RESENT;
+}
+
 uint8_t reasm_segment(struct reasm_dir *d, int side, const struct iws_tcp_seg *in, uint8_t late_how,
 		      bool has_ts, uint32_t tsval, const struct reasm_sink *sink,
 		      struct iws_stream_limits *lim)
 {
 	uint8_t how = HOW_FIRST;
 	struct seg_info si = { late_how, has_ts, tsval };
-	const struct iws_tcp_seg *p = in;
-	uint32_t seq = p->seq;
-	if (p->flags & IWS_TCP_SYN) {
-		if (!d->started) {
-			d->started = true;
-			d->syn_seen = true;
-			d->isn = p->seq;
-			d->next_seq = p->seq + 1;
-			sink->start(sink->ctx, side, d->next_seq, true);
-		}
-		seq = p->seq + 1;   /* data on a SYN follows the SYN's own number */
-	}
-	if (p->flags & IWS_TCP_RST)
+	uint32_t seq = take_syn(d, side, in, sink);
+	if (in->flags & IWS_TCP_RST)
 		d->rst_seen = true;
-	uint32_t n = p->wire_len;
-	if (n && !(p->flags & IWS_TCP_RST)) {
-		if (!d->started) {
-			/* Mid-stream: the capture starts with this segment. */
-			d->started = true;
-			d->next_seq = seq;
-			sink->start(sink->ctx, side, seq, false);
-		}
-		d->c->segments++;
-		uint32_t e = seq + n;
-		int32_t ahead = sdiff(seq, d->next_seq);
-		if (ahead <= 0) {
-			if (sdiff(e, d->next_seq) <= 0) {
-				d->c->retrans++;
-				how = HOW_RESENT;
-				if (sink->dup)
-					sink->dup(sink->ctx, side, seq, n, in->frame);
-			} else {
-				uint32_t skip = d->next_seq - seq;
-				if (skip) {
-					d->c->overlaps++;
-					how = HOW_RESENT;
-					if (sink->dup)
-						sink->dup(sink->ctx, side, seq, skip, in->frame);
-				}
-				/* Later octets were seen first: a retransmission, or a
-				 * reordered original, filling the hole (the caller told
-				 * them apart). */
-				if (d->ooo) {
-					d->c->late++;
-					if (how == HOW_FIRST)
-						how = late_how;
-				}
-				si.how = how;
-				/* Octets of it already buffered out of order were captured
-				 * first and keep their frame (the first captured copy wins):
-				 * deliver only what lies before them, and place the rest
-				 * around them (the overlap is reported as duplicates); the
-				 * drain then delivers everything in sequence order. */
-				uint32_t upto = e;
-				if (d->ooo && sdiff(d->ooo->seq, e) < 0) {
-					upto = d->ooo->seq;
-					uint32_t r = skip + (upto - d->next_seq);
-					uint32_t rcap = p->cap_len > r ? p->cap_len - r : 0;
-					buffer_ooo(d, side, upto, e, rcap, rcap ? p->payload + r : NULL, in,
-						   &si, sink, lim);
-				}
-				uint32_t cap = p->cap_len > skip ? p->cap_len - skip : 0;
-				deliver(d, side, d->next_seq, cap ? p->payload + skip : NULL, cap,
-					upto - d->next_seq, in->frame, in->ts_ns, how, sink);
-				drain(d, side, sink, lim);
-			}
-		} else {
-			d->c->out_of_order++;
-			how = buffer_ooo(d, side, seq, e, p->cap_len, p->payload, in, &si, sink, lim);
-			/* Bounded memory (and bounded work: inserting walks the
-			 * list): past a limit the hole is given up as a gap. */
-			while (d->ooo && (d->ooo_bytes > lim->max_ooo_dir ||
-					  lim->ooo_used > lim->max_ooo_total ||
-					  d->ooo_n > lim->max_ooo_segs)) {
-				d->c->ooo_limit_hits++;
-				gap_to(d, side, d->ooo->seq, sink, lim);
-			}
-		}
-	}
-	if ((p->flags & IWS_TCP_FIN) && !d->fin_seen && d->started) {
+	uint32_t n = in->wire_len;
+	/* A reset's octets, if any, are diagnostic text, not stream data
+	 * (RFC 9293 §3.5.3). */
+	if (n && !(in->flags & IWS_TCP_RST))
+		how = take_data(d, side, in, seq, n, &si, sink, lim);
+	/* A FIN takes the sequence number after the segment's octets
+	 * (RFC 9293 §3.4). */
+	if ((in->flags & IWS_TCP_FIN) && !d->fin_seen && d->started) {
 		d->fin_seen = true;
 		d->fin_seq = seq + n;
 	}

@@ -342,49 +342,44 @@ static void show_markers(tvbuff_t *tvb, packet_info *pinfo, proto_tree *mt, cons
 	}
 }
 
-void iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic, iwarp_pdu_rec *rec)
+/* The FPDU's octets as the core reads them: in place, or, when the capture
+ * cut it, a copy in which the octets not captured read as zero, as in the
+ * engine. */
+static const guint8 *fpdu_wire(tvbuff_t *tvb, packet_info *pinfo, guint32 wlen, guint32 cap)
 {
-	guint32 wlen = tvb_reported_length(tvb);
-	guint32 cap = MIN(tvb_captured_length(tvb), wlen);
-	gboolean truncated = cap < wlen;
-	const guint8 *wire;
-	if (truncated) {
-		/* Octets not captured read as zero, as in the engine. */
+	if (cap < wlen) {
 		guint8 *z = (guint8 *)wmem_alloc0(pinfo->pool, wlen);
 		tvb_memcpy(tvb, z, 0, cap);
-		wire = z;
-	} else {
-		wire = tvb_get_ptr(tvb, 0, wlen);
+		return z;
 	}
-	guint8 *scratch = rec->mdir.markers ? (guint8 *)wmem_alloc(pinfo->pool, 65536) : NULL;
-	struct iws_fpdu *fp = wmem_new(pinfo->pool, struct iws_fpdu);
-	struct iws_msg *msg = wmem_new0(pinfo->pool, struct iws_msg);  /* no decode: captured 0 */
-	struct iws_result mr;
-	struct iws_result r = iws_fpdu_decode(wire, wlen, cap, rec->seq, &rec->mdir, FALSE, scratch, fp, msg, &mr);
+	return tvb_get_ptr(tvb, 0, wlen);
+}
 
-	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, 0, -1, ENC_NA);
+/* The MPA item of an FPDU (*ti) and its subtree: direction, the frame the
+ * FPDU began in, a capture gap before it. */
+static proto_tree *fpdu_tree(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+			     const iwarp_pdu_rec *rec, proto_item **ti)
+{
+	*ti = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, 0, -1, ENC_NA);
 	iwarp_layer(pinfo, proto_iwarp_mpa);
-	proto_tree *mt = proto_item_add_subtree(ti, ett_iwarp_mpa);
+	proto_tree *mt = proto_item_add_subtree(*ti, ett_iwarp_mpa);
 	proto_item *pi = proto_tree_add_uint(mt, hf_iwarp_mpa_dir, tvb, 0, 0, rec->dir);
 	proto_item_set_generated(pi);
 	if (rec->gap_before)
-		expert_add_info(pinfo, ti, &ei_iwarp_mpa_gap);
+		expert_add_info(pinfo, *ti, &ei_iwarp_mpa_gap);
 	if (rec->first_frame != pinfo->num) {
 		pi = proto_tree_add_uint(mt, hf_iwarp_mpa_first_frame, tvb, 0, 0, rec->first_frame);
 		proto_item_set_generated(pi);
 	}
-	if (r.status != IWS_OK) {
-		/* Cannot happen: the core framed it with this length. */
-		proto_item_append_text(ti, ", FPDU framing lost");
-		expert_add_info_format(pinfo, ti, &ei_iwarp_mpa_ulpdu_len, "%s", r.reason ? r.reason : "FPDU cannot be framed");
-		iwarp_col_append(pinfo, "[FPDU framing lost]");
-		return;
-	}
+	return mt;
+}
 
-	proto_item_append_text(ti, ", FPDU, ULPDU %u octets", fp->ulpdu_len);
-	proto_tree_add_item(mt, hf_iwarp_mpa_ulpdu_len, tvb, fp->len_off, 2, ENC_BIG_ENDIAN);
-	if (fp->pad && fp->pad_off + fp->pad <= cap)
-		proto_tree_add_item(mt, hf_iwarp_mpa_pad, tvb, fp->pad_off, fp->pad, ENC_NA);
+/* The FPDU's CRC field (RFC 5044 §4.4: always there, zero when CRC is not
+ * used) as the core checked it: verified, not verifiable (octets missing),
+ * or not checked (not negotiated, or checking turned off). */
+static void show_crc(tvbuff_t *tvb, packet_info *pinfo, proto_tree *mt, proto_item *ti,
+		     const struct iws_fpdu *fp, const iwarp_pdu_rec *rec, guint32 cap)
+{
 	switch (rec->crc_status) {
 	case IWS_CRC_OK:
 	case IWS_CRC_BAD:
@@ -406,24 +401,56 @@ void iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 						NULL, pinfo, 0, ENC_LITTLE_ENDIAN, PROTO_CHECKSUM_NO_FLAGS);
 		break;
 	}
+}
+
+/* The ULPDU: in place when no marker splits it and all of it was captured,
+ * else the core's marker-free copy as its own data source. */
+static tvbuff_t *ulpdu_tvb_of(tvbuff_t *tvb, packet_info *pinfo, const struct iws_fpdu *fp,
+			      const guint8 *wire, guint32 wlen, guint32 cap)
+{
+	gboolean truncated = cap < wlen;
+	gboolean split = fp->ulpdu < wire || fp->ulpdu >= wire + wlen;
+	if (!split && !truncated)
+		return tvb_new_subset_length(tvb, (gint)fp->ulpdu_off, fp->ulpdu_len);
+	guint32 ucap = truncated ? iws_fpdu_ulpdu_captured(fp, cap) : fp->ulpdu_len;
+	guint8 *u = (guint8 *)wmem_memdup(pinfo->pool, fp->ulpdu, fp->ulpdu_len);
+	tvbuff_t *ulpdu_tvb = tvb_new_child_real_data(tvb, u, ucap, fp->ulpdu_len);
+	if (split)
+		add_new_data_source(pinfo, ulpdu_tvb, "Marker-free ULPDU");
+	return ulpdu_tvb;
+}
+
+void iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic, iwarp_pdu_rec *rec)
+{
+	guint32 wlen = tvb_reported_length(tvb);
+	guint32 cap = MIN(tvb_captured_length(tvb), wlen);
+	gboolean truncated = cap < wlen;
+	const guint8 *wire = fpdu_wire(tvb, pinfo, wlen, cap);
+	guint8 *scratch = rec->mdir.markers ? (guint8 *)wmem_alloc(pinfo->pool, 65536) : NULL;
+	struct iws_fpdu *fp = wmem_new(pinfo->pool, struct iws_fpdu);
+	struct iws_msg *msg = wmem_new0(pinfo->pool, struct iws_msg);  /* no decode: captured 0 */
+	struct iws_result mr;
+	struct iws_result r = iws_fpdu_decode(wire, wlen, cap, rec->seq, &rec->mdir, FALSE, scratch, fp, msg, &mr);
+
+	proto_item *ti;
+	proto_tree *mt = fpdu_tree(tvb, pinfo, tree, rec, &ti);
+	if (r.status != IWS_OK) {
+		/* Cannot happen: the core framed it with this length. */
+		proto_item_append_text(ti, ", FPDU framing lost");
+		expert_add_info_format(pinfo, ti, &ei_iwarp_mpa_ulpdu_len, "%s", r.reason ? r.reason : "FPDU cannot be framed");
+		iwarp_col_append(pinfo, "[FPDU framing lost]");
+		return;
+	}
+
+	proto_item_append_text(ti, ", FPDU, ULPDU %u octets", fp->ulpdu_len);
+	proto_tree_add_item(mt, hf_iwarp_mpa_ulpdu_len, tvb, fp->len_off, 2, ENC_BIG_ENDIAN);
+	if (fp->pad && fp->pad_off + fp->pad <= cap)
+		proto_tree_add_item(mt, hf_iwarp_mpa_pad, tvb, fp->pad_off, fp->pad, ENC_NA);
+	show_crc(tvb, pinfo, mt, ti, fp, rec, cap);
 	if (truncated)
 		expert_add_info(pinfo, ti, &ei_iwarp_mpa_truncated);
 	show_markers(tvb, pinfo, mt, fp, &rec->mdir);
-
-	/* The ULPDU: in place when no marker splits it and all of it was
-	 * captured, else the core's marker-free copy as its own data source. */
-	tvbuff_t *ulpdu_tvb;
-	gboolean split = fp->ulpdu < wire || fp->ulpdu >= wire + wlen;
-	if (!split && !truncated) {
-		ulpdu_tvb = tvb_new_subset_length(tvb, (gint)fp->ulpdu_off, fp->ulpdu_len);
-	} else {
-		guint32 ucap = truncated ? iws_fpdu_ulpdu_captured(fp, cap) : fp->ulpdu_len;
-		guint8 *u = (guint8 *)wmem_memdup(pinfo->pool, fp->ulpdu, fp->ulpdu_len);
-		ulpdu_tvb = tvb_new_child_real_data(tvb, u, ucap, fp->ulpdu_len);
-		if (split)
-			add_new_data_source(pinfo, ulpdu_tvb, "Marker-free ULPDU");
-	}
-	iwarp_ddp_dissect(ulpdu_tvb, pinfo, tree, ic, rec, msg, &mr);
+	iwarp_ddp_dissect(ulpdu_tvb_of(tvb, pinfo, fp, wire, wlen, cap), pinfo, tree, ic, rec, msg, &mr);
 }
 
 void iwarp_mpa_register(void)

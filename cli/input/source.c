@@ -375,14 +375,13 @@ static int cmp_first(const void *x, const void *y)
 	return *(const int *)x - *(const int *)y;
 }
 
-struct source *source_open(const struct source_opts *o, char *err, size_t errlen)
+/* The source and its per-input arrays, with the options it keeps; NULL if
+ * memory is short. */
+static struct source *source_alloc(const struct source_opts *o)
 {
 	struct source *s = calloc(1, sizeof(*s));
-	if (!s) {
-		snprintf(err, errlen, "out of memory");
-		close_streams(o, 0);
+	if (!s)
 		return NULL;
-	}
 	s->live = o->iface != NULL;
 	s->n = s->live ? 1 : o->nfiles;
 	s->bpf = o->bpf;
@@ -393,54 +392,81 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 	s->open = calloc(n1, sizeof(*s->open));
 	s->waiting = calloc(n1, sizeof(*s->waiting));
 	if (!s->in || !s->open || !s->waiting) {
-		snprintf(err, errlen, "out of memory");
 		free(s->in);
 		free(s->open);
 		free(s->waiting);
 		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Several files: a regular one waits closed for its first record's time
+ * (pipes and stdin cannot be opened twice). */
+static void wait_for_turn(struct source *s, struct input *in, int idx)
+{
+	read_head(s, in, idx);
+	in->first_look = false;
+	if (in->has_head) {
+		in->first_ns = in->head_ns;
+		in->has_head = false;
+		in->waits = true;
+		s->waiting[s->nwaiting++] = idx;
+		close_input(s, in);
+	}
+}
+
+/* Open the capture file (or stream, or "-" for stdin) of input idx;
+ * *stdin_uses counts the inputs that read stdin so far. */
+static bool open_capture(struct source *s, struct input *in, const struct source_opts *o, int idx,
+			 int *stdin_uses, char *err, size_t errlen)
+{
+	FILE *given = o->streams ? o->streams[idx] : NULL;
+	bool ok;
+	if (!given && strcmp(in->name, "-") == 0 && ++*stdin_uses > 1) {
+		snprintf(err, errlen, "stdin ('-') can be read only once");
+		ok = false;
+	} else {
+		in->first_look = s->n > 1 && !given;
+		ok = open_file(s, in, given, false, err, errlen);
+	}
+	if (ok) {
+		s->total_size += in->size;
+		note_snaplen(s, in, idx);
+	}
+	if (ok && s->n > 1 && in->regular && !given)
+		wait_for_turn(s, in, idx);
+	return ok;
+}
+
+/* Open input idx: the interface when live, else a capture file. */
+static bool open_input(struct source *s, const struct source_opts *o, int idx, int *stdin_uses,
+		       char *err, size_t errlen)
+{
+	struct input *in = &s->in[idx];
+	in->poll_fd = -1;
+	in->name = s->live ? o->iface : o->files[idx];
+	in->shown = text_safe_dup(strcmp(in->name, "-") == 0 ? "stdin" : in->name);
+	if (!in->shown) {
+		snprintf(err, errlen, "out of memory");
+		return false;
+	}
+	if (s->live)
+		return open_live(s, in, o, err, errlen);
+	return open_capture(s, in, o, idx, stdin_uses, err, errlen);
+}
+
+struct source *source_open(const struct source_opts *o, char *err, size_t errlen)
+{
+	struct source *s = source_alloc(o);
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
 		close_streams(o, 0);
 		return NULL;
 	}
 	int stdin_uses = 0;
 	for (int i = 0; i < s->n; i++) {
-		struct input *in = &s->in[i];
-		bool ok;
-		in->poll_fd = -1;
-		in->name = s->live ? o->iface : o->files[i];
-		in->shown = text_safe_dup(strcmp(in->name, "-") == 0 ? "stdin" : in->name);
-		if (!in->shown) {
-			snprintf(err, errlen, "out of memory");
-			ok = false;
-		} else if (s->live) {
-			ok = open_live(s, in, o, err, errlen);
-		} else {
-			FILE *given = o->streams ? o->streams[i] : NULL;
-			if (!given && strcmp(in->name, "-") == 0 && ++stdin_uses > 1) {
-				snprintf(err, errlen, "stdin ('-') can be read only once");
-				ok = false;
-			} else {
-				in->first_look = s->n > 1 && !given;
-				ok = open_file(s, in, given, false, err, errlen);
-			}
-			if (ok) {
-				s->total_size += in->size;
-				note_snaplen(s, in, i);
-			}
-			/* Several files: a regular one waits closed for its first
-			 * record's time (pipes and stdin cannot be opened twice). */
-			if (ok && s->n > 1 && in->regular && !given) {
-				read_head(s, in, i);
-				in->first_look = false;
-				if (in->has_head) {
-					in->first_ns = in->head_ns;
-					in->has_head = false;
-					in->waits = true;
-					s->waiting[s->nwaiting++] = i;
-					close_input(s, in);
-				}
-			}
-		}
-		if (!ok) {
+		if (!open_input(s, o, i, &stdin_uses, err, errlen)) {
 			/* The streams not reached yet are ours to close too. */
 			close_streams(o, i + 1);
 			s->n = i + 1;
