@@ -547,13 +547,13 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 	tvbuff_t *any = payload ? payload : frame;
 	proto_tree *tcp_tree = fr->acked || fr->tcp_events || fr->closes ? iwarp_tcp_tree(tree, any) : tree;
 	if (fr->acked)
-		iwarp_rdmap_add_acked(any, pinfo, tcp_tree, fr->acked);
+		iwarp_timing_add_acked(any, pinfo, tcp_tree, fr->acked);
 	if (fr->tcp_events)
-		iwarp_rdmap_add_tcp_events(any, pinfo, tcp_tree, fr->tcp_events);
+		iwarp_timing_add_tcp_events(any, pinfo, tcp_tree, fr->tcp_events);
 	iwarp_doctor_render(any, pinfo, tree, fr);
 	guint nc = fr->closes ? wmem_array_get_count(fr->closes) : 0;
 	for (guint i = 0; i < nc; i++)
-		iwarp_rdmap_add_close(any, pinfo, tcp_tree, ic, (const struct iws_close *)wmem_array_index(fr->closes, i));
+		iwarp_timing_add_close(any, pinfo, tcp_tree, ic, (const struct iws_close *)wmem_array_index(fr->closes, i));
 	guint np = fr->pdus ? wmem_array_get_count(fr->pdus) : 0;
 	guint ns = fr->spans ? wmem_array_get_count(fr->spans) : 0;
 	guint ne = fr->events ? wmem_array_get_count(fr->events) : 0;

@@ -157,7 +157,7 @@ void iwarp_timing_segment(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, iwa
 		add_time(rt, hf_iwarp_rdmap_queued, tvb, op->queued_ns);
 }
 
-void iwarp_rdmap_add_acked(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, wmem_array_t *acked)
+void iwarp_timing_add_acked(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, wmem_array_t *acked)
 {
 	guint n = wmem_array_get_count(acked);
 	proto_item *ti;
@@ -176,7 +176,7 @@ void iwarp_rdmap_add_acked(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
 	}
 }
 
-void iwarp_rdmap_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint8 events)
+void iwarp_timing_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint8 events)
 {
 	proto_item *ti;
 	proto_tree *et = proto_tree_add_subtree(tree, tvb, 0, 0, ett_iwarp_rdmap_tcp_event, &ti,
@@ -193,7 +193,7 @@ void iwarp_rdmap_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 	}
 }
 
-void iwarp_rdmap_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
+void iwarp_timing_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
 			   const struct iws_close *c)
 {
 	const char *what = c->kind == IWS_CLOSE_RST ? "RST" : "FIN";

@@ -18,11 +18,11 @@ void iwarp_timing_register(int proto, module_t *m);
 void iwarp_timing_segment(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, iwarp_conv *ic,
 			  const iwarp_pdu_rec *rec);
 /* A frame's TCP acknowledgement covered these operations (iwarp_op_link *). */
-void iwarp_rdmap_add_acked(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, wmem_array_t *acked);
+void iwarp_timing_add_acked(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, wmem_array_t *acked);
 /* The TCP events of a segment (IWARP_TCP_EV_* bits). */
-void iwarp_rdmap_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint8 events);
+void iwarp_timing_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint8 events);
 /* A FIN or RST of the connection and the operations it left outstanding. */
-void iwarp_rdmap_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
+void iwarp_timing_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
 			   const struct iws_close *c);
 
 #endif
