@@ -194,7 +194,7 @@ void iwarp_timing_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *
 }
 
 void iwarp_timing_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-			   const struct iws_close *c)
+			    const struct iws_close *c)
 {
 	const char *what = c->kind == IWS_CLOSE_RST ? "RST" : "FIN";
 	char *who = iwarp_endpoint_str(pinfo->pool, ic, c->dir);

@@ -23,6 +23,6 @@ void iwarp_timing_add_acked(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 void iwarp_timing_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint8 events);
 /* A FIN or RST of the connection and the operations it left outstanding. */
 void iwarp_timing_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,
-			   const struct iws_close *c);
+			    const struct iws_close *c);
 
 #endif
