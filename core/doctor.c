@@ -237,13 +237,12 @@ static const char *rtr_words(char *buf, size_t len, uint64_t mask)
 	return n ? buf : "none";
 }
 
-const char *iws_finding_text(char *buf, size_t len, const struct iws_finding *f)
+/* The sentence of an occurrence of a rule on an MPA Request or Reply
+ * header (each rule's RFC section: rules.c); false for another rule. */
+static bool finding_text_mpa_header(char *buf, size_t len, const struct iws_finding *f)
 {
 	const uint64_t *v = f->v;
-	unsigned long long a = (unsigned long long)v[0], b = (unsigned long long)v[1];
-	char r1[96], r2[96];
-	if (!len)
-		return buf;
+	unsigned long long a = (unsigned long long)v[0];
 	switch (f->rule) {
 	case IWS_RULE_MPA_KEY: {
 		static const char *const what[] = {
@@ -276,6 +275,19 @@ const char *iws_finding_text(char *buf, size_t len, const struct iws_finding *f)
 		else
 			snprintf(buf, len, "S flag with PD_Length %llu: no room for the IRD/ORD word", a);
 		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* ... of a rule on what MPA negotiated (peer-to-peer, IRD/ORD, markers, CRC, reject). */
+static bool finding_text_mpa_negotiation(char *buf, size_t len, const struct iws_finding *f)
+{
+	const uint64_t *v = f->v;
+	unsigned long long a = (unsigned long long)v[0], b = (unsigned long long)v[1];
+	char r1[96], r2[96];
+	switch (f->rule) {
 	case IWS_RULE_MPA_P2P_NEGOTIATION:
 		switch (v[0]) {
 		case 1:
@@ -323,6 +335,18 @@ const char *iws_finding_text(char *buf, size_t len, const struct iws_finding *f)
 		snprintf(buf, len, "the MPA Reply rejects the connection (R)%s",
 			 v[0] ? " with private data" : "");
 		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* ... of a framing rule (FPDUs, markers, CRC on the TCP stream). */
+static bool finding_text_framing(char *buf, size_t len, const struct iws_finding *f)
+{
+	const uint64_t *v = f->v;
+	unsigned long long a = (unsigned long long)v[0], b = (unsigned long long)v[1];
+	switch (f->rule) {
 	case IWS_RULE_FRAMING_FPDU_OVER_MSS:
 		snprintf(buf, len, "FPDU of %llu octets, the receiver's MSS is %llu", a, b);
 		break;
@@ -353,6 +377,18 @@ const char *iws_finding_text(char *buf, size_t len, const struct iws_finding *f)
 	case IWS_RULE_FRAMING_PAD_NONZERO:
 		snprintf(buf, len, "PAD of %llu octets is 0x%0*llx", b, (int)(2 * v[1]), a);
 		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* ... of a DDP rule. */
+static bool finding_text_ddp(char *buf, size_t len, const struct iws_finding *f)
+{
+	const uint64_t *v = f->v;
+	unsigned long long a = (unsigned long long)v[0], b = (unsigned long long)v[1];
+	switch (f->rule) {
 	case IWS_RULE_DDP_VERSION:
 		snprintf(buf, len, "DDP version %llu", a);
 		break;
@@ -399,6 +435,18 @@ const char *iws_finding_text(char *buf, size_t len, const struct iws_finding *f)
 			break;
 		}
 		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* ... of an RDMAP or connection rule. */
+static bool finding_text_rdmap_conn(char *buf, size_t len, const struct iws_finding *f)
+{
+	const uint64_t *v = f->v;
+	unsigned long long a = (unsigned long long)v[0], b = (unsigned long long)v[1];
+	switch (f->rule) {
 	case IWS_RULE_RDMAP_VERSION:
 		snprintf(buf, len, "RDMAP version %llu", a);
 		break;
@@ -445,9 +493,19 @@ const char *iws_finding_text(char *buf, size_t len, const struct iws_finding *f)
 		snprintf(buf, len, "window 0 with %llu Read%s outstanding", a, a == 1 ? "" : "s");
 		break;
 	default:
-		snprintf(buf, len, "?");
-		break;
+		return false;
 	}
+	return true;
+}
+
+const char *iws_finding_text(char *buf, size_t len, const struct iws_finding *f)
+{
+	if (!len)
+		return buf;
+	if (!finding_text_mpa_header(buf, len, f) && !finding_text_mpa_negotiation(buf, len, f) &&
+	    !finding_text_framing(buf, len, f) && !finding_text_ddp(buf, len, f) &&
+	    !finding_text_rdmap_conn(buf, len, f))
+		snprintf(buf, len, "?");
 	return buf;
 }
 
