@@ -275,21 +275,12 @@ static void on_connect(struct iws_nvme_tracker *t, struct cmd *c, const uint8_t 
 	}
 }
 
-static void issue(struct iws_nvme_tracker *t, const uint8_t *head, uint32_t have, uint32_t total,
-		  bool cut, uint64_t first_frame, int64_t first_ts, const struct iws_nvme_seg *s)
+/* Room for a new command: the one its CID names is over (its completion
+ * went unseen), and past the in-flight limit the oldest is given up.
+ * Returns the replaced command's presence. */
+static bool make_room(struct iws_nvme_tracker *t, uint16_t cid)
 {
-	struct iws_nvme_command q;
-	/* A snapshot length may have cut the SQE: what was captured of it
-	 * (opcode, CID, NSID, the SGL) still names the command. */
-	if (iws_nvme_parse_command_cut(head, have, queue_of(t->info.qid), &q).status != IWS_OK) {
-		t->counts.undecodable++;
-		return;
-	}
-	if (q.captured >= 40)  /* its SGL: in-capsule data or not */
-		iws_nvme_command_capsule_len(&q, total);
-	t->counts.capsules++;
-
-	struct cmd *old = find_cid(t, q.cid);
+	struct cmd *old = find_cid(t, cid);
 	if (old) {
 		/* A CID names one outstanding command (NVMe Base 2.0, "Command
 		 * Identifier"): its completion went unseen. */
@@ -304,60 +295,89 @@ static void issue(struct iws_nvme_tracker *t, const uint8_t *head, uint32_t have
 		t->counts.evicted++;
 		report(t, t->head);
 	}
-	struct cmd *c = calloc(1, sizeof(*c));
-	if (!c)
-		return;
+	return old != NULL;
+}
+
+/* The record of a command from its (possibly cut) SQE. */
+static void fill_command(struct iws_nvme_tracker *t, struct cmd *c, const struct iws_nvme_command *q,
+			 const uint8_t *head, bool cut)
+{
 	struct iws_nvme_cmd *r = &c->r;
 	r->qp = t->qp;
 	r->id = ++t->next_id;
 	t->note = (struct iws_nvme_note){ IWS_NVME_ROLE_COMMAND, r->id };
 	r->qid = t->info.qid;
-	r->cid = q.cid;
-	r->opcode = q.opcode;
-	r->fabrics = q.fabrics;
-	r->fctype = q.fab.fctype;
-	r->has_nsid = !q.fabrics && q.captured >= 8;
-	if (q.captured < IWS_NVME_SQE_LEN)
+	r->cid = q->cid;
+	r->opcode = q->opcode;
+	r->fabrics = q->fabrics;
+	r->fctype = q->fab.fctype;
+	r->has_nsid = !q->fabrics && q->captured >= 8;
+	r->nsid = q->nsid;
+	r->sqe = *q;
+	if (q->captured < IWS_NVME_SQE_LEN) {
 		r->flags |= IWS_NVMEF_SQE_TRUNCATED;
-	r->nsid = q.nsid;
-	r->sqe = q;
-	if (q.captured < IWS_NVME_SQE_LEN) {
-		memcpy(r->sqe_cut, head, q.captured);
-		r->sqe_cut_len = (uint8_t)q.captured;
+		memcpy(r->sqe_cut, head, q->captured);
+		r->sqe_cut_len = (uint8_t)q->captured;
 	}
-	r->first_frame = first_frame;
-	r->start_ns = first_ts;
-	r->capsule_frame = s->frame;
-	touch(c, s);
-	if (old)
-		r->flags |= IWS_NVMEF_CID_REUSE;
 	c->gap_gen = t->gap_gen;
-	if (q.sgl.in_capsule && q.icd_len) {
+	if (q->sgl.in_capsule && q->icd_len) {
 		r->xfer = IWS_NVME_XFER_IN_CAPSULE;
-		r->bytes = q.icd_len;
-		t->counts.bytes_in_capsule += q.icd_len;
+		r->bytes = q->icd_len;
+		t->counts.bytes_in_capsule += q->icd_len;
 		if (cut)
 			r->flags |= IWS_NVMEF_DATA_TRUNCATED;
 	}
-	if (q.fabrics && q.fab.fctype == IWS_NVME_FCT_CONNECT)
-		on_connect(t, c, head, have);
+}
 
+/* An outstanding command: at the end of the list, found by its CID and,
+ * when its data moves by RDMA, by its SGL's key. */
+static void add_outstanding(struct iws_nvme_tracker *t, struct cmd *c, const struct iws_nvme_command *q)
+{
 	c->prev = t->tail;
 	if (t->tail)
 		t->tail->next = c;
 	else
 		t->head = c;
 	t->tail = c;
-	c->cid_next = t->by_cid[q.cid % NBUCKETS];
-	t->by_cid[q.cid % NBUCKETS] = c;
-	if (q.sgl.keyed && q.sgl.length) {
-		uint32_t b = key_bucket(q.sgl.key);
+	c->cid_next = t->by_cid[q->cid % NBUCKETS];
+	t->by_cid[q->cid % NBUCKETS] = c;
+	if (q->sgl.keyed && q->sgl.length) {
+		uint32_t b = key_bucket(q->sgl.key);
 		c->key_next = t->by_key[b];
 		t->by_key[b] = c;
 		c->key_hashed = true;
 	}
 	if (++t->counts.inflight > t->counts.max_inflight_seen)
 		t->counts.max_inflight_seen = t->counts.inflight;
+}
+
+static void issue(struct iws_nvme_tracker *t, const uint8_t *head, uint32_t have, uint32_t total,
+		  bool cut, uint64_t first_frame, int64_t first_ts, const struct iws_nvme_seg *s)
+{
+	struct iws_nvme_command q;
+	/* A snapshot length may have cut the SQE: what was captured of it
+	 * (opcode, CID, NSID, the SGL) still names the command. */
+	if (iws_nvme_parse_command_cut(head, have, queue_of(t->info.qid), &q).status != IWS_OK) {
+		t->counts.undecodable++;
+		return;
+	}
+	if (q.captured >= 40)  /* its SGL: in-capsule data or not */
+		iws_nvme_command_capsule_len(&q, total);
+	t->counts.capsules++;
+	bool reused = make_room(t, q.cid);
+	struct cmd *c = calloc(1, sizeof(*c));
+	if (!c)
+		return;
+	fill_command(t, c, &q, head, cut);
+	c->r.first_frame = first_frame;
+	c->r.start_ns = first_ts;
+	c->r.capsule_frame = s->frame;
+	touch(c, s);
+	if (reused)
+		c->r.flags |= IWS_NVMEF_CID_REUSE;
+	if (q.fabrics && q.fab.fctype == IWS_NVME_FCT_CONNECT)
+		on_connect(t, c, head, have);
+	add_outstanding(t, c, &q);
 }
 
 /* ---- response capsules ---- */
