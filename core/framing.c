@@ -948,6 +948,74 @@ static void give_up(struct iws_stream *s, int side)
 		s->st = IWS_SST_NOT_IWARP;
 }
 
+/* Framing found at sy.off of the buffer: skip what came before, take the
+ * parameters and the marker grid it showed, and frame FPDUs from there. */
+static void sync_found(struct iws_stream *s, int side, const struct iws_sync *sy)
+{
+	struct fr_dir *fd = &s->d[side];
+	/* Whatever came before (a gap, the capture start) was missed -
+	 * unless the FPDU starts right at SeqStart, where full operation
+	 * begins (RFC 5044 §7.1.2: the first FPDU follows the MPA frame),
+	 * with nothing passed over: a Reply that was not captured, or a
+	 * Request that was not, leaves only the parameters to find. */
+	bool missed = !(fd->at_seqstart && sy->off == 0);
+	fd->hunted = 0;
+	skip(s, side, sy->off, hunt_skip_kind(fd));
+	infer_params(s, side, sy);
+	if (sy->markers) {
+		/* the grid of the FPDU found (it may have moved, or been wrong) */
+		fd->p.marker_base = sy->marker_base;
+		fd->p.fpduptr_le = sy->fpduptr_le;
+		fd->p.skip_crc = sy->skip_crc;
+		fd->last_fit = fd->fpdu_index;
+	}
+	if (missed) {
+		fd->c.resyncs++;
+		found_after_loss(s, side);
+		fd->gap_before = true;
+	}
+	if (fd->hidden_open && sy->off) {
+		/* octets passed over while hunting may hide requests too */
+		st_hidden(s, side, 0, 0);
+	}
+	fd->lost_reported = false;
+	fd->hidden_open = false;
+	fd->ever_framed = true;
+	fd->mode = FR_FPDU;
+	st_event(s, IWS_SEV_FRAMING_FOUND, side, fd->buf.seq, 0, 0);
+}
+
+/* No framing yet (r: iws_sync_find's answer): drop what no chain can start
+ * in, and try again once the data has grown; give up after enough. */
+static void sync_not_found(struct iws_stream *s, int side, const struct iws_result *r)
+{
+	struct fr_dir *fd = &s->d[side];
+	struct sbuf *b = &fd->buf;
+	/* The range iws_sync_find scanned (its default max_scan). */
+	uint32_t scanned = b->len < IWS_FPDU_MAX_WIRE ? b->len : IWS_FPDU_MAX_WIRE;
+	uint32_t drop = 0;
+	if (r->status == IWS_MALFORMED) {
+		/* No chain starts anywhere in the scanned range. */
+		drop = scanned;
+	} else if (b->len > HUNT_MAX) {
+		/* A candidate chain runs to the end of the data. One that a full
+		 * HUNT_MAX (three of the largest FPDUs) after it did not settle is
+		 * not pending: the candidates before that point all failed. */
+		drop = b->len - HUNT_MAX < scanned ? b->len - HUNT_MAX : scanned;
+	}
+	/* Try again when the data has grown by as much again (each attempt
+	 * rescans what is left). */
+	uint32_t left = b->len - drop;
+	uint32_t grow = left < HUNT_STEP_MIN ? HUNT_STEP_MIN : left > HUNT_STEP_MAX ? HUNT_STEP_MAX : left;
+	fd->next_try = left + grow;
+	if (drop) {
+		skip(s, side, drop, hunt_skip_kind(fd));
+		fd->key_from = fd->key_from > drop ? fd->key_from - drop : 0;
+	}
+	if (fd->hunted >= HUNT_GIVE_UP && s->st == IWS_SST_NONE)
+		give_up(s, side);
+}
+
 /* Try to find the next FPDU boundary; true if the mode changed. */
 static bool hunt_sync(struct iws_stream *s, int side, bool final)
 {
@@ -973,63 +1041,12 @@ static bool hunt_sync(struct iws_stream *s, int side, bool final)
 		else if (fd->nogrid_hunts < NOGRID_HUNTS)
 			fd->nogrid_hunts++;
 	}
-	if (r.status == IWS_OK) {
-		/* Whatever came before (a gap, the capture start) was missed -
-		 * unless the FPDU starts right at SeqStart, where full operation
-		 * begins (RFC 5044 §7.1.2: the first FPDU follows the MPA frame),
-		 * with nothing passed over: a Reply that was not captured, or a
-		 * Request that was not, leaves only the parameters to find. */
-		bool missed = !(fd->at_seqstart && sy.off == 0);
-		fd->hunted = 0;
-		skip(s, side, sy.off, hunt_skip_kind(fd));
-		infer_params(s, side, &sy);
-		if (sy.markers) {
-			/* the grid of the FPDU found (it may have moved, or been wrong) */
-			fd->p.marker_base = sy.marker_base;
-			fd->p.fpduptr_le = sy.fpduptr_le;
-			fd->p.skip_crc = sy.skip_crc;
-			fd->last_fit = fd->fpdu_index;
-		}
-		if (missed) {
-			fd->c.resyncs++;
-			found_after_loss(s, side);
-			fd->gap_before = true;
-		}
-		if (fd->hidden_open && sy.off) {
-			/* octets passed over while hunting may hide requests too */
-			st_hidden(s, side, 0, 0);
-		}
-		fd->lost_reported = false;
-		fd->hidden_open = false;
-		fd->ever_framed = true;
-		fd->mode = FR_FPDU;
-		st_event(s, IWS_SEV_FRAMING_FOUND, side, b->seq, 0, 0);
-		return true;
+	if (r.status != IWS_OK) {
+		sync_not_found(s, side, &r);
+		return false;
 	}
-	/* The range iws_sync_find scanned (its default max_scan). */
-	uint32_t scanned = b->len < IWS_FPDU_MAX_WIRE ? b->len : IWS_FPDU_MAX_WIRE;
-	uint32_t drop = 0;
-	if (r.status == IWS_MALFORMED) {
-		/* No chain starts anywhere in the scanned range. */
-		drop = scanned;
-	} else if (b->len > HUNT_MAX) {
-		/* A candidate chain runs to the end of the data. One that a full
-		 * HUNT_MAX (three of the largest FPDUs) after it did not settle is
-		 * not pending: the candidates before that point all failed. */
-		drop = b->len - HUNT_MAX < scanned ? b->len - HUNT_MAX : scanned;
-	}
-	/* Try again when the data has grown by as much again (each attempt
-	 * rescans what is left). */
-	uint32_t left = b->len - drop;
-	uint32_t grow = left < HUNT_STEP_MIN ? HUNT_STEP_MIN : left > HUNT_STEP_MAX ? HUNT_STEP_MAX : left;
-	fd->next_try = left + grow;
-	if (drop) {
-		skip(s, side, drop, hunt_skip_kind(fd));
-		fd->key_from = fd->key_from > drop ? fd->key_from - drop : 0;
-	}
-	if (fd->hunted >= HUNT_GIVE_UP && s->st == IWS_SST_NONE)
-		give_up(s, side);
-	return false;
+	sync_found(s, side, &sy);
+	return true;
 }
 
 /* Framing found again at buffer offset o, a segment's start (docs/semantics.md:
