@@ -259,13 +259,18 @@ static void on_span(void *ctx, const struct iws_span *sp)
 /* A side's first FIN or RST, with the operations outstanding then: the
  * core's close record of it (iws_stream_closes, the one the CLI's teardown
  * list shows), made just before the event. */
+/* The close record kind (IWS_CLOSE_*) of a FIN or RST event. */
+static guint8 close_kind_of(const struct iws_stream_event *ev)
+{
+	return ev->kind == IWS_SEV_FIN ? IWS_CLOSE_FIN : IWS_CLOSE_RST;
+}
+
 static const struct iws_close *close_of(const iwarp_conv *ic, const struct iws_stream_event *ev)
 {
 	const struct iws_close *recs;
 	guint32 n = ic->eng ? iws_stream_closes(ic->eng, &recs) : 0;
-	guint8 kind = ev->kind == IWS_SEV_FIN ? IWS_CLOSE_FIN : IWS_CLOSE_RST;
 	for (guint32 i = n; i-- > 0;)
-		if (recs[i].kind == kind && recs[i].dir == ev->dir && recs[i].frame == ev->frame)
+		if (recs[i].kind == close_kind_of(ev) && recs[i].dir == ev->dir && recs[i].frame == ev->frame)
 			return &recs[i];
 	return NULL;
 }
@@ -282,7 +287,7 @@ static void record_close(iwarp_conv *ic, const struct iws_stream_event *ev)
 	} else {
 		/* past the core's first IWS_STREAM_MAX_CLOSES: the event's count */
 		memset(&c, 0, sizeof(c));
-		c.kind = ev->kind == IWS_SEV_FIN ? IWS_CLOSE_FIN : IWS_CLOSE_RST;
+		c.kind = close_kind_of(ev);
 		c.dir = ev->dir;
 		c.frame = ev->frame;
 		c.ts = ev->ts;
