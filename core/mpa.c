@@ -11,8 +11,10 @@
 #include "bytes.h"
 #include "iwarpscope/crc32c.h"
 
-static const char mpa_key_req[IWS_MPA_KEY_LEN] = "MPA ID Req Frame";
-static const char mpa_key_rep[IWS_MPA_KEY_LEN] = "MPA ID Rep Frame";
+/* The 16-octet keys of RFC 5044 §7.1.1. The arrays have room for the
+ * literals' NUL, which is never compared (only IWS_MPA_KEY_LEN octets are). */
+static const char mpa_key_req[IWS_MPA_KEY_LEN + 1] = "MPA ID Req Frame";
+static const char mpa_key_rep[IWS_MPA_KEY_LEN + 1] = "MPA ID Rep Frame";
 
 int iws_mpa_key_type(const uint8_t *buf, size_t len)
 {

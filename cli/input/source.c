@@ -59,6 +59,7 @@ struct input {
 	char *iobuf;                /* the FILE's buffer (freed after pcap_close) */
 	struct decomp *dc;          /* compressed (decomp.h): the decompressor; else NULL */
 	int poll_fd;                /* live, non-blocking: wait here; else -1 */
+	bool ts_micro;              /* live on a device without nanosecond stamps */
 	struct file_id id;          /* when first opened */
 };
 
@@ -271,10 +272,14 @@ static bool open_live(struct source *s, struct input *in, const struct source_op
 		return false;
 	}
 	s->open[s->nopen++] = 0;
-	pcap_set_snaplen(in->h, o->snaplen > 0 ? o->snaplen : LIVE_SNAPLEN);
-	pcap_set_promisc(in->h, 1);
-	pcap_set_timeout(in->h, LIVE_TIMEOUT_MS);
-	pcap_set_tstamp_precision(in->h, PCAP_TSTAMP_PRECISION_NANO);
+	/* These fail only on an activated handle (this one is not); a device
+	 * without nanosecond time stamps keeps microseconds, scaled below. */
+	if (pcap_set_snaplen(in->h, o->snaplen > 0 ? o->snaplen : LIVE_SNAPLEN) != 0 ||
+	    pcap_set_promisc(in->h, 1) != 0 || pcap_set_timeout(in->h, LIVE_TIMEOUT_MS) != 0) {
+		snprintf(err, errlen, "%s: cannot set the capture parameters", in->shown);
+		return false;
+	}
+	in->ts_micro = pcap_set_tstamp_precision(in->h, PCAP_TSTAMP_PRECISION_NANO) != 0;
 	int rc = pcap_activate(in->h);
 	if (rc < 0) {
 		snprintf(err, errlen, "%s: %s", in->shown,
@@ -489,11 +494,13 @@ struct source *source_open(const struct source_opts *o, char *err, size_t errlen
 }
 
 /* The record's time (libpcap gives nanoseconds: nanosecond precision was
- * asked for), kept within the core's range (iws_ts_ns). */
+ * asked for; microseconds from a live device that has none), kept within the
+ * core's range (iws_ts_ns). */
 static int64_t record_ns(struct source *s, int idx, const struct pcap_pkthdr *h)
 {
 	bool clamped;
-	int64_t ns = iws_ts_ns((int64_t)h->ts.tv_sec, (int64_t)h->ts.tv_usec, &clamped);
+	int64_t frac = (int64_t)h->ts.tv_usec * (s->in[idx].ts_micro ? 1000 : 1);
+	int64_t ns = iws_ts_ns((int64_t)h->ts.tv_sec, frac, &clamped);
 	if (clamped && !s->st.ts_clamped++)
 		warn(s, idx, "%s: timestamps out of range (before 1970 or after 2116) clamped",
 		     source_name(s, idx));

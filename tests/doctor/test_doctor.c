@@ -225,6 +225,8 @@ static uint64_t c_count(enum iws_rule r, uint8_t dir, uint64_t *of)
 				*of = s[i].of;
 			return s[i].count;
 		}
+	if (of)
+		*of = 0;
 	return 0;
 }
 
