@@ -32,6 +32,7 @@
 #include "packet-iwarp-nvme.h"
 #include "packet-iwarp-state.h"
 #include "packet-iwarp-stream.h"
+#include "ws-compat.h"
 
 int iwarp_tap = -1;
 
@@ -420,10 +421,11 @@ struct text_stat {
 	tap_draw_cb draw;
 };
 
-static void text_stat_init(const char *opt_arg, void *userdata)
+static iwarp_stat_init_result text_stat_init(const char *opt_arg, void *userdata)
 {
 	const struct text_stat *t = (const struct text_stat *)userdata;
 	text_tap_init(opt_arg, t->name, t->raw, t->packet, t->draw);
+	return IWARP_STAT_INIT_OK;
 }
 
 static const struct text_stat ops_text = { "iwarp,ops", FALSE, ops_packet, ops_draw };

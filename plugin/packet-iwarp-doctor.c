@@ -31,6 +31,7 @@
 #include "packet-iwarp-doctor.h"
 #include "packet-iwarp-state.h"
 #include "packet-iwarp-stream.h"
+#include "ws-compat.h"
 
 static int proto_iwarp_doctor = -1;
 static int hf_rule = -1;
@@ -167,7 +168,7 @@ static void doctor_draw(void *p)
 	printf("==================================================================================================================================\n");
 }
 
-static void doctor_init(const char *opt_arg, void *userdata)
+static iwarp_stat_init_result doctor_init(const char *opt_arg, void *userdata)
 {
 	(void)opt_arg;
 	(void)userdata;
@@ -179,6 +180,7 @@ static void doctor_init(const char *opt_arg, void *userdata)
 		g_string_free(err, TRUE);
 		exit(1);
 	}
+	return IWARP_STAT_INIT_OK;
 }
 
 static stat_tap_ui iwarp_doctor_ui = {

@@ -38,6 +38,7 @@
 #include "packet-iwarp-ddp.h"
 #include "packet-iwarp-mpa.h"
 #include "packet-iwarp-rdmap.h"
+#include "ws-compat.h"
 
 static int hf_frame_protocols = -1;
 static int proto_tcp = -1;
@@ -206,12 +207,12 @@ void iwarp_layers_end(packet_info *pinfo, tvbuff_t *tvb)
 		}
 	}
 	field_info *fi = protocols_field(cur.top);
-	if (!fi || fvalue_type_ftenum(&fi->value) != FT_STRING)
+	if (!fi || fvalue_type_ftenum(IWARP_FI_VALUE(fi)) != FT_STRING)
 		return;
 	/* What the frame dissector listed, without its iwarp.mpa (TCP handed the
 	 * payload to the plugin's conversation dissector, which shows nothing),
 	 * then what the plugin showed. */
-	const char *was = wmem_strbuf_get_str(fvalue_get_strbuf(&fi->value));
+	const char *was = wmem_strbuf_get_str(fvalue_get_strbuf(IWARP_FI_VALUE(fi)));
 	wmem_strbuf_t *sb = wmem_strbuf_new(pinfo->pool, was ? was : "");
 	const char *own = proto_get_protocol_filter_name(proto_iwarp_mpa);
 	size_t ol = strlen(own);
@@ -228,13 +229,7 @@ void iwarp_layers_end(packet_info *pinfo, tvbuff_t *tvb)
 			wmem_strbuf_append_c(sb, ':');
 		wmem_strbuf_append(sb, proto_get_protocol_filter_name(ids[k]));
 	}
-	/* Wireshark 4.0 exports no fvalue setter: the FT_STRING value is a
-	 * string buffer the field owns (ftypes.h), rewritten in place. */
-	wmem_strbuf_t *val = fi->value.value.strbuf;
-	if (!val)
-		return;
-	wmem_strbuf_truncate(val, 0);
-	wmem_strbuf_append(val, wmem_strbuf_get_str(sb));
+	iwarp_fi_set_string(fi, wmem_strbuf_get_str(sb));
 }
 
 proto_tree *iwarp_tcp_tree(proto_tree *tree, tvbuff_t *tvb)

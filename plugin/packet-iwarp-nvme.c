@@ -261,15 +261,18 @@ static void show_sgl(proto_tree *nt, tvbuff_t *tvb, const struct iws_nvme_sgl *g
 static proto_item *add_nqn(proto_tree *tree, int hf, tvbuff_t *tvb, gint off, gint len, const char *raw)
 {
 	gchar *valid = g_utf8_make_valid(raw, -1);
-	wmem_strbuf_t *sb = wmem_strbuf_new(wmem_packet_scope(), "");
+	/* A GString, freed here: the tree keeps its own copy of the value. */
+	GString *sb = g_string_new(NULL);
 	for (const guchar *c = (const guchar *)valid; *c; c++) {
 		if (*c < 0x20 || *c == 0x7f)
-			wmem_strbuf_append_printf(sb, "\\x%02x", *c);
+			g_string_append_printf(sb, "\\x%02x", *c);
 		else
-			wmem_strbuf_append_c(sb, (gchar)*c);
+			g_string_append_c(sb, (gchar)*c);
 	}
 	g_free(valid);
-	return proto_tree_add_string(tree, hf, tvb, off, len, wmem_strbuf_get_str(sb));
+	proto_item *ti = proto_tree_add_string(tree, hf, tvb, off, len, sb->str);
+	g_string_free(sb, TRUE);
+	return ti;
 }
 
 static void show_connect_data(proto_tree *nt, tvbuff_t *tvb, const struct iws_nvme_command *q)

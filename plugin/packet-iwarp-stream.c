@@ -42,6 +42,7 @@
 #include "packet-iwarp-nvme.h"
 #include "packet-iwarp-state.h"
 #include "packet-iwarp-timing.h"
+#include "ws-compat.h"
 
 struct iwarp_prefs iwarp_prefs = {
 	.check_crc = TRUE,
@@ -106,7 +107,7 @@ static gboolean field_u32(proto_tree *tree, int hf, guint32 *v, field_info **out
 	if (!a || !a->len)
 		return FALSE;
 	field_info *fi = (field_info *)g_ptr_array_index(a, 0);
-	*v = fvalue_get_uinteger(&fi->value);
+	*v = fvalue_get_uinteger(IWARP_FI_VALUE(fi));
 	if (out)
 		*out = fi;
 	return TRUE;
@@ -127,7 +128,7 @@ static gboolean tcp_view_get(proto_tree *tree, struct tcp_view *v)
 	GPtrArray *ids = hf_ip_id > 0 ? proto_get_finfo_ptr_array(tree, hf_ip_id) : NULL;
 	v->has_ip_id = ids && ids->len;
 	if (v->has_ip_id)
-		v->ip_id = fvalue_get_uinteger(&((field_info *)g_ptr_array_index(ids, ids->len - 1))->value);
+		v->ip_id = fvalue_get_uinteger(IWARP_FI_VALUE((field_info *)g_ptr_array_index(ids, ids->len - 1)));
 	return field_u32(tree, hf_tcp_dstport, &v->dport, NULL) &&
 	       field_u32(tree, hf_tcp_stream, &v->stream, NULL) &&
 	       field_u32(tree, hf_tcp_seq_raw, &v->seq, NULL) &&

@@ -29,15 +29,16 @@
 #include <epan/packet.h>
 
 #include "packet-iwarp-state.h"
+#include "ws-compat.h"
 
 /* Preferences of iwarp.mpa, iwarp.ddp and iwarp.rdmap (registered by
  * their files, kept here). */
 struct iwarp_prefs {
-	gboolean check_crc;          /* verify negotiated CRCs */
-	gboolean keep_builtin;       /* leave Wireshark's iwarp_mpa heuristic enabled */
-	gboolean reassemble_untagged;/* reassemble Send messages by MSN and MO */
-	gboolean offer_builtin_ulp;  /* hand payloads to the iwarp_ddp_rdmap heuristic list */
-	gboolean legacy_ird_ord;     /* decode Rev 1 8-octet private data as SMB Direct IRD/ORD */
+	iwarp_pref_bool check_crc;          /* verify negotiated CRCs */
+	iwarp_pref_bool keep_builtin;       /* leave Wireshark's iwarp_mpa heuristic enabled */
+	iwarp_pref_bool reassemble_untagged;/* reassemble Send messages by MSN and MO */
+	iwarp_pref_bool offer_builtin_ulp;  /* hand payloads to the iwarp_ddp_rdmap heuristic list */
+	iwarp_pref_bool legacy_ird_ord;     /* decode Rev 1 8-octet private data as SMB Direct IRD/ORD */
 };
 extern struct iwarp_prefs iwarp_prefs;
 

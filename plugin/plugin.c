@@ -3,13 +3,16 @@
  * plugin.c - registration of the iwarpscope Wireshark plugin: it calls every
  * file's register and hand-off function (the protocols iwarp.mpa, iwarp.ddp,
  * iwarp.rdmap, iwarp.nvme and iwarp, the tap and its statistics), and holds
- * the symbols Wireshark 4.0 looks for in an epan plugin.
+ * the symbols Wireshark looks for in an epan plugin.
  */
 #define WS_BUILD_DLL
 #include <ws_symbol_export.h>
 #include <ws_version.h>
 #include <epan/packet.h>
 #include <epan/proto.h>
+#if __has_include(<wsutil/plugins.h>)
+#include <wsutil/plugins.h>
+#endif
 
 #include "iwarp-stats.h"
 #include "iwarp-stats-gui.h"
@@ -26,11 +29,25 @@
 #define IWARPSCOPE_PLUGIN_VERSION IWS_VERSION_STRING
 #endif
 
+/* Wireshark loads a plugin built for its own major.minor only: each line
+ * (4.0, 4.2, 4.4, 4.6) gets its own build of this one source. */
 WS_DLL_PUBLIC_DEF const gchar plugin_version[] = IWARPSCOPE_PLUGIN_VERSION;
 WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
 WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 
 WS_DLL_PUBLIC void plugin_register(void);
+
+/* From 4.2 on Wireshark also asks what kind of plugin this is (About >
+ * Plugins, tshark -G plugins): a dissector. Older lines have no such
+ * symbol to look up, nor the header that defines the flags. */
+#ifdef WS_PLUGIN_DESC_DISSECTOR
+WS_DLL_PUBLIC uint32_t plugin_describe(void);
+
+uint32_t plugin_describe(void)
+{
+	return WS_PLUGIN_DESC_DISSECTOR;
+}
+#endif
 
 void proto_register_iwarp(void);
 void proto_reg_handoff_iwarp(void);
