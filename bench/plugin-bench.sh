@@ -40,8 +40,10 @@ plugin=$(find "$build" -name iwarpscope.so -path '*epan*' 2>/dev/null | head -n 
 work=$(mktemp -d /tmp/iwarp-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT INT TERM
 chmod 755 "$work"
-mkdir -p "$work/ours/.local/lib/wireshark/plugins/4.0/epan" "$work/builtin"
-cp "$plugin" "$work/ours/.local/lib/wireshark/plugins/4.0/epan/"
+# The personal plugin directory of the tshark on PATH (plugins/MAJOR.MINOR).
+wsv=$(tshark --version | head -n 1 | sed -n 's/^[^0-9]*\([0-9][0-9]*\.[0-9][0-9]*\)\..*/\1/p')
+mkdir -p "$work/ours/.local/lib/wireshark/plugins/$wsv/epan" "$work/builtin"
+cp "$plugin" "$work/ours/.local/lib/wireshark/plugins/$wsv/epan/"
 chmod -R a+rX "$work"
 
 if [ $# -ge 1 ]; then

@@ -176,6 +176,11 @@ KINDS = ["bytes", "lengths", "fpduptr", "opcodes", "queues", "seqs", "mpa", "tru
 OUR_PROTOS = ("iwarp.mpa", "iwarp.ddp", "iwarp.rdmap", "iWARP")
 FILE_ERRORS = ("appears to be damaged or corrupt", "cut short in the middle of a packet",
                "isn't a capture file in a format", "has a packet larger than")
+# tshark's exit status for a capture it cannot read: 2 up to Wireshark 4.0;
+# from 4.2 on, ws_exit_codes.h's WS_EXIT_INVALID_FILE (3), WS_EXIT_OPEN_ERROR
+# (9) and WS_EXIT_READ_ERROR (14). 4.6's pcapng reader also refuses blocks
+# longer than its limit that 4.0 and 4.4 read up to the bad octets.
+FILE_ERROR_EXITS = (2, 3, 9, 14)
 
 
 def check_run(r, path, extra, timeout):
@@ -188,8 +193,8 @@ def check_run(r, path, extra, timeout):
         return "hang (no result in %d s)" % timeout
     sanitizer = "AddressSanitizer" in err or "runtime error:" in err or "LeakSanitizer" in err
     # tshark's own verdict on a capture the mutation broke beyond reading
-    # (exit 2, "damaged", "cut short"...) is not a plugin failure.
-    unreadable = rc == 2 and any(m in err for m in FILE_ERRORS)
+    # (FILE_ERROR_EXITS, "damaged", "cut short"...) is not a plugin failure.
+    unreadable = rc in FILE_ERROR_EXITS and any(m in err for m in FILE_ERRORS)
     if rc != 0 and (sanitizer or not unreadable):
         return "tshark exit status %d after %.1f s: %s" % (rc, time.time() - t0, err[-1500:])
     for line in err.splitlines():

@@ -86,11 +86,14 @@ def main(argv):
     fields = dict(re.findall(r"^ (\w[\w-]*): (.*)$", info, re.M))
     check(fields.get("Package") == "iwarpscope", "Package: %r" % fields.get("Package"))
     deps = [d.strip().split()[0] for d in fields.get("Depends", "").split(",")]
-    # (libwireshark's package carries its soname: libwireshark16 for 4.0)
-    want = ["libc6", "libpcap0.8"] + (["libwireshark"] if plugin_dir != "-" else [])
-    for w in want:
-        check(any(d == w or (w == "libwireshark" and re.fullmatch(r"libwireshark\d+", d)) for d in deps),
-              "Depends lacks %s: %s" % (w, fields.get("Depends")))
+    # The package names of the distribution built on: libwireshark's
+    # carries its soname (libwireshark16 for 4.0, 18 for 4.4, 19 for 4.6),
+    # and Debian 13 renamed libpcap0.8 libpcap0.8t64 (64-bit time_t).
+    want = {"libc6": r"libc6", "libpcap0.8": r"libpcap0\.8(t64)?"}
+    if plugin_dir != "-":
+        want["libwireshark"] = r"libwireshark\d+"
+    for w, pattern in want.items():
+        check(any(re.fullmatch(pattern, d) for d in deps), "Depends lacks %s: %s" % (w, fields.get("Depends")))
 
     files = [l.split()[-1].lstrip(".") for l in run(["dpkg-deb", "-c", deb]).splitlines()]
     want = ["/usr/bin/iwarpscope", "/usr/share/man/man1/iwarpscope.1.gz", "/usr/share/doc/iwarpscope/copyright"]

@@ -227,7 +227,7 @@ def run_wireshark(plugin, capture, names, shot, filt=None):
     home = tempfile.mkdtemp(prefix="iws-gui-", dir="/tmp")
     try:
         os.chmod(home, 0o777)
-        pdir = os.path.join(home, ".local/lib/wireshark/plugins/4.0/epan")
+        pdir = it.personal_plugin_dir(home)
         os.makedirs(pdir)
         # An empty global plugin directory: a copy installed system-wide
         # (the .deb, scripts/quickstart as root) would be loaded twice.

@@ -9,7 +9,7 @@ tshark reads is copied into that HOME first: uid 65534 cannot enter a checkout
 under /root or in `mktemp -d` (mode 0700), whatever the capture's own mode.
 
 Usage: iwarp_tshark.py --plugin PATH [--samples DIR] [--golden DIR] TEST [ARGS]
-Tests: fields | real NAME | truth NAME | golden NAME | coexist NAME |
+Tests: fields | listed VERSION | real NAME | truth NAME | golden NAME | coexist NAME |
        midstream | badcrc | update-golden [NAME...] | cli NAME | valgrind NAME
 Exit status: 0 pass, 1 fail, 77 skipped (tshark absent).
 """
@@ -82,6 +82,29 @@ class Fail(Exception):
     pass
 
 
+def wireshark_minor(tshark=None):
+    """The major.minor of the Wireshark under test ("4.4"): the personal
+    plugin directory is plugins/<major.minor>/epan, and Wireshark loads only a
+    plugin built for its own major.minor. CTest passes it in IWS_WS_VERSION
+    (the Wireshark the plugin was built for); else tshark --version tells."""
+    v = os.environ.get("IWS_WS_VERSION")
+    if v:
+        return v
+    tshark = tshark or shutil.which("tshark")
+    if not tshark:
+        return "0.0"
+    out = subprocess.run([tshark, "--version"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+    m = re.search(rb"(\d+)\.(\d+)\.\d+", out.split(b"\n", 1)[0])
+    if not m:
+        raise Fail("cannot tell the Wireshark version from `%s --version`" % tshark)
+    return "%s.%s" % (m.group(1).decode(), m.group(2).decode())
+
+
+def personal_plugin_dir(home, tshark=None):
+    """Where a Wireshark run with HOME=home looks for its personal epan plugins."""
+    return os.path.join(home, ".local", "lib", "wireshark", "plugins", wireshark_minor(tshark), "epan")
+
+
 class Runner:
     def __init__(self, plugin, preload=None):
         self.tshark = shutil.which("tshark")
@@ -106,7 +129,7 @@ class Runner:
             if parent or self.can_read(self.home):
                 break
             os.rmdir(self.home)
-        d = os.path.join(self.home, ".local", "lib", "wireshark", "plugins", "4.0", "epan")
+        d = personal_plugin_dir(self.home, self.tshark)
         os.makedirs(d)
         # An empty global plugin directory: a copy installed system-wide
         # (scripts/quickstart does that for root) would otherwise load
@@ -520,6 +543,28 @@ def check_clean(r, cap, expect_errors=()):
     return sum(n for _, n, _, _, _ in rows)
 
 
+def check_listed(r, version):
+    """`tshark -G plugins` lists the plugin once, with its version, as a
+    dissector, loaded from the personal plugin directory of this Wireshark's
+    major.minor: what a user checks first when the protocols do not show."""
+    want_dir = personal_plugin_dir(r.home, r.tshark)
+    rows = [line.split("\t") for line in r.run(["-G", "plugins"]).splitlines()]
+    ours = [[c.strip() for c in row] for row in rows if row and row[0].strip() == "iwarpscope.so"]
+    if len(ours) != 1:
+        raise Fail("tshark -G plugins lists iwarpscope.so %d times (want once)" % len(ours))
+    row = ours[0]
+    if len(row) < 4:
+        raise Fail("unexpected tshark -G plugins line: %r" % "\t".join(row))
+    if row[1] != version:
+        raise Fail("listed with version %r, built as %r" % (row[1], version))
+    if row[2] != "dissector":
+        raise Fail("listed as %r, not as a dissector" % row[2])
+    if os.path.dirname(row[3]) != want_dir:
+        raise Fail("loaded from %s, not from %s" % (row[3], want_dir))
+    return "tshark %s lists iwarpscope.so %s, a dissector, from plugins/%s/epan" % (
+        wireshark_minor(r.tshark), version, wireshark_minor(r.tshark))
+
+
 def check_coexist(r, cap):
     out = r.run(["-r", cap, "-Y", "(iwarp_mpa or iwarp_ddp_rdmap) and (iwarp.mpa or iwarp.ddp or iwarp.rdmap)",
                  "-T", "fields", "-e", "frame.number"] + TSHARK_OPTS)
@@ -620,7 +665,7 @@ def check_nfs(r, cap, name):
 
 
 def ops_output(r, cap):
-    """-z iwarp,ops as people read it (ms, 3 decimals): the golden files."""
+    """-z iwarp,ops as people read it (ms, 3 decimals)."""
     return r.run(["-q", "-r", cap, "-z", "iwarp,ops"] + TSHARK_OPTS)
 
 
@@ -633,21 +678,66 @@ def ops_raw_output(r, cap):
 DIST_KEYS = ("min", "mean", "p50", "p90", "p99", "p999", "max")
 
 
-def golden_path(gdir, cap):
-    return os.path.join(gdir, os.path.basename(cap) + ".ops.txt")
+# The statistics with golden files, each capture's three in one tshark run:
+# every Wireshark line the plugin builds for (4.0, 4.4, 4.6) must print them
+# octet for octet alike, so one set of files serves them all.
+GOLDEN_STATS = ("ops", "nvme", "doctor")
+
+
+def golden_path(gdir, cap, stat="ops"):
+    return os.path.join(gdir, "%s.%s.txt" % (os.path.basename(cap), stat))
+
+
+def split_stats(text):
+    """{stat: its text} of a tshark -q run with several -z iwarp,STAT: each
+    statistic is a block that opens and closes with a line of '=', named by
+    its title line (tshark prints them in no order of ours)."""
+    titles = {"iWARP operations": "ops", "NVMe over Fabrics commands": "nvme", "iWARP doctor": "doctor"}
+    res, lines, i = {}, text.splitlines(True), 0
+    while i < len(lines):
+        if not re.match(r"^=+$", lines[i]):
+            raise Fail("tshark printed a line outside any statistic: %r" % lines[i][:200])
+        j = i + 1
+        while j < len(lines) and lines[j].rstrip("\n") != lines[i].rstrip("\n"):
+            j += 1
+        if j == len(lines):
+            raise Fail("a statistic's block is not closed: %r" % "".join(lines[i:i + 2])[:200])
+        title = lines[i + 1].split(" (iwarpscope", 1)[0].strip() if i + 1 < j else ""
+        stat = titles.get(title)
+        if not stat or stat in res:
+            raise Fail("unexpected statistic block %r" % title)
+        res[stat] = "".join(lines[i:j + 1])
+        i = j + 1
+    missing = [x for x in GOLDEN_STATS if x not in res]
+    if missing:
+        raise Fail("tshark printed no %s statistic" % ", ".join(missing))
+    return res
+
+
+def golden_outputs(r, cap):
+    """{stat: text} of -z iwarp,ops, -z iwarp,nvme and -z iwarp,doctor."""
+    args = ["-q", "-r", cap]
+    for stat in GOLDEN_STATS:
+        args += ["-z", "iwarp," + stat]
+    return split_stats(r.run(args + TSHARK_OPTS))
 
 
 def check_golden(r, cap, gdir):
-    got = ops_output(r, cap)
-    p = golden_path(gdir, cap)
-    if not os.path.exists(p):
-        raise Fail("no golden file %s (run update-golden)" % p)
-    want = open(p).read()
-    if got != want:
-        import difflib
-        d = "".join(difflib.unified_diff(want.splitlines(True), got.splitlines(True), "golden", "tshark"))
-        raise Fail("-z iwarp,ops differs from %s:\n%s" % (p, d[:4000]))
-    return "matches %s" % os.path.basename(p)
+    got = golden_outputs(r, cap)
+    bad = []
+    for stat in GOLDEN_STATS:
+        p = golden_path(gdir, cap, stat)
+        if not os.path.exists(p):
+            raise Fail("no golden file %s (run update-golden)" % p)
+        want = open(p).read()
+        if got[stat] != want:
+            import difflib
+            d = "".join(difflib.unified_diff(want.splitlines(True), got[stat].splitlines(True), "golden",
+                                             "tshark"))
+            bad.append("-z iwarp,%s differs from %s:\n%s" % (stat, p, d[:4000]))
+    if bad:
+        raise Fail("\n".join(bad))
+    return "-z iwarp,%s match their golden files" % ", iwarp,".join(GOLDEN_STATS)
 
 
 def qp_rows(text, ncols, header):
@@ -1422,6 +1512,8 @@ def main():
         elif t == "ulp":
             p, q = sample(a.args[0])
             msg = check_ulp(r, q, os.path.splitext(p)[0] + ".truth.json")
+        elif t == "listed":
+            msg = check_listed(r, a.args[0])
         elif t == "coexist":
             p, q = sample(a.args[0])
             msg = check_coexist(r, q)
@@ -1446,9 +1538,10 @@ def main():
             os.makedirs(a.golden, exist_ok=True)
             for n in names:
                 p, q = sample(n)
-                open(golden_path(a.golden, p), "w").write(ops_output(r, q))
-                print("wrote", golden_path(a.golden, p))
-            msg = "updated %d golden files" % len(names)
+                for stat, text in golden_outputs(r, q).items():
+                    open(golden_path(a.golden, p, stat), "w").write(text)
+                    print("wrote", golden_path(a.golden, p, stat))
+            msg = "updated the golden files of %d captures" % len(names)
         elif t == "expect":
             p, q = sample(a.args[0])
             got = parse_ops(ops_raw_output(r, q))
