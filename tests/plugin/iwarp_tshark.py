@@ -136,6 +136,12 @@ class Runner:
         # first and shadow the build under test.
         self.global_dir = os.path.join(self.home, "global-plugins")
         os.makedirs(self.global_dir)
+        # An empty extcap directory: `tshark -G plugins` (and -D) run every
+        # extcap program to ask what it is, and under a sanitizer build the
+        # preloaded ASan runtime goes into those children too, where one
+        # waits forever (seen with 4.0's sshdump and friends).
+        self.extcap_dir = os.path.join(self.home, "no-extcap")
+        os.makedirs(self.extcap_dir)
         if plugin:
             shutil.copy(plugin, os.path.join(d, "iwarpscope.so"))
         for root, dirs, files in os.walk(self.home):
@@ -177,12 +183,14 @@ class Runner:
         env["HOME"] = self.home
         env["TZ"] = "UTC"
         env["WIRESHARK_PLUGIN_DIR"] = self.global_dir
+        env["WIRESHARK_EXTCAP_DIR"] = self.extcap_dir
         env.update(self.san_env)
         cmd = [self.tshark] + args
         if builtin_only:
             env["HOME"] = os.path.join(self.home, "none")
         if self.as_root:
-            cmd = NOBODY + ["env", "HOME=" + env["HOME"], "TZ=UTC", "WIRESHARK_PLUGIN_DIR=" + self.global_dir] + \
+            cmd = NOBODY + ["env", "HOME=" + env["HOME"], "TZ=UTC", "WIRESHARK_PLUGIN_DIR=" + self.global_dir,
+                            "WIRESHARK_EXTCAP_DIR=" + self.extcap_dir] + \
                   ["%s=%s" % kv for kv in sorted(self.san_env.items())] + cmd
         return cmd, env
 
@@ -548,7 +556,13 @@ def check_listed(r, version):
     dissector, loaded from the personal plugin directory of this Wireshark's
     major.minor: what a user checks first when the protocols do not show."""
     want_dir = personal_plugin_dir(r.home, r.tshark)
-    rows = [line.split("\t") for line in r.run(["-G", "plugins"]).splitlines()]
+    try:
+        out, err, rc = r.run_raw(["-G", "plugins"], timeout=120)
+    except subprocess.TimeoutExpired:
+        raise Fail("tshark -G plugins gave no answer in 120 s")
+    if rc != 0:
+        raise Fail("tshark -G plugins failed (%d): %s" % (rc, err[-2000:]))
+    rows = [line.split("\t") for line in out.splitlines()]
     ours = [[c.strip() for c in row] for row in rows if row and row[0].strip() == "iwarpscope.so"]
     if len(ours) != 1:
         raise Fail("tshark -G plugins lists iwarpscope.so %d times (want once)" % len(ours))
