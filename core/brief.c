@@ -16,7 +16,7 @@
 #define OP_FIELDS(X)                                                                      \
 	X(id) X(rtr) X(complete) X(start_ns) X(end_ns) X(has_latency) X(latency_ns)       \
 	X(stall_ns) X(queued_ns) X(has_ack) X(ack_with_data) X(ack_ns) X(bytes)          \
-	X(segments) X(flags) X(crc_errors) X(retransmissions) X(reordered)
+	X(segments) X(flags) X(crc_errors) X(retransmissions) X(reordered) X(pairing)
 #define OP_FRAMES(F) F(first_frame) F(last_frame) F(first_inorder_frame) F(response_frame) F(ack_frame)
 
 /* The same for struct iws_nvme_cmd. */

@@ -37,6 +37,7 @@ static const struct name_entry rdmap_dev_texts[] = { IWS_RDMAP_DEV_NAMES(IWS_DEV
 static const struct name_entry marker_dev_texts[] = { IWS_MARKER_DEV_NAMES(IWS_DEV_TEXT) };
 static const struct name_entry op_flag_names[] = { IWS_OP_FLAG_NAMES(IWS_NAME_ENTRY) };
 static const struct name_entry nvme_flag_names[] = { IWS_NVME_FLAG_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry pairing_names[] = { IWS_PAIRING_NAMES(IWS_NAME_ENTRY) };
 
 #define IWS_OP_NAME(v, n, t) n,
 #define IWS_OP_TITLE(v, n, t) t,
@@ -120,6 +121,11 @@ const char *iws_term_errcode_name(uint32_t layer, uint32_t etype, uint32_t code)
 const char *iws_aopcode_name(uint32_t aop)
 {
 	return LOOKUP(aop_names, aop);
+}
+
+const char *iws_pairing_name(enum iws_pairing p)
+{
+	return LOOKUP(pairing_names, (uint32_t)p);
 }
 
 const char *iws_rtr_name(uint32_t rtr)

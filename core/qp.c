@@ -30,7 +30,7 @@ static void deliver(struct iws_tracker *t, struct node *n)
 
 /* Did an acknowledgement already cover the operation's last FPDU? The first
  * that did is its ACK. */
-static bool ack_known(struct iws_tracker *t, struct node *n)
+bool trk_ack_known(struct iws_tracker *t, struct node *n)
 {
 	const struct ack_ring *a = &t->acks[n->ack_dir];
 	if (!a->any || sdiff(a->hi, n->ack_seq) < 0)
@@ -62,6 +62,37 @@ static void unwait(struct iws_tracker *t, struct node *n)
 	}
 }
 
+/* Out of the list of all, not reported. */
+static void unlink_all(struct iws_tracker *t, struct node *n)
+{
+	if (n->all_prev)
+		n->all_prev->all_next = n->all_next;
+	else
+		t->all_head = n->all_next;
+	if (n->all_next)
+		n->all_next->all_prev = n->all_prev;
+	else
+		t->all_tail = n->all_prev;
+	t->counts.inflight--;
+}
+
+void trk_forget(struct iws_tracker *t, struct node *n)
+{
+	list_unlink(n);
+	unlink_all(t, n);
+	t->counts.ops_started--;
+	free(n);
+}
+
+/* The in-flight limit gives an operation up: responses held for pairing
+ * (qp_hold.c) lose the count that would prove it. */
+static void evicting(struct iws_tracker *t)
+{
+	for (uint8_t d = 0; d < 2; d++)
+		if (t->hold[d].held.head)
+			trk_hold_abandon(t, d);
+}
+
 /* Is it worth waiting for an ACK of dir's octets? Only once the receiver
  * has been seen acknowledging some of them (with one direction captured,
  * or a receiver that never answers, no ACK will come), and while the
@@ -75,6 +106,9 @@ static bool acks_data(const struct iws_tracker *t, uint8_t dir)
  * is seen (complete operations whose last FPDU's octets are known). */
 void trk_report(struct iws_tracker *t, struct node *n)
 {
+	/* a held response whose stream broke goes unpaired, and its fellows */
+	if (n->held)
+		trk_hold_release(t, n);
 	list_unlink(n);
 	for (int d = 0; d < 2; d++)
 		if (t->ord[d].open == n)
@@ -83,18 +117,10 @@ void trk_report(struct iws_tracker *t, struct node *n)
 		n->counted = false;
 		t->ord[n->op.dir & 1].outstanding--;
 	}
-	if (n->all_prev)
-		n->all_prev->all_next = n->all_next;
-	else
-		t->all_head = n->all_next;
-	if (n->all_next)
-		n->all_next->all_prev = n->all_prev;
-	else
-		t->all_tail = n->all_prev;
-	t->counts.inflight--;
+	unlink_all(t, n);
 
 	n->op.complete = (n->op.flags & IWS_OPF_INCOMPLETE_MASK) == 0;
-	if (!n->op.complete || !n->can_wait || ack_known(t, n)) {
+	if (!n->op.complete || !n->can_wait || trk_ack_known(t, n)) {
 		deliver(t, n);
 		return;
 	}
@@ -145,6 +171,9 @@ struct node *trk_start(struct iws_tracker *t, const struct iws_seg *s, enum iws_
 {
 	/* Bounded memory: past the limit the oldest operation is given up. */
 	if (t->counts.inflight >= t->max_inflight && t->all_head) {
+		evicting(t);
+	}
+	if (t->counts.inflight >= t->max_inflight && t->all_head) {
 		t->all_head->op.flags |= IWS_OPF_EVICTED;
 		t->counts.evicted++;
 		note->flags |= IWS_SEGF_EVICTED;
@@ -177,6 +206,9 @@ struct node *trk_start(struct iws_tracker *t, const struct iws_seg *s, enum iws_
 void trk_push_open(struct iws_tracker *t, struct list *l, struct node *n,
 		      struct iws_seg_note *note)
 {
+	if (l->n >= OPEN_MSG_MAX && l->head) {
+		evicting(t);
+	}
 	if (l->n >= OPEN_MSG_MAX && l->head) {
 		struct node *o = l->head;
 		o->op.flags |= IWS_OPF_EVICTED;
@@ -407,6 +439,10 @@ static void seg_untagged(struct iws_tracker *t, const struct iws_seg *s, struct 
 static void seg_terminate(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)
 {
 	const struct iws_msg *m = s->msg;
+	/* the stream ends by error: no clean close to count on (qp_hold.c) */
+	t->term_seen = true;
+	for (uint8_t d = 0; d < 2; d++)
+		trk_hold_abandon(t, d);
 	struct node *n = trk_start(t, s, IWS_OPT_TERMINATE, K_UNTAGGED, note);
 	trk_check_msn(t, s->dir, m->ddp.qn, m->ddp.msn, n, note);
 	if (!n)
@@ -552,6 +588,7 @@ void iws_tracker_gap(struct iws_tracker *t, uint8_t dir)
 	/* Every operation whose data (or responses) flow in dir and that is in
 	 * flight now may lose part of it: see gap_seen. */
 	t->gap_gen[dir]++;
+	trk_hold_lost(t, dir);
 	for (int q = 0; q < N_QUEUES; q++)
 		t->have_msn[dir][q] = false;
 	t->tagged_unsure[dir] = true;
@@ -652,6 +689,7 @@ void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t 
 		n->op.ack_with_data = with_data;
 		deliver(t, n);
 	}
+	trk_hold_ack(t, dir, ack, frame, ts, with_data);
 }
 
 /* Do octets [seq, e) of dir belong to the operation's FPDUs? */
@@ -678,9 +716,17 @@ void iws_tracker_resent(struct iws_tracker *t, uint8_t dir, uint32_t seq, uint32
 	}
 }
 
-void iws_tracker_closed(struct iws_tracker *t, uint8_t dir, uint64_t frame)
+void iws_tracker_closed(struct iws_tracker *t, uint8_t dir, uint64_t frame, bool reset)
 {
-	if (dir > 1 || t->closed[dir])
+	if (dir > 1)
+		return;
+	if (reset) {
+		/* no clean close to count on (qp_hold.c) */
+		t->reset_seen = true;
+		for (uint8_t d = 0; d < 2; d++)
+			trk_hold_abandon(t, d);
+	}
+	if (t->closed[dir])
 		return;
 	t->closed[dir] = true;
 	t->closed_frame[dir] = frame;
@@ -692,6 +738,19 @@ uint32_t iws_tracker_inflight_ids(const struct iws_tracker *t, uint64_t *ids, ui
 	for (const struct node *x = t->all_head; x; x = x->all_next, n++)
 		if (n < max)
 			ids[n] = x->op.id;
+	return n;
+}
+
+uint32_t iws_tracker_outstanding_ids(const struct iws_tracker *t, uint64_t *ids, uint32_t max)
+{
+	uint32_t n = 0;
+	for (const struct node *x = t->all_head; x; x = x->all_next) {
+		if (trk_hold_uncertain(t, x))
+			continue;
+		if (n < max)
+			ids[n] = x->op.id;
+		n++;
+	}
 	return n;
 }
 

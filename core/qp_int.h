@@ -7,7 +7,10 @@
  *               that covers them), Writes, the Send family, Terminate, and
  *               the public API of qp.h;
  *   qp_match.c  Read and Atomic Requests and the responses that answer
- *               them (RFC 5040 §5.2.1, RFC 7306), hidden requests.
+ *               them (RFC 5040 §5.2.1, RFC 7306), hidden requests;
+ *   qp_hold.c   responses held until the capture proves their requests
+ *               (a capture that started mid-stream: the count at a clean
+ *               close).
  */
 #ifndef IWS_CORE_QP_INT_H
 #define IWS_CORE_QP_INT_H
@@ -42,6 +45,10 @@
 #define SEEN_MAX 16u
 /* Operations searched for the owners of retransmitted octets. */
 #define RESENT_SCAN 512u
+/* Responses held per requester direction until the capture proves which
+ * requests they answer (qp_hold.c); past it they are given up unpaired,
+ * as if never held. */
+#define HELD_MAX 4096u
 
 enum op_kind {
 	K_WRITE, K_READ, K_UNTAGGED, K_ATOMIC, K_ORPHAN_READ,
@@ -81,6 +88,15 @@ struct node {
 	uint32_t cnt_lo, cnt_hi;            /* K_SLOTS: how many requests (UINT32_MAX: unknown) */
 	uint8_t ack_dir;
 	uint32_t ack_seq;
+	/* a response held for pairing (qp_hold.c) */
+	bool held;                          /* in hold[].held */
+	bool held_done;                     /* its last segment came */
+	uint32_t resp_index;                /* responses to its requester since the capture began, it included */
+	bool held_any_resp;                 /* for queued_ns: the responder's earlier responses */
+	int64_t held_busy_ts;
+	bool held_req_acked;                /* the responder had acknowledged the requester's */
+	uint32_t held_req_ack;              /* ... octets up to this when it sent it */
+	bool held_id_known;                 /* atomic: its Original Request Identifier was captured */
 };
 
 struct ack_rec {
@@ -144,6 +160,24 @@ struct iws_tracker {
 	struct ack_ring acks[2];
 	bool closed[2];              /* the sender of dir sent a FIN or an RST ... */
 	uint64_t closed_frame[2];    /* ... in this frame */
+	uint64_t hidden_frame[2];    /* the newest frame whose FPDUs of dir a snapshot length hid */
+	bool reset_seen;             /* an RST, either way */
+	bool term_seen;              /* a Terminate, either way */
+	/* Responses to the requests of each direction held until the capture
+	 * proves which requests they answer, and the count that proves it
+	 * (qp_hold.c). */
+	struct hold {
+		bool broken;            /* evidence lost: no more holding */
+		struct list held;       /* the held responses, in order */
+		struct node *ack_next;  /* the first whose covering ACK is still to come */
+		uint32_t responses;     /* response messages since the capture began */
+		bool first_msn_known, have_last_msn;
+		uint32_t first_msn, last_msn; /* of the captured requests */
+		bool tail_unsure;       /* requests after the last captured one may be hidden or lost */
+		uint64_t last_orphan;   /* first frame of the newest response not proven */
+		uint32_t anchors;       /* responses matched to a request of known MSN, and */
+		uint32_t anchor_lo, anchor_hi; /* ... MSN - their index: the responses before */
+	} hold[2];
 };
 
 static inline int32_t sdiff(uint32_t a, uint32_t b)
@@ -213,5 +247,40 @@ void trk_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_
 void trk_order_gap(struct iws_tracker *t, uint8_t dir);
 /* The end: requests perhaps answered by a response not matched are flagged. */
 void trk_order_finish(struct iws_tracker *t);
+
+/* qp.c: whether an ACK already covered n's last FPDU (sets its ack fields) */
+bool trk_ack_known(struct iws_tracker *t, struct node *n);
+/* qp.c: n is no operation after all (a held response merged into its
+ * request): out of the in-flight list, freed, not reported. */
+void trk_forget(struct iws_tracker *t, struct node *n);
+
+/* qp_hold.c: responses held until the capture proves their requests */
+/* May the next response to d's requests, not proven, be held? */
+bool trk_hold_possible(const struct iws_tracker *t, uint8_t d);
+/* Hold n, the operation just started for such a response, the
+ * resp_index-th since the capture began. */
+void trk_hold(struct iws_tracker *t, uint8_t d, struct node *n, uint32_t resp_index);
+/* n, held, is reported all the same (its stream broke): the others go too. */
+void trk_hold_release(struct iws_tracker *t, struct node *n);
+/* Its last segment came: kept, its covering ACK noted when seen. */
+void trk_held_done(struct iws_tracker *t, struct node *n);
+/* Octets of dir were never captured (a gap), or FPDUs of dir hidden by a
+ * snapshot length. */
+void trk_hold_lost(struct iws_tracker *t, uint8_t dir);
+/* A captured request of d with this MSN, and a response matched by the
+ * capture's proof (msn_known: the MSN of its request, the index-th response). */
+void trk_hold_request(struct iws_tracker *t, uint8_t d, uint32_t msn);
+uint32_t trk_hold_response(struct iws_tracker *t, uint8_t d);
+void trk_hold_matched(struct iws_tracker *t, uint8_t d, uint32_t index, uint32_t msn);
+/* Evidence for d's pairing was lost: the held responses go unpaired. */
+void trk_hold_abandon(struct iws_tracker *t, uint8_t d);
+/* An acknowledgement of dir's octets: held responses it covers note it. */
+void trk_hold_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t frame, int64_t ts, bool with_data);
+/* The end: pair what the capture proves, give up the rest. */
+void trk_hold_finish(struct iws_tracker *t);
+/* Is n's state unknown to the capture (a held response, a request one may
+ * answer, an operation whose data may have been hidden by a snapshot
+ * length)? Not counted outstanding at a FIN or RST. */
+bool trk_hold_uncertain(const struct iws_tracker *t, const struct node *n);
 
 #endif

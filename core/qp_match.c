@@ -111,7 +111,10 @@ static void drop_slot(struct iws_tracker *t, struct node *n)
 	}
 	if (gap_seen(t, n)) {
 		n->op.flags |= IWS_OPF_GAP;
-		trk_report(t, n);
+		/* While responses may be held, a clean close may yet prove its
+		 * response was captured (qp_hold.c): it waits, flagged. */
+		if (!trk_hold_possible(t, n->op.dir & 1))
+			trk_report(t, n);
 		return;
 	}
 	if (!(n->op.flags & IWS_OPF_RESPONSE_UNKNOWN)) {
@@ -221,6 +224,8 @@ void trk_order_gap(struct iws_tracker *t, uint8_t dir)
 
 void trk_order_finish(struct iws_tracker *t)
 {
+	/* responses held for pairing: what the close proves (qp_hold.c) */
+	trk_hold_finish(t);
 	/* Captured requests a response whose request was not proven may have
 	 * answered: not known to be unanswered. */
 	for (int d = 0; d < 2; d++) {
@@ -241,6 +246,9 @@ void iws_tracker_hidden(struct iws_tracker *t, uint8_t dir, uint64_t frame, int6
 {
 	if (dir > 1)
 		return;
+	trk_hold_lost(t, dir);
+	if (frame > t->hidden_frame[dir])
+		t->hidden_frame[dir] = frame;
 	add_slots(t, dir, frame, ts);
 	t->ord[dir].hidden_just = frame != 0;
 	/* the FPDUs hidden may be responses to the other direction's requests */
@@ -464,6 +472,7 @@ static struct node *answer(struct iws_tracker *t, const struct iws_seg *s, bool 
 		if (n) {
 			/* (out of order, it leaves its place; the others keep theirs) */
 			list_unlink(n);
+			n->op.pairing = IWS_PAIR_KEY;
 			return n;
 		}
 	}
@@ -482,15 +491,28 @@ static struct node *answer(struct iws_tracker *t, const struct iws_seg *s, bool 
 			o->early++;
 		return NULL;
 	}
-	if (c.nslots == 1)
-		return take(t, d, c.first, c.first_alo, c.first_ahi, c.first->kind != K_SLOTS, s, atomic);
+	struct node *n = NULL;
+	if (c.nslots == 1) {
+		/* its position: a captured request, or one hidden in a known frame */
+		n = take(t, d, c.first, c.first_alo, c.first_ahi, c.first->kind != K_SLOTS, s, atomic);
+		if (n)
+			n->op.pairing = n->from_hidden ? IWS_PAIR_FRAME : IWS_PAIR_ORDER;
+		return n;
+	}
 	/* a distinct key among requests all captured: a sink buffer is not
 	 * read into twice at once */
-	if (c.keyed == 1 && !c.unseen && !seen_unmatched(o, atomic ? 0 : stag, atomic ? req_id : to))
-		return take(t, d, c.distinct, c.distinct_alo, c.distinct_ahi, true, s, atomic);
+	if (c.keyed == 1 && !c.unseen && !seen_unmatched(o, atomic ? 0 : stag, atomic ? req_id : to)) {
+		n = take(t, d, c.distinct, c.distinct_alo, c.distinct_ahi, true, s, atomic);
+		if (n)
+			n->op.pairing = IWS_PAIR_KEY;
+		return n;
+	}
 	if (c.one_frame) {
 		*ambiguous = true;
-		return take(t, d, c.first, c.first_alo, c.first_ahi, false, s, atomic);
+		n = take(t, d, c.first, c.first_alo, c.first_ahi, false, s, atomic);
+		if (n)
+			n->op.pairing = IWS_PAIR_FRAME;
+		return n;
 	}
 	o->skip_lo = add_sat(o->skip_lo, 1);
 	o->skip_hi = add_sat(o->skip_hi, 1);
@@ -520,6 +542,7 @@ static void enqueue(struct iws_tracker *t, struct node *n, const struct iws_seg 
 {
 	uint8_t d = s->dir;
 	msn_count(t, d, s->msg->ddp.msn);
+	trk_hold_request(t, d, s->msg->ddp.msn);
 	list_push(&t->requests[d], n);
 	n->counted = true;
 	t->ord[d].outstanding++;
@@ -636,6 +659,7 @@ static struct node *unanswered(struct iws_tracker *t, const struct iws_seg *s, e
 		return NULL;
 	note->flags |= IWS_SEGF_ORPHAN_RESPONSE;
 	t->counts.orphan_responses++;
+	t->hold[!s->dir].last_orphan = n->op.first_frame;
 	/* The initiator is the requester: the responses' peer. */
 	n->op.dir = !s->dir;
 	n->op.flags |= IWS_OPF_STARTED_BEFORE | IWS_OPF_REQUEST_MISSING;
@@ -717,11 +741,14 @@ static struct node *start_read_response(struct iws_tracker *t, const struct iws_
 	const struct iws_ddp_hdr *h = &s->msg->ddp;
 	uint8_t d = !s->dir;
 	bool ambiguous, none;
+	uint32_t index = trk_hold_response(t, d);
 	struct node *n = answer(t, s, false, true, h->stag, h->to, 0, &ambiguous, &none);
 	*matched = n != NULL;
 	if (n) {
 		check_sink_key(t, d, n, s, h, note);
 		answered(t, n, s, ambiguous, note);
+		if (n->op.has_qn && !n->from_hidden)
+			trk_hold_matched(t, d, index, n->op.msn);
 		return n;
 	}
 	/* A zero-length Read Response without its request: the response to
@@ -738,6 +765,9 @@ static struct node *start_read_response(struct iws_tracker *t, const struct iws_
 	n->op.has_stag = true;
 	n->op.stag = h->stag;
 	n->op.to = h->to;
+	/* kept until the capture proves its request, or that it cannot (qp_hold.c) */
+	if (trk_hold_possible(t, d))
+		trk_hold(t, d, n, index);
 	return n;
 }
 
@@ -748,6 +778,11 @@ static void end_read_response(struct iws_tracker *t, const struct iws_seg *s, st
 {
 	o->open = NULL;
 	note->op_last = true;
+	if (n->held) {
+		responded(t, s);
+		trk_held_done(t, n);
+		return;
+	}
 	if (matched) {
 		note->has_response_time = true;
 		note->response_time_ns = s->ts_ns - n->op.start_ns;
@@ -797,6 +832,7 @@ void trk_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_
 	bool id_known = iws_msg_has(m, 22);
 	uint32_t id = m->u.atomic_resp.req_id;
 	bool ambiguous, none;
+	uint32_t index = trk_hold_response(t, !s->dir);
 	struct node *n = answer(t, s, true, id_known, 0, 0, id, &ambiguous, &none);
 	if (n) {
 		if (n->id_unknown && id_known && !ambiguous) {
@@ -811,6 +847,8 @@ void trk_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_
 		note->response_time_ns = s->ts_ns - n->op.start_ns;
 		n->op.has_latency = true;
 		n->op.latency_ns = note->response_time_ns;
+		if (n->op.has_qn && !n->from_hidden)
+			trk_hold_matched(t, !s->dir, index, n->op.msn);
 	} else {
 		if (id_known)
 			remember_unmatched(&t->ord[!s->dir], 0, id);
@@ -820,6 +858,9 @@ void trk_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_
 		n->op.opcode = IWS_OP_CODE_ATOMIC_REQ;
 		n->op.atomic_req_id = id;
 		n->op.bytes = 8;
+		n->held_id_known = id_known;
+		if (trk_hold_possible(t, !s->dir))
+			trk_hold(t, !s->dir, n, index);
 	}
 	responded(t, s);
 	n->op.response_frame = s->frame;
@@ -828,5 +869,8 @@ void trk_atomic_resp(struct iws_tracker *t, const struct iws_seg *s, struct iws_
 	n->op.atomic_orig_value = n->op.has_atomic_orig ? m->u.atomic_resp.orig_value : 0;
 	trk_add_segment(t, n, s, 0, note);
 	note->op_last = true;
-	trk_report(t, n);
+	if (n->held)
+		trk_held_done(t, n);
+	else
+		trk_report(t, n);
 }

@@ -61,12 +61,14 @@ static void record_close(struct iws_stream *s, enum iws_close_kind kind, uint8_t
 		return;
 	struct iws_close *r = &s->closes[s->ncloses++];
 	*r = (struct iws_close){ .kind = (uint8_t)kind, .dir = dir, .frame = frame, .ts = ts };
-	uint32_t n = iws_stream_inflight_ids(s, NULL, 0);
+	/* outstanding as the capture shows it: not the operations whose state
+	 * it does not show yet (qp.h iws_tracker_outstanding_ids) */
+	uint32_t n = s->tr ? iws_tracker_outstanding_ids(s->tr, NULL, 0) : 0;
 	r->outstanding = n;
 	if (n > IWS_STREAM_CLOSE_IDS)
 		n = IWS_STREAM_CLOSE_IDS;
 	uint64_t *ids = n ? malloc(n * sizeof(*ids)) : NULL;
-	if (ids && iws_stream_inflight_ids(s, ids, n) >= n) {
+	if (ids && iws_tracker_outstanding_ids(s->tr, ids, n) >= n) {
 		r->ids = ids;
 		r->nids = n;
 	} else {
@@ -740,9 +742,13 @@ static void note_close(struct iws_stream *s, int side, const struct iws_tcp_seg 
 {
 	struct fr_dir *fd = &s->d[side];
 	if ((seg->flags & (IWS_TCP_FIN | IWS_TCP_RST)) && !fd->c.fin && !fd->c.rst && s->tr)
-		iws_tracker_closed(s->tr, fr_dir_of(s, side), seg->frame);
-	uint32_t outstanding = s->tr ? iws_tracker_counts(s->tr)->inflight : 0;
-	if ((seg->flags & IWS_TCP_FIN) && !fd->c.fin) {
+		iws_tracker_closed(s->tr, fr_dir_of(s, side), seg->frame, (seg->flags & IWS_TCP_RST) != 0);
+	else if ((seg->flags & IWS_TCP_RST) && !fd->c.rst && s->tr)
+		iws_tracker_closed(s->tr, fr_dir_of(s, side), seg->frame, true);
+	bool fin = (seg->flags & IWS_TCP_FIN) && !fd->c.fin, rst = (seg->flags & IWS_TCP_RST) && !fd->c.rst;
+	/* (a walk over the operations in flight: only for a first FIN or RST) */
+	uint32_t outstanding = s->tr && (fin || rst) ? iws_tracker_outstanding_ids(s->tr, NULL, 0) : 0;
+	if (fin) {
 		fd->c.fin = true;
 		fd->c.fin_frame = seg->frame;
 		record_close(s, IWS_CLOSE_FIN, fr_dir_of(s, side), seg->frame, seg->ts_ns);
@@ -751,7 +757,7 @@ static void note_close(struct iws_stream *s, int side, const struct iws_tcp_seg 
 	/* A reset does not end the analysis: the peer's segments already in
 	 * flight are still on the wire; whatever is unfinished at the end was
 	 * aborted by the reset. */
-	if ((seg->flags & IWS_TCP_RST) && !fd->c.rst) {
+	if (rst) {
 		fd->c.rst = true;
 		fd->c.rst_frame = seg->frame;
 		record_close(s, IWS_CLOSE_RST, fr_dir_of(s, side), seg->frame, seg->ts_ns);

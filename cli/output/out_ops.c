@@ -6,7 +6,7 @@
  * bytes, segments, stag, to, qn, msn, latency_ns, complete, crc_errors; then
  * where the time went (docs/semantics.md): first_inorder_frame,
  * retransmissions, reordered, stall_ns, queued_ns, ack_frame, ack_ns, ack_with_data,
- * after_close, rtr, payload_captured; then the extras of each type.
+ * after_close, rtr, payload_captured, pairing; then the extras of each type.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -74,6 +74,8 @@ static void op_json(struct jsonw *j, const struct conn *c, const void *item,
 	jw_kbool(j, "after_close", (op->flags & IWS_OPF_AFTER_CLOSE) != 0);
 	jw_kbool(j, "rtr", op->rtr);
 	jw_kbool(j, "payload_captured", op->complete && !(op->flags & IWS_OPF_TRUNCATED));
+	/* how a Read's or Atomic's request and response were paired */
+	jw_kostr(j, "pairing", iws_pairing_name((enum iws_pairing)op->pairing));
 	/* several capture points (docs/semantics.md) */
 	if (pts)
 		op_points_json(j, pts, op);
@@ -86,6 +88,7 @@ static void op_json(struct jsonw *j, const struct conn *c, const void *item,
 		jw_kou64(j, "src_stag", op->has_src, op->src_stag);
 		jw_kou64(j, "src_to", op->has_src, op->src_to);
 		jw_kou64(j, "response_frame", op->response_frame != 0, op->response_frame);
+		jw_kou64(j, "response_op_id", op->response_op_id != 0, op->response_op_id);
 		break;
 	case IWS_OPT_SEND_INV:
 	case IWS_OPT_SEND_SE_INV:
@@ -101,6 +104,7 @@ static void op_json(struct jsonw *j, const struct conn *c, const void *item,
 		jw_ku64(j, "atomic_req_id", op->atomic_req_id);
 		jw_kou64(j, "atomic_orig_value", op->has_atomic_orig, op->atomic_orig_value);
 		jw_kou64(j, "response_frame", op->response_frame != 0, op->response_frame);
+		jw_kou64(j, "response_op_id", op->response_op_id != 0, op->response_op_id);
 		break;
 	case IWS_OPT_TERMINATE:
 		jw_ku64(j, "term_layer", op->term_layer);
@@ -220,6 +224,15 @@ static void op_text(FILE *f, const struct conn *c, const void *item)
 	}
 	if (op->rtr)
 		words_join(notes, sizeof(notes), &n, "RTR");
+	/* a pair the capture proves only in part says how (docs/semantics.md):
+	 * by its request's frame, by the count at the clean close, or a
+	 * response whose request preceded the capture */
+	if (op->pairing == IWS_PAIR_FRAME)
+		words_join(notes, sizeof(notes), &n, "paired-by-frame");
+	else if (op->pairing == IWS_PAIR_CLOSE)
+		words_join(notes, sizeof(notes), &n, "paired-at-close");
+	else if (op->pairing == IWS_PAIR_BEFORE_CAPTURE)
+		words_join(notes, sizeof(notes), &n, "request-before-capture");
 	/* segments overtaken on the way, not resent (issue 22 item 1): the
 	 * retrans column counts only resends */
 	if (op->reordered) {

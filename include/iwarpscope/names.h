@@ -145,6 +145,14 @@ extern "C" {
 	X(0x0400, "request_missing") \
 	X(0x0800, "response_unknown")
 
+/* How a response was paired with its request (enum iws_pairing, qp.h). */
+#define IWS_PAIRING_NAMES(X) \
+	X(1, "order") \
+	X(2, "key") \
+	X(3, "frame") \
+	X(4, "close") \
+	X(5, "before_capture")
+
 /* How a sender breaks RFC 5044's marker rules (IWS_MARKER_DEV_*, stream.h):
  * a contract name and words for a finding. */
 #define IWS_MARKER_DEV_NAMES(X) \

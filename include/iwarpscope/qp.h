@@ -71,6 +71,26 @@ bool iws_op_type_has_response(enum iws_op_type t);
 					* request its responses answer (docs/semantics.md) */
 #define IWS_OPF_RESPONSE_UNKNOWN 0x0800 /* read, atomic request: its response cannot be told
 					 * from responses whose request was not proven */
+/* How a Read's or Atomic's response was paired with its request: what the
+ * capture proves (docs/semantics.md, "Which request a response answers"). */
+enum iws_pairing {
+	IWS_PAIR_NONE = 0,          /* not paired (or not a read/atomic) */
+	IWS_PAIR_ORDER,             /* its position in request order, every earlier one known */
+	IWS_PAIR_KEY,               /* a key only its request has: the sink STag/TO, the
+				     * Atomic Request Identifier */
+	IWS_PAIR_FRAME,             /* the frame that carried its request, not which request
+				     * of that frame (MSN, size and source unknown) */
+	IWS_PAIR_CLOSE,             /* the count at a clean close: the connection closed with
+				     * FINs after every request was answered, which fixes how
+				     * many were outstanding when the capture started */
+	IWS_PAIR_BEFORE_CAPTURE,    /* a response whose request preceded the capture, proven
+				     * by that count (the request itself is not in the file) */
+	IWS_PAIR_COUNT
+};
+/* The contract name ("order", "key", "frame", "close", "before_capture");
+ * NULL for IWS_PAIR_NONE. */
+const char *iws_pairing_name(enum iws_pairing p);
+
 #define IWS_OPF_INCOMPLETE_MASK \
 	(IWS_OPF_GAP | IWS_OPF_STARTED_BEFORE | IWS_OPF_UNFINISHED | \
 	 IWS_OPF_EVICTED | IWS_OPF_ABORTED | IWS_OPF_AFTER_CLOSE | \
@@ -116,6 +136,10 @@ struct iws_op {
 	uint32_t src_stag;
 	uint64_t src_to;
 	uint64_t response_frame;    /* read: first Read Response frame; atomic: the response frame */
+	uint8_t pairing;            /* read, atomic: enum iws_pairing */
+	uint64_t response_op_id;    /* paired late (IWS_PAIR_CLOSE): the id its response was
+				     * tracked under until then (the CLI's fpdus op_id, the
+				     * plugin's per-frame records), else 0 */
 	bool has_inval;
 	uint32_t inval_stag;
 	bool has_immediate;         /* its 8 octets were captured */
@@ -144,6 +168,7 @@ struct iws_op_brief {
 	uint32_t first_frame, last_frame, first_inorder_frame, response_frame, ack_frame;
 	uint32_t segments, flags, crc_errors, retransmissions, reordered;
 	uint8_t type;               /* enum iws_op_type */
+	uint8_t pairing;            /* enum iws_pairing */
 	bool rtr, complete, has_latency, has_ack, ack_with_data;
 };
 
@@ -253,14 +278,14 @@ void iws_tracker_gap(struct iws_tracker *t, uint8_t dir);
  *   rode on a segment carrying data.
  * - resent: octets [seq, seq+len) of dir, already delivered, were captured
  *   again (a retransmission): the operations they belong to count it.
- * - closed: the sender of dir closed (FIN) or reset (RST) its side in frame;
- *   operations with FPDUs its peer sends after that are flagged
+ * - closed: the sender of dir closed (FIN) or reset (RST: reset) its side in
+ *   frame; operations with FPDUs its peer sends after that are flagged
  *   IWS_OPF_AFTER_CLOSE.
  */
 void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t frame, int64_t ts,
 		     bool with_data);
 void iws_tracker_resent(struct iws_tracker *t, uint8_t dir, uint32_t seq, uint32_t len);
-void iws_tracker_closed(struct iws_tracker *t, uint8_t dir, uint64_t frame);
+void iws_tracker_closed(struct iws_tracker *t, uint8_t dir, uint64_t frame, bool reset);
 /* No FPDU of dir before sequence number seq will be given any more: the
  * acknowledgements kept to find an operation's first covering one that
  * cannot be that let go (memory stays bounded by what is still to come). */
@@ -281,6 +306,11 @@ void iws_tracker_hidden(struct iws_tracker *t, uint8_t dir, uint64_t frame, int6
 /* Ids of the operations in flight (not yet complete), oldest first: up to
  * max of them in ids; returns how many there are. */
 uint32_t iws_tracker_inflight_ids(const struct iws_tracker *t, uint64_t *ids, uint32_t max);
+/* The same, leaving out the operations whose state the capture does not show
+ * yet (docs/semantics.md): a Read Response held until its request is proven,
+ * and a request such a response may answer. What a FIN or RST is recorded
+ * with as outstanding. */
+uint32_t iws_tracker_outstanding_ids(const struct iws_tracker *t, uint64_t *ids, uint32_t max);
 
 /*
  * For output in start order: the (start_ns, first_frame) of the oldest

@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (flags & 0x80)
 				iws_tracker_ack(t, !s.dir, (uint32_t)(frame * 64 - len), frame, s.ts_ns, len & 1);
 			if ((flags & 0xC8) == 0xC8)
-				iws_tracker_closed(t, s.dir, frame);
+				iws_tracker_closed(t, s.dir, frame, len & 2);
 		}
 		off += len;
 	}

@@ -58,6 +58,7 @@ static void random_op(struct iws_op *op)
 	op->ack_ns = (int64_t)(next() % 10000000);
 	op->queued_ns = (int64_t)(next() % 100000);
 	op->response_frame = op->first_frame + 1;
+	op->pairing = (uint8_t)(next() % IWS_PAIR_COUNT);
 	op->has_immediate = true;
 	op->immediate = next();
 }
@@ -94,6 +95,7 @@ static void check_op_round_trip(void)
 		CHECK_EQ(back.ack_with_data, op.ack_with_data);
 		CHECK_EQ(back.ack_ns, op.ack_ns);
 		CHECK_EQ(back.queued_ns, op.queued_ns);
+		CHECK_EQ(back.pairing, op.pairing);
 		/* the per-type fields are not kept */
 		CHECK(!back.has_stag && !back.stag && !back.to && !back.has_immediate && !back.immediate);
 	}
