@@ -360,6 +360,7 @@ static void split_ops(struct gen *g)
 		to[i] = (int)i;
 		switch (g->ops[i].resp_part) {
 		case RESP_MISSING:
+		case RESP_BEFORE:
 		case RESP_HIDDEN: {
 			int n = gen_new_op(g, g->conns[g->ops[i].conn], g->ops[i].dir, g->ops[i].kind,
 					   g->ops[i].opcode);
@@ -367,10 +368,13 @@ static void split_ops(struct gen *g)
 
 			*x = *o;
 			g->counts.ops[o->kind]--;  /* one operation, listed in two parts */
-			x->part = o->resp_part == RESP_MISSING ? PART_REQUEST_MISSING : PART_HIDDEN;
+			x->part = o->resp_part == RESP_MISSING ? PART_REQUEST_MISSING
+				  : o->resp_part == RESP_BEFORE ? PART_BEFORE_CAPTURE : PART_HIDDEN;
+			x->pairing = x->part == PART_HIDDEN ? PAIR_FRAME
+				     : x->part == PART_BEFORE_CAPTURE ? PAIR_BEFORE_CAPTURE : PAIR_NONE;
 			/* the RDMAP opcode of its first message: a response's, or
 			 * the hidden request's */
-			if (x->part == PART_REQUEST_MISSING && x->kind == OP_READ)
+			if (x->part != PART_HIDDEN && x->kind == OP_READ)
 				x->opcode = RD_READ_RESP;
 			x->resp_part = RESP_OWN;
 			to[i] = n;
@@ -475,7 +479,7 @@ static void compute_ops(struct gen *g, struct truth *t)
 			/* its request (or the hidden one) and its last response */
 			x->complete = (req[i] || o->part == PART_HIDDEN) && fin[i] && !incomplete[i] &&
 				      o->part != PART_RESPONSE_UNKNOWN && o->part != PART_REQUEST_MISSING &&
-				      !x->after_close;
+				      o->part != PART_BEFORE_CAPTURE && !x->after_close;
 		else
 			x->complete = o->finished && !incomplete[i] && !x->after_close;
 		x->payload_captured = x->complete && !cut[i];
@@ -520,10 +524,18 @@ static void compute_ops(struct gen *g, struct truth *t)
 			break;
 		}
 		if ((o->kind == OP_READ || o->kind == OP_FADD || o->kind == OP_CSWAP) &&
-		    (req[i] || o->part == PART_HIDDEN) && fin[i] && o->part != PART_REQUEST_MISSING) {
+		    (req[i] || o->part == PART_HIDDEN) && fin[i] && o->part != PART_REQUEST_MISSING &&
+		    o->part != PART_BEFORE_CAPTURE) {
 			x->has_latency = 1;
 			x->latency = x->end_ns - x->start_ns;
 		}
+		/* how its request and response were paired: only a whole pair
+		 * (or the responses alone, when that is proven) says */
+		if ((o->kind == OP_READ || o->kind == OP_FADD || o->kind == OP_CSWAP) && (resp[i] || req[i]))
+			x->pairing = o->part == PART_AMBIGUOUS ? PAIR_FRAME
+				     : o->part == PART_RESPONSE_UNKNOWN || o->part == PART_REQUEST_MISSING ? PAIR_NONE
+				     : o->rtr && req[i] && resp[i] ? PAIR_ORDER  /* the set-up's first Read */
+				     : resp[i] ? o->pairing : PAIR_NONE;
 	}
 	qsort(t->ops, t->nops, sizeof(*t->ops), cmp_op_out);
 	for (size_t k = 0; k < t->nops; k++)
@@ -750,13 +762,39 @@ static void add_td(struct gen *g, struct truth *t, struct conn_out *x, enum td_k
 		gen_die("out of memory");
 	d->nops = 0;
 	/* Outstanding: begun (its first FPDU deliverable in order) and not yet
-	 * finished (its final FPDU not yet deliverable, or never). */
+	 * finished (its final FPDU not yet deliverable, or never) - as the
+	 * capture shows it then: not a response whose request was not proven,
+	 * nor a request such a response, begun after it, may have answered. */
 	for (size_t k = 0; k < t->nops; k++) {
 		const struct op_out *o = &t->ops[k];
+		const struct op_rec *r = &g->ops[o->op];
 
-		if (o->qp == qp && o->first_inorder_frame <= frame &&
-		    (!o->done_frame || o->done_frame > frame))
-			d->ops[d->nops++] = k;
+		if (o->qp != qp || o->first_inorder_frame > frame || (o->done_frame && o->done_frame <= frame))
+			continue;
+		if (r->part == PART_REQUEST_MISSING || r->part == PART_BEFORE_CAPTURE)
+			continue;
+		{
+			/* its data (a read's, an atomic's: the responses) may have
+			 * come in FPDUs a snapshot length hid since it began */
+			int data_dir = r->kind == OP_READ || r->kind == OP_FADD || r->kind == OP_CSWAP ? !r->dir : r->dir;
+			int hid = 0;
+			for (size_t j = 0; j < t->nhidden && !hid; j++)
+				hid = t->hidden[j].conn == r->conn && t->hidden[j].dir == data_dir &&
+				      t->hidden[j].frame >= o->first_frame && t->hidden[j].frame <= frame;
+			if (hid)
+				continue;
+		}
+		if (r->kind == OP_READ || r->kind == OP_FADD || r->kind == OP_CSWAP) {
+			int uncertain = 0;
+			for (size_t j = 0; j < t->norphans && !uncertain; j++) {
+				const struct orphan_rec *or = &t->orphans[j];
+				uncertain = or->conn == r->conn && or->req_dir == r->dir && or->frame <= frame &&
+					    or->first_frame > o->first_frame;
+			}
+			if (uncertain)
+				continue;
+		}
+		d->ops[d->nops++] = k;
 	}
 }
 
@@ -906,5 +944,7 @@ int capture_write(struct gen *g, const char *prefix)
 	free(t.gaps);
 	free(t.conns);
 	free(t.nvme);
+	free(t.orphans);
+	free(t.hidden);
 	return rc;
 }

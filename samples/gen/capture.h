@@ -41,6 +41,7 @@ struct op_out {
 	int after_close;
 	int payload_captured;	/* complete, and every octet of its FPDUs captured */
 	int rtr;
+	int pairing;		/* PAIR_* (gen.h) */
 	uint32_t done_frame;	/* frame of its final FPDU (it finished then); 0 = never */
 };
 
@@ -115,6 +116,22 @@ struct truth {
 	size_t ngaps;
 	struct nvme_out *nvme;
 	size_t nnvme;
+	/* Read and Atomic Responses not proven to answer a request when they
+	 * came (proof.c), before any close proved them: a request sent before
+	 * one of them cannot be told answered or not then (teardown). */
+	struct orphan_rec {
+		int conn, req_dir;
+		uint32_t first_frame, frame;  /* its first transmission, its first FPDU in order */
+	} *orphans;
+	size_t norphans, caporphans;
+	/* Frames whose FPDUs of (conn, dir) a snapshot length hid, as the
+	 * decoder hears of them (proof.c): an operation whose data may be
+	 * among them is not known outstanding (teardown). */
+	struct hidden_rec {
+		int conn, dir;
+		uint32_t frame;
+	} *hidden;
+	size_t nhidden, caphidden;
 };
 
 /* Writes PREFIX.pcap (or .pcapng) and PREFIX.truth.json. */

@@ -132,6 +132,7 @@ struct op_rec {
 	/* What a decoder can prove of a read's or atomic's pairing (proof.c,
 	 * docs/semantics.md "Which request a response answers") */
 	int part;		/* PART_*: what the truth lists of it */
+	int pairing;		/* PAIR_*: how its request and response were paired */
 	int resp_part;		/* RESP_*: where its responses go */
 	int resp_of;		/* RESP_MOVED: the op whose request they answer */
 	uint32_t hid_frame;	/* RESP_HIDDEN / PART_HIDDEN: the frame of its request */
@@ -143,9 +144,13 @@ enum {
 	PART_AMBIGUOUS,		/* answered by a response proven to its frame only */
 	PART_REQUEST_MISSING,	/* responses alone: their request not proven */
 	PART_HIDDEN,		/* responses to a request hidden in the frame hid_frame */
+	PART_BEFORE_CAPTURE,	/* responses alone, their request proven to precede the capture */
 };
 
-enum { RESP_OWN = 0, RESP_MISSING, RESP_MOVED, RESP_HIDDEN };
+enum { RESP_OWN = 0, RESP_MISSING, RESP_MOVED, RESP_HIDDEN, RESP_BEFORE };
+
+/* How a pairing is proven (the decoder's enum iws_pairing, docs/semantics.md). */
+enum { PAIR_NONE = 0, PAIR_ORDER, PAIR_KEY, PAIR_FRAME, PAIR_CLOSE, PAIR_BEFORE_CAPTURE };
 
 struct dir {
 	uint32_t isn;

@@ -13,6 +13,13 @@
  * splits the generator's operation: its request alone (response_unknown) and
  * its responses alone (request_missing); where it knows only the request's
  * frame, the responses join the first request of that frame still waiting.
+ *
+ * Responses not proven to answer a request are proven at a clean close (both
+ * FINs, no RST, no Terminate) by the count (docs/semantics.md): the i-th
+ * response since the capture began answers the request with MSN R0 + i,
+ * R0 = the last request's MSN - the responses counted, unless the capture
+ * lost responses after the first, or requests after the last seen, or a
+ * response was cut, or the count contradicts a response proven on the way.
  */
 #include "capture.h"
 
@@ -21,6 +28,18 @@
 
 #define INF UINT32_MAX
 #define SEEN 16
+#define HELD_MAX 4096   /* responses held per direction (core/qp_int.h) */
+
+/* A response not proven when it came: the count may prove it at the close. */
+struct held {
+	int op;
+	uint32_t index;         /* responses since the capture began, it included */
+	uint32_t first_frame;
+	int done;               /* its last FPDU came */
+	int atomic, key_known;
+	uint32_t stag, req_id;
+	uint64_t to;
+};
 
 struct slot {
 	int op;                 /* visible request: its op_rec; -1: requests not visible */
@@ -46,6 +65,15 @@ struct queue {
 	uint32_t nseen;
 	uint32_t seen_stag[SEEN];
 	uint64_t seen_to[SEEN];
+	/* the count at a clean close */
+	uint32_t responses;
+	int first_known, have_last, tail_unsure, broken;
+	uint32_t first_msn, last_req_msn;
+	uint32_t anchors, anchor_lo, anchor_hi;
+	struct held *h;
+	size_t nh, caph;
+	struct slot *reqs;      /* the visible requests, in order */
+	size_t nreqs, capreqs;
 };
 
 static uint32_t add_sat(uint32_t a, uint32_t b)
@@ -75,6 +103,7 @@ static void q_push(struct queue *q, const struct slot *x)
 
 struct proof {
 	struct gen *g;
+	struct truth *t;
 	struct queue (*q)[2];   /* by conn and requester direction */
 	int *answered_by;       /* per op_rec (response side): the request op it joins,
 				 * -1 none (request_missing), -2 not decided */
@@ -82,6 +111,7 @@ struct proof {
 				 * another's, 2 perhaps answered (response_unknown) */
 	int *ambiguous;         /* per request op: answered, but which request is not known */
 	uint32_t *hid_frame;    /* per response op answering a request not visible: its frame */
+	int *how;               /* per request op answered: PAIR_* */
 	uint32_t taken_frame;   /* the frame of the slot take() last took from */
 };
 
@@ -148,6 +178,19 @@ static void lost(struct proof *p, int conn, int dir, uint32_t frame)
 {
 	struct queue *rq = &p->q[conn][dir], *oq = &p->q[conn][!dir];
 	if (frame) {
+		struct truth *t = p->t;
+		if (t->nhidden == t->caphidden) {
+			t->caphidden = t->caphidden ? 2 * t->caphidden : 16;
+			t->hidden = xrealloc(t->hidden, t->caphidden * sizeof(t->hidden[0]));
+		}
+		t->hidden[t->nhidden++] = (struct hidden_rec){ conn, dir, frame };
+	}
+	/* requests of dir after the last seen may be among them; responses of
+	 * dir after some were counted break the count */
+	rq->tail_unsure = 1;
+	if (oq->responses)
+		oq->broken = 1;
+	if (frame) {
 		add_slots(rq, frame);
 		rq->hidden_just = 1;
 	} else {
@@ -212,13 +255,14 @@ static int take(struct proof *p, struct queue *q, size_t i, uint32_t alo, uint32
 /* The request a new response message takes; -1 none proven, -3 a hidden
  * request of a known frame; *amb: of its frame only. */
 static int answer(struct proof *p, struct queue *q, uint32_t sent, int atomic, int key_known,
-		  uint32_t stag, uint64_t to, uint32_t req_id, int *amb, int *none)
+		  uint32_t stag, uint64_t to, uint32_t req_id, int *amb, int *none, int *how)
 {
 	uint32_t alo = 0, ahi = 0, nslots = 0, keyed = 0, frame = 0;
 	uint32_t f_alo = 0, f_ahi = 0, d_alo = 0, d_ahi = 0;
 	size_t first = 0, distinct = 0;
 	int one_frame = 1, unseen = 0;
 	*amb = *none = 0;
+	*how = PAIR_NONE;
 	if (atomic && key_known && q->skip_lo == q->skip_hi && !seen_unmatched(q, 0, req_id)) {
 		int hit = -1, bad = 0;
 		for (size_t i = 0; i < q->n && !bad; i++) {
@@ -234,6 +278,7 @@ static int answer(struct proof *p, struct queue *q, uint32_t sent, int atomic, i
 		if (!bad && hit >= 0) {
 			int op = q->s[hit].op;
 			q_del(q, (size_t)hit);
+			*how = PAIR_KEY;
 			return op;
 		}
 	}
@@ -278,18 +323,119 @@ static int answer(struct proof *p, struct queue *q, uint32_t sent, int atomic, i
 			q->early++;
 		return -1;
 	}
-	if (nslots == 1)
-		return take(p, q, first, f_alo, f_ahi, q->s[first].op >= 0);
-	if (keyed == 1 && !unseen && !seen_unmatched(q, atomic ? 0 : stag, atomic ? req_id : to))
+	if (nslots == 1) {
+		int r = take(p, q, first, f_alo, f_ahi, q->s[first].op >= 0);
+		*how = r >= 0 ? PAIR_ORDER : r == -3 ? PAIR_FRAME : PAIR_NONE;
+		return r;
+	}
+	if (keyed == 1 && !unseen && !seen_unmatched(q, atomic ? 0 : stag, atomic ? req_id : to)) {
+		*how = PAIR_KEY;
 		return take(p, q, distinct, d_alo, d_ahi, 1);
+	}
 	if (one_frame) {
 		*amb = 1;
+		*how = PAIR_FRAME;
 		return take(p, q, first, f_alo, f_ahi, 0);
 	}
 	q->skip_lo = add_sat(q->skip_lo, 1);
 	q->skip_hi = add_sat(q->skip_hi, 1);
 	drop_answered(p, q);
 	return -1;
+}
+
+/* ---- the count at a clean close ---- */
+
+static void held_push(struct queue *q, const struct held *x)
+{
+	if (q->nh == q->caph) {
+		q->caph = q->caph ? 2 * q->caph : 16;
+		q->h = xrealloc(q->h, q->caph * sizeof(q->h[0]));
+	}
+	q->h[q->nh++] = *x;
+}
+
+static void req_push(struct queue *q, const struct slot *x)
+{
+	if (q->nreqs == q->capreqs) {
+		q->capreqs = q->capreqs ? 2 * q->capreqs : 16;
+		q->reqs = xrealloc(q->reqs, q->capreqs * sizeof(q->reqs[0]));
+	}
+	q->reqs[q->nreqs++] = *x;
+}
+
+/* Both sides closed with a FIN, no RST, no Terminate in the capture. */
+static int clean_close(const struct gen *g, const struct truth *t, int c)
+{
+	const struct conn_tcp *ct = &t->tcp[c];
+	if (!ct->fin[0] || !ct->fin[1] || ct->rst[0] || ct->rst[1])
+		return 0;
+	for (size_t i = 0; i < g->nfpdus; i++)
+		if (g->fpdus[i].conn == c && g->fpdus[i].listed && g->fpdus[i].opcode == RD_TERMINATE)
+			return 0;
+	return 1;
+}
+
+/* The visible request of (c, d) with this MSN still waiting for an answer
+ * (not answered by a proven response), NULL none. */
+static const struct slot *waiting_msn(const struct proof *p, const struct queue *q, uint32_t msn)
+{
+	for (size_t i = 0; i < q->nreqs; i++) {
+		const struct slot *x = &q->reqs[i];
+		if (p->req_state[x->op] != 1 && p->g->ops[x->op].msn == msn)
+			return x;
+	}
+	return NULL;
+}
+
+/* Could held response x answer visible request r (core/qp_hold.c fits)? */
+static int fits(const struct slot *r, const struct held *x)
+{
+	if (r->atomic != x->atomic || r->frame >= x->first_frame)
+		return 0;
+	if (!r->key_known || !x->key_known)
+		return 1;
+	return x->atomic ? r->req_id == x->req_id : r->stag == x->stag && r->to == x->to;
+}
+
+/* The held responses of (c, d)'s requests at the end: what the count
+ * proves, all or nothing. */
+static void close_count(struct proof *p, const struct truth *t, int c, int d)
+{
+	struct queue *q = &p->q[c][d];
+	const struct gen *g = p->g;
+	if (!q->nh || !clean_close(g, t, c) || q->broken || q->tail_unsure || !q->have_last || q->nh > HELD_MAX)
+		return;
+	uint32_t r0 = q->last_req_msn - q->responses;
+	if (q->anchors && (q->anchor_lo != r0 || q->anchor_hi != r0))
+		return;
+	/* a waiting request answered before the capture began: no count */
+	for (size_t i = 0; i < q->nreqs; i++)
+		if (p->req_state[q->reqs[i].op] != 1 && (int32_t)(g->ops[q->reqs[i].op].msn - r0) <= 0)
+			return;
+	for (size_t k = 0; k < q->nh; k++) {
+		const struct held *x = &q->h[k];
+		uint32_t msn = r0 + x->index;
+		const struct slot *r = waiting_msn(p, q, msn);
+		if (!x->done)
+			return;
+		if (r ? !fits(r, x) : q->first_known && (int32_t)(msn - q->first_msn) >= 0)
+			return;
+	}
+	for (size_t k = 0; k < q->nh; k++) {
+		const struct held *x = &q->h[k];
+		const struct slot *r = waiting_msn(p, q, r0 + x->index);
+		if (!r) {
+			p->answered_by[x->op] = -4;
+			continue;
+		}
+		/* a sound count gives every response its own request */
+		if (r->op != x->op)
+			gen_die("the count at the close pairs the response of op %d with the request of op %d",
+				x->op, r->op);
+		p->answered_by[x->op] = r->op;
+		p->req_state[r->op] = 1;
+		p->how[r->op] = PAIR_CLOSE;
+	}
 }
 
 /* Octets [off, off + n) of (conn, dir) all in the capture. */
@@ -319,15 +465,17 @@ void prove_responses(struct gen *g, struct truth *t, const uint32_t *(*fc)[2])
 	struct proof p;
 	memset(&p, 0, sizeof(p));
 	p.g = g;
+	p.t = t;
 	p.q = calloc((size_t)g->nconns + 1, sizeof(*p.q));
 	p.answered_by = malloc((g->nops + 1) * sizeof(int));
 	p.req_state = calloc(g->nops + 1, sizeof(int));
 	p.ambiguous = calloc(g->nops + 1, sizeof(int));
 	p.hid_frame = calloc(g->nops + 1, sizeof(uint32_t));
+	p.how = calloc(g->nops + 1, sizeof(int));
 	/* per (conn, dir): the FPDU index just past the last visible one */
 	size_t (*prev)[2] = calloc((size_t)g->nconns + 1, sizeof(*prev));
 	int (*started)[2] = calloc((size_t)g->nconns + 1, sizeof(*started));
-	if (!p.q || !p.answered_by || !p.req_state || !p.ambiguous || !p.hid_frame || !prev || !started)
+	if (!p.q || !p.answered_by || !p.req_state || !p.ambiguous || !p.hid_frame || !p.how || !prev || !started)
 		gen_die("out of memory");
 	for (size_t i = 0; i < g->nops; i++)
 		p.answered_by[i] = -2;
@@ -398,33 +546,95 @@ void prove_responses(struct gen *g, struct truth *t, const uint32_t *(*fc)[2])
 			x.req_id = o->atomic_req_id;
 			msn_count(rq, f->msn);
 			q_push(rq, &x);
+			req_push(rq, &x);
+			if (!rq->first_known) {
+				rq->first_known = 1;
+				rq->first_msn = f->msn;
+			}
+			rq->have_last = 1;
+			rq->last_req_msn = f->msn;
+			rq->tail_unsure = 0;
 		} else if (is_resp) {
 			struct queue *q = &p.q[c][!d];
 			int atomic = f->opcode == RD_ATOMIC_RESP;
 			if (!atomic && q->open == f->op)
 				goto next;  /* the next segment of the message */
-			int amb, none;
+			/* a new message while one held was still coming: it lost
+			 * its end, and the count its proof */
+			if (!atomic && q->open >= 0 && q->nh && q->h[q->nh - 1].op == q->open && !q->h[q->nh - 1].done)
+				q->broken = 1;
+			uint32_t index = ++q->responses;
+			int amb, none, how;
 			int key = atomic ? all_in(g, c, d, f->off, 2 + 22, fc) : 1;
 			int r = answer(&p, q, f->first_frame, atomic, key, f->stag, f->to, o->atomic_req_id, &amb,
-				       &none);
+				       &none, &how);
 			if (r == -1 && !atomic && !f->payload && f->last && none)
 				goto next;  /* a Read RTR's response: no operation */
-			if (r == -1)
+			if (r == -1) {
 				remember(q, atomic ? 0 : f->stag, atomic ? o->atomic_req_id : f->to);
+				if (t->norphans == t->caporphans) {
+					t->caporphans = t->caporphans ? 2 * t->caporphans : 16;
+					t->orphans = xrealloc(t->orphans, t->caporphans * sizeof(t->orphans[0]));
+				}
+				t->orphans[t->norphans++] = (struct orphan_rec){ c, !d, f->first_frame, f->frame };
+				struct held x = { f->op, index, f->first_frame, atomic || f->last, atomic, key,
+						  f->stag, o->atomic_req_id, f->to };
+				held_push(q, &x);
+			}
 			p.answered_by[f->op] = r;
 			if (r == -3)
 				p.hid_frame[f->op] = p.taken_frame;
 			if (r >= 0) {
 				p.req_state[r] = 1;
 				p.ambiguous[r] = amb;
+				p.how[r] = how;
+				/* a response proven to a request of known MSN: the count must agree */
+				if (!amb) {
+					uint32_t before = g->ops[r].msn - index;
+					if (!q->anchors || before < q->anchor_lo)
+						q->anchor_lo = before;
+					if (!q->anchors || before > q->anchor_hi)
+						q->anchor_hi = before;
+					q->anchors++;
+				}
 			}
 			if (!atomic && !f->last)
 				q->open = f->op;
 		}
 	next:
-		if (is_resp && f->last)
-			p.q[c][!d].open = -1;
+		if (is_resp && f->last) {
+			struct queue *q = &p.q[c][!d];
+			q->open = -1;
+			if (q->nh && q->h[q->nh - 1].op == f->op)
+				q->h[q->nh - 1].done = 1;
+		}
 	}
+	/* FPDUs a snapshot length hid after each direction's last visible one:
+	 * the decoder hears of them too (requests among them, perhaps) */
+	for (int c = 0; c < g->nconns; c++)
+		for (int d = 0; d < 2; d++) {
+			uint32_t hid = 0;
+			int more = 0;
+			for (size_t j = prev[c][d]; started[c][d] && j < g->nfpdus; j++) {
+				const struct fpdu_rec *y = &g->fpdus[j];
+				uint32_t fr;
+				if (y->conn != c || y->dir != d || y->listed || !(fr = frame_of(t, c, d, y->off)))
+					continue;
+				if (!hid)
+					hid = fr;
+				else if (fr != hid)
+					more = 1;
+			}
+			if (hid)
+				lost(&p, c, d, hid);
+			if (hid && more) {
+				p.q[c][d].hidden_just = 0;
+				lost(&p, c, d, 0);
+			}
+		}
+	for (int c = 0; c < g->nconns; c++)
+		for (int d = 0; d < 2; d++)
+			close_count(&p, t, c, d);
 	/* the end: requests perhaps answered by a response not proven */
 	for (int c = 0; c < g->nconns; c++)
 		for (int d = 0; d < 2; d++) {
@@ -436,11 +646,14 @@ void prove_responses(struct gen *g, struct truth *t, const uint32_t *(*fc)[2])
 				alo = add_sat(alo, q->s[i].lo);
 			}
 			free(q->s);
+			free(q->h);
+			free(q->reqs);
 		}
 	/* What the truth's operations become. */
 	for (size_t i = 0; i < g->nops; i++) {
 		struct op_rec *o = &g->ops[i];
 		o->resp_of = -1;
+		o->pairing = p.how[i];
 		if (p.req_state[i] == 2)
 			o->part = PART_RESPONSE_UNKNOWN;
 		if (p.ambiguous[i])
@@ -453,6 +666,8 @@ void prove_responses(struct gen *g, struct truth *t, const uint32_t *(*fc)[2])
 			continue;  /* no response visible, or not a read/atomic */
 		if (r == -1) {
 			o->resp_part = RESP_MISSING;
+		} else if (r == -4) {
+			o->resp_part = RESP_BEFORE;
 		} else if (r == -3) {
 			o->resp_part = RESP_HIDDEN;
 			o->hid_frame = p.hid_frame[i];
@@ -468,4 +683,5 @@ void prove_responses(struct gen *g, struct truth *t, const uint32_t *(*fc)[2])
 	free(p.req_state);
 	free(p.ambiguous);
 	free(p.hid_frame);
+	free(p.how);
 }

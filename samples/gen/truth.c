@@ -243,6 +243,14 @@ static void write_op(FILE *f, const struct truth *t, const struct op_out *x, int
 	opt_u64(f, x->has_ack, x->ack_ns);
 	fprintf(f, ", \"after_close\": %s, \"rtr\": %s, \"payload_captured\": %s", bool_s(x->after_close),
 		bool_s(x->rtr), bool_s(x->payload_captured));
+	{
+		static const char *const pairing[] = { NULL, "order", "key", "frame", "close", "before_capture" };
+		fputs(", \"pairing\": ", f);
+		if (x->pairing > 0 && x->pairing < (int)(sizeof(pairing) / sizeof(pairing[0])))
+			fprintf(f, "\"%s\"", pairing[x->pairing]);
+		else
+			fputs("null", f);
+	}
 	switch (o->kind) {
 	case OP_TERM:
 		fprintf(f, ", \"term_layer\": %u, \"term_etype\": %u, \"term_errcode\": %u",

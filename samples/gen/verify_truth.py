@@ -578,15 +578,59 @@ class Checker:
                     ev.append((o["last_frame"], "terminate", o["src"]))
             ev.sort(key=lambda e: (e[0], ["fin", "rst", "terminate"].index(e[1])))
             want = []
+            hidden = self.hidden_frames(q)
             for no, kind, who in ev:
                 out = [k for k, o in enumerate(self.t["operations"])
                        if o["qp"] == q and self.op_span.get(k, (None,))[0] is not None and
                        self.op_span[k][0] <= no and
-                       (self.op_span[k][1] is None or self.op_span[k][1] > no)]
+                       (self.op_span[k][1] is None or self.op_span[k][1] > no) and
+                       not self.uncertain(k, no, hidden)]
                 want.append({"kind": kind, "from": who, "frame": no, "ns": self.ts[no],
                              "outstanding": len(out), "outstanding_ops": out})
             if c["teardown"] != want:
                 self.err("qp %d: teardown %s != %s" % (q, c["teardown"], want))
+
+    def hidden_frames(self, q):
+        """{dir: [frame numbers]} of qp q: the segments whose FPDUs after the
+        first the snapshot length hid - an FPDU starts in the octets it cut
+        (the one that covers its last captured octet, listed in the truth,
+        ends before the segment does; or none listed does)."""
+        out = {"i2r": [], "r2i": []}
+        for d in out:
+            st = self.st.get((q, d))
+            if not st:
+                continue
+            fp = sorted((self.off(q, d, f["seq"]), f["wire_len"]) for f in self.t["fpdus"]
+                        if f["qp"] == q and f["dir"] == d)
+            for p in st["segs"]:
+                cap = len(p["payload"])
+                if p["paylen"] <= cap or not cap:
+                    continue
+                s = self.off(q, d, p["seq"])
+                last = s + cap - 1
+                cover = [o + w for o, w in fp if o <= last < o + w]
+                if not cover or cover[0] < s + p["paylen"]:
+                    out[d].append(p["no"])
+        return out
+
+    def uncertain(self, k, no, hidden):
+        """Is operation k's state unknown to the capture at frame no (docs/semantics.md,
+        outstanding as the capture shows it)? Responses whose request is not proven, a
+        request such a response begun after it may answer, and an operation whose data
+        may have come in FPDUs the snapshot length hid since it began."""
+        m = self.op_meta.get(k)
+        if m is None:
+            return False
+        if m["resp_alone"]:
+            return True
+        if any(m["first_frame"] <= h <= no for h in hidden[m["data_dir"]]):
+            return True
+        if m["request"]:
+            for x in self.op_meta.values():
+                if x["resp_alone"] and x["qp"] == m["qp"] and x["src_dir"] == m["src_dir"] and \
+                   x["resp_frames"][1] <= no and x["resp_frames"][0] > m["first_frame"]:
+                    return True
+        return False
 
     def check_rtr(self):
         """In peer-to-peer mode (RFC 6581 7) the initiator's first FPDU, at SeqStart, is
@@ -904,6 +948,7 @@ class Checker:
             else:
                 self.err("fpdu %d: no op (RTR messages are operations too)" % i)
         self.op_span = {}
+        self.op_meta = {}
         for k, o in enumerate(ops):
             g = groups.get(k)
             if not g:
@@ -932,6 +977,16 @@ class Checker:
             dst = c["responder"] if src_dir == "i2r" else c["initiator"]
             if (o["src"], o["dst"]) != (src, dst):
                 self.err("op %d: src/dst" % k)
+            # what the teardown needs of it (check_tcp): the direction its
+            # data (a read's, an atomic's: the responses) comes in, and
+            # whether it is responses alone, or a request with them
+            reqresp = name in ("read", "atomic_fetch_add", "atomic_cmp_swap", "atomic_swap")
+            other = "r2i" if src_dir == "i2r" else "i2r"
+            self.op_meta[k] = {"qp": o["qp"], "src_dir": src_dir, "data_dir": other if reqresp else src_dir,
+                               "request": reqresp and bool(req), "resp_alone": reqresp and not req,
+                               "first_frame": o["first_frame"],
+                               "resp_frames": (g[0][1]["first_frame"], g[0][1]["frame"]) if reqresp and not req
+                               else None}
             first = min(g, key=lambda x: (x[1]["opcode"] not in (1, 0xA), x[1]["frame"],
                                           self.off(x[1]["qp"], x[1]["dir"], x[1]["seq"])))
             if first[1]["opcode"] != o["opcode"] and req:

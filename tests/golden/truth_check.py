@@ -75,7 +75,7 @@ OP_FIELDS = ["qp", "src", "dst", "op", "opcode", "first_frame", "last_frame", "s
              "end_ns", "bytes", "segments", "stag", "to", "qn", "msn", "latency_ns",
              "complete", "crc_errors", "first_inorder_frame", "retransmissions", "reordered",
              "stall_ns",
-             "ack_frame", "ack_ns", "after_close", "rtr", "payload_captured"]
+             "ack_frame", "ack_ns", "after_close", "rtr", "payload_captured", "pairing"]
 OP_EXTRAS = ["term_layer", "term_etype", "term_errcode", "inval_stag", "immediate",
              "atomic_req_id", "atomic_orig_value"]
 FPDU_FIELDS = ["wire_len", "first_frame", "frame", "ulpdu_len", "pad", "markers", "crc",
@@ -97,6 +97,9 @@ def check_fpdus(ck, truth, fpdus, ops):
     # our op (qp, id) -> index in our ops output; the ops comparison above makes that
     # index comparable with the truth's.
     op_index = {(o["qp"], o["id"]): i for i, o in enumerate(ops)}
+    # A Read or Atomic paired at the close was tracked under its response's
+    # own id until then (response_op_id): the FPDUs listed before say so.
+    op_index.update({(o["qp"], o["response_op_id"]): i for i, o in enumerate(ops) if o.get("response_op_id")})
     got = {(f["qp"], f["dir"], f["seq"]): f for f in fpdus}
     want = {(f["qp"], f["dir"], f["seq"]): f for f in truth["fpdus"]}
     for k in sorted(set(want) - set(got)):
