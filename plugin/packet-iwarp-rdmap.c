@@ -81,6 +81,7 @@ static int hf_iwarp_rdmap_op_complete = -1;
 static int hf_iwarp_rdmap_op_payload_captured = -1;
 static int hf_iwarp_rdmap_op_first_inorder = -1;
 static int hf_iwarp_rdmap_op_rtr = -1;
+static int hf_iwarp_rdmap_op_pairing = -1;
 static int hf_iwarp_rdmap_op_after_close = -1;
 static int hf_iwarp_rdmap_response_in = -1;
 static int hf_iwarp_rdmap_request_in = -1;
@@ -262,6 +263,11 @@ static void show_operation(tvbuff_t *tvb, proto_tree *rt, const iwarp_op_link *l
 		}
 		pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_rtr, tvb, 0, 0, op->rtr);
 		proto_item_set_generated(pi);
+		const char *pairing = iws_pairing_name((enum iws_pairing)op->pairing);
+		if (pairing) {
+			pi = proto_tree_add_string(ot, hf_iwarp_rdmap_op_pairing, tvb, 0, 0, pairing);
+			proto_item_set_generated(pi);
+		}
 		pi = proto_tree_add_boolean(ot, hf_iwarp_rdmap_op_after_close, tvb, 0, 0,
 					    (op->flags & IWS_OPF_AFTER_CLOSE) != 0);
 		proto_item_set_generated(pi);
@@ -663,6 +669,10 @@ module_t *iwarp_rdmap_register(void)
 			HFILL } },
 		{ &hf_iwarp_rdmap_op_rtr, { "RTR", "iwarp.rdmap.op.rtr", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
 			"The operation is the RTR message of a peer-to-peer set-up (left out of the statistics)", HFILL } },
+		{ &hf_iwarp_rdmap_op_pairing, { "Paired by", "iwarp.rdmap.op.pairing", FT_STRING, BASE_NONE, NULL, 0x0,
+			"How the capture proves which request a Read's or Atomic's response answers: order, key, frame, "
+			"close (the count at a clean close) or before_capture (the CLI's pairing, docs/semantics.md)",
+			HFILL } },
 		{ &hf_iwarp_rdmap_op_after_close, { "After close", "iwarp.rdmap.op.after_close", FT_BOOLEAN, BASE_NONE,
 			NULL, 0x0, "Octets of the operation were sent after its receiver closed or reset the connection",
 			HFILL } },

@@ -230,6 +230,39 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 	iwarp_nvme_pdu(ic, p, r);
 }
 
+/*
+ * A Read or Atomic paired at the close (qp.h response_op_id): its response's
+ * FPDUs were recorded under the id it was held under. They show the one
+ * operation now, as a pair proven on the way would: the first links to the
+ * request, the last carries the response time and the operation's numbers.
+ */
+static void merge_response(iwarp_conv *ic, iwarp_op_link *l, const struct iws_op *op)
+{
+	iwarp_op_link *r = iwarp_op_link_get(ic, op->response_op_id);
+	/* every response FPDU names the request (its frames: from the first
+	 * response to the operation's last; responses of one direction follow
+	 * each other, so each frame is walked about once) */
+	for (guint64 f = op->response_frame; f && f <= op->last_frame; f++) {
+		iwarp_frame_rec *fr = iwarp_frame_lookup((guint32)f);
+		for (guint i = 0; fr && fr->pdus && i < wmem_array_get_count(fr->pdus); i++) {
+			iwarp_pdu_rec *p = *(iwarp_pdu_rec **)wmem_array_index(fr->pdus, i);
+			if (p->op == r) {
+				p->note.request_frame = op->first_frame;
+				p->note.flags &= ~IWS_SEGF_ORPHAN_RESPONSE;
+			}
+		}
+	}
+	if (r->last_pdu && op->has_latency) {
+		r->last_pdu->note.has_response_time = TRUE;
+		r->last_pdu->note.response_time_ns = op->latency_ns;
+	}
+	l->last_pdu = r->last_pdu ? r->last_pdu : l->last_pdu;
+	r->op = l->op;
+	r->done = TRUE;
+	r->first_pdu = l->first_pdu;
+	r->last_pdu = l->last_pdu;
+}
+
 static void on_op(void *ctx, const struct iws_op *op)
 {
 	iwarp_conv *ic = (iwarp_conv *)ctx;
@@ -237,6 +270,8 @@ static void on_op(void *ctx, const struct iws_op *op)
 	iwarp_op_link *l = iwarp_op_link_get(ic, op->id);
 	iws_op_brief_of(op, &l->op);
 	l->done = TRUE;
+	if (op->response_op_id)
+		merge_response(ic, l, op);
 	/* the ACK frame names the operations it acknowledges */
 	if (op->has_ack && op->ack_frame)
 		IWARP_APPEND(frame_rec((guint32)op->ack_frame)->acked, iwarp_op_link *, l);

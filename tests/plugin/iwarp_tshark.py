@@ -1284,6 +1284,11 @@ def compare_ops_with_cli(r, cap, ops, teardown, tcp, view=None):
             cmp(f, o[k], as_int(d.get(f)))
         for k, f in OP_BOOLS:
             cmp(f, 1 if o[k] else 0, as_int(d.get(f)))
+        cmp("iwarp.rdmap.op.pairing", o.get("pairing"), d.get("iwarp.rdmap.op.pairing"))
+        # a pair proven late shows as one proven on the way: the request
+        # link on its first response (here its only one)
+        if o.get("latency_ns") is not None and o["op"] == "read" and o["segments"] == 2:
+            cmp("iwarp.rdmap.request_in", o["first_frame"], as_int(d.get("iwarp.rdmap.request_in")))
         cmp("iwarp.rdmap.retransmissions", o["retransmissions"], as_int(d.get("iwarp.rdmap.retransmissions")))
         cmp("iwarp.rdmap.reordered", o["reordered"], as_int(d.get("iwarp.rdmap.reordered")))
         cmp("iwarp.rdmap.ack_in", o["ack_frame"], as_int(d.get("iwarp.rdmap.ack_in")))
