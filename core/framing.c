@@ -1377,6 +1377,25 @@ static uint32_t mpa_frame_rest(const struct iws_stream *s, int side)
  * to find the framing of a capture that starts mid-stream (like sync's chain). */
 #define SLICED_CHAIN 3u
 
+/* The whole FPDUs that tile the captured octets [from, to) of the buffer
+ * exactly, each header valid: links a sliced chain may count between two
+ * segments the slice cut (a direction whose small FPDUs fit the snapshot
+ * length and larger ones do not: rping at 128 octets). 0 when they do not. */
+static uint32_t whole_links(const struct sbuf *b, uint32_t from, uint32_t to, const struct iws_mpa_dir *d)
+{
+	uint32_t off = from - b->seq, end = to - b->seq, links = 0, w;
+	if ((int32_t)(from - b->seq) < 0 || (int32_t)(to - from) <= 0 || end > b->len ||
+	    sbuf_first_hole(b, off, end - off) < end - off)
+		return 0;
+	while (off < end && links < SLICED_CHAIN) {
+		if (!iws_sync_header_ok(b->data + off, end - off, b->seq + off, d, &w) || w > end - off)
+			return 0;
+		off += w;
+		links++;
+	}
+	return off == end ? links : 0;
+}
+
 /*
  * A sliced capture: the segment being read starts in the buffer at the
  * last chunk and the snapshot length cut it n octets before its end. While
@@ -1395,7 +1414,8 @@ static uint32_t mpa_frame_rest(const struct iws_stream *s, int side)
  *   that reaches past its segment (the segments between are its octets),
  *   else the end of its segment (the FPDUs after the first are hidden) -
  *   kept in the buffer with their cut octets as holes until the chain is
- *   long enough.
+ *   long enough; whole FPDUs the slice did not cut, captured between two
+ *   links and leading exactly from one to the next, are links too.
  * Returns 1 if framing is found, 0 if the segment was kept as a candidate
  * (its hole is in the buffer), -1 if it is no candidate.
  */
@@ -1434,8 +1454,12 @@ static int resync_at_segment(struct iws_stream *s, int side, uint32_t n)
 		return -1;
 	}
 	if (!fd->p_known) {
-		/* a chain goes on only from the end of the previous link */
-		if (!fd->sliced_chain || at != fd->sliced_next) {
+		/* a chain goes on only from the end of the previous link, or
+		 * over whole FPDUs from there to this segment */
+		uint32_t between = fd->sliced_chain && at != fd->sliced_next
+					   ? whole_links(b, fd->sliced_next, at, &guess) : 0;
+		fd->sliced_chain += between;
+		if (!fd->sliced_chain || (at != fd->sliced_next && !between)) {
 			skip(s, side, o, IWS_SPAN_PRESYNC);  /* (consumes them) */
 			o = 0;
 			fd->sliced_chain = 0;
