@@ -616,6 +616,7 @@ static bool mpa_request(struct iws_stream *s, int side, const struct iws_mpa_fra
 		return false;  /* a second Request: not a connection set-up */
 	s->init_side = side;
 	s->init_side_known = true;
+	s->init_by = IWS_INIT_BY_MPA;
 	iws_mpa_conn_request(&s->mpa, fr, seq_end);
 	s->st = IWS_SST_REQUEST;
 	skip(s, side, k, IWS_SPAN_PRESYNC);
@@ -691,6 +692,7 @@ static bool mpa_reply(struct iws_stream *s, int side, const struct iws_mpa_frame
 		 * responder and its flags; the initiator's side is inferred. */
 		s->init_side = !side;
 		s->init_side_known = true;
+		s->init_by = IWS_INIT_BY_MPA;
 		s->mpa.rev = fr->rev;
 	}
 	iws_mpa_conn_reply(&s->mpa, fr, seq_end);

@@ -9,6 +9,7 @@
 
 #include "iwarpscope/qp.h"
 #include "iwarpscope/rdmap.h"
+#include "iwarpscope/stream.h"
 
 struct name_entry {
 	uint32_t value;
@@ -38,6 +39,8 @@ static const struct name_entry marker_dev_texts[] = { IWS_MARKER_DEV_NAMES(IWS_D
 static const struct name_entry op_flag_names[] = { IWS_OP_FLAG_NAMES(IWS_NAME_ENTRY) };
 static const struct name_entry nvme_flag_names[] = { IWS_NVME_FLAG_NAMES(IWS_NAME_ENTRY) };
 static const struct name_entry pairing_names[] = { IWS_PAIRING_NAMES(IWS_NAME_ENTRY) };
+static const struct name_entry listen_ports[] = { IWS_LISTEN_PORTS(IWS_NAME_ENTRY) };
+static const struct name_entry init_evidence_names[] = { IWS_INIT_EVIDENCE_NAMES(IWS_NAME_ENTRY) };
 
 #define IWS_OP_NAME(v, n, t) n,
 #define IWS_OP_TITLE(v, n, t) t,
@@ -126,6 +129,16 @@ const char *iws_aopcode_name(uint32_t aop)
 const char *iws_pairing_name(enum iws_pairing p)
 {
 	return LOOKUP(pairing_names, (uint32_t)p);
+}
+
+const char *iws_listen_port_name(uint32_t port)
+{
+	return port ? LOOKUP(listen_ports, port) : NULL;
+}
+
+const char *iws_init_evidence_name(enum iws_init_evidence e)
+{
+	return LOOKUP(init_evidence_names, (uint32_t)e);
 }
 
 const char *iws_rtr_name(uint32_t rtr)

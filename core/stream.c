@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iwarpscope/names.h"
 #include "iwarpscope/nvme.h"
 #include "stream_int.h"
 
@@ -665,25 +666,61 @@ struct iws_stream *iws_stream_new(const struct iws_stream_opts *o, struct iws_st
 	s->ctx = ctx;
 	s->init_side_auto = o->guess_init_side == IWS_INIT_SIDE_AUTO;
 	s->init_side = o->guess_init_side && !s->init_side_auto ? 1 : 0;
+	s->init_by = s->init_side_auto ? IWS_INIT_BY_FIRST_SEGMENT : IWS_INIT_BY_CALLER;
 	for (int side = 0; side < 2; side++)
 		reasm_init(&s->d[side].r, &s->d[side].c);
 	fr_init(s);
 	return s;
 }
 
+/* The first segment of a connection whose set-up was not captured: the
+ * side it was connected to, as far as the ports tell (0, 1), else -1. A
+ * well-known listening port names it; else a side whose port is ephemeral
+ * (RFC 6335 §6: 49152-65535; Linux hands out 32768-60999) connected to one
+ * whose port is not. The same for every cut of one capture. */
+static int listener_by_port(const struct iws_stream *s, uint8_t *by)
+{
+	const uint16_t *p = s->o.port;
+	if (!p[0] || !p[1] || p[0] == p[1])
+		return -1;
+	bool l0 = iws_listen_port_name(p[0]) != NULL, l1 = iws_listen_port_name(p[1]) != NULL;
+	if (l0 != l1) {
+		*by = IWS_INIT_BY_LISTEN_PORT;
+		return l0 ? 0 : 1;
+	}
+	bool e0 = p[0] >= 32768, e1 = p[1] >= 32768;
+	if (e0 != e1) {
+		*by = IWS_INIT_BY_EPHEMERAL_PORT;
+		return e0 ? 1 : 0;
+	}
+	return -1;
+}
+
 /* Who initiated the connection, as far as this segment tells. */
 static void settle_init_side(struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
 {
-	/* IWS_INIT_SIDE_AUTO: the first segment's sender initiated, unless it
-	 * is a SYN+ACK (the SYN was not captured). */
-	if (s->init_side_auto && !s->fed && !s->init_side_known)
-		s->init_side = (seg->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == (IWS_TCP_SYN | IWS_TCP_ACK) ? !side : side;
+	/* IWS_INIT_SIDE_AUTO at the first segment: a SYN+ACK's sender answered
+	 * (the SYN was not captured); else the ports; else its sender. */
+	if (s->init_side_auto && !s->fed && !s->init_side_known) {
+		uint8_t by = IWS_INIT_BY_FIRST_SEGMENT;
+		int listener;
+		if ((seg->flags & (IWS_TCP_SYN | IWS_TCP_ACK)) == (IWS_TCP_SYN | IWS_TCP_ACK)) {
+			s->init_side = !side;
+			by = IWS_INIT_BY_SYN;
+		} else if ((listener = listener_by_port(s, &by)) >= 0) {
+			s->init_side = !listener;
+		} else {
+			s->init_side = side;
+		}
+		s->init_by = by;
+	}
 	s->fed = true;
 	/* A SYN settles who initiated (unless an MPA frame already did): a
 	 * SYN opens, a SYN+ACK answers (RFC 9293 §3.5). */
 	if ((seg->flags & IWS_TCP_SYN) && !s->init_side_known && s->st == IWS_SST_NONE) {
 		s->init_side = (seg->flags & IWS_TCP_ACK) ? !side : side;
 		s->init_side_known = true;
+		s->init_by = IWS_INIT_BY_SYN;
 	}
 }
 
@@ -875,6 +912,11 @@ bool iws_stream_is_iwarp(const struct iws_stream *s)
 const struct iws_mpa_conn *iws_stream_mpa(const struct iws_stream *s)
 {
 	return &s->mpa;
+}
+
+enum iws_init_evidence iws_stream_init_evidence(const struct iws_stream *s)
+{
+	return (enum iws_init_evidence)s->init_by;
 }
 
 int iws_stream_init_side(const struct iws_stream *s)

@@ -166,6 +166,7 @@ struct iws_stream {
 	int init_side;
 	bool init_side_known;               /* from a Request, a Reply or a SYN */
 	bool init_side_auto;                /* IWS_INIT_SIDE_AUTO: decide at the first segment */
+	uint8_t init_by;                    /* enum iws_init_evidence */
 	bool fed;                           /* a segment was fed */
 	uint32_t tcp_ev;                    /* TCP_EV_* of the segment being read */
 	bool nvme;                          /* the NVMe stage is on (iws_stream_nvme_stage) */

@@ -394,7 +394,8 @@ static iwarp_conv *conv_get(packet_info *pinfo, const struct tcp_view *v)
 	ic = iwarp_conv_add(v->stream, &pinfo->net_src, &pinfo->net_dst, v->sport, v->dport);
 	/* The engine decides the initiator (the MPA Request's sender, else the
 	 * SYN's, else the first segment's: docs/semantics.md), as in the CLI. */
-	struct iws_stream_opts o = { iwarp_prefs.check_crc, TRUE, IWS_INIT_SIDE_AUTO };
+	struct iws_stream_opts o = { iwarp_prefs.check_crc, TRUE, IWS_INIT_SIDE_AUTO,
+				     { (guint16)v->sport, (guint16)v->dport } };
 	ic->eng = iws_stream_new(&o, &feeding.lim, &engine_sink, ic);
 	if (ic->eng)
 		iwarp_nvme_stage(ic);

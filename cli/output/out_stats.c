@@ -124,6 +124,7 @@ static void qp_mpa_json(struct jsonw *j, const struct conn *c)
 	jw_ku64(j, "qp", c->stream);
 	jw_kstr(j, "initiator", conn_ep_str(c, IWS_DIR_I2R, a));
 	jw_kstr(j, "responder", conn_ep_str(c, IWS_DIR_R2I, a));
+	jw_kstr(j, "initiator_by", iws_init_evidence_name(iws_stream_init_evidence(c->eng)));
 	jw_kstr(j, "handshake", hs_name(st));
 	jw_kou64(j, "mpa_rev", req || rep, m->rev);
 	jw_kbool(j, "crc", m->crc);

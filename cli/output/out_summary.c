@@ -44,6 +44,32 @@ static const char *markers_str(const struct conn *c)
 	return "none";
 }
 
+/* Without the handshake: what told which side connected (docs/semantics.md). */
+static void initiator_line(FILE *f, const struct conn *c)
+{
+	char a[64];
+	uint16_t port = c->ep[!conn_init_side(c)].port;
+	switch (iws_stream_init_evidence(c->eng)) {
+	case IWS_INIT_BY_SYN:
+		fprintf(f, "  initiator %s: its SYN\n", conn_ep_str(c, IWS_DIR_I2R, a));
+		break;
+	case IWS_INIT_BY_LISTEN_PORT:
+		fprintf(f, "  initiator %s: its peer listens on port %u (%s)\n", conn_ep_str(c, IWS_DIR_I2R, a),
+			port, iws_listen_port_name(port));
+		break;
+	case IWS_INIT_BY_EPHEMERAL_PORT:
+		fprintf(f, "  initiator %s: its port is ephemeral, its peer's (%u) is not\n",
+			conn_ep_str(c, IWS_DIR_I2R, a), port);
+		break;
+	case IWS_INIT_BY_FIRST_SEGMENT:
+		fprintf(f, "  initiator %s: a guess, the sender of the first segment captured\n",
+			conn_ep_str(c, IWS_DIR_I2R, a));
+		break;
+	default:
+		break;
+	}
+}
+
 static void mpa_line(FILE *f, const struct conn *c)
 {
 	enum iws_stream_state st = iws_stream_state(c->eng);
@@ -72,6 +98,7 @@ static void mpa_line(FILE *f, const struct conn *c)
 	default:
 		fprintf(f, "  MPA handshake not captured: inferred CRC %s, markers %s\n",
 			yn(conn_crc(c)), markers_str(c));
+		initiator_line(f, c);
 		break;
 	}
 }

@@ -141,7 +141,7 @@ struct conn *conn_new(struct conn_env *env, const struct flow *f)
 	c->ep[1] = f->ep[1];
 	/* Without a handshake the initiator is the side that sent the SYN, or
 	 * else the engine's decision from the first segment it is fed. */
-	struct iws_stream_opts o = { env->check_crc, false, IWS_INIT_SIDE_AUTO };
+	struct iws_stream_opts o = { env->check_crc, false, IWS_INIT_SIDE_AUTO, { f->ep[0].port, f->ep[1].port } };
 	c->eng = iws_stream_new(&o, &env->lim, &engine_sink, c);
 	if (c->eng && env->nvme)
 		iws_stream_nvme_stage(c->eng, c->stream, on_nvme_cmd);

@@ -145,6 +145,27 @@ extern "C" {
 	X(0x0400, "request_missing") \
 	X(0x0800, "response_unknown")
 
+/* TCP ports iWARP connections are made to: who listens on one was
+ * connected to (stream.h iws_stream_opts.port). */
+#define IWS_LISTEN_PORTS(X) \
+	X(18515, "perftest") \
+	X(7174, "rping") \
+	X(4420, "NVMe over Fabrics") \
+	X(20049, "NFS over RDMA") \
+	X(2049, "NFS") \
+	X(445, "SMB") \
+	X(5445, "SMB Direct") \
+	X(3260, "iSER")
+
+/* How the initiator was decided (enum iws_init_evidence, stream.h). */
+#define IWS_INIT_EVIDENCE_NAMES(X) \
+	X(0, "mpa") \
+	X(1, "syn") \
+	X(2, "listen_port") \
+	X(3, "ephemeral_port") \
+	X(4, "first_segment") \
+	X(5, "given")
+
 /* How a response was paired with its request (enum iws_pairing, qp.h). */
 #define IWS_PAIRING_NAMES(X) \
 	X(1, "order") \
@@ -489,6 +510,9 @@ const char *iws_aopcode_name(uint32_t aop);
 const char *iws_rtr_name(uint32_t rtr);
 
 const char *iws_rtr_short_name(uint32_t rtr);
+/* The application a well-known listening port is for (IWS_LISTEN_PORTS),
+ * NULL for any other port. */
+const char *iws_listen_port_name(uint32_t port);
 /* One IWS_MARKER_DEV_* bit: its contract name / a sentence for findings. */
 const char *iws_marker_dev_name(uint32_t bit);
 const char *iws_marker_dev_text(uint32_t bit);

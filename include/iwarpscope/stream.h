@@ -124,13 +124,30 @@ struct iws_stream_opts {
 	bool check_crc;             /* verify negotiated (or inferred) CRCs */
 	bool want_spans;            /* report iws_span for every captured octet (plugin) */
 	/* Initiator when neither a Request nor a SYN says: 0 or 1, or
-	 * IWS_INIT_SIDE_AUTO: the engine decides from the first segment it is
-	 * fed, whose sender is the initiator unless it is a SYN+ACK (then its
-	 * sender is the responder: the SYN was not captured). */
+	 * IWS_INIT_SIDE_AUTO: the engine decides (iws_stream_init_evidence). */
 	int guess_init_side;
+	/* The TCP port each side sends from (0: not known): without a
+	 * handshake or a SYN, the side listening on a well-known iWARP or
+	 * upper-layer port (names.h IWS_LISTEN_PORTS), else the side whose port
+	 * is not ephemeral, was connected to. */
+	uint16_t port[2];
 };
 
 #define IWS_INIT_SIDE_AUTO (-1)
+
+/* What decided the initiator (docs/semantics.md), best evidence first. */
+enum iws_init_evidence {
+	IWS_INIT_BY_MPA = 0,        /* the MPA Request's sender (or the Reply's peer) */
+	IWS_INIT_BY_SYN,            /* the SYN's sender (or the SYN+ACK's peer) */
+	IWS_INIT_BY_LISTEN_PORT,    /* the peer of the side on a well-known listening port */
+	IWS_INIT_BY_EPHEMERAL_PORT, /* the side on an ephemeral port, its peer's is not */
+	IWS_INIT_BY_FIRST_SEGMENT,  /* the sender of the first segment captured */
+	IWS_INIT_BY_CALLER,         /* the front end said (guess_init_side) */
+	IWS_INIT_BY_COUNT
+};
+/* Its contract name ("mpa", "syn", "listen_port", "ephemeral_port",
+ * "first_segment", "given"). */
+const char *iws_init_evidence_name(enum iws_init_evidence e);
 
 /* ---- what the engine reports ---- */
 
@@ -357,8 +374,9 @@ enum iws_stream_state iws_stream_state(const struct iws_stream *s);
 bool iws_stream_is_iwarp(const struct iws_stream *s);
 /* Negotiated (or inferred) parameters; dir[] indexed by IWS_DIR_*. */
 const struct iws_mpa_conn *iws_stream_mpa(const struct iws_stream *s);
-/* Side of the initiator. */
+/* Side of the initiator, and what decided it. */
 int iws_stream_init_side(const struct iws_stream *s);
+enum iws_init_evidence iws_stream_init_evidence(const struct iws_stream *s);
 /* The framing side's FPDUs follow (markers, their base, CRC), NULL while
  * it is not known. */
 const struct iws_mpa_dir *iws_stream_framing(const struct iws_stream *s, int side);

@@ -172,7 +172,7 @@ static const struct iws_doctor_sink c_dsink = { c_finding };
 static void c_begin(void)
 {
 	memset(&C, 0, sizeof(C));
-	struct iws_stream_opts o = { true, false, 0 };
+	struct iws_stream_opts o = { true, false, 0, { 0, 0 } };
 	C.eng = iws_stream_new(&o, &C.lim, &c_sink, NULL);
 	C.doc = iws_doctor_new(&c_dsink, NULL);
 	for (int k = 0; k < 2; k++) {

@@ -493,7 +493,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lim.max_ooo_segs = segs[lb >> 6];
 		lim.max_inflight = 16;
 	}
-	struct iws_stream_opts o = { (opts & 1) != 0, (opts & 2) != 0, (opts >> 2) & 1 };
+	struct iws_stream_opts o = { (opts & 1) != 0, (opts & 2) != 0, (opts >> 2) & 1, { 0, 0 } };
 	want_spans = o.want_spans;
 	struct eng e[2];
 	memset(e, 0, sizeof(e));

@@ -14,6 +14,8 @@ port's slices; the whole capture itself is left out unsliced).
   frame and latency - a response is matched to a request only when the
   capture proves the pairing (docs/semantics.md), never to another Read's
   request (perftest reuses one STag and TO for every Read). 0 wrong.
+- Roles: every connection's initiator is the full capture's, whatever the
+  cut shows first (the SYN, else the listening port: docs/semantics.md).
 - Recall: of the full capture's complete Reads and Atomics whose request
   and last response lie in the cut, at least RECALL (95 %) are paired with
   the full capture's request frame and latency, per slicing (whole, 96,
@@ -48,6 +50,12 @@ def ops_of(tool, path):
     return [json.loads(l) for l in run_ok(tool, ["ops", "-T", "jsonl", path]).splitlines()]
 
 
+def initiators(tool, path):
+    """{frozenset of both endpoints: the initiator} of the iWARP QPs."""
+    st = json.loads(run_ok(tool, ["stats", "-T", "json", path]))
+    return {frozenset((q["initiator"], q["responder"])): q["initiator"] for q in st["qps"]}
+
+
 def read_capture(path, work):
     try:
         return pcaptool.read(path)
@@ -75,6 +83,7 @@ def main(argv):
         if p is None:
             print("%s: pcapng and no editcap: skipped" % name)
             continue
+        roles = initiators(tool, path)
         full = {}
         for o in ops_of(tool, path):
             if o["op"] in MATCHED and not o["rtr"]:
@@ -91,6 +100,9 @@ def main(argv):
                 pcaptool.write(f, cut)
                 n_cuts += 1
                 where = "%s from frame %d%s" % (name, start, " at %d" % snap if snap else "")
+                for pair, who in initiators(tool, f).items():
+                    check(roles.get(pair, who) == who, "%s: initiator %s, the full capture's %s"
+                          % (where, who, roles.get(pair)))
                 got = {}
                 for o in ops_of(tool, f):
                     if o["op"] not in MATCHED or o["rtr"]:
