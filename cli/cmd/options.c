@@ -438,6 +438,12 @@ static bool parse_time(const char *s, struct tspec *t)
 
 static int parse_list(char *arg, struct options *o, int which)
 {
+	/* A list that names nothing ("", ","): most often a variable left
+	 * unset, which must not turn a --fail-on gate off or widen --qp and
+	 * --op to everything without a word. */
+	if (!arg[strspn(arg, ",")])
+		return usage_error("%s: an empty list (an unset variable?): name at least one",
+				   which == OPT_QP ? "--qp" : which == OPT_OP ? "--op" : "--fail-on");
 	for (char *save = NULL, *tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (which == OPT_QP) {
 			uint32_t v;

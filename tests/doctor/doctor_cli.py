@@ -4,7 +4,8 @@
 
 - --fail-on takes rule ids and severities (exit 1 when one is broken, 0
   when not), with the doctor command and beside any other command; an
-  unknown word is a usage error (2); the old conditions still work;
+  unknown word, or a list that names nothing ("", ","), is a usage error
+  (2); the old conditions still work;
 - text, json and jsonl carry the same findings; json's totals count them
   per severity; --qp selects QPs; --since/--until and csv are refused;
 - --rules lists the whole catalogue (text and json), no capture needed.
@@ -48,6 +49,10 @@ def main(argv):
     expect_status(cli, ["summary", "--fail-on", "crc,gap", bw], 0, "the old conditions")
     expect_status(cli, ["doctor", "--fail-on", "crc", gen("crc-corrupt")], 1, "the old conditions, with doctor")
     expect_status(cli, ["doctor", "--fail-on", "mpa.nonesuch", bw], 2, "unknown rule")
+    # an unset CI variable must not turn the gate off (issue 33 item 5)
+    for empty in ("", ",", ",,"):
+        expect_status(cli, ["doctor", "--fail-on", empty, killed], 2, "--fail-on %r names nothing" % empty)
+        expect_status(cli, ["summary", "--fail-on=" + empty, bw], 2, "--fail-on=%r names nothing" % empty)
     expect_status(cli, ["doctor", "--format", "csv", bw], 2, "no csv")
     expect_status(cli, ["doctor", "--since", "+1", bw], 2, "findings are per connection")
     expect_status(cli, ["summary", "--rules", bw], 2, "--rules is the doctor's")

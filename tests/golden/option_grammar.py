@@ -37,6 +37,13 @@ def main(argv):
         check(r1[0] == 0 and r1 == r2, "%s FILE == %s FILE (got %d %r)" % (before, after, r1[0], r1[2]))
     rc, out, err = run(tool, [rd, "ops"])
     check(rc == 2, "a command after a file is a file: exit 2, got %d" % rc)
+    # A list that names nothing (an unset variable) selects nothing silently:
+    # refused, as for --fail-on (issue 33 item 5).
+    for opt in ("--qp", "--op"):
+        for empty in ("", ","):
+            rc, out, err = run(tool, ["stats", opt, empty, rd])
+            check(rc == 2 and "empty list" in err, "%s %r: exit 2 naming the empty list, got %d %r" %
+                  (opt, empty, rc, err))
 
     # merge (its own options) after options too.
     import tempfile
