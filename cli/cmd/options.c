@@ -21,7 +21,7 @@ enum {
 	OPT_MAX_OOO_TOTAL, OPT_MAX_INFLIGHT, OPT_MAX_REORDER, OPT_NO_PROGRESS, OPT_INTERVAL,
 	OPT_MAX_REASM, OPT_MAX_FLOWS, OPT_SORT, OPT_LIMIT, OPT_MIN_LATENCY,
 	OPT_INCLUDE_RTR, OPT_POINTS, OPT_UNITS, OPT_TIME_UNIT, OPT_NO_NVME, OPT_RULES,
-	OPT_MAX_WINDOW,
+	OPT_MAX_WINDOW, OPT_ALLOW_UNANALYSED,
 };
 
 enum group { G_INPUT, G_LIVE, G_OUTPUT, G_SELECT, G_ANALYSIS, G_OTHER, G_N };
@@ -109,7 +109,12 @@ static const struct optdef {
 	  "exit 1 if the capture shows any of: crc, gap,\n"
 	  "terminate, incomplete, damaged, malformed, all; or\n"
 	  "breaks a doctor rule: its id (mpa.rtr_mismatch) or a\n"
-	  "severity (error, deviation, performance)" },
+	  "severity (error, deviation, performance); exit 3\n"
+	  "if nothing matched but --max-flows left connections\n"
+	  "or packets unanalysed" },
+	{ "allow-unanalysed", OPT_ALLOW_UNANALYSED, NULL, G_ANALYSIS, 0,
+	  "--fail-on: pass (exit 0, not 3) though --max-flows\n"
+	  "left connections or packets unanalysed" },
 	{ "max-ooo", OPT_MAX_OOO, "BYTES", G_ANALYSIS, 0, "out-of-order buffer per direction (16M)" },
 	{ "max-ooo-total", OPT_MAX_OOO_TOTAL, "BYTES", G_ANALYSIS, 0,
 	  "out-of-order buffer for all connections (64M)" },
@@ -245,8 +250,9 @@ static void print_help(FILE *f, int cmd)
 			print_opt(f, &optdefs[i]);
 		}
 	}
-	fputs("\nExit status: 0 ok, 1 --fail-on matched, 2 usage error or unreadable input.\n"
-	      "See iwarpscope(1).\n", f);
+	fputs("\nExit status: 0 ok, 1 --fail-on matched, 2 usage error or unreadable input,\n"
+	      "3 --fail-on matched nothing in what it checked but --max-flows left part of\n"
+	      "the capture unanalysed (--allow-unanalysed: 0). See iwarpscope(1).\n", f);
 }
 
 /* The command once known: usage errors point to its help. */
@@ -627,6 +633,9 @@ static int set_plain(int ch, char *arg, struct options *o, struct parse_state *s
 		break;
 	case OPT_POINTS:
 		o->points = true;
+		break;
+	case OPT_ALLOW_UNANALYSED:
+		o->allow_unanalysed = true;
 		break;
 	default:
 		return NOT_MINE;
