@@ -12,6 +12,7 @@ Usage: option_grammar.py IWARPSCOPE SAMPLES_DIR
 """
 import json
 import os
+import re
 import sys
 
 sys.dont_write_bytecode = True  # keep the source tree clean
@@ -64,6 +65,13 @@ def main(argv):
         check(h != full, "%s --help differs from --help" % cmd)
         check(run(tool, ["help", cmd])[1] == h, "help %s == %s --help" % (cmd, cmd))
         check(run(tool, ["-h", cmd])[1] == h, "-h %s == %s --help" % (cmd, cmd))
+    # Every help as printed, no printf escape left in it ("within 0.2 %%":
+    # issue 33 item 10).
+    for args in (["--help"], ["merge", "--help"], ["doctor", "--help"]) + \
+            tuple([c, "--help"] for c in ("summary", "ops", "stats", "fpdus", "nvme", "report")):
+        rc, h, _ = run(tool, args)
+        check(rc == 0 and not re.search(r"%[%sdu]|%l", h), "%s: a printf escape in the text: %r" %
+              (" ".join(args), re.findall(r".{0,20}%[%sdul].{0,10}", h)))
     _, h, _ = run(tool, ["stats", "--help"])
     check("--sort" not in h and "--include-rtr" in h, "stats --help lists only stats' options")
     _, h, _ = run(tool, ["ops", "--help"])
