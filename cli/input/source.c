@@ -82,6 +82,8 @@ struct source {
 	struct savefile *save;      /* live: where every captured packet is saved */
 	const char *bpf;
 	uint64_t max_window;
+	struct decomp_budget *decoders; /* what the decoders of the open files share */
+	bool decoders_said;         /* the warning that they hold more was given */
 	struct file_id *ids;        /* source_opts.ids */
 	int *open;                  /* the inputs open now (indices), nopen of them */
 	int nopen;
@@ -184,7 +186,8 @@ static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_st
 {
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
 	enum decomp_kind kind;
-	FILE *rd = decomp_open(fp, in->shown, !is_stdin, s->max_window, &kind, &in->dc, err, errlen);
+	FILE *rd = decomp_open(fp, in->shown, !is_stdin, s->max_window, s->decoders, &kind,
+				&in->dc, err, errlen);
 	if (!rd) {
 		if (!is_stdin)
 			fclose(fp);
@@ -423,7 +426,10 @@ static struct source *source_alloc(const struct source_opts *o)
 	s->open = calloc(n1, sizeof(*s->open));
 	s->unread = calloc(n1, sizeof(*s->unread));
 	s->waiting = calloc(n1, sizeof(*s->waiting));
-	if (!s->in || !s->open || !s->unread || !s->waiting || !headheap_init(&s->heads, (int)n1)) {
+	s->decoders = decomp_budget_new(decomp_budget_for(o->max_window));
+	if (!s->in || !s->open || !s->unread || !s->waiting || !s->decoders ||
+	    !headheap_init(&s->heads, (int)n1)) {
+		decomp_budget_free(s->decoders);
 		free(s->in);
 		free(s->open);
 		free(s->unread);
@@ -730,6 +736,13 @@ int source_next(struct source *s, struct src_packet *p)
 		}
 		headheap_pop(&s->heads);
 		s->unread[s->nunread++] = best;
+		if (!s->decoders_said && decomp_budget_error(s->decoders)) {
+			s->decoders_said = true;
+			warn(s, -1, "the decompressors hold more than %llu MiB (files that overlap in "
+			     "time were to be decompressed into a temporary file: %s)",
+			     (unsigned long long)(decomp_budget_for(s->max_window) >> 20),
+			     decomp_budget_error(s->decoders));
+		}
 		struct input *in = &s->in[best];
 		in->has_head = false;
 		in->needs_read = true;   /* the record's buffer stays valid until then */
@@ -864,5 +877,6 @@ void source_close(struct source *s)
 	free(s->unread);
 	free(s->waiting);
 	headheap_free(&s->heads);
+	decomp_budget_free(s->decoders);
 	free(s);
 }

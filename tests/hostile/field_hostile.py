@@ -565,6 +565,80 @@ def case_zstd_windows(c):
             (rc, err.strip()))
 
 
+def zstd_overlapping(d, nfiles, log):
+    """nfiles zstd files that overlap in time (record k of file i at
+    T0 + (k * nfiles + i) us), each 2^log octets of pcap and more (one
+    connection of compressible 1400-octet segments), compressed with
+    zstd --long=log from a pipe: each decoder fills a 2^log window. Also
+    the decompressed files (plain/), to compare with."""
+    if not shutil.which("zstd"):
+        raise Skip("no zstd program to make the files")
+    os.makedirs(os.path.join(d, "plain"), exist_ok=True)
+    payload = b"x" * 1400
+    per = (1 << log) // (len(payload) + 54 + 16) + 64
+    seq_at = 14 + 20 + 4  # Ethernet, IPv4, TCP: its sequence number
+    for i in range(nfiles):
+        pkt = mk.tcp_packet(mk.A, mk.B, 20000 + i, 18515, 0, 1, 0x18, payload)
+        head, tail = pkt[:seq_at], pkt[seq_at + 4:]
+        # the sequence number set in place (the CLI does not check TCP checksums)
+        body = PCAP_NS_HEADER + b"".join(
+            rec(T0 + (k * nfiles + i) * 1000, head + struct.pack("!I", 1000 + k * 1400) + tail)
+            for k in range(per))
+        with open(os.path.join(d, "plain", "p.pcap%d" % i), "wb") as f:
+            f.write(body)
+        with open(os.path.join(d, "z.pcap%d.zst" % i), "wb") as f:
+            if subprocess.run(["zstd", "-q", "-1", "--long=%d" % log, "-c"], input=body,
+                              stdout=f).returncode:
+                raise Skip("zstd --long failed")
+    return os.path.join(d, "z.pcap*.zst"), os.path.join(d, "plain", "p.pcap*")
+
+
+def case_zstd_overlap(c):
+    """Issue 33 item 3: zstd files that overlap in time each held a decoder
+    with its window (8 files of --long=27: 1.06 GB). The decoders share
+    2 x (--max-window + 1 MiB); past it the largest are spilled into a
+    temporary file ($TMPDIR) and read from there: the same analysis as of
+    the decompressed files, memory under the bound, no file left behind."""
+    tmp = os.path.join(c.work, "tmp")
+    os.makedirs(tmp)
+    args = ["stats", "--format", "json", "--no-progress"]
+    env = {"TMPDIR": tmp}
+    n = max(8, int(16 * c.a.scale))
+    zpat, ppat = zstd_overlapping(os.path.join(c.work, "w24"), n, 24)
+    rc, out, err, secs, rss = c.tool(args + ["--max-window", "16M", zpat], env=env)
+    if "without libzstd" in err:
+        raise Skip("built without libzstd")
+    rcp, outp, _, _, rssp = c.tool(args + [ppat])
+    c.check(rc == 0 and rcp == 0 and sane(err) and analysis_of(out) == analysis_of(outp),
+            "%d overlapping files with 16 MiB windows, --max-window 16M: exit %s, the analysis "
+            "of the decompressed files (%.2f s)" % (n, rc, secs))
+    # the budget (34 MiB) above what the decompressed files need
+    c.check(rss - rssp <= c.mib(48), "decoders %.0f MiB (%.0f - %.0f) <= %d MiB for %d windows "
+            "of 16 MiB" % (rss - rssp, rss, rssp, c.mib(48), n))
+    c.check(not os.listdir(tmp), "nothing left in $TMPDIR: %s" % os.listdir(tmp)[:3])
+    # no temporary file can be made: every frame still read, said
+    rc, out2, err, _, _ = c.tool(args + ["--max-window", "16M", zpat],
+                                 env={"TMPDIR": os.path.join(c.work, "missing")})
+    d2 = analysis_of(out2) if rc == 0 else {"capture": {}}
+    said = [w for w in d2["capture"].pop("warnings", []) if "decompressors hold more" in w]
+    plain = analysis_of(outp)
+    plain["capture"].pop("warnings", None)
+    c.check(rc == 0 and d2 == plain and said and "decompressors hold more" in err,
+            "without a temporary directory: exit %s, every frame read, said: %s" %
+            (rc, said[:1]))
+    shutil.rmtree(os.path.dirname(zpat))
+    # the default budget (258 MiB) against three 128 MiB windows
+    zpat, ppat = zstd_overlapping(os.path.join(c.work, "w27"), 3, 27)
+    rc, out, err, secs, rss = c.tool(args + [zpat], env=env, timeout=300)
+    rcp, outp, _, _, rssp = c.tool(args + [ppat], timeout=300)
+    c.check(rc == 0 and analysis_of(out) == analysis_of(outp),
+            "three overlapping files with 128 MiB windows: exit %s, the analysis of the "
+            "decompressed files (%.2f s)" % (rc, secs))
+    c.check(rss - rssp <= c.mib(272), "decoders %.0f MiB (%.0f - %.0f) <= %d MiB for three windows "
+            "of 128 MiB" % (rss - rssp, rss, rssp, c.mib(272)))
+    shutil.rmtree(os.path.dirname(zpat))
+
+
 def write_json_array(path, mib, shaped):
     """mib MiB of '0,' in an array (shaped: inside a stats-shaped object)."""
     with open(path, "wb") as f:
@@ -790,6 +864,7 @@ CASES = {
     "many-files": case_many_files,
     "zstd-windows": case_zstd_windows,
     "overlap-fds": case_overlap_fds,
+    "zstd-overlap": case_zstd_overlap,
     "merge": case_merge,
     "read-once": case_read_once,
     "flood": case_flood,
