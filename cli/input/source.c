@@ -151,34 +151,6 @@ static void note_snaplen(struct source *s, struct input *in, int idx)
 		     in->shown, snap);
 }
 
-static void file_id_of(const struct stat *sb, struct file_id *id)
-{
-	id->known = true;
-	id->dev = (uint64_t)sb->st_dev;
-	id->ino = (uint64_t)sb->st_ino;
-	id->size = (uint64_t)sb->st_size;
-	id->mtime_ns = (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
-}
-
-static bool same_file(const struct file_id *a, const struct file_id *b)
-{
-	return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns;
-}
-
-/* What changed, for the warning. */
-static const char *id_change(const struct file_id *was, const struct file_id *now, char *buf,
-			     size_t len)
-{
-	if (was->dev != now->dev || was->ino != now->ino)
-		snprintf(buf, len, "another file now has its name");
-	else if (was->size != now->size)
-		snprintf(buf, len, "%llu octets, then %llu", (unsigned long long)was->size,
-			 (unsigned long long)now->size);
-	else
-		snprintf(buf, len, "modified, same size");
-	return buf;
-}
-
 /* Hand fp (plain or compressed, told by its first octets) to libpcap. On
  * failure fp is closed (unless it is stdin). */
 static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_stdin, char *err,
@@ -269,13 +241,13 @@ static bool open_file(struct source *s, struct input *in, FILE *given, bool agai
 		file_id_of(&sb, &now);
 		in->regular = true;
 		in->size = now.size;
-		if (again && in->id.known && !same_file(&in->id, &now))
+		if (again && in->id.known && !file_id_same(&in->id, &now))
 			warn(s, idx, "%s changed while it was read (%s): its records may be missing or "
-			     "read twice", in->shown, id_change(&in->id, &now, what, sizeof(what)));
-		else if (!again && s->ids && s->ids[idx].known && !same_file(&s->ids[idx], &now))
+			     "read twice", in->shown, file_id_change(&in->id, &now, what, sizeof(what)));
+		else if (!again && s->ids && s->ids[idx].known && !file_id_same(&s->ids[idx], &now))
 			warn(s, idx, "%s changed since the first pass over the inputs (%s): the capture "
 			     "points were matched on what it held then", in->shown,
-			     id_change(&s->ids[idx], &now, what, sizeof(what)));
+			     file_id_change(&s->ids[idx], &now, what, sizeof(what)));
 		if (!again) {
 			in->id = now;
 			if (s->ids && !s->ids[idx].known)
@@ -379,15 +351,15 @@ static void check_unchanged(struct source *s, struct input *in)
 	if (!in->regular || !in->id.known || !in->pf || fdpool_stat(in->pf, &sb) != 0)
 		return;
 	file_id_of(&sb, &now);
-	if (same_file(&in->id, &now))
+	if (file_id_same(&in->id, &now))
 		return;
 	if (in->dc)
 		warn(s, (int)(in - s->in), "%s changed while it was read (%s): its records may be "
-		     "missing", in->shown, id_change(&in->id, &now, what, sizeof(what)));
+		     "missing", in->shown, file_id_change(&in->id, &now, what, sizeof(what)));
 	else
 		warn(s, (int)(in - s->in), "%s changed while it was read (%s): a capture still being "
 		     "written, or rewritten (its records may be missing)", in->shown,
-		     id_change(&in->id, &now, what, sizeof(what)));
+		     file_id_change(&in->id, &now, what, sizeof(what)));
 }
 
 static void close_streams(const struct source_opts *o, int from)

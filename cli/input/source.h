@@ -16,14 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* What a file was when it was first opened (regular files only), to tell
- * whether it changed since: between the two passes over the inputs
- * (points.h), or while it was read. */
-struct file_id {
-	bool known;
-	uint64_t dev, ino, size;
-	int64_t mtime_ns;
-};
+#include "fileid.h"
 
 struct source_opts {
 	const char *const *files;   /* capture files; "-" is stdin */
