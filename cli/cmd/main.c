@@ -6,6 +6,7 @@
  * 1 --fail-on matched, 2 usage error or unreadable input, 3 --fail-on
  * matched nothing but could not check everything.
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,9 +266,18 @@ static int run_command(const struct options *o)
 	return status;
 }
 
+/* Blocks of 1 MiB and more (zstd windows, read buffers) are mapped on
+ * their own, so freeing one gives it back at once. glibc would otherwise
+ * raise this threshold when the first such block is freed, carve the next
+ * ones from the heap, and small allocations between them would keep a freed
+ * window resident: the decoders' budget (decomp.h) bounds what they hold,
+ * this makes it what the process holds. */
+#define MAP_ON_THEIR_OWN (1 << 20)
+
 int main(int argc, char **argv)
 {
 	static struct options o;
+	mallopt(M_MMAP_THRESHOLD, MAP_ON_THEIR_OWN);
 	int mi = merge_command_at(argc, argv);
 	if (mi > 0)
 		return run_merge(argc, argv, mi);

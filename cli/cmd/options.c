@@ -48,7 +48,10 @@ static const struct optdef {
 	{ "filter", 'f', "EXPR", G_INPUT, 0, "BPF filter (frame numbers are not renumbered)" },
 	{ "max-window", OPT_MAX_WINDOW, "BYTES", G_INPUT, 0,
 	  "largest zstd window read (128M; a power of two):\n"
-	  "the memory one zstd file's decoder holds" },
+	  "the memory one zstd file's decoder holds; the decoders\n"
+	  "of files that overlap in time hold 2 x (BYTES + 1M)\n"
+	  "together (258M), past that the rest of a file is\n"
+	  "decompressed into $TMPDIR (else /tmp) and read there" },
 	{ "interface", 'i', "IF", G_LIVE, 0,
 	  "capture live on IF; the full report on Ctrl-C (SIGINT),\n"
 	  "SIGTERM or a stop condition (-c, -a)" },

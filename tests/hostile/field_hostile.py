@@ -743,8 +743,11 @@ CASES = {
 }
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(cases=None, doc=None, tag="hostile-field"):
+    """Run the cases asked (cases: another script's, which reuses this
+    runner; tag starts each line)."""
+    cases = cases or CASES
+    ap = argparse.ArgumentParser(description=(doc or __doc__).split("\n")[0])
     ap.add_argument("--iwarpscope")
     ap.add_argument("--dir")
     ap.add_argument("--scale", type=float, default=1.0, help="input sizes (1: as documented)")
@@ -754,12 +757,12 @@ def main():
     ap.add_argument("cases", nargs="*")
     a = ap.parse_args()
     if a.list:
-        print(";".join(CASES))
+        print(";".join(cases))
         return 0
     if not a.iwarpscope or not a.dir:
         ap.error("--iwarpscope and --dir are required")
     if not a.private:
-        return run_cases(a)
+        return run_cases(a, cases, tag)
     if os.geteuid() != 0:
         print("SKIP: not root, so every case runs as you and reaches what you can")
         return 77
@@ -770,7 +773,7 @@ def main():
         a.dir = os.path.join(priv, "build")
         os.makedirs(os.path.join(priv, "tmp"))
         os.environ["TMPDIR"] = tempfile.tempdir = os.path.join(priv, "tmp")
-        rc = run_cases(a)
+        rc = run_cases(a, cases, tag)
         left = os.listdir(os.path.join(priv, "tmp"))
         if left:
             print("FAIL: left behind in the private TMPDIR: %s" % " ".join(left))
@@ -781,33 +784,33 @@ def main():
         shutil.rmtree(priv, ignore_errors=True)
 
 
-def run_cases(a):
-    """Each case asked for (all without one): 0 all passed, 1 one failed, 77
-    all skipped."""
+def run_cases(a, cases, tag):
+    """Each case of cases asked for (all without one), its lines starting
+    with tag: 0 all passed, 1 one failed, 77 all skipped."""
     failed = skipped = 0
-    for name in a.cases or list(CASES):
+    for name in a.cases or list(cases):
         work = os.path.join(a.dir, name)
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
         c = Case(a, work)
         t = time.monotonic()
         try:
-            CASES[name](c)
+            cases[name](c)
         except Skip as e:
-            print("hostile-field %-13s skip  %s" % (name, e), flush=True)
+            print("%s %-13s skip  %s" % (tag, name, e), flush=True)
             skipped += 1
             continue
         except (ValueError, KeyError, IndexError, TypeError, OSError) as e:
             # an output that is not what it must be (not JSON, not UTF-8)
             c.problems.append("%s: %r" % (type(e).__name__, e))
         ok = not c.problems
-        print("hostile-field %-13s %s %6.1f s  %s" % (name, "ok  " if ok else "FAIL",
-                                                      time.monotonic() - t,
-                                                      "; ".join(c.problems or c.facts)), flush=True)
+        print("%s %-13s %s %6.1f s  %s" % (tag, name, "ok  " if ok else "FAIL",
+                                           time.monotonic() - t,
+                                           "; ".join(c.problems or c.facts)), flush=True)
         failed += not ok
         if ok:
             shutil.rmtree(work, ignore_errors=True)
-    if skipped and skipped == len(a.cases or CASES):
+    if skipped and skipped == len(a.cases or cases):
         return 77
     return 1 if failed else 0
 
