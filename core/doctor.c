@@ -30,11 +30,36 @@ static void free_rings(struct iws_doctor *d)
 	for (int s = 0; s < 2; s++) {
 		free(d->side[s].ring);
 		d->side[s].ring = NULL;
-		d->side[s].n = 0;
+		d->side[s].n = d->side[s].head = d->side[s].cap = 0;
 		free(d->dir[s].recent);
 		d->dir[s].recent = NULL;
-		d->dir[s].rn = 0;
+		d->dir[s].rn = d->dir[s].rhead = d->dir[s].rcap = 0;
 	}
+}
+
+bool doc_ring_room(void **ring, size_t sz, uint32_t *head, uint32_t *n, uint32_t *cap,
+		   uint32_t max)
+{
+	if (*n == *cap && *cap == max) {
+		(*n)--; /* the oldest goes */
+		return true;
+	}
+	if (*n < *cap)
+		return true;
+	uint32_t grown = *cap ? *cap * 2 : DOC_RING_FIRST;
+	if (grown > max)
+		grown = max;
+	unsigned char *to = malloc((size_t)grown * sz), *from = *ring;
+	if (!to)
+		return false;
+	/* full: the oldest is at head */
+	for (uint32_t i = 0; i < *n; i++)
+		memcpy(to + (size_t)i * sz, from + (size_t)((*head + i) % *cap) * sz, sz);
+	free(*ring);
+	*ring = to;
+	*head = *n;
+	*cap = grown;
+	return true;
 }
 
 void iws_doctor_free(struct iws_doctor *d)

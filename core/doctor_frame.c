@@ -25,7 +25,7 @@ static inline int32_t sdiff(uint32_t a, uint32_t b)
 
 static struct doc_seg *ring_at(struct doc_side *s, uint32_t i)
 {
-	return &s->ring[(s->head + DOC_RING - s->n + i) % DOC_RING];
+	return &s->ring[(s->head + s->cap - s->n + i) % s->cap];
 }
 
 void doc_frame_segment(struct iws_doctor *d, int side, const struct iws_tcp_seg *seg)
@@ -33,15 +33,13 @@ void doc_frame_segment(struct iws_doctor *d, int side, const struct iws_tcp_seg 
 	if (!seg->wire_len)
 		return;
 	struct doc_side *s = &d->side[side];
-	if (!s->ring && !(s->ring = malloc(DOC_RING * sizeof(*s->ring))))
+	if (!doc_ring_room((void **)&s->ring, sizeof(*s->ring), &s->head, &s->n, &s->cap, DOC_RING))
 		return;
-	if (s->n == DOC_RING)
-		s->n--;  /* the oldest goes */
 	struct doc_seg *e = &s->ring[s->head];
 	e->seq = d->cur_seq;
 	e->len = seg->wire_len;
 	e->began_fpdu = false;
-	s->head = (s->head + 1) % DOC_RING;
+	s->head = (s->head + 1) % s->cap;
 	s->n++;
 }
 

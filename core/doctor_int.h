@@ -16,8 +16,11 @@
 
 #include "iwarpscope/doctor.h"
 
-/* TCP segments remembered per side, to place FPDUs in them. */
+/* TCP segments remembered per side, to place FPDUs in them: at most
+ * DOC_RING, in an array that grows from DOC_RING_FIRST as more are waiting
+ * for their FPDUs (usually one or two: a QP costs what it uses). */
 #define DOC_RING 256
+#define DOC_RING_FIRST 4
 
 struct doc_seg {
 	uint32_t seq, len;
@@ -40,8 +43,8 @@ struct doc_side {
 	bool syn;
 	uint32_t isn;               /* its SYN's sequence number (syn) */
 	uint16_t mss;               /* the MSS its SYN advertised (0: unknown) */
-	struct doc_seg *ring;       /* DOC_RING entries, oldest at (head - n) */
-	uint32_t head, n;
+	struct doc_seg *ring;       /* cap entries, oldest at (head - n) mod cap */
+	uint32_t head, n, cap;
 	struct doc_peek start;      /* its stream's first octets (an MPA key?) */
 	struct doc_peek seqstart;   /* 4 octets at its SeqStart (a marker?) */
 	int key;                    /* 0 not known, IWS_MPA_REQUEST/REPLY, -1 a damaged key */
@@ -58,7 +61,8 @@ struct doc_queue {
 	uint32_t closed_msn;
 };
 
-/* Recent FPDUs of a direction: what a Terminate from the other side may name. */
+/* Recent FPDUs of a direction: what a Terminate from the other side may
+ * name; at most DOC_RECENT, in an array grown from DOC_RING_FIRST. */
 #define DOC_RECENT 64
 
 struct doc_recent {
@@ -84,8 +88,8 @@ struct doc_dir {
 	bool markers_checked;       /* the octets at SeqStart were held against M */
 	bool garbled;               /* ... and contradict it: its FPDUs are misframed,
 				     * what they seem to say is not the sender's */
-	struct doc_recent *recent;  /* DOC_RECENT of them, from its first FPDU */
-	uint32_t rhead, rn;
+	struct doc_recent *recent;  /* rcap entries, the newest before rhead */
+	uint32_t rhead, rn, rcap;
 };
 
 struct iws_doctor {
@@ -119,6 +123,12 @@ void doc_fire(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t fr
 /* A fraction rule's direction measured one more FPDU. */
 void doc_measured(struct iws_doctor *d, uint8_t dir);
 uint8_t doc_dir_of(const struct iws_stream *eng, int side);
+/* Room for one more entry in a ring of *n entries of size sz, the newest
+ * before *head, the oldest dropped once it holds max: grown (doubled, from
+ * DOC_RING_FIRST) while it is full and below max, its entries moved in
+ * order to the start. false if memory is short (the ring is unchanged). */
+bool doc_ring_room(void **ring, size_t sz, uint32_t *head, uint32_t *n, uint32_t *cap,
+		   uint32_t max);
 
 /* doctor_mpa.c */
 void doc_mpa_segment(struct iws_doctor *d, const struct iws_stream *eng, int side,

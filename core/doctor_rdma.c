@@ -36,16 +36,16 @@ static void remember(struct iws_doctor *d, const struct iws_pdu *p, const uint8_
 	uint32_t hl = ucap && (u[0] & IWS_DDP_FLAG_T) ? IWS_DDP_TAGGED_HDR_LEN : IWS_DDP_UNTAGGED_HDR_LEN;
 	if (ucap < hl)
 		return;
-	if (!dd->recent && !(dd->recent = malloc(DOC_RECENT * sizeof(*dd->recent))))
+	if (!doc_ring_room((void **)&dd->recent, sizeof(*dd->recent), &dd->rhead, &dd->rn, &dd->rcap,
+			   DOC_RECENT))
 		return;
 	struct doc_recent *r = &dd->recent[dd->rhead];
 	r->frame = p->frame;
 	memcpy(r->hdr, u, hl);
 	r->hlen = (uint8_t)hl;
 	r->bad_crc = p->fpdu->crc_status == IWS_CRC_BAD;
-	dd->rhead = (dd->rhead + 1) % DOC_RECENT;
-	if (dd->rn < DOC_RECENT)
-		dd->rn++;
+	dd->rhead = (dd->rhead + 1) % dd->rcap;
+	dd->rn++;
 }
 
 /* The frame of the peer's message a Terminate names (RFC 5040 §4.8: the
@@ -61,7 +61,7 @@ static uint64_t cause_of(const struct iws_doctor *d, uint8_t dir, const uint8_t 
 	if (t->has_ddp && t->f_ddp.off + t->f_ddp.len > ucap)
 		return 0;
 	for (uint32_t k = 1; peer->recent && k <= peer->rn; k++) {
-		const struct doc_recent *r = &peer->recent[(peer->rhead + DOC_RECENT - k) % DOC_RECENT];
+		const struct doc_recent *r = &peer->recent[(peer->rhead + peer->rcap - k) % peer->rcap];
 		if (t->has_ddp ? r->hlen == t->f_ddp.len && memcmp(r->hdr, u + t->f_ddp.off, r->hlen) == 0
 			       : r->bad_crc)
 			return r->frame;

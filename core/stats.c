@@ -88,7 +88,8 @@ bool iws_latency_add(struct iws_latency *l, int64_t ns)
 		return true;
 	}
 	if (l->n_samples == l->cap) {
-		uint32_t cap = l->cap ? l->cap * 2 : 64;
+		/* from 4: most QPs keep a few samples (a QP costs what it uses) */
+		uint32_t cap = l->cap ? l->cap * 2 : 4;
 		int64_t *s = realloc(l->samples, cap * sizeof(*s));
 		if (!s)
 			return false;

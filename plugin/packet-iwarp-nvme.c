@@ -20,10 +20,13 @@
  * to their command, expert info. The same reports feed the iwarp tap, so
  * `tshark -z iwarp,nvme` (iwarp-stats.c) counts what `iwarpscope stats` does.
  */
+#include <string.h>
+
 #include <epan/packet.h>
 #include <epan/expert.h>
 
 #include "iwarpscope/names.h"
+#include "iwarpscope/safetext.h"
 #include "packet-iwarp-nvme.h"
 #include "packet-iwarp-layers.h"
 #include "packet-iwarp-state.h"
@@ -253,23 +256,24 @@ static void show_sgl(proto_tree *nt, tvbuff_t *tvb, const struct iws_nvme_sgl *g
 	proto_tree_add_item(st, hf_nvme_sgl_subtype, tvb, 39, 1, ENC_NA);
 }
 
+static bool put_gstring(void *ctx, const char *piece, size_t n)
+{
+	g_string_append_len(ctx, piece, (gssize)n);
+	return true;
+}
+
 /* An NQN as captured (NVMe Base 2.0, 4.5: UTF-8, NUL-padded) is the
- * sender's: it may hold any octet. Its field value is made safe for every
- * output (-V text, -T json, the GUI): octets that are not UTF-8 become U+FFFD
- * and control characters (C0, DEL) visible escapes (\x1b), so a hostile host
- * can neither break JSON nor write to the reader's terminal. */
+ * sender's: it may hold any octet. The field's value itself is made safe,
+ * as every output shows it (-T fields as it is, -T json, -V, the GUI), by
+ * the CLI's rule (iwarpscope/safetext.h): control characters (C0, DEL, C1)
+ * and octets that are not UTF-8 become visible escapes (\x1b, \xc2\x9b,
+ * \xff), so a hostile host can neither break JSON nor write to the
+ * reader's terminal. */
 static proto_item *add_nqn(proto_tree *tree, int hf, tvbuff_t *tvb, gint off, gint len, const char *raw)
 {
-	gchar *valid = g_utf8_make_valid(raw, -1);
 	/* A GString, freed here: the tree keeps its own copy of the value. */
 	GString *sb = g_string_new(NULL);
-	for (const guchar *c = (const guchar *)valid; *c; c++) {
-		if (*c < 0x20 || *c == 0x7f)
-			g_string_append_printf(sb, "\\x%02x", *c);
-		else
-			g_string_append_c(sb, (gchar)*c);
-	}
-	g_free(valid);
+	iws_text_safe(raw, strlen(raw), put_gstring, sb);
 	proto_item *ti = proto_tree_add_string(tree, hf, tvb, off, len, sb->str);
 	g_string_free(sb, TRUE);
 	return ti;

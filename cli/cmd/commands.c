@@ -369,7 +369,8 @@ static const struct cmddef commands[CMD_COUNT] = {
 		"QP, each with its severity (error, deviation, performance), count, first\n"
 		"and last frame, sample frames and, for framing rules, the fraction of the\n"
 		"direction's FPDUs. --rules lists the catalogue; --fail-on takes rule ids\n"
-		"and severities for CI gates.\n",
+		"and severities for CI gates: exit 1 when one is broken, 3 when none is but\n"
+		"--max-flows left connections unchecked (--allow-unanalysed accepts that).\n",
 		.accepts = OPTS_RULES,
 		.formats = FMT_ANY & ~FMTBIT(FMT_CSV),
 		.flags = CF_DOCTOR | CF_LIVE_OUT,

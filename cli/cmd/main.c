@@ -2,9 +2,11 @@
 /*
  * iwarpscope: makes iWARP traffic readable. `iwarpscope [COMMAND] [OPTIONS]
  * FILE...` reads captures (or a live interface), runs the command
- * (cmdrun.h) and prints its report. Exit status: 0 ok, 1 --fail-on
- * matched, 2 usage error or unreadable input.
+ * (cmdrun.h) and prints its report. Exit status (enum exit_status): 0 ok,
+ * 1 --fail-on matched, 2 usage error or unreadable input, 3 --fail-on
+ * matched nothing but could not check everything.
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include "outfile.h"
 #include "cmdrun.h"
 #include "commands.h"
+#include "findings.h"
 #include "textsafe.h"
 
 /* A one-line error on stderr (names in it escaped: textsafe.h). */
@@ -179,6 +182,21 @@ static void opened_free(struct opened *op)
 	inputs_free(&op->ins);
 }
 
+/* A --fail-on gate that matched nothing must not pass what it did not
+ * check: packets --max-flows kept from the analysis (a QP not analysed may
+ * be the one that breaks the rules). Said on stderr; false when everything
+ * was checked, there is no gate, or --allow-unanalysed accepts it. */
+static bool gate_unchecked(const struct cmdrun *p, const struct options *o)
+{
+	char why[256];
+	if (!(o->fail_on || o->fail_rules || o->fail_severities) || o->allow_unanalysed ||
+	    !findings_unchecked(&p->a, why, sizeof(why)))
+		return false;
+	fprintf(stderr, "iwarpscope: --fail-on found nothing in what it checked, but %s: exit 3 "
+			"(a larger --max-flows analyses them; --allow-unanalysed passes without them)\n", why);
+	return true;
+}
+
 /* The run read: its report (or the input's error), warnings and notes, the
  * saved packets, the output flushed and the page put in place; the exit
  * status. */
@@ -199,7 +217,7 @@ static int finish_run(struct cmdrun *p, const struct options *o, struct opened *
 		if (!(cmddef_of(o->cmd)->flags & CF_OWN_WARNINGS))
 			cmdrun_warnings(p, stderr);
 		cmdrun_notes(p, stderr);
-		status = found ? 1 : 0;
+		status = found ? EXIT_FOUND : gate_unchecked(p, o) ? EXIT_UNCHECKED : EXIT_OK;
 	}
 	/* Live -w: every packet saved, or exit 2 saying how many were not. */
 	if (!source_close_save(p->src, err, sizeof(err))) {
@@ -248,9 +266,18 @@ static int run_command(const struct options *o)
 	return status;
 }
 
+/* Blocks of 1 MiB and more (zstd windows, read buffers) are mapped on
+ * their own, so freeing one gives it back at once. glibc would otherwise
+ * raise this threshold when the first such block is freed, carve the next
+ * ones from the heap, and small allocations between them would keep a freed
+ * window resident: the decoders' budget (decomp.h) bounds what they hold,
+ * this makes it what the process holds. */
+#define MAP_ON_THEIR_OWN (1 << 20)
+
 int main(int argc, char **argv)
 {
 	static struct options o;
+	mallopt(M_MMAP_THRESHOLD, MAP_ON_THEIR_OWN);
 	int mi = merge_command_at(argc, argv);
 	if (mi > 0)
 		return run_merge(argc, argv, mi);

@@ -21,7 +21,7 @@ enum {
 	OPT_MAX_OOO_TOTAL, OPT_MAX_INFLIGHT, OPT_MAX_REORDER, OPT_NO_PROGRESS, OPT_INTERVAL,
 	OPT_MAX_REASM, OPT_MAX_FLOWS, OPT_SORT, OPT_LIMIT, OPT_MIN_LATENCY,
 	OPT_INCLUDE_RTR, OPT_POINTS, OPT_UNITS, OPT_TIME_UNIT, OPT_NO_NVME, OPT_RULES,
-	OPT_MAX_WINDOW,
+	OPT_MAX_WINDOW, OPT_ALLOW_UNANALYSED,
 };
 
 enum group { G_INPUT, G_LIVE, G_OUTPUT, G_SELECT, G_ANALYSIS, G_OTHER, G_N };
@@ -48,7 +48,10 @@ static const struct optdef {
 	{ "filter", 'f', "EXPR", G_INPUT, 0, "BPF filter (frame numbers are not renumbered)" },
 	{ "max-window", OPT_MAX_WINDOW, "BYTES", G_INPUT, 0,
 	  "largest zstd window read (128M; a power of two):\n"
-	  "the memory one zstd file's decoder holds" },
+	  "the memory one zstd file's decoder holds; the decoders\n"
+	  "of files that overlap in time hold 2 x (BYTES + 1M)\n"
+	  "together (258M), past that the rest of a file is\n"
+	  "decompressed into $TMPDIR (else /tmp) and read there" },
 	{ "interface", 'i', "IF", G_LIVE, 0,
 	  "capture live on IF; the full report on Ctrl-C (SIGINT),\n"
 	  "SIGTERM or a stop condition (-c, -a)" },
@@ -109,7 +112,12 @@ static const struct optdef {
 	  "exit 1 if the capture shows any of: crc, gap,\n"
 	  "terminate, incomplete, damaged, malformed, all; or\n"
 	  "breaks a doctor rule: its id (mpa.rtr_mismatch) or a\n"
-	  "severity (error, deviation, performance)" },
+	  "severity (error, deviation, performance); exit 3\n"
+	  "if nothing matched but --max-flows left connections\n"
+	  "or packets unanalysed" },
+	{ "allow-unanalysed", OPT_ALLOW_UNANALYSED, NULL, G_ANALYSIS, 0,
+	  "--fail-on: pass (exit 0, not 3) though --max-flows\n"
+	  "left connections or packets unanalysed" },
 	{ "max-ooo", OPT_MAX_OOO, "BYTES", G_ANALYSIS, 0, "out-of-order buffer per direction (16M)" },
 	{ "max-ooo-total", OPT_MAX_OOO_TOTAL, "BYTES", G_ANALYSIS, 0,
 	  "out-of-order buffer for all connections (64M)" },
@@ -245,8 +253,9 @@ static void print_help(FILE *f, int cmd)
 			print_opt(f, &optdefs[i]);
 		}
 	}
-	fputs("\nExit status: 0 ok, 1 --fail-on matched, 2 usage error or unreadable input.\n"
-	      "See iwarpscope(1).\n", f);
+	fputs("\nExit status: 0 ok, 1 --fail-on matched, 2 usage error or unreadable input,\n"
+	      "3 --fail-on matched nothing in what it checked but --max-flows left part of\n"
+	      "the capture unanalysed (--allow-unanalysed: 0). See iwarpscope(1).\n", f);
 }
 
 /* The command once known: usage errors point to its help. */
@@ -438,6 +447,12 @@ static bool parse_time(const char *s, struct tspec *t)
 
 static int parse_list(char *arg, struct options *o, int which)
 {
+	/* A list that names nothing ("", ","): most often a variable left
+	 * unset, which must not turn a --fail-on gate off or widen --qp and
+	 * --op to everything without a word. */
+	if (!arg[strspn(arg, ",")])
+		return usage_error("%s: an empty list (an unset variable?): name at least one",
+				   which == OPT_QP ? "--qp" : which == OPT_OP ? "--op" : "--fail-on");
 	for (char *save = NULL, *tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (which == OPT_QP) {
 			uint32_t v;
@@ -621,6 +636,9 @@ static int set_plain(int ch, char *arg, struct options *o, struct parse_state *s
 		break;
 	case OPT_POINTS:
 		o->points = true;
+		break;
+	case OPT_ALLOW_UNANALYSED:
+		o->allow_unanalysed = true;
 		break;
 	default:
 		return NOT_MINE;

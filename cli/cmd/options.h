@@ -53,6 +53,7 @@ struct options {
 	unsigned fail_on;           /* FAIL_* */
 	uint64_t fail_rules;        /* --fail-on rule ids: bit per enum iws_rule */
 	unsigned fail_severities;   /* --fail-on severities: bit per enum iws_severity */
+	bool allow_unanalysed;      /* --allow-unanalysed: a gate passes what --max-flows left out */
 	bool list_rules;            /* doctor --rules: the rule catalogue, and exit */
 	/* what every report covers (select.h) */
 	uint32_t qps[MAX_QP_FILTER];
@@ -71,6 +72,14 @@ struct options {
 	uint64_t max_reasm;
 	uint32_t max_flows;
 	uint64_t max_window;        /* --max-window: largest zstd window (octets) */
+};
+
+/* The exit statuses (iwarpscope(1), EXIT STATUS). */
+enum exit_status {
+	EXIT_OK = 0,
+	EXIT_FOUND = 1,             /* --fail-on matched */
+	EXIT_USAGE = 2,             /* usage error, unreadable input, unwritable output */
+	EXIT_UNCHECKED = 3,         /* --fail-on matched nothing, but --max-flows left packets unanalysed */
 };
 
 /* 0: run; 1: exit 0 now (--help, --version printed); 2: usage error

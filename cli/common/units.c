@@ -252,6 +252,23 @@ const char *fmt_clock(char *buf, size_t len, int64_t ns)
 	return buf;
 }
 
+/* The local calendar day of ns (year and day of the year), -1 when it has
+ * none. */
+static long local_day(int64_t ns)
+{
+	time_t s;
+	long f;
+	struct tm tm;
+	split(ns, &s, &f);
+	return localtime_r(&s, &tm) ? (long)tm.tm_year * 400 + tm.tm_yday : -1;
+}
+
+const char *fmt_clock_after(char *buf, size_t len, int64_t ns, int64_t ref_ns)
+{
+	long day = local_day(ns);
+	return day >= 0 && day == local_day(ref_ns) ? fmt_clock(buf, len, ns) : fmt_time(buf, len, ns);
+}
+
 size_t text_width(const char *s)
 {
 	size_t w = 0;

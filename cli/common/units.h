@@ -51,6 +51,10 @@ const char *fmt_rate(char *buf, size_t len, uint64_t bytes, int64_t ns);
 const char *fmt_time(char *buf, size_t len, int64_t ns);
 /* "10:07:50.767544123" */
 const char *fmt_clock(char *buf, size_t len, int64_t ns);
+/* The end of a span that began at ref_ns: the clock time when it is the
+ * same local day, else the date too ("2026-12-03 10:07:50.767544123"), so
+ * "from ... to ..." never hides a day. */
+const char *fmt_clock_after(char *buf, size_t len, int64_t ns, int64_t ref_ns);
 /* Display width of a UTF-8 string. */
 size_t text_width(const char *s);
 /* Print s right-aligned (or left-aligned if width < 0) in |width| columns. */

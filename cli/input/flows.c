@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The TCP conversation table (see flows.h): a chained hash table keyed by the
- * unordered pair of endpoints. */
+ * unordered pair of endpoints, and the conversations retired from it in
+ * compact form (flows_retired.c), looked up after it. */
 #include "flows.h"
+
+#include "flows_retired_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +37,9 @@ void flow_table_free(struct flow_table *t)
 		}
 	}
 	free(t->buckets);
+	if (t->retired)
+		retired_free(t->retired);
+	free(t->retired);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -145,11 +151,43 @@ static bool reuses(const struct flow *f, int s, const struct tcp_pkt *p)
 	return syn_only && f->base_set[s] && p->seq != f->base_seq[s];
 }
 
-struct flow *flow_find(const struct flow_table *t, const struct tcp_pkt *p, int *side, bool *reused)
+/* The retired conversation of p, as the table's view, or NULL. */
+static struct flow *find_retired(struct flow_table *t, const struct tcp_pkt *p, uint32_t h,
+				 int *side, uint32_t *ref)
 {
-	struct flow *f = *find_slot(t, p, flow_hash(t, p), side);
+	*ref = t->retired ? retired_find(t->retired, h, p, side) : 0;
+	if (!*ref)
+		return NULL;
+	retired_view(t->retired, *ref, &t->view);
+	return &t->view;
+}
+
+struct flow *flow_find(struct flow_table *t, const struct tcp_pkt *p, int *side, bool *reused)
+{
+	uint32_t h = flow_hash(t, p), ref;
+	struct flow *f = *find_slot(t, p, h, side);
+	if (!f)
+		f = find_retired(t, p, h, side, &ref);
 	*reused = f && reuses(f, *side, p);
 	return f;
+}
+
+void flow_retire(struct flow_table *t, struct flow *f)
+{
+	if (f == &t->view || f->user || !f->done)
+		return;
+	struct flow **pp = &t->buckets[f->hash & (t->nbuckets - 1)];
+	while (*pp && *pp != f)
+		pp = &(*pp)->hnext;
+	if (!*pp)
+		return;
+	if (!t->retired && !(t->retired = calloc(1, sizeof(*t->retired))))
+		return;
+	if (!retired_add(t->retired, f))
+		return;
+	*pp = f->hnext;
+	t->nflows--;
+	free(f);
 }
 
 struct flow *flow_lookup(struct flow_table *t, const struct tcp_pkt *p, int *side,
@@ -181,15 +219,28 @@ struct flow *flow_lookup(struct flow_table *t, const struct tcp_pkt *p, int *sid
 		note_base(f, s, p);
 		return f;
 	}
+	uint32_t ref;
+	struct flow *r = find_retired(t, p, h, &s, &ref);
+	if (r && !reuses(r, s, p)) {
+		*ev = FLOW_EXISTING;
+		*side = s;
+		if (!r->base_set[s]) {
+			note_base(r, s, p);
+			retired_note_base(t->retired, ref, s, r->base_seq[s]);
+		}
+		return r;
+	}
 	struct flow *f = create(t, p, h);
 	if (!f)
 		return NULL;
+	if (r)
+		retired_remove(t->retired, ref); /* ports reused: a new conversation */
 	f->hnext = *slot;
 	*slot = f;
 	t->nflows++;
 	if (t->nflows > t->nbuckets)
 		grow(t);
-	*ev = FLOW_NEW;
+	*ev = r ? FLOW_REUSED : FLOW_NEW;
 	*side = 0;
 	note_base(f, 0, p);
 	return f;

@@ -20,6 +20,8 @@
 #include <pcap/pcap.h>
 
 #include "decomp.h"
+#include "fdpool.h"
+#include "headheap.h"
 #include "iwarpscope/stream.h"
 #include "progress.h"
 #include "savefile.h"
@@ -33,10 +35,14 @@
  * read system call of its own. A large buffer turns that into one read per
  * MiB: about three times faster on big captures. */
 #define READ_BUFFER (1u << 20)
-/* Beyond this many files open at once (files that overlap in time), each
- * gets a smaller buffer: memory stays bounded by SOURCE_MAX_OPEN. */
+/* Files that overlap in time are open at once: the first BIG_BUFFERS of
+ * them get READ_BUFFER, up to MID_BUFFERS of them MID_BUFFER, the others
+ * (and a first look, which reads one record) SMALL_BUFFER, so memory stays
+ * bounded by SOURCE_MAX_OPEN. */
 #define BIG_BUFFERS 16
-#define SMALL_BUFFER (64u * 1024)
+#define MID_BUFFERS 128
+#define MID_BUFFER (64u * 1024)
+#define SMALL_BUFFER (16u * 1024)
 
 struct input {
 	const char *name;
@@ -58,6 +64,7 @@ struct input {
 	uint64_t read_done;         /* octets of it read before it was closed */
 	char *iobuf;                /* the FILE's buffer (freed after pcap_close) */
 	struct decomp *dc;          /* compressed (decomp.h): the decompressor; else NULL */
+	struct pooled_file *pf;     /* a regular file (fdpool.h) while open; else NULL */
 	int poll_fd;                /* live, non-blocking: wait here; else -1 */
 	bool ts_micro;              /* live on a device without nanosecond stamps */
 	struct file_id id;          /* when first opened */
@@ -75,9 +82,17 @@ struct source {
 	struct savefile *save;      /* live: where every captured packet is saved */
 	const char *bpf;
 	uint64_t max_window;
+	struct decomp_budget *decoders; /* what the decoders of the open files share */
+	bool decoders_said;         /* the warning that they hold more was given */
 	struct file_id *ids;        /* source_opts.ids */
 	int *open;                  /* the inputs open now (indices), nopen of them */
 	int nopen;
+	/* Each open input is in one of these two: */
+	struct headheap heads;      /* its next record read: in the merge's order */
+	int *unread;                /* its next record not read yet (it was just
+				     * taken, or the input was opened; live: none
+				     * came yet), nunread of them */
+	int nunread;
 	int *waiting;               /* the inputs waiting closed, by first record time */
 	int nwaiting, next_waiting;
 	char error[256];            /* source_error */
@@ -136,34 +151,6 @@ static void note_snaplen(struct source *s, struct input *in, int idx)
 		     in->shown, snap);
 }
 
-static void file_id_of(const struct stat *sb, struct file_id *id)
-{
-	id->known = true;
-	id->dev = (uint64_t)sb->st_dev;
-	id->ino = (uint64_t)sb->st_ino;
-	id->size = (uint64_t)sb->st_size;
-	id->mtime_ns = (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
-}
-
-static bool same_file(const struct file_id *a, const struct file_id *b)
-{
-	return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns;
-}
-
-/* What changed, for the warning. */
-static const char *id_change(const struct file_id *was, const struct file_id *now, char *buf,
-			     size_t len)
-{
-	if (was->dev != now->dev || was->ino != now->ino)
-		snprintf(buf, len, "another file now has its name");
-	else if (was->size != now->size)
-		snprintf(buf, len, "%llu octets, then %llu", (unsigned long long)was->size,
-			 (unsigned long long)now->size);
-	else
-		snprintf(buf, len, "modified, same size");
-	return buf;
-}
-
 /* Hand fp (plain or compressed, told by its first octets) to libpcap. On
  * failure fp is closed (unless it is stdin). */
 static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_stdin, char *err,
@@ -171,10 +158,12 @@ static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_st
 {
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
 	enum decomp_kind kind;
-	FILE *rd = decomp_open(fp, in->shown, !is_stdin, s->max_window, &kind, &in->dc, err, errlen);
+	FILE *rd = decomp_open(fp, in->shown, !is_stdin, s->max_window, s->decoders, &kind,
+				&in->dc, err, errlen);
 	if (!rd) {
 		if (!is_stdin)
 			fclose(fp);
+		in->pf = NULL;
 		return false;
 	}
 	if (is_stdin && !in->dc) {
@@ -183,7 +172,9 @@ static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_st
 		setvbuf(rd, stdin_buf, _IOFBF, sizeof(stdin_buf));
 	} else {
 		/* a first look (several files: its first record only) needs little */
-		size_t len = s->nopen < BIG_BUFFERS && !in->first_look ? READ_BUFFER : SMALL_BUFFER;
+		size_t len = in->first_look ? SMALL_BUFFER
+			     : s->nopen < BIG_BUFFERS ? READ_BUFFER
+			     : s->nopen < MID_BUFFERS ? MID_BUFFER : SMALL_BUFFER;
 		in->iobuf = malloc(len);
 		if (in->iobuf)
 			setvbuf(rd, in->iobuf, _IOFBF, len);
@@ -203,6 +194,7 @@ static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_st
 		if (rd != stdin)
 			fclose(rd);
 		in->dc = NULL;
+		in->pf = NULL;
 		free(in->iobuf);
 		in->iobuf = NULL;
 		return false;
@@ -210,6 +202,7 @@ static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_st
 	in->dlt = pcap_datalink(in->h);
 	in->needs_read = true;
 	s->open[s->nopen++] = (int)(in - s->in);
+	s->unread[s->nunread++] = (int)(in - s->in);
 	return compile_filter(in, s->bpf, err, errlen);
 }
 
@@ -233,26 +226,28 @@ static bool open_file(struct source *s, struct input *in, FILE *given, bool agai
 			return false;
 		}
 	}
-	FILE *fp = is_stdin ? stdin : fopen(in->name, "rb");
+	/* A regular file holds a descriptor only while it is read (fdpool.h):
+	 * any number of files can be open at once. */
+	FILE *fp = is_stdin ? stdin : fdpool_open(in->name, &sb, &in->pf);
 	if (!fp) {
 		snprintf(err, errlen, "%s: %s", in->shown, strerror(errno));
 		return false;
 	}
 	/* The identity of what was opened (not of the name: a rotation may
 	 * move names meanwhile). */
-	if (!is_stdin && fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode)) {
+	if (in->pf) {
 		struct file_id now;
 		char what[96];
 		file_id_of(&sb, &now);
 		in->regular = true;
 		in->size = now.size;
-		if (again && in->id.known && !same_file(&in->id, &now))
+		if (again && in->id.known && !file_id_same(&in->id, &now))
 			warn(s, idx, "%s changed while it was read (%s): its records may be missing or "
-			     "read twice", in->shown, id_change(&in->id, &now, what, sizeof(what)));
-		else if (!again && s->ids && s->ids[idx].known && !same_file(&s->ids[idx], &now))
+			     "read twice", in->shown, file_id_change(&in->id, &now, what, sizeof(what)));
+		else if (!again && s->ids && s->ids[idx].known && !file_id_same(&s->ids[idx], &now))
 			warn(s, idx, "%s changed since the first pass over the inputs (%s): the capture "
 			     "points were matched on what it held then", in->shown,
-			     id_change(&s->ids[idx], &now, what, sizeof(what)));
+			     file_id_change(&s->ids[idx], &now, what, sizeof(what)));
 		if (!again) {
 			in->id = now;
 			if (s->ids && !s->ids[idx].known)
@@ -272,6 +267,7 @@ static bool open_live(struct source *s, struct input *in, const struct source_op
 		return false;
 	}
 	s->open[s->nopen++] = 0;
+	s->unread[s->nunread++] = 0;
 	/* These fail only on an activated handle (this one is not); a device
 	 * without nanosecond time stamps keeps microseconds, scaled below. */
 	if (pcap_set_snaplen(in->h, o->snaplen > 0 ? o->snaplen : LIVE_SNAPLEN) != 0 ||
@@ -316,6 +312,16 @@ static uint64_t input_pos(const struct input *in)
 	return p > 0 ? (uint64_t)p : 0;
 }
 
+/* Take idx out of the n indices of set (their order does not matter). */
+static void remove_index(int *set, int *n, int idx)
+{
+	for (int k = 0; k < *n; k++)
+		if (set[k] == idx) {
+			set[k] = set[--*n];
+			return;
+		}
+}
+
 /* Close an input (it ended, or waits for its time): its buffers and
  * decompressor are freed. */
 static void close_input(struct source *s, struct input *in)
@@ -326,14 +332,13 @@ static void close_input(struct source *s, struct input *in)
 	pcap_close(in->h);
 	in->h = NULL;
 	in->dc = NULL; /* freed with the stream */
+	in->pf = NULL;
 	free(in->iobuf);
 	in->iobuf = NULL;
 	int idx = (int)(in - s->in);
-	for (int k = 0; k < s->nopen; k++)
-		if (s->open[k] == idx) {
-			s->open[k] = s->open[--s->nopen];
-			break;
-		}
+	remove_index(s->open, &s->nopen, idx);
+	remove_index(s->unread, &s->nunread, idx);
+	headheap_remove(&s->heads, idx);
 }
 
 /* A file ended: was it still the file it was when it was opened? */
@@ -342,23 +347,19 @@ static void check_unchanged(struct source *s, struct input *in)
 	struct stat sb;
 	struct file_id now;
 	char what[96];
-	FILE *f = in->h ? pcap_file(in->h) : NULL;
-	if (!in->regular || !in->id.known || in->dc || !f || fstat(fileno(f), &sb) != 0)
-		goto compressed;
+	/* (a compressed file's pooled stream is the one under the decompressor) */
+	if (!in->regular || !in->id.known || !in->pf || fdpool_stat(in->pf, &sb) != 0)
+		return;
 	file_id_of(&sb, &now);
-	if (!same_file(&in->id, &now))
+	if (file_id_same(&in->id, &now))
+		return;
+	if (in->dc)
+		warn(s, (int)(in - s->in), "%s changed while it was read (%s): its records may be "
+		     "missing", in->shown, file_id_change(&in->id, &now, what, sizeof(what)));
+	else
 		warn(s, (int)(in - s->in), "%s changed while it was read (%s): a capture still being "
 		     "written, or rewritten (its records may be missing)", in->shown,
-		     id_change(&in->id, &now, what, sizeof(what)));
-	return;
-compressed:
-	/* a compressed file: its raw stream is under the decompressor */
-	if (in->regular && in->id.known && in->dc && stat(in->name, &sb) == 0) {
-		file_id_of(&sb, &now);
-		if (!same_file(&in->id, &now))
-			warn(s, (int)(in - s->in), "%s changed while it was read (%s): its records may "
-			     "be missing", in->shown, id_change(&in->id, &now, what, sizeof(what)));
-	}
+		     file_id_change(&in->id, &now, what, sizeof(what)));
 }
 
 static void close_streams(const struct source_opts *o, int from)
@@ -395,10 +396,15 @@ static struct source *source_alloc(const struct source_opts *o)
 	size_t n1 = (size_t)(s->n > 0 ? s->n : 1);
 	s->in = calloc(n1, sizeof(*s->in));
 	s->open = calloc(n1, sizeof(*s->open));
+	s->unread = calloc(n1, sizeof(*s->unread));
 	s->waiting = calloc(n1, sizeof(*s->waiting));
-	if (!s->in || !s->open || !s->waiting) {
+	s->decoders = decomp_budget_new(decomp_budget_for(o->max_window));
+	if (!s->in || !s->open || !s->unread || !s->waiting || !s->decoders ||
+	    !headheap_init(&s->heads, (int)n1)) {
+		decomp_budget_free(s->decoders);
 		free(s->in);
 		free(s->open);
+		free(s->unread);
 		free(s->waiting);
 		free(s);
 		return NULL;
@@ -549,7 +555,13 @@ static void read_head(struct source *s, struct input *in, int idx)
 		/* PCAP_ERROR: a damaged or truncated file; keep what was read. */
 		const char *msg = pcap_geterr(in->h);
 		const char *zmsg = decomp_error(in->dc, NULL);
-		if (zmsg) {
+		const char *lost = fdpool_error(in->pf);
+		if (lost) {
+			/* its descriptor went to another file, and it could not
+			 * have it back */
+			s->st.read_errors++;
+			warn(s, idx, "%s %s: the rest of its records are missing", in->shown, lost);
+		} else if (zmsg) {
 			/* The compressed data broke: say how, not libpcap's "I/O error". */
 			if (strstr(zmsg, "truncated"))
 				s->st.truncated_files++;
@@ -568,6 +580,42 @@ static void read_head(struct source *s, struct input *in, int idx)
 	}
 }
 
+/* Records of in from where it is to its end (none is analysed). */
+static uint64_t count_rest(struct input *in)
+{
+	uint64_t n = in->h && in->has_head;
+	struct pcap_pkthdr *hdr;
+	const uint8_t *data;
+	while (in->h && !in->done && pcap_next_ex(in->h, &hdr, &data) == 1)
+		n++;
+	return n;
+}
+
+/* More files overlap in time than may be open at once: the input ends
+ * with an error saying how many frames were not read (every record of the
+ * files open and of those still waiting, counted one file at a time). */
+static void too_many_open(struct source *s, struct input *in)
+{
+	uint64_t unread = 0;
+	char err[512];
+	for (int k = 0; k < s->nopen; k++)
+		unread += count_rest(&s->in[s->open[k]]);
+	for (int w = s->next_waiting - 1; w < s->nwaiting; w++) {
+		struct input *other = &s->in[s->waiting[w]];
+		other->waits = false;
+		if (!open_file(s, other, NULL, true, err, sizeof(err)))
+			continue;
+		unread += count_rest(other);
+		close_input(s, other);
+	}
+	snprintf(s->error, sizeof(s->error),
+		 "more than %d input files overlap in time (%s is one of them): %llu of %llu frames "
+		 "were not read; merge some of them first (mergecap), or analyse them in groups",
+		 SOURCE_MAX_OPEN, in->shown, (unsigned long long)unread,
+		 (unsigned long long)(unread + s->st.records));
+	s->stop = 1;
+}
+
 /* A waiting file's time has come: open it again. false when it cannot be
  * (said in a warning, or a fatal error when too many files are open). */
 static bool reopen(struct source *s, int idx)
@@ -576,11 +624,7 @@ static bool reopen(struct source *s, int idx)
 	char err[512];
 	in->waits = false;
 	if (s->nopen >= SOURCE_MAX_OPEN) {
-		snprintf(s->error, sizeof(s->error),
-			 "more than %d input files overlap in time (%s is one of them): merge some "
-			 "of them first (mergecap), or analyse them in groups", SOURCE_MAX_OPEN,
-			 in->shown);
-		s->stop = 1;
+		too_many_open(s, in);
 		return false;
 	}
 	if (!open_file(s, in, NULL, true, err, sizeof(err))) {
@@ -614,24 +658,34 @@ static bool before(const struct source *s, int a, int64_t a_ns, int b)
 	return b < 0 || a_ns < s->in[b].head_ns || (a_ns == s->in[b].head_ns && a < b);
 }
 
+/* Read the next record of the open inputs that have none read: each goes
+ * into the heap of heads, or ends (and is closed), or (live) has none yet. */
+static void read_heads(struct source *s)
+{
+	int k = 0;
+	while (k < s->nunread) {
+		int i = s->unread[k];
+		struct input *in = &s->in[i];
+		if (in->needs_read)
+			read_head(s, in, i);
+		if (k >= s->nunread || s->unread[k] != i)
+			continue; /* it ended and was closed: another took its place */
+		if (in->has_head) {
+			s->unread[k] = s->unread[--s->nunread];
+			headheap_push(&s->heads, in->head_ns, i);
+		} else {
+			k++;
+		}
+	}
+}
+
 int source_next(struct source *s, struct src_packet *p)
 {
 	for (;;) {
 		if (s->stop)
 			return 0;
-		int best = -1;
-		for (int k = 0; k < s->nopen; k++) {
-			int i = s->open[k];
-			struct input *in = &s->in[i];
-			if (in->needs_read)
-				read_head(s, in, i);
-			if (!in->h) {
-				k--; /* it ended and was closed: another took its place */
-				continue;
-			}
-			if (in->has_head && before(s, i, in->head_ns, best))
-				best = i;
-		}
+		read_heads(s);
+		int best = headheap_top(&s->heads);
 		/* Files whose first record comes before the best head join now. */
 		while (s->next_waiting < s->nwaiting) {
 			int i = s->waiting[s->next_waiting];
@@ -643,14 +697,23 @@ int source_next(struct source *s, struct src_packet *p)
 					return 0;
 				continue;
 			}
-			if (s->in[i].has_head && before(s, i, s->in[i].head_ns, best))
-				best = i;
+			read_heads(s);
+			best = headheap_top(&s->heads);
 		}
 		if (best < 0) {
 			if (s->live && !s->in[0].done)
 				return s->stop ? 0 : 2;
 			progress_done(&s->prog);
 			return 0;
+		}
+		headheap_pop(&s->heads);
+		s->unread[s->nunread++] = best;
+		if (!s->decoders_said && decomp_budget_error(s->decoders)) {
+			s->decoders_said = true;
+			warn(s, -1, "the decompressors hold more than %llu MiB (files that overlap in "
+			     "time were to be decompressed into a temporary file: %s)",
+			     (unsigned long long)(decomp_budget_for(s->max_window) >> 20),
+			     decomp_budget_error(s->decoders));
 		}
 		struct input *in = &s->in[best];
 		in->has_head = false;
@@ -783,6 +846,9 @@ void source_close(struct source *s)
 	}
 	free(s->in);
 	free(s->open);
+	free(s->unread);
 	free(s->waiting);
+	headheap_free(&s->heads);
+	decomp_budget_free(s->decoders);
 	free(s);
 }

@@ -16,14 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* What a file was when it was first opened (regular files only), to tell
- * whether it changed since: between the two passes over the inputs
- * (points.h), or while it was read. */
-struct file_id {
-	bool known;
-	uint64_t dev, ino, size;
-	int64_t mtime_ns;
-};
+#include "fileid.h"
 
 struct source_opts {
 	const char *const *files;   /* capture files; "-" is stdin */
@@ -88,12 +81,16 @@ struct source;
  * time; then, with several files, a regular file is closed again until the
  * merge reaches that time (a rotated set is read one file after another,
  * however many files it has), and every file is closed as soon as it ends
- * (its buffers and decompressor freed). At most SOURCE_MAX_OPEN files are
- * open at once: more files that overlap in time end the input with an
- * error (source_error). Pipes and stdin stay open from the start. On
- * failure returns NULL with a one-line message in err.
+ * (its buffers and decompressor freed). An open regular file holds a file
+ * descriptor only while it is read (fdpool.h), so files that overlap in
+ * time are read whole whatever the descriptor limit. At most
+ * SOURCE_MAX_OPEN files are open at once (memory: their buffers and
+ * libpcap's): more files that overlap in time end the input with an error
+ * (source_error) that says how many frames were not read. Pipes and stdin
+ * stay open from the start. On failure returns NULL with a one-line
+ * message in err.
  */
-#define SOURCE_MAX_OPEN 512
+#define SOURCE_MAX_OPEN 4096
 struct source *source_open(const struct source_opts *o, char *err, size_t errlen);
 
 /* The input ended early on an error that makes the analysis incomplete (too

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "textsafe.h"
+#include "iwarpscope/safetext.h"
 
 struct jp {
 	struct jr_doc *d;
@@ -132,7 +132,7 @@ static int parse_string(struct jp *p, uint32_t *off, uint32_t *len)
 		if (c < 0x20)
 			return fail(p, "control character in a string");
 		if (c != '\\') {
-			size_t k = utf8_seq_len((const unsigned char *)t + p->pos, p->d->len - p->pos);
+			size_t k = iws_utf8_seq_len((const unsigned char *)t + p->pos, p->d->len - p->pos);
 			if (!k)
 				return fail(p, "invalid UTF-8 in a string");
 			w = put_str(p, w, t + p->pos, k);

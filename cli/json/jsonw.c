@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "textsafe.h"
+#include "iwarpscope/safetext.h"
 
 void jw_init(struct jsonw *j, bool pretty)
 {
@@ -145,8 +145,8 @@ void jw_raw(struct jsonw *j, const char *text, size_t n)
  * A string as JSON (RFC 8259 §7): '"' and '\' escaped, controls (C0, DEL and
  * C1) as \u escapes, valid UTF-8 as it is. An octet that is not valid UTF-8
  * (a capture can hold any: an NQN, a file name) becomes the four visible
- * characters \xNN, as in text (textsafe.h): the output is always valid
- * UTF-8, and the octet's value is kept.
+ * characters \xNN, as in text (iwarpscope/safetext.h): the output is
+ * always valid UTF-8, and the octet's value is kept.
  */
 static void put_escaped(struct jsonw *j, const char *s)
 {
@@ -155,7 +155,7 @@ static void put_escaped(struct jsonw *j, const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = strlen(s);
 	while (n) {
-		size_t k = utf8_seq_len(p, n);
+		size_t k = iws_utf8_seq_len(p, n);
 		if (!k) {
 			char e[5] = { '\\', '\\', 'x', hex[*p >> 4], hex[*p & 15] };
 			put(j, e, 5);
@@ -163,7 +163,7 @@ static void put_escaped(struct jsonw *j, const char *s)
 		} else if (*p == '"' || *p == '\\') {
 			putc_(j, '\\');
 			putc_(j, (char)*p);
-		} else if (text_is_control(p, k)) {
+		} else if (iws_text_is_control(p, k)) {
 			uint32_t c = k == 1 ? *p : (uint32_t)(p[1] & 0x3f) | 0x80;
 			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
 			put(j, e, 6);

@@ -728,7 +728,7 @@ static const char merge_usage[] =
 	"`iwarpscope stats --format json` ('-' reads one from stdin), into one report:\n"
 	"QPs stay distinct (labelled with their input), counts and bytes are added,\n"
 	"latency distributions merged through their sketches (quantiles within\n"
-	"0.2 %% of the joint analysis; docs/semantics.md). The output is the JSON of\n"
+	"0.2 % of the joint analysis; docs/semantics.md). The output is the JSON of\n"
 	"stats (mergeable again) or its text tables.\n"
 	"\n"
 	"  -T, --format text|json   output format (text)\n"

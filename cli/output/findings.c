@@ -77,6 +77,20 @@ static void limits(const struct analysis *a, const struct finding_sink *s)
 	emit(s, &b);
 }
 
+const char *findings_unchecked(const struct analysis *a, char *buf, size_t len)
+{
+	const struct analysis_counts *k = &a->c;
+	/* A connection not analysed counts its first packet among the ignored
+	 * ones; one given up or finished early whose later packets were all
+	 * analysed (none came) left nothing unseen. */
+	if (!k->limit_skipped_packets)
+		return NULL;
+	snprintf(buf, len, "%" PRIu64 " connection%s not analysed, %" PRIu64 " packet%s ignored (--max-flows %u)",
+		 k->limit_skipped, k->limit_skipped == 1 ? "" : "s", k->limit_skipped_packets,
+		 k->limit_skipped_packets == 1 ? "" : "s", a->max_flows);
+	return buf;
+}
+
 void findings_capture(const struct report *r, const struct finding_sink *s)
 {
 	const struct source_stats *ss = source_stats(r->src);

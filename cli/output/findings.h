@@ -17,6 +17,7 @@
 #include "conn.h"
 
 struct report;
+struct analysis;
 
 #define FINDING_MAX_DETAILS 3
 
@@ -42,6 +43,12 @@ void findings_capture(const struct report *r, const struct finding_sink *s);
  * its order. */
 void findings_qp_handshake(const struct conn *c, const struct finding_sink *s);
 void findings_qp(const struct conn *c, const struct finding_sink *s, FILE *text);
+
+/* What the analysis never saw because of --max-flows, in words: "7233
+ * connections not analysed, 28932 packets ignored (--max-flows 32768)"
+ * into buf; NULL when it saw every packet. A --fail-on gate that found
+ * nothing has still not checked these (exit 3 unless --allow-unanalysed). */
+const char *findings_unchecked(const struct analysis *a, char *buf, size_t len);
 
 /* A sink that prints findings as the summary does: "! text" (capture) or
  * "  ! text" (QP), each detail line indented below. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "iwarpscope/doctor.h"
+#include "findings.h"
 #include "out_doctor.h"
 #include "jsonw.h"
 #include "words.h"
@@ -109,6 +110,9 @@ static void doctor_json(FILE *f, const struct report *r)
 	jw_ku64(&j, "qps_with_findings", with);
 	for (int k = 0; k < IWS_SEVERITY_COUNT; k++)
 		jw_ku64(&j, iws_severity_name((enum iws_severity)k), sev[k]);
+	/* what the rules were not checked on (--max-flows), as in stats */
+	jw_ku64(&j, "flows_not_analysed", analysis_counts(r->a)->limit_skipped);
+	jw_ku64(&j, "packets_not_analysed", analysis_counts(r->a)->limit_skipped_packets);
 	jw_obj_end(&j);
 	jw_obj_end(&j);
 	jw_flush_line(&j, f);
@@ -150,6 +154,9 @@ static void doctor_text(FILE *f, const struct report *r)
 	uint32_t with;
 	doctor_counts(r, sev, &with);
 	fputs(iws_doctor_total_text(line, sizeof(line), nqps, with, sev), f);
+	/* "0 with findings" speaks of the QPs analysed only */
+	if (findings_unchecked(r->a, line, sizeof(line)))
+		fprintf(f, "not checked: %s\n", line);
 }
 
 void doctor_write(FILE *f, const struct report *r)

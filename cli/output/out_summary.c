@@ -148,7 +148,7 @@ static void header(FILE *f, const struct report *r)
 	fprintf(f, "%" PRIu64 " frame%s, %s in %s\nfrom %s to %s\n", ss->records,
 		ss->records == 1 ? "" : "s", fmt_bytes(by, sizeof(by), ss->bytes),
 		fmt_dur(du, sizeof(du), ss->last_ns - ss->first_ns),
-		fmt_time(t1, sizeof(t1), ss->first_ns), fmt_clock(t2, sizeof(t2), ss->last_ns));
+		fmt_time(t1, sizeof(t1), ss->first_ns), fmt_clock_after(t2, sizeof(t2), ss->last_ns, ss->first_ns));
 	uint64_t nq = analysis_iwarp_count(a);
 	fprintf(f, "%" PRIu64 " TCP connection%s, %" PRIu64 " iWARP QP%s", ac->tcp_conns,
 		ac->tcp_conns == 1 ? "" : "s", nq, nq == 1 ? "" : "s");

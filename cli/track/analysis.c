@@ -145,6 +145,7 @@ static void closed(struct analysis *a, struct conn *c, bool given_up)
 	if (c->flow) {
 		c->flow->user = NULL;
 		c->flow->done = true;
+		flow_retire(&a->flows, c->flow);
 	}
 	conn_free(c);
 }
@@ -313,6 +314,7 @@ void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, i
 	if (!c) {
 		if (f->limit_skipped)
 			a->c.limit_skipped_packets++;
+		flow_retire(&a->flows, f); /* (when done with it) */
 		return;
 	}
 	if (c->state != CONN_ACTIVE) {

@@ -37,7 +37,7 @@ static size_t drain(uint8_t *buf, size_t n, uint8_t *out, size_t cap, bool *fata
 	enum decomp_kind k;
 	struct decomp *dc;
 	char err[256];
-	FILE *f = decomp_open(raw, "mem", true, 0, &k, &dc, err, sizeof(err));
+	FILE *f = decomp_open(raw, "mem", true, 0, NULL, &k, &dc, err, sizeof(err));
 	if (!f) {
 		fclose(raw);
 		*fatal = true;
@@ -93,6 +93,68 @@ static void test_decomp(void)
 	uint8_t xz[] = { 0xfd, '7', 'z', 'X', 'Z', 0, 1, 2 };
 	drain(xz, sizeof(xz), out, sizeof(out), &fatal, &why);
 	CHECK(fatal);
+}
+
+/* A gzip stream of buf through decomp_open with budget b. */
+static FILE *open_budget(uint8_t *buf, size_t n, struct decomp_budget *b, struct decomp **dc)
+{
+	enum decomp_kind k;
+	char err[256];
+	return decomp_open(fmemopen(buf, n, "rb"), "mem", true, 0, b, &k, dc, err, sizeof(err));
+}
+
+/* Two gzip streams read at once under a budget that holds one decoder:
+ * opening the second spills the first (the rest of it decompressed into
+ * the temporary file, its decoder freed), both still read whole and in
+ * order; damage found while spilling comes after the octets before it;
+ * without a temporary directory the decoders stay and the budget says so. */
+static void test_budget(void)
+{
+	static uint8_t src[200000], za[300000], zb[300000], out[300000];
+	for (size_t i = 0; i < sizeof(src); i++)
+		src[i] = (uint8_t)(i * 7 + (i >> 9));
+	size_t na = gz(src, sizeof(src), za, sizeof(za)), nb = gz(src, sizeof(src), zb, sizeof(zb));
+	for (int cut = 0; cut < 2; cut++) {
+		struct decomp_budget *b = decomp_budget_new(150 * 1024);
+		struct decomp *da, *db;
+		FILE *a = open_budget(za, cut ? na / 2 : na, b, &da);
+		CHECK(a && fread(out, 1, 1000, a) == 1000 && memcmp(out, src, 1000) == 0);
+		FILE *fb = open_budget(zb, nb, b, &db);
+		uint64_t peak, octets;
+		uint32_t files;
+		decomp_budget_figures(b, &peak, &files, &octets);
+		CHECK(files == 1 && octets > 0 && peak <= 150 * 1024 && !decomp_budget_error(b));
+		size_t got = 1000 + fread(out + 1000, 1, sizeof(out) - 1000, a);
+		if (cut) {
+			CHECK(got > 1000 && got < sizeof(src) && ferror(a) &&
+			      memcmp(out, src, got) == 0);
+			CHECK(decomp_error(da, NULL) && strstr(decomp_error(da, NULL), "truncated"));
+		} else {
+			CHECK(got == sizeof(src) && memcmp(out, src, sizeof(src)) == 0 && !ferror(a));
+		}
+		CHECK(fread(out, 1, sizeof(out), fb) == sizeof(src) && memcmp(out, src, sizeof(src)) == 0);
+		fclose(a);
+		fclose(fb);
+		decomp_budget_free(b);
+	}
+	/* no temporary file can be made: nothing spilled, nothing lost, said */
+	const char *tmp = getenv("TMPDIR");
+	char *was = tmp ? strdup(tmp) : NULL;
+	setenv("TMPDIR", "/nonexistent/iws", 1);
+	struct decomp_budget *b = decomp_budget_new(150 * 1024);
+	struct decomp *da, *db;
+	FILE *a = open_budget(za, na, b, &da), *fb = open_budget(zb, nb, b, &db);
+	CHECK(decomp_budget_error(b) && strstr(decomp_budget_error(b), "/nonexistent/iws"));
+	CHECK(fread(out, 1, sizeof(out), a) == sizeof(src) && memcmp(out, src, sizeof(src)) == 0);
+	CHECK(fread(out, 1, sizeof(out), fb) == sizeof(src) && memcmp(out, src, sizeof(src)) == 0);
+	fclose(a);
+	fclose(fb);
+	decomp_budget_free(b);
+	if (was)
+		setenv("TMPDIR", was, 1);
+	else
+		unsetenv("TMPDIR");
+	free(was);
 }
 
 static int notes_with(const struct inputs *in, const char *s)
@@ -163,6 +225,7 @@ static void test_inputs(void)
 int main(void)
 {
 	test_decomp();
+	test_budget();
 	test_inputs();
 	return check_done("test_field_inputs");
 }

@@ -4,7 +4,9 @@
  * numbering as Wireshark's packet-tcp.c does it (one number per
  * conversation in order of its first packet, both directions on one
  * conversation, port reuse by a SYN with another initial sequence number),
- * the table growing past its first buckets, and endpoint strings.
+ * the table growing past its first buckets, conversations retired into
+ * their compact form (still found from both sides, their bases kept, port
+ * reuse, many of them retired and some taken back), and endpoint strings.
  */
 #include "../unit/check.h"
 #include "flows.h"
@@ -121,6 +123,93 @@ static void test_growth(void)
 	flow_table_free(&t);
 }
 
+/* Retire the conversation of p (it must exist). */
+static void retire(struct flow_table *t, const struct tcp_pkt *p)
+{
+	int side;
+	bool reused;
+	struct flow *f = flow_find(t, p, &side, &reused);
+	if (f) {
+		f->done = true;
+		flow_retire(t, f);
+	}
+}
+
+static void test_retired(void)
+{
+	struct flow_table t;
+	int side;
+	enum flow_event ev;
+	struct flow *old;
+	/* a conversation whose second side has not sent yet, retired */
+	struct tcp_pkt p = seg4(A, 1000, B, 7174, SYN, 100);
+	CHECK(flow_table_init(&t));
+	flow_lookup(&t, &p, &side, &ev, &old)->limit_skipped = true;
+	retire(&t, &p);
+	CHECK_EQ(t.nflows, 0);
+	/* its packets find it from both sides, done and left out as it was */
+	p = seg4(B, 7174, A, 1000, SYN | ACK, 9000);
+	struct flow *v = flow_lookup(&t, &p, &side, &ev, &old);
+	CHECK(v == &t.view && side == 1 && ev == FLOW_EXISTING && !old);
+	CHECK(v->done && v->limit_skipped && !v->user && v->base_seq[0] == 100);
+	/* the base the second side set is kept */
+	CHECK(v->base_set[1] && v->base_seq[1] == 9000);
+	p = seg4(A, 1000, B, 7174, ACK, 101);
+	v = flow_lookup(&t, &p, &side, &ev, &old);
+	CHECK(v == &t.view && side == 0 && v->base_set[1] && v->base_seq[1] == 9000);
+	/* no new number for it: the next conversation is 1 */
+	p = seg4(A, 1001, B, 7174, SYN, 5);
+	CHECK(flow_lookup(&t, &p, &side, &ev, &old)->stream == 1);
+	/* a retransmitted SYN, then a SYN with another ISN: the ports reused */
+	p = seg4(A, 1000, B, 7174, SYN, 100);
+	CHECK(flow_lookup(&t, &p, &side, &ev, &old) == &t.view && ev == FLOW_EXISTING);
+	p = seg4(A, 1000, B, 7174, SYN, 777);
+	struct flow *f2 = flow_lookup(&t, &p, &side, &ev, &old);
+	CHECK(f2 && f2 != &t.view && f2->stream == 2 && ev == FLOW_REUSED && !old && !f2->done);
+	CHECK(f2->base_seq[0] == 777 && !f2->base_set[1]);
+	p = seg4(B, 7174, A, 1000, ACK, 1);
+	CHECK(flow_lookup(&t, &p, &side, &ev, &old) == f2 && side == 1);
+	/* IPv6: the same, in its own records */
+	struct tcp_pkt q = seg4(A, 1000, B, 7174, SYN, 5);
+	q.af = 6;
+	q.src[15] = 9;
+	CHECK(flow_lookup(&t, &q, &side, &ev, &old)->stream == 3);
+	retire(&t, &q);
+	struct tcp_pkt r = q;
+	memcpy(r.src, q.dst, 16);
+	memcpy(r.dst, q.src, 16);
+	r.sport = q.dport;
+	r.dport = q.sport;
+	CHECK(flow_lookup(&t, &r, &side, &ev, &old) == &t.view && side == 1 && t.view.ep[0].af == 6);
+	CHECK(memcmp(t.view.ep[0].addr, q.src, 16) == 0);
+
+	/* many retired (the slots grow several times), every second one's
+	 * ports then reused (removed from the compact form, the last records
+	 * moved into the holes): every conversation still the one it was */
+	uint32_t n = 20000, base = t.next_stream;
+	for (uint32_t i = 0; i < n; i++) {
+		p = seg4(A + 1 + (i >> 12), (uint16_t)(1024 + (i & 0xFFF)), B, 7174, SYN, i);
+		CHECK(flow_lookup(&t, &p, &side, &ev, &old)->stream == base + i);
+		retire(&t, &p);
+	}
+	uint32_t ok = 0;
+	for (uint32_t i = 0; i < n; i += 2) {
+		p = seg4(A + 1 + (i >> 12), (uint16_t)(1024 + (i & 0xFFF)), B, 7174, SYN, i + 1);
+		struct flow *f = flow_lookup(&t, &p, &side, &ev, &old);
+		ok += f && f->stream == base + n + i / 2 && ev == FLOW_REUSED;
+	}
+	CHECK_EQ(ok, n / 2);
+	ok = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		p = seg4(B, 7174, A + 1 + (i >> 12), (uint16_t)(1024 + (i & 0xFFF)), ACK, 3);
+		struct flow *f = flow_lookup(&t, &p, &side, &ev, &old);
+		ok += side == 1 && ev == FLOW_EXISTING &&
+		      (i % 2 ? f == &t.view && f->base_seq[0] == i : f->stream == base + n + i / 2);
+	}
+	CHECK_EQ(ok, n);
+	flow_table_free(&t);
+}
+
 static void test_endpoint_str(void)
 {
 	char buf[64];
@@ -162,6 +251,7 @@ int main(void)
 {
 	test_numbering();
 	test_growth();
+	test_retired();
 	test_endpoint_str();
 	return check_done("test_flows");
 }

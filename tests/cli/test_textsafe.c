@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Strings from outside (textsafe.c) on byte vectors: what text shows of
- * controls (C0, DEL, C1), invalid UTF-8 (stray continuation octets, overlong
- * forms, surrogates, past U+10FFFF, sequences cut short) and valid text;
- * cutting at a character boundary; and the JSON writer's strings (jsonw.c):
+ * Strings from outside on byte vectors (the core's rule, core/safetext.c,
+ * as cli/common/textsafe.c writes it): what text shows of controls (C0,
+ * DEL, C1), invalid UTF-8 (stray continuation octets, overlong forms,
+ * surrogates, past U+10FFFF, sequences cut short) and valid text; cutting
+ * at a character boundary; and the JSON writer's strings (jsonw.c):
  * valid UTF-8 out whatever comes in, controls as \u escapes, an invalid octet
  * as the text \xNN.
  */
@@ -64,8 +65,8 @@ int main(void)
 	char *d = text_safe_dup("\x1b\x1b\x1b");
 	CHECK(d && strcmp(d, "\\x1b\\x1b\\x1b") == 0);
 	free(d);
-	CHECK_EQ(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80", 4), 4);
-	CHECK_EQ(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80", 3), 0);
+	CHECK_EQ(iws_utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80", 4), 4);
+	CHECK_EQ(iws_utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80", 3), 0);
 
 	/* JSON: quote and backslash escaped, controls as \u, C1 too, invalid
 	 * octets as the text \xNN (the string stays valid UTF-8) */

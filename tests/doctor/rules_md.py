@@ -35,7 +35,8 @@ it, in the CLI and in Wireshark alike:
 ```sh
 iwarpscope doctor capture.pcap                 # per QP: rule, count, frames
 iwarpscope doctor --format json capture.pcap   # the same for scripts (jsonl: one finding a line)
-iwarpscope doctor --fail-on error ci.pcap      # exit 1 when a rule of that severity (or id) is broken
+iwarpscope doctor --fail-on error ci.pcap      # exit 1 when a rule of that severity (or id) is broken,
+                                               # 3 when --max-flows left QPs unchecked
 tshark -r capture.pcap -Y 'iwarp.rule == "mpa.rtr_mismatch"'   # the frames, in Wireshark too
 tshark -r capture.pcap -q -z iwarp,doctor      # the CLI's table, from the plugin
 ```
@@ -51,6 +52,15 @@ receiver's SYN, with its MSS, was captured, for the MSS rule). Each rule's
 generator scenario breaks it on purpose
 (`iwarpscope-gen --scenario NAME --out x && iwarpscope doctor x.pcap`);
 `doctor-all` holds all of them, one QP each.
+
+As a CI gate, `--fail-on` exits 1 when a rule it names is broken, and 3 when
+none is but the connection limit (`--max-flows`, 32768 connections at once)
+kept connections or packets from the analysis: the doctor did not check
+them, and one of them may be the QP that breaks the rules. The text's last
+line ("not checked: ...") and the JSON's `total` (`flows_not_analysed`,
+`packets_not_analysed`) say how much; a larger `--max-flows` checks them,
+`--allow-unanalysed` accepts the capture without them (exit 0). An empty
+list (`--fail-on ""`, an unset variable) is refused (exit 2).
 """
 
 

@@ -4,7 +4,8 @@
 `iwarpscope --help` lists: every command as an item of COMMANDS, every option
 as the heading of an item of OPTIONS (or of COMMANDS), every output format in
 the item of --format, every --fail-on condition in the item of --fail-on, and
-the merge document's source and sketch in the item of merge. Each list comes
+the merge document's source and sketch in the item of merge, every exit
+status as an item of EXIT STATUS. Each list comes
 from --help, so a word found anywhere in the page ("all", "gap") proves
 nothing (issue 25 item 5).
 
@@ -109,14 +110,23 @@ def main(argv):
     for c in conditions:
         need(word_in(c, body), "--fail-on condition %s is not in the item of --fail-on" % c)
 
+    # "Exit status: 0 ok, 1 --fail-on matched, 2 ..., 3 ...": each an item
+    ex = " ".join(help_block(help_text, r"^Exit status:", r"^$"))
+    statuses = re.findall(r"(?:: |, )(\d+) ", ex)
+    need(len(statuses) >= 4, "--help lists %d exit statuses" % len(statuses))
+    for st in statuses:
+        need(any(h.strip() == st for h, _ in sec.get("EXIT STATUS", [])),
+             "exit status %s has no item in EXIT STATUS" % st)
+
     body = item("COMMANDS", "merge") or ""
     for w in ("sources", "source", "sketch"):
         need(word_in(w, body), "the merge document's %s is not in the item of merge" % w)
 
     for e in errors:
         print("FAIL: %s (%s)" % (e, man))
-    print("%d place(s) checked: %d command(s), %d option(s), %d format(s), %d --fail-on condition(s); "
-          "%d missing" % (checked, len(commands), len(options), len(formats), len(conditions), len(errors)))
+    print("%d place(s) checked: %d command(s), %d option(s), %d format(s), %d --fail-on condition(s), "
+          "%d exit status(es); %d missing" % (checked, len(commands), len(options), len(formats), len(conditions),
+                                              len(statuses), len(errors)))
     return 1 if errors else 0
 
 

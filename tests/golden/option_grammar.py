@@ -12,6 +12,7 @@ Usage: option_grammar.py IWARPSCOPE SAMPLES_DIR
 """
 import json
 import os
+import re
 import sys
 
 sys.dont_write_bytecode = True  # keep the source tree clean
@@ -37,6 +38,13 @@ def main(argv):
         check(r1[0] == 0 and r1 == r2, "%s FILE == %s FILE (got %d %r)" % (before, after, r1[0], r1[2]))
     rc, out, err = run(tool, [rd, "ops"])
     check(rc == 2, "a command after a file is a file: exit 2, got %d" % rc)
+    # A list that names nothing (an unset variable) selects nothing silently:
+    # refused, as for --fail-on (issue 33 item 5).
+    for opt in ("--qp", "--op"):
+        for empty in ("", ","):
+            rc, out, err = run(tool, ["stats", opt, empty, rd])
+            check(rc == 2 and "empty list" in err, "%s %r: exit 2 naming the empty list, got %d %r" %
+                  (opt, empty, rc, err))
 
     # merge (its own options) after options too.
     import tempfile
@@ -57,6 +65,13 @@ def main(argv):
         check(h != full, "%s --help differs from --help" % cmd)
         check(run(tool, ["help", cmd])[1] == h, "help %s == %s --help" % (cmd, cmd))
         check(run(tool, ["-h", cmd])[1] == h, "-h %s == %s --help" % (cmd, cmd))
+    # Every help as printed, no printf escape left in it ("within 0.2 %%":
+    # issue 33 item 10).
+    for args in (["--help"], ["merge", "--help"], ["doctor", "--help"]) + \
+            tuple([c, "--help"] for c in ("summary", "ops", "stats", "fpdus", "nvme", "report")):
+        rc, h, _ = run(tool, args)
+        check(rc == 0 and not re.search(r"%[%sdu]|%l", h), "%s: a printf escape in the text: %r" %
+              (" ".join(args), re.findall(r".{0,20}%[%sdul].{0,10}", h)))
     _, h, _ = run(tool, ["stats", "--help"])
     check("--sort" not in h and "--include-rtr" in h, "stats --help lists only stats' options")
     _, h, _ = run(tool, ["ops", "--help"])

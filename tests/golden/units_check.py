@@ -11,16 +11,20 @@
   the capture's span is not rescaled.
 - --units iec: sizes in KiB/MiB/GiB; si (the default) kB/MB/GB.
 - JSON, JSON lines and CSV stay raw integers, the same whatever the options.
+- The summary's "from ... to ..." gives the end's date when it is another day
+  than the start's (issue 33 item 10), and only its clock time on the same day.
 
 Usage: units_check.py IWARPSCOPE SAMPLES_DIR
 """
 import os
 import re
 import sys
+import tempfile
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checklib import check, run, verdict  # noqa: E402
+import pcaptool  # noqa: E402
 
 UNIT = re.compile(r"\d(ns|µs|ms|s)\b")
 
@@ -105,7 +109,33 @@ def main(argv):
     for bad in (["--units", "binary"], ["--time-unit", "min"]):
         rc, out, err = run(tool, bad + [files[0]])
         check(rc == 2 and out == "", "%s: a usage error" % bad)
+    check_span_days(tool, files[0])
     return verdict()
+
+
+def check_span_days(tool, sample):
+    """The summary's span across midnight, and across decades (a record at
+    the epoch, as a clock never set gives): both ends dated (run() sets
+    TZ=UTC)."""
+    p = pcaptool.read(sample)
+    sec0, frac0 = p.records[0][0], p.records[0][1]
+    last = p.records[-1]
+    with tempfile.TemporaryDirectory(prefix="units-days-") as tmp:
+        for name, first, end, want in (
+                ("same day", None, None, r"^from 2026-12-02 10:07:\S+ to 10:07:\S+$"),
+                ("next day", None, last[0] + 86400, r"^from 2026-12-02 10:07:\S+ to 2026-12-03 10:07:\S+$"),
+                ("epoch first", 0, None, r"^from 1970-01-01 00:00:00\.\d+ to 2026-12-02 10:07:\S+$")):
+            recs = list(p.records)
+            if first is not None:
+                recs[0] = (first, 0) + recs[0][2:]
+            if end is not None:
+                recs[-1] = (end,) + last[1:]
+            path = os.path.join(tmp, "span.pcap")
+            pcaptool.write(path, pcaptool.Pcap(p.magic, p.snaplen, p.linktype, recs))
+            rc, out, _ = run(tool, ["summary", "--no-progress", path])
+            line = [l for l in out.splitlines() if l.startswith("from ")]
+            check(rc == 0 and len(line) == 1 and re.match(want, line[0]),
+                  "%s (first record %d.%d): summary says %r, want /%s/" % (name, sec0, frac0, line, want))
 
 
 if __name__ == "__main__":

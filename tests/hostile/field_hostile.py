@@ -9,8 +9,13 @@ with a generous bound), the peak RSS stays under a bound that does not grow
 with the number of files or connections, outputs are never truncated or
 overwritten on failure, every string from the capture is escaped.
 
-  field_hostile.py --iwarpscope PATH --dir DIR [--scale F] CASE...
+  field_hostile.py --iwarpscope PATH --dir DIR [--scale F] [--private] CASE...
   field_hostile.py --list
+
+--private puts DIR and TMPDIR in a fresh directory only its owner may
+enter, as in a checkout cloned into `mktemp -d` or under /root (issue 33
+item 11): what runs as an unprivileged user must still reach its files
+(only when run as root: else 77, as the case does not arise).
 
 One line per case with its measurements (docs/robustness.md quotes them);
 exit status 1 if a case failed, 77 if every case asked was skipped (no
@@ -644,29 +649,59 @@ def unprivileged():
     return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
 
+def unprivileged_dir(as_user):
+    """A directory made for the unprivileged user (mode 0755, removed by the
+    caller): in the temporary directory, else /tmp. Not in the build tree: a
+    checkout under a directory only its owner may enter (a clone in
+    `mktemp -d`, under /root) would stop that user at a parent directory, not
+    at the file the case makes unreadable (issue 33 item 11). None when that
+    user can enter neither."""
+    for parent in (None, "/tmp"):
+        d = tempfile.mkdtemp(prefix="iws-unprivileged-", dir=parent)
+        os.chmod(d, 0o755)
+        if not as_user or subprocess.run(as_user + ["test", "-x", d], cwd="/").returncode == 0:
+            return d
+        os.rmdir(d)
+    return None
+
+
+def unreadable_in_dir(c, sample):
+    """An unreadable file in a directory: "Permission denied" naming that
+    file, exit 2."""
+    as_user = unprivileged()
+    top = unprivileged_dir(as_user)
+    if not c.check(top is not None, "a directory uid 65534 can enter: in %s or /tmp" % tempfile.gettempdir()):
+        return
+    try:
+        d = os.path.join(top, "perm")
+        os.makedirs(d)
+        os.chmod(d, 0o755)
+        shutil.copy(sample, os.path.join(d, "a.pcap"))
+        shutil.copy(sample, os.path.join(d, "b.pcap"))
+        os.chmod(os.path.join(d, "a.pcap"), 0o644)
+        os.chmod(os.path.join(d, "b.pcap"), 0o000)
+        tool = c.a.iwarpscope
+        if as_user:
+            # nobody must reach the program: a world-readable copy
+            tool = os.path.join(top, "iwarpscope")
+            shutil.copy(c.a.iwarpscope, tool)
+            os.chmod(tool, 0o755)
+            # what the case rests on: only b.pcap is out of that user's reach
+            c.check(subprocess.run(as_user + ["test", "-r", os.path.join(d, "a.pcap")], cwd="/").returncode == 0,
+                    "uid 65534 reads a.pcap beside the unreadable b.pcap")
+        p = run(["summary", d], tool, as_user=as_user)
+        rc, err = p[0], p[2]
+        c.check(rc == 2 and "b.pcap: Permission denied" in err,
+                "an unreadable file in a directory: exit %s: %s" % (rc, err.strip()))
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
 def case_small(c):
     """Item 13: an unreadable file in a directory, compressed-data offsets,
     impossible times."""
-    d = os.path.join(c.work, "perm")
-    os.makedirs(d, exist_ok=True)
-    os.chmod(c.work, 0o755)
-    os.chmod(d, 0o755)
     sample = os.path.join(SAMPLES, "real", "05-read_lat.pcap")
-    shutil.copy(sample, os.path.join(d, "a.pcap"))
-    shutil.copy(sample, os.path.join(d, "b.pcap"))
-    os.chmod(os.path.join(d, "a.pcap"), 0o644)
-    os.chmod(os.path.join(d, "b.pcap"), 0o000)
-    tool = c.a.iwarpscope
-    if os.geteuid() == 0:
-        # nobody must reach the program: a world-readable copy
-        priv = os.path.join(c.work, "iwarpscope")
-        shutil.copy(tool, priv)
-        os.chmod(priv, 0o755)
-        tool = priv
-    p = run(["summary", d], tool, as_user=unprivileged())
-    rc, err = p[0], p[2]
-    c.check(rc == 2 and "b.pcap: Permission denied" in err,
-            "an unreadable file in a directory: exit %s: %s" % (rc, err.strip()))
+    unreadable_in_dir(c, sample)
     # gzip: an invalid block type in the first deflate block, octet 10
     with open(sample, "rb") as f:
         g = bytearray(gzip.compress(f.read(), mtime=0))
@@ -708,44 +743,74 @@ CASES = {
 }
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(cases=None, doc=None, tag="hostile-field"):
+    """Run the cases asked (cases: another script's, which reuses this
+    runner; tag starts each line)."""
+    cases = cases or CASES
+    ap = argparse.ArgumentParser(description=(doc or __doc__).split("\n")[0])
     ap.add_argument("--iwarpscope")
     ap.add_argument("--dir")
     ap.add_argument("--scale", type=float, default=1.0, help="input sizes (1: as documented)")
     ap.add_argument("--rss-scale", type=int, default=1, help="RSS bounds times this (sanitizers)")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--private", action="store_true", help="DIR and TMPDIR under a directory of mode 0700")
     ap.add_argument("cases", nargs="*")
     a = ap.parse_args()
     if a.list:
-        print(";".join(CASES))
+        print(";".join(cases))
         return 0
     if not a.iwarpscope or not a.dir:
         ap.error("--iwarpscope and --dir are required")
+    if not a.private:
+        return run_cases(a, cases, tag)
+    if os.geteuid() != 0:
+        print("SKIP: not root, so every case runs as you and reaches what you can")
+        return 77
+    os.makedirs(a.dir, exist_ok=True)
+    priv = tempfile.mkdtemp(prefix="private-", dir=a.dir)
+    try:
+        os.chmod(priv, 0o700)
+        a.dir = os.path.join(priv, "build")
+        os.makedirs(os.path.join(priv, "tmp"))
+        os.environ["TMPDIR"] = tempfile.tempdir = os.path.join(priv, "tmp")
+        rc = run_cases(a, cases, tag)
+        left = os.listdir(os.path.join(priv, "tmp"))
+        if left:
+            print("FAIL: left behind in the private TMPDIR: %s" % " ".join(left))
+            rc = 1
+        return rc
+    finally:
+        tempfile.tempdir = None
+        shutil.rmtree(priv, ignore_errors=True)
+
+
+def run_cases(a, cases, tag):
+    """Each case of cases asked for (all without one), its lines starting
+    with tag: 0 all passed, 1 one failed, 77 all skipped."""
     failed = skipped = 0
-    for name in a.cases or list(CASES):
+    for name in a.cases or list(cases):
         work = os.path.join(a.dir, name)
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
         c = Case(a, work)
         t = time.monotonic()
         try:
-            CASES[name](c)
+            cases[name](c)
         except Skip as e:
-            print("hostile-field %-13s skip  %s" % (name, e), flush=True)
+            print("%s %-13s skip  %s" % (tag, name, e), flush=True)
             skipped += 1
             continue
         except (ValueError, KeyError, IndexError, TypeError, OSError) as e:
             # an output that is not what it must be (not JSON, not UTF-8)
             c.problems.append("%s: %r" % (type(e).__name__, e))
         ok = not c.problems
-        print("hostile-field %-13s %s %6.1f s  %s" % (name, "ok  " if ok else "FAIL",
-                                                      time.monotonic() - t,
-                                                      "; ".join(c.problems or c.facts)), flush=True)
+        print("%s %-13s %s %6.1f s  %s" % (tag, name, "ok  " if ok else "FAIL",
+                                           time.monotonic() - t,
+                                           "; ".join(c.problems or c.facts)), flush=True)
         failed += not ok
         if ok:
             shutil.rmtree(work, ignore_errors=True)
-    if skipped and skipped == len(a.cases or CASES):
+    if skipped and skipped == len(a.cases or cases):
         return 77
     return 1 if failed else 0
 

@@ -218,15 +218,32 @@ class Runner:
 
 
 # A host NQN a hostile or broken host could send (issue 24 item 4): an invalid
-# UTF-8 octet, ESC with a colour sequence, BEL, CR, LF and a fake line.
-HOSTILE_NQN = b"nqn.\xff\x1b[31mX\x07\r\n! FAKE"
+# UTF-8 octet, ESC with a colour sequence, BEL, CR, LF and a fake line; then
+# the C1 control CSI (U+009B, which terminals may obey as ESC [) with the
+# rest of a clear-screen sequence (issue 33 item 10).
+HOSTILE_NQN = b"nqn.\xff\x1b[31mX\x07\r\n! FAKE\xc2\x9b2J"
+# ... as the field shows it: the CLI's rule (iwarpscope/safetext.h), every
+# control and invalid octet a visible escape of its octets.
+HOSTILE_NQN_SHOWN = "nqn.\\xff\\x1b[31mX\\x07\\x0d\\x0a! FAKE\\xc2\\x9b2J"
+
+
+def raw_controls(octets):
+    """The control characters (C0 but TAB and LF, DEL, C1) in octets, or a
+    message if they are not valid UTF-8."""
+    try:
+        text = octets.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return "invalid UTF-8: %s" % e
+    return sorted({"U+%04X" % ord(c) for c in text
+                   if (ord(c) < 0x20 and c not in "\t\n") or 0x7f <= ord(c) <= 0x9f})
 
 
 def check_hostile_nqn(r, sample_path):
     """The NVMe-oF sample with its subsystem NQN overwritten by HOSTILE_NQN
-    (same length, no CRC on that connection): `tshark -T json` is valid UTF-8
-    JSON holding the NQN with visible escapes, and `-V` writes no raw control
-    character nor invalid UTF-8."""
+    (same length, no CRC on that connection): the field's value has visible
+    escapes in `tshark -T json` (valid UTF-8 JSON) and in `-T fields` (which
+    prints values as they are), and neither these nor `-V` write a raw
+    control character (C0, DEL, C1) or invalid UTF-8."""
     data = open(sample_path, "rb").read()
     want = b"nqn.2024-05.example.iwarpscope:nvme-target"
     if not data.count(want):
@@ -252,20 +269,23 @@ def check_hostile_nqn(r, sample_path):
         elif key == "iwarp.nvme.connect.subnqn":
             found.append(v)
     walk(doc)
-    shown = "nqn.\ufffd\\x1b[31mX\\x07\\x0d\\x0a! FAKE"
-    if not found or any(v != shown for v in found):
-        raise Fail("subnqn in JSON %r, want %r" % (found, shown))
+    if not found or any(v != HOSTILE_NQN_SHOWN for v in found):
+        raise Fail("subnqn in JSON %r, want %r" % (found, HOSTILE_NQN_SHOWN))
+    if raw_controls(js):
+        raise Fail("tshark -T json writes %s" % raw_controls(js))
+    fields = r.run_octets(["-2", "-r", q, "-Y", "iwarp.nvme.connect.subnqn", "-T", "fields",
+                           "-e", "iwarp.nvme.connect.subnqn"] + TSHARK_OPTS)
+    if raw_controls(fields):
+        raise Fail("tshark -T fields writes %s" % raw_controls(fields))
+    values = [v for v in fields.decode("utf-8").split("\n") if v]
+    if not values or any(v.split(",") != [HOSTILE_NQN_SHOWN] * len(v.split(",")) for v in values):
+        raise Fail("subnqn in -T fields %r, want %r" % (values, HOSTILE_NQN_SHOWN))
     text = r.run_octets(["-2", "-r", q, "-V", "-Y", "iwarp.nvme.connect.subnqn"] + TSHARK_OPTS)
-    try:
-        text.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise Fail("tshark -V writes invalid UTF-8: %s" % e)
-    bad = sorted({c for c in text if c < 0x20 and c not in (0x0a, 0x09)} | ({0x7f} & set(text)))
-    if bad:
-        raise Fail("tshark -V writes raw control characters %s" % bad)
+    if raw_controls(text):
+        raise Fail("tshark -V writes %s" % raw_controls(text))
     if b"\n! FAKE" in text or b"\n ! FAKE" in text:
         raise Fail("the NQN starts a line of its own in -V")
-    return "%d NQN fields in -T json, valid and escaped; -V clean" % len(found)
+    return "%d NQN fields in -T json and %d lines of -T fields escaped; -V clean" % (len(found), len(values))
 
 
 def find_sample(samples, name):
