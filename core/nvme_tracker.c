@@ -83,6 +83,7 @@ struct iws_nvme_tracker {
 	uint32_t nreads;
 	struct asm_msg open[2][OPEN_SENDS];
 	uint32_t gap_gen;
+	uint64_t cut_cqe_frame;         /* the newest response capsule cut short of its CID */
 	uint64_t next_id;
 	struct iws_nvme_note note;      /* on the segment being fed */
 };
@@ -388,6 +389,10 @@ static void respond(struct iws_nvme_tracker *t, const uint8_t *p, uint32_t have,
 	struct iws_nvme_completion e;
 	if (iws_nvme_parse_completion(p, have, &e).status != IWS_OK) {
 		t->counts.undecodable++;
+		/* cut by the snapshot length before its CID (CQE octets 12..13):
+		 * whichever command it completed stays outstanding */
+		if (have < IWS_NVME_CQE_LEN && have < s->msg->payload_len)
+			t->cut_cqe_frame = s->frame;
 		return;
 	}
 	t->counts.responses++;
@@ -714,7 +719,8 @@ void iws_nvme_tracker_finish(struct iws_nvme_tracker *t, uint32_t flag)
 		bool aer = qid == 0 && !c->r.fabrics &&
 			   c->r.opcode == IWS_NVME_ADM_ASYNC_EVENT && !c->r.has_completion &&
 			   !(c->r.flags & (IWS_NVMEF_GAP | IWS_NVMEF_NO_COMMAND));
-		c->r.flags |= aer ? IWS_NVMEF_AWAITS_EVENT : flag;
+		bool cut = c->r.capsule_frame && c->r.capsule_frame < t->cut_cqe_frame;
+		c->r.flags |= aer ? IWS_NVMEF_AWAITS_EVENT : cut ? IWS_NVMEF_COMPLETION_CUT : flag;
 		report(t, c);
 	}
 	for (int d = 0; d < 2; d++)

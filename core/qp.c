@@ -604,7 +604,23 @@ void iws_tracker_finish(struct iws_tracker *t, uint32_t flag)
 	free_slots(t);
 	while (t->all_head) {
 		struct node *n = t->all_head;
-		n->op.flags |= flag;
+		/* The end (aborted: the connection; unfinished: the capture)
+		 * caught it - unless the capture cannot tell it was still going:
+		 * its response unproven, or it proven to answer a request not
+		 * seen, its end perhaps in octets never captured or in FPDUs a
+		 * snapshot length hid (docs/semantics.md, labels). */
+		bool unknown = (n->op.flags & (IWS_OPF_RESPONSE_UNKNOWN | IWS_OPF_REQUEST_MISSING | IWS_OPF_GAP)) ||
+			       trk_hold_uncertain(t, n);
+		if (trk_hold_sliced(t, n)) {
+			n->op.flags |= IWS_OPF_SLICED;
+		} else if (unknown && !(n->op.flags & IWS_OPF_INCOMPLETE_MASK) &&
+			   (n->kind == K_READ || n->kind == K_ATOMIC)) {
+			/* a request a response not proven may have answered */
+			n->op.flags |= IWS_OPF_RESPONSE_UNKNOWN;
+			t->counts.responses_unknown++;
+		} else if (!unknown || !(n->op.flags & IWS_OPF_INCOMPLETE_MASK)) {
+			n->op.flags |= flag;
+		}
 		if (gap_seen(t, n) && n->kind != K_READ)
 			n->op.flags |= IWS_OPF_GAP;
 		trk_report(t, n);

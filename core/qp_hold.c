@@ -128,6 +128,11 @@ void trk_hold_abandon(struct iws_tracker *t, uint8_t d)
 	h->ack_next = NULL;
 }
 
+bool trk_hold_sliced(const struct iws_tracker *t, const struct node *n)
+{
+	return n->data_dir < 2 && t->hidden_frame[n->data_dir] && t->hidden_frame[n->data_dir] >= n->op.first_frame;
+}
+
 bool trk_hold_uncertain(const struct iws_tracker *t, const struct node *n)
 {
 	/* a response whose request is not proven (held or not) */
@@ -135,7 +140,7 @@ bool trk_hold_uncertain(const struct iws_tracker *t, const struct node *n)
 		return true;
 	/* one whose data (a response) may have come in FPDUs a snapshot
 	 * length hid since it began */
-	if (n->data_dir < 2 && t->hidden_frame[n->data_dir] && t->hidden_frame[n->data_dir] >= n->op.first_frame)
+	if (trk_hold_sliced(t, n))
 		return true;
 	/* a request the capture cannot tell answered or not: one such a
 	 * response, begun after it was sent, may answer; one whose response

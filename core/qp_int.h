@@ -282,5 +282,7 @@ void trk_hold_finish(struct iws_tracker *t);
  * answer, an operation whose data may have been hidden by a snapshot
  * length)? Not counted outstanding at a FIN or RST. */
 bool trk_hold_uncertain(const struct iws_tracker *t, const struct node *n);
+/* Did a snapshot length hide FPDUs of n's data direction since it began? */
+bool trk_hold_sliced(const struct iws_tracker *t, const struct node *n);
 
 #endif

@@ -143,7 +143,8 @@ extern "C" {
 	X(0x0100, "aborted") \
 	X(0x0200, "after_close") \
 	X(0x0400, "request_missing") \
-	X(0x0800, "response_unknown")
+	X(0x0800, "response_unknown") \
+	X(0x1000, "sliced")
 
 /* TCP ports iWARP connections are made to: who listens on one was
  * connected to (stream.h iws_stream_opts.port). */
@@ -200,7 +201,8 @@ extern "C" {
 	X(0x0400, "queue_unknown") \
 	X(0x0800, "data_truncated") \
 	X(0x1000, "sqe_truncated") \
-	X(0x2000, "awaits_event")
+	X(0x2000, "awaits_event") \
+	X(0x4000, "completion_cut")
 
 /* RTR message types as the CLI's JSON names them (IWS_RTR_*, mpa.h). */
 #define IWS_RTR_SHORT_NAMES(X) \

@@ -304,9 +304,13 @@ const char *iws_nvme_xfer_name(enum iws_nvme_xfer x);
  * capture ended (instead of aborted/unfinished): outstanding by design, the
  * controller completes it only when an event occurs (NVMe Base 2.0 §5.2). */
 #define IWS_NVMEF_AWAITS_EVENT   0x2000
+/* Still outstanding at the end after a response capsule the snapshot length
+ * cut short of its Command Identifier (a 96-octet slice keeps 10 of the CQE's
+ * 16 octets): that completion may be its own (instead of aborted/unfinished). */
+#define IWS_NVMEF_COMPLETION_CUT 0x4000
 #define IWS_NVMEF_INCOMPLETE_MASK \
 	(IWS_NVMEF_UNFINISHED | IWS_NVMEF_ABORTED | IWS_NVMEF_GAP | IWS_NVMEF_EVICTED | \
-	 IWS_NVMEF_REPLACED | IWS_NVMEF_NO_COMMAND)
+	 IWS_NVMEF_REPLACED | IWS_NVMEF_NO_COMMAND | IWS_NVMEF_COMPLETION_CUT)
 
 /* One NVMe command, reported once. */
 struct iws_nvme_cmd {

@@ -65,12 +65,15 @@ bool iws_op_type_has_response(enum iws_op_type t);
 #define IWS_OPF_MSN_GAP        0x0020 /* its MSN did not follow the previous one */
 #define IWS_OPF_OFFSET_GAP     0x0040 /* MO / TO discontinuity inside it */
 #define IWS_OPF_IRD_EXCEEDED   0x0080 /* more reads outstanding than the peer's IRD */
-#define IWS_OPF_ABORTED        0x0100 /* the connection ended (FIN/RST/Terminate) first */
+#define IWS_OPF_ABORTED        0x0100 /* the connection ended (FIN/RST/Terminate) while the
+					* capture shows it going */
 #define IWS_OPF_AFTER_CLOSE    0x0200 /* (partly) sent after its receiver closed or reset */
 #define IWS_OPF_REQUEST_MISSING 0x0400 /* read, atomic: the capture does not prove which
 					* request its responses answer (docs/semantics.md) */
 #define IWS_OPF_RESPONSE_UNKNOWN 0x0800 /* read, atomic request: its response cannot be told
 					 * from responses whose request was not proven */
+#define IWS_OPF_SLICED         0x1000 /* its end may lie in FPDUs a snapshot length hid (it
+					* was still going at the end, as far as the capture shows) */
 /* How a Read's or Atomic's response was paired with its request: what the
  * capture proves (docs/semantics.md, "Which request a response answers"). */
 enum iws_pairing {
@@ -94,7 +97,7 @@ const char *iws_pairing_name(enum iws_pairing p);
 #define IWS_OPF_INCOMPLETE_MASK \
 	(IWS_OPF_GAP | IWS_OPF_STARTED_BEFORE | IWS_OPF_UNFINISHED | \
 	 IWS_OPF_EVICTED | IWS_OPF_ABORTED | IWS_OPF_AFTER_CLOSE | \
-	 IWS_OPF_REQUEST_MISSING | IWS_OPF_RESPONSE_UNKNOWN)
+	 IWS_OPF_REQUEST_MISSING | IWS_OPF_RESPONSE_UNKNOWN | IWS_OPF_SLICED)
 
 struct iws_op {
 	uint64_t id;                /* 1, 2, ... in order of start, per tracker */
