@@ -93,13 +93,29 @@ static void evicting(struct iws_tracker *t)
 			trk_hold_abandon(t, d);
 }
 
-/* Is it worth waiting for an ACK of dir's octets? Only once the receiver
- * has been seen acknowledging some of them (with one direction captured,
- * or a receiver that never answers, no ACK will come), and while the
- * waiting operations of all trackers stay within bounds. */
+/* Is it worth waiting for an ACK of dir's octets? Once the receiver has
+ * been seen acknowledging some of them, yes. Before that, on a connection
+ * captured from its SYN, no (one direction captured, or a receiver that
+ * never answers). Captured from past its start, a few operations wait: the
+ * sender's FPDUs can come before the receiver's first segment, whose ACK
+ * covers them (issue 31 item 6: the same ack_ns as the whole capture);
+ * past UNSEEN_ACK_WAIT of them with no ACK, nothing more waits until an
+ * ACK shows up. The waiting operations of all trackers stay within bounds
+ * (trk_report). */
 static bool acks_data(const struct iws_tracker *t, uint8_t dir)
 {
-	return t->acks[dir].any;
+	return t->acks[dir].any || (t->ack_unseen_wait && !t->ack_unseen_given_up[dir]);
+}
+
+/* No ACK of dir after UNSEEN_ACK_WAIT operations: they go, unacknowledged. */
+static void ack_unseen_give_up(struct iws_tracker *t, uint8_t dir)
+{
+	t->ack_unseen_given_up[dir] = true;
+	while (t->waiting[dir].head) {
+		struct node *n = t->waiting[dir].head;
+		unwait(t, n);
+		deliver(t, n);
+	}
 }
 
 /* The operation is over: report it now, or once the ACK of its last FPDU
@@ -144,6 +160,10 @@ void trk_report(struct iws_tracker *t, struct node *n)
 	/* Bounded: no ACK in sight (one direction captured) must not hold
 	 * everything. */
 	struct list *w = &t->waiting[n->ack_dir];
+	if (!t->acks[n->ack_dir].any && w->n > UNSEEN_ACK_WAIT) {
+		ack_unseen_give_up(t, n->ack_dir);
+		return;
+	}
 	if (w->n > t->max_ack_wait) {
 		struct node *o = w->head;
 		unwait(t, o);
@@ -478,6 +498,7 @@ struct iws_tracker *iws_tracker_new(const struct iws_tracker_limits *lim, iws_op
 	t->ctx = ctx;
 	t->max_inflight = lim && lim->max_inflight ? lim->max_inflight : DEFAULT_MAX_INFLIGHT;
 	t->max_ack_wait = lim && lim->max_ack_wait ? lim->max_ack_wait : DEFAULT_ACK_WAIT;
+	t->ack_unseen_wait = lim && lim->ack_unseen_wait;
 	if (lim && lim->shared_ack_wait_used) {
 		t->shared_used = lim->shared_ack_wait_used;
 		t->shared_peak = lim->shared_ack_wait_peak;

@@ -34,6 +34,10 @@
 /* Complete operations waiting for the ACK of their last FPDU, per
  * direction: past it the oldest is reported without (ack_wait_forced). */
 #define DEFAULT_ACK_WAIT 4096u
+/* Complete operations that wait for an ACK of a direction none of whose
+ * ACKs was seen yet (the receiver's first segment may follow: a capture cut
+ * mid-stream), before taking that direction for one not captured. */
+#define UNSEEN_ACK_WAIT 64u
 /* Acknowledgements kept per direction, to find the first that covered an
  * operation completed after it was read (FPDUs held for order, or framed
  * only once a direction's framing was found): those that may still cover
@@ -138,6 +142,8 @@ struct iws_tracker {
 	uint32_t gap_gen[2];         /* capture gaps per direction so far */
 	bool rtr_next;               /* the segment being dispatched is an RTR message */
 	uint32_t max_ack_wait;
+	bool ack_unseen_wait;        /* iws_tracker_limits.ack_unseen_wait */
+	bool ack_unseen_given_up[2]; /* UNSEEN_ACK_WAIT passed, no ACK of the direction */
 	uint64_t *shared_used, *shared_peak, shared_max;
 	uint64_t own_shared;         /* this tracker's part of *shared_used */
 	/* The positions of the Read and Atomic Requests each direction sent

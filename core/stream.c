@@ -89,7 +89,7 @@ static void closes_free(struct iws_stream *s)
 /* ---- TCP events (IWS_SEV_FAST_RETRANSMIT ...), in the order of the kinds ---- */
 
 #define TCP_EV_FIRST IWS_SEV_FAST_RETRANSMIT
-#define TCP_EV_LAST IWS_SEV_DUPLICATE_ACK
+#define TCP_EV_LAST IWS_SEV_KEEPALIVE
 #define TCP_EV(kind) (1u << ((kind) - TCP_EV_FIRST))
 
 static void tcp_events(struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
@@ -218,6 +218,7 @@ static bool ensure_tracker(struct iws_stream *s)
 			.shared_ack_wait_used = &s->lim->ack_wait_used,
 			.shared_ack_wait_peak = &s->lim->ack_wait_peak,
 			.shared_max_ack_wait = s->lim->max_ack_wait,
+			.ack_unseen_wait = !s->d[0].at_syn && !s->d[1].at_syn,
 		};
 		s->tr = iws_tracker_new(&tl, on_op, s);
 		/* The ACKs seen before the first operation (those that may
@@ -770,6 +771,8 @@ static void count_resent(struct iws_stream *s, int side, const struct iws_tcp_se
 	} else if (how == HOW_REORDERED) {
 		fd->c.reordered++;
 		s->tcp_ev |= TCP_EV(IWS_SEV_REORDERED);
+	} else if (how == HOW_KEEPALIVE) {
+		s->tcp_ev |= TCP_EV(IWS_SEV_KEEPALIVE);  /* (counted by tcp_reasm.c) */
 	}
 }
 

@@ -368,6 +368,14 @@ static uint8_t take_data(struct reasm_dir *d, int side, const struct iws_tcp_seg
 		return take_ahead(d, side, p, seq, e, si, sink, lim);
 	if (sdiff(e, d->next_seq) > 0)
 		return take_in_order(d, side, p, seq, e, si, sink, lim);
+	/* One octet, the last one delivered, and nothing after it: a
+	 * keep-alive probe (RFC 9293 §3.8.4: SEG.SEQ = SND.NXT - 1 with at most
+	 * one garbage octet, so old TCPs answer), not a retransmission; tshark
+	 * calls it the same. */
+	if (n == 1 && e == d->next_seq && !(p->flags & (IWS_TCP_SYN | IWS_TCP_FIN | IWS_TCP_RST))) {
+		d->c->keepalives++;
+		return HOW_KEEPALIVE;
+	}
 	/* Every octet of it was delivered before: a retransmission. */
 	d->c->retrans++;
 	if (sink->dup)

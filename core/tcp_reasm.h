@@ -32,6 +32,7 @@ enum seg_how {
 	HOW_FIRST = 0,
 	HOW_RESENT = 1,
 	HOW_REORDERED = 2,
+	HOW_KEEPALIVE = 3,  /* a keep-alive probe: not data (RFC 9293 §3.8.4) */
 };
 
 enum hole_kind {

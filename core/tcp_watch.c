@@ -165,7 +165,7 @@ void tw_sent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, cons
 		w->ipid_last = seg->ip_id;
 	}
 	(void)o;
-	if (!seg->wire_len || (seg->flags & IWS_TCP_RST))
+	if (!seg->wire_len || (seg->flags & IWS_TCP_RST) || how == HOW_KEEPALIVE)
 		return;
 	w->any_data = true;
 	w->last_data_ts = seg->ts_ns;

@@ -134,7 +134,8 @@ typedef struct iwarp_conv {
 #define IWARP_TCP_EV_DUP_ACK         0x08
 #define IWARP_TCP_EV_OTHER_RETRANSMIT 0x10
 #define IWARP_TCP_EV_REORDERED       0x20
-#define IWARP_TCP_EV_LAST            IWARP_TCP_EV_REORDERED
+#define IWARP_TCP_EV_KEEPALIVE       0x40
+#define IWARP_TCP_EV_LAST            IWARP_TCP_EV_KEEPALIVE
 
 /* Appends val (of type) to the file-scoped array arr, made when NULL. */
 #define IWARP_APPEND(arr, type, val)                                            \

@@ -344,6 +344,7 @@ static void record_tcp_event(const struct iws_stream_event *ev)
 	static const struct { guint8 kind, bit; } bits[] = {
 		{ IWS_SEV_FAST_RETRANSMIT, 0 }, { IWS_SEV_TIMEOUT, 1 },	   { IWS_SEV_ZERO_WINDOW, 2 },
 		{ IWS_SEV_DUPLICATE_ACK, 3 },	{ IWS_SEV_OTHER_RETRANSMIT, 4 }, { IWS_SEV_REORDERED, 5 },
+		{ IWS_SEV_KEEPALIVE, 6 },
 	};
 	for (guint i = 0; i < G_N_ELEMENTS(bits); i++)
 		if (ev->kind == bits[i].kind)
@@ -360,6 +361,7 @@ static void on_event(void *ctx, const struct iws_stream_event *ev)
 	case IWS_SEV_REORDERED:
 	case IWS_SEV_ZERO_WINDOW:
 	case IWS_SEV_DUPLICATE_ACK:
+	case IWS_SEV_KEEPALIVE:
 		record_tcp_event(ev);
 		break;
 	case IWS_SEV_FIN:

@@ -74,6 +74,7 @@ static const value_string tcp_event_vals[] = {
 	{ IWARP_TCP_EV_DUP_ACK, "duplicate ACK" },
 	{ IWARP_TCP_EV_OTHER_RETRANSMIT, "retransmission (neither after duplicate ACKs nor a timeout)" },
 	{ IWARP_TCP_EV_REORDERED, "reordered on the way (its first transmission, not lost)" },
+	{ IWARP_TCP_EV_KEEPALIVE, "keep-alive probe (not data, not a retransmission)" },
 	{ 0, NULL }
 };
 
@@ -187,7 +188,7 @@ void iwarp_timing_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *
 			continue;
 		proto_item *pi = proto_tree_add_uint(et, hf_iwarp_rdmap_tcp_event, tvb, 0, 0, bit);
 		proto_item_set_generated(pi);
-		if (bit != IWARP_TCP_EV_DUP_ACK)
+		if (bit != IWARP_TCP_EV_DUP_ACK && bit != IWARP_TCP_EV_KEEPALIVE)
 			expert_add_info_format(pinfo, pi, &ei_iwarp_rdmap_tcp_event, "TCP %s on an iWARP connection",
 					       val_to_str_const(bit, tcp_event_vals, "event"));
 	}
@@ -279,7 +280,7 @@ void iwarp_timing_register(int proto, module_t *m)
 		{ &hf_iwarp_rdmap_tcp_event, { "TCP event", "iwarp.rdmap.tcp_event", FT_UINT8, BASE_HEX,
 			VALS(tcp_event_vals), 0x0,
 			"What the stream engine counted for this segment (the CLI's tcp fast_retransmits, timeouts, "
-			"zero_windows, duplicate_acks, other_retransmits, reordered)", HFILL } },
+			"zero_windows, duplicate_acks, other_retransmits, reordered, keepalives)", HFILL } },
 		{ &hf_iwarp_rdmap_teardown_op_frame, { "Its first frame", "iwarp.rdmap.teardown.op_frame", FT_FRAMENUM,
 			BASE_NONE, NULL, 0x0, "The first transmission of the outstanding operation", HFILL } },
 	};

@@ -79,6 +79,7 @@ void stats_tcp_json(struct jsonw *j, const struct conn *c)
 	jw_ku64(j, "reordered", CONN_SUM(c, reordered));
 	jw_ku64(j, "duplicate_acks", CONN_SUM(c, duplicate_acks));
 	jw_ku64(j, "zero_windows", CONN_SUM(c, zero_windows));
+	jw_ku64(j, "keepalives", CONN_SUM(c, keepalives));
 	jw_obj_end(j);
 }
 

@@ -21,7 +21,8 @@ void stats_write_text(FILE *f, const struct report *r);
 /* One operation type's numbers: count, complete, bytes, segments,
  * crc_errors, retransmissions, stall_ns, latency_ns, delivery_ns. */
 void stats_op_fields_json(struct jsonw *j, const struct iws_op_stats *o);
-/* "tcp": {fast_retransmits, timeouts, duplicate_acks, zero_windows} */
+/* "tcp": {fast_retransmits, timeouts, other_retransmits, reordered,
+ * duplicate_acks, zero_windows, keepalives} */
 void stats_tcp_json(struct jsonw *j, const struct conn *c);
 
 /* Problems in the report, for --fail-on (FAIL_* bits). */

@@ -125,8 +125,13 @@ static void qp_block(FILE *f, const struct conn *c)
 	fprintf(f, ", gaps %" PRIu64 ", CRC errors %" PRIu64 ", Terminates %" PRIu64 "\n",
 		conn_gap_count(c), c->c.crc_errors, c->c.terminates);
 	uint64_t dup = CONN_SUM(c, duplicate_acks), zw = CONN_SUM(c, zero_windows);
-	if (dup || zw)
-		fprintf(f, "  duplicate ACKs %" PRIu64 ", zero windows %" PRIu64 "\n", dup, zw);
+	uint64_t ka = CONN_SUM(c, keepalives);
+	if (dup || zw || ka) {
+		fprintf(f, "  duplicate ACKs %" PRIu64 ", zero windows %" PRIu64, dup, zw);
+		if (ka)
+			fprintf(f, ", keep-alives %" PRIu64, ka);
+		fputc('\n', f);
+	}
 	struct finding_sink fs = findings_text_sink(f);
 	findings_qp(c, &fs, f);
 }

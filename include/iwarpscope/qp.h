@@ -234,6 +234,11 @@ struct iws_tracker_limits {
 	/* optional, shared by trackers: a bound on all of them together */
 	uint64_t *shared_ack_wait_used, *shared_ack_wait_peak;
 	uint64_t shared_max_ack_wait;
+	/* The connection was captured from past its start (no SYN): before
+	 * the first ACK of a direction, a few complete operations wait for one
+	 * (its receiver's first segment may follow); else they are reported
+	 * unacknowledged at once. */
+	bool ack_unseen_wait;
 };
 
 struct iws_tracker_counts {

@@ -254,6 +254,7 @@ enum iws_stream_event_kind {
 	IWS_SEV_REORDERED,          /* a first transmission after later octets (reordered) */
 	IWS_SEV_ZERO_WINDOW,        /* the segment advertised a window of 0 (zero_windows) */
 	IWS_SEV_DUPLICATE_ACK,      /* the segment is a duplicate ACK (duplicate_acks) */
+	IWS_SEV_KEEPALIVE,          /* the segment is a keep-alive probe (keepalives) */
 };
 
 /* IWS_SEV_MARKERS_NONSTANDARD details (a mask). */
@@ -314,6 +315,7 @@ struct iws_stream_counts {
 	uint64_t segments;          /* segments carrying payload */
 	uint64_t bytes;             /* stream octets delivered in order (captured or not) */
 	uint64_t retrans;           /* segments whose payload was all delivered already */
+	uint64_t keepalives;        /* keep-alive probes: one old octet at SND.NXT - 1 */
 	uint64_t late;              /* segments that filled a hole behind later data */
 	uint64_t overlaps;
 	uint64_t out_of_order;      /* segments that arrived ahead of a hole */

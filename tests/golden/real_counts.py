@@ -278,6 +278,8 @@ def main(argv):
     check(q["fpdus"] == 26 and q["crc_checked"] == 26 and q["crc_errors"] == 0, "32: 26 FPDUs, every CRC good")
     check(q["gaps"] == 1 and q["gap_bytes"] == 20 and q["gap_list"][0]["dir"] == "r2i", "32: one 20-octet gap, r2i")
     check(q["rtr_messages"] == 1, "32: one RTR")
+    check(q["tcp"]["keepalives"] == 1 and q["retransmissions"] == 0 and q["duplicate_segments"] == 0,
+          "32: frame 8 is a keep-alive probe (tshark: TCP keep-alive segment), not a retransmission")
     rtr = of(ops, rtr=True)
     check(len(rtr) == 1 and rtr[0]["op"] == "read" and rtr[0]["bytes"] == 0
           and rtr[0]["src"] == "192.168.2.254:35325" and rtr[0]["first_frame"] == 10,

@@ -26,6 +26,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checklib import check, run_ok as run, verdict  # noqa: E402
 
 
+# Real captures whose slices cannot hold every FPDU header: the sliced
+# per-QP numbers are then at most the full capture's (checked), not equal.
+HEADERS_PAST_SLICE = {
+    # Windows packs the RTR with the first Send (frame 10) and two Sends in
+    # frame 23: the second FPDU of each starts past 96 / 128 octets; and 20
+    # octets of the responder's stream were never captured (resynchronising
+    # needs whole FPDUs, which the slice cuts).
+    "32-smb-direct-chelsio.pcap",
+}
+
+
 def stats_of(tool, path):
     d = json.loads(run(tool, ["stats", "--format", "json", path]))
     out = {}
@@ -113,10 +124,17 @@ def main(argv):
                                stdout=subprocess.DEVNULL)
                 if full_stats is not None and not midstream:
                     got = stats_of(tool, cut)
-                    same = got == full_stats
-                    check(same, "%s at %d: per-QP counts, bytes and latencies differ from the full "
-                          "capture:\n  full   %s\n  sliced %s" % (name, snaplen, full_stats, got))
-                    n_same += same
+                    if name in HEADERS_PAST_SLICE:
+                        check(set(got) == set(full_stats) and
+                              all(got[q][0] <= full_stats[q][0] and got[q][2] <= full_stats[q][2]
+                                  for q in got),
+                              "%s at %d: more operations or octets than the full capture:\n  full   %s\n"
+                              "  sliced %s" % (name, snaplen, full_stats, got))
+                    else:
+                        same = got == full_stats
+                        check(same, "%s at %d: per-QP counts, bytes and latencies differ from the full "
+                              "capture:\n  full   %s\n  sliced %s" % (name, snaplen, full_stats, got))
+                        n_same += same
                 cut_ops = ops_of(tool, cut)
                 if full_nvme and not midstream:
                     n_nvme += check_nvme(tool, name_at, full_nvme, nvme_of(tool, cut), snaplen)

@@ -1332,7 +1332,7 @@ def compare_ops_with_cli(r, cap, ops, teardown, tcp, view=None):
     # TCP events frame by frame (iwarp.rdmap.tcp_event), summed per QP, equal
     # the CLI's tcp counts
     ev_names = {1: "fast_retransmits", 2: "timeouts", 4: "zero_windows", 8: "duplicate_acks",
-                16: "other_retransmits", 32: "reordered"}
+                16: "other_retransmits", 32: "reordered", 64: "keepalives"}
     have_ev = {}
     for stream, events in view.tcp_events:
         for x in events:

@@ -396,6 +396,48 @@ static void case_bounded_inflight(void)
 	iws_tracker_free(t);
 }
 
+static void case_ack_unseen(void)
+{
+	struct iws_seg_note note;
+	struct iws_msg m;
+	struct iws_tracker *t;
+	/* --- no ACK of a direction yet, captured past the connection's
+	 * start: a few operations wait for one (issue 31 item 6) --- */
+	struct iws_tracker_limits lim = { .ack_unseen_wait = true };
+	n_ops = 0;
+	t = iws_tracker_new(&lim, on_op, NULL);
+	/* a Send, then the receiver's first segment acknowledges it */
+	m = untagged(3, 0, 1, 0, 1, 100, 0);
+	feed_tcp(t, IWS_DIR_I2R, 1000, 120, 1, 100, 1, 100, 1, 100, 0, &m, &note);
+	CHECK_EQ(n_ops, 0);
+	iws_tracker_ack(t, IWS_DIR_I2R, 1120, 2, 150, false);
+	CHECK_EQ(n_ops, 1);
+	CHECK(ops[0].has_ack && ops[0].ack_frame == 2 && ops[0].ack_ns == 50);
+	iws_tracker_free(t);
+	/* the other direction never answers (one direction captured): past
+	 * UNSEEN_ACK_WAIT (64) of them the waiting go unacknowledged, in
+	 * order, and no later one waits */
+	n_ops = 0;
+	t = iws_tracker_new(&lim, on_op, NULL);
+	for (uint32_t i = 0; i < 70; i++) {
+		m = untagged(3, 0, 1 + i, 0, 1, 100, 0);
+		feed_tcp(t, IWS_DIR_I2R, 1000 + 120 * i, 120, 1 + i, 100 + i, 1 + i, 100 + i, 1 + i, 100 + i,
+			 0, &m, &note);
+		CHECK_EQ(n_ops, i < 64 ? 0 : i + 1);
+	}
+	CHECK_EQ(iws_tracker_counts(t)->ack_waiting, 0);
+	CHECK(ops[0].msn == 1 && ops[63].msn == 64 && !ops[0].has_ack && !ops[63].has_ack && ops[0].complete);
+	iws_tracker_free(t);
+	/* captured from the SYN: reported unacknowledged at once, as before */
+	n_ops = 0;
+	t = iws_tracker_new(NULL, on_op, NULL);
+	m = untagged(3, 0, 1, 0, 1, 100, 0);
+	feed_tcp(t, IWS_DIR_I2R, 1000, 120, 1, 100, 1, 100, 1, 100, 0, &m, &note);
+	CHECK_EQ(n_ops, 1);
+	CHECK(!ops[0].has_ack);
+	iws_tracker_free(t);
+}
+
 static void case_where_time_went(void)
 {
 	struct iws_seg_note note;
@@ -937,6 +979,7 @@ static const struct check_case cases[] = {
 	{ "gaps", case_gaps },
 	{ "rtr_ird", case_rtr_ird },
 	{ "bounded_inflight", case_bounded_inflight },
+	{ "ack_unseen", case_ack_unseen },
 	{ "where_time_went", case_where_time_went },
 	{ "oldest_unreported", case_oldest_unreported },
 	{ "read_queued", case_read_queued },

@@ -147,6 +147,19 @@ static void case_tcp_events(void)
 	CHECK_EQ(count_tcp_ev_in(IWS_SEV_REORDERED, 16) + count_tcp_ev_in(IWS_SEV_TIMEOUT, 16) +
 			 count_tcp_ev_in(IWS_SEV_OTHER_RETRANSMIT, 16),
 		 1);
+	/* 17: a keep-alive probe, the last octet delivered sent again alone
+	 * (RFC 9293 §3.8.4): counted as such, not as a retransmission */
+	uint64_t retrans = iws_stream_counts(T.s, 0)->retrans;
+	feed_checked(0, sq(0, at(0, 6) - 1), 0, IWS_TCP_ACK, 65535, T.sd[0].sb.buf + at(0, 6) - 1, 1);
+	CHECK_EQ(count_tcp_ev_in(IWS_SEV_TIMEOUT, 17) + count_tcp_ev_in(IWS_SEV_OTHER_RETRANSMIT, 17) +
+			 count_tcp_ev_in(IWS_SEV_FAST_RETRANSMIT, 17),
+		 0);
+	CHECK_EQ(iws_stream_counts(T.s, 0)->keepalives, 1);
+	CHECK_EQ(iws_stream_counts(T.s, 0)->retrans, retrans);
+	/* 18: two old octets are a retransmission */
+	feed_checked(0, sq(0, at(0, 6) - 2), 0, IWS_TCP_ACK, 65535, T.sd[0].sb.buf + at(0, 6) - 2, 2);
+	CHECK_EQ(iws_stream_counts(T.s, 0)->keepalives, 1);
+	CHECK_EQ(iws_stream_counts(T.s, 0)->retrans, retrans + 1);
 	int before = T.nev;
 	finish(IWS_OPF_UNFINISHED);
 	for (int i = before; i < T.nev; i++)
