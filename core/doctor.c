@@ -34,6 +34,9 @@ static void free_rings(struct iws_doctor *d)
 		free(d->dir[s].recent);
 		d->dir[s].recent = NULL;
 		d->dir[s].rn = d->dir[s].rhead = d->dir[s].rcap = 0;
+		free(d->dir[s].pend);
+		d->dir[s].pend = NULL;
+		d->dir[s].pn = d->dir[s].phead = d->dir[s].pcap = 0;
 	}
 }
 
@@ -121,9 +124,15 @@ static struct iws_finding_sum *sum_get(struct iws_doctor *d, enum iws_rule rule,
 void doc_fire(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t frame, uint64_t v0,
 	      uint64_t v1, uint64_t v2)
 {
+	doc_fire_bound(d, rule, dir, frame, v0, v1, v2, false);
+}
+
+void doc_fire_bound(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t frame, uint64_t v0,
+		    uint64_t v1, uint64_t v2, bool at_least)
+{
 	if ((unsigned)rule >= IWS_RULE_COUNT || dir > 1)
 		return;
-	struct iws_finding f = { rule, dir, frame, { v0, v1, v2 } };
+	struct iws_finding f = { rule, dir, frame, { v0, v1, v2 }, at_least };
 	struct iws_finding_sum *s = sum_get(d, rule, dir);
 	if (s) {
 		if (!s->count) {
@@ -140,8 +149,13 @@ void doc_fire(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t fr
 			seen = s->samples[i] == frame;
 		if (!seen && s->nsamples < IWS_DOCTOR_SAMPLES)
 			s->samples[s->nsamples++] = frame;
-		if (iws_rule_info(rule)->max_what && v0 > s->max_value)
+		bool measures = iws_rule_info(rule)->max_what != NULL;
+		if (measures && v0 > s->max_value)
 			s->max_value = v0;
+		/* a lower bound anywhere makes the most one too: that
+		 * occurrence may have been larger */
+		s->max_at_least |= measures && at_least;
+		s->count_at_least |= !measures && at_least;
 		s->of = measure_of(d, rule, dir);
 	}
 	if (d->sink.finding)
@@ -211,17 +225,15 @@ void iws_doctor_pdu(struct iws_doctor *d, const struct iws_stream *eng, const st
 	doc_mpa_fpdu(d, eng, p);
 	if (d->dir[p->dir].garbled)
 		return;
-	doc_frame_fpdu(d, p);
+	doc_frame_fpdu(d, eng, p);
 	doc_rdma_fpdu(d, eng, p);
-	doc_rdma_deviations(d, eng);
 }
 
 void iws_doctor_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op)
 {
 	if (!d || d->finished)
 		return;
-	doc_rdma_op(d, op);
-	doc_rdma_deviations(d, eng);
+	doc_rdma_op(d, eng, op);
 }
 
 void iws_doctor_event(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_stream_event *ev)
@@ -238,7 +250,6 @@ void iws_doctor_finish(struct iws_doctor *d, const struct iws_stream *eng)
 	if (!d || d->finished)
 		return;
 	d->cur = false;
-	doc_rdma_deviations(d, eng);
 	doc_mpa_finish(d, eng);
 	d->finished = true;
 	free_rings(d);
@@ -385,13 +396,17 @@ static bool finding_text_framing(char *buf, size_t len, const struct iws_finding
 		snprintf(buf, len, "FPDU packed %llu octets into a TCP segment, after another FPDU", b);
 		break;
 	case IWS_RULE_FRAMING_MARKER_FPDUPTR_LE:
-		snprintf(buf, len, "%s", iws_marker_dev_text(IWS_MARKER_DEV_LE_FPDUPTR));
+		snprintf(buf, len, "marker %llu octets into the FPDU: FPDUPTR %llu carried as 00 00 %02llx %02llx", a, b,
+			 b & 0xFF, b >> 8);
 		break;
 	case IWS_RULE_FRAMING_MARKER_SKIP_CRC:
-		snprintf(buf, len, "%s", iws_marker_dev_text(IWS_MARKER_DEV_SKIP_CRC));
-		break;
 	case IWS_RULE_FRAMING_MARKER_OFFSET:
-		snprintf(buf, len, "%s", iws_marker_dev_text(IWS_MARKER_DEV_OFFSET));
+		if (f->at_least)
+			snprintf(buf, len, "%s (SeqStart not captured: its markers off the RFC grid not told apart)",
+				 iws_marker_dev_text(f->rule == IWS_RULE_FRAMING_MARKER_OFFSET ? IWS_MARKER_DEV_OFFSET
+											: IWS_MARKER_DEV_SKIP_CRC));
+		else
+			snprintf(buf, len, "marker %llu octets past SeqStart + 512n (%llu such in the FPDU)", a, b);
 		break;
 	case IWS_RULE_FRAMING_MARKER_ERROR:
 		snprintf(buf, len, "%llu marker%s with a wrong FPDUPTR or reserved field", a, a == 1 ? "" : "s");
@@ -505,8 +520,9 @@ static bool finding_text_rdmap_conn(char *buf, size_t len, const struct iws_find
 			 iws_rdmap_opcode_name((uint32_t)v[0]), b);
 		break;
 	case IWS_RULE_RDMAP_READ_REQUEST_LE:
-		snprintf(buf, len, "the Read Response in this frame answers a Read Request whose fields "
-			 "were written least significant octet first");
+		snprintf(buf, len, "Read Request of %llu octets to sink STag 0x%08llx written least significant "
+			 "octet first (the sender's Read Responses showed it from frame %llu)", b, a,
+			 (unsigned long long)v[2]);
 		break;
 	case IWS_RULE_CONN_RST_OUTSTANDING:
 		snprintf(buf, len, "RST with %llu operation%s outstanding", a, a == 1 ? "" : "s");
@@ -560,14 +576,15 @@ const char *iws_finding_sum_text(char *buf, size_t len, const struct iws_finding
 	if (!len)
 		return buf;
 	buf[0] = 0;
-	add(buf, len, &n, "  %-11s %-26s %s  %" PRIu64, iws_severity_name(ri->severity), ri->id,
-	    s->dir == IWS_DIR_I2R ? "i2r" : "r2i", s->count);
+	add(buf, len, &n, "  %-11s %-26s %s  %s%" PRIu64, iws_severity_name(ri->severity), ri->id,
+	    s->dir == IWS_DIR_I2R ? "i2r" : "r2i", s->count_at_least ? "at least " : "", s->count);
 	if (ri->measure != IWS_MEASURE_NONE) {
 		uint64_t pm = iws_permille(s->count, s->of);
 		add(buf, len, &n, " of %" PRIu64 " FPDUs (%" PRIu64 ".%" PRIu64 "%%)", s->of, pm / 10, pm % 10);
 	}
 	if (ri->max_what)
-		add(buf, len, &n, ", most %s: %" PRIu64, ri->max_what, s->max_value);
+		add(buf, len, &n, ", most %s: %s%" PRIu64, ri->max_what, s->max_at_least ? "at least " : "",
+		    s->max_value);
 	add(buf, len, &n, "  frames %" PRIu64 "..%" PRIu64 ":", s->first_frame, s->last_frame);
 	for (uint32_t m = 0; m < s->nsamples; m++)
 		add(buf, len, &n, " %" PRIu64, s->samples[m]);

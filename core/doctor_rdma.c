@@ -135,23 +135,6 @@ static void notes(struct iws_doctor *d, const struct iws_stream *eng, const stru
 		d->reads_out--;
 }
 
-/* The engine's tracker found a requester writing RDMAP fields in the wrong
- * byte order (from the responses it got, so it is known only once one came
- * back): named once per direction, at the response that showed it. */
-void doc_rdma_deviations(struct iws_doctor *d, const struct iws_stream *eng)
-{
-	const struct iws_tracker_counts *tc = iws_stream_tracker_counts(eng);
-	if (!tc)
-		return;
-	for (uint8_t dir = 0; dir < 2; dir++) {
-		uint32_t fresh = tc->rdmap_dev[dir] & ~d->dir[dir].rdmap_devs;
-		if (!(fresh & IWS_RDMAP_DEV_READ_REQ_LE))
-			continue;
-		d->dir[dir].rdmap_devs |= IWS_RDMAP_DEV_READ_REQ_LE;
-		doc_fire(d, IWS_RULE_RDMAP_READ_REQUEST_LE, dir, tc->rdmap_dev_frame[dir], 0, 0, 0);
-	}
-}
-
 void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
 {
 	struct doc_dir *dd = &d->dir[p->dir];
@@ -218,8 +201,26 @@ void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const str
 	}
 }
 
-void doc_rdma_op(struct iws_doctor *d, const struct iws_op *op)
+/* RFC 5040 §4.4: a Read Request's fields are in network order. The
+ * tracker finds a requester writing them least significant octet first
+ * from the Read Responses (their sink STag and TO are the request's
+ * swapped) and reads its requests so from then on: each Read whose request
+ * (with its fields up to the size) was captured from such a sender is one
+ * occurrence, in its request's frame. The operations are reported once
+ * their responses end, or at the end: the sender is known by then. */
+static void read_request_le(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op)
 {
+	const struct iws_tracker_counts *tc = iws_stream_tracker_counts(eng);
+	if (op->type != IWS_OPT_READ || op->rtr || op->opcode != IWS_OP_CODE_READ_REQ || !op->has_read_size ||
+	    op->dir > 1 || !tc || !(tc->rdmap_dev[op->dir] & IWS_RDMAP_DEV_READ_REQ_LE))
+		return;
+	doc_fire(d, IWS_RULE_RDMAP_READ_REQUEST_LE, op->dir, op->first_inorder_frame, op->stag, op->read_size,
+		 tc->rdmap_dev_frame[op->dir]);
+}
+
+void doc_rdma_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op)
+{
+	read_request_le(d, eng, op);
 	/* RFC 5040 §5.2: the Read Responses carry exactly the size asked for. */
 	if (op->type == IWS_OPT_READ && !op->rtr && op->complete && op->has_read_size &&
 	    op->opcode == IWS_OP_CODE_READ_REQ && op->bytes < op->read_size && op->dir < 2)

@@ -37,11 +37,14 @@ static void finding_json(struct jsonw *j, const struct conn *c, const struct iws
 	jw_kstr(j, "title", ri->title);
 	jw_kstr(j, "dir", conn_dir_name(s->dir));
 	jw_ku64(j, "count", s->count);
+	/* count and max may be lower bounds (iws_finding_sum) */
+	jw_kbool(j, "count_at_least", s->count_at_least);
 	bool frac = fraction_rule(s->rule);
 	jw_kou64(j, "of", frac, s->of);
 	jw_kou64(j, "permille", frac, iws_permille(s->count, s->of));
 	/* the most an occurrence measured, where the catalogue says what */
 	jw_kou64(j, "max", ri->max_what != NULL, s->max_value);
+	jw_kbool(j, "max_at_least", s->max_at_least);
 	jw_kostr(j, "max_what", ri->max_what);
 	jw_ku64(j, "first_frame", s->first_frame);
 	jw_ku64(j, "last_frame", s->last_frame);

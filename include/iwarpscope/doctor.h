@@ -42,6 +42,12 @@ struct iws_finding {
 	uint64_t frame;
 	/* Rule-specific values, worded by iws_finding_text (see doctor.c). */
 	uint64_t v[3];
+	/* What it measures is a lower bound: for the rules whose iws_rule_info
+	 * max_what says what, v[0] (operations outstanding when some in flight
+	 * are not known); for the others, the number of violations it stands
+	 * for (one occurrence naming a sender whose violations the capture
+	 * cannot tell apart). */
+	bool at_least;
 };
 
 /* Sample frames kept per rule and direction. */
@@ -60,6 +66,8 @@ struct iws_finding_sum {
 	uint64_t max_value;         /* the most an occurrence measured, for the rules whose
 				     * iws_rule_info max_what says what (Reads outstanding,
 				     * an FPDU's octets); 0 for the others */
+	bool count_at_least;        /* count is a lower bound (an occurrence at_least) */
+	bool max_at_least;          /* max_value is (an occurrence measured at least so) */
 	struct iws_finding first;   /* the first occurrence, for its words */
 };
 

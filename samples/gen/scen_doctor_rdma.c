@@ -261,10 +261,10 @@ uint64_t d_rdmap_read_request_le(struct gen *g, uint64_t t)
 {
 	/* the initiator writes its Read Request fields least significant
 	 * octet first (an early software stack); the responder answers with
-	 * the STag and TO meant, which shows the byte order */
+	 * the STag and TO meant, which shows the byte order: each of its Read
+	 * Requests is an occurrence (doctor_truth.c) */
 	struct conn_cfg k = cfg_default(4);
 	struct conn *c;
-	size_t f;
 	int op;
 
 	k.rdreq_le[I2R] = 1;
@@ -274,11 +274,9 @@ uint64_t d_rdmap_read_request_le(struct gen *g, uint64_t t)
 	op = post_read(g, c, I2R, 1000, 0);
 	t = tcp_flush(g, c, I2R, t + 30 * US);
 	t += c->cfg.rtt + s_proc(g);
-	f = g->nfpdus;
 	rd_read_resp(g, c, op);
 	t = flush_now(g, c, R2I, t);
 	t = s_read(g, c, I2R, 700, t + 20 * US);
-	doc(g, "rdmap.read_request_le", c, I2R, DR_FPDU, f);
 	return closing(g, c, traffic(g, c, t));
 }
 

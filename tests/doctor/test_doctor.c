@@ -46,7 +46,7 @@ static void catalogue(void)
 		CHECK(strcmp(ri->scenario, want) == 0);
 		/* words for an occurrence, whatever its values */
 		char buf[256];
-		struct iws_finding f = { (enum iws_rule)r, IWS_DIR_I2R, 7, { 1, 2, 3 } };
+		struct iws_finding f = { (enum iws_rule)r, IWS_DIR_I2R, 7, { 1, 2, 3 }, false };
 		iws_finding_text(buf, sizeof(buf), &f);
 		CHECK(buf[0] && strcmp(buf, "?") != 0);
 		f.v[0] = UINT64_MAX;
@@ -56,6 +56,9 @@ static void catalogue(void)
 		CHECK(strlen(buf) < sizeof(buf));
 		iws_finding_text(buf, 8, &f);
 		CHECK(strlen(buf) < 8);
+		f.at_least = true;
+		iws_finding_text(buf, sizeof(buf), &f);
+		CHECK(buf[0] && strcmp(buf, "?") != 0 && strlen(buf) < sizeof(buf));
 	}
 	CHECK(iws_rule_info(IWS_RULE_COUNT) == NULL);
 	CHECK_EQ(iws_rule_from_id("mpa.nonesuch"), (unsigned long long)-1);
@@ -108,7 +111,7 @@ static void sum_text(void)
 	s.nsamples = 2;
 	s.samples[0] = 43;
 	s.samples[1] = 49;
-	s.first = (struct iws_finding){ IWS_RULE_FRAMING_FPDU_SPLIT, IWS_DIR_R2I, 43, { 1448, 0, 0 } };
+	s.first = (struct iws_finding){ IWS_RULE_FRAMING_FPDU_SPLIT, IWS_DIR_R2I, 43, { 1448, 0, 0 }, false };
 	char buf[1024];
 	iws_doctor_total_text(buf, sizeof(buf), 2, 1, (const uint64_t[3]){ 0, 2, 1 });
 	CHECK(strcmp(buf, "2 QPs, 1 with findings: 0 error, 2 deviation, 1 performance rules broken\n") == 0);
@@ -122,6 +125,25 @@ static void sum_text(void)
 	/* cut short, still terminated */
 	iws_finding_sum_text(buf, 20, &s);
 	CHECK(strlen(buf) < 20);
+	/* lower bounds: a count, the most outstanding */
+	memset(&s, 0, sizeof(s));
+	s.rule = IWS_RULE_FRAMING_MARKER_SKIP_CRC;
+	s.count = 1;
+	s.count_at_least = true;
+	s.first_frame = s.last_frame = 3;
+	s.first = (struct iws_finding){ IWS_RULE_FRAMING_MARKER_SKIP_CRC, IWS_DIR_I2R, 3, { 0, 0, 0 }, true };
+	iws_finding_sum_text(buf, sizeof(buf), &s);
+	CHECK(strstr(buf, "framing.marker_skip_crc    i2r  at least 1  frames 3..3"));
+	CHECK(strstr(buf, "SeqStart not captured"));
+	memset(&s, 0, sizeof(s));
+	s.rule = IWS_RULE_CONN_RST_OUTSTANDING;
+	s.dir = IWS_DIR_R2I;
+	s.count = 1;
+	s.max_value = 32;
+	s.max_at_least = true;
+	s.first = (struct iws_finding){ IWS_RULE_CONN_RST_OUTSTANDING, IWS_DIR_R2I, 9, { 32, 0, 0 }, true };
+	iws_finding_sum_text(buf, sizeof(buf), &s);
+	CHECK(strstr(buf, " r2i  1, most operations outstanding: at least 32  frames"));
 }
 
 /* ---- a connection fed to an engine and its doctor ---- */
@@ -649,9 +671,8 @@ static void operations(void)
 	c_free();
 
 	/* Read Request fields written least significant octet first (an early
-	 * software stack): the responses name the STag and TO meant; named
-	 * once, at the first response, and the size read right (no short
-	 * Read) */
+	 * software stack): the responses name the STag and TO meant; each
+	 * Read Request is one, and the size is read right (no short Read) */
 	c_begin();
 	c_open_with(0x40, 8, 8, 0x40, 8, 8);
 	c_fpdu(0, u, sb_read_req_ulpdu(u, 1, 0x00010000, 0x0010000000000000ull, 0x20000000, 0x00020000,
@@ -661,7 +682,7 @@ static void operations(void)
 				       0x0020000000000000ull), 1);
 	c_fpdu(1, u, sb_tagged_ulpdu(u, 0x2, 0x101, 0x1000, 1, 16), 1);
 	c_end();
-	EXPECT("Read Requests little-endian", { IWS_RULE_RDMAP_READ_REQUEST_LE, IWS_DIR_I2R, 1 });
+	EXPECT("Read Requests little-endian", { IWS_RULE_RDMAP_READ_REQUEST_LE, IWS_DIR_I2R, 2 });
 	c_free();
 
 	/* a Read Response nobody asked for, on a connection seen whole */
