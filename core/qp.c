@@ -327,6 +327,13 @@ static bool is_rtr(struct iws_tracker *t, const struct iws_seg *s)
 		if (h->opcode == IWS_OP_CODE_READ_RESP && m->payload_len == 0 && h->last)
 			return true;
 	}
+	if (t->rtr_legacy_pending && s->dir == IWS_DIR_I2R) {
+		t->rtr_legacy_pending = false;
+		if (h->opcode == IWS_OP_CODE_READ_REQ && iws_msg_has(m, 34) && m->u.read_req.size == 0) {
+			t->rtr_read_resp_pending = true;
+			return true;
+		}
+	}
 	if (!t->rtr_pending || s->dir != IWS_DIR_I2R)
 		return false;
 	t->rtr_pending = false;
@@ -519,6 +526,11 @@ void iws_tracker_set_mpa(struct iws_tracker *t, const struct iws_mpa_conn *c)
 	t->mpa = *c;
 	t->have_mpa = true;
 	t->rtr_pending = c->p2p && c->rtr != 0;
+	/* MPA revision 1 cannot negotiate an RTR (RFC 6581 §5 is revision 2),
+	 * yet stacks that predate it (SMB Direct on Windows with Chelsio
+	 * RNICs) open with the same zero-length Read: taken for the RTR it is
+	 * when it is the initiator's first FPDU (docs/semantics.md). */
+	t->rtr_legacy_pending = c->rev == 1 && c->state == IWS_MPA_ST_FULL;
 }
 
 void iws_tracker_segment(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)

@@ -125,6 +125,7 @@ struct iws_tracker {
 	struct iws_mpa_conn mpa;
 	bool have_mpa;
 	bool rtr_pending;            /* the initiator's first FPDU is the RTR */
+	bool rtr_legacy_pending;     /* ... may be a revision 1 stack's zero-length Read RTR */
 	bool rtr_read_resp_pending;  /* a zero-length Read RTR awaits its response */
 	struct node *all_head, *all_tail;
 	struct list tagged[2];       /* open Writes / orphan Read Responses by data direction */

@@ -197,8 +197,12 @@ void iwarp_layers_end(packet_info *pinfo, tvbuff_t *tvb)
 	/* Several parts: one summary item per protocol after iwarp.mpa, so the
 	 * top level reads as the stack (the details are in the container). */
 	if (cur.container) {
+		/* Not for "data": PDML writes that protocol as a hex field and
+		 * leaves a childless one of no octets unclosed (print.c), which
+		 * breaks every XML reader of -T pdml; the frame lists it anyway. */
+		int proto_data = proto_get_id_by_filter_name("data");
 		for (guint k = 0; k < n; k++) {
-			if (ids[k] == proto_iwarp_mpa)
+			if (ids[k] == proto_iwarp_mpa || ids[k] == proto_data)
 				continue;
 			proto_item *ti = proto_tree_add_protocol_format(cur.top, ids[k], tvb, 0, 0,
 				"%s: %u in the %s above", proto_get_protocol_name(ids[k]), counts[k],

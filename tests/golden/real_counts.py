@@ -263,6 +263,29 @@ def main(argv):
     check(all(o["complete"] for o in ops) and q["gaps"] == 0, "31: every operation complete, no gap")
     check("nvme" not in q and "nvme" not in st["total"], "31: not taken for NVMe")
 
+    # 32: SMB Direct between two Windows Server 2012 hosts with Chelsio RNICs
+    # (Wireshark's sample-capture wiki, external/PROVENANCE.md): MPA revision 1,
+    # CRC on (every CRC32c good), legacy IRD/ORD private data (no RFC 6581
+    # word: no negotiated RTR); the initiator's first FPDU is a zero-length
+    # RDMA Read Request, the RTR such stacks send (issue 31 item 8), whose
+    # Read Response lies in the 20 octets the redirector never passed on.
+    ops, st = load_one("32-smb-direct-chelsio")
+    check(len(st["qps"]) == 1, "32: one QP")
+    q = st["qps"][0]
+    check(q["responder"] == "192.168.2.1:5445" and q["initiator"] == "192.168.2.254:35325"
+          and q["initiator_by"] == "mpa", "32: the client opened SMB Direct's port 5445 with an MPA Request")
+    check(q["mpa_rev"] == 1 and q["crc"] and q["rtr"] is None, "32: rev 1, CRC on, no negotiated RTR")
+    check(q["fpdus"] == 26 and q["crc_checked"] == 26 and q["crc_errors"] == 0, "32: 26 FPDUs, every CRC good")
+    check(q["gaps"] == 1 and q["gap_bytes"] == 20 and q["gap_list"][0]["dir"] == "r2i", "32: one 20-octet gap, r2i")
+    check(q["rtr_messages"] == 1, "32: one RTR")
+    rtr = of(ops, rtr=True)
+    check(len(rtr) == 1 and rtr[0]["op"] == "read" and rtr[0]["bytes"] == 0
+          and rtr[0]["src"] == "192.168.2.254:35325" and rtr[0]["first_frame"] == 10,
+          "32: the RTR is the initiator's zero-length Read in frame 10")
+    sends = of(ops, op="send")
+    check(len(of(ops)) == 25 and len(sends) == 25 and sum(o["bytes"] for o in sends) == 7516
+          and all(o["complete"] for o in sends), "32: 25 SMB Direct Sends, 7516 octets, all complete")
+
     return verdict()
 
 

@@ -337,6 +337,39 @@ static void case_rtr_ird(void)
 	}
 	CHECK_EQ(iws_tracker_counts(t)->ird_exceeded, 1);
 	iws_tracker_free(t);
+
+	/* --- MPA revision 1 negotiates no RTR, yet a stack that predates
+	 * RFC 6581 (SMB Direct, Windows and Chelsio) opens with a zero-length
+	 * Read: the RTR, answered by a zero-length Read Response; a later
+	 * zero-length Read, or one not first, is an ordinary Read --- */
+	for (int later = 0; later < 2; later++) {
+		n_ops = 0;
+		t = iws_tracker_new(NULL, on_op, NULL);
+		iws_mpa_conn_init(&conn);
+		conn.state = IWS_MPA_ST_FULL;
+		conn.rev = 1;
+		iws_tracker_set_mpa(t, &conn);
+		if (later) {
+			m = msg_of(sb_send_ulpdu(ub, 1, 0, 1, 20));
+			feed(t, IWS_DIR_I2R, 1, 10, &m, IWS_CRC_OK, &note);
+		}
+		m = read_req(1, 0x1, 0, 0);
+		feed(t, IWS_DIR_I2R, 2, 20, &m, IWS_CRC_OK, &note);
+		CHECK_EQ(note.rtr, !later);
+		m = tagged(2, 0x1, 0, 1, 0);
+		feed(t, IWS_DIR_R2I, 3, 30, &m, IWS_CRC_OK, &note);
+		CHECK_EQ(note.rtr, !later);
+		iws_tracker_finish(t, IWS_OPF_UNFINISHED);
+		int reads = 0;
+		for (int i = 0; i < n_ops && i < MAX_OPS; i++)
+			if (ops[i].type == IWS_OPT_READ) {
+				reads++;
+				CHECK_EQ(ops[i].rtr, !later);
+				CHECK(ops[i].complete && ops[i].bytes == 0);
+			}
+		CHECK_EQ(reads, 1);
+		iws_tracker_free(t);
+	}
 }
 
 static void case_bounded_inflight(void)
