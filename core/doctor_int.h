@@ -124,6 +124,7 @@ struct iws_doctor {
 	bool rtr_due;               /* peer-to-peer: the initiator's RTR is still due */
 	bool rtr_checked;
 	uint64_t reads_out;         /* Read Requests whose Read is not reported yet */
+	bool sliced;                /* a segment's payload was cut by the snapshot length */
 	bool finished;
 	/* the findings: sums in catalogue order, and where each is */
 	struct iws_finding_sum *sums;
@@ -137,6 +138,9 @@ void doc_fire(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t fr
 /* The same, at_least: what it measures is a lower bound (iws_finding). */
 void doc_fire_bound(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t frame, uint64_t v0,
 		    uint64_t v1, uint64_t v2, bool at_least);
+/* What the capture has not shown so far of what the rule needs
+ * (IWS_DOC_UNSEEN_*, doctor.h); 0: it may be judged. */
+uint32_t doc_unseen(const struct iws_doctor *d, enum iws_rule rule);
 /* A fraction rule's direction measured one more FPDU. */
 void doc_measured(struct iws_doctor *d, uint8_t dir);
 uint8_t doc_dir_of(const struct iws_stream *eng, int side);

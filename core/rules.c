@@ -177,6 +177,13 @@ static const struct iws_rule_info rules[IWS_RULE_COUNT] = {
 		"that reset its counters.",
 		"Sends with MSN 4, 5, 5",
 		"doctor-ddp-msn-repeat", NULL },
+	[IWS_RULE_DDP_MSN_START] = { "ddp.msn_start", "RFC 5041 §5.1", E, IWS_MEASURE_NONE,
+		"queue's first MSN not 1",
+		"The first message on an untagged queue carries an MSN other than 1, on a connection "
+		"captured from its start: the receiver expects 1 and terminates (DDP, untagged buffer "
+		"error, MSN range not valid), or the sender's count began before this connection.",
+		"the first Send of the connection with MSN 2",
+		"doctor-ddp-msn-start", NULL },
 	[IWS_RULE_DDP_INVALID_QN] = { "ddp.invalid_qn", "RFC 5040 §5.1, RFC 7306 §5", E, IWS_MEASURE_NONE,
 		"wrong untagged queue",
 		"An untagged segment on a queue its opcode does not use (0: Sends and Immediate "

@@ -77,6 +77,33 @@ void doctor_counts(const struct report *r, uint64_t by_sev[IWS_SEVERITY_COUNT], 
 	}
 }
 
+/* "not_checked": the rules the capture did not let the doctor check on the
+ * QP and what it lacked (iws_doctor_unchecked), or null. */
+static void not_checked_json(struct jsonw *j, const struct conn *c)
+{
+	uint32_t unseen;
+	uint64_t rules = iws_doctor_unchecked(c->doc, &unseen);
+	if (!rules) {
+		jw_knull(j, "not_checked");
+		return;
+	}
+	jw_key(j, "not_checked");
+	jw_obj(j);
+	jw_key(j, "rules");
+	jw_arr_compact(j);
+	for (int r = 0; r < IWS_RULE_COUNT; r++)
+		if (rules >> r & 1)
+			jw_str(j, iws_rule_info((enum iws_rule)r)->id);
+	jw_arr_end(j);
+	jw_key(j, "not_captured");
+	jw_arr_compact(j);
+	for (uint32_t bit = IWS_DOC_UNSEEN_START; bit <= IWS_DOC_UNSEEN_LOST; bit <<= 1)
+		if (unseen & bit)
+			jw_str(j, iws_doctor_unseen_name(bit));
+	jw_arr_end(j);
+	jw_obj_end(j);
+}
+
 static void doctor_json(FILE *f, const struct report *r)
 {
 	struct jsonw j;
@@ -100,6 +127,7 @@ static void doctor_json(FILE *f, const struct report *r)
 		for (uint32_t k = 0; k < n; k++)
 			finding_json(&j, c, &s[k], false);
 		jw_arr_end(&j);
+		not_checked_json(&j, c);
 		jw_obj_end(&j);
 		jw_drain(&j, f);
 	}
@@ -152,6 +180,8 @@ static void doctor_text(FILE *f, const struct report *r)
 			conn_ep_str(c, IWS_DIR_R2I, b), n ? "" : "  no findings");
 		for (uint32_t k = 0; k < n; k++)
 			fputs(iws_finding_sum_text(line, sizeof(line), &s[k]), f);
+		/* once per QP: the rules the capture did not let it check */
+		fputs(iws_doctor_unchecked_text(line, sizeof(line), c->doc), f);
 	}
 	uint64_t sev[IWS_SEVERITY_COUNT];
 	uint32_t with;

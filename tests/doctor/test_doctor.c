@@ -784,6 +784,50 @@ static void markers(void)
 	c_free();
 }
 
+/* RFC 5041 §5.1: each queue's MSNs start at 1, judged only when the
+ * connection's start was captured; without it the QP says which rules it
+ * could not check, and a close with a Read in flight is not judged. */
+static void msn_start(void)
+{
+	uint8_t u[256];
+	c_begin();
+	c_open();
+	c_fpdu(0, u, sb_send_ulpdu(u, 1, 0, 1, 10), 1);
+	c_fpdu(1, u, sb_send_ulpdu(u, 2, 0, 1, 10), 1);   /* the responder's first Send: MSN 2 */
+	c_fpdu(1, u, sb_send_ulpdu(u, 3, 0, 1, 10), 1);
+	c_end();
+	EXPECT("the first MSN 2", { IWS_RULE_DDP_MSN_START, IWS_DIR_R2I, 1 });
+	uint32_t unseen = 1;
+	CHECK_EQ(iws_doctor_unchecked(C.doc, &unseen), 0);
+	CHECK_EQ(unseen, 0);
+	c_free();
+
+	/* the same from mid-stream: no SYN, no MPA frames; a Read Request
+	 * whose response the capture may not show, then both FINs */
+	c_begin();
+	for (uint32_t m = 5; m < 9; m++) {
+		c_fpdu(0, u, sb_send_ulpdu(u, m, 0, 1, 10), 1);
+		c_fpdu(1, u, sb_send_ulpdu(u, m + 2, 0, 1, 10), 1);
+	}
+	c_fpdu(0, u, sb_read_req_ulpdu(u, 3, 0x100, 0x1000, 64, 0x200, 0x2000), 1);
+	c_seg(0, C.sb[0].seq0 + (uint32_t)C.sb[0].len, IWS_TCP_ACK | IWS_TCP_FIN, 1000, NULL, 0);
+	c_seg(1, C.sb[1].seq0 + (uint32_t)C.sb[1].len, IWS_TCP_ACK | IWS_TCP_FIN, 1000, NULL, 0);
+	c_end();
+	EXPECT_NONE("mid-stream");
+	uint64_t rules = iws_doctor_unchecked(C.doc, &unseen);
+	CHECK_EQ(unseen, IWS_DOC_UNSEEN_START);
+	CHECK(rules >> IWS_RULE_DDP_MSN_START & 1);
+	CHECK(rules >> IWS_RULE_CONN_FIN_OUTSTANDING & 1);
+	CHECK(rules >> IWS_RULE_MPA_KEY & 1);
+	CHECK(!(rules >> IWS_RULE_DDP_MSN_GAP & 1));
+	char line[512];
+	iws_doctor_unchecked_text(line, sizeof(line), C.doc);
+	CHECK(strstr(line, "  not checked: mpa.*, ddp.msn_start, ") == line);
+	CHECK(strstr(line, "conn.fin_outstanding") != NULL);
+	CHECK(strstr(line, "(not captured: the MPA handshake)\n") != NULL);
+	c_free();
+}
+
 int main(void)
 {
 	catalogue();
@@ -798,6 +842,7 @@ int main(void)
 	operations();
 	closing();
 	markers();
+	msn_start();
 	for (int r = 0; r < IWS_RULE_COUNT; r++) {
 		bool grid = r == IWS_RULE_FRAMING_MARKER_FPDUPTR_LE || r == IWS_RULE_FRAMING_MARKER_SKIP_CRC ||
 			    r == IWS_RULE_FRAMING_MARKER_OFFSET;
