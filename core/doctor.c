@@ -34,6 +34,9 @@ static void free_rings(struct iws_doctor *d)
 		free(d->dir[s].recent);
 		d->dir[s].recent = NULL;
 		d->dir[s].rn = d->dir[s].rhead = d->dir[s].rcap = 0;
+		free(d->dir[s].pend);
+		d->dir[s].pend = NULL;
+		d->dir[s].pn = d->dir[s].phead = d->dir[s].pcap = 0;
 	}
 }
 
@@ -75,6 +78,8 @@ uint8_t doc_dir_of(const struct iws_stream *eng, int side)
 {
 	return side == iws_stream_init_side(eng) ? IWS_DIR_I2R : IWS_DIR_R2I;
 }
+
+static uint32_t unseen_so_far(const struct iws_doctor *d);
 
 /* ---- the sums, kept in catalogue order, then i2r before r2i ---- */
 
@@ -121,9 +126,15 @@ static struct iws_finding_sum *sum_get(struct iws_doctor *d, enum iws_rule rule,
 void doc_fire(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t frame, uint64_t v0,
 	      uint64_t v1, uint64_t v2)
 {
+	doc_fire_bound(d, rule, dir, frame, v0, v1, v2, false);
+}
+
+void doc_fire_bound(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t frame, uint64_t v0,
+		    uint64_t v1, uint64_t v2, bool at_least)
+{
 	if ((unsigned)rule >= IWS_RULE_COUNT || dir > 1)
 		return;
-	struct iws_finding f = { rule, dir, frame, { v0, v1, v2 } };
+	struct iws_finding f = { rule, dir, frame, { v0, v1, v2 }, at_least };
 	struct iws_finding_sum *s = sum_get(d, rule, dir);
 	if (s) {
 		if (!s->count) {
@@ -140,12 +151,95 @@ void doc_fire(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t fr
 			seen = s->samples[i] == frame;
 		if (!seen && s->nsamples < IWS_DOCTOR_SAMPLES)
 			s->samples[s->nsamples++] = frame;
-		if (iws_rule_info(rule)->max_what && v0 > s->max_value)
+		bool measures = iws_rule_info(rule)->max_what != NULL;
+		if (measures && v0 > s->max_value)
 			s->max_value = v0;
+		/* a lower bound anywhere makes the most one too: that
+		 * occurrence may have been larger */
+		s->max_at_least |= measures && at_least;
+		/* without the connection's start, a count is of the part
+		 * captured: the connection's may be larger (issue 31) */
+		s->count_at_least |= !measures && (at_least || (iws_rule_info(rule)->measure == IWS_MEASURE_NONE &&
+								 (unseen_so_far(d) & IWS_DOC_UNSEEN_START)));
 		s->of = measure_of(d, rule, dir);
 	}
 	if (d->sink.finding)
 		d->sink.finding(d->ctx, &f);
+}
+
+/* ---- what the capture did not show (doctor.h: IWS_DOC_UNSEEN_*) ---- */
+
+/* What each rule needs of the connection beyond the octets it looks at.
+ * The MPA rules read the handshake; the starting MSN (RFC 5041 §5.1) is
+ * known only from the first message of each queue; the operations in
+ * flight are known only when every request and response since the start
+ * was captured whole: a Read begun before the capture, or one whose
+ * response lies in octets a slice or a gap hid, looks outstanding. */
+static uint32_t rule_needs(enum iws_rule rule)
+{
+	const uint32_t all = IWS_DOC_UNSEEN_START | IWS_DOC_UNSEEN_SLICED | IWS_DOC_UNSEEN_LOST;
+	if (rule <= IWS_RULE_MPA_REJECT)
+		return IWS_DOC_UNSEEN_START;
+	switch (rule) {
+	case IWS_RULE_DDP_MSN_START:
+		return IWS_DOC_UNSEEN_START;
+	case IWS_RULE_RDMAP_IRD_EXCEEDED:
+	case IWS_RULE_RDMAP_ORPHAN_RESPONSE:
+	case IWS_RULE_CONN_RST_OUTSTANDING:
+	case IWS_RULE_CONN_FIN_OUTSTANDING:
+	case IWS_RULE_CONN_ZERO_WINDOW_READS:
+		return all;
+	default:
+		return 0;
+	}
+}
+
+static uint32_t unseen_so_far(const struct iws_doctor *d)
+{
+	uint32_t u = 0;
+	if (!d->have_req || !d->have_rep)
+		u |= IWS_DOC_UNSEEN_START;
+	if (d->sliced)
+		u |= IWS_DOC_UNSEEN_SLICED;
+	if (d->dir[0].loss || d->dir[1].loss)
+		u |= IWS_DOC_UNSEEN_LOST;
+	return u;
+}
+
+uint32_t doc_unseen(const struct iws_doctor *d, enum iws_rule rule)
+{
+	return rule_needs(rule) & unseen_so_far(d);
+}
+
+uint64_t iws_doctor_unchecked(const struct iws_doctor *d, uint32_t *unseen)
+{
+	uint64_t rules = 0;
+	uint32_t why = 0;
+	for (int r = 0; d && r < IWS_RULE_COUNT; r++) {
+		uint32_t u = doc_unseen(d, (enum iws_rule)r);
+		/* one that fired was checked on what it needed */
+		if (!u || d->at[r][0] || d->at[r][1])
+			continue;
+		rules |= (uint64_t)1 << r;
+		why |= u;
+	}
+	if (unseen)
+		*unseen = why;
+	return rules;
+}
+
+const char *iws_doctor_unseen_name(uint32_t bit)
+{
+	switch (bit) {
+	case IWS_DOC_UNSEEN_START:
+		return "handshake";
+	case IWS_DOC_UNSEEN_SLICED:
+		return "sliced";
+	case IWS_DOC_UNSEEN_LOST:
+		return "lost";
+	default:
+		return "?";
+	}
 }
 
 void doc_measured(struct iws_doctor *d, uint8_t dir)
@@ -190,6 +284,9 @@ void iws_doctor_segment(struct iws_doctor *d, const struct iws_stream *eng, int 
 	d->cur_payload = seg->payload;
 	d->cur_cap = seg->payload ? seg->cap_len : 0;
 	d->cur_frame = seg->frame;
+	/* a snapshot length cut it: what follows in its octets is not known */
+	if (seg->cap_len < seg->wire_len)
+		d->sliced = true;
 	doc_mpa_segment(d, eng, side, seg);
 	if (iws_stream_state(eng) == IWS_SST_NOT_IWARP)
 		free_rings(d);  /* nothing of it will be framed */
@@ -211,17 +308,15 @@ void iws_doctor_pdu(struct iws_doctor *d, const struct iws_stream *eng, const st
 	doc_mpa_fpdu(d, eng, p);
 	if (d->dir[p->dir].garbled)
 		return;
-	doc_frame_fpdu(d, p);
+	doc_frame_fpdu(d, eng, p);
 	doc_rdma_fpdu(d, eng, p);
-	doc_rdma_deviations(d, eng);
 }
 
 void iws_doctor_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op)
 {
 	if (!d || d->finished)
 		return;
-	doc_rdma_op(d, op);
-	doc_rdma_deviations(d, eng);
+	doc_rdma_op(d, eng, op);
 }
 
 void iws_doctor_event(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_stream_event *ev)
@@ -238,7 +333,6 @@ void iws_doctor_finish(struct iws_doctor *d, const struct iws_stream *eng)
 	if (!d || d->finished)
 		return;
 	d->cur = false;
-	doc_rdma_deviations(d, eng);
 	doc_mpa_finish(d, eng);
 	d->finished = true;
 	free_rings(d);
@@ -385,13 +479,17 @@ static bool finding_text_framing(char *buf, size_t len, const struct iws_finding
 		snprintf(buf, len, "FPDU packed %llu octets into a TCP segment, after another FPDU", b);
 		break;
 	case IWS_RULE_FRAMING_MARKER_FPDUPTR_LE:
-		snprintf(buf, len, "%s", iws_marker_dev_text(IWS_MARKER_DEV_LE_FPDUPTR));
+		snprintf(buf, len, "marker %llu octets into the FPDU: FPDUPTR %llu carried as 00 00 %02llx %02llx", a, b,
+			 b & 0xFF, b >> 8);
 		break;
 	case IWS_RULE_FRAMING_MARKER_SKIP_CRC:
-		snprintf(buf, len, "%s", iws_marker_dev_text(IWS_MARKER_DEV_SKIP_CRC));
-		break;
 	case IWS_RULE_FRAMING_MARKER_OFFSET:
-		snprintf(buf, len, "%s", iws_marker_dev_text(IWS_MARKER_DEV_OFFSET));
+		if (f->at_least)
+			snprintf(buf, len, "%s (SeqStart not captured: its markers off the RFC grid not told apart)",
+				 iws_marker_dev_text(f->rule == IWS_RULE_FRAMING_MARKER_OFFSET ? IWS_MARKER_DEV_OFFSET
+											: IWS_MARKER_DEV_SKIP_CRC));
+		else
+			snprintf(buf, len, "marker %llu octets past SeqStart + 512n (%llu such in the FPDU)", a, b);
 		break;
 	case IWS_RULE_FRAMING_MARKER_ERROR:
 		snprintf(buf, len, "%llu marker%s with a wrong FPDUPTR or reserved field", a, a == 1 ? "" : "s");
@@ -433,6 +531,9 @@ static bool finding_text_ddp(char *buf, size_t len, const struct iws_finding *f)
 		break;
 	case IWS_RULE_DDP_MSN_REPEAT:
 		snprintf(buf, len, "QN %llu: MSN %llu again after %llu", (unsigned long long)v[2], a, b);
+		break;
+	case IWS_RULE_DDP_MSN_START:
+		snprintf(buf, len, "QN %llu: the first message has MSN %llu, not 1", b, a);
 		break;
 	case IWS_RULE_DDP_INVALID_QN:
 		snprintf(buf, len, "%s on QN %llu", iws_rdmap_opcode_name((uint32_t)v[1]), a);
@@ -505,8 +606,9 @@ static bool finding_text_rdmap_conn(char *buf, size_t len, const struct iws_find
 			 iws_rdmap_opcode_name((uint32_t)v[0]), b);
 		break;
 	case IWS_RULE_RDMAP_READ_REQUEST_LE:
-		snprintf(buf, len, "the Read Response in this frame answers a Read Request whose fields "
-			 "were written least significant octet first");
+		snprintf(buf, len, "Read Request of %llu octets to sink STag 0x%08llx written least significant "
+			 "octet first (the sender's Read Responses showed it from frame %llu)", b, a,
+			 (unsigned long long)v[2]);
 		break;
 	case IWS_RULE_CONN_RST_OUTSTANDING:
 		snprintf(buf, len, "RST with %llu operation%s outstanding", a, a == 1 ? "" : "s");
@@ -560,19 +662,58 @@ const char *iws_finding_sum_text(char *buf, size_t len, const struct iws_finding
 	if (!len)
 		return buf;
 	buf[0] = 0;
-	add(buf, len, &n, "  %-11s %-26s %s  %" PRIu64, iws_severity_name(ri->severity), ri->id,
-	    s->dir == IWS_DIR_I2R ? "i2r" : "r2i", s->count);
+	add(buf, len, &n, "  %-11s %-26s %s  %s%" PRIu64, iws_severity_name(ri->severity), ri->id,
+	    s->dir == IWS_DIR_I2R ? "i2r" : "r2i", s->count_at_least ? "at least " : "", s->count);
 	if (ri->measure != IWS_MEASURE_NONE) {
 		uint64_t pm = iws_permille(s->count, s->of);
 		add(buf, len, &n, " of %" PRIu64 " FPDUs (%" PRIu64 ".%" PRIu64 "%%)", s->of, pm / 10, pm % 10);
 	}
 	if (ri->max_what)
-		add(buf, len, &n, ", most %s: %" PRIu64, ri->max_what, s->max_value);
+		add(buf, len, &n, ", most %s: %s%" PRIu64, ri->max_what, s->max_at_least ? "at least " : "",
+		    s->max_value);
 	add(buf, len, &n, "  frames %" PRIu64 "..%" PRIu64 ":", s->first_frame, s->last_frame);
 	for (uint32_t m = 0; m < s->nsamples; m++)
 		add(buf, len, &n, " %" PRIu64, s->samples[m]);
 	add(buf, len, &n, "%s\n              %s: %s (%s)\n", s->count > s->nsamples ? " ..." : "", ri->title,
 	    iws_finding_text(text, sizeof(text), &s->first), ri->ref);
+	return buf;
+}
+
+const char *iws_doctor_unchecked_text(char *buf, size_t len, const struct iws_doctor *d)
+{
+	static const char *const why[] = { "the MPA handshake", "whole FPDUs (snapshot length)",
+					   "every octet of the stream" };
+	uint32_t unseen;
+	uint64_t rules = iws_doctor_unchecked(d, &unseen);
+	size_t n = 0;
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	if (!rules)
+		return buf;
+	add(buf, len, &n, "  not checked:");
+	const char *sep = " ";
+	for (int r = 0; r < IWS_RULE_COUNT; r++) {
+		if (!(rules >> r & 1))
+			continue;
+		/* the MPA rules all need the handshake: one name for them */
+		if (r <= IWS_RULE_MPA_REJECT) {
+			add(buf, len, &n, "%smpa.*", sep);
+			sep = ", ";
+			r = IWS_RULE_MPA_REJECT;
+			continue;
+		}
+		add(buf, len, &n, "%s%s", sep, iws_rule_info((enum iws_rule)r)->id);
+		sep = ", ";
+	}
+	add(buf, len, &n, " (not captured:");
+	sep = " ";
+	for (uint32_t k = 0; k < 3; k++)
+		if (unseen >> k & 1) {
+			add(buf, len, &n, "%s%s", sep, why[k]);
+			sep = ", ";
+		}
+	add(buf, len, &n, ")\n");
 	return buf;
 }
 

@@ -121,11 +121,72 @@ static void position(struct iws_doctor *d, const struct iws_pdu *p)
 		doc_fire(d, IWS_RULE_FRAMING_FPDU_UNALIGNED, p->dir, p->frame, p->len, off, 0);
 }
 
-void doc_frame_fpdu(struct iws_doctor *d, const struct iws_pdu *p)
+/* The grid rules a sender's markers break, as the engine named them. */
+static enum iws_rule grid_rule(uint32_t devs)
+{
+	return (devs & IWS_MARKER_DEV_SKIP_CRC) ? IWS_RULE_FRAMING_MARKER_SKIP_CRC
+	       : (devs & IWS_MARKER_DEV_OFFSET) ? IWS_RULE_FRAMING_MARKER_OFFSET
+						: IWS_RULE_COUNT;
+}
+
+/* n markers of an FPDU in frame off the RFC grid by delta: named by the
+ * engine's finding, or kept until it has one (DOC_PENDING FPDUs). */
+static void off_grid(struct iws_doctor *d, uint8_t dir, uint32_t devs, uint64_t frame, uint32_t n,
+		     uint32_t delta)
+{
+	struct doc_dir *dd = &d->dir[dir];
+	enum iws_rule r = grid_rule(devs);
+	if (r != IWS_RULE_COUNT) {
+		for (uint32_t i = 0; i < n; i++)
+			doc_fire(d, r, dir, frame, delta, n, 0);
+		return;
+	}
+	if (!doc_ring_room((void **)&dd->pend, sizeof(*dd->pend), &dd->phead, &dd->pn, &dd->pcap, DOC_PENDING))
+		return;
+	dd->pend[dd->phead] = (struct doc_pending){ frame, n, delta };
+	dd->phead = (dd->phead + 1) % dd->pcap;
+	dd->pn++;
+}
+
+/*
+ * RFC 5044 §4.2, §4.3: each marker's FPDUPTR in network order, at SeqStart
+ * + 512n. Every marker is an occurrence: one whose FPDUPTR reads right
+ * least significant octet first and wrong as the RFC says (a value whose
+ * two octets differ: 0, the leading marker's, reads alike), and, where
+ * SeqStart is known (the sender's MPA frame was captured), one off that
+ * grid, under the deviation the engine found in the sender's grid.
+ */
+static void markers(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
+{
+	const struct iws_fpdu *f = p->fpdu;
+	const struct doc_side *s = &d->side[p->side];
+	uint32_t off_n = 0, delta = 0;
+	for (uint32_t i = 0; i < f->n_markers; i++) {
+		uint32_t off = f->markers[i].off;
+		if (off + IWS_MPA_MARKER_LEN > p->first_hole || off + IWS_MPA_MARKER_LEN > p->len)
+			continue;
+		const uint8_t *m = p->wire + off;
+		uint32_t want = iws_mpa_fpduptr_expected(f->len_off, off);
+		uint16_t le = (uint16_t)(m[2] | m[3] << 8), be = (uint16_t)(m[2] << 8 | m[3]);
+		if (!m[0] && !m[1] && le == want && be != want)
+			doc_fire(d, IWS_RULE_FRAMING_MARKER_FPDUPTR_LE, p->dir, p->frame, off, want, 0);
+		uint32_t dl = (p->seq + off - s->seqstart_seq) % IWS_MPA_MARKER_INTERVAL;
+		if (s->have_seqstart && dl) {
+			if (!off_n)
+				delta = dl;
+			off_n++;
+		}
+	}
+	if (off_n)
+		off_grid(d, p->dir, iws_stream_marker_deviation(eng, p->side), p->frame, off_n, delta);
+}
+
+void doc_frame_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
 {
 	const struct iws_fpdu *f = p->fpdu;
 	if (!f)
 		return;
+	markers(d, eng, p);
 	/* RFC 5044 §4.4: a CRC field left zero where CRCs were negotiated is a
 	 * sender that never computes them, not a damaged FPDU. */
 	if (f->crc_status == IWS_CRC_BAD) {
@@ -150,25 +211,29 @@ void doc_frame_fpdu(struct iws_doctor *d, const struct iws_pdu *p)
 	passed(&d->side[p->side], &d->dir[p->dir], p->seq, p->seq + p->len);
 }
 
-/* The engine found a sender breaking the marker rules: named once per
- * direction and deviation. */
+/* The engine found how a sender's marker grid deviates: its markers off
+ * the RFC grid found before are named now; where SeqStart is not known
+ * (no MPA frame captured) which markers are off the grid cannot be told,
+ * and the deviation is named once, a lower bound. */
 void doc_frame_event(struct iws_doctor *d, const struct iws_stream_event *ev)
 {
-	static const struct {
-		uint32_t bit;
-		enum iws_rule rule;
-	} devs[] = {
-		{ IWS_MARKER_DEV_LE_FPDUPTR, IWS_RULE_FRAMING_MARKER_FPDUPTR_LE },
-		{ IWS_MARKER_DEV_SKIP_CRC, IWS_RULE_FRAMING_MARKER_SKIP_CRC },
-		{ IWS_MARKER_DEV_OFFSET, IWS_RULE_FRAMING_MARKER_OFFSET },
-	};
 	if (ev->kind != IWS_SEV_MARKERS_NONSTANDARD)
 		return;
 	struct doc_dir *dd = &d->dir[ev->dir];
-	for (size_t i = 0; i < sizeof(devs) / sizeof(devs[0]); i++) {
-		if (!(ev->detail & devs[i].bit) || (dd->marker_devs & devs[i].bit))
-			continue;
-		dd->marker_devs |= devs[i].bit;
-		doc_fire(d, devs[i].rule, ev->dir, ev->frame, 0, 0, 0);
+	enum iws_rule r = grid_rule(ev->detail);
+	if (r == IWS_RULE_COUNT)
+		return;
+	if (!d->side[ev->side].have_seqstart) {
+		uint32_t bit = r == IWS_RULE_FRAMING_MARKER_SKIP_CRC ? IWS_MARKER_DEV_SKIP_CRC : IWS_MARKER_DEV_OFFSET;
+		if (!(dd->marker_devs & bit))
+			doc_fire_bound(d, r, ev->dir, ev->frame, 0, 0, 0, true);
+		dd->marker_devs |= bit;
+		return;
 	}
+	for (uint32_t k = dd->pn; dd->pend && k > 0; k--) {
+		const struct doc_pending *e = &dd->pend[(dd->phead + dd->pcap - k) % dd->pcap];
+		for (uint32_t i = 0; i < e->markers; i++)
+			doc_fire(d, r, ev->dir, e->frame, e->delta, e->markers, 0);
+	}
+	dd->pn = 0;
 }

@@ -49,6 +49,19 @@ struct doc_side {
 	struct doc_peek seqstart;   /* 4 octets at its SeqStart (a marker?) */
 	int key;                    /* 0 not known, IWS_MPA_REQUEST/REPLY, -1 a damaged key */
 	uint64_t key_frame;
+	bool have_seqstart;         /* its MPA frame was captured: seqstart_seq is known */
+	uint32_t seqstart_seq;      /* SeqStart (RFC 5044 §4.3): the octet after its MPA frame */
+};
+
+/* FPDUs with markers off the RFC 5044 grid, found before the engine named
+ * how the sender's grid deviates (doc_frame.c): at most DOC_PENDING, in an
+ * array grown from DOC_RING_FIRST. */
+#define DOC_PENDING 64
+
+struct doc_pending {
+	uint64_t frame;
+	uint32_t markers;           /* markers of the FPDU off the grid */
+	uint32_t delta;             /* the first one's distance past a grid point */
 };
 
 /* An untagged queue of one direction (RFC 5041 §5.3). */
@@ -83,8 +96,9 @@ struct doc_dir {
 	uint64_t term_frame;
 	bool loss;                  /* octets of it were lost or not framed: continuity
 				     * across them is not the sender's fault */
-	uint32_t marker_devs;       /* IWS_MARKER_DEV_* named already */
-	uint32_t rdmap_devs;        /* IWS_RDMAP_DEV_* named already */
+	uint32_t marker_devs;       /* IWS_MARKER_DEV_* named once, SeqStart not known */
+	struct doc_pending *pend;   /* pcap entries, the newest before phead */
+	uint32_t phead, pn, pcap;
 	bool markers_checked;       /* the octets at SeqStart were held against M */
 	bool garbled;               /* ... and contradict it: its FPDUs are misframed,
 				     * what they seem to say is not the sender's */
@@ -110,6 +124,7 @@ struct iws_doctor {
 	bool rtr_due;               /* peer-to-peer: the initiator's RTR is still due */
 	bool rtr_checked;
 	uint64_t reads_out;         /* Read Requests whose Read is not reported yet */
+	bool sliced;                /* a segment's payload was cut by the snapshot length */
 	bool finished;
 	/* the findings: sums in catalogue order, and where each is */
 	struct iws_finding_sum *sums;
@@ -120,6 +135,12 @@ struct iws_doctor {
 /* doctor.c */
 void doc_fire(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t frame, uint64_t v0,
 	      uint64_t v1, uint64_t v2);
+/* The same, at_least: what it measures is a lower bound (iws_finding). */
+void doc_fire_bound(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t frame, uint64_t v0,
+		    uint64_t v1, uint64_t v2, bool at_least);
+/* What the capture has not shown so far of what the rule needs
+ * (IWS_DOC_UNSEEN_*, doctor.h); 0: it may be judged. */
+uint32_t doc_unseen(const struct iws_doctor *d, enum iws_rule rule);
 /* A fraction rule's direction measured one more FPDU. */
 void doc_measured(struct iws_doctor *d, uint8_t dir);
 uint8_t doc_dir_of(const struct iws_stream *eng, int side);
@@ -140,15 +161,14 @@ void doc_mpa_finish(struct iws_doctor *d, const struct iws_stream *eng);
 /* doctor_frame.c */
 void doc_frame_segment(struct iws_doctor *d, int side, const struct iws_tcp_seg *seg);
 void doc_frame_mpa(struct iws_doctor *d, const struct iws_pdu *p);
-void doc_frame_fpdu(struct iws_doctor *d, const struct iws_pdu *p);
+void doc_frame_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
 void doc_frame_event(struct iws_doctor *d, const struct iws_stream_event *ev);
 
 /* doctor_rdma.c */
 void doc_rdma_segment(struct iws_doctor *d, const struct iws_stream *eng, int side,
 		      const struct iws_tcp_seg *seg);
 void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
-void doc_rdma_op(struct iws_doctor *d, const struct iws_op *op);
-void doc_rdma_deviations(struct iws_doctor *d, const struct iws_stream *eng);
+void doc_rdma_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op);
 void doc_rdma_event(struct iws_doctor *d, const struct iws_stream_event *ev);
 
 #endif

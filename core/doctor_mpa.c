@@ -144,6 +144,8 @@ void doc_mpa_frame(struct iws_doctor *d, const struct iws_stream *eng, const str
 	/* The first octet after the frame is the sender's SeqStart (RFC 5044
 	 * §4.3): a marker sits there when markers were negotiated. */
 	peek_want(d, p->side, &d->side[p->side].seqstart, p->seq + p->len, 4);
+	d->side[p->side].have_seqstart = true;
+	d->side[p->side].seqstart_seq = p->seq + p->len;
 	if (fr->type == IWS_MPA_REQUEST) {
 		d->have_req = true;
 		d->req = *fr;

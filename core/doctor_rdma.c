@@ -25,7 +25,7 @@ void doc_rdma_segment(struct iws_doctor *d, const struct iws_stream *eng, int si
 	/* A window of 0 stops the peer's Read Responses (or Requests) until it
 	 * opens again (RFC 9293 §3.8.6). */
 	if (seg->win == 0 && (seg->flags & IWS_TCP_ACK) && !(seg->flags & (IWS_TCP_SYN | IWS_TCP_RST)) &&
-	    d->reads_out && iws_stream_is_iwarp(eng))
+	    d->reads_out && iws_stream_is_iwarp(eng) && !doc_unseen(d, IWS_RULE_CONN_ZERO_WINDOW_READS))
 		doc_fire(d, IWS_RULE_CONN_ZERO_WINDOW_READS, doc_dir_of(eng, side), seg->frame, d->reads_out, 0, 0);
 }
 
@@ -96,6 +96,11 @@ static void untagged(struct iws_doctor *d, const struct iws_pdu *p, const uint8_
 	}
 	if (n && (n->flags & IWS_SEGF_OFFSET_GAP) && judge)
 		doc_fire(d, IWS_RULE_DDP_MO_GAP, p->dir, p->frame, mo, msn, qn);
+	/* RFC 5041 §5.1: each queue's MSNs start at 1. Its first message is
+	 * known only on a connection captured from its start, its direction
+	 * framed from SeqStart on with nothing lost. */
+	if (mo == 0 && !q->have && !q->open && msn != 1 && judge && !doc_unseen(d, IWS_RULE_DDP_MSN_START))
+		doc_fire(d, IWS_RULE_DDP_MSN_START, p->dir, p->frame, msn, qn, 0);
 	if (mo == 0 && !(q->open && msn == q->open_msn)) {
 		q->have = true;
 		q->last = msn;
@@ -118,38 +123,22 @@ static void notes(struct iws_doctor *d, const struct iws_stream *eng, const stru
 	uint8_t opcode = m->ddp.opcode;
 	if (n->flags & IWS_SEGF_OVERRUN)
 		doc_fire(d, IWS_RULE_DDP_TAGGED_OVERRUN, p->dir, p->frame, 1, n->request_frame, 0);
-	if (n->flags & IWS_SEGF_IRD_EXCEEDED) {
+	/* the Reads in flight are known only from the start, whole (doctor.h) */
+	if ((n->flags & IWS_SEGF_IRD_EXCEEDED) && !doc_unseen(d, IWS_RULE_RDMAP_IRD_EXCEEDED)) {
 		const struct iws_mpa_conn *c = iws_stream_mpa(eng);
 		doc_fire(d, IWS_RULE_RDMAP_IRD_EXCEEDED, p->dir, p->frame, n->outstanding,
 			 c ? c->ird[!p->dir] : 0, 0);
 	}
-	/* Only on a connection captured from its handshake with nothing lost
-	 * can a response be proven to answer nothing. */
+	/* Only on a connection captured from its handshake, whole, with
+	 * nothing lost can a response be proven to answer nothing. */
 	if ((n->flags & IWS_SEGF_ORPHAN_RESPONSE) && !n->rtr && iws_stream_state(eng) == IWS_SST_FULL &&
-	    !d->dir[0].loss && !d->dir[1].loss)
+	    !doc_unseen(d, IWS_RULE_RDMAP_ORPHAN_RESPONSE))
 		doc_fire(d, IWS_RULE_RDMAP_ORPHAN_RESPONSE, p->dir, p->frame, opcode, 0, 0);
 	/* Reads outstanding: from the Read Request to its last Read Response. */
 	if (opcode == IWS_OP_CODE_READ_REQ && n->op_first && !n->rtr)
 		d->reads_out++;
 	if (opcode == IWS_OP_CODE_READ_RESP && n->op_last && n->request_frame && !n->rtr && d->reads_out)
 		d->reads_out--;
-}
-
-/* The engine's tracker found a requester writing RDMAP fields in the wrong
- * byte order (from the responses it got, so it is known only once one came
- * back): named once per direction, at the response that showed it. */
-void doc_rdma_deviations(struct iws_doctor *d, const struct iws_stream *eng)
-{
-	const struct iws_tracker_counts *tc = iws_stream_tracker_counts(eng);
-	if (!tc)
-		return;
-	for (uint8_t dir = 0; dir < 2; dir++) {
-		uint32_t fresh = tc->rdmap_dev[dir] & ~d->dir[dir].rdmap_devs;
-		if (!(fresh & IWS_RDMAP_DEV_READ_REQ_LE))
-			continue;
-		d->dir[dir].rdmap_devs |= IWS_RDMAP_DEV_READ_REQ_LE;
-		doc_fire(d, IWS_RULE_RDMAP_READ_REQUEST_LE, dir, tc->rdmap_dev_frame[dir], 0, 0, 0);
-	}
 }
 
 void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
@@ -218,8 +207,26 @@ void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const str
 	}
 }
 
-void doc_rdma_op(struct iws_doctor *d, const struct iws_op *op)
+/* RFC 5040 §4.4: a Read Request's fields are in network order. The
+ * tracker finds a requester writing them least significant octet first
+ * from the Read Responses (their sink STag and TO are the request's
+ * swapped) and reads its requests so from then on: each Read whose request
+ * (with its fields up to the size) was captured from such a sender is one
+ * occurrence, in its request's frame. The operations are reported once
+ * their responses end, or at the end: the sender is known by then. */
+static void read_request_le(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op)
 {
+	const struct iws_tracker_counts *tc = iws_stream_tracker_counts(eng);
+	if (op->type != IWS_OPT_READ || op->rtr || op->opcode != IWS_OP_CODE_READ_REQ || !op->has_read_size ||
+	    op->dir > 1 || !tc || !(tc->rdmap_dev[op->dir] & IWS_RDMAP_DEV_READ_REQ_LE))
+		return;
+	doc_fire(d, IWS_RULE_RDMAP_READ_REQUEST_LE, op->dir, op->first_inorder_frame, op->stag, op->read_size,
+		 tc->rdmap_dev_frame[op->dir]);
+}
+
+void doc_rdma_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op)
+{
+	read_request_le(d, eng, op);
 	/* RFC 5040 §5.2: the Read Responses carry exactly the size asked for. */
 	if (op->type == IWS_OPT_READ && !op->rtr && op->complete && op->has_read_size &&
 	    op->opcode == IWS_OP_CODE_READ_REQ && op->bytes < op->read_size && op->dir < 2)
@@ -236,12 +243,15 @@ void doc_rdma_event(struct iws_doctor *d, const struct iws_stream_event *ev)
 	case IWS_SEV_NOT_IWARP:
 		d->dir[ev->dir].loss = true;
 		break;
+	/* The operations outstanding at a close are known only when every
+	 * one since the start was captured whole (doctor.h): else a Read begun
+	 * before the capture, or answered in octets not captured, counts. */
 	case IWS_SEV_FIN:
-		if (ev->detail)
+		if (ev->detail && !doc_unseen(d, IWS_RULE_CONN_FIN_OUTSTANDING))
 			doc_fire(d, IWS_RULE_CONN_FIN_OUTSTANDING, ev->dir, ev->frame, ev->detail, 0, 0);
 		break;
 	case IWS_SEV_RST:
-		if (ev->detail)
+		if (ev->detail && !doc_unseen(d, IWS_RULE_CONN_RST_OUTSTANDING))
 			doc_fire(d, IWS_RULE_CONN_RST_OUTSTANDING, ev->dir, ev->frame, ev->detail, 0, 0);
 		break;
 	default:

@@ -111,19 +111,22 @@ static const struct iws_rule_info rules[IWS_RULE_COUNT] = {
 		"RFC 5044 §4.2 (the 2008 IBM software stack)", D, IWS_MEASURE_NONE,
 		"marker FPDUPTR little-endian",
 		"The sender writes each marker's FPDUPTR least significant octet first: a receiver "
-		"that follows the RFC finds every marker wrong.",
+		"that follows the RFC finds every marker wrong. Counted per marker (one whose FPDUPTR "
+		"reads alike in either order, 0 at an FPDU's start, shows nothing).",
 		"FPDUPTR 508 carried as 00 00 fc 01",
 		"doctor-framing-marker-fpduptr-le", NULL },
 	[IWS_RULE_FRAMING_MARKER_SKIP_CRC] = { "framing.marker_skip_crc", "RFC 5044 §4.3", D,
 		IWS_MEASURE_NONE, "marker grid skips the CRC",
 		"The sender's marker grid does not count the CRC octets: it drifts 4 octets per "
-		"FPDU away from SeqStart + 512n, where the RFC puts markers.",
+		"FPDU away from SeqStart + 512n, where the RFC puts markers. Counted per marker off "
+		"that grid; without the MPA frame (SeqStart) named once, a lower bound.",
 		"the k-th FPDU's markers at SeqStart + 4k + 512n",
 		"doctor-framing-marker-skip-crc", NULL },
 	[IWS_RULE_FRAMING_MARKER_OFFSET] = { "framing.marker_offset", "RFC 5044 §4.3", D,
 		IWS_MEASURE_NONE, "marker grid offset from SeqStart",
 		"The sender measures its marker grid from another point than SeqStart (the first "
-		"octet after its MPA frame).",
+		"octet after its MPA frame). Counted per marker off SeqStart + 512n; without the MPA "
+		"frame named once, a lower bound.",
 		"markers at SeqStart + 8 + 512n",
 		"doctor-framing-marker-offset", NULL },
 	[IWS_RULE_FRAMING_MARKER_ERROR] = { "framing.marker_error", "RFC 5044 §4.2", E, IWS_MEASURE_NONE,
@@ -174,6 +177,13 @@ static const struct iws_rule_info rules[IWS_RULE_COUNT] = {
 		"that reset its counters.",
 		"Sends with MSN 4, 5, 5",
 		"doctor-ddp-msn-repeat", NULL },
+	[IWS_RULE_DDP_MSN_START] = { "ddp.msn_start", "RFC 5041 §5.1", E, IWS_MEASURE_NONE,
+		"queue's first MSN not 1",
+		"The first message on an untagged queue carries an MSN other than 1, on a connection "
+		"captured from its start: the receiver expects 1 and terminates (DDP, untagged buffer "
+		"error, MSN range not valid), or the sender's count began before this connection.",
+		"the first Send of the connection with MSN 2",
+		"doctor-ddp-msn-start", NULL },
 	[IWS_RULE_DDP_INVALID_QN] = { "ddp.invalid_qn", "RFC 5040 §5.1, RFC 7306 §5", E, IWS_MEASURE_NONE,
 		"wrong untagged queue",
 		"An untagged segment on a queue its opcode does not use (0: Sends and Immediate "
@@ -239,7 +249,8 @@ static const struct iws_rule_info rules[IWS_RULE_COUNT] = {
 		"The requester writes its Read Request fields (sink STag and TO, size, source STag and "
 		"TO) least significant octet first, as an early software stack did: its peer's Read "
 		"Responses carry the sink STag and TO byte-swapped. A peer that reads them as the RFC "
-		"says fetches the wrong buffer, or terminates (invalid STag).",
+		"says fetches the wrong buffer, or terminates (invalid STag). Counted per Read Request "
+		"(its fields up to the size captured) once a response showed the order.",
 		"Read Request sink STag 0x01000000 answered by a Read Response to STag 0x00000001",
 		"doctor-rdmap-read-request-le", NULL },
 	/* ---- the connection ---- */

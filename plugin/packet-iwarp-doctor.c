@@ -162,6 +162,8 @@ static void doctor_draw(void *p)
 			sev[iws_rule_info(s[k].rule)->severity]++;
 			fputs(iws_finding_sum_text(line, sizeof(line), &s[k]), stdout);
 		}
+		/* once per QP, as the CLI says it */
+		fputs(iws_doctor_unchecked_text(line, sizeof(line), ic->doc), stdout);
 	}
 	g_ptr_array_free(convs, TRUE);
 	fputs(iws_doctor_total_text(line, sizeof(line), nqps, with, sev), stdout);

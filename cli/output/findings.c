@@ -227,9 +227,9 @@ static void doctor_rules(const struct conn *c, const struct finding_sink *s)
 				snprintf(of, sizeof(of), " of %" PRIu64 " (%" PRIu64 ".%" PRIu64 "%%)", d->of,
 					 pm / 10, pm % 10);
 			}
-			detail(&b, "%s %s %s %" PRIu64 "%s, frames %" PRIu64 "..%" PRIu64,
+			detail(&b, "%s %s %s %s%" PRIu64 "%s, frames %" PRIu64 "..%" PRIu64,
 			       iws_severity_name(ri->severity), ri->id, d->dir == IWS_DIR_I2R ? "i2r" : "r2i",
-			       d->count, of, d->first_frame, d->last_frame);
+			       d->count_at_least ? "at least " : "", d->count, of, d->first_frame, d->last_frame);
 		}
 	emit(s, &b);
 }

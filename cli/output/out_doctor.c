@@ -37,11 +37,14 @@ static void finding_json(struct jsonw *j, const struct conn *c, const struct iws
 	jw_kstr(j, "title", ri->title);
 	jw_kstr(j, "dir", conn_dir_name(s->dir));
 	jw_ku64(j, "count", s->count);
+	/* count and max may be lower bounds (iws_finding_sum) */
+	jw_kbool(j, "count_at_least", s->count_at_least);
 	bool frac = fraction_rule(s->rule);
 	jw_kou64(j, "of", frac, s->of);
 	jw_kou64(j, "permille", frac, iws_permille(s->count, s->of));
 	/* the most an occurrence measured, where the catalogue says what */
 	jw_kou64(j, "max", ri->max_what != NULL, s->max_value);
+	jw_kbool(j, "max_at_least", s->max_at_least);
 	jw_kostr(j, "max_what", ri->max_what);
 	jw_ku64(j, "first_frame", s->first_frame);
 	jw_ku64(j, "last_frame", s->last_frame);
@@ -74,6 +77,33 @@ void doctor_counts(const struct report *r, uint64_t by_sev[IWS_SEVERITY_COUNT], 
 	}
 }
 
+/* "not_checked": the rules the capture did not let the doctor check on the
+ * QP and what it lacked (iws_doctor_unchecked), or null. */
+static void not_checked_json(struct jsonw *j, const struct conn *c)
+{
+	uint32_t unseen;
+	uint64_t rules = iws_doctor_unchecked(c->doc, &unseen);
+	if (!rules) {
+		jw_knull(j, "not_checked");
+		return;
+	}
+	jw_key(j, "not_checked");
+	jw_obj(j);
+	jw_key(j, "rules");
+	jw_arr_compact(j);
+	for (int r = 0; r < IWS_RULE_COUNT; r++)
+		if (rules >> r & 1)
+			jw_str(j, iws_rule_info((enum iws_rule)r)->id);
+	jw_arr_end(j);
+	jw_key(j, "not_captured");
+	jw_arr_compact(j);
+	for (uint32_t bit = IWS_DOC_UNSEEN_START; bit <= IWS_DOC_UNSEEN_LOST; bit <<= 1)
+		if (unseen & bit)
+			jw_str(j, iws_doctor_unseen_name(bit));
+	jw_arr_end(j);
+	jw_obj_end(j);
+}
+
 static void doctor_json(FILE *f, const struct report *r)
 {
 	struct jsonw j;
@@ -97,6 +127,7 @@ static void doctor_json(FILE *f, const struct report *r)
 		for (uint32_t k = 0; k < n; k++)
 			finding_json(&j, c, &s[k], false);
 		jw_arr_end(&j);
+		not_checked_json(&j, c);
 		jw_obj_end(&j);
 		jw_drain(&j, f);
 	}
@@ -149,6 +180,8 @@ static void doctor_text(FILE *f, const struct report *r)
 			conn_ep_str(c, IWS_DIR_R2I, b), n ? "" : "  no findings");
 		for (uint32_t k = 0; k < n; k++)
 			fputs(iws_finding_sum_text(line, sizeof(line), &s[k]), f);
+		/* once per QP: the rules the capture did not let it check */
+		fputs(iws_doctor_unchecked_text(line, sizeof(line), c->doc), f);
 	}
 	uint64_t sev[IWS_SEVERITY_COUNT];
 	uint32_t with;

@@ -42,6 +42,12 @@ struct iws_finding {
 	uint64_t frame;
 	/* Rule-specific values, worded by iws_finding_text (see doctor.c). */
 	uint64_t v[3];
+	/* What it measures is a lower bound: for the rules whose iws_rule_info
+	 * max_what says what, v[0] (operations outstanding when some in flight
+	 * are not known); for the others, the number of violations it stands
+	 * for (one occurrence naming a sender whose violations the capture
+	 * cannot tell apart). */
+	bool at_least;
 };
 
 /* Sample frames kept per rule and direction. */
@@ -60,6 +66,8 @@ struct iws_finding_sum {
 	uint64_t max_value;         /* the most an occurrence measured, for the rules whose
 				     * iws_rule_info max_what says what (Reads outstanding,
 				     * an FPDU's octets); 0 for the others */
+	bool count_at_least;        /* count is a lower bound (an occurrence at_least) */
+	bool max_at_least;          /* max_value is (an occurrence measured at least so) */
 	struct iws_finding first;   /* the first occurrence, for its words */
 };
 
@@ -87,6 +95,34 @@ void iws_doctor_finish(struct iws_doctor *d, const struct iws_stream *eng);
 
 /* The findings so far, in catalogue order, then i2r before r2i. */
 const struct iws_finding_sum *iws_doctor_sums(const struct iws_doctor *d, uint32_t *n);
+
+/*
+ * What the capture did not show of the connection (issue 31): the rules that
+ * need it are not checked on the QP rather than judged on a part.
+ *   START   the MPA handshake (the connection's start): the MPA rules, the
+ *           starting MSN, and the operations in flight (an operation begun
+ *           before the capture, or a response to one, cannot be told apart);
+ *   SLICED  whole FPDUs: a snapshot length cut segments, so responses and
+ *           ends of operations may lie in octets not captured;
+ *   LOST    octets of the stream never captured or not framed.
+ * The operations in flight need all three: rdmap.ird_exceeded,
+ * rdmap.orphan_response, conn.rst_outstanding, conn.fin_outstanding,
+ * conn.zero_window_reads.
+ */
+#define IWS_DOC_UNSEEN_START  0x1
+#define IWS_DOC_UNSEEN_SLICED 0x2
+#define IWS_DOC_UNSEEN_LOST   0x4
+
+/* The rules not checked on the QP (bit 1 << rule; a rule that fired
+ * anyway, before what it needs was missed, is not among them) and *unseen,
+ * IWS_DOC_UNSEEN_*, why; 0 when every rule was checked. */
+uint64_t iws_doctor_unchecked(const struct iws_doctor *d, uint32_t *unseen);
+/* The same in words, the line `iwarpscope doctor` and `tshark -z
+ * iwarp,doctor` print under the QP ("  not checked: conn.fin_outstanding,
+ * ... (the MPA handshake not captured)\n"); "" when every rule was. */
+const char *iws_doctor_unchecked_text(char *buf, size_t len, const struct iws_doctor *d);
+/* "handshake", "sliced", "lost": the JSON names of IWS_DOC_UNSEEN_* bits. */
+const char *iws_doctor_unseen_name(uint32_t bit);
 
 /* One line saying what this occurrence is ("FPDU of 1448 octets in 2 TCP
  * segments"); returns buf. */

@@ -4,12 +4,12 @@
  * rule, QP and direction, how many occurrences were put on the wire and the
  * frames that show them, resolved once the capture's frames are numbered;
  * and, for every connection of these scenarios, where each FPDU sits in the
- * TCP segments that carried it, worked out from the frames themselves.
+ * TCP segments that carried it, worked out from the frames themselves, and
+ * each message of a sender that breaks a format rule on every one (markers,
+ * Read Requests).
  *
  *   {"rule": ID, "qp": N, "dir": "i2r"|"r2i", "count": N,
- *    "frames": [F, ...] (one per occurrence, sorted) | null,
- *    "within": null | [LO, HI] (frames not known: somewhere among the
- *              direction's FPDUs, for what a decoder finds from many of them),
+ *    "frames": [F, ...] (one per occurrence, sorted),
  *    "of": N | null (fraction rules: the direction's FPDUs placed),
  *    "cause": F | null (a Terminate: the frame of the FPDU it quotes)}
  */
@@ -25,8 +25,6 @@ struct dentry {
 	int conn, dir;
 	uint32_t *frames;
 	size_t n, cap;
-	int within;             /* frames are unknown: somewhere in [lo, hi] */
-	uint32_t lo, hi;
 	int has_of;
 	uint32_t of;            /* the direction's FPDUs measured */
 	uint32_t cause;         /* a Terminate: the frame it names, 0 none */
@@ -70,25 +68,6 @@ static const struct conn_out *conn_out_of(const struct truth *t, int conn)
 	gen_die("internal: connection %d not in the truth", conn);
 }
 
-/* The listed FPDUs of (conn, dir): their number and frame range. */
-static uint32_t listed_fpdus(const struct gen *g, int conn, int dir, uint32_t *lo, uint32_t *hi)
-{
-	uint32_t n = 0;
-
-	*lo = *hi = 0;
-	for (size_t i = 0; i < g->nfpdus; i++) {
-		const struct fpdu_rec *f = &g->fpdus[i];
-		if (f->conn != conn || f->dir != dir || !f->listed)
-			continue;
-		if (!n || f->frame < *lo)
-			*lo = f->frame;
-		if (!n || f->frame > *hi)
-			*hi = f->frame;
-		n++;
-	}
-	return n;
-}
-
 static uint32_t op_last_frame(const struct gen *g, int op)
 {
 	uint32_t last = 0;
@@ -124,18 +103,10 @@ static void resolve(const struct truth *t, struct dlist *l)
 		case DR_OPLAST:
 			frame = op_last_frame(g, (int)r->idx);
 			break;
-		case DR_DIR_RANGE:
-			e->within = 1;
-			listed_fpdus(g, r->conn, r->dir, &e->lo, &e->hi);
-			break;
 		}
-		if (r->ref != DR_DIR_RANGE) {
-			if (!frame)
-				gen_die("internal: %s occurrence not in the capture", r->rule);
-			dentry_add(e, frame);
-		} else {
-			dentry_add(e, 0);
-		}
+		if (!frame)
+			gen_die("internal: %s occurrence not in the capture", r->rule);
+		dentry_add(e, frame);
 		if (r->cause >= 0)
 			e->cause = g->fpdus[r->cause].frame;
 	}
@@ -209,6 +180,66 @@ static void placement(const struct truth *t, struct dlist *l, const struct conn 
 		}
 }
 
+/*
+ * The senders of (conn, dir) that break a format rule on every message,
+ * each violation one occurrence in the frame of its FPDU (as decoded from
+ * the RFCs, not from iwarpscope):
+ *
+ * - FPDUPTR least significant octet first (RFC 5044 §4.2): every marker
+ *   captured whose FPDUPTR's two octets differ (0 and the like read alike
+ *   in either order, so they show nothing);
+ * - a marker grid that leaves CRC octets out or starts past SeqStart
+ *   (§4.3): every marker captured off SeqStart + 512n, when the sender's
+ *   MPA frame (SeqStart) was captured;
+ * - Read Request fields least significant octet first (RFC 5040 §4.4):
+ *   every Read Request captured whole, once some Read Response captured
+ *   answers one of them (the response's sink STag and TO show the order).
+ */
+static void marker_devs(const struct truth *t, struct dlist *l, const struct conn *c, int dir)
+{
+	const struct gen *g = t->g;
+	const struct conn_out *co = conn_out_of(t, c->idx);
+	unsigned dev = c->cfg.mk_dev[dir];
+	int seqstart = dir == I2R ? co->req_frame != 0 : co->rep_frame != 0;
+
+	for (size_t i = 0; i < g->nfpdus && dev; i++) {
+		const struct fpdu_rec *f = &g->fpdus[i];
+		if (f->conn != c->idx || f->dir != dir || !f->listed || !f->full)
+			continue;
+		for (size_t k = f->mk_first; k < f->mk_first + f->mk_count; k++) {
+			const struct marker_rec *m = &g->markers[k];
+			if ((dev & MKDEV_FPDUPTR_LE) && (m->fpduptr & 0xFF) != (m->fpduptr >> 8))
+				dentry_add(dentry_get(l, "framing.marker_fpduptr_le", c->idx, dir), f->frame);
+			if ((dev & (MKDEV_SKIPCRC | MKDEV_OFFSET)) && seqstart && (m->off - c->d[dir].seqstart) % 512)
+				dentry_add(dentry_get(l, (dev & MKDEV_SKIPCRC) ? "framing.marker_skip_crc"
+									 : "framing.marker_offset",
+						      c->idx, dir),
+					   f->frame);
+		}
+	}
+}
+
+static void read_requests_le(const struct truth *t, struct dlist *l, const struct conn *c, int dir)
+{
+	const struct gen *g = t->g;
+	int shown = 0;
+
+	if (!c->cfg.rdreq_le[dir])
+		return;
+	for (size_t i = 0; i < g->nfpdus && !shown; i++) {
+		const struct fpdu_rec *r = &g->fpdus[i];
+		if (r->conn != c->idx || r->dir == dir || !r->listed || r->opcode != RD_READ_RESP || r->op < 0)
+			continue;
+		for (size_t k = 0; k < g->nfpdus && !shown; k++)
+			shown = g->fpdus[k].op == r->op && g->fpdus[k].opcode == RD_READ_REQ && g->fpdus[k].full;
+	}
+	for (size_t i = 0; i < g->nfpdus && shown; i++) {
+		const struct fpdu_rec *f = &g->fpdus[i];
+		if (f->conn == c->idx && f->dir == dir && f->listed && f->full && f->opcode == RD_READ_REQ && !f->rtr)
+			dentry_add(dentry_get(l, "rdmap.read_request_le", c->idx, dir), f->frame);
+	}
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -224,27 +255,22 @@ void doctor_truth_write(FILE *f, const struct truth *t)
 	resolve(t, &l);
 	if (g->doctor_framing)
 		for (int i = 0; i < t->nconns; i++)
-			for (int dir = 0; dir < 2; dir++)
-				placement(t, &l, g->conns[t->conns[i].conn], dir);
+			for (int dir = 0; dir < 2; dir++) {
+				const struct conn *c = g->conns[t->conns[i].conn];
+				placement(t, &l, c, dir);
+				marker_devs(t, &l, c, dir);
+				read_requests_le(t, &l, c, dir);
+			}
 	fputs(",\n  \"doctor\": [\n", f);
 	for (size_t i = 0; i < l.n; i++) {
 		struct dentry *e = &l.e[i];
 
 		qsort(e->frames, e->n, sizeof(e->frames[0]), cmp_u32);
-		fprintf(f, "    {\"rule\": \"%s\", \"qp\": %d, \"dir\": \"%s\", \"count\": %zu, \"frames\": ",
+		fprintf(f, "    {\"rule\": \"%s\", \"qp\": %d, \"dir\": \"%s\", \"count\": %zu, \"frames\": [",
 			e->rule, g->conns[e->conn]->qp, e->dir == I2R ? "i2r" : "r2i", e->n);
-		if (e->within) {
-			fputs("null", f);
-		} else {
-			fputc('[', f);
-			for (size_t k = 0; k < e->n; k++)
-				fprintf(f, "%s%u", k ? ", " : "", e->frames[k]);
-			fputc(']', f);
-		}
-		if (e->within)
-			fprintf(f, ", \"within\": [%u, %u]", e->lo, e->hi);
-		else
-			fputs(", \"within\": null", f);
+		for (size_t k = 0; k < e->n; k++)
+			fprintf(f, "%s%u", k ? ", " : "", e->frames[k]);
+		fputc(']', f);
 		if (e->has_of)
 			fprintf(f, ", \"of\": %u", e->of);
 		else

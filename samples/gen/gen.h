@@ -279,7 +279,7 @@ struct nvme_rec {
  * a decoder finds from many FPDUs, the marker deviations) somewhere among
  * the direction's FPDUs.
  */
-enum doctor_ref { DR_FPDU, DR_FRAME, DR_REQ, DR_REP, DR_OPLAST, DR_DIR_RANGE };
+enum doctor_ref { DR_FPDU, DR_FRAME, DR_REQ, DR_REP, DR_OPLAST };
 
 struct doctor_rec {
 	const char *rule;

@@ -39,6 +39,7 @@
 	X("doctor-ddp-mo-gap", 124, d_ddp_mo_gap, "a Send's second segment at MO 400 after 200 octets") \
 	X("doctor-ddp-msn-gap", 125, d_ddp_msn_gap, "a Send MSN skipped") \
 	X("doctor-ddp-msn-repeat", 126, d_ddp_msn_repeat, "a Send MSN repeated") \
+	X("doctor-ddp-msn-start", 141, d_ddp_msn_start, "the responder's first Send with MSN 2") \
 	X("doctor-ddp-invalid-qn", 127, d_ddp_invalid_qn, "a Send on QN 5") \
 	X("doctor-ddp-tagged-overrun", 128, d_ddp_tagged_overrun, "a Read of 1000 octets answered with 1064") \
 	X("doctor-ddp-last-flag", 129, d_ddp_last_flag, "Immediate Data without L") \

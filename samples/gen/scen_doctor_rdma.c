@@ -107,6 +107,24 @@ uint64_t d_ddp_msn_repeat(struct gen *g, uint64_t t)
 	return msn_moved(g, t, -1, "ddp.msn_repeat");
 }
 
+uint64_t d_ddp_msn_start(struct gen *g, uint64_t t)
+{
+	/* RFC 5041 §5.1: queue 0's first message from the responder numbered
+	 * 2, as a stack that counted a message it never sent; the rest go on
+	 * from there (3, 4, ...): only the start is wrong */
+	struct conn_cfg k = cfg_default(4);
+	struct conn *c = conn_new(g, &k);
+	size_t f;
+
+	t = open_with(g, c, t, NULL, NULL, 0);
+	t = s_send(g, c, I2R, OP_SEND, 40, t + 30 * US);
+	c->d[R2I].msn[0] = 2;
+	f = g->nfpdus;
+	t = s_send(g, c, R2I, OP_SEND, 50, t + 30 * US);
+	doc(g, "ddp.msn_start", c, R2I, DR_FPDU, f);
+	return closing(g, c, traffic(g, c, t));
+}
+
 uint64_t d_ddp_invalid_qn(struct gen *g, uint64_t t)
 {
 	return one_raw(g, t, "ddp.invalid_qn", 0x41, 0x40 | RD_SEND, 5, 0);
@@ -261,10 +279,10 @@ uint64_t d_rdmap_read_request_le(struct gen *g, uint64_t t)
 {
 	/* the initiator writes its Read Request fields least significant
 	 * octet first (an early software stack); the responder answers with
-	 * the STag and TO meant, which shows the byte order */
+	 * the STag and TO meant, which shows the byte order: each of its Read
+	 * Requests is an occurrence (doctor_truth.c) */
 	struct conn_cfg k = cfg_default(4);
 	struct conn *c;
-	size_t f;
 	int op;
 
 	k.rdreq_le[I2R] = 1;
@@ -274,11 +292,9 @@ uint64_t d_rdmap_read_request_le(struct gen *g, uint64_t t)
 	op = post_read(g, c, I2R, 1000, 0);
 	t = tcp_flush(g, c, I2R, t + 30 * US);
 	t += c->cfg.rtt + s_proc(g);
-	f = g->nfpdus;
 	rd_read_resp(g, c, op);
 	t = flush_now(g, c, R2I, t);
 	t = s_read(g, c, I2R, 700, t + 20 * US);
-	doc(g, "rdmap.read_request_le", c, I2R, DR_FPDU, f);
 	return closing(g, c, traffic(g, c, t));
 }
 

@@ -48,6 +48,8 @@ def doctor(cli, path):
     got = set()
     for d in rows:
         count = "%d/%d" % (d["count"], d["of"]) if d["of"] is not None else "%d" % d["count"]
+        if d["count_at_least"]:
+            count = ">=" + count
         got.add((d["qp"], d["rule"], d["dir"], count))
     return got, rows
 

@@ -7,10 +7,9 @@ For each doctor-* scenario of `iwarpscope-gen --list` (and doctor-all, every
 one of them in one capture): generate it, run `iwarpscope doctor --format
 jsonl`, and compare per (rule, QP, direction) with the truth's "doctor"
 member: the same set of findings; the count; first and last frame equal to
-the lowest and highest frame of the truth's occurrences (or inside the
-direction's FPDUs, "within", for what the engine finds from many of them);
-every sample frame one of the truth's; "of" (fraction rules); the frame a
-Terminate names. The catalogue (`doctor --rules --format json`) names, for
+the lowest and highest frame of the truth's occurrences; every sample
+frame one of the truth's; "of" (fraction rules); the frame a Terminate
+names. The catalogue (`doctor --rules --format json`) names, for
 each rule, a scenario whose truth has that rule.
 
 Usage: doctor_truth.py IWARPSCOPE IWARPSCOPE-GEN WORKDIR
@@ -47,22 +46,16 @@ def compare(name, truth, got):
             continue
         if w["count"] != g["count"]:
             errs.append("%s: %s count %d, truth %d" % (name, k, g["count"], w["count"]))
-        if w["frames"] is not None:
-            frames = set(w["frames"])
-            if (g["first_frame"], g["last_frame"]) != (min(frames), max(frames)):
-                errs.append("%s: %s frames %d..%d, truth %d..%d" % (name, k, g["first_frame"], g["last_frame"],
-                                                                   min(frames), max(frames)))
-            stray = [f for f in g["frames"] if f not in frames]
-            if stray:
-                errs.append("%s: %s sample frames %s not in the truth" % (name, k, stray))
-            if len(g["frames"]) != min(8, len(frames)):
-                errs.append("%s: %s %d sample frames, expected %d" % (name, k, len(g["frames"]),
-                                                                      min(8, len(frames))))
-        else:
-            lo, hi = w["within"]
-            if not (lo <= g["first_frame"] <= g["last_frame"] <= hi):
-                errs.append("%s: %s frames %d..%d outside %d..%d" % (name, k, g["first_frame"], g["last_frame"],
-                                                                    lo, hi))
+        frames = set(w["frames"])
+        if (g["first_frame"], g["last_frame"]) != (min(frames), max(frames)):
+            errs.append("%s: %s frames %d..%d, truth %d..%d" % (name, k, g["first_frame"], g["last_frame"],
+                                                               min(frames), max(frames)))
+        stray = [f for f in g["frames"] if f not in frames]
+        if stray:
+            errs.append("%s: %s sample frames %s not in the truth" % (name, k, stray))
+        if len(g["frames"]) != min(8, len(frames)):
+            errs.append("%s: %s %d sample frames, expected %d" % (name, k, len(g["frames"]),
+                                                                  min(8, len(frames))))
         if w["of"] is not None and g["of"] != w["of"]:
             errs.append("%s: %s of %s, truth %d" % (name, k, g["of"], w["of"]))
         if w["cause"] is not None:

@@ -46,7 +46,7 @@ static void catalogue(void)
 		CHECK(strcmp(ri->scenario, want) == 0);
 		/* words for an occurrence, whatever its values */
 		char buf[256];
-		struct iws_finding f = { (enum iws_rule)r, IWS_DIR_I2R, 7, { 1, 2, 3 } };
+		struct iws_finding f = { (enum iws_rule)r, IWS_DIR_I2R, 7, { 1, 2, 3 }, false };
 		iws_finding_text(buf, sizeof(buf), &f);
 		CHECK(buf[0] && strcmp(buf, "?") != 0);
 		f.v[0] = UINT64_MAX;
@@ -56,6 +56,9 @@ static void catalogue(void)
 		CHECK(strlen(buf) < sizeof(buf));
 		iws_finding_text(buf, 8, &f);
 		CHECK(strlen(buf) < 8);
+		f.at_least = true;
+		iws_finding_text(buf, sizeof(buf), &f);
+		CHECK(buf[0] && strcmp(buf, "?") != 0 && strlen(buf) < sizeof(buf));
 	}
 	CHECK(iws_rule_info(IWS_RULE_COUNT) == NULL);
 	CHECK_EQ(iws_rule_from_id("mpa.nonesuch"), (unsigned long long)-1);
@@ -108,7 +111,7 @@ static void sum_text(void)
 	s.nsamples = 2;
 	s.samples[0] = 43;
 	s.samples[1] = 49;
-	s.first = (struct iws_finding){ IWS_RULE_FRAMING_FPDU_SPLIT, IWS_DIR_R2I, 43, { 1448, 0, 0 } };
+	s.first = (struct iws_finding){ IWS_RULE_FRAMING_FPDU_SPLIT, IWS_DIR_R2I, 43, { 1448, 0, 0 }, false };
 	char buf[1024];
 	iws_doctor_total_text(buf, sizeof(buf), 2, 1, (const uint64_t[3]){ 0, 2, 1 });
 	CHECK(strcmp(buf, "2 QPs, 1 with findings: 0 error, 2 deviation, 1 performance rules broken\n") == 0);
@@ -122,6 +125,25 @@ static void sum_text(void)
 	/* cut short, still terminated */
 	iws_finding_sum_text(buf, 20, &s);
 	CHECK(strlen(buf) < 20);
+	/* lower bounds: a count, the most outstanding */
+	memset(&s, 0, sizeof(s));
+	s.rule = IWS_RULE_FRAMING_MARKER_SKIP_CRC;
+	s.count = 1;
+	s.count_at_least = true;
+	s.first_frame = s.last_frame = 3;
+	s.first = (struct iws_finding){ IWS_RULE_FRAMING_MARKER_SKIP_CRC, IWS_DIR_I2R, 3, { 0, 0, 0 }, true };
+	iws_finding_sum_text(buf, sizeof(buf), &s);
+	CHECK(strstr(buf, "framing.marker_skip_crc    i2r  at least 1  frames 3..3"));
+	CHECK(strstr(buf, "SeqStart not captured"));
+	memset(&s, 0, sizeof(s));
+	s.rule = IWS_RULE_CONN_RST_OUTSTANDING;
+	s.dir = IWS_DIR_R2I;
+	s.count = 1;
+	s.max_value = 32;
+	s.max_at_least = true;
+	s.first = (struct iws_finding){ IWS_RULE_CONN_RST_OUTSTANDING, IWS_DIR_R2I, 9, { 32, 0, 0 }, true };
+	iws_finding_sum_text(buf, sizeof(buf), &s);
+	CHECK(strstr(buf, " r2i  1, most operations outstanding: at least 32  frames"));
 }
 
 /* ---- a connection fed to an engine and its doctor ---- */
@@ -649,9 +671,8 @@ static void operations(void)
 	c_free();
 
 	/* Read Request fields written least significant octet first (an early
-	 * software stack): the responses name the STag and TO meant; named
-	 * once, at the first response, and the size read right (no short
-	 * Read) */
+	 * software stack): the responses name the STag and TO meant; each
+	 * Read Request is one, and the size is read right (no short Read) */
 	c_begin();
 	c_open_with(0x40, 8, 8, 0x40, 8, 8);
 	c_fpdu(0, u, sb_read_req_ulpdu(u, 1, 0x00010000, 0x0010000000000000ull, 0x20000000, 0x00020000,
@@ -661,7 +682,7 @@ static void operations(void)
 				       0x0020000000000000ull), 1);
 	c_fpdu(1, u, sb_tagged_ulpdu(u, 0x2, 0x101, 0x1000, 1, 16), 1);
 	c_end();
-	EXPECT("Read Requests little-endian", { IWS_RULE_RDMAP_READ_REQUEST_LE, IWS_DIR_I2R, 1 });
+	EXPECT("Read Requests little-endian", { IWS_RULE_RDMAP_READ_REQUEST_LE, IWS_DIR_I2R, 2 });
 	c_free();
 
 	/* a Read Response nobody asked for, on a connection seen whole */
@@ -763,6 +784,50 @@ static void markers(void)
 	c_free();
 }
 
+/* RFC 5041 §5.1: each queue's MSNs start at 1, judged only when the
+ * connection's start was captured; without it the QP says which rules it
+ * could not check, and a close with a Read in flight is not judged. */
+static void msn_start(void)
+{
+	uint8_t u[256];
+	c_begin();
+	c_open();
+	c_fpdu(0, u, sb_send_ulpdu(u, 1, 0, 1, 10), 1);
+	c_fpdu(1, u, sb_send_ulpdu(u, 2, 0, 1, 10), 1);   /* the responder's first Send: MSN 2 */
+	c_fpdu(1, u, sb_send_ulpdu(u, 3, 0, 1, 10), 1);
+	c_end();
+	EXPECT("the first MSN 2", { IWS_RULE_DDP_MSN_START, IWS_DIR_R2I, 1 });
+	uint32_t unseen = 1;
+	CHECK_EQ(iws_doctor_unchecked(C.doc, &unseen), 0);
+	CHECK_EQ(unseen, 0);
+	c_free();
+
+	/* the same from mid-stream: no SYN, no MPA frames; a Read Request
+	 * whose response the capture may not show, then both FINs */
+	c_begin();
+	for (uint32_t m = 5; m < 9; m++) {
+		c_fpdu(0, u, sb_send_ulpdu(u, m, 0, 1, 10), 1);
+		c_fpdu(1, u, sb_send_ulpdu(u, m + 2, 0, 1, 10), 1);
+	}
+	c_fpdu(0, u, sb_read_req_ulpdu(u, 3, 0x100, 0x1000, 64, 0x200, 0x2000), 1);
+	c_seg(0, C.sb[0].seq0 + (uint32_t)C.sb[0].len, IWS_TCP_ACK | IWS_TCP_FIN, 1000, NULL, 0);
+	c_seg(1, C.sb[1].seq0 + (uint32_t)C.sb[1].len, IWS_TCP_ACK | IWS_TCP_FIN, 1000, NULL, 0);
+	c_end();
+	EXPECT_NONE("mid-stream");
+	uint64_t rules = iws_doctor_unchecked(C.doc, &unseen);
+	CHECK_EQ(unseen, IWS_DOC_UNSEEN_START);
+	CHECK(rules >> IWS_RULE_DDP_MSN_START & 1);
+	CHECK(rules >> IWS_RULE_CONN_FIN_OUTSTANDING & 1);
+	CHECK(rules >> IWS_RULE_MPA_KEY & 1);
+	CHECK(!(rules >> IWS_RULE_DDP_MSN_GAP & 1));
+	char line[512];
+	iws_doctor_unchecked_text(line, sizeof(line), C.doc);
+	CHECK(strstr(line, "  not checked: mpa.*, ddp.msn_start, ") == line);
+	CHECK(strstr(line, "conn.fin_outstanding") != NULL);
+	CHECK(strstr(line, "(not captured: the MPA handshake)\n") != NULL);
+	c_free();
+}
+
 int main(void)
 {
 	catalogue();
@@ -777,6 +842,7 @@ int main(void)
 	operations();
 	closing();
 	markers();
+	msn_start();
 	for (int r = 0; r < IWS_RULE_COUNT; r++) {
 		bool grid = r == IWS_RULE_FRAMING_MARKER_FPDUPTR_LE || r == IWS_RULE_FRAMING_MARKER_SKIP_CRC ||
 			    r == IWS_RULE_FRAMING_MARKER_OFFSET;

@@ -69,6 +69,24 @@ def read_capture(path, work):
         return pcaptool.read(conv)
 
 
+def starts(p, name):
+    """The first frames of the cuts of capture p (file name): 1 + k*N/POINTS, and EXTRA's."""
+    n = len(p.records)
+    return [1 + k * n // POINTS for k in range(POINTS)] + EXTRA.get(name, [])
+
+
+def variants(p, name):
+    """(start, snap, cut): the cuts of p from starts(), whole and sliced to each of SLICES, the
+    whole capture itself left out (as main makes them; doctor_cuts.py reads the same)."""
+    for start in starts(p, name):
+        recs = p.records[start - 1:]
+        for snap in SLICES:
+            if snap is None and start == 1:
+                continue
+            yield start, snap, pcaptool.Pcap(p.magic, p.snaplen, p.linktype,
+                                             [(s, f, orig, d[:snap] if snap else d) for s, f, orig, d in recs])
+
+
 def main(argv):
     tool, samples, work = argv[1], argv[2], argv[3]
     os.makedirs(work, exist_ok=True)
