@@ -321,11 +321,10 @@ void iws_doctor_op(struct iws_doctor *d, const struct iws_stream *eng, const str
 
 void iws_doctor_event(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_stream_event *ev)
 {
-	(void)eng;
 	if (!d || d->finished || ev->dir > 1)
 		return;
 	doc_frame_event(d, ev);
-	doc_rdma_event(d, ev);
+	doc_rdma_event(d, eng, ev);
 }
 
 void iws_doctor_finish(struct iws_doctor *d, const struct iws_stream *eng)

@@ -169,6 +169,6 @@ void doc_rdma_segment(struct iws_doctor *d, const struct iws_stream *eng, int si
 		      const struct iws_tcp_seg *seg);
 void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
 void doc_rdma_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op);
-void doc_rdma_event(struct iws_doctor *d, const struct iws_stream_event *ev);
+void doc_rdma_event(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_stream_event *ev);
 
 #endif

@@ -234,7 +234,7 @@ void doc_rdma_op(struct iws_doctor *d, const struct iws_stream *eng, const struc
 			 op->read_size, 0);
 }
 
-void doc_rdma_event(struct iws_doctor *d, const struct iws_stream_event *ev)
+void doc_rdma_event(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_stream_event *ev)
 {
 	switch (ev->kind) {
 	case IWS_SEV_GAP:
@@ -245,15 +245,19 @@ void doc_rdma_event(struct iws_doctor *d, const struct iws_stream_event *ev)
 		break;
 	/* The operations outstanding at a close are known only when every
 	 * one since the start was captured whole (doctor.h): else a Read begun
-	 * before the capture, or answered in octets not captured, counts. */
+	 * before the capture, or answered in octets not captured, counts.
+	 * Without the start alone, the Writes and Sends begun in the capture
+	 * still are (a killed peer's tail: a lower bound). */
 	case IWS_SEV_FIN:
-		if (ev->detail && !doc_unseen(d, IWS_RULE_CONN_FIN_OUTSTANDING))
-			doc_fire(d, IWS_RULE_CONN_FIN_OUTSTANDING, ev->dir, ev->frame, ev->detail, 0, 0);
+	case IWS_SEV_RST: {
+		enum iws_rule rule = ev->kind == IWS_SEV_FIN ? IWS_RULE_CONN_FIN_OUTSTANDING :
+							       IWS_RULE_CONN_RST_OUTSTANDING;
+		uint32_t unseen = doc_unseen(d, rule);
+		uint64_t n = !unseen ? ev->detail : unseen == IWS_DOC_UNSEEN_START ? iws_stream_outstanding_begun(eng) : 0;
+		if (n)
+			doc_fire_bound(d, rule, ev->dir, ev->frame, n, 0, 0, unseen != 0);
 		break;
-	case IWS_SEV_RST:
-		if (ev->detail && !doc_unseen(d, IWS_RULE_CONN_RST_OUTSTANDING))
-			doc_fire(d, IWS_RULE_CONN_RST_OUTSTANDING, ev->dir, ev->frame, ev->detail, 0, 0);
-		break;
+	}
 	default:
 		break;
 	}

@@ -803,6 +803,19 @@ uint32_t iws_tracker_outstanding_ids(const struct iws_tracker *t, uint64_t *ids,
 	return n;
 }
 
+uint32_t iws_tracker_outstanding_begun(const struct iws_tracker *t)
+{
+	/* A Write or Send whose first FPDU the capture holds (one after a
+	 * last, or at a message offset of 0) is outstanding whatever came
+	 * before the capture; a Read or Atomic needs a pairing a cut may not
+	 * prove (docs/semantics.md). */
+	uint32_t n = 0;
+	for (const struct node *x = t->all_head; x; x = x->all_next)
+		n += (x->kind == K_WRITE || x->kind == K_UNTAGGED) && !(x->op.flags & IWS_OPF_STARTED_BEFORE) &&
+		     !trk_hold_uncertain(t, x);
+	return n;
+}
+
 static void take_earlier(const struct iws_op *op, bool *any, int64_t *start_ns, uint64_t *first_frame)
 {
 	if (!*any || op->start_ns < *start_ns || (op->start_ns == *start_ns && op->first_frame < *first_frame)) {

@@ -969,6 +969,11 @@ uint32_t iws_stream_inflight_ids(const struct iws_stream *s, uint64_t *ids, uint
 	return s->tr ? iws_tracker_inflight_ids(s->tr, ids, max) : 0;
 }
 
+uint32_t iws_stream_outstanding_begun(const struct iws_stream *s)
+{
+	return s->tr ? iws_tracker_outstanding_begun(s->tr) : 0;
+}
+
 const struct iws_tracker_counts *iws_stream_tracker_counts(const struct iws_stream *s)
 {
 	return s->tr ? iws_tracker_counts(s->tr) : &s->trc;

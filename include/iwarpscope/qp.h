@@ -319,6 +319,9 @@ uint32_t iws_tracker_inflight_ids(const struct iws_tracker *t, uint64_t *ids, ui
  * and a request such a response may answer. What a FIN or RST is recorded
  * with as outstanding. */
 uint32_t iws_tracker_outstanding_ids(const struct iws_tracker *t, uint64_t *ids, uint32_t max);
+/* Of those, the Writes and Sends whose start the capture holds: outstanding
+ * even when the connection's start was not captured. */
+uint32_t iws_tracker_outstanding_begun(const struct iws_tracker *t);
 
 /*
  * For output in start order: the (start_ns, first_frame) of the oldest

@@ -387,6 +387,8 @@ const struct iws_stream_counts *iws_stream_counts(const struct iws_stream *s, in
 /* Ids of the operations in flight (not complete), oldest first: up to max
  * of them in ids (may be NULL with max 0); returns how many there are. */
 uint32_t iws_stream_inflight_ids(const struct iws_stream *s, uint64_t *ids, uint32_t max);
+/* iws_tracker_outstanding_begun of the connection's tracker (0 without one). */
+uint32_t iws_stream_outstanding_begun(const struct iws_stream *s);
 
 const struct iws_tracker_counts *iws_stream_tracker_counts(const struct iws_stream *s);
 /* The MPA Request / Reply as decoded (NULL if not seen). */
