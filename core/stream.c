@@ -985,7 +985,7 @@ bool iws_stream_pending(const struct iws_stream *s, int64_t *ts, uint64_t *frame
 		 * with them started in the earliest frame that carried them. */
 		for (uint32_t i = 0; i < fd->buf.nmarks && fd->buf.len; i++)
 			take_min(&any, ts, frame, fd->buf.marks[i].ts, fd->buf.marks[i].frame);
-		if (fd->r.ooo)
+		if (fd->r.ooo_n)
 			take_min(&any, ts, frame, fd->r.ooo_min_ts, fd->r.ooo_min_frame);
 		for (const struct held *h = s->q[side].head; h; h = h->next)
 			if (h->kind == H_PDU)

@@ -173,10 +173,13 @@ void tw_sent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, cons
 	 * not one sent again). */
 	uint32_t e = seg->seq + seg->wire_len + ((seg->flags & IWS_TCP_SYN) ? 1 : 0);
 	if (how != HOW_FIRST) {
-		for (uint32_t i = 0; i < w->nout; i++) {
+		/* the ring is in order of end: those ending after seq are its
+		 * newest (a walk of those only: issue 33 item 6) */
+		for (uint32_t i = w->nout; i-- > 0;) {
 			struct tw_out *x = &w->out[(w->out_head + i) % w->capout];
-			if (sdiff(x->end, seg->seq) > 0)
-				x->resent = true;
+			if (sdiff(x->end, seg->seq) <= 0)
+				break;
+			x->resent = true;
 		}
 		return;
 	}

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Hostile inputs for the stream engine's TCP side (issue 33). Each case
+writes its captures with mktcp.py at test time, runs iwarpscope (and, given
+--plugin, tshark with the plugin: the same engine) and checks what they did;
+one line per case with its measurements (docs/robustness.md quotes them).
+
+  ooo-ladder       item 6: N segments in the out-of-order list's worst order
+                   (mktcp.py ooo-ladder) against N in order, same size: the
+                   CPU time within 8x (measured 2.5-3.5x: each segment of
+                   the ladder gives up a hole; a walk of the buffered
+                   segments per segment gave 25-37x), and the exact limit
+                   hits and gaps; with the plugin, tshark with it against
+                   tshark without it on the ladder, Wireshark's own sequence
+                   analysis off (it walks its own list of unacknowledged
+                   segments), within 2.5x (3.7-4.0x before, 1.1-1.2x now)
+
+Usage: tcp_hostile.py --iwarpscope PATH --dir DIR [--plugin SO [--preload LIB]]
+                      [--scale F] CASE...       (--list names the cases)
+Exit: 0 pass, 1 fail.
+"""
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "plugin"))
+import mktcp  # noqa: E402
+from field_hostile import Case, sane  # noqa: E402
+
+# the CLI's out-of-order segments per direction (cli/track/analysis.c: one per
+# 4 kB of --max-ooo, 16M by default)
+OOO_SEGS = 4096
+NO_SEQ_ANALYSIS = ["-o", "tcp.analyze_sequence_numbers:FALSE"]
+
+
+def cpu_run(cmd, env=None, timeout=300):
+    """(exit status, stdout, stderr text, CPU seconds: user + system of the
+    command and what it waited for). CPU time, not wall time: the machine
+    running the tests is shared, and a busy one stretches wall time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=timeout, cwd="/")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return p.returncode, p.stdout, p.stderr.decode(errors="replace"), cpu
+
+
+def cpu_ratio(c, what, base, t, bound, floor=0.1):
+    """t within bound times base (CPU seconds; below floor counts as floor:
+    start-up and noise)."""
+    r = max(t, floor) / max(base, floor)
+    c.check(r <= bound, "%s: %.2f s then %.2f s of CPU: ratio %.1f <= %g" % (what, base, t, r, bound))
+
+
+def tshark_runner(c):
+    """An iwarp_tshark.Runner with the plugin, or None without --plugin."""
+    if not c.a.plugin or not shutil.which("tshark"):
+        return None
+    import iwarp_tshark as it
+    return it.Runner(c.a.plugin, c.a.preload)
+
+
+# ---- item 6 ----
+
+def case_ooo_ladder(c):
+    n = int(200_000 * c.a.scale)
+    times = {}
+    for name in ("in-order", "ooo-ladder"):
+        cap = mktcp.make(c.work, name, n)
+        rc, out, err, times[name] = cpu_run([c.a.iwarpscope, "stats", "--format", "json", "--no-progress", cap],
+                                            timeout=c.a.timeout)
+        c.check(rc == 0 and sane(err), "%s: exit 0, no sanitizer report" % name)
+        if name == "ooo-ladder" and rc == 0:
+            q = json.loads(out)["qps"][0]
+            # every segment past the list's limit gives up one hole; the
+            # segments still buffered at the end are delivered with one gap each
+            c.check(q["ooo_limit_hits"] == n - (OOO_SEGS - 1) and q["gaps"] == n + 1,
+                    "ladder of %d: %d limit hits and %d gaps (want %d and %d)" %
+                    (n, q["ooo_limit_hits"], q["gaps"], n - (OOO_SEGS - 1), n + 1))
+    cpu_ratio(c, "%d segments in order, then as the ladder" % n, times["in-order"], times["ooo-ladder"], 8)
+    r = tshark_runner(c)
+    if r:
+        try:
+            staged = r.stage(os.path.join(c.work, "ooo-ladder-%d.pcap" % n))
+            t = {}
+            for plugin in (False, True):
+                args = ["-q", "-r", staged] + NO_SEQ_ANALYSIS + \
+                    (["-z", "iwarp,ops"] if plugin else ["-z", "io,stat,0"])
+                cmd, env = r.command(args, builtin_only=not plugin)
+                rc, _, err, t[plugin] = cpu_run(cmd, env=env, timeout=c.a.timeout)
+                c.check(rc == 0 and sane(err), "tshark %s the plugin: exit 0, no sanitizer report" %
+                        ("with" if plugin else "without"))
+            cpu_ratio(c, "tshark on the ladder without the plugin, then with it", t[False], t[True], 2.5)
+        finally:
+            r.close()
+
+
+CASES = {
+    "ooo-ladder": case_ooo_ladder,
+}
+
+
+def run_case(a, name):
+    """Run one case in a directory of its own under --dir (removed if it
+    passes, kept to look at if not); print its line. True if it passed."""
+    os.makedirs(a.dir, exist_ok=True)
+    c = Case(a, tempfile.mkdtemp(prefix=name + ".", dir=a.dir))
+    t0 = time.monotonic()
+    try:
+        CASES[name](c)
+    except (ValueError, KeyError, IndexError, TypeError, OSError) as e:
+        # an output that is not what it must be (not JSON, not there)
+        c.problems.append("%s: %r" % (type(e).__name__, e))
+    print("hostile-tcp %-15s %s %6.1f s  %s" % (name, "FAIL" if c.problems else "ok  ", time.monotonic() - t0,
+                                               "; ".join(c.problems or c.facts)), flush=True)
+    if not c.problems:
+        shutil.rmtree(c.work, ignore_errors=True)
+    return not c.problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--iwarpscope", help="the CLI under test")
+    ap.add_argument("--dir", help="where the cases write (a directory each, kept if it fails)")
+    ap.add_argument("--plugin", help="the plugin to run tshark with (the plugin's side of each case)")
+    ap.add_argument("--preload", help="the sanitizer runtime tshark preloads (sanitizer builds)")
+    ap.add_argument("--scale", type=float, default=1.0, help="capture sizes (1: as documented)")
+    ap.add_argument("--timeout", type=float, default=300, help="seconds per run")
+    ap.add_argument("--list", action="store_true", help="print the case names")
+    ap.add_argument("cases", nargs="*", help="the cases to run (default: all)")
+    a = ap.parse_args()
+    if a.list:
+        print(";".join(CASES))
+        return 0
+    unknown = [x for x in a.cases if x not in CASES]
+    if unknown or not a.iwarpscope or not a.dir:
+        ap.error("--iwarpscope and --dir are required; cases: " + " ".join(CASES))
+    a.rss_scale = 1  # Case's; these cases bound no memory
+    results = [run_case(a, name) for name in a.cases or CASES]
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
