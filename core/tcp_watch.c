@@ -16,6 +16,7 @@
  * no retransmission can follow the segments that revealed a loss by less
  * than a round trip (the duplicate ACKs, or the timer, come later).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,9 @@
 /* Linux's minimum RTO (TCP_RTO_MIN): RFC 6298 §2.4 asks for 1 s, and allows
  * a lower bound; 200 ms is what real stacks use. */
 #define RTO_MIN_NS (200 * 1000000ll)
+/* Linux's maximum RTO (TCP_RTO_MAX): RFC 6298 §2.5 allows a maximum of at
+ * least 60 s. Also the longest round trip believed (tw_acked). */
+#define RTO_MAX_NS (120 * 1000000000ll)
 /* RFC 6298 §2.1: the RTO before any RTT sample. */
 #define RTO_INITIAL_NS (1000 * 1000000ll)
 /* IP IDs of a sender that count up by at most this from one segment to
@@ -36,6 +40,18 @@
 static inline int32_t sdiff(uint32_t a, uint32_t b)
 {
 	return (int32_t)(a - b);
+}
+
+/* The time from `from` to `to`, saturated instead of overflowing: the
+ * front ends keep capture times within [0, 2^62] ns (iws_ts_ns), but the
+ * engine takes any int64 it is fed. */
+static int64_t elapsed(int64_t from, int64_t to)
+{
+	if (from < 0 && to > INT64_MAX + from)
+		return INT64_MAX;
+	if (from > 0 && to < INT64_MIN + from)
+		return INT64_MIN;
+	return to - from;
 }
 
 void tw_parse_opts(const struct iws_tcp_seg *seg, struct tcp_opts *o)
@@ -92,8 +108,10 @@ int64_t tw_rto(const struct iws_stream *s)
 	/* RFC 6298 §2.3: SRTT + max(G, 4 * RTTVAR), over the two halves */
 	int64_t srtt = (a->have_rtt ? a->srtt : 0) + (b->have_rtt ? b->srtt : 0);
 	int64_t var = (a->have_rtt ? a->rttvar : 0) + (b->have_rtt ? b->rttvar : 0);
+	/* each sample is at most RTO_MAX_NS (tw_acked), so are SRTT and RTTVAR:
+	 * this sum stays below 2^41 */
 	int64_t rto = srtt + 4 * var;
-	return rto < RTO_MIN_NS ? RTO_MIN_NS : rto;
+	return rto < RTO_MIN_NS ? RTO_MIN_NS : rto > RTO_MAX_NS ? RTO_MAX_NS : rto;
 }
 
 uint8_t tw_late_how(const struct iws_stream *s, int side, const struct iws_tcp_seg *seg,
@@ -113,7 +131,7 @@ uint8_t tw_late_how(const struct iws_stream *s, int side, const struct iws_tcp_s
 	/* Sooner after them than any round trip: nothing can have told the
 	 * sender of a loss yet. */
 	int64_t rtt = min_rtt(s);
-	if (rtt > 0 && seg->ts_ns - later->ts < rtt)
+	if (rtt > 0 && elapsed(later->ts, seg->ts_ns) < rtt)
 		return HOW_REORDERED;
 	return HOW_RESENT;
 }
@@ -121,7 +139,7 @@ uint8_t tw_late_how(const struct iws_stream *s, int side, const struct iws_tcp_s
 bool tw_after_silence(const struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
 {
 	const struct tcp_watch *w = &s->d[side].w;
-	return w->any_data && seg->ts_ns - w->last_data_ts >= tw_rto(s);
+	return w->any_data && elapsed(w->last_data_ts, seg->ts_ns) >= tw_rto(s);
 }
 
 void tw_free(struct tcp_watch *w)
@@ -209,10 +227,18 @@ void tw_acked(struct iws_stream *s, int side, const struct iws_tcp_seg *ack, con
 		w->out_head = (w->out_head + 1) % w->capout;
 		w->nout--;
 	}
-	if (!hit || hit->resent || ack->ts_ns < hit->ts)
+	if (!hit || hit->resent)
+		return;
+	/* A round trip longer than the longest RTO is not one: the sender's
+	 * timer would have sent the octets again before the ACK came (RFC 6298
+	 * §5), and Karn's rule would drop the sample. It is the capture's clock
+	 * jumping (a record stamped 0xFFFFFFFF among ordinary ones gave a
+	 * sample of 1.7e18 ns, and 7 * SRTT overflowed: issue 33 item 1), as is
+	 * a negative one. So SRTT, RTTVAR and the RTO stay below RTO_MAX_NS. */
+	int64_t r = elapsed(hit->ts, ack->ts_ns);
+	if (r < 0 || r > RTO_MAX_NS)
 		return;
 	/* RFC 6298 §2.2-2.3 (alpha 1/8, beta 1/4), on this half of the path */
-	int64_t r = ack->ts_ns - hit->ts;
 	if (!w->have_rtt) {
 		w->have_rtt = true;
 		w->srtt = r;

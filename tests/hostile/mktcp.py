@@ -1,14 +1,27 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Write hostile captures for the stream engine's TCP side (issue 33), with
-tests/hostile/mkhostile.py's packets:
+"""Write hostile captures for the stream engine's TCP side (issue 33 items 1
+and 6, and its timestamp fuzz), with tests/hostile/mkhostile.py's packets:
 
   mktcp.py OUTDIR NAME [N]           (--list names them)
 
+  rtt-overflow     microsecond pcap, two QPs of Reads: in QP 0 the MPA
+                   Reply, the ACK that gives the first round trip, is
+                   stamped ts_sec 0xFFFFFFFF (libpcap reads 1969, clamped
+                   to the epoch: the next ACK gives a sample of 1.7e18 ns;
+                   Wireshark reads 2106: a first sample of 2.6e18 ns; then
+                   ordinary ones: 7 * SRTT overflowed); in QP 1 one such
+                   ACK among ordinary ones, then a Send sent again after a
+                   silence of 1 s (a timeout against the RTO the ordinary
+                   round trips give, 200 ms)
   ooo-ladder       a hole never filled, one 1-octet segment far ahead, then N
                    ascending 1-octet segments with 1-octet holes between them
                    (each lands just before the far one)
   in-order         N 1-octet segments in order (nothing buffered)
+  ts-*             the timestamp fuzz (ts_cases): one ordinary conversation
+                   of Reads, Writes, Sends, a loss and a retransmission,
+                   stamped with extreme, backward and zigzag times, in
+                   microsecond and nanosecond pcap files
 """
 import os
 import sys
@@ -56,14 +69,41 @@ class Flow:
     def ack(self, side, dt=10 * US, **kw):
         return self.send(side, b"", 0x10, dt=dt, **kw)
 
-    def open(self):
-        """Handshake and MPA exchange."""
+    def open(self, reply_stamp=None):
+        """Handshake and MPA exchange (reply_stamp: the Reply's stamp)."""
         self.send(0, flags=0x02)
         self.send(1, flags=0x12)
         self.ack(0)
         self.send(0, mk.MPA_REQ)
-        self.send(1, mk.MPA_REP)
+        self.send(1, mk.MPA_REP, stamp=reply_stamp)
         self.ack(0)
+
+
+# ---- item 1: RTT samples from an absurd timestamp ----
+
+def rtt_overflow(out, n=20):
+    p = mk.Pcap(out, micro=True)
+    bogus = (0xFFFFFFFF, 0)
+    # QP 0: the first round trip of the client's half is 2.6e18 ns
+    f = Flow(p, 40100)
+    f.open(reply_stamp=bogus)
+    for i in range(n):
+        f.send(0, mk.fpdu(mk.read_req(i + 1, 0x100 + i)))
+        f.send(1, mk.fpdu(mk.read_resp(0x100 + i, 0x1000, b"r" * 200)), dt=50 * US)
+        f.ack(0)
+    # QP 1: ordinary round trips, one absurd one, then a Send, unanswered,
+    # sent again after 1 s of silence: a timeout (RTO 200 ms)
+    f = Flow(p, 40101)
+    f.open()
+    for i in range(n):
+        f.send(0, mk.fpdu(mk.read_req(i + 1, 0x100 + i)))
+        f.send(1, mk.fpdu(mk.read_resp(0x100 + i, 0x1000, b"r" * 200)), dt=50 * US,
+               stamp=bogus if i == n // 2 else None)
+        f.ack(0)
+    s, _ = f.send(0, mk.fpdu(mk.send_ulpdu(1, b"s" * 100)))
+    f.send(0, mk.fpdu(mk.send_ulpdu(1, b"s" * 100)), seq=s, dt=1000 * MS)
+    f.ack(1)
+    p.close()
 
 
 # ---- item 6: the out-of-order list's worst order ----
@@ -82,10 +122,110 @@ def ladder(out, n, far=True, holes=True):
     p.close()
 
 
+# ---- the timestamp fuzz ----
+
+def conversation(f, times):
+    """An ordinary conversation whose k-th record is stamped times(k): Reads,
+    Writes, Sends, a segment lost and sent again after duplicate ACKs, one
+    reordered, FINs."""
+    k = [0]
+    msn = [0]
+
+    def send_msg(payload):
+        msn[0] += 1
+        return mk.fpdu(mk.send_ulpdu(msn[0], payload))
+
+    def stamp():
+        s = times(k[0])
+        k[0] += 1
+        return s
+
+    def send(side, payload=b"", **kw):
+        return f.send(side, payload, stamp=stamp(), **kw)
+
+    def ack(side, **kw):
+        return f.send(side, b"", 0x10, stamp=stamp(), **kw)
+
+    send(0, flags=0x02)
+    send(1, flags=0x12)
+    ack(0)
+    send(0, mk.MPA_REQ)
+    send(1, mk.MPA_REP)
+    for i in range(12):
+        send(0, mk.fpdu(mk.read_req(i + 1, 0x100 + i)))
+        send(1, mk.fpdu(mk.read_resp(0x100 + i, 0x1000, b"r" * 300)))
+        send(0, mk.fpdu(mk.write_seg(0x900 + i, 0, b"w" * 100, last=True)))
+        send(0, send_msg(b"s" * 50))
+        ack(1)
+        if i == 4:
+            # lost, three duplicate ACKs, sent again
+            a = send_msg(b"l" * 80)
+            a_seq = f.seq[0]
+            f.seq[0] += len(a)
+            for j in range(3):
+                send(0, send_msg(b"m" * 80))
+                ack(1, ack=a_seq)
+            send(0, a, seq=a_seq)
+            ack(1)
+        if i == 8:
+            # overtaken on the way
+            a = send_msg(b"o" * 80)
+            a_seq = f.seq[0]
+            f.seq[0] += len(a)
+            send(0, send_msg(b"p" * 80))
+            send(0, a, seq=a_seq)
+            ack(1)
+    send(0, flags=0x11)
+    send(1, flags=0x11)
+    ack(0)
+
+
+def ts_cases():
+    """name -> (microsecond file?, k -> (secs, frac)) of the timestamp fuzz."""
+    def us(ns, micro):
+        return ns // 10**9, ns % 10**9 // (1000 if micro else 1)
+
+    cases = {}
+    for micro in (True, False):
+        unit = "us" if micro else "ns"
+        top = 999_999 if micro else 999_999_999
+        kinds = {
+            "zero": lambda k: (0, 0),
+            "max": lambda k: (0xFFFFFFFF, top),
+            # an ordinary capture with one record at 0xFFFFFFFF every 7
+            "spikes": lambda k: (0xFFFFFFFF, top) if k % 7 == 3 else us(T0 + k * 10 * US, micro),
+            # each record 1 ms earlier than the one before
+            "backwards": lambda k: us(T0 + (1000 - k) * MS, micro),
+            # 0, 0xFFFFFFFF, 0, ... with the fraction going up
+            "zigzag": lambda k: (0xFFFFFFFF if k % 2 else 0, (k * 7919) % (top + 1)),
+            # far future (2096), the epoch and ordinary times in turn
+            "future": lambda k: (4_000_000_000 + k, top) if k % 3 == 0
+            else (0, 1) if k % 3 == 1 else us(T0 + k * US, micro),
+            # a fraction at or beyond one second (records as some writers
+            # leave them)
+            "fraction": lambda k: (1_700_000_000 + k, 0xFFFFFFFF - k),
+        }
+        for kind, fn in kinds.items():
+            cases["ts-%s-%s" % (kind, unit)] = (micro, fn)
+    return cases
+
+
+def ts_capture(out, name):
+    micro, times = ts_cases()[name]
+    p = mk.Pcap(out, micro=micro)
+    conversation(Flow(p, 40140), times)
+    # a second QP, interleaved in time with nothing: the same stamps again
+    conversation(Flow(p, 40141), times)
+    p.close()
+
+
 SCENARIOS = {
+    "rtt-overflow": (lambda out, n: rtt_overflow(out), 0),
     "ooo-ladder": (lambda out, n: ladder(out, n), 200_000),
     "in-order": (lambda out, n: ladder(out, n, far=False, holes=False), 200_000),
 }
+for _name in ts_cases():
+    SCENARIOS[_name] = (lambda out, n, _name=_name: ts_capture(out, _name), 0)
 
 
 def make(outdir, name, n=0):

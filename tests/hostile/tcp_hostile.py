@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Hostile inputs for the stream engine's TCP side (issue 33). Each case
-writes its captures with mktcp.py at test time, runs iwarpscope (and, given
---plugin, tshark with the plugin: the same engine) and checks what they did;
-one line per case with its measurements (docs/robustness.md quotes them).
+"""Hostile inputs for the stream engine's TCP side (issue 33 items 1 and 6,
+and its timestamp fuzz). Each case writes its captures with mktcp.py at test
+time, runs iwarpscope (and, given --plugin, tshark with the plugin: the same
+engine) and checks what they did; one line per case with its measurements
+(docs/robustness.md quotes them).
 
+  rtt-overflow     item 1: an ACK stamped ts_sec 0xFFFFFFFF among ordinary
+                   frames gave a round-trip sample of ~2e18 ns and 7 * SRTT
+                   overflowed (a sanitizer build aborted in summary, stats,
+                   doctor, report and ops): every command runs clean, and
+                   the RTO stays the ordinary round trips' (a Send sent
+                   again after 1 s of silence is a timeout)
   ooo-ladder       item 6: N segments in the out-of-order list's worst order
                    (mktcp.py ooo-ladder) against N in order, same size: the
                    CPU time within 8x (measured 2.5-3.5x: each segment of
@@ -14,6 +21,11 @@ one line per case with its measurements (docs/robustness.md quotes them).
                    tshark without it on the ladder, Wireshark's own sequence
                    analysis off (it walks its own list of unacknowledged
                    segments), within 2.5x (3.7-4.0x before, 1.1-1.2x now)
+  ts-fuzz          timestamps 0, 0xFFFFFFFF, backwards, zigzag, far future
+                   and fractions past a second, in microsecond and
+                   nanosecond pcap files: summary, stats, doctor, report and
+                   ops run clean (a sanitizer build aborts on any report),
+                   their JSON parses; with the plugin, tshark runs clean too
 
 Usage: tcp_hostile.py --iwarpscope PATH --dir DIR [--plugin SO [--preload LIB]]
                       [--scale F] CASE...       (--list names the cases)
@@ -67,6 +79,57 @@ def tshark_runner(c):
     return it.Runner(c.a.plugin, c.a.preload)
 
 
+def cli_json(c, cap, command=("stats", "--format", "json")):
+    """The parsed JSON of iwarpscope COMMAND cap (None: it failed, said)."""
+    rc, out, err, _, _ = c.tool(list(command) + ["--no-progress", cap], timeout=c.a.timeout)
+    if not c.check(rc == 0 and sane(err), "%s on %s: exit 0, no sanitizer report" %
+                   (command[0], os.path.basename(cap))) and err:
+        c.problems.append(err.strip()[-1500:])
+        return None
+    return json.loads(out)
+
+
+def tcp_counts(q):
+    t = q["tcp"]
+    return [t["fast_retransmits"], t["timeouts"], t["other_retransmits"], t["reordered"]]
+
+
+def plugin_tcp(r, staged):
+    """qp -> [fast retransmits, timeouts, other, reordered] from the plugin's
+    -z iwarp,ops,raw."""
+    import iwarp_tshark as it
+    loss = it.parse_loss(it.tap_output(r, staged)["ops"])
+    return {qp: v["tcp"][:4] for qp, v in loss.items() if "tcp" in v}
+
+
+# ---- item 1 ----
+
+def case_rtt_overflow(c):
+    cap = mktcp.make(c.work, "rtt-overflow")
+    for cmd in (["summary"], ["doctor"], ["ops", "--format", "jsonl"],
+                ["report", "-o", os.path.join(c.work, "r.html")]):
+        rc, _, err, _, _ = c.tool(cmd + ["--no-progress", cap], timeout=c.a.timeout)
+        if not c.check(rc == 0 and sane(err), "%s: exit 0, no sanitizer report" % cmd[0]):
+            c.problems.append(err.strip()[-1500:])
+    d = cli_json(c, cap)
+    if d:
+        got = {q["qp"]: tcp_counts(q) for q in d["qps"]}
+        c.check(got.get(1) == [0, 1, 0, 0], "QP 1: the Send sent again after 1 s of silence is a "
+                "timeout (RTO of the ordinary round trips), got %s" % got.get(1))
+        c.check(got.get(0) == [0, 0, 0, 0], "QP 0: nothing sent again, got %s" % got.get(0))
+    r = tshark_runner(c)
+    if r:
+        try:
+            # Wireshark reads ts_sec unsigned (2106), libpcap signed (1969,
+            # clamped to 1970): the plugin has the sample of 2.6e18 ns, in the
+            # other half of the path
+            got = plugin_tcp(r, r.stage(cap))
+            c.check(got.get(1) == [0, 1, 0, 0] and got.get(0) == [0, 0, 0, 0],
+                    "plugin: tshark clean, QP 1 one timeout, QP 0 nothing sent again, got %s" % got)
+        finally:
+            r.close()
+
+
 # ---- item 6 ----
 
 def case_ooo_ladder(c):
@@ -102,8 +165,46 @@ def case_ooo_ladder(c):
             r.close()
 
 
+# ---- the timestamp fuzz ----
+
+def case_ts_fuzz(c):
+    commands = [["summary"], ["stats", "--format", "json"], ["doctor", "--format", "json"],
+                ["ops", "--format", "jsonl"], ["report"]]
+    r = tshark_runner(c)
+    runs = 0
+    try:
+        for name in mktcp.ts_cases():
+            cap = mktcp.make(c.work, name)
+            for cmd in commands:
+                extra = ["-o", os.path.join(c.work, name + ".html")] if cmd[0] == "report" else []
+                rc, out, err, _, _ = c.tool(cmd + extra + ["--no-progress", cap], timeout=c.a.timeout)
+                runs += 1
+                if not (rc == 0 and sane(err)):
+                    c.problems.append("%s %s: exit %s: %s" % (cmd[0], name, rc, err.strip()[-1500:]))
+                    continue
+                if "json" in cmd:
+                    json.loads(out)
+                elif "jsonl" in cmd:
+                    for line in out.splitlines():
+                        json.loads(line)
+            if r:
+                import iwarp_tshark as it
+                try:
+                    it.tap_output(r, r.stage(cap))
+                    runs += 1
+                except it.Fail as e:
+                    c.problems.append("tshark on %s: %s" % (name, str(e)[-1500:]))
+    finally:
+        if r:
+            r.close()
+    c.check(not c.problems, "%d captures, %d runs clean, every JSON output parsed" %
+            (len(mktcp.ts_cases()), runs))
+
+
 CASES = {
+    "rtt-overflow": case_rtt_overflow,
     "ooo-ladder": case_ooo_ladder,
+    "ts-fuzz": case_ts_fuzz,
 }
 
 
