@@ -7,14 +7,16 @@
  * (fast, RFC 5681 §3.2), after a silence of at least the retransmission
  * timeout (RFC 6298), or otherwise (SACK-based recovery, a tail loss probe).
  *
- * The evidence, strongest first: the receiver's SACK blocks already held
- * the octets (RFC 2018: then they were sent again); the IP Identification
- * of a sender whose IDs increment (RFC 791, RFC 6864 §4.1: an atomic
- * datagram's ID may be anything, so only a sender seen counting up is
- * believed) against that of the later octets' segment; the TCP timestamp
- * value (RFC 7323 §3: TSval grows with the sender's clock); and the time:
- * no retransmission can follow the segments that revealed a loss by less
- * than a round trip (the duplicate ACKs, or the timer, come later).
+ * The evidence (tw_late_how weighs it): the receiver's SACK blocks already
+ * held the octets (RFC 2018: then they were sent again); the order the
+ * sender sent them in, from the IP Identification of a sender whose IDs
+ * increment (RFC 791, RFC 6864 §4.1: an atomic datagram's ID may be
+ * anything, so only a sender seen counting up is believed) or else the TCP
+ * timestamp value (RFC 7323 §3: TSval grows with the sender's clock),
+ * against those of the later octets' segment; the signals that make a
+ * sender send again, duplicate ACKs and its timer; and the time: no
+ * retransmission can follow the segments that revealed a loss by less than
+ * a round trip (the duplicate ACKs, or the timer, come later).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -100,18 +102,44 @@ static int64_t min_rtt(const struct iws_stream *s)
 	return (a->have_rtt ? a->min_rtt : 0) + (b->have_rtt ? b->min_rtt : 0);
 }
 
-int64_t tw_rto(const struct iws_stream *s)
+/* The longest round trip the capture's samples expect, both halves: RFC
+ * 6298 §2.3's SRTT + max(G, 4 * RTTVAR) without the RTO's bounds; 0 if
+ * there is no sample. */
+static int64_t rtt_ceiling(const struct iws_stream *s)
 {
 	const struct tcp_watch *a = &s->d[0].w, *b = &s->d[1].w;
-	if (!a->have_rtt && !b->have_rtt)
-		return RTO_INITIAL_NS;
-	/* RFC 6298 §2.3: SRTT + max(G, 4 * RTTVAR), over the two halves */
 	int64_t srtt = (a->have_rtt ? a->srtt : 0) + (b->have_rtt ? b->srtt : 0);
 	int64_t var = (a->have_rtt ? a->rttvar : 0) + (b->have_rtt ? b->rttvar : 0);
 	/* each sample is at most RTO_MAX_NS (tw_acked), so are SRTT and RTTVAR:
 	 * this sum stays below 2^41 */
-	int64_t rto = srtt + 4 * var;
+	return srtt + 4 * var;
+}
+
+int64_t tw_rto(const struct iws_stream *s)
+{
+	if (!s->d[0].w.have_rtt && !s->d[1].w.have_rtt)
+		return RTO_INITIAL_NS;
+	int64_t rto = rtt_ceiling(s);
 	return rto < RTO_MIN_NS ? RTO_MIN_NS : rto > RTO_MAX_NS ? RTO_MAX_NS : rto;
+}
+
+bool tw_dupacked(const struct iws_stream *s, int side, uint32_t seq, uint32_t len)
+{
+	const struct fr_dir *rcv = &s->d[!side];
+	return rcv->have_ack && rcv->dupacks >= 3 && sdiff(rcv->last_ack, seq) >= 0 &&
+	       sdiff(rcv->last_ack, seq + len) < 0;
+}
+
+/* Sent before (-1) or after (1) the later octets' segment, as its sender's
+ * counters say; 0: they do not say. */
+static int send_order(const struct tcp_watch *w, const struct iws_tcp_seg *seg, const struct tcp_opts *o,
+		      const struct reasm_later *later)
+{
+	if (seg->has_ip_id && later->has_ip_id && ipid_counts(w) && seg->ip_id != later->ip_id)
+		return (int16_t)(seg->ip_id - later->ip_id) < 0 ? -1 : 1;
+	if (o->has_ts && later->has_ts && o->tsval != later->tsval)
+		return sdiff(o->tsval, later->tsval) < 0 ? -1 : 1;
+	return 0;
 }
 
 uint8_t tw_late_how(const struct iws_stream *s, int side, const struct iws_tcp_seg *seg,
@@ -123,15 +151,33 @@ uint8_t tw_late_how(const struct iws_stream *s, int side, const struct iws_tcp_s
 	for (uint32_t i = 0; i < peer->nsack; i++)
 		if (sdiff(seg->seq, peer->sack_l[i]) >= 0 && sdiff(e, peer->sack_r[i]) <= 0)
 			return HOW_RESENT;
-	/* Sent before or after the later octets' segment? */
-	if (seg->has_ip_id && later->has_ip_id && ipid_counts(w) && seg->ip_id != later->ip_id)
-		return (int16_t)(seg->ip_id - later->ip_id) < 0 ? HOW_REORDERED : HOW_RESENT;
-	if (o->has_ts && later->has_ts && o->tsval != later->tsval)
-		return sdiff(o->tsval, later->tsval) < 0 ? HOW_REORDERED : HOW_RESENT;
+	/* Its sender sent it after the later octets: sent again (TCP sends
+	 * new octets in order, RFC 9293 §3.10.1). */
+	int order = send_order(w, seg, o, later);
+	if (order > 0)
+		return HOW_RESENT;
+	/* The signals that make a sender send again outweigh an order that
+	 * says "before" (issue 33 item 9: a retransmission may carry its
+	 * first IP ID or TSval, and an ID a sender reuses proves nothing,
+	 * RFC 6864 §4.1). The sender's own copy would have come by then, had
+	 * this been the original overtaken on the way: the hole is older than
+	 * the retransmission timeout (RFC 6298 §5: the timer expired), or at
+	 * least three duplicate ACKs asked for its octets (RFC 5681 §3.2: the
+	 * sender sends again at once) and it came the longest round trip the
+	 * samples expect, or more, after the third. */
+	int64_t age = elapsed(later->ts, seg->ts_ns);
+	if (age >= tw_rto(s))
+		return HOW_RESENT;
+	int64_t ceiling = rtt_ceiling(s);
+	if (ceiling > 0 && tw_dupacked(s, side, seg->seq, seg->wire_len) &&
+	    elapsed(s->d[!side].dupack3_ts, seg->ts_ns) >= ceiling)
+		return HOW_RESENT;
+	if (order < 0)
+		return HOW_REORDERED;
 	/* Sooner after them than any round trip: nothing can have told the
 	 * sender of a loss yet. */
 	int64_t rtt = min_rtt(s);
-	if (rtt > 0 && elapsed(later->ts, seg->ts_ns) < rtt)
+	if (rtt > 0 && age < rtt)
 		return HOW_REORDERED;
 	return HOW_RESENT;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Write hostile captures for the stream engine's TCP side (issue 33 items 1
-and 6, and its timestamp fuzz), with tests/hostile/mkhostile.py's packets:
+"""Write hostile captures for the stream engine's TCP side (issue 33 items 1,
+6 and 9, and its timestamp fuzz), with tests/hostile/mkhostile.py's packets:
 
   mktcp.py OUTDIR NAME [N]           (--list names them)
 
@@ -18,12 +18,30 @@ and 6, and its timestamp fuzz), with tests/hostile/mkhostile.py's packets:
                    ascending 1-octet segments with 1-octet holes between them
                    (each lands just before the far one)
   in-order         N 1-octet segments in order (nothing buffered)
+  late-fill-ipid   N losses (the segment never captured), each followed by
+                   four later segments and four duplicate ACKs, refilled
+                   300 ms later with the IP ID it first had (lower than the
+                   later segments'): every refill is a fast retransmission
+  late-fill-zero   the same with every IP ID 0
+  late-fill-sack   the same with SACK blocks on the duplicate ACKs that
+                   claim octets never sent and the hole itself
+  late-fill-tsval  the same with TCP timestamps, the refill carrying its
+                   first TSval (lower than the later segments')
+  late-fill-fast   late-fill-ipid refilled 5 ms after the duplicate ACKs
+                   (sooner than the RTO, later than any round trip)
+  late-fill-quiet  late-fill-ipid without the duplicate ACKs (the
+                   receiver's ACKs not captured while the hole is open):
+                   every refill is a timeout
+  reordered-quick  N first transmissions overtaken by three later segments
+                   (three duplicate ACKs) and captured 20 us after them,
+                   before any round trip: reordered, not retransmitted
   ts-*             the timestamp fuzz (ts_cases): one ordinary conversation
                    of Reads, Writes, Sends, a loss and a retransmission,
                    stamped with extreme, backward and zigzag times, in
                    microsecond and nanosecond pcap files
 """
 import os
+import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -119,6 +137,89 @@ def ladder(out, n, far=True, holes=True):
         f.send(0, b"f", seq=base + step * n + 1000, dt=US)
     for k in range(n):
         f.send(0, b"x", seq=base + step * k, dt=US)
+    p.close()
+
+
+# ---- item 9: late fills after duplicate ACKs ----
+
+def warm_up(f, n=10):
+    """n Sends, each ACKed 100 us later: round trips, and a sender seen
+    counting its IP IDs up."""
+    for i in range(n):
+        f.send(0, mk.fpdu(mk.send_ulpdu(1000000 + i, b"w" * 100)))
+        f.ack(1, dt=100 * US)
+
+
+def late_fill(out, n, variant, delay=300 * MS, dupacks=True):
+    """n rounds: segment A (never captured), then B, C, D, E, each answered
+    by a duplicate ACK of A's sequence number (none captured: dupacks
+    False); A again delay after the last of them (the variant says with
+    what evidence); the ACK of all; then a Send the receiver ACKs 100 us
+    later (the round trips the RTO is made of: 200 ms, its minimum)."""
+    p = mk.Pcap(out)
+    f = Flow(p, 40120)
+    f.open()
+    warm_up(f)
+    tsval = [1]
+
+    def ts_opt(v=None):
+        if variant != "tsval":
+            return b""
+        tsval[0] += 1
+        return b"\x01\x01\x08\x0a" + struct.pack("!II", tsval[0] if v is None else v, 0)
+
+    def ipid(i):
+        return 0 if variant == "zero" else i
+
+    for r in range(n):
+        a = mk.fpdu(mk.send_ulpdu(5 * r + 1, b"a" * 200))
+        a_seq, a_id = f.seq[0], f.ipid[0]
+        a_ts = tsval[0] + 1
+        ts_opt()
+        f.seq[0] += len(a)              # sent, lost before the capture point
+        f.ipid[0] += 1
+        for k in range(4):
+            f.send(0, mk.fpdu(mk.send_ulpdu(5 * r + 2 + k, b"b" * 200)), dt=10 * US,
+                   ip_id=ipid(f.ipid[0]), opts=ts_opt())
+            sack = b""
+            if variant == "sack":
+                # RFC 2018 §3 blocks: one naming the hole itself, one far
+                # beyond anything sent, one backwards
+                blocks = [(a_seq, a_seq + len(a)), (a_seq + (1 << 30), a_seq + (1 << 30) + 100),
+                          (a_seq + 500, a_seq + 100)]
+                sack = b"\x01\x01\x05" + bytes([2 + 8 * len(blocks)]) + \
+                    b"".join(struct.pack("!II", x & 0xFFFFFFFF, y & 0xFFFFFFFF) for x, y in blocks)
+            if dupacks:
+                f.ack(1, ack=a_seq, dt=5 * US, ip_id=ipid(f.ipid[1]), opts=sack)
+        f.send(0, a, seq=a_seq, dt=delay, ip_id=ipid(a_id), opts=ts_opt(a_ts))
+        f.ack(1, dt=5 * US, ip_id=ipid(f.ipid[1]))
+        f.send(0, mk.fpdu(mk.send_ulpdu(5 * r + 6, b"c" * 100)), dt=10 * US, ip_id=ipid(f.ipid[0]),
+               opts=ts_opt())
+        f.ack(1, dt=100 * US, ip_id=ipid(f.ipid[1]))
+    p.close()
+
+
+def reordered_quick(out, n):
+    """n rounds: A overtaken by B, C, D (each answered by a duplicate ACK),
+    A captured 20 us after D, sooner than any round trip (a Send acked
+    after 100 us each round): A was sent before them (lower IP ID) and
+    nothing was lost."""
+    p = mk.Pcap(out)
+    f = Flow(p, 40130)
+    f.open()
+    warm_up(f)
+    for r in range(n):
+        a = mk.fpdu(mk.send_ulpdu(5 * r + 1, b"a" * 200))
+        a_seq, a_id = f.seq[0], f.ipid[0]
+        f.seq[0] += len(a)
+        f.ipid[0] += 1
+        for k in range(3):
+            f.send(0, mk.fpdu(mk.send_ulpdu(5 * r + 2 + k, b"b" * 200)), dt=2 * US)
+            f.ack(1, ack=a_seq, dt=1 * US)
+        f.send(0, a, seq=a_seq, dt=20 * US, ip_id=a_id)
+        f.ack(1, dt=5 * US)
+        f.send(0, mk.fpdu(mk.send_ulpdu(5 * r + 5, b"c" * 100)), dt=10 * US)
+        f.ack(1, dt=100 * US)
     p.close()
 
 
@@ -223,6 +324,13 @@ SCENARIOS = {
     "rtt-overflow": (lambda out, n: rtt_overflow(out), 0),
     "ooo-ladder": (lambda out, n: ladder(out, n), 200_000),
     "in-order": (lambda out, n: ladder(out, n, far=False, holes=False), 200_000),
+    "late-fill-ipid": (lambda out, n: late_fill(out, n, "ipid"), 2000),
+    "late-fill-zero": (lambda out, n: late_fill(out, n, "zero"), 2000),
+    "late-fill-sack": (lambda out, n: late_fill(out, n, "sack"), 2000),
+    "late-fill-tsval": (lambda out, n: late_fill(out, n, "tsval"), 2000),
+    "late-fill-fast": (lambda out, n: late_fill(out, n, "ipid", delay=5 * MS), 2000),
+    "late-fill-quiet": (lambda out, n: late_fill(out, n, "ipid", dupacks=False), 2000),
+    "reordered-quick": (lambda out, n: reordered_quick(out, n), 2000),
 }
 for _name in ts_cases():
     SCENARIOS[_name] = (lambda out, n, _name=_name: ts_capture(out, _name), 0)

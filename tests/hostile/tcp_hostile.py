@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Hostile inputs for the stream engine's TCP side (issue 33 items 1 and 6,
+"""Hostile inputs for the stream engine's TCP side (issue 33 items 1, 6, 9
 and its timestamp fuzz). Each case writes its captures with mktcp.py at test
 time, runs iwarpscope (and, given --plugin, tshark with the plugin: the same
 engine) and checks what they did; one line per case with its measurements
@@ -21,6 +21,12 @@ engine) and checks what they did; one line per case with its measurements
                    tshark without it on the ladder, Wireshark's own sequence
                    analysis off (it walks its own list of unacknowledged
                    segments), within 2.5x (3.7-4.0x before, 1.1-1.2x now)
+  late-fill-*      item 9: losses refilled late after duplicate ACKs (or,
+                   quiet, after the RTO without them) whose IP ID, TSval or
+                   SACK blocks say otherwise are retransmissions, each of
+                   the kind its signal says; plugin = CLI
+  reordered-quick  item 9's other side: segments overtaken on the way and
+                   captured sooner than a round trip stay reordered
   ts-fuzz          timestamps 0, 0xFFFFFFFF, backwards, zigzag, far future
                    and fractions past a second, in microsecond and
                    nanosecond pcap files: summary, stats, doctor, report and
@@ -165,6 +171,41 @@ def case_ooo_ladder(c):
             r.close()
 
 
+# ---- item 9 ----
+
+# capture -> (QP 0's [fast retransmits, timeouts, other, reordered] for n
+# rounds, what it shows)
+LATE = {
+    "late-fill-ipid": (lambda n: [n, 0, 0, 0], "refilled 300 ms late with its first (lower) IP ID"),
+    "late-fill-zero": (lambda n: [n, 0, 0, 0], "the same, every IP ID 0"),
+    "late-fill-sack": (lambda n: [n, 0, 0, 0], "the same, SACK blocks claiming the hole and nonsense"),
+    "late-fill-tsval": (lambda n: [n, 0, 0, 0], "the same, its first (lower) TSval"),
+    "late-fill-fast": (lambda n: [n, 0, 0, 0], "refilled 5 ms after the duplicate ACKs, first IP ID"),
+    "late-fill-quiet": (lambda n: [0, n, 0, 0], "refilled 300 ms late, no duplicate ACK captured"),
+    "reordered-quick": (lambda n: [0, 0, 0, n], "overtaken, captured 20 us after the duplicate ACKs"),
+}
+
+
+def case_late(c, name):
+    n = int(2000 * c.a.scale)
+    want, what = LATE[name][0](n), LATE[name][1]
+    cap = mktcp.make(c.work, name, n)
+    d = cli_json(c, cap)
+    if d:
+        q = d["qps"][0]
+        c.check(tcp_counts(q) == want and q["incomplete"] == 0,
+                "%d losses %s: [fast, timeouts, other, reordered] %s, want %s" % (n, what, tcp_counts(q), want))
+    r = tshark_runner(c)
+    if r:
+        import iwarp_tshark as it
+        try:
+            staged = r.stage(cap)
+            errs, rows = it.compare_with_cli(r, staged, c.a.iwarpscope)
+            c.check(not errs, "plugin = CLI (%d rows)%s" % (rows, ": " + "; ".join(errs[:5]) if errs else ""))
+        finally:
+            r.close()
+
+
 # ---- the timestamp fuzz ----
 
 def case_ts_fuzz(c):
@@ -206,6 +247,8 @@ CASES = {
     "ooo-ladder": case_ooo_ladder,
     "ts-fuzz": case_ts_fuzz,
 }
+for _name in LATE:
+    CASES[_name] = lambda c, _name=_name: case_late(c, _name)
 
 
 def run_case(a, name):
