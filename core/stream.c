@@ -620,7 +620,8 @@ static void tcp_behaviour(struct iws_stream *s, int side, const struct iws_tcp_s
 		   seg->win == fd->last_win && peer->have_hi && (int32_t)(peer->hi_seq - seg->ack) > 0;
 	if (dup) {
 		fd->c.duplicate_acks++;
-		fd->dupacks++;
+		if (++fd->dupacks == 3)
+			fd->dupack3_ts = seg->ts_ns;
 		s->tcp_ev |= TCP_EV(IWS_SEV_DUPLICATE_ACK);
 	} else if (!fd->have_ack || seg->ack != fd->last_ack) {
 		fd->dupacks = 0;
@@ -754,11 +755,10 @@ static void count_resent(struct iws_stream *s, int side, const struct iws_tcp_se
 {
 	struct fr_dir *fd = &s->d[side];
 	if (how == HOW_RESENT) {
-		/* After three duplicate ACKs of its sequence number from the
-		 * peer, a fast retransmit (RFC 5681 §3.2); after a silence of at
-		 * least the RTO, a timeout (RFC 6298); else another kind. */
-		const struct fr_dir *peer = &s->d[!side];
-		if (peer->have_ack && peer->dupacks >= 3 && peer->last_ack == seg->seq) {
+		/* After three duplicate ACKs from the peer asking for its
+		 * octets, a fast retransmit (RFC 5681 §3.2); after a silence of
+		 * at least the RTO, a timeout (RFC 6298); else another kind. */
+		if (tw_dupacked(s, side, seg->seq, seg->wire_len)) {
 			fd->c.fast_retransmits++;
 			s->tcp_ev |= TCP_EV(IWS_SEV_FAST_RETRANSMIT);
 		} else if (tw_after_silence(s, side, seg)) {
@@ -1041,7 +1041,7 @@ bool iws_stream_pending(const struct iws_stream *s, int64_t *ts, uint64_t *frame
 		 * with them started in the earliest frame that carried them. */
 		for (uint32_t i = 0; i < fd->buf.nmarks && fd->buf.len; i++)
 			take_min(&any, ts, frame, fd->buf.marks[i].ts, fd->buf.marks[i].frame);
-		if (fd->r.ooo)
+		if (fd->r.ooo_n)
 			take_min(&any, ts, frame, fd->r.ooo_min_ts, fd->r.ooo_min_frame);
 		for (const struct held *h = s->q[side].head; h; h = h->next)
 			if (h->kind == H_PDU)

@@ -122,6 +122,7 @@ struct fr_dir {
 	uint32_t last_ack;          /* this side's last acknowledgement number ... */
 	uint32_t last_win;          /* ... and window */
 	uint32_t dupacks;           /* duplicate ACKs in a row for last_ack */
+	int64_t dupack3_ts;         /* ... the third of them captured then */
 	/* this side's acknowledgements of the peer's octets that may still
 	 * cover an FPDU to come, oldest first, for a tracker created later
 	 * (docs/semantics.md: ack_ns kept whenever the covering ACK was
@@ -219,11 +220,14 @@ uint64_t fr_blocking_frame(const struct iws_stream *s, int side);
 void tw_free(struct tcp_watch *w);
 void tw_parse_opts(const struct iws_tcp_seg *seg, struct tcp_opts *o);
 /* A segment of side that fills a hole behind later octets (later: the
- * closest of them): HOW_RESENT or HOW_REORDERED. */
+ * closest of them): HOW_RESENT or HOW_REORDERED (docs/semantics.md). */
 uint8_t tw_late_how(const struct iws_stream *s, int side, const struct iws_tcp_seg *seg,
 		    const struct tcp_opts *o, const struct reasm_later *later);
 /* The retransmission timeout the capture's round trips give (RFC 6298). */
 int64_t tw_rto(const struct iws_stream *s);
+/* Had side's peer asked for an octet of [seq, seq+len) in at least three
+ * duplicate ACKs in a row, its latest ACKs (RFC 5681 §3.2)? */
+bool tw_dupacked(const struct iws_stream *s, int side, uint32_t seq, uint32_t len);
 /* Did side send nothing for at least that long before this segment? */
 bool tw_after_silence(const struct iws_stream *s, int side, const struct iws_tcp_seg *seg);
 /* After each segment of side (how: enum seg_how of its octets). */

@@ -3,6 +3,7 @@
  * modulo 2^32 (RFC 9293 §3.4): "a before b" is (int32_t)(a - b) < 0. */
 #include "tcp_reasm.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,13 +15,14 @@
 #define SEG_COST ((uint64_t)sizeof(struct ooo_seg) + 16)
 
 struct ooo_seg {
-	struct ooo_seg *next;
+	struct avl_node node;       /* in reasm_dir.ooo, by seq - next_seq */
+	struct ooo_seg *older, *newer; /* in the order they were buffered */
 	uint32_t seq, len;
-	bool hole;                  /* octets cut by the snapshot length */
+	uint32_t tsval;             /* its segment's TSval ... */
+	uint16_t ip_id;             /* ... and IP ID */
 	uint8_t how;                /* enum seg_how of its segment */
-	bool has_ip_id, has_ts;     /* its segment's IP ID and TSval */
-	uint16_t ip_id;
-	uint32_t tsval;
+	bool hole : 1;              /* octets cut by the snapshot length */
+	bool has_ip_id : 1, has_ts : 1;
 	uint64_t frame;
 	int64_t ts_ns;
 	uint8_t data[];
@@ -31,12 +33,105 @@ static inline int32_t sdiff(uint32_t a, uint32_t b)
 	return (int32_t)(a - b);
 }
 
+/* ---- the buffered segments ----
+ *
+ * Every buffered segment lies ahead of next_seq, so its distance from
+ * next_seq (seq - next_seq, modulo 2^32) orders them; next_seq only moves
+ * forward and never past a buffered segment's start without taking it
+ * out (drain), so that order never changes as it moves. */
+
+static struct ooo_seg *seg_of(struct avl_node *n)
+{
+	return n ? (struct ooo_seg *)((char *)n - offsetof(struct ooo_seg, node)) : NULL;
+}
+
+static struct ooo_seg *first_seg(const struct reasm_dir *d)
+{
+	return seg_of(avl_first(&d->ooo));
+}
+
+static struct ooo_seg *last_seg(const struct reasm_dir *d)
+{
+	return seg_of(avl_last(&d->ooo));
+}
+
+static struct ooo_seg *next_seg(const struct ooo_seg *x)
+{
+	return seg_of(avl_step(&x->node, AVL_RIGHT));
+}
+
+/* The oldest frame still buffered (output order): frames increase as they
+ * are fed (stream.h), so it is the first one buffered of those left. */
+static void note_oldest(struct reasm_dir *d)
+{
+	const struct ooo_seg *x = d->oldest;
+	d->ooo_min_frame = x ? x->frame : 0;
+	d->ooo_min_ts = x ? x->ts_ns : 0;
+}
+
+/* Does x end after cur (both at or ahead of base, the next_seq)? */
+static bool ends_after(const struct ooo_seg *x, uint32_t base, uint32_t cur)
+{
+	return x->seq + x->len - base > cur - base;
+}
+
+/* The first buffered segment that ends after cur (at or ahead of base):
+ * the one holding cur or the closest after it. Segments mostly land near
+ * the end, so the search starts at the last one: up the tree's right edge
+ * while the segments there still end after cur (every one above is
+ * before it), then down from the highest of them. As long as the distance
+ * from the end, and 2 log n at most. */
+static struct ooo_seg *seg_from(const struct reasm_dir *d, uint32_t base, uint32_t cur)
+{
+	struct avl_node *n = avl_last(&d->ooo);
+	if (!n || !ends_after(seg_of(n), base, cur))
+		return NULL;
+	while (n->parent && ends_after(seg_of(n->parent), base, cur))
+		n = n->parent;
+	/* n ends after cur, what is before its subtree does not */
+	struct ooo_seg *found = seg_of(n);
+	for (struct avl_node *m = n->child[AVL_LEFT]; m;) {
+		bool after = ends_after(seg_of(m), base, cur);
+		if (after)
+			found = seg_of(m);
+		m = m->child[after ? AVL_LEFT : AVL_RIGHT];
+	}
+	return found;
+}
+
+/* Place x in the tree right before `next` (NULL: after everything), where
+ * its octets go: as next's left child, or else as the right child of the
+ * one before next (which has none), with no walk from the root; and last
+ * in the order of buffering. */
+static void seg_link(struct reasm_dir *d, struct ooo_seg *x, struct ooo_seg *next)
+{
+	if (!next)
+		avl_link(&d->ooo, &x->node, avl_last(&d->ooo), AVL_RIGHT);
+	else if (!next->node.child[AVL_LEFT])
+		avl_link(&d->ooo, &x->node, &next->node, AVL_LEFT);
+	else
+		avl_link(&d->ooo, &x->node, avl_step(&next->node, AVL_LEFT), AVL_RIGHT);
+	x->older = d->newest;
+	x->newer = NULL;
+	*(d->newest ? &d->newest->newer : &d->oldest) = x;
+	d->newest = x;
+}
+
 void reasm_init(struct reasm_dir *d, struct iws_stream_counts *c)
 {
 	memset(d, 0, sizeof(*d));
 	d->c = c;
 }
 
+/* Take s out of the tree and the order of buffering. */
+static void seg_unlink(struct reasm_dir *d, struct ooo_seg *s)
+{
+	avl_remove(&d->ooo, &s->node);
+	*(s->older ? &s->older->newer : &d->oldest) = s->newer;
+	*(s->newer ? &s->newer->older : &d->newest) = s->older;
+}
+
+/* Free s, taken out of the tree. */
 static void seg_free(struct reasm_dir *d, struct ooo_seg *s, struct iws_stream_limits *lim)
 {
 	uint64_t sz = (s->hole ? 0 : s->len) + SEG_COST;
@@ -44,18 +139,6 @@ static void seg_free(struct reasm_dir *d, struct ooo_seg *s, struct iws_stream_l
 	lim->ooo_used -= sz;
 	d->ooo_n--;
 	free(s);
-}
-
-static void recompute_min(struct reasm_dir *d)
-{
-	d->ooo_min_frame = 0;
-	d->ooo_min_ts = 0;
-	for (struct ooo_seg *s = d->ooo; s; s = s->next) {
-		if (!d->ooo_min_frame || s->frame < d->ooo_min_frame) {
-			d->ooo_min_frame = s->frame;
-			d->ooo_min_ts = s->ts_ns;
-		}
-	}
 }
 
 /* Deliver [seq, seq+n) of which the first cap octets are at p (in order). */
@@ -76,7 +159,7 @@ static void deliver(struct reasm_dir *d, int side, uint32_t seq, const uint8_t *
 
 static void check_fin(struct reasm_dir *d, int side, const struct reasm_sink *sink)
 {
-	if (d->fin_seen && !d->fin_done && d->next_seq == d->fin_seq && !d->ooo) {
+	if (d->fin_seen && !d->fin_done && d->next_seq == d->fin_seq && !d->ooo_n) {
 		d->fin_done = true;
 		sink->fin(sink->ctx, side);
 	}
@@ -86,13 +169,10 @@ static void check_fin(struct reasm_dir *d, int side, const struct reasm_sink *si
 static void drain(struct reasm_dir *d, int side, const struct reasm_sink *sink,
 		  struct iws_stream_limits *lim)
 {
-	bool changed = false;
-	while (d->ooo && sdiff(d->ooo->seq, d->next_seq) <= 0) {
-		struct ooo_seg *s = d->ooo;
-		d->ooo = s->next;
-		if (!d->ooo)
-			d->ooo_tail = NULL;
-		changed = true;
+	struct ooo_seg *s;
+	while ((s = first_seg(d)) && sdiff(s->seq, d->next_seq) <= 0) {
+		/* out of the tree before its octets go: next_seq moves past it */
+		seg_unlink(d, s);
 		uint32_t end = s->seq + s->len;
 		if (sdiff(end, d->next_seq) > 0) {
 			uint32_t skip = d->next_seq - s->seq;
@@ -108,8 +188,7 @@ static void drain(struct reasm_dir *d, int side, const struct reasm_sink *sink,
 		}
 		seg_free(d, s, lim);
 	}
-	if (changed)
-		recompute_min(d);
+	note_oldest(d);
 	check_fin(d, side, sink);
 }
 
@@ -119,8 +198,9 @@ static void gap_to(struct reasm_dir *d, int side, uint32_t upto, const struct re
 		   struct iws_stream_limits *lim)
 {
 	uint32_t end = upto;
-	if (d->ooo && sdiff(d->ooo->seq, end) < 0)
-		end = d->ooo->seq;
+	const struct ooo_seg *first = first_seg(d);
+	if (first && sdiff(first->seq, end) < 0)
+		end = first->seq;
 	if (sdiff(end, d->next_seq) > 0) {
 		uint32_t n = end - d->next_seq;
 		d->c->gaps++;
@@ -145,7 +225,6 @@ static struct ooo_seg *piece(uint32_t seq, uint32_t len, bool hole, const uint8_
 	struct ooo_seg *s = malloc(sizeof(*s) + (hole ? 0 : len));
 	if (!s)
 		return NULL;
-	s->next = NULL;
 	s->seq = seq;
 	s->len = len;
 	s->hole = hole;
@@ -161,12 +240,12 @@ static struct ooo_seg *piece(uint32_t seq, uint32_t len, bool hole, const uint8_
 	return s;
 }
 
-/* Insert [a, b) of a segment that starts at s0 with cap captured octets,
- * before `next` (after *link): up to two pieces, data then snaplen hole. */
-static struct ooo_seg **insert_range(struct reasm_dir *d, struct ooo_seg **link, uint32_t a,
-				     uint32_t b, uint32_t s0, uint32_t cap, const uint8_t *p,
-				     const struct iws_tcp_seg *in, const struct seg_info *si,
-				     struct iws_stream_limits *lim)
+/* Buffer [a, b) (ahead of next_seq, right before the buffered segment
+ * `next`, NULL: after everything) of a segment that starts at s0 with cap
+ * captured octets: up to two pieces, data then snaplen hole. */
+static void insert_range(struct reasm_dir *d, struct ooo_seg *next, uint32_t a, uint32_t b, uint32_t s0,
+			 uint32_t cap, const uint8_t *p, const struct iws_tcp_seg *in,
+			 const struct seg_info *si, struct iws_stream_limits *lim)
 {
 	uint32_t cap_end = s0 + cap;
 	uint32_t mid = sdiff(cap_end, a) <= 0 ? a : (sdiff(cap_end, b) >= 0 ? b : cap_end);
@@ -179,23 +258,15 @@ static struct ooo_seg **insert_range(struct reasm_dir *d, struct ooo_seg **link,
 		struct ooo_seg *s = parts[i];
 		if (!s)
 			continue;
-		s->next = *link;
-		*link = s;
-		link = &s->next;
-		if (!s->next)
-			d->ooo_tail = s;
+		seg_link(d, s, next);
 		d->ooo_n++;
 		uint64_t sz = (s->hole ? 0 : s->len) + SEG_COST;
 		d->ooo_bytes += sz;
 		lim->ooo_used += sz;
 		if (lim->ooo_used > lim->ooo_peak)
 			lim->ooo_peak = lim->ooo_used;
-		if (!d->ooo_min_frame || s->frame < d->ooo_min_frame) {
-			d->ooo_min_frame = s->frame;
-			d->ooo_min_ts = s->ts_ns;
-		}
 	}
-	return link;
+	note_oldest(d);
 }
 
 /* Buffer [s, e) (ahead of next_seq), keeping octets already buffered (the
@@ -210,28 +281,28 @@ static uint8_t buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e,
 	uint32_t base = d->next_seq;
 	uint32_t cur = s;
 	bool overlapped = false;
-	struct ooo_seg **link = &d->ooo;
 	struct seg_info si = *si0;
 	/* Past everything buffered (the usual case behind a hole): append. */
-	if (d->ooo_tail && s - base >= d->ooo_tail->seq + d->ooo_tail->len - base) {
+	const struct ooo_seg *last = last_seg(d);
+	if (last && !ends_after(last, base, s)) {
 		si.how = HOW_FIRST;
-		insert_range(d, &d->ooo_tail->next, s, e, s, cap, p, in, &si, lim);
+		insert_range(d, NULL, s, e, s, cap, p, in, &si, lim);
 		return HOW_FIRST;
 	}
-	bool behind = d->ooo_tail != NULL;
+	bool behind = last != NULL;
 	if (!behind)
 		si.how = HOW_FIRST;
-	/* Offsets from next_seq order everything buffered (all of it is ahead). */
+	/* Offsets from next_seq order everything buffered (all of it is
+	 * ahead). x: the first buffered segment ending after cur; the walk
+	 * goes on only through the segments this one overlaps. */
+	struct ooo_seg *x = seg_from(d, base, cur);
 	while (cur - base < e - base) {
-		while (*link && (*link)->seq + (*link)->len - base <= cur - base)
-			link = &(*link)->next;
-		struct ooo_seg *x = *link;
 		if (!x || x->seq - base >= e - base) {
-			insert_range(d, link, cur, e, s, cap, p, in, &si, lim);
+			insert_range(d, x, cur, e, s, cap, p, in, &si, lim);
 			break;
 		}
 		if (x->seq - base > cur - base) {
-			link = insert_range(d, link, cur, x->seq, s, cap, p, in, &si, lim);
+			insert_range(d, x, cur, x->seq, s, cap, p, in, &si, lim);
 			cur = x->seq;
 			continue;
 		}
@@ -241,6 +312,7 @@ static uint8_t buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e,
 		if (sink->dup)
 			sink->dup(sink->ctx, side, cur, oe - cur, in->frame);
 		cur = xe;
+		x = next_seg(x);
 	}
 	if (overlapped)
 		d->c->overlaps++;
@@ -249,18 +321,16 @@ static uint8_t buffer_ooo(struct reasm_dir *d, int side, uint32_t s, uint32_t e,
 
 bool reasm_later(const struct reasm_dir *d, uint32_t seq, uint32_t n, struct reasm_later *out)
 {
-	if (!d->started || !n || !d->ooo)
+	if (!d->started || !n || !d->ooo_n)
 		return false;
 	uint32_t e = seq + n;
 	if (sdiff(e, d->next_seq) <= 0)
 		return false;  /* nothing new in it */
-	/* the closest buffered octets after its start */
-	const struct ooo_seg *x = NULL;
-	for (const struct ooo_seg *y = d->ooo; y; y = y->next)
-		if (sdiff(y->seq, seq) > 0 || (sdiff(y->seq + y->len, seq) > 0 && sdiff(y->seq, seq) <= 0)) {
-			x = y;
-			break;
-		}
+	/* the closest buffered octets after its start (all of them when it
+	 * starts before next_seq; none when it starts after them all, the
+	 * usual case behind a hole) */
+	uint32_t base = d->next_seq;
+	const struct ooo_seg *x = seg_from(d, base, sdiff(seq, base) > 0 ? seq : base);
 	if (!x)
 		return false;  /* appended past everything: a new segment */
 	out->frame = x->frame;
@@ -307,7 +377,8 @@ static uint8_t take_in_order(struct reasm_dir *d, int side, const struct iws_tcp
 	}
 	/* Later octets were seen first: a retransmission, or a reordered
 	 * original, filling the hole (the caller told them apart). */
-	if (d->ooo) {
+	const struct ooo_seg *first = first_seg(d);
+	if (first) {
 		d->c->late++;
 		if (how == HOW_FIRST)
 			how = si->how;
@@ -319,8 +390,8 @@ static uint8_t take_in_order(struct reasm_dir *d, int side, const struct iws_tcp
 	 * reported as duplicates); the drain then delivers everything in
 	 * sequence order. */
 	uint32_t upto = e;
-	if (d->ooo && sdiff(d->ooo->seq, e) < 0) {
-		upto = d->ooo->seq;
+	if (first && sdiff(first->seq, e) < 0) {
+		upto = first->seq;
 		uint32_t r = skip + (upto - d->next_seq);
 		uint32_t rcap = p->cap_len > r ? p->cap_len - r : 0;
 		buffer_ooo(d, side, upto, e, rcap, rcap ? p->payload + r : NULL, p, si, sink, lim);
@@ -340,13 +411,13 @@ static uint8_t take_ahead(struct reasm_dir *d, int side, const struct iws_tcp_se
 {
 	d->c->out_of_order++;
 	uint8_t how = buffer_ooo(d, side, seq, e, p->cap_len, p->payload, p, si, sink, lim);
-	/* Bounded memory (and bounded work: inserting walks the list): past a
-	 * limit the hole is given up as a gap. */
-	while (d->ooo && (d->ooo_bytes > lim->max_ooo_dir ||
-			  lim->ooo_used > lim->max_ooo_total ||
-			  d->ooo_n > lim->max_ooo_segs)) {
+	/* Bounded memory: past a limit the hole is given up as a gap. */
+	const struct ooo_seg *first;
+	while ((first = first_seg(d)) && (d->ooo_bytes > lim->max_ooo_dir ||
+					  lim->ooo_used > lim->max_ooo_total ||
+					  d->ooo_n > lim->max_ooo_segs)) {
 		d->c->ooo_limit_hits++;
-		gap_to(d, side, d->ooo->seq, sink, lim);
+		gap_to(d, side, first->seq, sink, lim);
 	}
 	return how;
 }
@@ -425,17 +496,17 @@ void reasm_ack(struct reasm_dir *d, int side, uint32_t ack, const struct reasm_s
 void reasm_flush(struct reasm_dir *d, int side, const struct reasm_sink *sink,
 		 struct iws_stream_limits *lim)
 {
-	while (d->ooo)
-		gap_to(d, side, d->ooo->seq, sink, lim);
+	const struct ooo_seg *first;
+	while ((first = first_seg(d)))
+		gap_to(d, side, first->seq, sink, lim);
 }
 
 void reasm_free(struct reasm_dir *d, struct iws_stream_limits *lim)
 {
-	while (d->ooo) {
-		struct ooo_seg *s = d->ooo;
-		d->ooo = s->next;
+	struct ooo_seg *s;
+	while ((s = first_seg(d))) {
+		seg_unlink(d, s);
 		seg_free(d, s, lim);
 	}
-	d->ooo_tail = NULL;
-	d->ooo_min_frame = 0;
+	note_oldest(d);
 }

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "iwarpscope/stream.h"
+#include "avl.h"
 
 /* How a segment's octets came (docs/semantics.md, "Where the time went"):
  * their first transmission, sent again (a retransmission), or a first
@@ -73,9 +74,14 @@ struct reasm_dir {
 	uint32_t isn;
 	uint32_t next_seq;
 	uint32_t fin_seq;
-	struct ooo_seg *ooo;        /* sorted by sequence number, non-overlapping */
-	struct ooo_seg *ooo_tail;   /* its last element (appending is the common case) */
+	/* Segments ahead of next_seq, non-overlapping, in a balanced tree by
+	 * their distance from next_seq (struct ooo_seg, tcp_reasm.c): placing
+	 * a segment or finding its neighbours costs O(log n) whatever order
+	 * they come in (issue 33 item 6: a sorted list cost a walk of every
+	 * buffered segment per segment) */
+	struct avl_tree ooo;
 	uint32_t ooo_n;
+	struct ooo_seg *oldest, *newest; /* the first and the last buffered of them */
 	uint64_t ooo_bytes;
 	uint64_t ooo_min_frame;     /* oldest frame buffered (for output ordering) */
 	int64_t ooo_min_ts;

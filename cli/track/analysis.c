@@ -25,7 +25,7 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	a->env.lim.max_ooo_dir = o->max_ooo_dir ? o->max_ooo_dir : DEFAULT_OOO_DIR;
 	a->env.lim.max_ooo_total = o->max_ooo_total ? o->max_ooo_total : DEFAULT_OOO_TOTAL;
 	/* One segment per 4 kB of the per-direction limit (4096 by default):
-	 * placing a segment walks the ones buffered. */
+	 * tiny segments cost their bookkeeping, not their octets. */
 	uint64_t segs = a->env.lim.max_ooo_dir >> 12;
 	a->env.lim.max_ooo_segs = segs < 1024 ? 1024 : segs > 16384 ? 16384 : (uint32_t)segs;
 	a->env.lim.max_buf = o->max_reasm ? o->max_reasm : DEFAULT_REASM;

@@ -70,29 +70,40 @@ def csum(data):
     return ~s & 0xFFFF
 
 
-def tcp_packet(src, dst, sport, dport, seq, ack, flags, payload=b""):
+def tcp_packet(src, dst, sport, dport, seq, ack, flags, payload=b"", ip_id=0, opts=b"", win=65535):
+    """opts: TCP options, padded here to a multiple of 4 octets."""
     sip, dip = bytes(src), bytes(dst)
-    tcp = struct.pack("!HHIIBBHHH", sport, dport, seq & 0xFFFFFFFF, ack & 0xFFFFFFFF, 5 << 4, flags, 65535, 0, 0)
+    opts += b"\x01" * ((4 - len(opts) % 4) % 4)
+    tcp = struct.pack("!HHIIBBHHH", sport, dport, seq & 0xFFFFFFFF, ack & 0xFFFFFFFF,
+                      (5 + len(opts) // 4) << 4, flags, win, 0, 0) + opts
     pseudo = sip + dip + struct.pack("!BBH", 0, 6, len(tcp) + len(payload))
     c = csum(pseudo + tcp + payload)
     tcp = tcp[:16] + struct.pack("!H", c) + tcp[18:]
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(tcp) + len(payload), 0, 0x4000, 64, 6, 0, sip, dip)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(tcp) + len(payload), ip_id & 0xFFFF, 0x4000, 64, 6, 0,
+                     sip, dip)
     ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
     return ETH + ip + tcp + payload
 
 
 class Pcap:
-    def __init__(self, path, snaplen=262144, header_snaplen=None):
+    """A pcap file with nanosecond timestamps (micro: microseconds)."""
+
+    def __init__(self, path, snaplen=262144, header_snaplen=None, micro=False):
         self.f = open(path, "wb")
         self.snaplen = snaplen
-        self.f.write(struct.pack("<IHHiIII", 0xA1B23C4D, 2, 4, 0, 0,
+        self.micro = micro
+        self.f.write(struct.pack("<IHHiIII", 0xA1B2C3D4 if micro else 0xA1B23C4D, 2, 4, 0, 0,
                                  header_snaplen if header_snaplen is not None else snaplen, 1))
         self.t = 1_700_000_000 * 10**9
 
     def write(self, pkt, dt=1000):
         self.t += dt
+        self.write_at(pkt, self.t // 10**9, self.t % 10**9 // (1000 if self.micro else 1))
+
+    def write_at(self, pkt, secs, frac):
+        """A record stamped secs (any 32-bit value) and frac (us or ns)."""
         cap = pkt[:self.snaplen]
-        self.f.write(struct.pack("<IIII", self.t // 10**9, self.t % 10**9, len(cap), len(pkt)) + cap)
+        self.f.write(struct.pack("<IIII", secs & 0xFFFFFFFF, frac & 0xFFFFFFFF, len(cap), len(pkt)) + cap)
 
     def raw(self, data):
         self.f.write(data)
