@@ -23,7 +23,8 @@ static int cmp_frame(const void *a, const void *b)
 
 static int captured(const struct gen *g, const struct frame *f)
 {
-	return !(f->fault & (FF_LOST | FF_NOCAP)) && f->ts >= g->capture_start;
+	return !(f->fault & (FF_LOST | FF_NOCAP)) && f->ts >= g->capture_start &&
+	       (!g->capture_end || f->ts < g->capture_end);
 }
 
 /* per connection and direction: first-capture frame of every stream octet */
@@ -673,7 +674,8 @@ static void compute_gaps(struct gen *g, struct truth *t, struct streammap (*maps
 		struct gap_out *x;
 		size_t lo = 0, hi = ncap;
 
-		if (!(f->fault & FF_NOCAP) || !f->paylen || f->ts < g->capture_start)
+		if (!(f->fault & FF_NOCAP) || !f->paylen || f->ts < g->capture_start ||
+		    (g->capture_end && f->ts >= g->capture_end))
 			continue;
 		for (uint32_t k = 0; k < f->paylen; k++)
 			if (m->fc[f->soff + k])

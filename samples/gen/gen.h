@@ -307,6 +307,8 @@ struct gen {
 	uint32_t snaplen;
 	uint64_t ts_quantum;	/* 1000 for microsecond captures */
 	uint64_t capture_start;	/* frames before this time are not captured */
+	uint64_t capture_end;	/* nor frames from this time on (0: none): the capture
+				 * stopped while traffic went on (a ring buffer's file) */
 	int ipver, vlan;	/* for the truth file */
 
 	struct conn *conns[GEN_MAX_CONNS];

@@ -60,6 +60,10 @@ const struct scenario scenarios[] = {
 	  "Read Request fields written little-endian by a deviant sender" },
 	{ "nvmeof-snaplen-128", 25, 1, scen_nvmeof_snaplen_128,
 	  "the NVMe-oF scenario captured with snaplen 128 (capsule headers only)" },
+	{ "cut-read-lat", 42, 1, scen_cut_read_lat,
+	  "ib_read_lat's Reads captured from mid-run to a clean close" },
+	{ "ring-first-file", 43, 1, scen_ring_first_file,
+	  "a ring buffer's first file: starts and ends mid-connection" },
 	{ "bench", 99, 0, NULL, "large stream for benchmarks (--size BYTES)" },
 	/* the interop doctor's rules, not committed (tests/doctor makes them) */
 #define DOCTOR_ROW(name, seed, fn, what) { name, seed, 0, scen_doctor, "doctor: " what },

@@ -71,5 +71,8 @@ void scen_midstream_read_storm(struct gen *g);
 void scen_sliced_siw_midstream(struct gen *g);
 void scen_sliced_gso_tso(struct gen *g);
 void scen_read_req_le(struct gen *g);
+/* scen_field.c */
+void scen_cut_read_lat(struct gen *g);
+void scen_ring_first_file(struct gen *g);
 
 #endif
