@@ -74,6 +74,18 @@ def check_nvme(tool, name_at, full, cut, snaplen):
             check(c["complete"] and c["latency_ns"] == f["latency_ns"] and c["qid"] == f["qid"],
                   "%s: NVMe command qp %d cid %d: latency %s qid %s, full capture %s %s"
                   % (name_at, f["qp"], f["cid"], c["latency_ns"], c["qid"], f["latency_ns"], f["qid"]))
+        elif f["complete"]:
+            # sliced before the completion's CID (96 octets with TCP
+            # timestamps keep 10 of the CQE's 16): completed as in the full
+            # capture, or said to be completion_cut (issue 31 items 5, 9)
+            flags = (c.get("flags") or "").split(",")
+            check((c["complete"] and c["latency_ns"] == f["latency_ns"]) or "completion_cut" in flags,
+                  "%s: NVMe command qp %d cid %d, complete in the full capture: neither complete nor "
+                  "completion_cut (flags %s)" % (name_at, f["qp"], f["cid"], c.get("flags")))
+        # never an abort the capture does not show
+        check("aborted" not in (c.get("flags") or "").split(",") or
+              "aborted" in (f.get("flags") or "").split(","),
+              "%s: NVMe command qp %d cid %d aborted, not in the full capture" % (name_at, f["qp"], f["cid"]))
         n += 1
     return n
 
