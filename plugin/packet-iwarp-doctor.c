@@ -87,8 +87,23 @@ void iwarp_doctor_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, co
 	guint n = fr->findings ? wmem_array_get_count(fr->findings) : 0;
 	if (!n)
 		return;
+	/* Findings and rules apart: one rule can be broken many times in a
+	 * frame (every marker of a segment, issue 32 item 3). */
+	guint64 seen = 0;
+	guint rules = 0;
+	for (guint i = 0; i < n; i++) {
+		const struct iws_finding *f = (const struct iws_finding *)wmem_array_index(fr->findings, i);
+		if ((unsigned)f->rule < 64 && !(seen >> f->rule & 1)) {
+			seen |= (guint64)1 << f->rule;
+			rules++;
+		}
+	}
 	proto_item *top = proto_tree_add_item(tree, proto_iwarp_doctor, tvb, 0, 0, ENC_NA);
-	proto_item_append_text(top, ": %u rule%s broken", n, n == 1 ? "" : "s");
+	if (n == rules)
+		proto_item_append_text(top, ": %u rule%s broken", rules, rules == 1 ? "" : "s");
+	else
+		proto_item_append_text(top, ": %u finding%s of %u rule%s", n, n == 1 ? "" : "s", rules,
+				       rules == 1 ? "" : "s");
 	proto_item_set_generated(top);
 	proto_tree *dt = proto_item_add_subtree(top, ett_doctor);
 	for (guint i = 0; i < n; i++) {

@@ -293,6 +293,30 @@ def check_hostile_nqn(r, sample_path):
     return "%d NQN fields in -T json and %d lines of -T fields escaped; -V clean" % (len(found), len(values))
 
 
+def check_doctor_frame(r, cap):
+    """A frame's interop doctor item says findings and rules apart (issue 32
+    item 3): "N rules broken" when each of its findings is of another rule,
+    else "N findings of M rules", N and M counted from its iwarp.rule items."""
+    xml = r.run(["-2", "-r", cap, "-Y", "iwarp.rule", "-T", "pdml"] + TSHARK_OPTS)
+    n_frames = n_mixed = 0
+    for num, protos in pdml_packets(xml):
+        for proto in protos:
+            if proto.get("name") != "iwarp":
+                continue
+            rules = [f.get("show") for f in proto.iter("field") if f.get("name") == "iwarp.rule"]
+            n, m = len(rules), len(set(rules))
+            want = ("%d rule%s broken" % (m, "" if m == 1 else "s")) if n == m else \
+                   ("%d finding%s of %d rule%s" % (n, "" if n == 1 else "s", m, "" if m == 1 else "s"))
+            shown = proto.get("showname", "")
+            if not shown.endswith(": " + want):
+                raise Fail("frame %s: %r, its %d findings are of %d rules" % (num, shown, n, m))
+            n_frames += 1
+            n_mixed += n != m
+    if not n_mixed:
+        raise Fail("no frame with several findings of one rule: the sample does not test this")
+    return "%d frames say findings and rules apart (%d with several findings of one rule)" % (n_frames, n_mixed)
+
+
 def find_sample(samples, name):
     """The capture NAME (with or without .pcap/.pcapng) in samples/real or
     samples/generated."""
@@ -1624,6 +1648,9 @@ def main():
             if not out or int(out[0]) != first:
                 raise Fail("first decoded FPDU in frame %s, expected %d" % (out[0] if out else "none", first))
             msg = "first FPDU decoded in frame %d" % first
+        elif t == "doctor-frame":
+            p, q = sample(a.args[0])
+            msg = check_doctor_frame(r, q)
         elif t == "badcrc":
             p, q = sample(a.args[0])
             tp = os.path.splitext(p)[0] + ".truth.json"
