@@ -177,18 +177,21 @@ static uint32_t waiting_requests(const struct iws_tracker *t, uint8_t d, struct 
 	return n;
 }
 
-static struct node *by_msn(struct node **req, uint32_t n, uint32_t msn)
+/* The index of the request with that MSN among n in MSN order (their MSNs
+ * copied: a request merged with its response may be freed meanwhile), or
+ * n when none has it. */
+static uint32_t by_msn(const uint32_t *msns, uint32_t n, uint32_t msn)
 {
 	for (uint32_t lo = 0, hi = n; lo < hi;) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (req[mid]->op.msn == msn)
-			return req[mid];
-		if (msn_le(req[mid]->op.msn, msn))
+		if (msns[mid] == msn)
+			return mid;
+		if (msn_le(msns[mid], msn))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return NULL;
+	return n;
 }
 
 /* Could response r answer request q? The proofs the capture holds. */
@@ -294,25 +297,30 @@ static void resolve(struct iws_tracker *t, uint8_t d)
 	}
 	uint32_t cap = t->counts.inflight;
 	struct node **req = cap ? malloc(cap * sizeof(*req)) : NULL;
-	uint32_t nreq = req ? waiting_requests(t, d, req, cap) : 0;
-	if (cap && (!req || nreq == UINT32_MAX)) {
+	uint32_t *msns = cap ? malloc(cap * sizeof(*msns)) : NULL;
+	uint32_t nreq = req && msns ? waiting_requests(t, d, req, cap) : 0;
+	if (cap && (!req || !msns || nreq == UINT32_MAX)) {
 		free(req);
+		free(msns);
 		trk_hold_abandon(t, d);
 		return;
 	}
+	for (uint32_t i = 0; i < nreq; i++)
+		msns[i] = req[i]->op.msn;
 	/* Check every pair before changing anything. A captured request with
 	 * an MSN up to r0 was answered before the capture began: impossible. */
 	bool ok = !(nreq && msn_le(req[0]->op.msn, r0));
 	for (struct node *n = h->held.head; ok && n; n = n->next) {
 		uint32_t msn = r0 + n->resp_index;
-		struct node *q = by_msn(req, nreq, msn);
-		if (q)
-			ok = fits(q, n);
+		uint32_t i = by_msn(msns, nreq, msn);
+		if (i < nreq)
+			ok = fits(req[i], n);
 		else  /* only a request before the first captured one may be missing */
 			ok = !h->first_msn_known || !msn_le(h->first_msn, msn);
 	}
 	if (!ok) {
 		free(req);
+		free(msns);
 		trk_hold_abandon(t, d);
 		return;
 	}
@@ -320,9 +328,11 @@ static void resolve(struct iws_tracker *t, uint8_t d)
 		struct node *n = h->held.head;
 		list_unlink(n);
 		n->held = false;
-		struct node *q = by_msn(req, nreq, r0 + n->resp_index);
-		if (q) {
-			merge(t, q, n);
+		uint32_t i = by_msn(msns, nreq, r0 + n->resp_index);
+		if (i < nreq && req[i]) {
+			/* (merge reports the request: it may be freed) */
+			merge(t, req[i], n);
+			req[i] = NULL;
 			continue;
 		}
 		/* its request preceded the capture: known now */
@@ -333,6 +343,7 @@ static void resolve(struct iws_tracker *t, uint8_t d)
 	}
 	h->ack_next = NULL;
 	free(req);
+	free(msns);
 }
 
 void trk_hold_finish(struct iws_tracker *t)
