@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What the HTML report draws, gathered as the capture streams by (see pagedata.h). */
 #include "pagedata.h"
+#include "series.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,13 +128,14 @@ void pagedata_segment(struct pagedata *p, const struct conn *c, const struct con
 
 void pagedata_fpdu(struct pagedata *p, const struct conn *c, const struct iws_pdu *pdu)
 {
-	if (pdu->kind != IWS_PDU_FPDU || !pdu->msg || !pdu->msg->payload_len)
+	uint32_t good = pdu_goodput(pdu);
+	if (!good)
 		return;
 	struct page_qp *q = qp_of(p, c);
 	if (!q)
 		return;
 	q->series[pdu->dir == IWS_DIR_I2R ? PS_GOOD_I2R : PS_GOOD_R2I]
-		 [timegrid_bucket(&p->grid, pdu->ts)] += pdu->msg->payload_len;
+		 [timegrid_bucket(&p->grid, pdu->ts)] += good;
 }
 
 void pagedata_mark(struct pagedata *p, const struct conn *c, const struct conn_mark *m)

@@ -312,12 +312,13 @@ void series_segment(struct series *s, const struct conn *c, const struct conn_se
 
 void series_fpdu(struct series *s, const struct conn *c, const struct iws_pdu *pdu)
 {
-	if (pdu->kind != IWS_PDU_FPDU || !pdu->msg || !pdu->msg->payload_len)
+	uint32_t good = pdu_goodput(pdu);
+	if (!good)
 		return;
 	start(s);
 	struct series_wire *w = wire_of(s, c, pdu->dir, interval(s, pdu->ts));
 	if (w)
-		w->goodput += pdu->msg->payload_len;
+		w->goodput += good;
 }
 
 void series_wire_finish(struct series *s, const struct analysis *a)

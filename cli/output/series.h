@@ -84,6 +84,17 @@ void series_add(struct series *s, const struct conn *c, const struct iws_op *op)
 /* A TCP segment (conn.h's segment hook) and an FPDU, as they are read. */
 void series_segment(struct series *s, const struct conn *c, const struct conn_seg *seg);
 void series_fpdu(struct series *s, const struct conn *c, const struct iws_pdu *pdu);
+
+/* The goodput octets of a PDU (docs/semantics.md): the ULP payload of an
+ * FPDU that became deliverable; none for one the stream ended inside (a ring
+ * file that filled up mid-FPDU: its length is its header's, not octets that
+ * arrived). One definition for the time series and the report's page. */
+static inline uint32_t pdu_goodput(const struct iws_pdu *pdu)
+{
+	if (pdu->kind != IWS_PDU_FPDU || !pdu->msg || pdu->unfinished)
+		return 0;
+	return pdu->msg->payload_len;
+}
 /* The end of the input: segments held for connections recognised late. */
 void series_wire_finish(struct series *s, const struct analysis *a);
 /* Write what is left. */
