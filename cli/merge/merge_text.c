@@ -209,7 +209,7 @@ void merge_text_tables(FILE *f, const struct jr_doc *d)
 		bool any = false;
 		fprintf(f, "\n%s\n%6s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n",
 			t ? "Delivery (start to the peer's TCP ACK of the last octet)"
-			  : "Latency (complete reads and atomics)",
+			  : "Latency on the wire (complete reads and atomics, at the capture point)",
 			"QP", opw, "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
 		for (const struct jr_node *q = jr_first(d, qps); q; q = jr_next(d, q)) {
 			qp_label(qp, sizeof(qp), d, q);

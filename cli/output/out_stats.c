@@ -445,7 +445,7 @@ static void dist_table(FILE *f, const struct analysis *a, uint32_t nq, bool deli
 					      dist_of(&a->total.op[t], delivery));
 	dist_rows_print(f,
 			delivery ? "Delivery (start to the peer's TCP ACK of the last octet)"
-				 : "Latency (complete reads and atomics)",
+				 : "Latency on the wire (complete reads and atomics, at the capture point)",
 			"op", &rows);
 	free(rows.v);
 }

@@ -216,7 +216,7 @@ def main(argv):
 
     # the text tables
     text = merge(tool, inputs, "text")
-    check("Latency (complete reads and atomics)" in text and "\n   all read" in text,
+    check("Latency on the wire (complete reads and atomics" in text and "\n   all read" in text,
           "text: no tables or no all-QP row")
 
     # refusals: another bucket layout, another version, no sketch

@@ -70,7 +70,7 @@ def main(argv):
     check("no MPA handshake, and no chain of FPDUs" in out, "noise: no handshake, no FPDU chain")
     check("port 3260: iSCSI" in out, "noise: names the port's protocol")
     check("before the connections are set up" in out, "noise: what to try")
-    check("Latency (complete" not in out, "noise: no empty tables")
+    check("Latency on the wire" not in out, "noise: no empty tables")
 
     rc, out, err = run(tool, [empty])
     check(rc == 0 and "not iWARP: no payload at all" in out, "bare: no payload at all")
