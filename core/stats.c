@@ -271,6 +271,11 @@ void iws_qp_stats_add(struct iws_qp_stats *s, const struct iws_op *op)
 	o->retransmissions += op->retransmissions;
 	o->reordered += op->reordered;
 	o->stall_ns = op->stall_ns > INT64_MAX - o->stall_ns ? INT64_MAX : o->stall_ns + op->stall_ns;
+	/* a start of 0 is not known: it does not open the span */
+	if (op->start_ns && (!o->first_ns || op->start_ns < o->first_ns))
+		o->first_ns = op->start_ns;
+	if (op->end_ns > o->last_ns)
+		o->last_ns = op->end_ns;
 	if (op->complete && op->has_latency)
 		iws_latency_add(&o->latency, op->latency_ns);
 	if (op->complete && op->has_ack)

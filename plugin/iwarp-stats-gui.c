@@ -68,7 +68,7 @@ struct gui_table {
 /* What one row shows, besides its keys. */
 struct gui_row {
 	const struct iws_op_stats *op;        /* operations tables */
-	gint64 span_ns;                       /* ... the QP's (or capture's) first start to last end */
+	gint64 span_ns;                       /* ... first start to last end of the row's operations */
 	guint64 acked;                        /* ... operations with a delivery (ACK) time */
 	const struct iws_nvme_op_stats *cmd;  /* NVMe-oF tables */
 };
@@ -119,7 +119,7 @@ static void ops_latency_cells(char **cell, const struct gui_row *r)
 	cells_latency(cell, r->op->count, r->op->complete, &r->op->latency);
 }
 
-/* Throughput and loss: Bytes, kbit/s (over the QP's span), Retrans, Stall,
+/* Throughput and loss: Bytes, kbit/s (over the row's span), Retrans, Stall,
  * CRC errors. */
 static void ops_throughput_cells(char **cell, const struct gui_row *r)
 {
@@ -228,8 +228,13 @@ static void gui_put_block(struct gui_table *g, stat_tap_table *t, struct iwarp_q
 		rows[n].op = &all;
 		rows[n].acked = acked;
 		names[n++] = "all";
-		for (guint i = 0; i < n; i++)
-			rows[i].span_ns = q->last_ns - q->first_ns;
+		/* Each row's rate over the span of the operations it counts
+		 * (docs/semantics.md): a type's row over that type's first
+		 * start to last end, so that the capture's row of a type only
+		 * one QP has is that QP's row; the "all" row over them all. */
+		for (guint i = 0; i + 1 < n; i++)
+			rows[i].span_ns = rows[i].op->first_ns ? rows[i].op->last_ns - rows[i].op->first_ns : 0;
+		rows[n - 1].span_ns = q->last_ns - q->first_ns;
 	}
 	guint nrows = g->nvme ? q->nv.n : n;
 	if (!q->slots)

@@ -64,6 +64,18 @@ static void op_fields(struct jsonw *j, const struct iws_op_stats *o, bool sketch
 	lat(j, "delivery_ns", &o->delivery);
 }
 
+/* The type's span and its bytes over it (the plugin's kbit/s): its own
+ * first start to last end, in a QP or across QPs (the total), so that the
+ * total of a type only one QP has is that QP's (docs/semantics.md). */
+static void op_rate_json(struct jsonw *j, const struct iws_op_stats *o)
+{
+	int64_t span = o->first_ns ? o->last_ns - o->first_ns : 0;
+	jw_ki64(j, "first_ns", o->first_ns);
+	jw_ki64(j, "last_ns", o->last_ns);
+	jw_ki64(j, "span_ns", span);
+	jw_ku64(j, "throughput_bps", span > 0 ? (uint64_t)((double)o->bytes * 8e9 / (double)span) : 0);
+}
+
 void stats_op_fields_json(struct jsonw *j, const struct iws_op_stats *o)
 {
 	op_fields(j, o, false);
@@ -94,6 +106,7 @@ static void ops_json(struct jsonw *j, const struct iws_qp_stats *s)
 		jw_key(j, iws_op_type_name((enum iws_op_type)t));
 		jw_obj(j);
 		op_fields(j, o, true);
+		op_rate_json(j, o);
 		jw_obj_end(j);
 	}
 	jw_obj_end(j);

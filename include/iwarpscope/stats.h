@@ -80,6 +80,11 @@ struct iws_op_stats {
 	uint64_t retransmissions;   /* summed over the operations */
 	uint64_t reordered;         /* summed: reordered segments (not retransmissions) */
 	int64_t stall_ns;           /* summed (saturating) */
+	/* The span a rate of these operations is over (docs/semantics.md,
+	 * Statistics): the earliest start and the latest end among them, 0
+	 * while none has a start. A total (every QP's operations of a type)
+	 * so gets the type's own span, not the capture's. */
+	int64_t first_ns, last_ns;
 	struct iws_latency latency; /* complete operations that have a latency */
 	struct iws_latency delivery;/* ack_ns of complete operations with a covering ACK */
 };

@@ -21,7 +21,8 @@ and for every dialog:
      in ms with 3 decimals, and every row equal to `tshark -z iwarp,ops` /
      `-z iwarp,nvme` on the same capture (per QP and type); the per-QP "all"
      rows, the whole capture's rows (QP "all") and the throughput (kbit/s,
-     bytes over the QP's first start to last end) are recomputed from
+     bytes over the first start to last end of the row's own operations: a
+     type's in its QP or across QPs, a QP's, the capture's) are recomputed from
      `iwarpscope stats --format json` and `ops --format jsonl`, the CLI the
      text statistics are proven equal to (plugin_agree_*).
 
@@ -324,7 +325,9 @@ class Expected:
             o = json.loads(line)
             if o.get("rtr"):
                 continue
-            for key in (o["qp"], "all"):
+            # a row's span: its own operations' (docs/semantics.md), per QP
+            # and type, per QP, and across QPs per type and in all
+            for key in (o["qp"], "all", (o["qp"], o["op"]), ("all", o["op"])):
                 a, b = self.span.get(key, (0, 0))
                 if o["start_ns"] and (not a or o["start_ns"] < a):
                     a = o["start_ns"]
@@ -351,7 +354,7 @@ class Expected:
                 want[(str(qp), p[0])] = [p[1], p[2], p[6], p[8], p[10], p[12]]
             elif table == "ops_throughput":
                 # Bytes, kbit/s, Retrans, Stall, CRC errors
-                want[(str(qp), p[0])] = [p[3], self.rate(qp, int(p[3])), d[1], d[2], p[5]]
+                want[(str(qp), p[0])] = [p[3], self.rate((qp, p[0]), int(p[3])), d[1], d[2], p[5]]
             else:
                 # Acked, Min P50 P99 Max of the delivery time
                 want[(str(qp), p[0])] = [d[3], d[4], d[6], d[8], d[10]]
@@ -368,7 +371,8 @@ class Expected:
                 for k in s:
                     s[k] += st[k]
                 if label == "all":
-                    want[(label, op)] = self.ops_cells(table, key, st, st.get("latency_ns"), st.get("delivery_ns"))
+                    want[(label, op)] = self.ops_cells(table, (key, op), st, st.get("latency_ns"),
+                                                       st.get("delivery_ns"))
             if s["count"]:
                 want[(label, "all")] = self.ops_cells(table, key, s, None, None)
         return want
