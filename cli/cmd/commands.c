@@ -196,6 +196,7 @@ static void fpdus_begin(struct cmdrun *p)
 {
 	fpdus_out_begin(&p->fpdus, p->out);
 	p->fpdus.pts = p->pts;
+	p->fpdus.text = p->o->format == FMT_TEXT;
 }
 
 static void fpdus_report(struct cmdrun *p, FILE *page)
@@ -335,7 +336,7 @@ static const struct cmddef commands[CMD_COUNT] = {
 		"fpdus", "every FPDU decoded (developer view)",
 		"Every FPDU decoded, with the frames that carried it (developer view).\n",
 		.accepts = OPTS_TIME,
-		.formats = FMTBIT(FMT_DEFAULT) | FMTBIT(FMT_JSONL),
+		.formats = FMTBIT(FMT_DEFAULT) | FMTBIT(FMT_JSONL) | FMTBIT(FMT_TEXT),
 		.items = "operations",
 		.plan = fpdus_plan, .begin = fpdus_begin, .report = fpdus_report,
 	},

@@ -214,9 +214,11 @@ static int finish_run(struct cmdrun *p, const struct options *o, struct opened *
 		status = 2;
 	} else {
 		unsigned found = cmdrun_report(p, op->has_page ? op->page.f : NULL);
-		if (!(cmddef_of(o->cmd)->flags & CF_OWN_WARNINGS))
+		/* -q: the warnings stay in the report (JSON capture.warnings) */
+		if (!(cmddef_of(o->cmd)->flags & CF_OWN_WARNINGS) && !o->quiet)
 			cmdrun_warnings(p, stderr);
-		cmdrun_notes(p, stderr);
+		if (!o->quiet)
+			cmdrun_notes(p, stderr);
 		status = found ? EXIT_FOUND : gate_unchecked(p, o) ? EXIT_UNCHECKED : EXIT_OK;
 	}
 	/* Live -w: every packet saved, or exit 2 saying how many were not. */

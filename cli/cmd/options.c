@@ -58,7 +58,9 @@ static const struct optdef {
 	{ NULL, 'D', NULL, G_LIVE, 0, "list the interfaces -i can capture on, and exit" },
 	{ "write", 'w', "FILE", G_LIVE, 0,
 	  "live: also save every captured packet to FILE (pcap)" },
-	{ "count", 'c', "N", G_LIVE, 0, "live: stop after N packets" },
+	{ "count", 'c', "N", G_INPUT, 0,
+	  "only the first N frames of the files (as tshark -c);\n"
+	  "live: stop after N packets" },
 	{ "autostop", 'a', "COND", G_LIVE, 0,
 	  "live: stop after duration:SECONDS, or when -w FILE has\n"
 	  "reached filesize:KB (kB of 1000 octets, as tshark);\n"
@@ -85,6 +87,9 @@ static const struct optdef {
 	  "ops: at most N operations; report: at most N drawn on\n"
 	  "the timeline (default 10000)" },
 	{ "no-progress", OPT_NO_PROGRESS, NULL, G_OUTPUT, 0, "never show the progress bar" },
+	{ "quiet", 'q', NULL, G_OUTPUT, 0,
+	  "no progress bar and no warnings or notes on standard\n"
+	  "error (they stay in the report); errors still shown" },
 	{ "rules", OPT_RULES, NULL, G_OUTPUT, OPTS_RULES,
 	  "doctor: list the rules it checks (no capture needed;\n"
 	  "--format json is the source of docs/rules.md)" },
@@ -99,6 +104,10 @@ static const struct optdef {
 	  "only operations (commands, FPDUs) starting before TIME;\n"
 	  "TIME: +SECONDS from the first frame, HH:MM:SS[.frac],\n"
 	  "'YYYY-MM-DD HH:MM:SS[.frac]' (local time, TZ), @EPOCH" },
+	{ NULL, 'Y', "FILTER", G_SELECT, 0,
+	  "tshark's display filter: not taken (exit 2); --qp,\n"
+	  "--op, --since and --until select QPs, operation types\n"
+	  "and times, --filter (BPF) frames" },
 	{ "min-latency", OPT_MIN_LATENCY, "DURATION", G_SELECT, OPTS_MIN_LATENCY,
 	  "ops: only operations that took at least DURATION\n"
 	  "(latency_ns, else ack_ns): 500us, 2ms, 1.5s" },
@@ -129,7 +138,11 @@ static const struct optdef {
 	  "finished operations (commands) held for ordering\n"
 	  "(ops and stats series 200000, nvme 16384)" },
 	{ "help", 'h', NULL, G_OTHER, 0, "this text (after a command: that command's)" },
-	{ "version", 'V', NULL, G_OTHER, 0, "version" },
+	{ "version", 'V', NULL, G_OTHER, 0,
+	  "version (tshark's -V, every packet's detail, is the\n"
+	  "ops command: every operation; fpdus: every FPDU)" },
+	{ NULL, 'n', NULL, G_OTHER, 0,
+	  "accepted as tshark's: names are never resolved here" },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -463,8 +476,11 @@ static int parse_list(char *arg, struct options *o, int which)
 			o->qps[o->nqps++] = v;
 		} else if (which == OPT_OP) {
 			int t = iws_op_type_from_name(tok);
-			if (t < 0)
-				return usage_error("--op: unknown operation type '%s'", tok);
+			if (t < 0) {
+				char names[256];
+				op_names(names, sizeof(names));
+				return usage_error("--op: unknown operation type '%s' (one of: %s)", tok, names);
+			}
 			o->op_mask |= 1u << t;
 		} else {
 			static const struct {
@@ -619,6 +635,16 @@ static int set_plain(int ch, char *arg, struct options *o, struct parse_state *s
 	case 'V':
 		st->version = true;
 		break;
+	case 'n':
+		break;  /* tshark's "no name resolution": there is none to turn off */
+	case 'q':
+		o->progress = false;
+		o->quiet = true;
+		break;
+	case 'Y':
+		return usage_error("-Y (a display filter) is not taken: select with --qp LIST (tcp.stream "
+				   "numbers), --op LIST (operation types), --since/--until TIME, and frames with "
+				   "--filter EXPR (BPF)");
 	case OPT_NO_CRC:
 		o->check_crc = false;
 		break;
@@ -893,8 +919,8 @@ static int check_options(const struct options *o, const struct parse_state *st)
 		return usage_error("give capture files or -i, not both");
 	if (!o->iface && !o->nfiles)
 		return usage_error("no capture file given");
-	if (!o->iface && (o->save || o->stop_count || o->stop_after_ns || o->stop_filesize))
-		return usage_error("-w, -c and -a apply to a live capture (-i)");
+	if (!o->iface && (o->save || o->stop_after_ns || o->stop_filesize))
+		return usage_error("-w and -a apply to a live capture (-i); -c N reads the first N frames of files");
 	if (o->stop_filesize && !o->save)
 		return usage_error("-a filesize:KB needs -w FILE");
 	if (o->points && (o->iface || o->nfiles < 2))
@@ -924,6 +950,11 @@ int options_parse(int argc, char **argv, struct options *o)
 	}
 	if (st.version) {
 		printf("iwarpscope %s\n", IWS_VERSION_STRING);
+		/* tshark -V -r FILE means "every packet in detail": say where
+		 * that is rather than leave the files unread without a word */
+		if (cmd >= 0 || i < argc || o->nfiles)
+			fprintf(stderr, "iwarpscope: note: -V is --version; tshark's -V (every packet's detail) is "
+					"'iwarpscope ops FILE' (every operation) or 'iwarpscope fpdus FILE' (every FPDU)\n");
 		return 1;
 	}
 	for (; i < argc; i++)

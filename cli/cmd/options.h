@@ -50,6 +50,7 @@ struct options {
 	bool check_crc;
 	bool no_nvme;               /* --no-nvme: stats, summary, report without the NVMe layer */
 	bool progress;
+	bool quiet;                 /* -q: no warnings or notes on stderr (errors stay) */
 	unsigned fail_on;           /* FAIL_* */
 	uint64_t fail_rules;        /* --fail-on rule ids: bit per enum iws_rule */
 	unsigned fail_severities;   /* --fail-on severities: bit per enum iws_severity */

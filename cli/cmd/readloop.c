@@ -55,6 +55,9 @@ void run_input(struct source *s, struct analysis *a, const struct run_hooks *h)
 				points_admit(h->pts, &p);
 			analysis_packet(a, &p);
 			packets++;
+			/* -c N on files: the first N frames, as tshark -r -c N */
+			if (!live && h->stop_count && packets >= h->stop_count)
+				break;
 			if (h->tick && ++n == RUN_TICK_PACKETS) {
 				n = 0;
 				h->tick(h->ctx);

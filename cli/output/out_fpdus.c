@@ -4,8 +4,11 @@
  * the order reassembly completed them, with the fields of the generator's
  * truth files (samples/README.md) so the two can be compared directly:
  * qp, dir, seq, wire_len, first_frame, frame, ulpdu_len, pad, markers,
- * crc, tagged, last, opcode, stag, to, qn, msn, mo, op_id.
+ * crc, tagged, last, opcode, stag, to, qn, msn, mo, op_id. With --format
+ * text, the same FPDUs one line each (streamed as they come, so fixed
+ * columns, not a table measured at the end).
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "conn.h"
@@ -32,8 +35,45 @@ static const char *crc_name(const struct iws_pdu *pdu)
 	}
 }
 
+/* One FPDU as a text line: where it is, how long, its CRC, its DDP
+ * header (tagged: STag and TO; untagged: QN, MSN, MO), its operation. */
+static void fpdu_text(struct fpdus_out *w, const struct conn *c, const struct iws_pdu *pdu)
+{
+	const struct iws_fpdu *f = pdu->fpdu;
+	const struct iws_msg *m = pdu->msg;
+	if (!w->header) {
+		fprintf(w->f, "%5s %-3s %10s %6s %11s %10s %6s %3s %-12s %s\n", "QP", "dir", "seq", "len",
+			"first_frame", "frame", "ulpdu", "pad", "crc", "ddp");
+		w->header = true;
+	}
+	fprintf(w->f, "%5u %-3s %10" PRIu32 " %6u %11" PRIu64 " %10" PRIu64 " %6u %3u %-12s ", c->stream,
+		conn_dir_name(pdu->dir), (uint32_t)f->seq, (unsigned)f->wire_len, pdu->first_frame, pdu->frame,
+		(unsigned)f->ulpdu_len, (unsigned)f->pad, crc_name(pdu));
+	if (!m)
+		fprintf(w->f, "undecodable (%s)", pdu->why ? pdu->why : "?");
+	else if (m->ddp.tagged)
+		fprintf(w->f, "tagged opcode %u%s stag 0x%08x to %" PRIu64, (unsigned)m->ddp.opcode,
+			m->ddp.last ? " last" : "", (unsigned)m->ddp.stag, (uint64_t)m->ddp.to);
+	else
+		fprintf(w->f, "untagged opcode %u%s qn %u msn %u mo %u", (unsigned)m->ddp.opcode,
+			m->ddp.last ? " last" : "", (unsigned)m->ddp.qn, (unsigned)m->ddp.msn, (unsigned)m->ddp.mo);
+	if (m && pdu->note->op_id)
+		fprintf(w->f, " op %" PRIu64, (uint64_t)pdu->note->op_id);
+	if (m && pdu->note->rtr)
+		fputs(" rtr", w->f);
+	if (pdu->truncated)
+		fputs(" truncated", w->f);
+	if (f->marker_errors)
+		fprintf(w->f, " marker_errors %u", (unsigned)f->marker_errors);
+	fputc('\n', w->f);
+}
+
 void fpdus_out_write(struct fpdus_out *w, const struct conn *c, const struct iws_pdu *pdu)
 {
+	if (w->text) {
+		fpdu_text(w, c, pdu);
+		return;
+	}
 	struct jsonw *j = &w->j;
 	const struct iws_fpdu *f = pdu->fpdu;
 	const struct iws_msg *m = pdu->msg;

@@ -5,6 +5,7 @@
 #ifndef IWS_CLI_OUT_FPDUS_H
 #define IWS_CLI_OUT_FPDUS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "iwarpscope/stream.h"
@@ -17,6 +18,8 @@ struct fpdus_out {
 	FILE *f;
 	struct jsonw j;
 	const struct points *pts;   /* several capture points (NULL: one) */
+	bool text;                  /* --format text: a line of words per FPDU */
+	bool header;                /* ... its column line written */
 };
 
 void fpdus_out_begin(struct fpdus_out *w, FILE *f);
