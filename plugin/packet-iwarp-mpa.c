@@ -396,9 +396,15 @@ static void show_crc(tvbuff_t *tvb, packet_info *pinfo, proto_tree *mt, proto_it
 					ENC_LITTLE_ENDIAN, PROTO_CHECKSUM_NOT_PRESENT);
 		break;
 	default:
-		if (fp->crc_off + IWS_MPA_CRC_LEN <= cap)
-			proto_tree_add_checksum(mt, tvb, fp->crc_off, hf_iwarp_mpa_crc, hf_iwarp_mpa_crc_status,
-						NULL, pinfo, 0, ENC_LITTLE_ENDIAN, PROTO_CHECKSUM_NO_FLAGS);
+		if (fp->crc_off + IWS_MPA_CRC_LEN <= cap) {
+			proto_item *ci = proto_tree_add_checksum(mt, tvb, fp->crc_off, hf_iwarp_mpa_crc,
+								 hf_iwarp_mpa_crc_status, NULL, pinfo, 0,
+								 ENC_LITTLE_ENDIAN, PROTO_CHECKSUM_NO_FLAGS);
+			/* The field is always there (RFC 5044 §7.1); say why it was
+			 * not checked, not just "unverified" (issue 32 item 5). */
+			proto_item_append_text(ci, rec->mdir.crc ? " (not checked: CRC checking is off)"
+								 : " (CRC not in use: not negotiated)");
+		}
 		break;
 	}
 }

@@ -293,6 +293,23 @@ def check_hostile_nqn(r, sample_path):
     return "%d NQN fields in -T json and %d lines of -T fields escaped; -V clean" % (len(found), len(values))
 
 
+def check_crc_label(r, cap_off, cap_on):
+    """The CRC field says why it was not checked (issue 32 item 5): "CRC not
+    in use" on every FPDU of a connection that did not negotiate CRC, never
+    on one that did."""
+    counts = []
+    for cap, want in ((cap_off, True), (cap_on, False)):
+        xml = r.run(["-r", cap, "-Y", "iwarp.mpa.crc", "-T", "pdml"] + TSHARK_OPTS)
+        shown = [f.get("showname", "") for _, protos in pdml_packets(xml) for p in protos
+                 for f in p.iter("field") if f.get("name") == "iwarp.mpa.crc"]
+        says = [("CRC not in use" in x) for x in shown]
+        if not shown or any(v != want for v in says):
+            raise Fail("%s: %d CRC fields, %d say 'CRC not in use' (want %s)" %
+                       (os.path.basename(cap), len(shown), sum(says), "all" if want else "none"))
+        counts.append(len(shown))
+    return "%d CRC fields not in use said so, %d in use did not" % tuple(counts)
+
+
 def check_doctor_frame(r, cap):
     """A frame's interop doctor item says findings and rules apart (issue 32
     item 3): "N rules broken" when each of its findings is of another rule,
@@ -1648,6 +1665,8 @@ def main():
             if not out or int(out[0]) != first:
                 raise Fail("first decoded FPDU in frame %s, expected %d" % (out[0] if out else "none", first))
             msg = "first FPDU decoded in frame %d" % first
+        elif t == "crc-label":
+            msg = check_crc_label(r, sample(a.args[0])[1], sample(a.args[1])[1])
         elif t == "doctor-frame":
             p, q = sample(a.args[0])
             msg = check_doctor_frame(r, q)
