@@ -60,6 +60,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--cli", required=True)
+    ap.add_argument("--preload", default=None, help="sanitizer runtime(s) to LD_PRELOAD into tshark")
     ap.add_argument("capture")
     a = ap.parse_args()
     errors = []
@@ -84,7 +85,7 @@ def main():
     if not shutil.which("tshark"):
         print("SKIP: no tshark (the CLI part passed)" if not errors else "\n".join(errors))
         return 1 if errors else 77
-    runner = it.Runner(a.plugin)
+    runner = it.Runner(a.plugin, a.preload)
     try:
         cap = runner.stage(a.capture)
         args = ["-q", "-r", cap]
