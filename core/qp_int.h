@@ -65,41 +65,47 @@ struct list {
 };
 
 struct node {
+	/* Fields in order of size, as struct iws_op's: one per operation in
+	 * flight, so padding is memory. */
 	struct iws_op op;
-	enum op_kind kind;
 	struct node *all_prev, *all_next;   /* every in-flight op, in start order */
 	struct node *prev, *next;           /* its matching list */
 	struct list *in;
 	uint64_t expect_to;                 /* tagged: next TO */
-	uint32_t expect_mo;                 /* untagged: next MO */
-	uint32_t gap_gen;                   /* gaps of data_dir before it started */
-	uint8_t data_dir;                   /* the direction its data (or response) takes */
-	bool resp_started;
 	/* loss attribution (docs/semantics.md) */
-	bool any_fpdu;
 	int64_t prev_done_ts;               /* in-order completion of its previous FPDU */
-	bool rng[2];                        /* TCP octets [lo, hi) of its FPDUs, per direction */
-	uint32_t lo[2], hi[2];
 	uint64_t reord_last[2];             /* ... the reordered segment (as retrans_last) */
 	uint64_t retrans_last[2];           /* the retransmission that carried the last octet
 					     * of its latest FPDU per direction, 0 */
-	bool can_wait;                      /* its last FPDU's end is known: wait for the ACK */
 	int64_t req_done_ts;                /* read, atomic: the request deliverable in order */
+	int64_t held_busy_ts;               /* see held_any_resp */
+
+	enum op_kind kind;
+	uint32_t expect_mo;                 /* untagged: next MO */
+	uint32_t gap_gen;                   /* gaps of data_dir before it started */
+	uint32_t lo[2], hi[2];              /* TCP octets [lo, hi) of its FPDUs, per direction (rng) */
+	uint32_t cnt_lo, cnt_hi;            /* K_SLOTS: how many requests (UINT32_MAX: unknown) */
+	uint32_t ack_seq;                   /* see ack_dir */
+	uint32_t resp_index;                /* held: responses to its requester since the capture
+					     * began, it included */
+	uint32_t held_req_ack;              /* see held_req_acked */
+
+	uint8_t data_dir;                   /* the direction its data (or response) takes */
+	bool resp_started;
+	bool any_fpdu;
+	bool rng[2];                        /* lo/hi are set, per direction */
+	bool can_wait;                      /* its last FPDU's end is known: wait for the ACK */
 	bool sink_unknown;                  /* read: its Sink STag/TO were not captured ... */
 	bool from_hidden;                   /* read: its request was in a hidden span */
 	bool id_unknown;                    /* atomic: its Request Identifier was not */
 	bool counted;                       /* read, atomic: counted as outstanding */
-	uint32_t cnt_lo, cnt_hi;            /* K_SLOTS: how many requests (UINT32_MAX: unknown) */
 	uint8_t ack_dir;
-	uint32_t ack_seq;
 	/* a response held for pairing (qp_hold.c) */
 	bool held;                          /* in hold[].held */
 	bool held_done;                     /* its last segment came */
-	uint32_t resp_index;                /* responses to its requester since the capture began, it included */
 	bool held_any_resp;                 /* for queued_ns: the responder's earlier responses */
-	int64_t held_busy_ts;
-	bool held_req_acked;                /* the responder had acknowledged the requester's */
-	uint32_t held_req_ack;              /* ... octets up to this when it sent it */
+	bool held_req_acked;                /* the responder had acknowledged the requester's
+					     * octets up to held_req_ack when it sent it */
 	bool held_id_known;                 /* atomic: its Original Request Identifier was captured */
 };
 

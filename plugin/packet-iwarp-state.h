@@ -54,9 +54,9 @@ typedef struct iwarp_pdu_rec {
 	 * or partly lost). */
 	guint32 off;
 	guint32 captured;
-	const guint8 *bytes;
-	struct iws_mpa_dir mdir;     /* framing in force for it */
 	guint32 crc_calc;
+	struct iws_mpa_dir mdir;     /* framing in force for it */
+	const guint8 *bytes;         /* (after the 32-bit fields: one record per PDU, no padding) */
 	struct iws_seg_note note;    /* the tracker's conclusions */
 	iwarp_op_link *op;
 	guint64 nvme_id;             /* the NVMe command it belongs to (nvme_role) */
@@ -79,6 +79,8 @@ typedef struct iwarp_frame_rec {
 	 * (an IP datagram reassembled from fragments): its PDUs are copies. */
 	gboolean in_frame;
 	guint32 payload_off, payload_seq, payload_len, payload_cap;
+	guint8 tcp_events;           /* IWARP_TCP_EV_*: what the engine counted for this segment
+				      * (here, before the pointers: one record per frame, no padding) */
 	wmem_array_t *pdus;          /* iwarp_pdu_rec *, in stream order */
 	/* PDUs of earlier frames reported while this one was fed (they waited
 	 * for cross-direction order): a first pass, which has shown their own
@@ -90,7 +92,6 @@ typedef struct iwarp_frame_rec {
 	wmem_array_t *nvme;          /* iwarp_nvme_link * reported while this frame was fed */
 	wmem_array_t *acked;         /* iwarp_op_link * whose covering ACK is this frame */
 	wmem_array_t *closes;        /* struct iws_close: FIN, RST sent in this frame (ids: wmem) */
-	guint8 tcp_events;           /* IWARP_TCP_EV_*: what the engine counted for this segment */
 	wmem_array_t *findings;      /* struct iws_finding: the doctor's occurrences shown here */
 } iwarp_frame_rec;
 

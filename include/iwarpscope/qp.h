@@ -100,62 +100,67 @@ const char *iws_pairing_name(enum iws_pairing p);
 	 IWS_OPF_REQUEST_MISSING | IWS_OPF_RESPONSE_UNKNOWN | IWS_OPF_SLICED)
 
 struct iws_op {
+	/* Fields in order of size (64-, 32-, then 8-bit): a tracker holds one
+	 * per operation in flight and the plugin one per unanswered request, so
+	 * padding is memory (tests/hostile/plugin-memory.py). */
 	uint64_t id;                /* 1, 2, ... in order of start, per tracker */
-	enum iws_op_type type;
-	uint8_t opcode;             /* RDMAP opcode of its first message */
-	uint8_t dir;                /* IWS_DIR_* the initiator sends in */
-	bool rtr;                   /* the RTR message of a peer-to-peer set-up (RFC 6581 §7) */
 	/* first_frame/start_ns: the first transmission of its first FPDU;
 	 * first_inorder_frame: where that FPDU became deliverable in order;
 	 * last_frame/end_ns: where its last FPDU did (docs/semantics.md). */
 	uint64_t first_frame, last_frame, first_inorder_frame;
 	int64_t start_ns, end_ns;
 	uint64_t bytes;             /* ULP payload octets (immediate, atomic: 8) */
-	uint32_t segments;          /* DDP segments (read: 1 + responses; atomic: 2) */
-	bool has_stag;              /* write: STag/TO of the first segment; read: sink; atomic: remote */
-	uint32_t stag;
-	uint64_t to;
-	bool has_qn;                /* untagged: QN/MSN of the (request) message */
-	uint32_t qn, msn;
-	bool has_latency;           /* read, atomic: first request frame to last response frame */
-	int64_t latency_ns;
-	bool complete;
-	uint32_t crc_errors;
-	uint32_t flags;             /* IWS_OPF_* */
+	uint64_t to;                /* see has_stag */
+	int64_t latency_ns;         /* see has_latency */
 	/* where the time went (docs/semantics.md) */
-	uint32_t retransmissions;   /* segments that carried its octets again */
-	uint32_t reordered;         /* first transmissions of its octets that came after later
-				     * octets (reordered on the way, not lost) */
 	int64_t stall_ns;           /* waiting in reassembly for earlier missing octets */
-	bool has_ack;               /* the covering ACK of its last FPDU was seen */
-	bool ack_with_data;         /* ... carried by the receiver's data (a delayed ACK) */
-	uint64_t ack_frame;
+	uint64_t ack_frame;         /* see has_ack */
 	int64_t ack_ns;             /* from start_ns to that ACK */
 	int64_t queued_ns;          /* read, atomic: waiting for earlier responses */
 	/* per type */
-	bool has_read_size;         /* read: its Read Request's size was captured */
-	bool has_src;               /* ... and its Source STag and TO */
-	uint32_t read_size;
-	uint32_t src_stag;
-	uint64_t src_to;
+	uint64_t src_to;            /* read: see has_src */
 	uint64_t response_frame;    /* read: first Read Response frame; atomic: the response frame */
-	uint8_t pairing;            /* read, atomic: enum iws_pairing */
 	uint64_t response_op_id;    /* paired late (IWS_PAIR_CLOSE): the id its response was
 				     * tracked under until then (the CLI's fpdus op_id, the
 				     * plugin's per-frame records), else 0 */
-	bool has_inval;
-	uint32_t inval_stag;
-	bool has_immediate;         /* its 8 octets were captured */
-	uint64_t immediate;
+	uint64_t immediate;         /* see has_immediate */
+	uint64_t atomic_orig_value; /* see has_atomic_orig */
+
+	enum iws_op_type type;
+	uint32_t segments;          /* DDP segments (read: 1 + responses; atomic: 2) */
+	uint32_t stag;              /* see has_stag */
+	uint32_t qn, msn;           /* see has_qn */
+	uint32_t crc_errors;
+	uint32_t flags;             /* IWS_OPF_* */
+	uint32_t retransmissions;   /* segments that carried its octets again */
+	uint32_t reordered;         /* first transmissions of its octets that came after later
+				     * octets (reordered on the way, not lost) */
+	uint32_t read_size;         /* read: see has_read_size */
+	uint32_t src_stag;          /* read: see has_src */
+	uint32_t inval_stag;        /* see has_inval */
 	uint32_t atomic_req_id;
+
+	uint8_t opcode;             /* RDMAP opcode of its first message */
+	uint8_t dir;                /* IWS_DIR_* the initiator sends in */
+	bool rtr;                   /* the RTR message of a peer-to-peer set-up (RFC 6581 §7) */
+	bool has_stag;              /* write: STag/TO of the first segment; read: sink; atomic: remote */
+	bool has_qn;                /* untagged: QN/MSN of the (request) message */
+	bool has_latency;           /* read, atomic: first request frame to last response frame */
+	bool complete;
+	bool has_ack;               /* the covering ACK of its last FPDU was seen */
+	bool ack_with_data;         /* ... carried by the receiver's data (a delayed ACK) */
+	bool has_read_size;         /* read: its Read Request's size was captured */
+	bool has_src;               /* ... and its Source STag and TO */
+	uint8_t pairing;            /* read, atomic: enum iws_pairing */
+	bool has_inval;
+	bool has_immediate;         /* its 8 octets were captured */
 	bool has_atomic_orig;
-	uint64_t atomic_orig_value;
 	uint8_t term_layer, term_etype, term_errcode;
 };
 
 /*
  * An operation's numbers in a compact record, for a front end that keeps one
- * per operation of a whole capture (struct iws_op is ~256 octets; the
+ * per operation of a whole capture (struct iws_op is 216 octets; the
  * plugin keeps every one): what the operation lists, the statistics
  * (iws_qp_stats_add) and "where the time went" read. It leaves out the
  * per-type fields (STags, offsets, QN/MSN, immediate data, atomic values,
@@ -217,15 +222,16 @@ struct iws_seg {
 #define IWS_SEGF_AFTER_CLOSE     0x80 /* sent after the sender's peer closed or reset */
 
 struct iws_seg_note {
+	/* In order of size: the plugin keeps one per PDU. */
 	uint64_t op_id;             /* 0: not part of an operation (RTR message) */
-	enum iws_op_type op_type;
-	bool rtr;                   /* the RTR message of a peer-to-peer set-up (RFC 6581 §7) */
-	bool op_first, op_last;     /* first / last segment of its operation */
 	uint64_t request_frame;     /* responses: the request's frame (0: unknown) */
-	bool has_response_time;     /* set on the segment that completes a read/atomic */
-	int64_t response_time_ns;
+	int64_t response_time_ns;   /* see has_response_time */
+	enum iws_op_type op_type;
 	uint32_t outstanding;       /* read/atomic requests outstanding from this sender */
 	uint32_t flags;             /* IWS_SEGF_* */
+	bool rtr;                   /* the RTR message of a peer-to-peer set-up (RFC 6581 §7) */
+	bool op_first, op_last;     /* first / last segment of its operation */
+	bool has_response_time;     /* set on the segment that completes a read/atomic */
 };
 
 struct iws_tracker_limits {
