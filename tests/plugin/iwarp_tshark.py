@@ -310,6 +310,32 @@ def check_crc_label(r, cap_off, cap_on):
     return "%d CRC fields not in use said so, %d in use did not" % tuple(counts)
 
 
+def check_protocol_column(r, cap):
+    """The Protocol column names a frame's top layer (issue 32 item 5): the
+    frames holding an NVMe command (opcode), a completion (SQ head) or part
+    of a capsule say NVMe-oF, the other iWARP frames iWARP."""
+    # (the column's field is _ws.col.Protocol up to 4.0, _ws.col.protocol from 4.2)
+    major, minor = (int(x) for x in wireshark_minor(r.tshark).split("."))
+    col, info = ("_ws.col.Protocol", "_ws.col.Info") if (major, minor) < (4, 2) else \
+                ("_ws.col.protocol", "_ws.col.info")
+    out = r.run(["-2", "-r", cap, "-Y", "iwarp.mpa", "-T", "fields", "-e", "frame.number", "-e", col,
+                 "-e", "iwarp.nvme.opcode", "-e", "iwarp.nvme.sqhd", "-e", info] + TSHARK_OPTS)
+    n_nvme = n_iwarp = 0
+    for line in out.splitlines():
+        f = (line.split("\t") + ["", "", "", "", ""])[:5]
+        # a command, a completion, or the first FPDUs of a capsule that
+        # spans several
+        capsule = bool(f[2] or f[3] or "NVMe capsule (part)" in f[4])
+        want = "NVMe-oF" if capsule else "iWARP"
+        if f[1] != want:
+            raise Fail("frame %s: Protocol column %r, want %r" % (f[0], f[1], want))
+        n_nvme += capsule
+        n_iwarp += not capsule
+    if not n_nvme:
+        raise Fail("no NVMe capsule frame: the sample does not test this")
+    return "%d capsule frames say NVMe-oF, %d other iWARP frames say iWARP" % (n_nvme, n_iwarp)
+
+
 def check_doctor_frame(r, cap):
     """A frame's interop doctor item says findings and rules apart (issue 32
     item 3): "N rules broken" when each of its findings is of another rule,
@@ -1667,6 +1693,8 @@ def main():
             msg = "first FPDU decoded in frame %d" % first
         elif t == "crc-label":
             msg = check_crc_label(r, sample(a.args[0])[1], sample(a.args[1])[1])
+        elif t == "protocol-column":
+            msg = check_protocol_column(r, sample(a.args[0])[1])
         elif t == "doctor-frame":
             p, q = sample(a.args[0])
             msg = check_doctor_frame(r, q)
