@@ -313,22 +313,33 @@ def check_crc_label(r, cap_off, cap_on):
 def check_protocol_column(r, cap):
     """The Protocol column names a frame's top layer (issue 32 item 5): the
     frames holding an NVMe command (opcode), a completion (SQ head) or part
-    of a capsule say NVMe-oF, the other iWARP frames iWARP."""
-    # (the column's field is _ws.col.Protocol up to 4.0, _ws.col.protocol from 4.2)
-    major, minor = (int(x) for x in wireshark_minor(r.tshark).split("."))
-    col, info = ("_ws.col.Protocol", "_ws.col.Info") if (major, minor) < (4, 2) else \
-                ("_ws.col.protocol", "_ws.col.info")
-    out = r.run(["-2", "-r", cap, "-Y", "iwarp.mpa", "-T", "fields", "-e", "frame.number", "-e", col,
-                 "-e", "iwarp.nvme.opcode", "-e", "iwarp.nvme.sqhd", "-e", info] + TSHARK_OPTS)
+    of a capsule say NVMe-oF, the other iWARP frames iWARP.
+
+    The column is read as tshark prints it (-T tabs summary lines), not
+    through the _ws.col.protocol field: from 4.2 on that field is filled
+    when the frame's dissectors are done, before the postdissectors (the
+    plugin is one) run, so it says TCP where the column itself, in tshark's
+    lines and in the GUI, says what the plugin set."""
+    fmt = 'gui.column.format:"No.","%m","Protocol","%p","Info","%i"'
+    cols = {}
+    for line in r.run(["-2", "-r", cap, "-T", "tabs", "-o", fmt] + TSHARK_OPTS).splitlines():
+        f = line.strip().split("\t")
+        if len(f) >= 3 and f[0].isdigit():
+            cols[f[0]] = (f[1], f[2])
+    out = r.run(["-2", "-r", cap, "-Y", "iwarp.mpa", "-T", "fields", "-e", "frame.number",
+                 "-e", "iwarp.nvme.opcode", "-e", "iwarp.nvme.sqhd"] + TSHARK_OPTS)
     n_nvme = n_iwarp = 0
     for line in out.splitlines():
-        f = (line.split("\t") + ["", "", "", "", ""])[:5]
+        f = (line.split("\t") + ["", "", ""])[:3]
+        if f[0] not in cols:
+            raise Fail("frame %s: no summary line" % f[0])
+        proto, info = cols[f[0]]
         # a command, a completion, or the first FPDUs of a capsule that
         # spans several
-        capsule = bool(f[2] or f[3] or "NVMe capsule (part)" in f[4])
+        capsule = bool(f[1] or f[2] or "NVMe capsule (part)" in info)
         want = "NVMe-oF" if capsule else "iWARP"
-        if f[1] != want:
-            raise Fail("frame %s: Protocol column %r, want %r" % (f[0], f[1], want))
+        if proto != want:
+            raise Fail("frame %s: Protocol column %r, want %r (%s)" % (f[0], proto, want, info))
         n_nvme += capsule
         n_iwarp += not capsule
     if not n_nvme:
