@@ -137,13 +137,26 @@ proto_tree *iwarp_layers_begin(packet_info *pinfo, proto_tree *tree, tvbuff_t *t
 	return cur.stack;
 }
 
-/* The frame.protocols field of this frame (primed: see iwarp_layers_handoff). */
+/* The frame.protocols field of this frame. Where it is primed (a display
+ * filter or a postdissector's wanted field: iwarp_layers_handoff), the tree
+ * indexes it. tshark's second pass (-2) and the GUI's dissection of the
+ * selected packet do not prime the postdissectors' wanted fields; there the
+ * tree is a full one (-V, -T fields, -T pdml, the GUI's detail pane) and the
+ * field sits in the frame item's subtree, where it is found by walking. */
 static field_info *protocols_field(proto_tree *tree)
 {
 	if (!tree || hf_frame_protocols <= 0)
 		return NULL;
 	GPtrArray *a = proto_get_finfo_ptr_array(tree, hf_frame_protocols);
-	return a && a->len ? (field_info *)g_ptr_array_index(a, 0) : NULL;
+	if (a && a->len)
+		return (field_info *)g_ptr_array_index(a, 0);
+	for (proto_node *top = tree->first_child; top; top = top->next) {
+		for (proto_node *n = top->first_child; n; n = n->next)
+			if (PNODE_FINFO(n) && PNODE_FINFO(n)->hfinfo->id == hf_frame_protocols)
+				return PNODE_FINFO(n);
+		break;   /* only the frame item, the first of the top level, holds it */
+	}
+	return NULL;
 }
 
 /* A protocol's place in the iWARP stack: MPA, DDP, RDMAP, then the upper
@@ -247,4 +260,16 @@ proto_tree *iwarp_tcp_tree(proto_tree *tree, tvbuff_t *tvb)
 	(void)tvb;
 	proto_tree *t = tcp ? proto_item_get_subtree((proto_item *)tcp) : NULL;
 	return t ? t : tree;
+}
+
+proto_tree *iwarp_layers_mpa_tree(proto_tree *tree)
+{
+	if (!tree)
+		return NULL;
+	for (proto_node *n = tree->first_child; n; n = n->next)
+		if (PNODE_FINFO(n) && PNODE_FINFO(n)->hfinfo->id == proto_iwarp_mpa) {
+			proto_tree *t = proto_item_get_subtree((proto_item *)n);
+			return t ? t : proto_item_add_subtree((proto_item *)n, ett_iwarp_layers);
+		}
+	return iwarp_tcp_tree(tree, NULL);
 }

@@ -26,5 +26,9 @@ proto_tree *iwarp_layers_begin(packet_info *pinfo, proto_tree *tree, tvbuff_t *t
 void iwarp_layers_end(packet_info *pinfo, tvbuff_t *tvb);
 /* Where what concerns TCP goes: TCP's own subtree (else tree). */
 proto_tree *iwarp_tcp_tree(proto_tree *tree, tvbuff_t *tvb);
+/* The subtree of the frame's first top-level iwarp.mpa item (else TCP's):
+ * where what concerns the whole frame's iWARP octets goes without becoming
+ * a layer of its own (the interop doctor's findings). */
+proto_tree *iwarp_layers_mpa_tree(proto_tree *tree);
 
 #endif

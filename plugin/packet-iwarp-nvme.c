@@ -565,6 +565,11 @@ void iwarp_nvme_dissect(tvbuff_t *ulpdu, tvbuff_t *msg_tvb, packet_info *pinfo, 
 			const iwarp_pdu_rec *rec, const struct iws_msg *msg)
 {
 	iwarp_nvme_link *l = link_of(ic, rec);
+	/* A capsule's frame is named by its top layer, as Wireshark's own
+	 * dissectors name theirs (issue 32 item 5); RDMA data stays iWARP's. */
+	if (rec->nvme_role == IWS_NVME_ROLE_COMMAND || rec->nvme_role == IWS_NVME_ROLE_RESPONSE ||
+	    rec->nvme_role == IWS_NVME_ROLE_COMMAND_PART)
+		col_set_str(pinfo->cinfo, COL_PROTOCOL, "NVMe-oF");
 	switch ((enum iws_nvme_role)rec->nvme_role) {
 	case IWS_NVME_ROLE_COMMAND:
 		if (msg_tvb) {

@@ -594,7 +594,6 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 		iwarp_timing_add_acked(any, pinfo, tcp_tree, fr->acked);
 	if (fr->tcp_events)
 		iwarp_timing_add_tcp_events(any, pinfo, tcp_tree, fr->tcp_events);
-	iwarp_doctor_render(any, pinfo, tree, fr);
 	guint nc = fr->closes ? wmem_array_get_count(fr->closes) : 0;
 	for (guint i = 0; i < nc; i++)
 		iwarp_timing_add_close(any, pinfo, tcp_tree, ic, (const struct iws_close *)wmem_array_index(fr->closes, i));
@@ -604,6 +603,7 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 	/* A first pass has shown the frames of PDUs reported late already. */
 	guint nl = fr->late && !PINFO_FD_VISITED(pinfo) ? wmem_array_get_count(fr->late) : 0;
 	if (!np && !ns && !ne && !nl) {
+		iwarp_doctor_render(any, pinfo, iwarp_tcp_tree(tree, any), fr);
 		iwarp_keep_conversation(pinfo, ic);
 		return;
 	}
@@ -616,6 +616,11 @@ static void render(tvbuff_t *frame, tvbuff_t *payload, guint32 seq, packet_info 
 	}
 	FINALLY {
 		iwarp_layers_end(pinfo, any);
+		/* The doctor's findings go in the frame's first MPA item: a
+		 * top-level item of their own would be a layer of the protocol
+		 * hierarchy above MPA (it nests every top-level item under the
+		 * one before). Its items are of no octets: nothing here throws. */
+		iwarp_doctor_render(any, pinfo, iwarp_layers_mpa_tree(tree), fr);
 		/* after the upper layers (RPC takes the TCP conversation) */
 		iwarp_keep_conversation(pinfo, ic);
 	}

@@ -310,6 +310,43 @@ def check_crc_label(r, cap_off, cap_on):
     return "%d CRC fields not in use said so, %d in use did not" % tuple(counts)
 
 
+def check_protocol_column(r, cap):
+    """The Protocol column names a frame's top layer (issue 32 item 5): the
+    frames holding an NVMe command (opcode), a completion (SQ head) or part
+    of a capsule say NVMe-oF, the other iWARP frames iWARP.
+
+    The column is read as tshark prints it (-T tabs summary lines), not
+    through the _ws.col.protocol field: from 4.2 on that field is filled
+    when the frame's dissectors are done, before the postdissectors (the
+    plugin is one) run, so it says TCP where the column itself, in tshark's
+    lines and in the GUI, says what the plugin set."""
+    fmt = 'gui.column.format:"No.","%m","Protocol","%p","Info","%i"'
+    cols = {}
+    for line in r.run(["-2", "-r", cap, "-T", "tabs", "-o", fmt] + TSHARK_OPTS).splitlines():
+        f = line.strip().split("\t")
+        if len(f) >= 3 and f[0].isdigit():
+            cols[f[0]] = (f[1], f[2])
+    out = r.run(["-2", "-r", cap, "-Y", "iwarp.mpa", "-T", "fields", "-e", "frame.number",
+                 "-e", "iwarp.nvme.opcode", "-e", "iwarp.nvme.sqhd"] + TSHARK_OPTS)
+    n_nvme = n_iwarp = 0
+    for line in out.splitlines():
+        f = (line.split("\t") + ["", "", ""])[:3]
+        if f[0] not in cols:
+            raise Fail("frame %s: no summary line" % f[0])
+        proto, info = cols[f[0]]
+        # a command, a completion, or the first FPDUs of a capsule that
+        # spans several
+        capsule = bool(f[1] or f[2] or "NVMe capsule (part)" in info)
+        want = "NVMe-oF" if capsule else "iWARP"
+        if proto != want:
+            raise Fail("frame %s: Protocol column %r, want %r (%s)" % (f[0], proto, want, info))
+        n_nvme += capsule
+        n_iwarp += not capsule
+    if not n_nvme:
+        raise Fail("no NVMe capsule frame: the sample does not test this")
+    return "%d capsule frames say NVMe-oF, %d other iWARP frames say iWARP" % (n_nvme, n_iwarp)
+
+
 def check_doctor_frame(r, cap):
     """A frame's interop doctor item says findings and rules apart (issue 32
     item 3): "N rules broken" when each of its findings is of another rule,
@@ -973,6 +1010,70 @@ def io_stat_frames(iostat):
     return row
 
 
+def parse_phs(phs):
+    """The -z io,phs block as [(path, frames, bytes)] in its order."""
+    rows, path = [], []
+    for l in phs.splitlines():
+        m = re.match(r"^( *)(\S+)\s+frames:(\d+)\s+bytes:(\d+)", l)
+        if m:
+            depth = len(m.group(1)) // 2
+            path[depth:] = [m.group(2)]
+            rows.append((tuple(path), int(m.group(3)), int(m.group(4))))
+    return rows
+
+
+def check_phs_shape(phs):
+    """One protocol hierarchy (issue 32 item 5): every iWARP protocol of the
+    plugin under TCP only, no branch of the plugin's other protocols (the
+    interop doctor's "iwarp" items belong inside a layer, not beside one),
+    and no protocol with more frames or octets than its parent."""
+    errs = []
+    rows = parse_phs(phs)
+    at = {p: (f, b) for p, f, b in rows}
+    for p, f, b in rows:
+        name = p[-1]
+        if name == "iwarp" or (name.startswith("iwarp.") and "tcp" not in p):
+            errs.append("-z io,phs: a branch of its own: %s" % " > ".join(p))
+        if len(p) > 1 and p[:-1] in at:
+            pf, pb = at[p[:-1]]
+            if f > pf or b > pb:
+                errs.append("-z io,phs: %s has %d frames, %d octets, more than its parent's %d, %d" % (
+                    " > ".join(p), f, b, pf, pb))
+    return errs
+
+
+def check_layers_two_pass(r, cap):
+    """frame.protocols in two passes (issue 32 item 5): tshark -2 -T fields
+    -e frame.protocols (the field not primed by a filter: the plugin finds
+    it in the frame's tree) lists each iWARP layer on exactly the frames a
+    display filter on that layer's own protocol selects, and the two-pass
+    -z io,phs has the shape check_phs_shape asks for."""
+    errs, counts = [], {}
+    listed = {}
+    for line in r.run(["-2", "-r", cap, "-T", "fields", "-e", "frame.number", "-e", "frame.protocols"]
+                      + TSHARK_OPTS).splitlines():
+        f = line.split("\t")
+        if len(f) == 2 and f[0].isdigit():
+            listed[int(f[0])] = set(f[1].split(":"))
+    for layer in LAYER_ORDER:
+        want = set(int(x) for x in r.run(["-2", "-r", cap, "-Y", layer, "-T", "fields", "-e", "frame.number"]
+                                          + TSHARK_OPTS).split())
+        got = set(n for n, ps in listed.items() if layer in ps)
+        counts[layer] = len(want)
+        if got != want:
+            errs.append("%s: frame.protocols lists it on %d frames, -Y %s selects %d; only listed: %s; "
+                        "only selected: %s" % (layer, len(got), layer, len(want), sorted(got - want)[:10],
+                                               sorted(want - got)[:10]))
+    text = r.run(["-2", "-q", "-r", cap, "-z", "io,phs"] + TSHARK_OPTS)
+    errs += check_phs_shape(cut_block(text, "Protocol Hierarchy Statistics")[1])
+    if not counts.get("iwarp.mpa"):
+        errs.append("no iwarp.mpa frame: the sample does not test this")
+    if errs:
+        raise Fail("\n".join(errs))
+    return "two passes: frame.protocols and -Y agree on %s; one hierarchy" % ", ".join(
+        "%d %s" % (counts[k], k) for k in LAYER_ORDER)
+
+
 def check_layer_blocks(phs, iostat):
     """Differences in frame.protocols and -z io,phs (issue 21 item 4): each
     layer's frame count equals the frames with its fields, and no iwarp layer
@@ -984,6 +1085,7 @@ def check_layer_blocks(phs, iostat):
     for k, (a, b) in enumerate(LAYER_FILTERS):
         if row[2 * k] != row[2 * k + 1]:
             errs.append("%d frames match %s, %d have %s" % (row[2 * k], a, row[2 * k + 1], b))
+    errs += check_phs_shape(phs)
     path = []
     phs_frames = {}
     started = False
@@ -1667,6 +1769,10 @@ def main():
             msg = "first FPDU decoded in frame %d" % first
         elif t == "crc-label":
             msg = check_crc_label(r, sample(a.args[0])[1], sample(a.args[1])[1])
+        elif t == "layers-two-pass":
+            msg = check_layers_two_pass(r, sample(a.args[0])[1])
+        elif t == "protocol-column":
+            msg = check_protocol_column(r, sample(a.args[0])[1])
         elif t == "doctor-frame":
             p, q = sample(a.args[0])
             msg = check_doctor_frame(r, q)
