@@ -727,29 +727,3 @@ const char *iws_doctor_total_text(char *buf, size_t len, uint32_t qps, uint32_t 
 		 by_sev[IWS_SEVERITY_PERFORMANCE], all == 1 ? "" : "s");
 	return buf;
 }
-
-/* RFC 9293 §3.2: kind 0 ends the list, kind 1 is one octet of padding,
- * every other option is kind, length (counting both), value; MSS is kind 2,
- * length 4. */
-uint16_t iws_tcp_opt_mss(const uint8_t *opts, size_t len)
-{
-	size_t i = 0;
-	while (opts && i < len) {
-		uint8_t kind = opts[i];
-		if (kind == 0)
-			break;
-		if (kind == 1) {
-			i++;
-			continue;
-		}
-		if (i + 1 >= len)
-			break;
-		uint8_t ol = opts[i + 1];
-		if (ol < 2 || i + ol > len)
-			break;
-		if (kind == 2 && ol == 4)
-			return (uint16_t)(opts[i + 2] << 8 | opts[i + 3]);
-		i += ol;
-	}
-	return 0;
-}

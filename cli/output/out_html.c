@@ -26,7 +26,10 @@
  *     counts}], statuses [{qid, op, status, name, count}], commands,
  *     incomplete, awaiting_event, errors}), tseq (null, or {base [i2r,
  *     r2i], losses, left_out, segments [[t, dir, seq - base, len, ack -
- *     the peer's base or null, flags (tseq.h), frame]]})}],
+ *     the peer's base or null, flags (tseq.h), frame, the receive window
+ *     it advertises (scaled) or null, its sender's octets in flight or
+ *     null, its SACK blocks [[left - the peer's base, right - ...]] or
+ *     null]]})}],
  *   all {dists [...]} (every QP together),
  *   ops {total, drawn, cap, troubled, columns, rows [[...]]},
  *   slowest {waits [{kind (rdma|nvme), qp, id, op, time_ns, start,
@@ -233,6 +236,26 @@ static void tseq_json(struct jsonw *j, const struct pagedata *p, const struct ts
 			jw_null(j);
 		jw_u64(j, r->flags);
 		jw_u64(j, r->frame);
+		if (r->flags & TSEQ_WIN)
+			jw_u64(j, r->win);
+		else
+			jw_null(j);
+		if (r->flags & TSEQ_FLIGHT)
+			jw_u64(j, r->flight);
+		else
+			jw_null(j);
+		if (r->nsack && t->has_base[!d]) {
+			jw_arr(j);
+			for (unsigned k = 0; k < r->nsack; k++) {
+				jw_arr(j);
+				jw_i64(j, (int32_t)(r->sack_l[k] - t->base[!d]));
+				jw_i64(j, (int32_t)(r->sack_r[k] - t->base[!d]));
+				jw_arr_end(j);
+			}
+			jw_arr_end(j);
+		} else {
+			jw_null(j);
+		}
 		jw_arr_end(j);
 	}
 	jw_arr_end(j);

@@ -116,7 +116,11 @@ static void place(void *ctx, const struct conn *c, const struct conn_seg *s)
 			     (s->flags & IWS_TCP_SYN ? TSEQ_SYN : 0) |
 			     (s->flags & IWS_TCP_FIN ? TSEQ_FIN : 0) |
 			     (s->flags & IWS_TCP_RST ? TSEQ_RST : 0);
-		struct tseq_rec r = { s->ts, s->frame, s->seq, s->ack, s->wire_len, dir, fl };
+		struct tseq_rec r = { .ts = s->ts, .frame = s->frame, .seq = s->seq, .ack = s->ack,
+				      .len = s->wire_len, .nsack = s->nsack, .wscale = s->wscale,
+				      .raw_win = s->win, .dir = dir, .flags = fl };
+		memcpy(r.sack_l, s->sack_l, sizeof(r.sack_l));
+		memcpy(r.sack_r, s->sack_r, sizeof(r.sack_r));
 		tseq_segment(&q->tseq, &r, s->retransmission, &p->tseq_budget);
 	}
 }

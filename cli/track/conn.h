@@ -21,6 +21,7 @@
 #include "iwarpscope/qp.h"
 #include "iwarpscope/stats.h"
 #include "iwarpscope/stream.h"
+#include "iwarpscope/tcpopt.h"
 #include "netdecode.h"
 #include "nvme_track.h"
 
@@ -56,6 +57,11 @@ struct conn_seg {
 	uint32_t wire_len;          /* TCP payload octets on the wire (tcp.len) */
 	uint8_t flags;              /* IWS_TCP_* */
 	bool retransmission;        /* the engine counted it as one (fast or after a timeout) */
+	/* from its header and options, for the report's time-sequence view */
+	uint16_t win;               /* the window field as carried (not scaled) */
+	int8_t wscale;              /* a window scale option's shift count, -1: none (RFC 7323 §2) */
+	uint8_t nsack;              /* SACK blocks [sack_l, sack_r) (RFC 2018 §3) */
+	uint32_t sack_l[IWS_TCP_SACK_MAX], sack_r[IWS_TCP_SACK_MAX];
 };
 
 /* What every connection shares: limits, options and the consumers. */

@@ -30,6 +30,7 @@
 
 #include "rules.h"
 #include "stream.h"
+#include "tcpopt.h"   /* iws_tcp_opt_mss: the doctor reads the MSS */
 
 #ifdef __cplusplus
 extern "C" {
@@ -141,9 +142,6 @@ const char *iws_doctor_total_text(char *buf, size_t len, uint32_t qps, uint32_t 
 /* count / of in tenths of a percent, rounded. */
 uint64_t iws_permille(uint64_t count, uint64_t of);
 
-/* The MSS option (RFC 9293 §3.2) among a segment's TCP options; 0 when
- * there is none or the options are cut. */
-uint16_t iws_tcp_opt_mss(const uint8_t *opts, size_t len);
 
 #ifdef __cplusplus
 }

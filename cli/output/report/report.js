@@ -304,35 +304,55 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
   }
 
 
+  // The width of a text in the charts' font (svg text, report.css), as the
+  // browser will draw it: labels are placed by it, not by a guess per
+  // character.
+  const measureCtx = document.createElement('canvas').getContext('2d');
+  function textW(str, px) {
+    measureCtx.font = px + 'px system-ui, "DejaVu Sans", sans-serif';
+    return measureCtx.measureText(str).width;
+  }
+
   // Labels on one line of a chart that must not overlap: each {x, text,
-  // color}, placed left to right in up to `rows` rows; a label with no room
-  // joins the one it would cover ("FIN ×2"). Returns [{x, row, text, color}].
-  function placeLabels(items, rows, charW) {
+  // color}, placed left to right in up to `rows` rows of font size px; one
+  // that would pass `right` ends at x - 6 instead (end: true); a label with
+  // no room joins the one it would cover ("FIN ×2", "p90, p99"). Returns
+  // [{x, row, text, color, end}].
+  function placeLabels(items, rows, px, right) {
     items = items.slice().sort((a, b) => a.x - b.x);
     const ends = new Array(rows).fill(-1e9), out = [];
+    const box = (l) => {
+      const w = textW(l.text, px) + 4;
+      l.end = l.x + w > right;
+      l.a = l.end ? l.x - 6 - w : l.x;
+      l.b = l.end ? l.x - 6 : l.x + w;
+    };
     for (const it of items) {
-      const w = it.text.length * charW + 4;
       const prev = out[out.length - 1];
-      if (prev && prev.base === it.text && it.x - prev.x < w) {
+      if (prev && prev.base === it.text && it.x - prev.x < textW(it.text, px) + 4) {
         // the same event at the same place ("FIN" from both sides): one label
         prev.n = (prev.n || 1) + 1;
         prev.text = prev.base + ' ×' + prev.n;
-        ends[prev.row] = Math.max(ends[prev.row], prev.x + prev.text.length * charW + 4);
+        box(prev);
+        ends[prev.row] = Math.max(ends[prev.row], prev.b);
         continue;
       }
-      let row = ends.findIndex((e) => e <= it.x);
+      const l = { x: it.x, text: it.text, base: it.text, color: it.color, ref: it.ref };
+      box(l);
+      const row = ends.findIndex((e) => e <= l.a);
       if (row < 0) {
-        const last = out[out.length - 1];
-        if (last) {
-          last.n = (last.n || 1) + 1;
-          if (last.base === it.text) last.text = last.base + ' ×' + last.n;
-          else if (last.text.indexOf(it.text) < 0) last.text += ', ' + it.text;
-          ends[last.row] = Math.max(ends[last.row], last.x + last.text.length * charW + 4);
+        if (prev) {
+          prev.n = (prev.n || 1) + 1;
+          if (prev.base === it.text) prev.text = prev.base + ' ×' + prev.n;
+          else if (prev.text.indexOf(it.text) < 0) prev.text += ', ' + it.text;
+          box(prev);
+          ends[prev.row] = Math.max(ends[prev.row], prev.b);
         }
         continue;
       }
-      ends[row] = it.x + w;
-      out.push({ x: it.x, row, text: it.text, base: it.text, color: it.color, ref: it.ref });
+      l.row = row;
+      ends[row] = l.b;
+      out.push(l);
     }
     return out;
   }
@@ -499,10 +519,9 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
         labels.push({ x: px + 3, text: td.name, color: td.color, ref: i });
         nMarks++;
       });
-      for (const l of placeLabels(labels, 2, 6.2)) {
-        const anchorEnd = l.x + l.text.length * 6.2 > right;
-        s += '<text x="' + (anchorEnd ? l.x - 6 : l.x) + '" y="' + (y + h - 3 - 11 * l.row) + '"' +
-          (anchorEnd ? ' text-anchor="end"' : '') + ' fill="' + l.color + '" font-size="10" data-k="t' + row.i + '.' + l.ref + '">' +
+      for (const l of placeLabels(labels, 2, 10, right)) {
+        s += '<text x="' + (l.end ? l.x - 6 : l.x) + '" y="' + (y + h - 3 - 11 * l.row) + '"' +
+          (l.end ? ' text-anchor="end"' : '') + ' fill="' + l.color + '" font-size="10" data-k="t' + row.i + '.' + l.ref + '">' +
           esc(l.text) + '</text>';
       }
       body += s + '</g>';
@@ -740,6 +759,7 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
         const name = qpLabel(q) + ' ' + (dir ? 'r2i' : 'i2r') + ' (' + dirText(q, dir) + '): ' +
           plural(data.length, 'data segment') + ' kept, ' + retx + ' retransmitted' +
           (q.tseq.left_out ? ', ' + plural(q.tseq.left_out, 'segment') + ' left out (limit)' : '');
+        el._wantRetx = retx;
         timeCharts.push([el, () => drawTseq(el, name, data, acks)]);
         zoomable(el, () => el._geom);
         el.addEventListener('mousemove', (e) => el._hover && el._hover(e));
@@ -748,54 +768,115 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     }
   }
 
+  // segment rows: [t, dir, seq, len, ack, flags, frame, win, flight, sack]
+  // (out_html.c); flags & 1: retransmitted
   function drawTseq(el, title, data, acks) {
-    const width = Math.max(700, el.clientWidth || 1100), height = 260;
-    const left = LABEL_W, right = width - 12, top = 26, bottom = height - 22, pw = right - left;
+    const width = Math.max(700, el.clientWidth || 1100), height = 276, fh = 90;
+    const left = LABEL_W, right = width - 12, top = 42, bottom = height - 22, pw = right - left;
+    const ftop = height + 8, fbottom = height + fh - 16;
     const t0 = view.t0, t1 = view.t1;
     const x = (t) => left + (t - t0) / (t1 - t0) * pw;
     const vis = data.filter((r) => r[0] >= t0 && r[0] <= t1), va = acks.filter((r) => r[0] >= t0 && r[0] <= t1);
     let lo = Infinity, hi = -Infinity;
     for (const r of vis) { lo = Math.min(lo, r[2]); hi = Math.max(hi, r[2] + r[3]); }
     for (const r of va) { if (r[4] >= lo - 1 && r[4] <= hi + 1) hi = Math.max(hi, r[4]); }
-    let s = '<svg xmlns="' + NS + '" width="' + width + '" height="' + height + '">';
+    let s = '<svg xmlns="' + NS + '" width="' + width + '" height="' + (height + fh) + '">';
     s += '<text x="6" y="16" font-weight="600">' + esc(title) + '</text>';
     s += axisSvg(x, t0, t1, left, right, bottom, top - bottom, height - 6);
+    const retx = vis.filter((r) => r[5] & 1);
     if (!vis.length) {
       s += '<text x="' + ((left + right) / 2) + '" y="' + ((top + bottom) / 2) + '" text-anchor="middle" class="lbl">' +
         'no segment kept in this span: zoom to a loss</text>';
     } else {
       if (hi <= lo) hi = lo + 1;
       const y = (v) => bottom - (v - lo) / (hi - lo) * (bottom - top);
+      const clampY = (v) => Math.max(top, Math.min(bottom, y(v)));
       const step = niceStep(hi - lo, 4);
       for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
         s += '<line x1="' + left + '" x2="' + right + '" y1="' + y(v).toFixed(1) + '" y2="' + y(v).toFixed(1) + '" stroke="#eceef2"/>' +
           '<text x="' + (left - 6) + '" y="' + (y(v) + 4).toFixed(1) + '" text-anchor="end" class="lbl">' + esc(trim0(fmtBytes(v))) + '</text>';
       }
-      // the peer's cumulative ACK: a step line
-      let d = '';
+      // the peer's cumulative ACK (green) and the right edge of the
+      // window it advertises, ACK + window (tcptrace's yellow line): step lines
+      let d = '', w = '';
       for (const r of va) {
-        const yy = Math.max(top, Math.min(bottom, y(r[4])));
-        d += (d ? 'H' + x(r[0]).toFixed(1) + 'V' : 'M' + x(r[0]).toFixed(1) + ' ') + yy.toFixed(1);
+        d += (d ? 'H' + x(r[0]).toFixed(1) + 'V' : 'M' + x(r[0]).toFixed(1) + ' ') + clampY(r[4]).toFixed(1);
+        if (r[7] !== null) w += (w ? 'H' + x(r[0]).toFixed(1) + 'V' : 'M' + x(r[0]).toFixed(1) + ' ') + clampY(r[4] + r[7]).toFixed(1);
       }
+      if (w) s += '<path d="' + w + '" fill="none" stroke="' + OK.orange + '" stroke-width="1.2" data-k="rwnd"/>';
       if (d) s += '<path d="' + d + '" fill="none" stroke="' + OK.green + '" stroke-width="1.2"/>';
-      for (const r of vis) {
+      // SACK blocks: what the receiver holds above the ACK, at the ACK's time
+      for (const r of va) {
+        for (const [a, b] of r[9] || []) {
+          const px = x(r[0]).toFixed(1);
+          s += '<line x1="' + px + '" x2="' + px + '" y1="' + clampY(a).toFixed(1) + '" y2="' + Math.min(clampY(a) - 1.5, clampY(b)).toFixed(1) +
+            '" stroke="' + OK.purple + '" stroke-width="3" data-k="sack"/>';
+        }
+      }
+      // segments, then the retransmitted ones over them
+      for (const r of vis.filter((r) => !(r[5] & 1)).concat(retx)) {
         const px = x(r[0]).toFixed(1), re = r[5] & 1;
         s += '<line x1="' + px + '" x2="' + px + '" y1="' + y(r[2]).toFixed(1) + '" y2="' + Math.min(y(r[2]) - 1.5, y(r[2] + r[3])).toFixed(1) +
           '" stroke="' + (re ? OK.vermillion : OK.blue) + '" stroke-width="' + (re ? 2.5 : 1.5) + '"/>';
       }
-      s += '<text x="' + (right - 4) + '" y="' + (top + 12) + '" text-anchor="end" class="lbl">' +
-        '<tspan fill="' + OK.blue + '">▮ segment</tspan>  <tspan fill="' + OK.vermillion + '">▮ retransmitted</tspan>  <tspan fill="' + OK.green + '">— ACK</tspan></text>';
+      // every retransmission also as a mark on the top edge: visible at any
+      // scale, however dense the segments around it
+      for (const r of retx) {
+        const px = x(r[0]);
+        s += '<path d="M' + (px - 4).toFixed(1) + ' ' + top + 'h8l-4 7z" fill="' + OK.vermillion + '" data-k="retx"/>';
+      }
+      s += '<text x="' + left + '" y="' + (top - 8) + '" class="lbl">' +
+        '<tspan fill="' + OK.blue + '">▮ segment</tspan>  <tspan fill="' + OK.vermillion + '">▼ retransmitted</tspan>  <tspan fill="' +
+        OK.green + '">— ACK</tspan>  <tspan fill="' + OK.orange + '">— ACK + receive window</tspan>  <tspan fill="' + OK.purple +
+        '">▮ SACK</tspan></text>';
+    }
+    // octets in flight of this direction's sender (its highest octet sent
+    // less the peer's ACK), under the receive window the peer advertises
+    const vf = vis.filter((r) => r[8] !== null), vw = va.filter((r) => r[7] !== null);
+    // scaled to the octets in flight (the window, often far larger, runs
+    // along the top where it is above them: the label says how large)
+    let fmax = 0, wmax = 0;
+    for (const r of vf) fmax = Math.max(fmax, r[8]);
+    for (const r of vw) wmax = Math.max(wmax, r[7]);
+    if (!fmax) fmax = wmax;
+    s += '<text x="6" y="' + (ftop + 8) + '" class="lbl">octets in flight</text>';
+    if (fmax > 0) {
+      const yf = (v) => fbottom - Math.min(v, fmax) / fmax * (fbottom - ftop);
+      s += '<line x1="' + left + '" x2="' + right + '" y1="' + fbottom + '" y2="' + fbottom + '" stroke="#c9ced6"/>' +
+        '<text x="' + (left - 6) + '" y="' + (ftop + 8) + '" text-anchor="end" class="lbl">' + esc(trim0(fmtBytes(fmax))) + '</text>' +
+        '<text x="' + (left - 6) + '" y="' + fbottom + '" text-anchor="end" class="lbl">0</text>';
+      let pf = '', pw2 = '';
+      for (const r of vf) pf += (pf ? 'H' + x(r[0]).toFixed(1) + 'V' : 'M' + x(r[0]).toFixed(1) + ' ') + yf(r[8]).toFixed(1);
+      for (const r of vw) pw2 += (pw2 ? 'H' + x(r[0]).toFixed(1) + 'V' : 'M' + x(r[0]).toFixed(1) + ' ') + yf(r[7]).toFixed(1);
+      if (pw2) s += '<path d="' + pw2 + '" fill="none" stroke="' + OK.orange + '" stroke-width="1.2"/>';
+      if (pf) s += '<path d="' + pf + '" fill="none" stroke="' + OK.blue + '" stroke-width="1.4" data-k="flight"/>';
+      for (const r of retx) {
+        const px = x(r[0]).toFixed(1);
+        s += '<line x1="' + px + '" x2="' + px + '" y1="' + ftop + '" y2="' + fbottom + '" stroke="' + OK.vermillion + '" stroke-width="1" stroke-dasharray="2 2"/>';
+      }
+      s += '<text x="' + (right - 4) + '" y="' + (ftop + 8) + '" text-anchor="end" class="lbl"><tspan fill="' + OK.blue +
+        '">— in flight</tspan>  <tspan fill="' + OK.orange + '">— receive window' +
+        (wmax > fmax ? ' (up to ' + esc(trim0(fmtBytes(wmax))) + ', above the scale)' : '') + '</tspan></text>';
+    } else {
+      s += '<text x="' + ((left + right) / 2) + '" y="' + ((ftop + fbottom) / 2 + 4) + '" text-anchor="middle" class="lbl">' +
+        (vis.length && !vw.length ? 'receive window unknown: the SYNs were not captured' : 'nothing in flight in this span') + '</text>';
     }
     s += '<rect class="sel" x="0" y="' + top + '" width="0" height="' + (bottom - top) + '"/></svg>';
     el.innerHTML = s;
     el._geom = { left, right };
+    el._retx = retx.length;
     el._hover = (e) => {
       const r = el.getBoundingClientRect(), px = e.clientX - r.left;
       if (px < left || px > right || !vis.length) { hideTip(); return; }
       let best = null;
       for (const seg of vis) if (!best || Math.abs(x(seg[0]) - px) < Math.abs(x(best[0]) - px)) best = seg;
+      let ack = null;
+      for (const a of va) if (a[0] <= best[0]) ack = a;
       showTip(e, 'frame ' + best[6] + ' at ' + rel(best[0]) + '\nseq +' + fmtInt(best[2]) + ', ' + plural(best[3], 'octet') +
-        (best[5] & 1 ? '\nretransmitted' : ''));
+        (best[5] & 1 ? '\nretransmitted' : '') +
+        (best[8] !== null ? '\n' + fmtInt(best[8]) + ' octets in flight' : '') +
+        (ack && ack[7] !== null ? '\nreceive window ' + fmtInt(ack[7]) + ' (frame ' + ack[6] + ')' : '') +
+        (ack && ack[9] ? '\nSACK ' + ack[9].map((b) => '+' + fmtInt(b[0]) + '-' + fmtInt(b[1])).join(', ') : ''));
     };
     drawn.tseq = (drawn.tseq || 0) + vis.length;
   }
@@ -859,23 +940,12 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
       const px = x(m.v);
       s += '<line x1="' + px + '" x2="' + px + '" y1="' + (top - 2) + '" y2="' + bottom + '" stroke="' + OK.vermillion + '" stroke-dasharray="3 2"/>';
     }
-    // lines too close for a label each share one ("p90 p99=p99.9"), which
-    // starts at the cluster's first line, or ends at its last near the edge
-    const CW = 5.6, clusters = [];
-    for (const m of marks.map((m) => ({ x: x(m.v), text: m.text })).sort((a, b) => a.x - b.x)) {
-      const c = clusters[clusters.length - 1];
-      if (c && m.x < c.x0 + c.text.length * CW + 6) { c.text += ' ' + m.text; c.x1 = m.x; } else clusters.push({ x0: m.x, x1: m.x, text: m.text });
-    }
-    // each label in the first of two rows where it does not touch another
-    const rowEnd = [-1e9, -1e9];
-    for (const c of clusters) {
-      const w = c.text.length * CW, end = c.x0 + 2 + w > right + 34;
-      const a = end ? c.x1 - 2 - w : c.x0 + 2;
-      let row = rowEnd.findIndex((e) => e < a - 3);
-      if (row < 0) row = rowEnd[0] <= rowEnd[1] ? 0 : 1;
-      rowEnd[row] = a + w;
-      s += '<text x="' + (end ? c.x1 - 2 : c.x0 + 2) + '" y="' + (top - 5 - 10 * row) + '"' + (end ? ' text-anchor="end"' : '') +
-        ' fill="' + OK.vermillion + '" font-size="10">' + esc(c.text) + '</text>';
+    // one label per line, in two rows that never overlap; a label with no
+    // room joins its neighbour ("p90, p99=p99.9"); none passes the plot's
+    // right edge (the 100% label is there)
+    for (const l of placeLabels(marks.map((m) => ({ x: x(m.v) + 2, text: m.text, color: OK.vermillion })), 2, 10, right)) {
+      s += '<text x="' + (l.end ? l.x - 6 : l.x) + '" y="' + (top - 5 - 11 * l.row) + '"' + (l.end ? ' text-anchor="end"' : '') +
+        ' fill="' + OK.vermillion + '" font-size="10" data-k="pct">' + esc(l.text) + '</text>';
     }
     s += '<text x="' + (left - 6) + '" y="' + (top + 4) + '" text-anchor="end" class="lbl">' + fmtInt(cmax) + '</text>' +
       '<text x="' + (left - 6) + '" y="' + bottom + '" text-anchor="end" class="lbl">0</text>' +
@@ -1173,8 +1243,53 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
 
   // For the browser test (a headless browser cannot move a mouse): what a
   // user does, as synthetic events, each checked; the page is left zoomed.
+  // Labels that touch: every pair of texts of one chart whose boxes
+  // intersect by more than a pixel (a label over another is unreadable).
+  function overlappingLabels() {
+    const found = [];
+    for (const svg of document.querySelectorAll('svg')) {
+      if (!svg.getClientRects().length) continue;
+      const boxes = [];
+      for (const t of svg.querySelectorAll('text')) {
+        if (!t.textContent.trim()) continue;
+        const b = t.getBBox();
+        if (b.width && b.height) boxes.push([b, t.textContent]);
+      }
+      for (let i = 0; i < boxes.length; i++) {
+        for (let j = i + 1; j < boxes.length; j++) {
+          const [a, ta] = boxes[i], [b, tb] = boxes[j];
+          const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+          const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+          // (lines of one label stand 11 px apart in 10 px type: their
+          // boxes touch by a pixel or two, the glyphs do not)
+          if (w > 1 && h > 0.35 * Math.min(a.height, b.height)) found.push('"' + ta + '" over "' + tb + '"' + (svg.parentNode.id ? ' in ' + svg.parentNode.id : ''));
+        }
+      }
+    }
+    return found;
+  }
+
+  // What the whole-capture view must show before any zoom: legends drawn as
+  // the charts draw (the dashed swatch a dashed line), every retransmission
+  // of a time-sequence view marked, no label over another.
+  function selftestWholeView(fail) {
+    for (const i of document.querySelectorAll('.legend i.dash')) {
+      const st = getComputedStyle(i);
+      if (st.borderTopStyle !== 'dashed' || i.getBoundingClientRect().height > 3) fail('the dashed legend swatch is not a dashed line');
+    }
+    if (document.querySelector('#throughput svg [stroke-dasharray="6 2"]') && !document.querySelector('#legend-qps i.dash'))
+      fail('dashed lines in the throughput charts but no dashed swatch in their legend');
+    for (const el of document.querySelectorAll('#tseq-charts .chart')) {
+      const marks = el.querySelectorAll('[data-k="retx"]').length;
+      if (marks !== el._wantRetx) fail('time-sequence: ' + marks + ' retransmission marks for ' + el._wantRetx + ' retransmitted segments');
+    }
+    const o = overlappingLabels();
+    if (o.length) fail('labels overlap (whole capture): ' + o.slice(0, 4).join('; '));
+  }
+
   function selftest() {
     const fail = (what) => iwsError('selftest: ' + what);
+    selftestWholeView(fail);
     const tl = $('timeline-chart'), at = (el, type, x, extra) => {
       const r = el.getBoundingClientRect();
       const o = Object.assign({ bubbles: true, cancelable: true, clientX: r.left + x, clientY: r.top + 40 }, extra || {});
@@ -1215,6 +1330,8 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
       drawTimeChart();
       if (!tl.querySelector('.hl')) fail('the slowest operation clicked is not highlighted on the timeline');
     }
+    const o = overlappingLabels();
+    if (o.length) fail('labels overlap (zoomed): ' + o.slice(0, 4).join('; '));
     document.body.setAttribute('data-iws-selftest', 'ok');
   }
   run();
