@@ -393,11 +393,13 @@ def stack_protos(pkt):
     """The proto elements of a PDML packet in stack order, as the plugin
     shows them: a frame with several PDUs has one iwarp.mpa item holding
     each PDU's stack, then zero-length summary items per further protocol
-    (packet-iwarp-layers.c); those are read through, the summaries left out."""
+    (packet-iwarp-layers.c); those are read through, the summaries left out.
+    The interop doctor's item ("iwarp"), inside the first iwarp.mpa item, is
+    no layer of the stack."""
     out = []
     container = False
     for proto in pkt.findall("proto"):
-        inner = proto.findall("proto")
+        inner = [p for p in proto.findall("proto") if p.get("name") != "iwarp"]
         if proto.get("name") == "iwarp.mpa" and inner:
             out.extend(inner)
             container = True
