@@ -2,7 +2,7 @@
 /*
  * NVMe over Fabrics reports: the `nvme` command (one line per command, as
  * text, JSON, JSON lines or CSV; the JSON names are the contract of docs/iwarpscope.1:
- * qp, qid, cid, opcode, op, nsid, slba, nlb, bytes, first_frame, last_frame,
+ * qp, qid, cid, opcode, op, nsid, slba, nlb, blocks, bytes, first_frame, last_frame,
  * start_ns, end_ns, latency_ns, data_ns, status, complete, then extras), the
  * `stats` nvme sections (per QP and per (qid, op): counts, bytes, IOPS,
  * latency and data-transfer distributions, errors by status) and the
@@ -38,7 +38,9 @@ static void cmd_json(struct jsonw *j, const struct conn *c, const void *item,
 	jw_kstr(j, "op", m->op);
 	jw_kou64(j, "nsid", m->has_nsid, m->nsid);
 	jw_kou64(j, "slba", m->has_lba, m->slba);
+	/* NLB as nvme-cli shows it (the wire's 0's based value), the count beside */
 	jw_kou64(j, "nlb", m->has_lba, m->nlb);
+	jw_kou64(j, "blocks", m->has_lba, m->blocks);
 	jw_ku64(j, "bytes", m->bytes);
 	jw_ku64(j, "first_frame", m->first_frame);
 	jw_ku64(j, "last_frame", m->last_frame);
@@ -105,6 +107,7 @@ static void cmd_csv(FILE *f, const struct conn *c, const void *item)
 	ocsv(f, m->has_nsid, m->nsid);
 	ocsv(f, m->has_lba, m->slba);
 	ocsv(f, m->has_lba, m->nlb);
+	ocsv(f, m->has_lba, m->blocks);
 	fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",", m->bytes,
 		m->first_frame, m->last_frame, m->start_ns, m->end_ns);
 	if (m->has_completion && real)
@@ -123,7 +126,8 @@ static void cmd_csv(FILE *f, const struct conn *c, const void *item)
 static const struct fixed_col cmd_cols[] = {
 	{ "time", -18, false },	  { "QP", 4, false },	   { "qid", 3, false },
 	{ "cid", 5, false },	  { "op", -16, false },	   { "nsid", -10, false },
-	{ "slba", 10, false },	  { "nlb", 6, false },	   { "bytes", 9, false },
+	{ "slba", 10, false },	  { "nlb", 5, false },	   { "blocks", 6, false },
+	{ "bytes", 9, false },
 	{ "latency", 12, true },  { "data", 12, true },	   { "frames", -15, false },
 	{ "status", -6, false },  { "notes", 0, false },
 };
@@ -157,8 +161,10 @@ static void cmd_text(FILE *f, const struct conn *c, const void *item)
 		snprintf(cell[k++], 48, "-");
 	if (m->has_lba) {
 		snprintf(cell[k++], 48, "%" PRIu64, m->slba);
-		snprintf(cell[k++], 48, "%" PRIu32, m->nlb);
+		snprintf(cell[k++], 48, "%u", (unsigned)m->nlb);
+		snprintf(cell[k++], 48, "%" PRIu32, m->blocks);
 	} else {
+		snprintf(cell[k++], 48, "-");
 		snprintf(cell[k++], 48, "-");
 		snprintf(cell[k++], 48, "-");
 	}
@@ -203,7 +209,7 @@ static void cmd_text(FILE *f, const struct conn *c, const void *item)
 }
 
 static const struct row_fns cmd_fns = {
-	"qp,qid,cid,opcode,op,nsid,slba,nlb,bytes,first_frame,last_frame,start_ns,end_ns,"
+	"qp,qid,cid,opcode,op,nsid,slba,nlb,blocks,bytes,first_frame,last_frame,start_ns,end_ns,"
 	"latency_ns,data_ns,status,status_name,complete,fctype,xfer,flags\n",
 	cmd_json, cmd_csv, cmd_text, cmd_text_header,
 };
@@ -482,7 +488,8 @@ void nvme_summary(FILE *f, const struct report *r)
 			char lat[32], dn[32];
 			fprintf(f, "  %s cid %u %s", k ? "      " : "slowest", m->cid, m->op);
 			if (m->has_lba)
-				fprintf(f, " slba %" PRIu64 " nlb %" PRIu32, m->slba, m->nlb);
+				fprintf(f, " slba %" PRIu64 " nlb %u (%" PRIu32 " block%s)", m->slba,
+					(unsigned)m->nlb, m->blocks, m->blocks == 1 ? "" : "s");
 			fprintf(f, ": %s", fmt_dur(lat, sizeof(lat), m->latency_ns));
 			if (m->data_first_frame && m->xfer != IWS_NVME_XFER_IN_CAPSULE)
 				fprintf(f, " (data %s)", fmt_dur(dn, sizeof(dn), m->data_ns));

@@ -329,7 +329,9 @@ struct iws_nvme_cmd {
 	uint32_t nsid;
 	bool has_lba;               /* read, write, compare, write_zeroes, ... */
 	uint64_t slba;
-	uint32_t nlb;               /* LBAs: the wire's NLB + 1 */
+	uint16_t nlb;               /* NLB as on the wire (CDW12 bits 15:00): 0's based,
+				     * the number nvme-cli shows */
+	uint32_t blocks;            /* logical blocks: nlb + 1 */
 	struct iws_nvme_command sqe; /* everything the capsule said (offsets: its Send payload) */
 	/* An SQE a snapshot length cut (IWS_NVMEF_SQE_TRUNCATED): its octets as
 	 * captured, for a front end to show where the capsule's first segment

@@ -11,6 +11,11 @@ QP's nvme section: queue, NQNs, controller, counters).
       the real NVMe-oF capture (/work/shared/captures/MANIFEST.md section 30):
       the I/O commands per op that the host ran, the admin commands nvme-cli
       issued, one Connect per queue, every command complete except the AER.
+  nvme_check.py sqe IWARPSCOPE CAPTURE.pcap[ng]
+      every command capsule's SQE decoded here from the capture's bytes (its
+      own pcap, TCP, MPA, DDP/RDMAP and NVMe reader, sharing nothing with the
+      tool): the CLI lists the same commands per QP with the same opcode, cid,
+      nsid, slba, nlb (the 0's based field as on the wire) and blocks (nlb + 1).
   nvme_check.py formats IWARPSCOPE SAMPLE.pcap
       `nvme --format json` is the array of the jsonl objects, `--format csv` has a
       header and one row per command with the same values, `--format text` one line
@@ -23,6 +28,7 @@ import csv
 import io
 import json
 import os
+import struct
 import subprocess
 import sys
 
@@ -87,17 +93,19 @@ def check_real(tool, capture):
     io = collections.Counter(c["op"] for c in cmds if c["qid"] and c["qid"] > 0)
     # The host's I/O: dd with O_DIRECT (one command per block), nvme write/read,
     # nvme io-passthru, nvme flush.
-    writes = sorted((c["slba"], c["nlb"]) for c in cmds if c["op"] == "write")
+    # (slba, blocks): nlb is the wire's 0's based NLB (as nvme-cli shows it)
+    expect(all(c["blocks"] == c["nlb"] + 1 for c in cmds if c["nlb"] is not None), "blocks != nlb + 1")
+    writes = sorted((c["slba"], c["blocks"]) for c in cmds if c["op"] == "write")
     want_writes = sorted([(i, 1) for i in range(4)] + [(16 + 4 * i, 4) for i in range(4)] +
                          [(64 + 16 * i, 16) for i in range(4)] + [(1024, 2), (2048, 1)])
     expect(writes == want_writes, "writes %s != %s" % (writes, want_writes))
-    reads = sorted((c["slba"], c["nlb"]) for c in cmds if c["op"] == "read")
+    reads = sorted((c["slba"], c["blocks"]) for c in cmds if c["op"] == "read")
     want_reads = sorted([(i, 1) for i in range(8)] + [(64 + 32 * i, 32) for i in range(4)] +
                         [(1024, 2), (2048, 1)])
     # ... and the kernel's partition-table scan at connect (not in the manifest's
     # count): single-LBA reads before the first command the host ran.
     first_user = min(c["start_ns"] for c in cmds if c["op"] == "write")
-    scan = sorted((c["slba"], c["nlb"]) for c in cmds
+    scan = sorted((c["slba"], c["blocks"]) for c in cmds
                   if c["op"] == "read" and c["start_ns"] < first_user)
     for r in scan:
         reads.remove(r)
@@ -145,7 +153,7 @@ def check_formats(tool, capture):
     if len(rows) != len(lines):
         fails.append("csv: %d rows for %d commands" % (len(rows), len(lines)))
     for i, (r, j) in enumerate(zip(rows, lines)):
-        for k in ("qp", "qid", "cid", "opcode", "op", "nsid", "slba", "nlb", "bytes", "first_frame", "last_frame",
+        for k in ("qp", "qid", "cid", "opcode", "op", "nsid", "slba", "nlb", "blocks", "bytes", "first_frame", "last_frame",
                   "start_ns", "end_ns", "latency_ns", "data_ns", "status", "status_name", "complete", "fctype",
                   "xfer", "flags"):
             want = j.get(k)
@@ -171,11 +179,168 @@ def check_formats(tool, capture):
     return 1 if fails else 0
 
 
+# ------------------------------------------------------------- SQEs from bytes
+def pcap_records(path):
+    """(frame number, octets) of every record: classic pcap (us or ns) or
+    pcapng (enhanced packet blocks), Ethernet link type."""
+    with open(path, "rb") as f:
+        buf = f.read()
+    magic, = struct.unpack_from("<I", buf, 0)
+    out = []
+    if magic in (0xA1B2C3D4, 0xA1B23C4D):
+        off = 24
+        while off + 16 <= len(buf):
+            cap, = struct.unpack_from("<I", buf, off + 8)
+            out.append(buf[off + 16:off + 16 + cap])
+            off += 16 + cap
+    elif magic == 0x0A0D0D0A:
+        off = 0
+        while off + 12 <= len(buf):
+            btype, blen = struct.unpack_from("<II", buf, off)
+            if btype == 6:
+                cap, = struct.unpack_from("<I", buf, off + 20)
+                out.append(buf[off + 28:off + 28 + cap])
+            off += blen
+    else:
+        raise ValueError("%s: not a capture file" % path)
+    return list(enumerate(out, 1))
+
+
+def tcp_segments(path):
+    """(frame, (src, sport), (dst, dport), seq, flags, payload) of every
+    IPv4/IPv6 TCP segment (802.1Q tags skipped)."""
+    for no, d in pcap_records(path):
+        l2, et = 14, struct.unpack_from("!H", d, 12)[0]
+        while et == 0x8100:
+            et, l2 = struct.unpack_from("!H", d, l2 + 2)[0], l2 + 4
+        if et == 0x0800 and d[l2 + 9] == 6:
+            l4 = l2 + (d[l2] & 0xF) * 4
+            end = l2 + struct.unpack_from("!H", d, l2 + 2)[0]
+            src, dst = d[l2 + 12:l2 + 16], d[l2 + 16:l2 + 20]
+        elif et == 0x86DD and d[l2 + 6] == 6:
+            l4 = l2 + 40
+            end = l4 + struct.unpack_from("!H", d, l2 + 4)[0]
+            src, dst = d[l2 + 8:l2 + 24], d[l2 + 24:l2 + 40]
+        else:
+            continue
+        sp, dp, seq, offfl = struct.unpack_from("!HHIxxxxH", d, l4)
+        yield no, (src, sp), (dst, dp), seq, offfl & 0x3F, d[l4 + (offfl >> 12) * 4:end]
+
+
+def stream_octets(segs):
+    """A direction's octets in sequence order from its SYN (or first segment),
+    each with the frame that first carried it; retransmitted or reordered
+    segments fall into place."""
+    isn = None
+    have = {}
+    for no, seq, fl, pay in segs:
+        if isn is None:
+            isn = (seq + 1) & 0xFFFFFFFF if fl & 0x02 else seq
+        rel = (seq - isn) & 0xFFFFFFFF
+        for i, b in enumerate(pay):
+            have.setdefault(rel + i, (b, no))
+    data, frames = bytearray(), []
+    while len(data) in have:
+        b, no = have[len(data)]
+        data.append(b)
+        frames.append(no)
+    return bytes(data), frames
+
+
+def sqes_from_bytes(path):
+    """{qp: [SQE fields in stream order]} of every NVMe/RDMA command capsule:
+    qp numbers TCP connections in order of first appearance (tshark's
+    tcp.stream); the initiator is the side that sent the MPA Request (RFC 5044
+    section 7.1); its untagged Sends (RDMAP opcodes 3-6, RFC 5040 section 4.3)
+    on queue 0 carry the capsules, whose first 64 octets are the SQE (NVMe-oF
+    1.1 section 2.2; RDMA binding: one capsule per Send)."""
+    conns = {}
+    for no, a, b, seq, fl, pay in tcp_segments(path):
+        key = (min(a, b), max(a, b))
+        conns.setdefault(key, {}).setdefault(a, []).append((no, seq, fl, pay))
+    out = {}
+    for qp, dirs in enumerate(conns.values()):
+        init = [d for d in dirs.values() if stream_octets(d)[0][:16] == b"MPA ID Req Frame"]
+        if not init:
+            continue
+        data, frames = stream_octets(init[0])
+        if data[16] & 0x80:
+            raise ValueError("qp %d: markers: not decoded here" % qp)
+        off = 20 + struct.unpack_from("!H", data, 18)[0]
+        msgs, cmds, qid = {}, [], None
+        while off + 2 <= len(data):
+            ulen, = struct.unpack_from("!H", data, off)
+            h = data[off + 2:off + 2 + ulen]
+            if len(h) < ulen:
+                break
+            first_frame = frames[off]
+            off += 2 + ulen + (-(2 + ulen) % 4) + 4  # pad, CRC field (present even when off)
+            tagged, last, opcode = h[0] & 0x80, h[0] & 0x40, h[1] & 0x0F
+            if tagged or opcode not in (3, 4, 5, 6):
+                continue
+            qn, msn, mo = struct.unpack_from("!III", h, 6)
+            if qn != 0:
+                continue
+            m = msgs.setdefault(msn, {"parts": {}, "frame": None})
+            m["parts"][mo] = h[18:]
+            if mo == 0:
+                m["frame"] = first_frame
+            if not last:
+                continue
+            del msgs[msn]
+            cap = b"".join(v for _, v in sorted(m["parts"].items()))
+            if len(cap) < 64:
+                continue
+            sqe = cap[:64]
+            opc, cid = sqe[0], struct.unpack_from("<H", sqe, 2)[0]
+            cdw = struct.unpack_from("<6I", sqe, 40)
+            c = {"opcode": opc, "cid": cid, "frame": m["frame"]}
+            if opc == 0x7F:                     # Fabrics: FCTYPE in octet 4
+                c["fctype"] = sqe[4]
+                if sqe[4] == 0x01:              # Connect: QID in octets 42-43
+                    qid = struct.unpack_from("<H", sqe, 42)[0]
+            else:
+                c["nsid"] = struct.unpack_from("<I", sqe, 4)[0]
+            c["qid"] = qid
+            # NVM Command Set: Read, Write, Write Uncorrectable, Compare, Write
+            # Zeroes, Verify carry SLBA in CDW10-11 and the 0's based NLB in
+            # CDW12 bits 15:00
+            if qid and opc in (0x01, 0x02, 0x04, 0x05, 0x08, 0x0C):
+                c.update(slba=cdw[1] << 32 | cdw[0], nlb=cdw[2] & 0xFFFF, blocks=(cdw[2] & 0xFFFF) + 1)
+            cmds.append(c)
+        out[qp] = cmds
+    return out
+
+
+def check_sqe(tool, capture):
+    want = sqes_from_bytes(capture)
+    got = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", capture]).splitlines()]
+    fails = []
+    n = lba = 0
+    for qp in sorted(set(want) | {c["qp"] for c in got}):
+        g = [c for c in got if c["qp"] == qp]
+        w = want.get(qp, [])
+        if len(g) != len(w):
+            fails.append("qp %d: the CLI lists %d commands, the bytes hold %d capsules" % (qp, len(g), len(w)))
+        for x, y in zip(g, w):
+            n += 1
+            lba += "nlb" in y
+            for k in ("opcode", "cid", "fctype", "nsid", "slba", "nlb", "blocks", "qid"):
+                if y.get(k) != x.get(k):
+                    fails.append("qp %d capsule frame %s cid %d: %s %r, the SQE says %r"
+                                 % (qp, y["frame"], y["cid"], k, x.get(k), y.get(k)))
+    for f in fails[:40]:
+        print("FAIL:", f)
+    print("%s: %d SQEs decoded from the bytes (%d with SLBA/NLB), %d differences"
+          % (os.path.basename(capture), n, lba, len(fails)))
+    return 1 if fails or not n else 0
+
+
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("truth", "real", "formats"):
+    if len(argv) != 4 or argv[1] not in ("truth", "real", "formats", "sqe"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    return {"truth": check_truth, "real": check_real, "formats": check_formats}[argv[1]](argv[2], argv[3])
+    return {"truth": check_truth, "real": check_real, "formats": check_formats, "sqe": check_sqe}[argv[1]](argv[2], argv[3])
 
 
 if __name__ == "__main__":

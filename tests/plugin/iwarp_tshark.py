@@ -46,7 +46,7 @@ DESIGN_PREFIXES = ["iwarp.rdmap.atomic."]
 # The NVMe-oF layer (issue 15): what users filter on.
 NVME_FIELDS = """
 iwarp.nvme.opcode iwarp.nvme.op iwarp.nvme.cid iwarp.nvme.nsid iwarp.nvme.slba iwarp.nvme.nlb
-iwarp.nvme.sgl.key iwarp.nvme.sgl.addr iwarp.nvme.sgl.length iwarp.nvme.sgl.type iwarp.nvme.icd_len
+iwarp.nvme.blocks iwarp.nvme.sgl.key iwarp.nvme.sgl.addr iwarp.nvme.sgl.length iwarp.nvme.sgl.type iwarp.nvme.icd_len
 iwarp.nvme.status iwarp.nvme.sqhd iwarp.nvme.qid iwarp.nvme.fctype iwarp.nvme.connect.qid
 iwarp.nvme.connect.sqsize iwarp.nvme.connect.hostnqn iwarp.nvme.connect.subnqn iwarp.nvme.connect.cntlid
 iwarp.nvme.property iwarp.nvme.response_in iwarp.nvme.request_in iwarp.nvme.response_time
@@ -1128,7 +1128,7 @@ def check_nvme_fields(r, cap, want):
     """The plugin's iwarp.nvme items agree with a list of NVMe commands (a truth
     file's `nvme` list or `iwarpscope nvme --format jsonl`): each command's
     capsule decodes in a frame between its first and last frame with its qp,
-    cid, opcode, op, nsid, slba, nlb, bytes and complete; its completion in its
+    cid, opcode, op, nsid, slba, nlb (0's based), blocks, bytes and complete; its completion in its
     last frame with its status, request_in (the capsule's frame), response_time
     (latency_ns) and data_time (data_ns); the capsule links to it
     (response_in) and to its data (data_in). Returns the differences."""
@@ -1158,7 +1158,8 @@ def check_nvme_fields(r, cap, want):
                 c = cand[0]
                 used.add(id(c))
                 for k, f in (("opcode", "iwarp.nvme.opcode"), ("nsid", "iwarp.nvme.nsid"), ("slba", "iwarp.nvme.slba"),
-                             ("nlb", "iwarp.nvme.nlb"), ("bytes", "iwarp.nvme.bytes"), ("qid", "iwarp.nvme.qid"),
+                             ("nlb", "iwarp.nvme.nlb"), ("blocks", "iwarp.nvme.blocks"),
+                             ("bytes", "iwarp.nvme.bytes"), ("qid", "iwarp.nvme.qid"),
                              ("complete", "iwarp.nvme.complete")):
                     if k in w and num(c, f) != (int(w[k]) if isinstance(w[k], bool) else w[k]):
                         errs.append("%s: %s = %s, want %s" % (where, f, c.get(f), w[k]))
