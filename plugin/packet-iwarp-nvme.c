@@ -354,17 +354,17 @@ static void show_nvm_admin_fields(proto_tree *nt, tvbuff_t *tvb, const struct iw
 	if (a->identify) {
 		le_field(nt, hf_nvme_cns, tvb, a->f_cns);
 		le_field(nt, hf_nvme_cntid, tvb, a->f_cntid);
-		wmem_strbuf_append_printf(info_s, " CNS %u", a->cns);
 	}
-	if (a->features) {
+	if (a->features)
 		le_field(nt, hf_nvme_fid, tvb, a->f_fid);
-		wmem_strbuf_append_printf(info_s, " %s", val_to_str_const(a->fid, nvme_fid_vals, "feature"));
-	}
 	if (a->log_page) {
 		le_field(nt, hf_nvme_lid, tvb, a->f_lid);
 		proto_item_set_generated(proto_tree_add_uint(nt, hf_nvme_numd, tvb, (gint)a->f_numdl.off, 2, a->numd));
-		wmem_strbuf_append_printf(info_s, " %s", val_to_str_const(a->lid, nvme_lid_vals, "log"));
 	}
+	/* CNS / LID / FID with its name, as the CLI's nvme table shows it */
+	char det[96];
+	if (*iws_nvme_admin_detail(det, sizeof(det), a))
+		wmem_strbuf_append_printf(info_s, " %s", det);
 }
 
 /* What the tracker made of the command: its response and data frames,

@@ -187,6 +187,11 @@ static void cmd_text(FILE *f, const struct conn *c, const void *item)
 		snprintf(cell[k++], 48, "-");
 	size_t n = 0;
 	notes[0] = 0;
+	/* Identify CNS, Get Log Page LID, Get/Set Features FID (the plugin's
+	 * Info says the same: one core function) */
+	char det[96];
+	if (real && *iws_nvme_admin_detail(det, sizeof(det), &m->sqe.adm))
+		n += (size_t)snprintf(notes + n, sizeof(notes) - n, "%s; ", det);
 	if (m->has_completion && m->status)
 		n += (size_t)snprintf(notes + n, sizeof(notes) - n, "STATUS %s; ",
 				      m->status_name ? m->status_name : "?");

@@ -15,7 +15,9 @@ QP's nvme section: queue, NQNs, controller, counters).
       every command capsule's SQE decoded here from the capture's bytes (its
       own pcap, TCP, MPA, DDP/RDMAP and NVMe reader, sharing nothing with the
       tool): the CLI lists the same commands per QP with the same opcode, cid,
-      nsid, slba, nlb (the 0's based field as on the wire) and blocks (nlb + 1).
+      nsid, slba, nlb (the 0's based field as on the wire) and blocks (nlb + 1),
+      and an admin command's cns, lid or fid (CDW10 bits 07:00); the text table
+      shows that one as "cns=0x01 (Identify Controller)" with the spec's name.
   nvme_check.py formats IWARPSCOPE SAMPLE.pcap
       `nvme --format json` is the array of the jsonl objects, `--format csv` has a
       header and one row per command with the same values, `--format text` one line
@@ -307,16 +309,40 @@ def sqes_from_bytes(path):
             # CDW12 bits 15:00
             if qid and opc in (0x01, 0x02, 0x04, 0x05, 0x08, 0x0C):
                 c.update(slba=cdw[1] << 32 | cdw[0], nlb=cdw[2] & 0xFFFF, blocks=(cdw[2] & 0xFFFF) + 1)
+            # Admin: Identify (06h) CNS, Get Log Page (02h) LID, Set/Get
+            # Features (09h/0Ah) FID, each CDW10 bits 07:00
+            sel = {0x06: "cns", 0x02: "lid", 0x09: "fid", 0x0A: "fid"}.get(opc) if qid == 0 else None
+            if sel:
+                c[sel] = cdw[0] & 0xFF
             cmds.append(c)
         out[qp] = cmds
     return out
 
 
+# Names of the values the captures use (NVMe Base 2.0: Identify "CNS Values",
+# "Log Page Identifiers", "Feature Identifiers"; NVMe-oF 1.1 for 70h)
+SPEC_NAMES = {
+    "cns": {0x00: "Identify Namespace", 0x01: "Identify Controller", 0x02: "Active Namespace ID list",
+            0x03: "Namespace Identification Descriptor list",
+            0x06: "I/O Command Set specific Identify Controller"},
+    "lid": {0x01: "Error Information", 0x02: "SMART / Health Information", 0x03: "Firmware Slot Information",
+            0x04: "Changed Namespace List", 0x05: "Commands Supported and Effects",
+            0x0C: "Asymmetric Namespace Access", 0x70: "Discovery"},
+    "fid": {0x01: "Arbitration", 0x02: "Power Management", 0x04: "Temperature Threshold",
+            0x06: "Volatile Write Cache", 0x07: "Number of Queues", 0x0B: "Asynchronous Event Configuration",
+            0x0F: "Keep Alive Timer"},
+}
+
+
 def check_sqe(tool, capture):
     want = sqes_from_bytes(capture)
     got = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", capture]).splitlines()]
+    text = run(tool, ["nvme", capture]).splitlines()[1:]
+    line = {id(c): t for c, t in zip(got, text)}
     fails = []
-    n = lba = 0
+    if len(text) != len(got):
+        fails.append("text: %d lines for %d commands" % (len(text), len(got)))
+    n = lba = adm = 0
     for qp in sorted(set(want) | {c["qp"] for c in got}):
         g = [c for c in got if c["qp"] == qp]
         w = want.get(qp, [])
@@ -325,14 +351,24 @@ def check_sqe(tool, capture):
         for x, y in zip(g, w):
             n += 1
             lba += "nlb" in y
-            for k in ("opcode", "cid", "fctype", "nsid", "slba", "nlb", "blocks", "qid"):
+            for k in ("opcode", "cid", "fctype", "nsid", "slba", "nlb", "blocks", "qid", "cns", "lid", "fid"):
                 if y.get(k) != x.get(k):
                     fails.append("qp %d capsule frame %s cid %d: %s %r, the SQE says %r"
                                  % (qp, y["frame"], y["cid"], k, x.get(k), y.get(k)))
+            for k in ("cns", "lid", "fid"):
+                if k not in y:
+                    continue
+                adm += 1
+                shown = "%s=0x%02x" % (k, y[k])
+                if y[k] in SPEC_NAMES[k]:
+                    shown += " (%s)" % SPEC_NAMES[k][y[k]]
+                if shown not in line.get(id(x), ""):
+                    fails.append("qp %d cid %d: the text line does not say %r: %s"
+                                 % (qp, y["cid"], shown, line.get(id(x))))
     for f in fails[:40]:
         print("FAIL:", f)
-    print("%s: %d SQEs decoded from the bytes (%d with SLBA/NLB), %d differences"
-          % (os.path.basename(capture), n, lba, len(fails)))
+    print("%s: %d SQEs decoded from the bytes (%d with SLBA/NLB, %d with CNS/LID/FID), %d differences"
+          % (os.path.basename(capture), n, lba, adm, len(fails)))
     return 1 if fails or not n else 0
 
 

@@ -1128,12 +1128,20 @@ def check_nvme_fields(r, cap, want):
     """The plugin's iwarp.nvme items agree with a list of NVMe commands (a truth
     file's `nvme` list or `iwarpscope nvme --format jsonl`): each command's
     capsule decodes in a frame between its first and last frame with its qp,
-    cid, opcode, op, nsid, slba, nlb (0's based), blocks, bytes and complete; its completion in its
+    cid, opcode, op, nsid, slba, nlb (0's based), blocks, bytes, complete and
+    cns/lid/fid (its Info saying "cns=0x01 ..." as the CLI's table); its completion in its
     last frame with its status, request_in (the capsule's frame), response_time
     (latency_ns) and data_time (data_ns); the capsule links to it
     (response_in) and to its data (data_in). Returns the differences."""
     items = pdml_nvme(r.run(["-2", "-r", cap, "-T", "pdml"] + TSHARK_OPTS))
     cmds = [d for d in items if "iwarp.nvme.opcode" in d]
+    info = None
+    if any(k in w for w in want for k in ("cns", "lid", "fid")):
+        # the Info column alone (a column format, not a column field: the
+        # field's name differs between versions)
+        info = dict(l.strip().split(None, 1) for l in r.run(
+            ["-2", "-r", cap, "-o", 'gui.column.format:"No.","%m","Info","%i"'] + TSHARK_OPTS).splitlines()
+            if len(l.split()) > 1)
     resps = [d for d in items if "iwarp.nvme.status" in d]
     errs = []
 
@@ -1160,9 +1168,15 @@ def check_nvme_fields(r, cap, want):
                 for k, f in (("opcode", "iwarp.nvme.opcode"), ("nsid", "iwarp.nvme.nsid"), ("slba", "iwarp.nvme.slba"),
                              ("nlb", "iwarp.nvme.nlb"), ("blocks", "iwarp.nvme.blocks"),
                              ("bytes", "iwarp.nvme.bytes"), ("qid", "iwarp.nvme.qid"),
-                             ("complete", "iwarp.nvme.complete")):
+                             ("complete", "iwarp.nvme.complete"), ("cns", "iwarp.nvme.cns"),
+                             ("lid", "iwarp.nvme.lid"), ("fid", "iwarp.nvme.fid")):
                     if k in w and num(c, f) != (int(w[k]) if isinstance(w[k], bool) else w[k]):
                         errs.append("%s: %s = %s, want %s" % (where, f, c.get(f), w[k]))
+                for k in ("cns", "lid", "fid"):
+                    said = "%s=0x%02x" % (k, w[k]) if k in w else None
+                    if said and said not in info.get(str(c["frame"]), ""):
+                        errs.append("%s: Info of frame %d does not say %s: %s" % (where, c["frame"], said,
+                                                                               info.get(str(c["frame"]))))
                 if c.get("iwarp.nvme.op") != w["op"]:
                     errs.append("%s: iwarp.nvme.op = %s" % (where, c.get("iwarp.nvme.op")))
                 if w.get("status") is not None and c["frame"] != w["last_frame"] and \
