@@ -18,6 +18,12 @@ QP's nvme section: queue, NQNs, controller, counters).
       nsid, slba, nlb (the 0's based field as on the wire) and blocks (nlb + 1),
       and an admin command's cns, lid or fid (CDW10 bits 07:00); the text table
       shows that one as "cns=0x01 (Identify Controller)" with the spec's name.
+  nvme_check.py allrows IWARPSCOPE CAPTURE
+      the "all" rows of `stats` (JSON total.nvme.all_ops, the text tables' QP
+      "all" rows) recomputed from the per-command JSON lines: per command type
+      over every queue, count, complete, errors, bytes, first/last/span over
+      the complete commands, IOPS, the latency and data distributions
+      (nearest rank); a type only one queue has equals that queue's row.
   nvme_check.py formats IWARPSCOPE SAMPLE.pcap
       `nvme --format json` is the array of the jsonl objects, `--format csv` has a
       header and one row per command with the same values, `--format text` one line
@@ -372,11 +378,90 @@ def check_sqe(tool, capture):
     return 1 if fails or not n else 0
 
 
+def nearest_rank(v, q):
+    """The sample of rank ceil(q * N) (1-based) of the sorted samples."""
+    v = sorted(v)
+    k = -(-int(round(q * 10000)) * len(v) // 10000)
+    return v[max(k, 1) - 1]
+
+
+def dist_of(v):
+    if not v:
+        return None
+    n = len(v)
+    return dict(count=n, min=min(v), max=max(v), mean=(sum(v) + n // 2) // n,
+                p50=nearest_rank(v, 0.5), p90=nearest_rank(v, 0.9), p99=nearest_rank(v, 0.99),
+                p999=nearest_rank(v, 0.999))
+
+
+def rows_of(cmds):
+    """op -> the row of those commands, computed here."""
+    out = {}
+    for op in sorted({c["op"] for c in cmds}):
+        g = [c for c in cmds if c["op"] == op]
+        done = [c for c in g if c["complete"]]
+        first = min((c["start_ns"] for c in done), default=None)
+        last = max((c["end_ns"] for c in done), default=None)
+        span = last - first if done else 0
+        out[op] = dict(count=len(g), complete=len(done), bytes=sum(c["bytes"] for c in g),
+                       errors=sum(1 for c in g if c["status"]), first_ns=first, last_ns=last, span_ns=span,
+                       iops=(len(done) * 10**9 + span // 2) // span if len(done) >= 10 and span > 0 else None,
+                       latency_ns=dist_of([c["latency_ns"] for c in done]),
+                       data_ns=dist_of([c["data_ns"] for c in done if c["data_first_frame"] is not None]))
+    return out
+
+
+def check_allrows(tool, capture):
+    cmds = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", capture]).splitlines()]
+    js = json.loads(run(tool, ["stats", "--format", "json", capture]))
+    got = {r["op"]: r for r in js["total"]["nvme"]["all_ops"]}
+    want = rows_of(cmds)
+    fails = []
+    if sorted(got) != sorted(want):
+        fails.append("all rows for %s, the commands have %s" % (sorted(got), sorted(want)))
+    for op, w in want.items():
+        g = got.get(op, {})
+        for k, v in w.items():
+            gv = g.get(k)
+            if isinstance(gv, dict):
+                gv = {x: gv[x] for x in v} if v else gv
+            if gv != v:
+                fails.append("all %s %s: stats %r, from the commands %r" % (op, k, gv, v))
+    # a type only one queue of one QP has: its "all" row is that row
+    owners = collections.defaultdict(set)
+    for c in cmds:
+        owners[c["op"]].add((c["qp"], c["qid"]))
+    single = 0
+    for q in js["qps"]:
+        for r in q.get("nvme", {}).get("ops", []):
+            if owners[r["op"]] == {(q["qp"], r["qid"])}:
+                single += 1
+                a = {k: v for k, v in r.items() if k != "qid"}
+                if a != got.get(r["op"]):
+                    fails.append("all %s differs from QP %d's row, the only one" % (r["op"], q["qp"]))
+    # the text: a QP "all" row per type in the commands table
+    text = run(tool, ["stats", capture])
+    table = text[text.index("NVMe commands"):].split("\n\n")[0].splitlines()
+    shown = {l.split()[2]: l.split()[3:7] for l in table if l.split()[:2] == ["all", "all"]}
+    for op, w in want.items():
+        # (an Asynchronous Event Request outstanding by design is not incomplete)
+        incomplete = sum(1 for c in cmds if c["op"] == op and not c["complete"] and
+                         "awaits_event" not in c["flags"].split(","))
+        cells = [str(w["count"]), str(incomplete), str(w["errors"]), str(w["bytes"])]
+        if shown.get(op) != cells:
+            fails.append("stats text: all %s %s, want %s" % (op, shown.get(op), cells))
+    for f in fails[:40]:
+        print("FAIL:", f)
+    print("%s: %d all rows from %d commands (%d types on one queue equal its row), %d differences"
+          % (os.path.basename(capture), len(want), len(cmds), single, len(fails)))
+    return 1 if fails or not want else 0
+
+
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("truth", "real", "formats", "sqe"):
+    if len(argv) != 4 or argv[1] not in ("truth", "real", "formats", "sqe", "allrows"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    return {"truth": check_truth, "real": check_real, "formats": check_formats, "sqe": check_sqe}[argv[1]](argv[2], argv[3])
+    return {"truth": check_truth, "real": check_real, "formats": check_formats, "sqe": check_sqe, "allrows": check_allrows}[argv[1]](argv[2], argv[3])
 
 
 if __name__ == "__main__":

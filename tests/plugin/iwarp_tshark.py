@@ -828,13 +828,14 @@ def check_golden(r, cap, gdir):
 
 def qp_rows(text, ncols, header):
     """(qp -> {}, [(qp, columns)]) of a -z iwarp,... table: the rows of ncols
-    columns under each "QP n" line, the header row (first column header) left out."""
+    columns under each "QP n" line (and under "All queues", qp "all"), the
+    header row (first column header) left out."""
     res, rows = {}, []
     qp = None
     for line in text.splitlines():
         m = re.match(r"^QP (\d+)", line)
-        if m:
-            qp = int(m.group(1))
+        if m or line.startswith("All queues"):
+            qp = int(m.group(1)) if m else "all"
             res[qp] = {}
             continue
         parts = line.split()
@@ -1226,7 +1227,7 @@ def parse_nvme(text):
     def dist(v):
         return None if v[0] == "-" else [int(x) for x in v]
     for qp, parts in rows:
-        qid = None if parts[0] == "-" else int(parts[0])
+        qid = None if parts[0] == "-" else parts[0] if parts[0] == "all" else int(parts[0])
         res[qp][(qid, parts[1])] = dict(count=int(parts[2]), complete=int(parts[3]), errors=int(parts[4]),
                                         bytes=int(parts[5]), iops=None if parts[6] == "-" else int(parts[6]),
                                         lat=dist(parts[7:14]), data=dist(parts[14:21]))
@@ -1244,26 +1245,30 @@ def compare_nvme_with_cli(r, cap, cli, opts=(), taps=None, stats=None):
     errs, rows = [], 0
     keys = DIST_KEYS
     cli_rows = set()
-    for qd in js["qps"]:
-        for st in qd.get("nvme", {}).get("ops", []):
+    # each QP's rows, then the "all" rows (a row per command type over every
+    # queue: the total's all_ops, the plugin's "All queues")
+    every = [dict(qp=q["qp"], ops=q.get("nvme", {}).get("ops", [])) for q in js["qps"]]
+    every.append(dict(qp="all", ops=[dict(s, qid="all") for s in js["total"].get("nvme", {}).get("all_ops", [])]))
+    for qd in every:
+        for st in qd["ops"]:
             k = (st["qid"], st["op"])
             cli_rows.add((qd["qp"], k))
             rows += 1
             g = got.get(qd["qp"], {}).get(k)
             if not g:
-                errs.append("qp %d qid %s %s: CLI %d commands, plugin none" % (qd["qp"], k[0], k[1], st["count"]))
+                errs.append("qp %s qid %s %s: CLI %d commands, plugin none" % (qd["qp"], k[0], k[1], st["count"]))
                 continue
             for f in ("count", "complete", "errors", "bytes", "iops"):
                 if st[f] != g[f]:
-                    errs.append("qp %d qid %s %s %s: CLI %s, plugin %s" % (qd["qp"], k[0], k[1], f, st[f], g[f]))
+                    errs.append("qp %s qid %s %s %s: CLI %s, plugin %s" % (qd["qp"], k[0], k[1], f, st[f], g[f]))
             for f, gk in (("latency_ns", "lat"), ("data_ns", "data")):
                 cl = [st[f][x] for x in keys] if st[f] else None
                 if cl != g[gk]:
-                    errs.append("qp %d qid %s %s %s: CLI %s, plugin %s" % (qd["qp"], k[0], k[1], f, cl, g[gk]))
+                    errs.append("qp %s qid %s %s %s: CLI %s, plugin %s" % (qd["qp"], k[0], k[1], f, cl, g[gk]))
     for qp, d in got.items():
         for k in d:
             if (qp, k) not in cli_rows:
-                errs.append("qp %d qid %s %s: plugin %d commands, CLI none" % (qp, k[0], k[1], d[k]["count"]))
+                errs.append("qp %s qid %s %s: plugin %d commands, CLI none" % (qp, k[0], k[1], d[k]["count"]))
     return errs, rows
 
 
