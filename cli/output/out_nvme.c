@@ -260,6 +260,8 @@ static void groups_json(struct jsonw *j, const char *key, const struct iws_nvme_
 		jw_koi64(j, "last_ns", o->complete != 0, o->last_end_ns);
 		jw_ki64(j, "span_ns", o->complete ? o->last_end_ns - o->first_start_ns : 0);
 		latency_json_sketch(j, "latency_ns", &o->latency);
+		/* fio's clat percentile ladder (docs/semantics.md) */
+		ladder_json(j, "latency_percentiles_ns", &o->latency);
 		latency_json_sketch(j, "data_ns", &o->data);
 		jw_key(j, "statuses");
 		jw_arr(j);
@@ -424,11 +426,14 @@ static void dist_row(void *ctx, const char *qp, const struct conn *c, const stru
 }
 
 static void dist_table(FILE *f, const struct analysis *a, struct iws_nvme_stats *all, const char *title,
-		       size_t off)
+		       size_t off, bool ladder)
 {
 	struct dist_ctx d = { { 0 }, off };
 	each_group(a, all, dist_row, &d);
-	dist_rows_print(f, title, "qid op", &d.rows);
+	if (ladder)
+		dist_rows_ladder(f, title, &d.rows);
+	else
+		dist_rows_print(f, title, "qid op", &d.rows);
 	free(d.rows.v);
 }
 
@@ -494,10 +499,13 @@ void nvme_stats_text(FILE *f, const struct report *r)
 	tt_print(&x.t, f, "  ");
 	tt_free(&x.t);
 	dist_table(f, a, &all, "NVMe latency (complete commands: command capsule to completion)",
-		   offsetof(struct iws_nvme_op_stats, latency));
+		   offsetof(struct iws_nvme_op_stats, latency), false);
+	dist_table(f, a, &all,
+		   "NVMe completion latency percentiles (fio's clat ladder: nearest rank over the samples)",
+		   offsetof(struct iws_nvme_op_stats, latency), true);
 	dist_table(f, a, &all,
 		   "NVMe data transfer (complete commands with RDMA data: first to last data message)",
-		   offsetof(struct iws_nvme_op_stats, data));
+		   offsetof(struct iws_nvme_op_stats, data), false);
 	static const struct tt_col ecols[] = { { "QP", false }, { "qid op", true }, { "status", false },
 					       { "count", false }, { "name", true } };
 	tt_init(&x.t, ecols, 5);

@@ -24,6 +24,12 @@ QP's nvme section: queue, NQNs, controller, counters).
       over every queue, count, complete, errors, bytes, first/last/span over
       the complete commands, IOPS, the latency and data distributions
       (nearest rank); a type only one queue has equals that queue's row.
+  nvme_check.py ladder IWARPSCOPE CAPTURE
+      fio's completion-latency ladder (1, 5, 10, 20 ... 90, 95, 99, 99.5,
+      99.9, 99.95, 99.99) of every queue/type row and every "all" row of
+      `stats` (JSON latency_percentiles_ns, the text's percentile blocks)
+      recomputed from the per-command lines: the sample of rank ceil(p/100 * N)
+      of the N complete commands' latency_ns, in exact arithmetic.
   nvme_check.py formats IWARPSCOPE SAMPLE.pcap
       `nvme --format json` is the array of the jsonl objects, `--format csv` has a
       header and one row per command with the same values, `--format text` one line
@@ -32,10 +38,12 @@ QP's nvme section: queue, NQNs, controller, counters).
 Exit status: 0 equal, 1 a difference (each printed), 2 the tool failed.
 """
 import collections
+import fractions
 import csv
 import io
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -457,11 +465,75 @@ def check_allrows(tool, capture):
     return 1 if fails or not want else 0
 
 
+LADDER = ["1", "5", "10", "20", "30", "40", "50", "60", "70", "80", "90", "95", "99", "99.5", "99.9", "99.95",
+          "99.99"]
+UNIT_NS = {"ns": 1, "µs": 1000, "ms": 10**6, "s": 10**9}
+
+
+def ladder_of(v):
+    """fio's ladder by nearest rank: p -> the sample of rank ceil(p/100 * N)."""
+    v = sorted(v)
+    out = {}
+    for p in LADDER:
+        rank = -(-fractions.Fraction(p) * len(v) // 100)
+        out["%f" % float(p)] = v[max(int(rank), 1) - 1]
+    return out
+
+
+def check_ladder(tool, capture):
+    cmds = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", capture]).splitlines()]
+    js = json.loads(run(tool, ["stats", "--format", "json", capture]))
+    rows = []   # (text QP, text label, JSON row, the commands it counts)
+    for q in js["qps"]:
+        for r in q.get("nvme", {}).get("ops", []):
+            rows.append((str(q["qp"]), "%s %s" % ("?" if r["qid"] is None else r["qid"], r["op"]), r,
+                         [c for c in cmds if c["qp"] == q["qp"] and c["qid"] == r["qid"] and c["op"] == r["op"]]))
+    for r in js["total"]["nvme"]["all_ops"]:
+        rows.append(("all", "all " + r["op"], r, [c for c in cmds if c["op"] == r["op"]]))
+    # the text: per row "QP q  label  (N samples)", then "p.ppth=[value]" items
+    text = run(tool, ["stats", capture])
+    block = text[text.index("NVMe completion latency percentiles"):].split("\n\n")[0].splitlines()
+    unit = UNIT_NS[block[0].rsplit(", ", 1)[1]]
+    shown, cur = {}, None
+    for l in block[1:]:
+        if l.startswith("  QP "):
+            qp, label = l[5:].split("  ")[:2]
+            cur = shown.setdefault((qp, label), [])
+        else:
+            cur += re.findall(r"th=\[\s*([^\]]*)\]", l)
+    fails, n = [], 0
+    for qp, label, r, cs in rows:
+        lat = [c["latency_ns"] for c in cs if c["complete"] and c["latency_ns"] is not None]
+        want = ladder_of(lat) if lat else None
+        if r.get("latency_percentiles_ns") != want:
+            fails.append("QP %s %s: JSON ladder %s, from the commands %s" % (qp, label, r.get("latency_percentiles_ns"),
+                                                                          want))
+        if not want:
+            if (qp, label) in shown:
+                fails.append("QP %s %s: a text ladder without samples" % (qp, label))
+            continue
+        n += 1
+        got = shown.get((qp, label))
+        if not got or len(got) != len(LADDER):
+            fails.append("QP %s %s: text ladder %s" % (qp, label, got))
+            continue
+        for p, s in zip(LADDER, got):
+            dec = len(s.split(".")[1]) if "." in s else 0
+            if abs(float(s) * unit - want["%f" % float(p)]) > unit * 0.5 * 10 ** -dec + 1e-6:
+                fails.append("QP %s %s p%s: text %s, from the commands %d ns" % (qp, label, p, s,
+                                                                               want["%f" % float(p)]))
+    for f in fails[:40]:
+        print("FAIL:", f)
+    print("%s: the %d-step ladder of %d rows (queue/type and all), %d differences"
+          % (os.path.basename(capture), len(LADDER), n, len(fails)))
+    return 1 if fails or not n else 0
+
+
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("truth", "real", "formats", "sqe", "allrows"):
+    if len(argv) != 4 or argv[1] not in ("truth", "real", "formats", "sqe", "allrows", "ladder"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    return {"truth": check_truth, "real": check_real, "formats": check_formats, "sqe": check_sqe, "allrows": check_allrows}[argv[1]](argv[2], argv[3])
+    return {"truth": check_truth, "real": check_real, "formats": check_formats, "sqe": check_sqe, "allrows": check_allrows, "ladder": check_ladder}[argv[1]](argv[2], argv[3])
 
 
 if __name__ == "__main__":
