@@ -317,7 +317,7 @@ void nvme_qp_json(struct jsonw *j, const struct conn *c)
 
 /* The "all" rows: each command type over every queue of every QP
  * (iws_nvme_stats_merge_all, the plugin's -z iwarp,nvme "all" rows). */
-static void all_rows(const struct analysis *a, struct iws_nvme_stats *all)
+void nvme_all_rows(const struct analysis *a, struct iws_nvme_stats *all)
 {
 	const struct conn *c;
 	iws_nvme_stats_init(all);
@@ -349,7 +349,7 @@ void nvme_total_json(struct jsonw *j, const struct report *r)
 	jw_ku64(j, "errors", err);
 	groups_json(j, "ops", &a->nvme_total);
 	struct iws_nvme_stats all;
-	all_rows(a, &all);
+	nvme_all_rows(a, &all);
 	groups_json(j, "all_ops", &all);
 	iws_nvme_stats_free(&all);
 	jw_obj_end(j);
@@ -491,7 +491,7 @@ void nvme_stats_text(FILE *f, const struct report *r)
 					      { "errors", false },     { "bytes", false },
 					      { "IOPS", false } };
 	struct iws_nvme_stats all;
-	all_rows(a, &all);
+	nvme_all_rows(a, &all);
 	struct table_ctx x = { a, { 0 } };
 	tt_init(&x.t, cols, 7);
 	each_group(a, &all, count_row, &x);
