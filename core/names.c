@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iwarpscope/nvme.h"
 #include "iwarpscope/qp.h"
 #include "iwarpscope/rdmap.h"
 #include "iwarpscope/stream.h"
@@ -245,6 +246,28 @@ IWS_NAME_FN(iws_nvme_cns_name, nvme_cns_names)
 IWS_NAME_FN(iws_nvme_fid_name, nvme_fid_names)
 IWS_NAME_FN(iws_nvme_lid_name, nvme_lid_names)
 IWS_NAME_FN(iws_nvme_property_name, nvme_prop_names)
+
+const char *iws_nvme_admin_detail(char *buf, size_t len, const struct iws_nvme_admin *a)
+{
+	const char *key = NULL, *name = NULL;
+	uint32_t v = 0;
+	if (a->identify) {
+		key = "cns", v = a->cns, name = iws_nvme_cns_name(v);
+	} else if (a->log_page) {
+		key = "lid", v = a->lid, name = iws_nvme_lid_name(v);
+	} else if (a->features) {
+		key = "fid", v = a->fid, name = iws_nvme_fid_name(v);
+	}
+	if (!len)
+		return buf;
+	if (!key)
+		buf[0] = 0;
+	else if (name)
+		snprintf(buf, len, "%s=0x%02x (%s)", key, (unsigned)v, name);
+	else
+		snprintf(buf, len, "%s=0x%02x", key, (unsigned)v);
+	return buf;
+}
 
 /* Status field (NVMe Base 2.0 "Status Field"): bits 7:0 SC, 10:8 SCT,
  * 12:11 CRD, 13 More, 14 DNR once the Phase Tag is shifted out. */

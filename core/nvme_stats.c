@@ -66,15 +66,15 @@ static struct iws_nvme_op_stats *group(struct iws_nvme_stats *s, int32_t qid, co
 	return g;
 }
 
-static void count_status(struct iws_nvme_op_stats *g, uint16_t status)
+static void count_status(struct iws_nvme_op_stats *g, uint16_t status, uint64_t n)
 {
 	for (uint32_t i = 0; i < g->nstatus; i++)
 		if (g->status[i].status == status) {
-			g->status[i].count++;
+			g->status[i].count += n;
 			return;
 		}
 	if (g->nstatus == IWS_NVME_STATUS_SLOTS) {
-		g->status_other++;
+		g->status_other += n;
 		return;
 	}
 	/* kept in status order, for output */
@@ -83,7 +83,7 @@ static void count_status(struct iws_nvme_op_stats *g, uint16_t status)
 		g->status[i] = g->status[i - 1];
 		i--;
 	}
-	g->status[i] = (struct iws_nvme_status_count){ status, 1 };
+	g->status[i] = (struct iws_nvme_status_count){ status, n };
 }
 
 bool iws_nvme_stats_add(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c)
@@ -96,7 +96,7 @@ bool iws_nvme_stats_add(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c)
 	g->bytes += c->bytes;
 	if (c->has_completion && c->status) {
 		g->errors++;
-		count_status(g, c->status);
+		count_status(g, c->status, 1);
 	}
 	if (!c->complete)
 		return true;
@@ -109,6 +109,34 @@ bool iws_nvme_stats_add(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c)
 	if (c->data_first_frame)
 		iws_latency_add(&g->data, c->data_ns);
 	return true;
+}
+
+bool iws_nvme_stats_merge_all(struct iws_nvme_stats *all, const struct iws_nvme_stats *s)
+{
+	bool ok = true;
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct iws_nvme_op_stats *o = &s->e[i];
+		struct iws_nvme_op_stats *g = group(all, IWS_NVME_QID_ALL, o->op);
+		if (!g)
+			return false;
+		g->fabrics = o->fabrics;
+		g->count += o->count;
+		g->bytes += o->bytes;
+		g->errors += o->errors;
+		for (uint32_t k = 0; k < o->nstatus; k++)
+			count_status(g, o->status[k].status, o->status[k].count);
+		g->status_other += o->status_other;
+		if (o->complete) {
+			if (g->complete == 0 || o->first_start_ns < g->first_start_ns)
+				g->first_start_ns = o->first_start_ns;
+			if (g->complete == 0 || o->last_end_ns > g->last_end_ns)
+				g->last_end_ns = o->last_end_ns;
+		}
+		g->complete += o->complete;
+		ok &= iws_latency_merge(&g->latency, &o->latency);
+		ok &= iws_latency_merge(&g->data, &o->data);
+	}
+	return ok;
 }
 
 /* A rate over a handful of commands says nothing (one Fabrics Connect of

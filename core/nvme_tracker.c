@@ -143,7 +143,8 @@ static void name_cmd(struct iws_nvme_tracker *t, struct cmd *c)
 	/* (a cut SQE keeps rw only when its CDW10-12 were captured) */
 	r->has_lba = r->queue == IWS_NVME_QUEUE_IO && q->rw.valid;
 	r->slba = r->has_lba ? q->rw.slba : 0;
-	r->nlb = r->has_lba ? (uint32_t)q->rw.nlb + 1 : 0;
+	r->nlb = r->has_lba ? q->rw.nlb : 0;
+	r->blocks = r->has_lba ? (uint32_t)q->rw.nlb + 1 : 0;
 }
 
 static void report(struct iws_nvme_tracker *t, struct cmd *c)

@@ -121,6 +121,9 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+const double iws_ladder_pct[IWS_LADDER_N] = { 1,  5,  10, 20, 30,	 40,   50,   60,   70,
+					      80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
+
 int64_t iws_latency_quantile(struct iws_latency *l, double q)
 {
 	if (!l->count)

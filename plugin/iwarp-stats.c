@@ -465,6 +465,48 @@ static void print_iops(const struct iws_nvme_op_stats *o)
 		printf(" %7s", "-");
 }
 
+/* One QP's groups, or the "all" rows: the raw form on one line per command
+ * type; the readable one in two tables (latency, then the data phase) of
+ * readable width. */
+static void print_nvme_groups(const struct iws_nvme_stats *nv, int tw, gboolean raw)
+{
+	printf("\n  %-4s %-20s %7s %8s %6s %12s %7s", "Qid", "Command", "Count", "Complete", "Errors", "Bytes", "IOPS");
+	print_dist_header(tw, raw);
+	if (raw)
+		print_dist_header(tw, raw);
+	printf("\n");
+	for (int pass = 0; pass < (raw ? 1 : 2); pass++) {
+		if (pass == 1) {
+			printf("  %-4s %-20s %7s %8s %6s %12s %7s", "Qid", "Data phase of", "", "", "", "", "");
+			print_dist_header(tw, raw);
+			printf("\n");
+		}
+		for (guint k = 0; k < nv->n; k++) {
+			const struct iws_nvme_op_stats *o = &nv->e[k];
+			char qid[16] = "-";
+			if (o->qid == IWS_NVME_QID_ALL)
+				snprintf(qid, sizeof(qid), "all");
+			else if (o->qid >= 0)
+				snprintf(qid, sizeof(qid), "%d", o->qid);
+			if (pass == 1) {
+				if (!o->data.count)
+					continue;
+				printf("  %-4s %-20s %7s %8s %6s %12s %7s", qid, o->op, "", "", "", "", "");
+				print_dist(&o->data, tw, raw);
+				printf("\n");
+				continue;
+			}
+			printf("  %-4s %-20s %7" PRIu64 " %8" PRIu64 " %6" PRIu64 " %12" PRIu64, qid, o->op, o->count,
+			       o->complete, o->errors, o->bytes);
+			print_iops(o);
+			print_dist(&o->latency, tw, raw);
+			if (raw)
+				print_dist(&o->data, tw, raw);
+			printf("\n");
+		}
+	}
+}
+
 static void nvme_draw(void *p)
 {
 	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
@@ -478,47 +520,23 @@ static void nvme_draw(void *p)
 	       raw ? "nanoseconds" : "milliseconds");
 	printf("IOPS: complete commands per second from the first one's start to the last one's end, over %d or more\n",
 	       IWS_NVME_IOPS_MIN);
+	/* the "all" rows: each command type over every queue of every QP, as
+	 * the CLI's stats (core/nvme_stats.c) */
+	struct iws_nvme_stats all;
+	iws_nvme_stats_init(&all);
 	for (guint i = 0; i < td->qps->len; i++) {
 		struct iwarp_qp_stats *q = &g_array_index(td->qps, struct iwarp_qp_stats, i);
 		if (!q->nv.n)
 			continue;
 		print_qp(convs, q->qp);
-		/* the raw form on one line per command; the readable one in two
-		 * tables (latency, then the data phase) of readable width */
-		printf("\n  %-4s %-20s %7s %8s %6s %12s %7s", "Qid", "Command", "Count", "Complete", "Errors", "Bytes", "IOPS");
-		print_dist_header(tw, raw);
-		if (raw)
-			print_dist_header(tw, raw);
-		printf("\n");
-		for (int pass = 0; pass < (raw ? 1 : 2); pass++) {
-			if (pass == 1) {
-				printf("  %-4s %-20s %7s %8s %6s %12s %7s", "Qid", "Data phase of", "", "", "", "", "");
-				print_dist_header(tw, raw);
-				printf("\n");
-			}
-			for (guint k = 0; k < q->nv.n; k++) {
-				const struct iws_nvme_op_stats *o = &q->nv.e[k];
-				char qid[16] = "-";
-				if (o->qid >= 0)
-					snprintf(qid, sizeof(qid), "%d", o->qid);
-				if (pass == 1) {
-					if (!o->data.count)
-						continue;
-					printf("  %-4s %-20s %7s %8s %6s %12s %7s", qid, o->op, "", "", "", "", "");
-					print_dist(&o->data, tw, raw);
-					printf("\n");
-					continue;
-				}
-				printf("  %-4s %-20s %7" PRIu64 " %8" PRIu64 " %6" PRIu64 " %12" PRIu64, qid, o->op, o->count,
-				       o->complete, o->errors, o->bytes);
-				print_iops(o);
-				print_dist(&o->latency, tw, raw);
-				if (raw)
-					print_dist(&o->data, tw, raw);
-				printf("\n");
-			}
-		}
+		print_nvme_groups(&q->nv, tw, raw);
+		iws_nvme_stats_merge_all(&all, &q->nv);
 	}
+	if (all.n) {
+		printf("\nAll queues: each command type over every queue of every QP\n");
+		print_nvme_groups(&all, tw, raw);
+	}
+	iws_nvme_stats_free(&all);
 	g_hash_table_destroy(convs);
 	print_rule(raw);
 }

@@ -52,6 +52,7 @@ static int hf_nvme_sgl_subtype = -1;
 static int hf_nvme_sgl_invalidate = -1;
 static int hf_nvme_slba = -1;
 static int hf_nvme_nlb = -1;
+static int hf_nvme_blocks = -1;
 static int hf_nvme_dsm_nr = -1;
 static int hf_nvme_cns = -1;
 static int hf_nvme_cntid = -1;
@@ -336,12 +337,16 @@ static void show_nvm_admin_fields(proto_tree *nt, tvbuff_t *tvb, const struct iw
 {
 	if (q->rw.valid && queue != IWS_NVME_QUEUE_ADMIN) {
 		le_field(nt, hf_nvme_slba, tvb, q->rw.f_slba);
-		if (q->rw.f_nlb.off + 2 <= cap)
-			proto_tree_add_uint_format_value(nt, hf_nvme_nlb, tvb, (gint)q->rw.f_nlb.off, 2, q->rw.nlb + 1u,
-							 "%u (0's based on the wire: %u)", q->rw.nlb + 1u, q->rw.nlb);
+		/* NLB as on the wire and as nvme-cli shows it (0's based), the
+		 * number of logical blocks beside it (the CLI's nlb and blocks) */
+		if (q->rw.f_nlb.off + 2 <= cap) {
+			le_field(nt, hf_nvme_nlb, tvb, q->rw.f_nlb);
+			proto_item_set_generated(proto_tree_add_uint(nt, hf_nvme_blocks, tvb, (gint)q->rw.f_nlb.off, 2,
+								     q->rw.nlb + 1u));
+		}
 		/* NSIDs in hex: 0xffffffff (every namespace) reads as what it is */
-		wmem_strbuf_append_printf(info_s, " nsid 0x%x slba %" PRIu64 " nlb %u", q->nsid, q->rw.slba,
-					  q->rw.nlb + 1u);
+		wmem_strbuf_append_printf(info_s, " nsid 0x%x slba %" PRIu64 " nlb %u (%u block%s)", q->nsid, q->rw.slba,
+					  q->rw.nlb, q->rw.nlb + 1u, q->rw.nlb ? "s" : "");
 	}
 	if (q->dsm.valid && queue != IWS_NVME_QUEUE_ADMIN)
 		le_field(nt, hf_nvme_dsm_nr, tvb, q->dsm.f_nr);
@@ -349,17 +354,17 @@ static void show_nvm_admin_fields(proto_tree *nt, tvbuff_t *tvb, const struct iw
 	if (a->identify) {
 		le_field(nt, hf_nvme_cns, tvb, a->f_cns);
 		le_field(nt, hf_nvme_cntid, tvb, a->f_cntid);
-		wmem_strbuf_append_printf(info_s, " CNS %u", a->cns);
 	}
-	if (a->features) {
+	if (a->features)
 		le_field(nt, hf_nvme_fid, tvb, a->f_fid);
-		wmem_strbuf_append_printf(info_s, " %s", val_to_str_const(a->fid, nvme_fid_vals, "feature"));
-	}
 	if (a->log_page) {
 		le_field(nt, hf_nvme_lid, tvb, a->f_lid);
 		proto_item_set_generated(proto_tree_add_uint(nt, hf_nvme_numd, tvb, (gint)a->f_numdl.off, 2, a->numd));
-		wmem_strbuf_append_printf(info_s, " %s", val_to_str_const(a->lid, nvme_lid_vals, "log"));
 	}
+	/* CNS / LID / FID with its name, as the CLI's nvme table shows it */
+	char det[96];
+	if (*iws_nvme_admin_detail(det, sizeof(det), a))
+		wmem_strbuf_append_printf(info_s, " %s", det);
 }
 
 /* What the tracker made of the command: its response and data frames,
@@ -628,8 +633,10 @@ void iwarp_nvme_register(void)
 		{ &hf_nvme_sgl_invalidate, { "Invalidate key", "iwarp.nvme.sgl.invalidate", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
 			"The host asks for a Send with Invalidate of the key", HFILL } },
 		{ &hf_nvme_slba, { "Starting LBA", "iwarp.nvme.slba", FT_UINT64, BASE_DEC, NULL, 0x0, NULL, HFILL } },
-		{ &hf_nvme_nlb, { "Number of LBAs", "iwarp.nvme.nlb", FT_UINT32, BASE_DEC, NULL, 0x0,
-			"LBAs (the wire's 0's based NLB + 1)", HFILL } },
+		{ &hf_nvme_nlb, { "Number of logical blocks (0's based)", "iwarp.nvme.nlb", FT_UINT16, BASE_DEC, NULL, 0x0,
+			"NLB as on the wire (CDW12 bits 15:00) and as nvme-cli shows it: the blocks - 1", HFILL } },
+		{ &hf_nvme_blocks, { "Logical blocks", "iwarp.nvme.blocks", FT_UINT32, BASE_DEC, NULL, 0x0,
+			"The number of logical blocks: NLB + 1", HFILL } },
 		{ &hf_nvme_dsm_nr, { "Number of ranges (0's based)", "iwarp.nvme.dsm.nr", FT_UINT8, BASE_DEC, NULL, 0x0, NULL, HFILL } },
 		{ &hf_nvme_cns, { "CNS", "iwarp.nvme.cns", FT_UINT8, BASE_HEX, VALS(nvme_cns_vals), 0x0, NULL, HFILL } },
 		{ &hf_nvme_cntid, { "Controller identifier", "iwarp.nvme.cntid", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },

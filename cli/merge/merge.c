@@ -335,6 +335,7 @@ struct list_kind {
 };
 static const struct list_kind list_kinds[] = {
 	{ "ops", { "qid", "op" } },         /* NVMe groups */
+	{ "all_ops", { "op", NULL } },      /* NVMe all-queue rows: per command type */
 	{ "statuses", { "status", NULL } }, /* their status counts */
 };
 
@@ -488,6 +489,20 @@ static void merge_values(struct mctx *m, const char *key, const struct val *v, i
 	}
 	if (m->failed)
 		return;
+	if (strcmp(key, "latency_percentiles_ns") == 0) {
+		/* fio's ladder: one input's stays; of several it is not
+		 * recomputed (latency_ns has the merged sketch's quantiles) */
+		int present = 0, last = 0;
+		for (int i = 0; i < k; i++)
+			if (v[i].n->type != JR_NULL)
+				present++, last = i;
+		jw_key(m->j, key);
+		if (present == 1)
+			emit(m->j, v[last].d, v[last].n, false);
+		else
+			jw_null(m->j);
+		return;
+	}
 	if (dist && !mixed) {
 		merge_dist(m, key, v, k);
 		return;

@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "iwarpscope/stats.h"
 #include "jsonw.h"
@@ -62,23 +63,73 @@ void dist_rows_add(struct dist_rows *r, const char *qp, const char *label, const
 	d->l = l;
 }
 
-void dist_rows_print(FILE *f, const char *title, const char *label_head, const struct dist_rows *r)
+void ladder_json(struct jsonw *j, const char *key, const struct iws_latency *lc)
 {
-	const struct dist_row *v = r->v;
-	uint32_t n = r->n;
-	/* One unit for the table: the one that shows its largest median with 1
-	 * to 3 digits (or --time-unit's); decimals enough for its smallest
-	 * value. */
+	struct iws_latency *l = (struct iws_latency *)lc; /* quantiles sort lazily */
+	jw_key(j, key);
+	if (!l->count) {
+		jw_null(j);
+		return;
+	}
+	jw_obj(j);
+	char k[32];
+	for (int i = 0; i < IWS_LADDER_N; i++) {
+		snprintf(k, sizeof(k), "%f", iws_ladder_pct[i]);
+		jw_ki64(j, k, iws_latency_quantile(l, iws_ladder_pct[i] / 100));
+	}
+	jw_obj_end(j);
+}
+
+static int64_t table_unit(const struct dist_rows *r, int *dec);
+
+void dist_rows_ladder(FILE *f, const char *title, const struct dist_rows *r)
+{
+	int dec;
+	int64_t unit = table_unit(r, &dec);
+	fprintf(f, "\n%s, %s\n", title, unit_name(unit));
+	char b[IWS_LADDER_N][48];
+	for (uint32_t i = 0; i < r->n; i++) {
+		struct iws_latency *l = (struct iws_latency *)r->v[i].l;
+		if (!l->count)
+			continue;
+		fprintf(f, "  QP %s  %s  (%" PRIu64 " samples)\n", r->v[i].qp, r->v[i].label, l->count);
+		int w = 0;
+		for (int k = 0; k < IWS_LADDER_N; k++) {
+			int n = (int)strlen(fmt_in_unit(b[k], sizeof(b[k]), iws_latency_quantile(l, iws_ladder_pct[k] / 100),
+							unit, dec));
+			w = n > w ? n : w;
+		}
+		for (int k = 0; k < IWS_LADDER_N; k++)
+			fprintf(f, "%s%6.2fth=[%*s]%s", k % 4 ? " " : "    ", iws_ladder_pct[k], w, b[k],
+				k + 1 == IWS_LADDER_N ? "\n" : k % 4 == 3 ? ",\n" : ",");
+	}
+	if (!r->n)
+		fputs("  (none)\n", f);
+}
+
+/* One unit for a table: the one that shows its largest median with 1 to 3
+ * digits (or --time-unit's); decimals enough for its smallest value. */
+static int64_t table_unit(const struct dist_rows *r, int *dec)
+{
 	int64_t typical = 0, small = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		struct iws_latency *l = (struct iws_latency *)v[i].l; /* quantiles sort lazily */
+	for (uint32_t i = 0; i < r->n; i++) {
+		struct iws_latency *l = (struct iws_latency *)r->v[i].l; /* quantiles sort lazily */
 		int64_t p50 = iws_latency_quantile(l, 0.5);
 		typical = p50 > typical ? p50 : typical;
 		if (l->min > 0 && (!small || l->min < small))
 			small = l->min;
 	}
 	int64_t unit = units_column(typical);
-	int dec = units_decimals(unit, small);
+	*dec = units_decimals(unit, small);
+	return unit;
+}
+
+void dist_rows_print(FILE *f, const char *title, const char *label_head, const struct dist_rows *r)
+{
+	const struct dist_row *v = r->v;
+	uint32_t n = r->n;
+	int dec;
+	int64_t unit = table_unit(r, &dec);
 	fprintf(f, "\n%s, %s\n", title, unit_name(unit));
 	if (!n) {
 		fputs("  (none)\n", f);

@@ -31,5 +31,13 @@ struct dist_rows {
 };
 void dist_rows_add(struct dist_rows *r, const char *qp, const char *label, const struct iws_latency *l);
 void dist_rows_print(FILE *f, const char *title, const char *label_head, const struct dist_rows *r);
+/* fio's percentile ladder (iws_ladder_pct) as JSON: key {"1.000000": ns,
+ * "5.000000": ns, ... "99.990000": ns} (fio's --output-format=json keys), or
+ * null when empty. */
+void ladder_json(struct jsonw *j, const char *key, const struct iws_latency *l);
+/* ... and as text, fio's "clat percentiles" block per row: title (the unit is
+ * added), then each row's QP, label and count and its ladder, four a line
+ * ("  1.00th=[0.383],  5.00th=[...]"); rows without samples left out. */
+void dist_rows_ladder(FILE *f, const char *title, const struct dist_rows *r);
 
 #endif

@@ -107,6 +107,25 @@ static void bins_json(struct jsonw *j, const uint32_t *bins)
 	jw_arr_end(j);
 }
 
+/* A distribution is drawn as a histogram from this many samples up; below,
+ * the page lists its samples instead (report.js MIN_DRAWN): a histogram of
+ * six samples says less than the six numbers. */
+#define REPORT_MIN_DRAWN 20
+
+/* "samples": the sorted samples of a distribution too small to draw (exact:
+ * fewer than REPORT_MIN_DRAWN is always under IWS_LAT_EXACT_MAX). */
+static void few_samples_json(struct jsonw *j, const struct iws_latency *lc)
+{
+	struct iws_latency *l = (struct iws_latency *)lc; /* sorts lazily */
+	if (l->count >= REPORT_MIN_DRAWN || !iws_latency_is_exact(l))
+		return;
+	jw_key(j, "samples");
+	jw_arr(j);
+	for (uint64_t i = 1; i <= l->n_samples; i++)
+		jw_i64(j, iws_latency_quantile(l, (double)i / (double)l->n_samples));
+	jw_arr_end(j);
+}
+
 static void dist_json(struct jsonw *j, int t, const char *kind, const struct iws_latency *l,
 		      const uint32_t *bins)
 {
@@ -114,6 +133,22 @@ static void dist_json(struct jsonw *j, int t, const char *kind, const struct iws
 	jw_kstr(j, "op", iws_op_type_name((enum iws_op_type)t));
 	jw_kstr(j, "kind", kind);
 	latency_json(j, "stats", l);
+	few_samples_json(j, l);
+	bins_json(j, bins);
+	jw_obj_end(j);
+}
+
+/* One NVMe command type's latency: statistics, fio's ladder, the samples
+ * when too few to draw, the bins. */
+static void nvme_dist_json(struct jsonw *j, const struct iws_nvme_op_stats *o, const uint32_t *bins)
+{
+	jw_obj(j);
+	if (o->qid != IWS_NVME_QID_ALL)
+		jw_koi64(j, "qid", o->qid >= 0, o->qid);
+	jw_kstr(j, "op", o->op);
+	latency_json(j, "stats", &o->latency);
+	ladder_json(j, "ladder", &o->latency);
+	few_samples_json(j, &o->latency);
 	bins_json(j, bins);
 	jw_obj_end(j);
 }
@@ -177,12 +212,7 @@ static void nvme_json(struct jsonw *j, const struct pagedata *p, const struct pa
 				h = q->nvme->ops[x].latency;
 		if (!o->latency.count || !h)
 			continue;
-		jw_obj(j);
-		jw_koi64(j, "qid", o->qid >= 0, o->qid);
-		jw_kstr(j, "op", o->op);
-		latency_json(j, "stats", &o->latency);
-		bins_json(j, h->bins);
-		jw_obj_end(j);
+		nvme_dist_json(j, o, h->bins);
 	}
 	jw_arr_end(j);
 	jw_key(j, "statuses");
@@ -339,6 +369,32 @@ static void all_json(struct jsonw *j, const struct pagedata *p, const struct ana
 	jw_obj(j);
 	dists_json(j, analysis_total(a), lp, dp);
 	jw_obj_end(j);
+}
+
+/* The NVMe all-queue rows (out_nvme.c): per command type over every queue,
+ * its bins every QP's added up. */
+static void nvme_all_json(struct jsonw *j, const struct pagedata *p, const struct analysis *a)
+{
+	struct iws_nvme_stats all;
+	static uint32_t bins[LOGHIST_BINS];
+	nvme_all_rows(a, &all);
+	jw_key(j, "nvme_all");
+	jw_arr(j);
+	for (uint32_t k = 0; k < all.n; k++) {
+		const struct iws_nvme_op_stats *o = &all.e[k];
+		if (!o->latency.count)
+			continue;
+		memset(bins, 0, sizeof(bins));
+		for (uint32_t i = 0; i <= PAGE_MAX_QPS; i++) {
+			const struct page_nvme *n = p->qps[i].nvme;
+			for (uint32_t x = 0; n && x < n->nops; x++)
+				for (uint32_t b = 0; n->ops[x].latency && !strcmp(n->ops[x].op, o->op) && b < LOGHIST_BINS; b++)
+					bins[b] += n->ops[x].latency->bins[b];
+		}
+		nvme_dist_json(j, o, bins);
+	}
+	jw_arr_end(j);
+	iws_nvme_stats_free(&all);
 }
 
 static void ops_json(struct jsonw *j, struct pagedata *p, FILE *f)
@@ -644,6 +700,7 @@ static void data_json(FILE *f, struct jsonw *j, const struct report *r, struct p
 		qp_json(j, p, pagedata_others(p));
 	jw_arr_end(j);
 	all_json(j, p, r->a);
+	nvme_all_json(j, p, r->a);
 	ops_json(j, p, f);
 	slowest_json(j, p);
 	findings_json(j, r);

@@ -2,7 +2,7 @@
 /*
  * NVMe over Fabrics reports: the `nvme` command (one line per command, as
  * text, JSON, JSON lines or CSV; the JSON names are the contract of docs/iwarpscope.1:
- * qp, qid, cid, opcode, op, nsid, slba, nlb, bytes, first_frame, last_frame,
+ * qp, qid, cid, opcode, op, nsid, slba, nlb, blocks, bytes, first_frame, last_frame,
  * start_ns, end_ns, latency_ns, data_ns, status, complete, then extras), the
  * `stats` nvme sections (per QP and per (qid, op): counts, bytes, IOPS,
  * latency and data-transfer distributions, errors by status) and the
@@ -38,7 +38,9 @@ static void cmd_json(struct jsonw *j, const struct conn *c, const void *item,
 	jw_kstr(j, "op", m->op);
 	jw_kou64(j, "nsid", m->has_nsid, m->nsid);
 	jw_kou64(j, "slba", m->has_lba, m->slba);
+	/* NLB as nvme-cli shows it (the wire's 0's based value), the count beside */
 	jw_kou64(j, "nlb", m->has_lba, m->nlb);
+	jw_kou64(j, "blocks", m->has_lba, m->blocks);
 	jw_ku64(j, "bytes", m->bytes);
 	jw_ku64(j, "first_frame", m->first_frame);
 	jw_ku64(j, "last_frame", m->last_frame);
@@ -105,6 +107,7 @@ static void cmd_csv(FILE *f, const struct conn *c, const void *item)
 	ocsv(f, m->has_nsid, m->nsid);
 	ocsv(f, m->has_lba, m->slba);
 	ocsv(f, m->has_lba, m->nlb);
+	ocsv(f, m->has_lba, m->blocks);
 	fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",", m->bytes,
 		m->first_frame, m->last_frame, m->start_ns, m->end_ns);
 	if (m->has_completion && real)
@@ -123,7 +126,8 @@ static void cmd_csv(FILE *f, const struct conn *c, const void *item)
 static const struct fixed_col cmd_cols[] = {
 	{ "time", -18, false },	  { "QP", 4, false },	   { "qid", 3, false },
 	{ "cid", 5, false },	  { "op", -16, false },	   { "nsid", -10, false },
-	{ "slba", 10, false },	  { "nlb", 6, false },	   { "bytes", 9, false },
+	{ "slba", 10, false },	  { "nlb", 5, false },	   { "blocks", 6, false },
+	{ "bytes", 9, false },
 	{ "latency", 12, true },  { "data", 12, true },	   { "frames", -15, false },
 	{ "status", -6, false },  { "notes", 0, false },
 };
@@ -157,8 +161,10 @@ static void cmd_text(FILE *f, const struct conn *c, const void *item)
 		snprintf(cell[k++], 48, "-");
 	if (m->has_lba) {
 		snprintf(cell[k++], 48, "%" PRIu64, m->slba);
-		snprintf(cell[k++], 48, "%" PRIu32, m->nlb);
+		snprintf(cell[k++], 48, "%u", (unsigned)m->nlb);
+		snprintf(cell[k++], 48, "%" PRIu32, m->blocks);
 	} else {
+		snprintf(cell[k++], 48, "-");
 		snprintf(cell[k++], 48, "-");
 		snprintf(cell[k++], 48, "-");
 	}
@@ -181,6 +187,11 @@ static void cmd_text(FILE *f, const struct conn *c, const void *item)
 		snprintf(cell[k++], 48, "-");
 	size_t n = 0;
 	notes[0] = 0;
+	/* Identify CNS, Get Log Page LID, Get/Set Features FID (the plugin's
+	 * Info says the same: one core function) */
+	char det[96];
+	if (real && *iws_nvme_admin_detail(det, sizeof(det), &m->sqe.adm))
+		n += (size_t)snprintf(notes + n, sizeof(notes) - n, "%s; ", det);
 	if (m->has_completion && m->status)
 		n += (size_t)snprintf(notes + n, sizeof(notes) - n, "STATUS %s; ",
 				      m->status_name ? m->status_name : "?");
@@ -203,7 +214,7 @@ static void cmd_text(FILE *f, const struct conn *c, const void *item)
 }
 
 static const struct row_fns cmd_fns = {
-	"qp,qid,cid,opcode,op,nsid,slba,nlb,bytes,first_frame,last_frame,start_ns,end_ns,"
+	"qp,qid,cid,opcode,op,nsid,slba,nlb,blocks,bytes,first_frame,last_frame,start_ns,end_ns,"
 	"latency_ns,data_ns,status,status_name,complete,fctype,xfer,flags\n",
 	cmd_json, cmd_csv, cmd_text, cmd_text_header,
 };
@@ -229,22 +240,28 @@ static const char *qid_src_name(enum iws_nvme_qid_src s)
 	}
 }
 
-static void groups_json(struct jsonw *j, const struct iws_nvme_stats *s)
+static void groups_json(struct jsonw *j, const char *key, const struct iws_nvme_stats *s)
 {
-	jw_key(j, "ops");
+	jw_key(j, key);
 	jw_arr(j);
 	for (uint32_t i = 0; i < s->n; i++) {
 		const struct iws_nvme_op_stats *o = &s->e[i];
 		jw_obj(j);
-		jw_koi64(j, "qid", o->qid >= 0, o->qid);
+		if (o->qid != IWS_NVME_QID_ALL)
+			jw_koi64(j, "qid", o->qid >= 0, o->qid);
 		jw_kstr(j, "op", o->op);
 		jw_ku64(j, "count", o->count);
 		jw_ku64(j, "complete", o->complete);
 		jw_ku64(j, "errors", o->errors);
 		jw_ku64(j, "bytes", o->bytes);
 		jw_kou64(j, "iops", iws_nvme_op_has_iops(o), iws_nvme_op_iops(o));
+		/* over the complete commands: the first one's start, the last one's end */
+		jw_koi64(j, "first_ns", o->complete != 0, o->first_start_ns);
+		jw_koi64(j, "last_ns", o->complete != 0, o->last_end_ns);
 		jw_ki64(j, "span_ns", o->complete ? o->last_end_ns - o->first_start_ns : 0);
 		latency_json_sketch(j, "latency_ns", &o->latency);
+		/* fio's clat percentile ladder (docs/semantics.md) */
+		ladder_json(j, "latency_percentiles_ns", &o->latency);
 		latency_json_sketch(j, "data_ns", &o->data);
 		jw_key(j, "statuses");
 		jw_arr(j);
@@ -294,8 +311,19 @@ void nvme_qp_json(struct jsonw *j, const struct conn *c)
 	jw_ku64(j, "bytes_rdma_write", k->bytes_c2h);
 	jw_ku64(j, "bytes_rdma_read", k->bytes_h2c);
 	jw_ku64(j, "max_inflight", k->max_inflight_seen);
-	groups_json(j, &n->st);
+	groups_json(j, "ops", &n->st);
 	jw_obj_end(j);
+}
+
+/* The "all" rows: each command type over every queue of every QP
+ * (iws_nvme_stats_merge_all, the plugin's -z iwarp,nvme "all" rows). */
+void nvme_all_rows(const struct analysis *a, struct iws_nvme_stats *all)
+{
+	const struct conn *c;
+	iws_nvme_stats_init(all);
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;)
+		if (conn_is_nvme(c))
+			iws_nvme_stats_merge_all(all, &c->nvme->st);
 }
 
 void nvme_total_json(struct jsonw *j, const struct report *r)
@@ -319,7 +347,11 @@ void nvme_total_json(struct jsonw *j, const struct report *r)
 	jw_ku64(j, "commands", cmds);
 	jw_ku64(j, "incomplete", inc);
 	jw_ku64(j, "errors", err);
-	groups_json(j, &a->nvme_total);
+	groups_json(j, "ops", &a->nvme_total);
+	struct iws_nvme_stats all;
+	nvme_all_rows(a, &all);
+	groups_json(j, "all_ops", &all);
+	iws_nvme_stats_free(&all);
 	jw_obj_end(j);
 }
 
@@ -327,7 +359,9 @@ void nvme_total_json(struct jsonw *j, const struct report *r)
 static const char *label(char *buf, size_t len, const struct iws_nvme_op_stats *o)
 {
 	char q[16] = "?";
-	if (o->qid >= 0)
+	if (o->qid == IWS_NVME_QID_ALL)
+		snprintf(q, sizeof(q), "all");
+	else if (o->qid >= 0)
 		snprintf(q, sizeof(q), "%" PRId32, o->qid);
 	snprintf(buf, len, "%s %s", q, o->op);
 	return buf;
@@ -344,27 +378,107 @@ static bool any_nvme(const struct report *r)
 }
 
 /* Asynchronous Event Requests still outstanding by design in group o
- * (docs/semantics.md): not counted among its incomplete commands. */
-static uint64_t awaiting(const struct conn *c, const struct iws_nvme_op_stats *o)
+ * (docs/semantics.md): not counted among its incomplete commands; c NULL:
+ * an "all" row, over every QP. */
+static uint64_t awaiting(const struct analysis *a, const struct conn *c, const struct iws_nvme_op_stats *o)
 {
-	return strcmp(o->op, "async_event") ? 0 : c->nvme->awaiting_event;
+	if (strcmp(o->op, "async_event"))
+		return 0;
+	if (c)
+		return c->nvme->awaiting_event;
+	uint64_t n = 0;
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;)
+		if (conn_is_nvme(c))
+			n += c->nvme->awaiting_event;
+	return n;
 }
 
-static void dist_table(FILE *f, const struct analysis *a, const char *title, size_t off)
+/* Each row of the tables: every NVMe QP's groups, then the "all" rows (a
+ * row per command type over every queue). */
+typedef void (*group_fn)(void *ctx, const char *qp, const struct conn *c, const struct iws_nvme_op_stats *o);
+
+static void each_group(const struct analysis *a, struct iws_nvme_stats *all, group_fn fn, void *ctx)
 {
-	struct dist_rows rows = { 0 };
-	char qp[16], lb[96];
+	char qp[16];
 	const struct conn *c;
 	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;)
 		for (uint32_t k = 0; conn_is_nvme(c) && k < c->nvme->st.n; k++) {
-			const struct iws_nvme_op_stats *o = &c->nvme->st.e[k];
-			const struct iws_latency *l = (const struct iws_latency *)((const char *)o + off);
 			snprintf(qp, sizeof(qp), "%u", c->stream);
-			if (l->count)
-				dist_rows_add(&rows, qp, label(lb, sizeof(lb), o), l);
+			fn(ctx, qp, c, &c->nvme->st.e[k]);
 		}
-	dist_rows_print(f, title, "qid op", &rows);
-	free(rows.v);
+	for (uint32_t k = 0; k < all->n; k++)
+		fn(ctx, "all", NULL, &all->e[k]);
+}
+
+struct dist_ctx {
+	struct dist_rows rows;
+	size_t off;
+};
+
+static void dist_row(void *ctx, const char *qp, const struct conn *c, const struct iws_nvme_op_stats *o)
+{
+	struct dist_ctx *d = ctx;
+	char lb[96];
+	(void)c;
+	const struct iws_latency *l = (const struct iws_latency *)((const char *)o + d->off);
+	if (l->count)
+		dist_rows_add(&d->rows, qp, label(lb, sizeof(lb), o), l);
+}
+
+static void dist_table(FILE *f, const struct analysis *a, struct iws_nvme_stats *all, const char *title,
+		       size_t off, bool ladder)
+{
+	struct dist_ctx d = { { 0 }, off };
+	each_group(a, all, dist_row, &d);
+	if (ladder)
+		dist_rows_ladder(f, title, &d.rows);
+	else
+		dist_rows_print(f, title, "qid op", &d.rows);
+	free(d.rows.v);
+}
+
+struct table_ctx {
+	const struct analysis *a;
+	struct texttable t;
+};
+
+static void count_row(void *ctx, const char *qp, const struct conn *c, const struct iws_nvme_op_stats *o)
+{
+	struct table_ctx *x = ctx;
+	char lb[96];
+	tt_cell(&x->t, qp);
+	tt_cell(&x->t, label(lb, sizeof(lb), o));
+	tt_cellf(&x->t, "%" PRIu64, o->count);
+	tt_cellf(&x->t, "%" PRIu64, o->count - o->complete - awaiting(x->a, c, o));
+	tt_cellf(&x->t, "%" PRIu64, o->errors);
+	tt_cellf(&x->t, "%" PRIu64, o->bytes);
+	/* the core says when a rate means nothing (too few commands) */
+	if (iws_nvme_op_has_iops(o))
+		tt_cellf(&x->t, "%" PRIu64, iws_nvme_op_iops(o));
+	else
+		tt_cell(&x->t, "-");
+}
+
+static void status_row(void *ctx, const char *qp, const struct conn *c, const struct iws_nvme_op_stats *o)
+{
+	struct table_ctx *x = ctx;
+	char lb[96];
+	(void)c;
+	for (uint32_t s = 0; s < o->nstatus; s++) {
+		const char *nm = iws_nvme_status_name(o->status[s].status, o->fabrics);
+		tt_cell(&x->t, qp);
+		tt_cell(&x->t, label(lb, sizeof(lb), o));
+		tt_cellf(&x->t, "0x%04x", o->status[s].status);
+		tt_cellf(&x->t, "%" PRIu64, o->status[s].count);
+		tt_cell(&x->t, nm ? nm : "?");
+	}
+	if (o->status_other) {
+		tt_cell(&x->t, qp);
+		tt_cell(&x->t, label(lb, sizeof(lb), o));
+		tt_cell(&x->t, "other");
+		tt_cellf(&x->t, "%" PRIu64, o->status_other);
+		tt_cell(&x->t, "");
+	}
 }
 
 void nvme_stats_text(FILE *f, const struct report *r)
@@ -376,66 +490,32 @@ void nvme_stats_text(FILE *f, const struct report *r)
 					      { "count", false },      { "incomplete", false },
 					      { "errors", false },     { "bytes", false },
 					      { "IOPS", false } };
-	struct texttable t;
-	tt_init(&t, cols, 7);
-	char lb[96];
-	const struct conn *c;
-	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
-		if (!conn_is_nvme(c))
-			continue;
-		for (uint32_t k = 0; k < c->nvme->st.n; k++) {
-			const struct iws_nvme_op_stats *o = &c->nvme->st.e[k];
-			tt_cellf(&t, "%u", c->stream);
-			tt_cell(&t, label(lb, sizeof(lb), o));
-			tt_cellf(&t, "%" PRIu64, o->count);
-			tt_cellf(&t, "%" PRIu64, o->count - o->complete - awaiting(c, o));
-			tt_cellf(&t, "%" PRIu64, o->errors);
-			tt_cellf(&t, "%" PRIu64, o->bytes);
-			/* the core says when a rate means nothing (too few commands) */
-			if (iws_nvme_op_has_iops(o))
-				tt_cellf(&t, "%" PRIu64, iws_nvme_op_iops(o));
-			else
-				tt_cell(&t, "-");
-		}
-	}
+	struct iws_nvme_stats all;
+	nvme_all_rows(a, &all);
+	struct table_ctx x = { a, { 0 } };
+	tt_init(&x.t, cols, 7);
+	each_group(a, &all, count_row, &x);
 	fputs("\nNVMe commands\n", f);
-	tt_print(&t, f, "  ");
-	tt_free(&t);
-	dist_table(f, a, "NVMe latency (complete commands: command capsule to completion)",
-		   offsetof(struct iws_nvme_op_stats, latency));
-	dist_table(f, a,
+	tt_print(&x.t, f, "  ");
+	tt_free(&x.t);
+	dist_table(f, a, &all, "NVMe latency (complete commands: command capsule to completion)",
+		   offsetof(struct iws_nvme_op_stats, latency), false);
+	dist_table(f, a, &all,
+		   "NVMe completion latency percentiles (fio's clat ladder: nearest rank over the samples)",
+		   offsetof(struct iws_nvme_op_stats, latency), true);
+	dist_table(f, a, &all,
 		   "NVMe data transfer (complete commands with RDMA data: first to last data message)",
-		   offsetof(struct iws_nvme_op_stats, data));
+		   offsetof(struct iws_nvme_op_stats, data), false);
 	static const struct tt_col ecols[] = { { "QP", false }, { "qid op", true }, { "status", false },
 					       { "count", false }, { "name", true } };
-	tt_init(&t, ecols, 5);
-	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
-		if (!conn_is_nvme(c))
-			continue;
-		for (uint32_t k = 0; k < c->nvme->st.n; k++) {
-			const struct iws_nvme_op_stats *o = &c->nvme->st.e[k];
-			for (uint32_t s = 0; s < o->nstatus; s++) {
-				const char *nm = iws_nvme_status_name(o->status[s].status, o->fabrics);
-				tt_cellf(&t, "%u", c->stream);
-				tt_cell(&t, label(lb, sizeof(lb), o));
-				tt_cellf(&t, "0x%04x", o->status[s].status);
-				tt_cellf(&t, "%" PRIu64, o->status[s].count);
-				tt_cell(&t, nm ? nm : "?");
-			}
-			if (o->status_other) {
-				tt_cellf(&t, "%u", c->stream);
-				tt_cell(&t, label(lb, sizeof(lb), o));
-				tt_cell(&t, "other");
-				tt_cellf(&t, "%" PRIu64, o->status_other);
-				tt_cell(&t, "");
-			}
-		}
-	}
-	if (t.nrows) {
+	tt_init(&x.t, ecols, 5);
+	each_group(a, &all, status_row, &x);
+	if (x.t.nrows) {
 		fputs("\nNVMe errors\n", f);
-		tt_print(&t, f, "  ");
+		tt_print(&x.t, f, "  ");
 	}
-	tt_free(&t);
+	tt_free(&x.t);
+	iws_nvme_stats_free(&all);
 }
 
 /* ---- summary ---- */
@@ -482,7 +562,8 @@ void nvme_summary(FILE *f, const struct report *r)
 			char lat[32], dn[32];
 			fprintf(f, "  %s cid %u %s", k ? "      " : "slowest", m->cid, m->op);
 			if (m->has_lba)
-				fprintf(f, " slba %" PRIu64 " nlb %" PRIu32, m->slba, m->nlb);
+				fprintf(f, " slba %" PRIu64 " nlb %u (%" PRIu32 " block%s)", m->slba,
+					(unsigned)m->nlb, m->blocks, m->blocks == 1 ? "" : "s");
 			fprintf(f, ": %s", fmt_dur(lat, sizeof(lat), m->latency_ns));
 			if (m->data_first_frame && m->xfer != IWS_NVME_XFER_IN_CAPSULE)
 				fprintf(f, " (data %s)", fmt_dur(dn, sizeof(dn), m->data_ns));

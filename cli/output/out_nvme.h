@@ -22,6 +22,10 @@ void nvme_out_begin(struct rows_out *w, FILE *f, enum out_format fmt);
  * the capture (or QP) has no NVMe. */
 void nvme_qp_json(struct jsonw *j, const struct conn *c);
 void nvme_total_json(struct jsonw *j, const struct report *r);
+/* The "all" rows (one per command type over every queue of every QP) into
+ * all (iws_nvme_stats_init'ed here; iws_nvme_stats_free it). */
+struct analysis;
+void nvme_all_rows(const struct analysis *a, struct iws_nvme_stats *all);
 void nvme_stats_text(FILE *f, const struct report *r);
 void nvme_summary(FILE *f, const struct report *r);
 

@@ -542,6 +542,14 @@ const char *iws_nvme_cns_name(uint32_t cns);
 const char *iws_nvme_fid_name(uint32_t fid);
 const char *iws_nvme_lid_name(uint32_t lid);
 const char *iws_nvme_property_name(uint32_t offset);
+/* What an admin command asks for, from its CDW10 bits 7:0 (NVMe Base 2.0:
+ * Identify CNS, Get Log Page LID, Get/Set Features FID), as the CLI's nvme
+ * table and the plugin's Info column both show it: "cns=0x01 (Identify
+ * Controller)", "lid=0x02 (SMART / Health Information)", "fid=0x07 (Number of
+ * Queues)", the value alone when the tables have no name for it; "" for any
+ * other command. */
+struct iws_nvme_admin;
+const char *iws_nvme_admin_detail(char *buf, size_t len, const struct iws_nvme_admin *a);
 
 #ifdef __cplusplus
 }

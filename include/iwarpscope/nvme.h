@@ -329,7 +329,9 @@ struct iws_nvme_cmd {
 	uint32_t nsid;
 	bool has_lba;               /* read, write, compare, write_zeroes, ... */
 	uint64_t slba;
-	uint32_t nlb;               /* LBAs: the wire's NLB + 1 */
+	uint16_t nlb;               /* NLB as on the wire (CDW12 bits 15:00): 0's based,
+				     * the number nvme-cli shows */
+	uint32_t blocks;            /* logical blocks: nlb + 1 */
 	struct iws_nvme_command sqe; /* everything the capsule said (offsets: its Send payload) */
 	/* An SQE a snapshot length cut (IWS_NVMEF_SQE_TRUNCATED): its octets as
 	 * captured, for a front end to show where the capsule's first segment
@@ -542,8 +544,11 @@ struct iws_nvme_status_count {
 	uint64_t count;
 };
 
+/* The qid of an "all" row (iws_nvme_stats_merge_all): every queue. */
+#define IWS_NVME_QID_ALL (-2)
+
 struct iws_nvme_op_stats {
-	int32_t qid;                /* -1: unknown */
+	int32_t qid;                /* -1: unknown; IWS_NVME_QID_ALL: every queue */
 	const char *op;             /* iws_nvme_op_key() */
 	bool fabrics;               /* a Fabrics command: its status names differ */
 	uint64_t count, complete, errors, bytes;
@@ -564,6 +569,14 @@ void iws_nvme_stats_init(struct iws_nvme_stats *s);
 void iws_nvme_stats_free(struct iws_nvme_stats *s);
 /* false on allocation failure (the command is then not counted). */
 bool iws_nvme_stats_add(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c);
+/* The "all" rows: adds every group of s into all's group (IWS_NVME_QID_ALL,
+ * op), so that, called on each QP's statistics, all holds one row per command
+ * type over every queue: counts, bytes, statuses and distributions summed
+ * (distributions stay exact as long as the union fits IWS_LAT_EXACT_MAX),
+ * the span from the type's earliest start to its latest end, as the ops
+ * "all" rows (docs/semantics.md). With one queue having the type, its row
+ * equals that queue's. false on allocation failure. */
+bool iws_nvme_stats_merge_all(struct iws_nvme_stats *all, const struct iws_nvme_stats *s);
 /* IOPS is shown only over at least this many complete commands. */
 #define IWS_NVME_IOPS_MIN 10
 /* Whether the group has an IOPS: IWS_NVME_IOPS_MIN complete commands or

@@ -31,6 +31,14 @@ struct iws_latency {
 	uint32_t *hist;             /* histogram mode (NULL while exact) */
 };
 
+/* fio's completion-latency percentile ladder (its default percentile list),
+ * in percent: 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9,
+ * 99.95, 99.99. Each is iws_latency_quantile(l, pct / 100): the nearest rank
+ * over the samples (exact up to IWS_LAT_EXACT_MAX of them), where fio reports
+ * the bin its own histogram puts the value in (docs/semantics.md). */
+#define IWS_LADDER_N 17
+extern const double iws_ladder_pct[IWS_LADDER_N];
+
 void iws_latency_init(struct iws_latency *l);
 void iws_latency_free(struct iws_latency *l);
 /* false on allocation failure (the sample still counts in min/max/mean). */

@@ -261,7 +261,7 @@ struct nvme_rec {
 	int has_nsid, has_lba;
 	uint32_t nsid;
 	uint64_t slba;
-	uint32_t nlb;		/* LBAs (the wire's NLB + 1) */
+	uint32_t blocks;	/* logical blocks: the wire's 0's based NLB + 1 */
 	uint32_t icd;		/* in-capsule data octets */
 	int cmd_op;		/* op_rec of the command capsule (Send) */
 	int resp_op;		/* op_rec of the response capsule, -1: never answered */

@@ -140,7 +140,7 @@ static int issue(struct gen *g, struct nq *q, const struct ncmd *m)
 	r->nsid = m->nsid;
 	r->has_lba = m->lba;
 	r->slba = (uint64_t)m->cdw[1] << 32 | m->cdw[0];
-	r->nlb = (m->cdw[2] & 0xFFFF) + 1;
+	r->blocks = (m->cdw[2] & 0xFFFF) + 1;
 	r->icd = icd;
 	r->cmd_op = rd_send_data(g, q->c, I2R, OP_SEND, 0, cap, 64 + icd);
 	return ri;
@@ -293,14 +293,15 @@ static struct ncmd cmd(uint8_t opcode, uint16_t cid, uint32_t nsid, const char *
 	return m;
 }
 
-static struct ncmd io(uint8_t opcode, uint16_t cid, uint64_t slba, uint32_t nlb, const char *op)
+/* An LBA command of `blocks` logical blocks (the wire's NLB is 0's based). */
+static struct ncmd io(uint8_t opcode, uint16_t cid, uint64_t slba, uint32_t blocks, const char *op)
 {
 	struct ncmd m = cmd(opcode, cid, 1, op);
 
 	m.lba = 1;
 	m.cdw[0] = (uint32_t)slba;
 	m.cdw[1] = (uint32_t)(slba >> 32);
-	m.cdw[2] = nlb - 1;
+	m.cdw[2] = blocks - 1;
 	return m;
 }
 

@@ -329,8 +329,11 @@ static void write_nvme(FILE *f, const struct truth *t, const struct nvme_out *x,
 	opt_u64(f, r->has_nsid, r->nsid);
 	fputs(", \"slba\": ", f);
 	opt_u64(f, r->has_lba, r->slba);
+	/* NLB as on the wire (0's based, as nvme-cli shows it), the blocks beside */
 	fputs(", \"nlb\": ", f);
-	opt_u64(f, r->has_lba, r->nlb);
+	opt_u64(f, r->has_lba, r->has_lba ? r->blocks - 1 : 0);
+	fputs(", \"blocks\": ", f);
+	opt_u64(f, r->has_lba, r->blocks);
 	fprintf(f, ", \"bytes\": %" PRIu64 ", \"first_frame\": %u, \"last_frame\": %u, "
 		"\"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64 ", \"latency_ns\": ",
 		x->bytes, x->first_frame, x->last_frame, x->start_ns, x->end_ns);

@@ -115,7 +115,8 @@ class NvmeCheck:
         c = {"qp": q, "qid": qid, "cid": cid, "opcode": opc, "fctype": sqe[4] if fab else None,
              "op": name, "nsid": None if fab else struct.unpack_from("<I", sqe, 4)[0],
              "slba": cdw[1] << 32 | cdw[0] if lba else None,
-             "nlb": (cdw[2] & 0xFFFF) + 1 if lba else None,
+             "nlb": cdw[2] & 0xFFFF if lba else None,
+             "blocks": (cdw[2] & 0xFFFF) + 1 if lba else None,
              "bytes": wire - 64 if ident == 0x01 else 0,
              "first_frame": first["first_frame"], "frames": [last["frame"]], "data": [],
              "key": int.from_bytes(sqe[35:39], "little") if keyed else None,
@@ -152,7 +153,7 @@ def nvme_fields(ck, c):
     ts = ck.ts
     last = c.get("resp", max(c["frames"]))
     out = {k: c[k] for k in ("qp", "qid", "cid", "opcode", "fctype", "op", "nsid", "slba", "nlb",
-                             "bytes", "first_frame", "status")}
+                             "blocks", "bytes", "first_frame", "status")}
     done = "resp" in c
     out.update(last_frame=last, start_ns=ts[c["first_frame"]], end_ns=ts[last],
                latency_ns=ts[last] - ts[c["first_frame"]] if done else None,

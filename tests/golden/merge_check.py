@@ -177,6 +177,17 @@ def main(argv):
                 check(mg[key][k] == jg[key][k], "nvme %s %s" % (key, k))
             for k in ("latency_ns", "data_ns"):
                 check_dist("nvme %s %s" % (key, k), mg[key][k], jg[key][k])
+        # the all-queue rows, per command type over every host's queues:
+        # exact counts and span ends, quantiles within the bound; fio's
+        # ladder is not recomputed from several inputs (null)
+        ja = {g["op"]: g for g in jt["nvme"]["all_ops"]}
+        ma = {g["op"]: g for g in t["nvme"]["all_ops"]}
+        check(sorted(ja) == sorted(ma), "nvme all rows %s, joint %s" % (sorted(ma), sorted(ja)))
+        for op in set(ja) & set(ma):
+            for k in ("count", "complete", "errors", "bytes", "first_ns", "last_ns"):
+                check(ma[op][k] == ja[op][k], "nvme all %s %s: merged %s, joint %s" % (op, k, ma[op][k], ja[op][k]))
+            for k in ("latency_ns", "data_ns"):
+                check_dist("nvme all %s %s" % (op, k), ma[op][k], ja[op][k])
     c, jc = merged["capture"], joint["capture"]
     for k in ("frames", "bytes", "tcp_segments", "tcp_connections", "first_ns", "last_ns"):
         check(c[k] == jc[k], "capture %s: merged %s, joint %s" % (k, c[k], jc[k]))

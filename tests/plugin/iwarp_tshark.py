@@ -46,7 +46,7 @@ DESIGN_PREFIXES = ["iwarp.rdmap.atomic."]
 # The NVMe-oF layer (issue 15): what users filter on.
 NVME_FIELDS = """
 iwarp.nvme.opcode iwarp.nvme.op iwarp.nvme.cid iwarp.nvme.nsid iwarp.nvme.slba iwarp.nvme.nlb
-iwarp.nvme.sgl.key iwarp.nvme.sgl.addr iwarp.nvme.sgl.length iwarp.nvme.sgl.type iwarp.nvme.icd_len
+iwarp.nvme.blocks iwarp.nvme.sgl.key iwarp.nvme.sgl.addr iwarp.nvme.sgl.length iwarp.nvme.sgl.type iwarp.nvme.icd_len
 iwarp.nvme.status iwarp.nvme.sqhd iwarp.nvme.qid iwarp.nvme.fctype iwarp.nvme.connect.qid
 iwarp.nvme.connect.sqsize iwarp.nvme.connect.hostnqn iwarp.nvme.connect.subnqn iwarp.nvme.connect.cntlid
 iwarp.nvme.property iwarp.nvme.response_in iwarp.nvme.request_in iwarp.nvme.response_time
@@ -867,13 +867,14 @@ def check_golden(r, cap, gdir):
 
 def qp_rows(text, ncols, header):
     """(qp -> {}, [(qp, columns)]) of a -z iwarp,... table: the rows of ncols
-    columns under each "QP n" line, the header row (first column header) left out."""
+    columns under each "QP n" line (and under "All queues", qp "all"), the
+    header row (first column header) left out."""
     res, rows = {}, []
     qp = None
     for line in text.splitlines():
         m = re.match(r"^QP (\d+)", line)
-        if m:
-            qp = int(m.group(1))
+        if m or line.startswith("All queues"):
+            qp = int(m.group(1)) if m else "all"
             res[qp] = {}
             continue
         parts = line.split()
@@ -1232,12 +1233,20 @@ def check_nvme_fields(r, cap, want):
     """The plugin's iwarp.nvme items agree with a list of NVMe commands (a truth
     file's `nvme` list or `iwarpscope nvme --format jsonl`): each command's
     capsule decodes in a frame between its first and last frame with its qp,
-    cid, opcode, op, nsid, slba, nlb, bytes and complete; its completion in its
+    cid, opcode, op, nsid, slba, nlb (0's based), blocks, bytes, complete and
+    cns/lid/fid (its Info saying "cns=0x01 ..." as the CLI's table); its completion in its
     last frame with its status, request_in (the capsule's frame), response_time
     (latency_ns) and data_time (data_ns); the capsule links to it
     (response_in) and to its data (data_in). Returns the differences."""
     items = pdml_nvme(r.run(["-2", "-r", cap, "-T", "pdml"] + TSHARK_OPTS))
     cmds = [d for d in items if "iwarp.nvme.opcode" in d]
+    info = None
+    if any(k in w for w in want for k in ("cns", "lid", "fid")):
+        # the Info column alone (a column format, not a column field: the
+        # field's name differs between versions)
+        info = dict(l.strip().split(None, 1) for l in r.run(
+            ["-2", "-r", cap, "-o", 'gui.column.format:"No.","%m","Info","%i"'] + TSHARK_OPTS).splitlines()
+            if len(l.split()) > 1)
     resps = [d for d in items if "iwarp.nvme.status" in d]
     errs = []
 
@@ -1262,10 +1271,17 @@ def check_nvme_fields(r, cap, want):
                 c = cand[0]
                 used.add(id(c))
                 for k, f in (("opcode", "iwarp.nvme.opcode"), ("nsid", "iwarp.nvme.nsid"), ("slba", "iwarp.nvme.slba"),
-                             ("nlb", "iwarp.nvme.nlb"), ("bytes", "iwarp.nvme.bytes"), ("qid", "iwarp.nvme.qid"),
-                             ("complete", "iwarp.nvme.complete")):
+                             ("nlb", "iwarp.nvme.nlb"), ("blocks", "iwarp.nvme.blocks"),
+                             ("bytes", "iwarp.nvme.bytes"), ("qid", "iwarp.nvme.qid"),
+                             ("complete", "iwarp.nvme.complete"), ("cns", "iwarp.nvme.cns"),
+                             ("lid", "iwarp.nvme.lid"), ("fid", "iwarp.nvme.fid")):
                     if k in w and num(c, f) != (int(w[k]) if isinstance(w[k], bool) else w[k]):
                         errs.append("%s: %s = %s, want %s" % (where, f, c.get(f), w[k]))
+                for k in ("cns", "lid", "fid"):
+                    said = "%s=0x%02x" % (k, w[k]) if k in w else None
+                    if said and said not in info.get(str(c["frame"]), ""):
+                        errs.append("%s: Info of frame %d does not say %s: %s" % (where, c["frame"], said,
+                                                                               info.get(str(c["frame"]))))
                 if c.get("iwarp.nvme.op") != w["op"]:
                     errs.append("%s: iwarp.nvme.op = %s" % (where, c.get("iwarp.nvme.op")))
                 if w.get("status") is not None and c["frame"] != w["last_frame"] and \
@@ -1315,7 +1331,7 @@ def parse_nvme(text):
     def dist(v):
         return None if v[0] == "-" else [int(x) for x in v]
     for qp, parts in rows:
-        qid = None if parts[0] == "-" else int(parts[0])
+        qid = None if parts[0] == "-" else parts[0] if parts[0] == "all" else int(parts[0])
         res[qp][(qid, parts[1])] = dict(count=int(parts[2]), complete=int(parts[3]), errors=int(parts[4]),
                                         bytes=int(parts[5]), iops=None if parts[6] == "-" else int(parts[6]),
                                         lat=dist(parts[7:14]), data=dist(parts[14:21]))
@@ -1333,26 +1349,30 @@ def compare_nvme_with_cli(r, cap, cli, opts=(), taps=None, stats=None):
     errs, rows = [], 0
     keys = DIST_KEYS
     cli_rows = set()
-    for qd in js["qps"]:
-        for st in qd.get("nvme", {}).get("ops", []):
+    # each QP's rows, then the "all" rows (a row per command type over every
+    # queue: the total's all_ops, the plugin's "All queues")
+    every = [dict(qp=q["qp"], ops=q.get("nvme", {}).get("ops", [])) for q in js["qps"]]
+    every.append(dict(qp="all", ops=[dict(s, qid="all") for s in js["total"].get("nvme", {}).get("all_ops", [])]))
+    for qd in every:
+        for st in qd["ops"]:
             k = (st["qid"], st["op"])
             cli_rows.add((qd["qp"], k))
             rows += 1
             g = got.get(qd["qp"], {}).get(k)
             if not g:
-                errs.append("qp %d qid %s %s: CLI %d commands, plugin none" % (qd["qp"], k[0], k[1], st["count"]))
+                errs.append("qp %s qid %s %s: CLI %d commands, plugin none" % (qd["qp"], k[0], k[1], st["count"]))
                 continue
             for f in ("count", "complete", "errors", "bytes", "iops"):
                 if st[f] != g[f]:
-                    errs.append("qp %d qid %s %s %s: CLI %s, plugin %s" % (qd["qp"], k[0], k[1], f, st[f], g[f]))
+                    errs.append("qp %s qid %s %s %s: CLI %s, plugin %s" % (qd["qp"], k[0], k[1], f, st[f], g[f]))
             for f, gk in (("latency_ns", "lat"), ("data_ns", "data")):
                 cl = [st[f][x] for x in keys] if st[f] else None
                 if cl != g[gk]:
-                    errs.append("qp %d qid %s %s %s: CLI %s, plugin %s" % (qd["qp"], k[0], k[1], f, cl, g[gk]))
+                    errs.append("qp %s qid %s %s %s: CLI %s, plugin %s" % (qd["qp"], k[0], k[1], f, cl, g[gk]))
     for qp, d in got.items():
         for k in d:
             if (qp, k) not in cli_rows:
-                errs.append("qp %d qid %s %s: plugin %d commands, CLI none" % (qp, k[0], k[1], d[k]["count"]))
+                errs.append("qp %s qid %s %s: plugin %d commands, CLI none" % (qp, k[0], k[1], d[k]["count"]))
     return errs, rows
 
 

@@ -9,6 +9,9 @@ checks each step (data-iws-selftest), and
   JavaScript exception, an error on the console, or a chart left empty
   although the data has something to draw (the page checks that itself and
   sets body[data-iws-error]);
+- a histogram only for 20 samples or more (every card's "N samples" >= 20),
+  fewer listed in a table, each list of fewer than 20 samples; the NVMe
+  ladder table has a row per queue/type distribution and per all-queue row;
 - every chart the data can fill must have drawn something
   (body[data-iws-charts]): the timeline, the throughput and goodput, the
   latency histograms, the NVMe-oF section, the time-sequence views of the
@@ -101,6 +104,17 @@ def main(argv):
         for c, w in want.items():
             if w and not charts.get(c):
                 problems.append("empty chart: " + c)
+        drawn = [int(n) for n in re.findall(r"<h4>[^<]* · ([\d,]+) samples?</h4>", dom) for n in [n.replace(",", "")]]
+        if any(n < 20 for n in drawn):
+            problems.append("a histogram of fewer than 20 samples: %s" % sorted(drawn)[:5])
+        listed = re.findall(r'<td class="why few-samples">(.*?)</td>', dom)
+        if any(len(x.split(", ")) >= 20 for x in listed):
+            problems.append("a list of 20 samples or more instead of a histogram")
+        rows = sum(len(q["nvme"]["dists"]) for q in d["qps"] if q.get("nvme")) + len(d.get("nvme_all", []))
+        ladder = re.search(r'<div id="nvme-ladder">(.*?)</div>', dom, re.S)
+        if rows and (not ladder or ladder.group(1).count("<tr>") != rows + 1):
+            problems.append("the NVMe ladder table: %s rows for %d distributions" %
+                            (ladder and ladder.group(1).count("<tr>") - 1, rows))
         if d["qps"] and attrs.get("data-iws-selftest") != "ok":
             problems.append("the self-test did not pass")
         if name in SHOTS:

@@ -12,7 +12,11 @@
   distribution it is drawn with, whose numbers are the statistics'; the
   summary text is the summary command's (less its slowest lists) and the
   findings are its "!" lines, given as data; every operation is drawn while
-  there are fewer than the limit; the bucket-by-bucket numbers are
+  there are fewer than the limit; a distribution of fewer than 20 samples
+  carries them (the page lists them instead of a histogram: MIN_DRAWN), the
+  NVMe ones the NVMe commands' latencies (`nvme --format jsonl`), fio's
+  ladder of the statistics, and the all-queue rows (nvme_all) the
+  statistics' all_ops; the bucket-by-bucket numbers are
   recomputed in wire_check.py, the slowest lists in slowest_check.py;
 - a capture with more than 64 QPs: the first 64 drawn alone, the rest as
   "other QPs", and the sums still hold;
@@ -42,6 +46,35 @@ FETCHING = re.compile(r'\b(src\s*=|href\s*=\s*"(?!#))|url\((?!#)|@import|\bfetch
 def no_sketch(dist):
     """A stats distribution without its mergeable sketch (the page has none)."""
     return {k: v for k, v in dist.items() if k != "sketch"}
+
+
+MIN_DRAWN = 20
+
+
+def check_samples(what, x):
+    """A distribution of fewer than MIN_DRAWN samples carries them, sorted,
+    to be listed; one of more, none (it is drawn)."""
+    n = x["stats"]["count"]
+    if n >= MIN_DRAWN:
+        check("samples" not in x, "%s: %d samples listed, a histogram is drawn from %d" % (what, n, MIN_DRAWN))
+        return
+    v = x.get("samples")
+    check(v is not None and len(v) == n and v == sorted(v) and v[0] == x["stats"]["min"] and v[-1] == x["stats"]["max"],
+          "%s: %d samples, listed %s" % (what, n, v))
+
+
+def nvme_latencies(tool, root, sample):
+    """(qp, qid, op) and ("all", op) -> the sorted latencies of the complete
+    NVMe commands, from `nvme --format jsonl`."""
+    p = subprocess.run([os.path.abspath(tool), "nvme", "--format", "jsonl", sample], cwd=root,
+                       stdout=subprocess.PIPE, env=dict(os.environ, TZ="UTC"), check=True)
+    out = {}
+    for line in p.stdout.decode().splitlines():
+        c = json.loads(line)
+        if c["complete"] and c["latency_ns"] is not None:
+            for k in ((c["qp"], c["qid"], c["op"]), ("all", c["op"])):
+                out.setdefault(k, []).append(c["latency_ns"])
+    return {k: sorted(v) for k, v in out.items()}
 
 
 def stats_of(tool, root, sample):
@@ -74,7 +107,7 @@ def finding_lines(summary):
     return out
 
 
-def check_page(name, html, d, st, summary, limit=10000):
+def check_page(name, html, d, st, summary, limit=10000, nvme=None):
     code = re.sub(r'<script type="application/json" id="iws-data">.*?</script>', "", html, flags=re.S)
     m = FETCHING.search(code)
     check(not m, "%s: the page may fetch something: %r" % (name, m and code[max(0, m.start() - 40):m.end() + 40]))
@@ -113,6 +146,13 @@ def check_page(name, html, d, st, summary, limit=10000):
                 check(g is not None and x["stats"] == no_sketch(g["latency_ns"]),
                       "%s QP %s NVMe %s: stats differ" % (name, q["qp"], x["op"]))
                 check(sum(x["counts"]) == x["stats"]["count"], "%s QP %s NVMe %s histogram" % (name, q["qp"], x["op"]))
+                check(g is not None and x["ladder"] == g["latency_percentiles_ns"],
+                      "%s QP %s NVMe %s: the ladder differs from stats" % (name, q["qp"], x["op"]))
+                check_samples("%s QP %s NVMe %s" % (name, q["qp"], x["op"]), x)
+                if nvme is not None and "samples" in x:
+                    check(x["samples"] == nvme.get((q["qp"], x["qid"], x["op"])),
+                          "%s QP %s NVMe %s: samples %s, the commands' %s" % (name, q["qp"], x["op"], x["samples"],
+                                                                           nvme.get((q["qp"], x["qid"], x["op"]))))
             check(sum(q["nvme"]["series"]["completed"]) == sum(g["complete"] for g in groups.values()),
                   "%s QP %s: NVMe completions in buckets differ from stats" % (name, q["qp"]))
             st_codes = sorted((g["qid"], g["op"], x["status"], x["count"]) for g in groups.values() for x in g["statuses"])
@@ -132,6 +172,7 @@ def check_page(name, html, d, st, summary, limit=10000):
             check(x["stats"] == want.get(key), "%s QP %s %s: stats differ" % (name, q["qp"], key))
             check(sum(x["counts"]) == x["stats"]["count"], "%s QP %s %s: %d in the histogram, %d samples" %
                   (name, q["qp"], key, sum(x["counts"]), x["stats"]["count"]))
+            check_samples("%s QP %s %s" % (name, q["qp"], key), x)
         ops_total += count
     wire_total = sum(sum(q["series"]["wire_i2r"]) + sum(q["series"]["wire_r2i"]) for q in d["qps"])
     for q in others:
@@ -144,6 +185,19 @@ def check_page(name, html, d, st, summary, limit=10000):
     for x in d["all"]["dists"]:
         check(x["stats"] == no_sketch(total[x["op"]][x["kind"] + "_ns"]), "%s: all-QP %s %s stats differ" % (name, x["op"], x["kind"]))
         check(sum(x["counts"]) == x["stats"]["count"], "%s: all-QP %s %s histogram" % (name, x["op"], x["kind"]))
+        check_samples("%s: all-QP %s %s" % (name, x["op"], x["kind"]), x)
+    # the NVMe all-queue rows: the statistics' all_ops with complete commands
+    want = {o["op"]: o for o in st["total"].get("nvme", {}).get("all_ops", []) if o["complete"]}
+    got = {x["op"]: x for x in d.get("nvme_all", [])}
+    check(sorted(got) == sorted(want), "%s: NVMe all-queue rows %s, stats %s" % (name, sorted(got), sorted(want)))
+    for op, x in got.items():
+        w = want.get(op, {})
+        check(x["stats"] == no_sketch(w.get("latency_ns") or {}) and x["ladder"] == w.get("latency_percentiles_ns"),
+              "%s: NVMe all %s: stats or ladder differ" % (name, op))
+        check(sum(x["counts"]) == x["stats"]["count"], "%s: NVMe all %s histogram" % (name, op))
+        check_samples("%s: NVMe all %s" % (name, op), x)
+        if nvme is not None and "samples" in x:
+            check(x["samples"] == nvme.get(("all", op)), "%s: NVMe all %s samples" % (name, op))
     drawn = d["ops"]
     check(drawn["total"] == ops_total, "%s: ops.total %d, buckets %d" % (name, drawn["total"], ops_total))
     check(len(drawn["rows"]) == drawn["drawn"] <= max(limit, 1), "%s: %d drawn, limit %d" % (name, drawn["drawn"], limit))
@@ -188,7 +242,9 @@ def main(argv):
     for path in samples:
         rel = os.path.relpath(path, root)
         html = report(tool, root, rel, os.path.join(work, "page.html"))
-        check_page(rel, html, page_data(html), stats_of(tool, root, rel), summary_of(tool, root, rel))
+        st = stats_of(tool, root, rel)
+        nv = nvme_latencies(tool, root, rel) if any("nvme" in q for q in st["qps"]) else None
+        check_page(rel, html, page_data(html), st, summary_of(tool, root, rel), nvme=nv)
 
     # more QPs than the page draws alone
     many = os.path.join(work, "many-qps.pcap")

@@ -200,6 +200,14 @@ static void test_admin_fields(void)
 	CHECK_EQ(c.adm.cns, 1);
 	CHECK_EQ(c.adm.cntid, 5);
 	CHECK(streq(iws_nvme_cns_name(c.adm.cns), "Identify Controller"));
+	char det[96];
+	CHECK(streq(iws_nvme_admin_detail(det, sizeof(det), &c.adm), "cns=0x01 (Identify Controller)"));
+	/* a CNS the tables do not name: the value alone */
+	put_le32(b + 40, 0x1F);
+	CHECK_STATUS(iws_nvme_parse_command(b, 64, IWS_NVME_QUEUE_ADMIN, &c), IWS_OK);
+	CHECK(streq(iws_nvme_admin_detail(det, sizeof(det), &c.adm), "cns=0x1f"));
+	/* too small a buffer: cut, still a string */
+	CHECK(streq(iws_nvme_admin_detail(det, 4, &c.adm), "cns"));
 	/* Get Log Page SMART, 512 octets: NUMDL 127, NUMDU 1 (upper half) */
 	sqe(b, IWS_NVME_ADM_GET_LOG_PAGE, 11, 0xFFFFFFFF);
 	put_le32(b + 40, 127u << 16 | 0x8000 | 0x02);
@@ -213,6 +221,7 @@ static void test_admin_fields(void)
 	CHECK_EQ(c.adm.lpo, 4096);
 	CHECK_EQ(c.adm.f_numdu.off, 44);
 	CHECK(streq(iws_nvme_lid_name(c.adm.lid), "SMART / Health Information"));
+	CHECK(streq(iws_nvme_admin_detail(det, sizeof(det), &c.adm), "lid=0x02 (SMART / Health Information)"));
 	/* Get Features, Number of Queues, current value (SEL 0) */
 	sqe(b, IWS_NVME_ADM_GET_FEATURES, 12, 0);
 	put_le32(b + 40, 0x307);
@@ -221,6 +230,7 @@ static void test_admin_fields(void)
 	CHECK_EQ(c.adm.fid, 7);
 	CHECK_EQ(c.adm.sel, 3);
 	CHECK(streq(iws_nvme_fid_name(7), "Number of Queues"));
+	CHECK(streq(iws_nvme_admin_detail(det, sizeof(det), &c.adm), "fid=0x07 (Number of Queues)"));
 	/* Set Features with Save */
 	sqe(b, IWS_NVME_ADM_SET_FEATURES, 13, 0);
 	put_le32(b + 40, 0x80000006);
@@ -236,6 +246,7 @@ static void test_admin_fields(void)
 	CHECK(c.adm.abort);
 	CHECK_EQ(c.adm.abort_sqid, 1);
 	CHECK_EQ(c.adm.abort_cid, 7);
+	CHECK(streq(iws_nvme_admin_detail(det, sizeof(det), &c.adm), ""));  /* no selector */
 	/* Keep Alive and AER: named, nothing else */
 	sqe(b, IWS_NVME_ADM_ASYNC_EVENT, 15, 0);
 	CHECK_STATUS(iws_nvme_parse_command(b, 64, IWS_NVME_QUEUE_ADMIN, &c), IWS_OK);

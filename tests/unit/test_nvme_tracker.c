@@ -305,7 +305,8 @@ static void test_io_queue(void)
 	CHECK(streq(c->op, "write"));
 	CHECK(c->has_lba);
 	CHECK_EQ(c->slba, 800);
-	CHECK_EQ(c->nlb, 8);
+	CHECK_EQ(c->nlb, 7);     /* as on the wire: 0's based */
+	CHECK_EQ(c->blocks, 8);
 	CHECK_EQ(c->nsid, 1);
 	CHECK_EQ(c->xfer, IWS_NVME_XFER_IN_CAPSULE);
 	CHECK_EQ(c->bytes, 4096);
@@ -342,7 +343,8 @@ static void test_io_queue(void)
 	CHECK_EQ(cmds[2].latency_ns, 2000);
 	CHECK_EQ(cmds[2].data_ns, 0);
 	CHECK_EQ(cmds[3].cid, 20);
-	CHECK_EQ(cmds[3].nlb, 16);
+	CHECK_EQ(cmds[3].nlb, 15);
+	CHECK_EQ(cmds[3].blocks, 16);
 	CHECK_EQ(cmds[3].bytes, 8192);
 	CHECK_EQ(cmds[3].data_segments, 2);
 	CHECK_EQ(cmds[3].latency_ns, 6000);

@@ -885,7 +885,8 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
   const PD = D.hist.per_decade;
   const edge = (b) => (b <= 0 ? 0.5 : Math.pow(10, (b - 1) / PD)); // lower edge of bin b, ns
   const distList = [];
-  const MIN_DRAWN = 5;
+  // a histogram from 20 samples up (out_html.c REPORT_MIN_DRAWN); fewer are listed
+  const MIN_DRAWN = 20;
 
   function distSvg(d, id, col) {
     const width = 440, height = 210, left = 48, right = width - 40, top = 34, bottom = height - 28;
@@ -973,12 +974,12 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     }
     html += '</div>';
     if (small.length) {
-      html += '<table class="ops few"><thead><tr><th class="why">fewer than ' + MIN_DRAWN + ' samples</th><th>count</th><th>min</th>' +
-        '<th>mean</th><th>p50</th><th>max</th></tr></thead><tbody>';
+      html += '<table class="ops few"><thead><tr><th class="why">fewer than ' + MIN_DRAWN + ' samples</th><th>count</th><th>mean</th>' +
+        '<th class="why">the samples, smallest first</th></tr></thead><tbody>';
       for (const it of small) {
-        const st = it.d.stats;
-        html += '<tr><td class="why">' + esc(it.name) + '</td><td>' + st.count + '</td><td>' + esc(fmtDur(st.min)) + '</td><td>' +
-          esc(fmtDur(st.mean)) + '</td><td>' + esc(fmtDur(st.p50)) + '</td><td>' + esc(fmtDur(st.max)) + '</td></tr>';
+        const st = it.d.stats, v = it.d.samples || [st.min, st.max];
+        html += '<tr><td class="why">' + esc(it.name) + '</td><td>' + st.count + '</td><td>' + esc(fmtDur(st.mean)) +
+          '</td><td class="why few-samples">' + esc(v.map((x) => fmtDur(x)).join(', ')) + '</td></tr>';
       }
       html += '</tbody></table>';
     }
@@ -1092,7 +1093,30 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
         cards += g.cards + g.rows;
       }
     });
+    // all queues per command type, for the types more than one queue has
+    // (else it would repeat that queue's)
+    const queues = {};
+    for (const q of list) for (const d of q.nvme.dists) queues[d.op] = (queues[d.op] || 0) + 1;
+    const allItems = (D.nvme_all || []).filter((d) => queues[d.op] > 1 || D.qps.some((q) => q.qp === null && q.nvme))
+      .map((d) => ({ name: 'all queues · ' + d.op, d, color: OP_COLORS[d.op] || OK.grey }));
+    if (allItems.length) {
+      const g = distGroup('All queues: command latency by type', allItems, true);
+      box.insertAdjacentHTML('beforeend', g.html);
+      cards += g.cards + g.rows;
+    }
     drawn.nvme = cards;
+    // fio's ladder: every queue/type, then every type over all queues
+    const rows = list.flatMap((q) => q.nvme.dists.map((d) => ['QP ' + q.qp + ' · qid ' + (d.qid === null ? '?' : d.qid) + ' · ' + d.op, d]))
+      .concat((D.nvme_all || []).map((d) => ['all queues · ' + d.op, d]));
+    const steps = rows.length ? Object.keys(rows[0][1].ladder) : [];
+    let lh = '<table class="ops ladder"><thead><tr><th class="why">queue · command</th><th>count</th>' +
+      steps.map((k) => '<th>' + esc(String(+k)) + '</th>').join('') + '</tr></thead><tbody>';
+    for (const [name, d] of rows) {
+      lh += '<tr><td class="why">' + esc(name) + '</td><td>' + d.stats.count + '</td>' +
+        steps.map((k) => '<td>' + esc(fmtDur(d.ladder[k])) + '</td>').join('') + '</tr>';
+    }
+    $('nvme-ladder').innerHTML = rows.length ? lh + '</tbody></table>' : '<p class="empty">No complete command.</p>';
+    drawn.nvme_ladder = rows.length;
     // the slowest commands with their data phase
     const slow = D.slowest.waits.filter((w) => w.kind === 'nvme');
     let s = '<table class="ops"><thead><tr><th>#</th><th>QP</th><th>qid</th><th>cid</th><th>op</th><th>latency</th>' +
