@@ -30,7 +30,7 @@ retransmission or a reordered segment (docs/semantics.md, "Where the time
 went": the heuristics then tell the two apart, so the sum is compared), a
 keep-alive probe (one octet just before the next sequence number) neither.
 
-Usage: views_consistency.py --plugin SO --cli BIN [--preload LIB] [--variants] CAPTURE...
+Usage: views_consistency.py --plugin SO --cli BIN [--preload LIB] [--variants] [--gen GEN --scenario NAME] [CAPTURE...]
 Exit: 0 pass, 1 fail, 77 skipped (no tshark).
 """
 import argparse
@@ -229,14 +229,16 @@ def view_expert(text):
     by occurrence: the table's count of the rule is then no line's)."""
     tcp, rules, lines = Counter(), Counter(), Counter()
     for line in text.splitlines():
-        m = re.match(r"^\s+(\d+)\s+\S+\s+(?:iWARP[^ ]*(?: [A-Za-z-]+)?|NVMe-oF)\s{2}(.*)$", line)
+        # Frequency, Group, Protocol (its name may have spaces), Summary
+        m = re.match(r"^\s+(\d+)\s+\S+\s+(.*)$", line)
         if not m:
             continue
-        n, summary = int(m.group(1)), m.group(2).strip()
+        n, rest = int(m.group(1)), m.group(2).rstrip()
         for words, kind in EXPERT_TCP:
-            if summary == words:
+            if rest.endswith("  " + words):
                 tcp[kind] += n
-        r = re.search(r"\[([a-z0-9_]+\.[a-z0-9_.]+)\]", summary)
+        # the doctor's: "title [rule.id] (reference)"
+        r = re.search(r"  \S.* \[([a-z0-9_]+\.[a-z0-9_.]+)\] \(.*\)$", rest)
         if r:
             rules[r.group(1)] += n
             lines[r.group(1)] += 1
@@ -466,7 +468,9 @@ def main():
     ap.add_argument("--preload")
     ap.add_argument("--variants", action="store_true",
                     help="also the capture with frames lost, swapped and captured twice (as plugin_agree makes them)")
-    ap.add_argument("captures", nargs="+")
+    ap.add_argument("--gen", help="iwarpscope-gen, to make --scenario's capture")
+    ap.add_argument("--scenario", help="a generator scenario (doctor-all: every rule of the catalogue)")
+    ap.add_argument("captures", nargs="*")
     a = ap.parse_args()
     r = it.Runner(a.plugin, a.preload)
     if not r.tshark:
@@ -475,7 +479,12 @@ def main():
     errs = []
     try:
         cases = []
-        for c in a.captures:
+        captures = list(a.captures)
+        if a.scenario:
+            prefix = os.path.join(r.workdir("scenario"), a.scenario)
+            subprocess.run([a.gen, "--scenario", a.scenario, "--out", prefix], check=True)
+            captures.append(prefix + ".pcap")
+        for c in captures:
             cases.append((c, True))
             if not a.variants:
                 continue
