@@ -6,7 +6,9 @@ Per QP of a capture: the TCP retransmissions (total and by kind: fast, after
 a timeout, other), the reordered segments, the duplicate ACKs and each doctor
 rule's finding count, as
 
-  stats     `iwarpscope stats --format json` (qps[].tcp, qps[].retransmissions)
+  stats     `iwarpscope stats --format json` (qps[].tcp, qps[].retransmissions);
+            its text form's Operations "retrans" column equals the JSON's
+            operations' retransmissions per QP and type
   summary   `iwarpscope summary` (its "retransmissions N (a fast, b after a
             timeout, c other), reordered r" and "duplicate ACKs d" lines, and
             the doctor lines under "! interop doctor")
@@ -94,6 +96,23 @@ def view_stats(stats):
         v["total"] = q["retransmissions"]
         v["reordered_segments"] = q["reordered_segments"]
         out[q["qp"]] = v
+    return out
+
+
+def stats_text_retrans(text):
+    """(QP, op) -> the "retrans" column of `iwarpscope stats`'s Operations
+    table (the operations' retransmitted segments, summed)."""
+    out, cols = {}, None
+    for line in text.splitlines():
+        if cols is None:
+            if line.split()[:2] == ["QP", "op"] and "retrans" in line.split():
+                cols = line.split()
+            continue
+        parts = line.split()
+        if not parts:
+            break
+        if parts[0].isdigit() and len(parts) == len(cols) - 1:   # ("CRC err" is one column)
+            out[(int(parts[0]), parts[1])] = int(parts[-1])
     return out
 
 
@@ -389,6 +408,13 @@ def check_capture(r, cli, path, browser=True):
     qp_of = {frozenset((q["initiator"], q["responder"])): q["qp"] for q in stats["qps"]}
     views["fields"] = view_fields(rows, qp_of)
 
+    # the text form of stats: its Operations table's retrans column is the
+    # operations' retransmissions of the JSON (per QP and operation type)
+    want = {(q["qp"], op): o["retransmissions"] for q in stats["qps"] for op, o in (q.get("ops") or {}).items()
+            if o["count"]}
+    got = stats_text_retrans(run([cli, "stats", path]))
+    if got != want:
+        errs.append("stats text retrans column %s, stats --format json %s" % (got, want))
     qps = sorted(views["stats"])
     for qp in qps:
         ref = views["stats"][qp]
