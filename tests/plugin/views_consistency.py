@@ -130,7 +130,7 @@ def view_summary(text):
             v = None   # the QP's block ended (NVMe-oF, Operations, ...)
         if v is None:
             continue
-        m = re.match(r"^  ! interop doctor: (\d+) rules? broken .*?(; the most severe:)?$", line)
+        m = re.match(r"^  ! interop doctor: (\d+) findings? .*?(; the most severe:)?$", line)
         if m:
             v["broken"], v["some"] = int(m.group(1)), bool(m.group(2))
         m = re.match(r"^  retransmissions (\d+)(?: \((\d+) fast, (\d+) after a timeout, (\d+) other\))?"
@@ -199,7 +199,7 @@ def view_report(cli, cap, work, browser):
             v["tcp_line"] = True
         elif re.match(r"^\d+ TCP retransmission", text):
             raise it.Fail("the report's findings say %r: not every kind of retransmission" % text)
-        m = re.match(r"^interop doctor: (\d+) rules? broken \(.*?\)(; the most severe)?: (.*)$", text)
+        m = re.match(r"^interop doctor: (\d+) findings? \(.*?\)(; the most severe)?: (.*)$", text)
         if m:
             v["broken"], v["some"] = int(m.group(1)), bool(m.group(2))
             for d in m.group(3).split("; "):
@@ -442,7 +442,7 @@ def check_capture(r, cli, path, browser=True):
             if vn != "summary" and shown is None:
                 continue
             if sv.get("broken", 0) != len(+dv):
-                errs.append("QP %d: %s says %s rules broken, doctor --format json has %d" %
+                errs.append("QP %d: %s says %s findings, doctor --format json has %d" %
                             (qp, vn, sv.get("broken", 0), len(+dv)))
             for k, n in sv["rules"].items():
                 if dv[k] != n:
