@@ -722,7 +722,7 @@ const char *iws_doctor_total_text(char *buf, size_t len, uint32_t qps, uint32_t 
 	uint64_t all = by_sev[0] + by_sev[1] + by_sev[2];
 	snprintf(buf, len,
 		 "%" PRIu32 " QP%s, %" PRIu32 " with findings: %" PRIu64 " error, %" PRIu64 " deviation, %" PRIu64
-		 " performance rule%s broken\n",
+		 " performance finding%s\n",
 		 qps, qps == 1 ? "" : "s", qps_with, by_sev[IWS_SEVERITY_ERROR], by_sev[IWS_SEVERITY_DEVIATION],
 		 by_sev[IWS_SEVERITY_PERFORMANCE], all == 1 ? "" : "s");
 	return buf;

@@ -56,6 +56,7 @@ static expert_field ei_iwarp_rdmap_retransmitted = EI_INIT;
 static expert_field ei_iwarp_rdmap_after_close = EI_INIT;
 static expert_field ei_iwarp_rdmap_teardown = EI_INIT;
 static expert_field ei_iwarp_rdmap_tcp_event = EI_INIT;
+static expert_field ei_iwarp_rdmap_dup_ack = EI_INIT;
 
 /* Expert info thresholds (preferences of iwarp.rdmap). */
 static guint stall_threshold_us = 1000;
@@ -188,7 +189,13 @@ void iwarp_timing_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *
 			continue;
 		proto_item *pi = proto_tree_add_uint(et, hf_iwarp_rdmap_tcp_event, tvb, 0, 0, bit);
 		proto_item_set_generated(pi);
-		if (bit != IWARP_TCP_EV_DUP_ACK && bit != IWARP_TCP_EV_KEEPALIVE)
+		/* One expert item per event the engine counted, so that `tshark -z
+		 * expert` counts what `iwarpscope stats` does (issue 32 item 2):
+		 * duplicate ACKs as Chat under their own name (many, and no loss
+		 * by themselves); a keep-alive is not counted as anything. */
+		if (bit == IWARP_TCP_EV_DUP_ACK)
+			expert_add_info(pinfo, pi, &ei_iwarp_rdmap_dup_ack);
+		else if (bit != IWARP_TCP_EV_KEEPALIVE)
 			expert_add_info_format(pinfo, pi, &ei_iwarp_rdmap_tcp_event, "TCP %s on an iWARP connection",
 					       val_to_str_const(bit, tcp_event_vals, "event"));
 	}
@@ -297,6 +304,8 @@ void iwarp_timing_register(int proto, module_t *m)
 			"Sent after the peer closed the connection: not placed", EXPFILL } },
 		{ &ei_iwarp_rdmap_tcp_event, { "iwarp.rdmap.tcp_event.loss", PI_SEQUENCE, PI_NOTE,
 			"TCP retransmission or zero window on an iWARP connection", EXPFILL } },
+		{ &ei_iwarp_rdmap_dup_ack, { "iwarp.rdmap.tcp_event.dup_ack", PI_SEQUENCE, PI_CHAT,
+			"TCP duplicate ACK on an iWARP connection", EXPFILL } },
 		{ &ei_iwarp_rdmap_teardown, { "iwarp.rdmap.teardown.unfinished", PI_SEQUENCE, PI_WARN,
 			"Connection closed with operations outstanding", EXPFILL } },
 	};

@@ -199,7 +199,10 @@ static void teardown(const struct conn *c, const struct finding_sink *s, FILE *t
 
 /* The interop doctor's rules this QP broke (issue 23), when it ran: one
  * finding from the same sums `iwarpscope doctor` prints, the most severe
- * rules first as its details; that command lists every rule's frames. */
+ * rules first as its details; that command lists every rule's frames. Its
+ * number is of the doctor's findings, a rule broken in one direction
+ * (docs/semantics.md), not of rules: one rule broken both ways is two
+ * (issue 32 item 2: "2 rules broken" said of one). */
 static void doctor_rules(const struct conn *c, const struct finding_sink *s)
 {
 	uint32_t n;
@@ -211,7 +214,7 @@ static void doctor_rules(const struct conn *c, const struct finding_sink *s)
 		by[iws_rule_info(sums[k].rule)->severity]++;
 	struct fbuf b;
 	fstart(&b, c->stream,
-	       "interop doctor: %" PRIu32 " rule%s broken (%" PRIu64 " error, %" PRIu64 " deviation, %" PRIu64
+	       "interop doctor: %" PRIu32 " finding%s (%" PRIu64 " error, %" PRIu64 " deviation, %" PRIu64
 	       " performance)%s",
 	       n, n == 1 ? "" : "s", by[IWS_SEVERITY_ERROR], by[IWS_SEVERITY_DEVIATION],
 	       by[IWS_SEVERITY_PERFORMANCE], n > FINDING_MAX_DETAILS ? "; the most severe:" : ":");

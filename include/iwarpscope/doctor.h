@@ -136,7 +136,8 @@ const char *iws_finding_text(char *buf, size_t len, const struct iws_finding *f)
  * line ends with '\n'; returns buf. */
 const char *iws_finding_sum_text(char *buf, size_t len, const struct iws_finding_sum *s);
 /* Their last line: "N QPs, M with findings: E error, D deviation, P
- * performance rules broken\n"; by_sev counts sums per severity. */
+ * performance findings\n"; by_sev counts sums (findings: a rule broken in
+ * one direction of one QP) per severity. */
 const char *iws_doctor_total_text(char *buf, size_t len, uint32_t qps, uint32_t qps_with,
 				  const uint64_t by_sev[IWS_SEVERITY_COUNT]);
 /* count / of in tenths of a percent, rounded. */

@@ -153,7 +153,7 @@ static void sum_text(void)
 	s.first = (struct iws_finding){ IWS_RULE_FRAMING_FPDU_SPLIT, IWS_DIR_R2I, 43, { 1448, 0, 0 }, false };
 	char buf[1024];
 	iws_doctor_total_text(buf, sizeof(buf), 2, 1, (const uint64_t[3]){ 0, 2, 1 });
-	CHECK(strcmp(buf, "2 QPs, 1 with findings: 0 error, 2 deviation, 1 performance rules broken\n") == 0);
+	CHECK(strcmp(buf, "2 QPs, 1 with findings: 0 error, 2 deviation, 1 performance findings\n") == 0);
 	iws_finding_sum_text(buf, sizeof(buf), &s);
 	CHECK(strstr(buf, "framing.fpdu_split") && strstr(buf, " r2i  4496 of 4600 FPDUs (97.7%)"));
 	CHECK(strstr(buf, "frames 43..13950: 43 49 ...\n"));

@@ -171,10 +171,14 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     }
     for (const q of D.qps) {
       if (q.qp === null) continue;
-      const t = q.tcp, n = t.fast_retransmits + t.timeouts;
-      if (n) {
+      // Every retransmission, by kind, as the summary and `stats` count them
+      // (issue 32 item 2: this once left the other ones out).
+      const t = q.tcp, n = t.fast_retransmits + t.timeouts + t.other_retransmits;
+      if (n || t.reordered) {
         out.push({ qp: q.qp, text: plural(n, 'TCP retransmission') + ' (' + t.fast_retransmits +
-          ' fast, ' + t.timeouts + ' after a timeout), ' + plural(t.duplicate_acks, 'duplicate ACK') +
+          ' fast, ' + t.timeouts + ' after a timeout, ' + t.other_retransmits + ' other), ' +
+          (t.reordered ? plural(t.reordered, 'reordered segment') + ', ' : '') +
+          plural(t.duplicate_acks, 'duplicate ACK') +
           (q.stall_ns ? '; operations waited ' + fmtDur(q.stall_ns) + ' in all behind lost octets' : '') });
       }
       if (t.zero_windows) {
