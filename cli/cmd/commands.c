@@ -64,16 +64,26 @@ static void on_wire_segment(void *ctx, struct conn *c, const struct conn_seg *s)
 
 /* ---- summary: the slowest lists ---- */
 
+/* With a time window, the slowest are among what ends inside it, like the
+ * latency tables (docs/semantics.md, "Time window"). */
+static bool ends_inside(struct cmdrun *p, int64_t start_ns, int64_t end_ns)
+{
+	return select_time(&p->sel, end_ns > start_ns ? end_ns : start_ns,
+			   source_stats(p->src)->first_ns);
+}
+
 static void summary_op(void *ctx, struct conn *c, const struct iws_op *op)
 {
 	struct cmdrun *p = ctx;
-	slowest_op(&p->slow, c, op);
+	if (ends_inside(p, op->start_ns, op->end_ns))
+		slowest_op(&p->slow, c, op);
 }
 
 static void summary_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
 {
 	struct cmdrun *p = ctx;
-	slowest_nvme(&p->slow, c, cmd);
+	if (ends_inside(p, cmd->start_ns, cmd->end_ns))
+		slowest_nvme(&p->slow, c, cmd);
 }
 
 static void summary_plan(struct cmdrun *p, struct analysis_opts *ao)
@@ -182,7 +192,7 @@ static void fpdus_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
 {
 	struct cmdrun *p = ctx;
 	if (select_qp(&p->sel, c->stream) &&
-	    select_time(&p->sel, pdu->first_ts, source_stats(p->src)->first_ns))
+	    select_time(&p->sel, pdu->ts, source_stats(p->src)->first_ns))
 		fpdus_out_write(&p->fpdus, c, pdu);
 }
 

@@ -23,6 +23,7 @@
 #include "iwarpscope/stream.h"
 #include "netdecode.h"
 #include "nvme_track.h"
+#include "select.h"
 
 struct conn;
 
@@ -73,7 +74,15 @@ struct conn_env {
 	/* Does the report cover this operation (op_type: enum iws_op_type) or
 	 * NVMe command (op_type -1) starting at start_ns (select.h)? Those it
 	 * does not are neither counted nor passed on. NULL: all of them. */
-	bool (*selected)(void *ctx, const struct conn *c, int op_type, int64_t start_ns);
+	bool (*selected)(void *ctx, const struct conn *c, int op_type, int64_t start_ns,
+			 int64_t end_ns);
+	/* A time window (--since, --until; select.h): is ts inside it? NULL:
+	 * no window. With one, the counters (conn_counts but rst and fin, the
+	 * statistics) count only the frames and FPDUs inside it, and win holds
+	 * its resolved bounds once the first frame asked (docs/semantics.md,
+	 * "Time window"). */
+	bool (*in_window)(void *ctx, int64_t ts);
+	const struct select *win;
 	struct iws_qp_stats *total; /* statistics over every QP */
 	bool include_rtr;           /* statistics count RTR messages */
 	/* NVMe over Fabrics: the engine's NVMe stage (stream.h, iws_stream_nvme_stage) */
@@ -130,6 +139,15 @@ struct conn_counts {
 	uint64_t crc_checked;
 	uint64_t rtr;
 	uint64_t segments;          /* DDP segments fed to the tracker */
+	uint64_t fpdus;             /* FPDUs (inside the window: conn_fpdus) */
+};
+
+/* The engine's TCP counters of both directions counted inside a time
+ * window (from its events; CONN_TCP). */
+struct conn_tcp_counts {
+	uint64_t fast_retransmits, timeouts, other_retransmits, reordered;
+	uint64_t duplicate_acks, zero_windows, keepalives;
+	uint64_t gaps, gap_bytes;
 };
 
 enum conn_state { CONN_ACTIVE = 0, CONN_CLOSED };
@@ -146,6 +164,7 @@ struct conn {
 	uint32_t slot;              /* position in the analysis' list of all */
 	uint8_t state;              /* enum conn_state */
 	bool any_fpdu;
+	bool any_packet;
 	bool evicted;               /* given up by the connection limit */
 	uint8_t lru_list;           /* which recency list it is on (analysis.c) */
 	struct endpoint ep[2];
@@ -153,6 +172,7 @@ struct conn {
 	struct iws_stream *eng;     /* the core's stream engine */
 	struct iws_qp_stats *stats; /* allocated with the first operation */
 	struct conn_counts c;
+	struct conn_tcp_counts wtcp; /* with a time window (conn_env) */
 	uint64_t first_frame, last_frame;
 	int64_t first_ns, last_ns;
 	int64_t first_fpdu_ns, last_fpdu_ns;
@@ -243,5 +263,15 @@ static inline bool conn_crc(const struct conn *c)
 
 /* Sum of an engine counter over both directions. */
 #define CONN_SUM(cn, field) (conn_counts_of((cn), 0)->field + conn_counts_of((cn), 1)->field)
+
+/* A TCP counter (a field of conn_tcp_counts): the engine's over both
+ * directions, or with a time window the count inside it. */
+#define CONN_TCP(cn, field) ((cn)->env->in_window ? (cn)->wtcp.field : CONN_SUM((cn), field))
+
+/* Its FPDUs: the engine's count, or with a time window those inside it. */
+static inline uint64_t conn_fpdus(const struct conn *c)
+{
+	return c->env->in_window ? c->c.fpdus : CONN_SUM(c, fpdus);
+}
 
 #endif

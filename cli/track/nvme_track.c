@@ -17,7 +17,7 @@ void conn_nvme_cmd(struct conn *c, const struct iws_nvme_cmd *cmd)
 		iws_nvme_stats_init(&c->nvme->st);
 	}
 	struct conn_nvme *n = c->nvme;
-	if (c->env->selected && !c->env->selected(c->env->ctx, c, -1, cmd->start_ns))
+	if (c->env->selected && !c->env->selected(c->env->ctx, c, -1, cmd->start_ns, cmd->end_ns))
 		return;
 	n->commands++;
 	if (!cmd->complete)

@@ -226,6 +226,10 @@ struct iws_seg_note {
 	int64_t response_time_ns;
 	uint32_t outstanding;       /* read/atomic requests outstanding from this sender */
 	uint32_t flags;             /* IWS_SEGF_* */
+	/* The octets this segment added to its operation's bytes: a front end
+	 * that counts the part of an operation inside a time window sums them
+	 * over the segments there. */
+	uint32_t payload;
 };
 
 struct iws_tracker_limits {

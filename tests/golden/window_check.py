@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A time window is a window (issue 32 item 1; docs/semantics.md, "Time window").
+
+For spans of real samples, `iwarpscope stats --format json --since +A --until +B`
+must give the numbers of the same span cut out of the capture by editcap
+(-A/-B: the frames whose time is in [A, B)), each recomputed without iwarpscope:
+
+- the window's frames and their octets on the wire: the cut's records, and tshark's
+  `io,stat,0` over the cut (exact);
+- per QP and direction, the TCP payload octets of the frames inside (exact): the
+  cut's IPv4/TCP headers, read here;
+- per QP, the FPDUs completed inside and their ULP payload octets (the part of each
+  operation inside the window; exact): Wireshark's own iWARP dissector (not the
+  plugin) over the whole capture lists each FPDU in the frame that completed it; an
+  FPDU counts when that frame is one of the cut's (the cut is matched to the whole
+  capture record by record). Payload: tagged (Write, Read Response) ULPDU - 14,
+  Send family ULPDU - 18, Read Request 0, Immediate Data 8 (RFC 5040 §4, RFC 7306);
+- the operations: the windowed `ops` list is exactly the whole capture's operations
+  that overlap [A, B) (start before B, end at or after A); the windowed stats count
+  them, and count a latency for exactly those complete inside;
+- a window covering the whole capture gives the same statistics as no window.
+
+Usage: window_check.py IWARPSCOPE SAMPLES_DIR WORK_DIR
+"""
+import datetime
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pcaptool  # noqa: E402
+from checklib import check, run_ok, verdict  # noqa: E402
+
+# (sample, [(A, B) in seconds from the first frame])
+SPANS = [
+    ("08-read_bw-64k", [(0.5, 1.0), (0.25, 0.75), (1.2, 1.5), (0.0, 0.3), (0.6123, 0.6789)]),
+    ("26-netem-read_bw-64k", [(0.35, 0.55), (0.55, 0.85), (0.3, 0.4), (0.0, 0.25)]),
+    ("30-nvmeof-mixed", [(4.0, 4.25), (4.25, 4.6), (3.9, 5.0), (0.0, 0.1), (0.5, 2.0)]),
+]
+
+# RDMAP opcodes (RFC 5040 §4.3, RFC 7306 §6): the payload octets the operation counts
+TAGGED = (0x0, 0x2)                  # RDMA Write, Read Response: ULPDU - 14
+SEND = (0x3, 0x4, 0x5, 0x6)          # Send, Send with Invalidate, with SE, both: - 18
+IMMEDIATE = (0x8, 0x9)               # Immediate Data (with SE): 8
+ATOMIC_REQ = 0xA                     # 8
+
+
+def fpdu_payload(opcode, ulpdu):
+    if opcode in TAGGED:
+        return ulpdu - 14
+    if opcode in SEND:
+        return ulpdu - 18
+    if opcode in IMMEDIATE or opcode == ATOMIC_REQ:
+        return 8
+    return 0
+
+
+def rec_ns(rec, magic):
+    sec, frac = rec[0], rec[1]
+    return sec * 1000000000 + (frac if magic == pcaptool.MAGIC_NS else frac * 1000)
+
+
+def iso(ns):
+    d = datetime.datetime.fromtimestamp(ns // 1000000000, datetime.timezone.utc)
+    return d.strftime("%Y-%m-%dT%H:%M:%S") + ".%09dZ" % (ns % 1000000000)
+
+
+def tcp_of(data):
+    """(src 'ip:port', dst 'ip:port', TCP payload length) of an Ethernet/IPv4/TCP
+    frame, else None."""
+    et, ip = pcaptool.ether_payload(data)
+    if et != 0x0800 or len(ip) < 20 or ip[9] != 6:
+        return None
+    ihl = (ip[0] & 15) * 4
+    total = struct.unpack(">H", ip[2:4])[0]
+    tcp = ip[ihl:]
+    sport, dport = struct.unpack(">HH", tcp[:4])
+    doff = (tcp[12] >> 4) * 4
+    src = "%d.%d.%d.%d:%d" % (tuple(ip[12:16]) + (sport,))
+    dst = "%d.%d.%d.%d:%d" % (tuple(ip[16:20]) + (dport,))
+    return src, dst, total - ihl - doff
+
+
+def fpdus_by_frame(path):
+    """{frame: [(tcp.stream, payload octets)]}: Wireshark's iWARP dissector, which
+    (reassembling out-of-order segments too, as the lossy 26-netem needs) shows each
+    FPDU in the frame that completed it in order."""
+    out = subprocess.run(
+        ["tshark", "-r", path, "--disable-protocol", "nvme-tcp",
+         "-o", "tcp.reassemble_out_of_order:TRUE", "-Y", "iwarp_ddp_rdmap",
+         "-T", "fields", "-e", "frame.number", "-e", "tcp.stream", "-e", "iwarp_rdma.opcode",
+         "-e", "iwarp_mpa.ulpdulength", "-E", "occurrence=a", "-E", "aggregator=;"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=True).stdout.decode()
+    res = {}
+    for line in out.splitlines():
+        f = line.split("\t")
+        ops = [int(x, 16) for x in f[2].split(";") if x]
+        lens = [int(x) for x in f[3].split(";") if x]
+        if len(ops) != len(lens):
+            raise RuntimeError("%s frame %s: %s opcodes, %s lengths" % (path, f[0], ops, lens))
+        res[int(f[0])] = [(int(f[1]), fpdu_payload(o, n)) for o, n in zip(ops, lens)]
+    return res
+
+
+def io_stat(path):
+    """(frames, bytes) over the whole file: tshark's io,stat with one interval."""
+    out = subprocess.run(["tshark", "-r", path, "-q", "-z", "io,stat,0"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         check=True).stdout.decode()
+    for line in out.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and "<>" in cells[0]:
+            return int(cells[1]), int(cells[2])
+    raise RuntimeError("io,stat: no row in\n" + out)
+
+
+def jsonl(text):
+    return [json.loads(x) for x in text.splitlines() if x.strip()]
+
+
+def op_key(o):
+    return (o["qp"], o["id"])
+
+
+def check_span(tool, path, cap, fpdus, whole_ops, a, b, work, label):
+    t0 = rec_ns(cap.records[0], cap.magic)
+    a_ns, b_ns = t0 + round(a * 1e9), t0 + round(b * 1e9)
+    win = ["--since", "+%.9f" % a, "--until", "+%.9f" % b]
+    st = json.loads(run_ok(tool, ["stats", "--format", "json"] + win + [path]))
+    cut_path = os.path.join(work, "cut.pcap")
+    subprocess.run(["editcap", "-F", "pcap", "-A", iso(a_ns), "-B", iso(b_ns), path, cut_path], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    cut = pcaptool.read(cut_path)
+    w = st["capture"].get("window")
+    if not check(w is not None, "%s: no window object" % label):
+        return
+    last = rec_ns(cap.records[-1], cap.magic)
+    check(w["from_ns"] == max(a_ns, t0) and w["to_ns"] == min(b_ns, last),
+          "%s: window %s..%s, expected %s..%s" % (label, w["from_ns"], w["to_ns"], a_ns,
+                                                  min(b_ns, last)))
+    # the cut is a run of the whole capture's records: find its first frame
+    n = len(cut.records)
+    first = 0
+    if n:
+        key = cut.records[0]
+        first = next((i for i, r in enumerate(cap.records) if r == key), None)
+        if not check(first is not None and cap.records[first:first + n] == cut.records,
+                     "%s: editcap's cut is not a run of the capture" % label):
+            return
+    frames = set(range(first + 1, first + n + 1))
+    # frames and octets on the wire
+    wire = sum(r[2] for r in cut.records)
+    check((w["frames"], w["bytes"]) == (n, wire),
+          "%s: window frames/bytes %s/%s, the cut %s/%s" % (label, w["frames"], w["bytes"], n,
+                                                            wire))
+    if n:
+        check(io_stat(cut_path) == (n, wire),
+              "%s: tshark io,stat of the cut %s, the cut %s" % (label, io_stat(cut_path),
+                                                                (n, wire)))
+    # TCP payload per direction
+    payload = {}
+    for r in cut.records:
+        t = tcp_of(r[3])
+        if t:
+            payload[(t[0], t[1])] = payload.get((t[0], t[1]), 0) + t[2]
+    for q in st["qps"]:
+        i2r = payload.get((q["initiator"], q["responder"]), 0)
+        r2i = payload.get((q["responder"], q["initiator"]), 0)
+        check((q["payload_bytes_i2r"], q["payload_bytes_r2i"]) == (i2r, r2i),
+              "%s: QP %d payload i2r/r2i %d/%d, the cut %d/%d" % (
+                  label, q["qp"], q["payload_bytes_i2r"], q["payload_bytes_r2i"], i2r, r2i))
+    # FPDUs completed inside and their payload
+    for q in st["qps"]:
+        mine = [p for fr in frames for s, p in fpdus.get(fr, []) if s == q["qp"]]
+        check(q["fpdus"] == len(mine),
+              "%s: QP %d FPDUs %d, Wireshark's in the cut %d" % (label, q["qp"], q["fpdus"],
+                                                                len(mine)))
+        check(q["bytes"] == sum(mine),
+              "%s: QP %d octets %d, Wireshark's in the cut %d" % (label, q["qp"], q["bytes"],
+                                                                 sum(mine)))
+        span = w["to_ns"] - w["from_ns"]
+        want = int(sum(mine) * 8e9 / span) if span > 0 else 0
+        check(abs(q["throughput_bps"] - want) <= 1,
+              "%s: QP %d %d bit/s, the cut's octets over the window %d" % (
+                  label, q["qp"], q["throughput_bps"], want))
+    # operations: those overlapping the window, latencies of those complete inside
+    wops = jsonl(run_ok(tool, ["ops", "--format", "jsonl"] + win + [path]))
+    inside = [o for o in whole_ops
+              if o["start_ns"] < b_ns and max(o["end_ns"], o["start_ns"]) >= a_ns]
+    check(sorted(map(op_key, wops)) == sorted(map(op_key, inside)),
+          "%s: windowed ops %d, overlapping the window %d" % (label, len(wops), len(inside)))
+    check(st["total"]["operations"] == len(inside),
+          "%s: stats operations %d, overlapping %d" % (label, st["total"]["operations"],
+                                                       len(inside)))
+    for ty, o in st["total"]["ops"].items():
+        mine = [x for x in inside if x["op"] == ty and not x.get("rtr")]
+        lat = [x for x in mine if x["complete"] and x.get("latency_ns") is not None and
+               a_ns <= x["end_ns"] < b_ns]
+        nlat = (o["latency_ns"] or {}).get("count", 0)
+        check(o["count"] == len(mine) and nlat == len(lat),
+              "%s: %s count/latencies %d/%d, expected %d/%d" % (
+                  label, ty, o["count"], nlat, len(mine), len(lat)))
+    print("%s: %d frames, %d octets; %s" % (label, n, wire, ", ".join(
+        "QP %d %d ops %d B %d bit/s" % (q["qp"], q["operations"], q["bytes"],
+                                         q["throughput_bps"]) for q in st["qps"])))
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.stderr.write(__doc__)
+        return 2
+    tool, samples, work = sys.argv[1:]
+    for exe in ("editcap", "tshark"):
+        if not shutil.which(exe):
+            print("SKIP: %s not found" % exe)
+            return 77
+    os.makedirs(work, exist_ok=True)
+    for name, spans in SPANS:
+        path = os.path.join(samples, name + ".pcap")
+        cap = pcaptool.read(path)
+        fpdus = fpdus_by_frame(path)
+        whole_ops = jsonl(run_ok(tool, ["ops", "--format", "jsonl", path]))
+        for a, b in spans:
+            check_span(tool, path, cap, fpdus, whole_ops, a, b, work,
+                       "%s [+%g, +%g)" % (name, a, b))
+        # a window over the whole capture changes nothing
+        full = json.loads(run_ok(tool, ["stats", "--format", "json", path]))
+        all_w = json.loads(run_ok(tool, ["stats", "--format", "json", "--since", "+0",
+                                         "--until", "+100000", path]))
+        w = all_w["capture"].pop("window")
+        # the one difference: a QP's rate is over the window, not its FPDUs' span
+        for q, r in zip(full["qps"], all_w["qps"]):
+            span = w["to_ns"] - w["from_ns"]
+            check(r["data_span_ns"] == span and
+                  abs(r["throughput_bps"] - int(r["bytes"] * 8e9 / span)) <= 1,
+                  "%s: QP %d's rate over the whole-capture window" % (name, r["qp"]))
+            for k in ("data_span_ns", "throughput_bps"):
+                del q[k], r[k]
+        check(full == all_w, "%s: a window over the whole capture changes the stats" % name)
+    return verdict()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
