@@ -28,21 +28,28 @@ static void emit_row(void *ctx, const struct conn *c, const void *item)
 		rows_write(&p->rows, c, item);
 }
 
-/* stats as a time series: counted in its interval. */
+/* Inside the time window (select.h; everything without one)? */
+static bool inside(struct cmdrun *p, int64_t ts)
+{
+	return select_time(&p->sel, ts, source_stats(p->src)->first_ns);
+}
+
+/* stats as a time series: counted in its interval; with a time window,
+ * the operations starting inside it (docs/semantics.md, "Time window"). */
 static void emit_series(void *ctx, const struct conn *c, const void *item)
 {
 	struct cmdrun *p = ctx;
-	if (count_one(p))
+	if (inside(p, ((const struct iws_op *)item)->start_ns) && count_one(p))
 		series_add(&p->series, c, item);
 }
 
-/* ---- what crossed the wire, of the QPs selected: the report's page
- * (pagedata.h) or the time series' wire rows (series.h) ---- */
+/* ---- what crossed the wire, of the QPs selected, inside the time window:
+ * the report's page (pagedata.h) or the time series' wire rows (series.h) ---- */
 
 static void on_wire_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
 {
 	struct cmdrun *p = ctx;
-	if (!select_qp(&p->sel, c->stream))
+	if (!select_qp(&p->sel, c->stream) || !inside(p, pdu->ts))
 		return;
 	if (p->has_page)
 		pagedata_fpdu(&p->page, c, pdu);
@@ -54,7 +61,7 @@ static void on_wire_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
 static void on_wire_segment(void *ctx, struct conn *c, const struct conn_seg *s)
 {
 	struct cmdrun *p = ctx;
-	if (!select_qp(&p->sel, c->stream))
+	if (!select_qp(&p->sel, c->stream) || !inside(p, s->ts))
 		return;
 	if (p->has_page)
 		pagedata_segment(&p->page, c, s);
@@ -68,8 +75,7 @@ static void on_wire_segment(void *ctx, struct conn *c, const struct conn_seg *s)
  * latency tables (docs/semantics.md, "Time window"). */
 static bool ends_inside(struct cmdrun *p, int64_t start_ns, int64_t end_ns)
 {
-	return select_time(&p->sel, end_ns > start_ns ? end_ns : start_ns,
-			   source_stats(p->src)->first_ns);
+	return inside(p, end_ns > start_ns ? end_ns : start_ns);
 }
 
 static void summary_op(void *ctx, struct conn *c, const struct iws_op *op)
@@ -269,7 +275,7 @@ static void report_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cm
 static void report_mark(void *ctx, struct conn *c, const struct conn_mark *m)
 {
 	struct cmdrun *p = ctx;
-	if (select_qp(&p->sel, c->stream))
+	if (select_qp(&p->sel, c->stream) && inside(p, m->ts))
 		pagedata_mark(&p->page, c, m);
 }
 

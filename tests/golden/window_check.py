@@ -19,6 +19,11 @@ must give the numbers of the same span cut out of the capture by editcap
 - the operations: the windowed `ops` list is exactly the whole capture's operations
   that overlap [A, B) (start before B, end at or after A); the windowed stats count
   them, and count a latency for exactly those complete inside;
+- the time series (`stats --format jsonl --interval 0.1`): its wire rows add up to the
+  cut's TCP payload per direction and to Wireshark's FPDU octets per QP, its operation
+  rows count the operations starting inside;
+- the HTML report of the window: the same window, frames and octets; per QP its wire
+  series add up to the cut's TCP payload, its goodput to Wireshark's FPDU octets;
 - a window covering the whole capture gives the same statistics as no window.
 
 Usage: window_check.py IWARPSCOPE SAMPLES_DIR WORK_DIR
@@ -26,6 +31,7 @@ Usage: window_check.py IWARPSCOPE SAMPLES_DIR WORK_DIR
 import datetime
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -205,6 +211,59 @@ def check_span(tool, path, cap, fpdus, whole_ops, a, b, work, label):
         check(o["count"] == len(mine) and nlat == len(lat),
               "%s: %s count/latencies %d/%d, expected %d/%d" % (
                   label, ty, o["count"], nlat, len(mine), len(lat)))
+    # the time series: wire rows of the frames inside, operation rows of the
+    # operations starting inside
+    rows = jsonl(run_ok(tool, ["stats", "--format", "jsonl", "--interval", "0.1"] + win +
+                        [path]))
+    wb, gb, started = {}, {}, {}
+    for r in rows:
+        if "dir" in r:
+            wb[(r["src"], r["dst"])] = wb.get((r["src"], r["dst"]), 0) + r["wire_bytes"]
+            gb[r["qp"]] = gb.get(r["qp"], 0) + r["goodput_bytes"]
+        else:
+            started[r["op"]] = started.get(r["op"], 0) + r["count"]
+    nz = lambda d: {k: v for k, v in d.items() if v}  # noqa: E731
+    check(nz(wb) == nz(payload),
+          "%s: series wire octets %s, the cut %s" % (label, wb, payload))
+    for q in st["qps"]:
+        good = sum(p for fr in frames for s_, p in fpdus.get(fr, []) if s_ == q["qp"])
+        check(gb.get(q["qp"], 0) == good, "%s: series QP %d goodput %d, Wireshark's %d" % (
+            label, q["qp"], gb.get(q["qp"], 0), good))
+    want = {}
+    for o in whole_ops:
+        if a_ns <= o["start_ns"] < b_ns and not o.get("rtr"):
+            want[o["op"]] = want.get(o["op"], 0) + 1
+    check(started == want, "%s: series operations %s, starting inside %s" % (label, started,
+                                                                              want))
+    # the report: the same window, its wire and goodput series the cut's
+    html = run_ok(tool, ["report"] + win + [path])
+    m = re.search(r'<script type="application/json" id="iws-data">(.*?)</script>', html, re.S)
+    page = json.loads(m.group(1))
+    pw = page["capture"].get("window") or {}
+    check((pw.get("frames"), pw.get("bytes"), pw.get("span_ns")) ==
+          (n, wire, w["to_ns"] - w["from_ns"]), "%s: report window %s" % (label, pw))
+    drawn = {q["qp"] for q in page["qps"]}
+    check(drawn >= {q["qp"] for q in st["qps"] if q["frames"]},
+          "%s: report QPs %s, QPs with frames inside %s" % (
+              label, drawn, [q["qp"] for q in st["qps"] if q["frames"]]))
+    for q in page["qps"]:
+        if q["qp"] is None:
+            continue
+        init = [x for x in st["qps"] if x["qp"] == q["qp"]][0]
+        ser = q["series"]
+        i2r = payload.get((init["initiator"], init["responder"]), 0)
+        r2i = payload.get((init["responder"], init["initiator"]), 0)
+        good = sum(p for fr in frames for s_, p in fpdus.get(fr, []) if s_ == q["qp"])
+        check((sum(ser["wire_i2r"]), sum(ser["wire_r2i"])) == (i2r, r2i),
+              "%s: report QP %d wire %d/%d, the cut %d/%d" % (
+                  label, q["qp"], sum(ser["wire_i2r"]), sum(ser["wire_r2i"]), i2r, r2i))
+        check(sum(ser["goodput_i2r"]) + sum(ser["goodput_r2i"]) == good == q["bytes"],
+              "%s: report QP %d goodput %d, bytes %d, Wireshark's in the cut %d" % (
+                  label, q["qp"], sum(ser["goodput_i2r"]) + sum(ser["goodput_r2i"]),
+                  q["bytes"], good))
+        check(q["operations"] == init["operations"],
+              "%s: report QP %d operations %d, stats %d" % (label, q["qp"], q["operations"],
+                                                           init["operations"]))
     print("%s: %d frames, %d octets; %s" % (label, n, wire, ", ".join(
         "QP %d %d ops %d B %d bit/s" % (q["qp"], q["operations"], q["bytes"],
                                          q["throughput_bps"]) for q in st["qps"])))
