@@ -564,6 +564,10 @@ void iws_nvme_stats_init(struct iws_nvme_stats *s);
 void iws_nvme_stats_free(struct iws_nvme_stats *s);
 /* false on allocation failure (the command is then not counted). */
 bool iws_nvme_stats_add(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c);
+/* The same; with timed false a complete command counts (complete, span)
+ * without its latency and data time: a front end counting a time window
+ * keeps those for the window the command ends in. */
+bool iws_nvme_stats_add_timed(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c, bool timed);
 /* IOPS is shown only over at least this many complete commands. */
 #define IWS_NVME_IOPS_MIN 10
 /* Whether the group has an IOPS: IWS_NVME_IOPS_MIN complete commands or

@@ -22,6 +22,8 @@ must give the numbers of the same span cut out of the capture by editcap
 - the time series (`stats --format jsonl --interval 0.1`): its wire rows add up to the
   cut's TCP payload per direction and to Wireshark's FPDU octets per QP, its operation
   rows count the operations starting inside;
+- NVMe commands (30-nvmeof): the windowed `nvme` list and the stats' command count are
+  the commands overlapping the window, the latencies those of the commands complete inside;
 - the HTML report of the window: the same window, frames and octets; per QP its wire
   series add up to the cut's TCP payload, its goodput to Wireshark's FPDU octets;
 - a window covering the whole capture gives the same statistics as no window.
@@ -133,7 +135,7 @@ def op_key(o):
     return (o["qp"], o["id"])
 
 
-def check_span(tool, path, cap, fpdus, whole_ops, a, b, work, label):
+def check_span(tool, path, cap, fpdus, whole_ops, whole_nvme, a, b, work, label):
     t0 = rec_ns(cap.records[0], cap.magic)
     a_ns, b_ns = t0 + round(a * 1e9), t0 + round(b * 1e9)
     win = ["--since", "+%.9f" % a, "--until", "+%.9f" % b]
@@ -211,6 +213,19 @@ def check_span(tool, path, cap, fpdus, whole_ops, a, b, work, label):
         check(o["count"] == len(mine) and nlat == len(lat),
               "%s: %s count/latencies %d/%d, expected %d/%d" % (
                   label, ty, o["count"], nlat, len(mine), len(lat)))
+    # NVMe commands: those overlapping, latencies of those complete inside
+    if whole_nvme:
+        nv = st["total"].get("nvme") or {"commands": 0, "ops": []}
+        over = [c for c in whole_nvme
+                if c["start_ns"] < b_ns and max(c["end_ns"], c["start_ns"]) >= a_ns]
+        timed = [c for c in over if c["complete"] and a_ns <= c["end_ns"] < b_ns]
+        nlat = sum((o["latency_ns"] or {}).get("count", 0) for o in nv["ops"])
+        check((nv["commands"], nlat) == (len(over), len(timed)),
+              "%s: NVMe commands/latencies %d/%d, overlapping/complete inside %d/%d" % (
+                  label, nv["commands"], nlat, len(over), len(timed)))
+        wn = jsonl(run_ok(tool, ["nvme", "--format", "jsonl"] + win + [path]))
+        check(sorted((c["qp"], c["id"]) for c in wn) == sorted((c["qp"], c["id"]) for c in over),
+              "%s: windowed nvme list %d, overlapping %d" % (label, len(wn), len(over)))
     # the time series: wire rows of the frames inside, operation rows of the
     # operations starting inside
     rows = jsonl(run_ok(tool, ["stats", "--format", "jsonl", "--interval", "0.1"] + win +
@@ -284,8 +299,9 @@ def main():
         cap = pcaptool.read(path)
         fpdus = fpdus_by_frame(path)
         whole_ops = jsonl(run_ok(tool, ["ops", "--format", "jsonl", path]))
+        whole_nvme = jsonl(run_ok(tool, ["nvme", "--format", "jsonl", path]))
         for a, b in spans:
-            check_span(tool, path, cap, fpdus, whole_ops, a, b, work,
+            check_span(tool, path, cap, fpdus, whole_ops, whole_nvme, a, b, work,
                        "%s [+%g, +%g)" % (name, a, b))
         # a window over the whole capture changes nothing
         full = json.loads(run_ok(tool, ["stats", "--format", "json", path]))
