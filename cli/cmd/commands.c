@@ -263,6 +263,17 @@ static void nvme_report(struct cmdrun *p, FILE *page)
 static void report_op(void *ctx, struct conn *c, const struct iws_op *op)
 {
 	struct cmdrun *p = ctx;
+	if (!ends_inside(p, op->start_ns, op->end_ns)) {
+		/* Still running at the window's end (or ended before it, not
+		 * possible for an overlapping one): drawn, without the latency and
+		 * delivery that belong to the window it ends in, as in the
+		 * statistics (docs/semantics.md, "Time window"). */
+		struct iws_op w = *op;
+		w.has_latency = false;
+		w.has_ack = false;
+		pagedata_op(&p->page, c, &w);
+		return;
+	}
 	pagedata_op(&p->page, c, op);
 }
 

@@ -216,10 +216,13 @@ static void qp_traffic_json(struct jsonw *j, const struct report *r, const struc
 	uint64_t rqf = iws_stream_request_frame(c->eng), rpf = iws_stream_reply_frame(c->eng);
 	jw_kou64(j, "request_frame", rqf != 0, rqf);
 	jw_kou64(j, "reply_frame", rpf != 0, rpf);
-	jw_ku64(j, "first_frame", c->first_frame);
-	jw_ku64(j, "last_frame", c->last_frame);
-	jw_ki64(j, "first_ns", c->first_ns);
-	jw_ki64(j, "last_ns", c->last_ns);
+	uint64_t ff, lf;
+	int64_t fns, lns;
+	conn_frames(c, &ff, &lf, &fns, &lns);
+	jw_ku64(j, "first_frame", ff);
+	jw_ku64(j, "last_frame", lf);
+	jw_ki64(j, "first_ns", fns);
+	jw_ki64(j, "last_ns", lns);
 	jw_ku64(j, "frames", c->c.packets);
 	jw_ku64(j, "payload_bytes_i2r", c->c.payload_bytes[is]);
 	jw_ku64(j, "payload_bytes_r2i", c->c.payload_bytes[!is]);

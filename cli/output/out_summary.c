@@ -109,11 +109,16 @@ static void qp_block(FILE *f, const struct report *r, const struct conn *c)
 	fprintf(f, "QP %u  %s > %s\n", c->stream, conn_ep_str(c, IWS_DIR_I2R, a),
 		conn_ep_str(c, IWS_DIR_R2I, b));
 	mpa_line(f, c);
-	int64_t span = report_qp_span(r, c);
-	fprintf(f, "  %" PRIu64 " op%s, %s in %s (%s); frames %" PRIu64 "-%" PRIu64 "\n", c->c.ops,
-		c->c.ops == 1 ? "" : "s", fmt_bytes(by, sizeof(by), c->c.op_bytes),
-		fmt_dur(du, sizeof(du), span), fmt_rate(rt, sizeof(rt), c->c.op_bytes, span),
-		c->first_frame, c->last_frame);
+	int64_t span = report_qp_span(r, c), fns, lns;
+	uint64_t ff, lf;
+	conn_frames(c, &ff, &lf, &fns, &lns);
+	fprintf(f, "  %" PRIu64 " op%s, %s in %s (%s); ", c->c.ops, c->c.ops == 1 ? "" : "s",
+		fmt_bytes(by, sizeof(by), c->c.op_bytes), fmt_dur(du, sizeof(du), span),
+		fmt_rate(rt, sizeof(rt), c->c.op_bytes, span));
+	if (c->c.packets)
+		fprintf(f, "frames %" PRIu64 "-%" PRIu64 "\n", ff, lf);
+	else
+		fputs("no frame in the window\n", f);
 	uint64_t fast = CONN_TCP(c, fast_retransmits), rto = CONN_TCP(c, timeouts);
 	uint64_t other = CONN_TCP(c, other_retransmits), reord = CONN_TCP(c, reordered);
 	fprintf(f, "  retransmissions %" PRIu64, fast + rto + other);

@@ -288,6 +288,13 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 		c->last_ns = ts;
 	/* with a time window, the frames inside it (docs/semantics.md) */
 	if (!c->env->in_window || c->env->in_window(c->env->ctx, ts)) {
+		if (!c->c.packets) {
+			c->win_first_frame = frame;
+			c->win_first_ns = ts;
+		}
+		c->win_last_frame = frame;
+		if (ts > c->win_last_ns || !c->c.packets)
+			c->win_last_ns = ts;
 		c->c.packets++;
 		c->c.payload_bytes[side] += p->wire_len;
 		c->c.captured_bytes[side] += p->cap_len;

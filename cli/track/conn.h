@@ -175,6 +175,10 @@ struct conn {
 	struct conn_tcp_counts wtcp; /* with a time window (conn_env) */
 	uint64_t first_frame, last_frame;
 	int64_t first_ns, last_ns;
+	/* with a time window: its first and last frame inside it (c.packets
+	 * of them; conn_frames) */
+	uint64_t win_first_frame, win_last_frame;
+	int64_t win_first_ns, win_last_ns;
 	int64_t first_fpdu_ns, last_fpdu_ns;
 	struct gap_rec *gaps;       /* the first CONN_MAX_GAP_RECS gaps */
 	uint32_t ngaps, capgaps;
@@ -267,6 +271,18 @@ static inline bool conn_crc(const struct conn *c)
 /* A TCP counter (a field of conn_tcp_counts): the engine's over both
  * directions, or with a time window the count inside it. */
 #define CONN_TCP(cn, field) ((cn)->env->in_window ? (cn)->wtcp.field : CONN_SUM((cn), field))
+
+/* Its first and last frame (and their times): the connection's, or with a
+ * time window those inside it (all 0 when none is). */
+static inline void conn_frames(const struct conn *c, uint64_t *first, uint64_t *last,
+			       int64_t *first_ns, int64_t *last_ns)
+{
+	bool w = c->env->in_window != NULL;
+	*first = w ? c->win_first_frame : c->first_frame;
+	*last = w ? c->win_last_frame : c->last_frame;
+	*first_ns = w ? c->win_first_ns : c->first_ns;
+	*last_ns = w ? c->win_last_ns : c->last_ns;
+}
 
 /* Its FPDUs: the engine's count, or with a time window those inside it. */
 static inline uint64_t conn_fpdus(const struct conn *c)

@@ -8,8 +8,8 @@ must give the numbers of the same span cut out of the capture by editcap
 
 - the window's frames and their octets on the wire: the cut's records, and tshark's
   `io,stat,0` over the cut (exact);
-- per QP and direction, the TCP payload octets of the frames inside (exact): the
-  cut's IPv4/TCP headers, read here;
+- per QP and direction, the TCP payload octets of the frames inside, and its first and
+  last frame inside (exact): the cut's IPv4/TCP headers, read here;
 - per QP, the FPDUs completed inside and their ULP payload octets (the part of each
   operation inside the window; exact): Wireshark's own iWARP dissector (not the
   plugin) over the whole capture lists each FPDU in the frame that completed it; an
@@ -25,7 +25,8 @@ must give the numbers of the same span cut out of the capture by editcap
 - NVMe commands (30-nvmeof): the windowed `nvme` list and the stats' command count are
   the commands overlapping the window, the latencies those of the commands complete inside;
 - the HTML report of the window: the same window, frames and octets; per QP its wire
-  series add up to the cut's TCP payload, its goodput to Wireshark's FPDU octets;
+  series add up to the cut's TCP payload, its goodput to Wireshark's FPDU octets; its
+  latency and delivery histograms hold the statistics' samples;
 - a window covering the whole capture gives the same statistics as no window.
 
 Usage: window_check.py IWARPSCOPE SAMPLES_DIR WORK_DIR
@@ -170,12 +171,22 @@ def check_span(tool, path, cap, fpdus, whole_ops, whole_nvme, a, b, work, label)
         check(io_stat(cut_path) == (n, wire),
               "%s: tshark io,stat of the cut %s, the cut %s" % (label, io_stat(cut_path),
                                                                 (n, wire)))
-    # TCP payload per direction
-    payload = {}
-    for r in cut.records:
+    # TCP payload per direction; each connection's first and last frame inside
+    payload, span = {}, {}
+    for i, r in enumerate(cut.records):
         t = tcp_of(r[3])
         if t:
             payload[(t[0], t[1])] = payload.get((t[0], t[1]), 0) + t[2]
+            k = frozenset((t[0], t[1]))
+            here = (first + i + 1, rec_ns(r, cap.magic))
+            span[k] = (span[k][0] if k in span else here, here)
+    for q in st["qps"]:
+        (ff, fns), (lf, lns) = span.get(frozenset((q["initiator"], q["responder"])),
+                                        ((0, 0), (0, 0)))
+        check((q["first_frame"], q["last_frame"], q["first_ns"], q["last_ns"]) ==
+              (ff, lf, fns, lns),
+              "%s: QP %d frames %d-%d, the cut's %d-%d" % (label, q["qp"], q["first_frame"],
+                                                          q["last_frame"], ff, lf))
     for q in st["qps"]:
         i2r = payload.get((q["initiator"], q["responder"]), 0)
         r2i = payload.get((q["responder"], q["initiator"]), 0)
@@ -257,6 +268,12 @@ def check_span(tool, path, cap, fpdus, whole_ops, whole_nvme, a, b, work, label)
     pw = page["capture"].get("window") or {}
     check((pw.get("frames"), pw.get("bytes"), pw.get("span_ns")) ==
           (n, wire, w["to_ns"] - w["from_ns"]), "%s: report window %s" % (label, pw))
+    # its latency and delivery histograms: the statistics' populations
+    for kind, key in (("latency", "latency_ns"), ("delivery", "delivery_ns")):
+        got = sum(d["stats"]["count"] for q in page["qps"] for d in q["dists"]
+                  if d["kind"] == kind)
+        want = sum((o[key] or {}).get("count", 0) for o in st["total"]["ops"].values())
+        check(got == want, "%s: report %s samples %d, stats %d" % (label, kind, got, want))
     drawn = {q["qp"] for q in page["qps"]}
     check(drawn >= {q["qp"] for q in st["qps"] if q["frames"]},
           "%s: report QPs %s, QPs with frames inside %s" % (
