@@ -27,6 +27,8 @@ must give the numbers of the same span cut out of the capture by editcap
 - the HTML report of the window: the same window, frames and octets; per QP its wire
   series add up to the cut's TCP payload, its goodput to Wireshark's FPDU octets; its
   latency and delivery histograms hold the statistics' samples;
+- the report's zoom: its wire and goodput buckets over a span of whole buckets (what
+  the zoomed charts show) add up to the window's TCP payload and octets for that span;
 - a window covering the whole capture gives the same statistics as no window.
 
 Usage: window_check.py IWARPSCOPE SAMPLES_DIR WORK_DIR
@@ -142,8 +144,8 @@ def check_span(tool, path, cap, fpdus, whole_ops, whole_nvme, a, b, work, label)
     win = ["--since", "+%.9f" % a, "--until", "+%.9f" % b]
     st = json.loads(run_ok(tool, ["stats", "--format", "json"] + win + [path]))
     cut_path = os.path.join(work, "cut.pcap")
-    subprocess.run(["editcap", "-F", "pcap", "-A", iso(a_ns), "-B", iso(b_ns), path, cut_path], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(["editcap", "-F", "pcap", "-A", iso(a_ns), "-B", iso(b_ns), path, cut_path],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     cut = pcaptool.read(cut_path)
     w = st["capture"].get("window")
     if not check(w is not None, "%s: no window object" % label):
@@ -301,6 +303,35 @@ def check_span(tool, path, cap, fpdus, whole_ops, whole_nvme, a, b, work, label)
                                          q["throughput_bps"]) for q in st["qps"])))
 
 
+def check_zoom(tool, path, name):
+    """The report's buckets over a span of whole buckets (what its zoom shows there) give
+    the numbers of the CLI's window over that span."""
+    html = run_ok(tool, ["report", path])
+    m = re.search(r'<script type="application/json" id="iws-data">(.*?)</script>', html, re.S)
+    page = json.loads(m.group(1))
+    width, nb = page["grid"]["width_ns"], page["grid"]["buckets"]
+    origin = int(page["grid"]["origin_ns"])
+    first = int(page["capture"]["first_ns"])
+    for k1, k2 in ((nb // 4, nb // 2), (nb // 3, 2 * nb // 3 + 1),
+                   (3 * nb // 4, 7 * nb // 8)):
+        a, b = origin - first + k1 * width, origin - first + k2 * width
+        st = json.loads(run_ok(tool, ["stats", "--format", "json", "--since",
+                                      "+%d.%09d" % divmod(a, 10 ** 9), "--until",
+                                      "+%d.%09d" % divmod(b, 10 ** 9), path]))
+        for q in page["qps"]:
+            if q["qp"] is None:
+                continue
+            w = [x for x in st["qps"] if x["qp"] == q["qp"]][0]
+            ser = q["series"]
+            zoom = (sum(ser["wire_i2r"][k1:k2]), sum(ser["wire_r2i"][k1:k2]),
+                    sum(ser["goodput_i2r"][k1:k2]) + sum(ser["goodput_r2i"][k1:k2]))
+            cli = (w["payload_bytes_i2r"], w["payload_bytes_r2i"], w["bytes"])
+            check(zoom == cli, "%s: buckets %d-%d of the report %s, the window %s" % (
+                name, k1, k2, zoom, cli))
+        print("%s: the report's buckets %d-%d = the window +%.6f..+%.6f s" % (
+            name, k1, k2, a / 1e9, b / 1e9))
+
+
 def main():
     if len(sys.argv) != 4:
         sys.stderr.write(__doc__)
@@ -320,6 +351,7 @@ def main():
         for a, b in spans:
             check_span(tool, path, cap, fpdus, whole_ops, whole_nvme, a, b, work,
                        "%s [+%g, +%g)" % (name, a, b))
+        check_zoom(tool, path, name)
         # a window over the whole capture changes nothing
         full = json.loads(run_ok(tool, ["stats", "--format", "json", path]))
         all_w = json.loads(run_ok(tool, ["stats", "--format", "json", "--since", "+0",
