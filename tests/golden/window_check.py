@@ -19,6 +19,8 @@ must give the numbers of the same span cut out of the capture by editcap
 - the operations: the windowed `ops` list is exactly the whole capture's operations
   that overlap [A, B) (start before B, end at or after A); the windowed stats count
   them, and count a latency for exactly those complete inside;
+- the summary names the window with its frame count, and labels the interop doctor's
+  findings (not clipped) as the whole capture's;
 - the time series (`stats --format jsonl --interval 0.1`): its wire rows add up to the
   cut's TCP payload per direction and to Wireshark's FPDU octets per QP, its operation
   rows count the operations starting inside;
@@ -239,6 +241,16 @@ def check_span(tool, path, cap, fpdus, whole_ops, whole_nvme, a, b, work, label)
         wn = jsonl(run_ok(tool, ["nvme", "--format", "jsonl"] + win + [path]))
         check(sorted((c["qp"], c["id"]) for c in wn) == sorted((c["qp"], c["id"]) for c in over),
               "%s: windowed nvme list %d, overlapping %d" % (label, len(wn), len(over)))
+    # the summary names the window, its frames and octets, and says what it does not clip
+    summ = run_ok(tool, ["summary"] + win + [path])
+    head = "window: +%d.%06d s to " % divmod((w["from_ns"] - t0) // 1000, 10 ** 6)
+    wl = [x for x in summ.splitlines() if x.startswith(head)]
+    check(len(wl) == 1 and wl[0].endswith(": %d frame%s, %s" % (n, "" if n == 1 else "s",
+                                                              wl[0].split(", ")[-1])),
+          "%s: the summary's window line %s" % (label, wl))
+    check(all("over the whole capture, not the window" in x
+              for x in summ.splitlines() if "interop doctor" in x),
+          "%s: the summary's doctor findings not labelled as the whole capture's" % label)
     # the time series: wire rows of the frames inside, operation rows of the
     # operations starting inside
     rows = jsonl(run_ok(tool, ["stats", "--format", "jsonl", "--interval", "0.1"] + win +
