@@ -88,6 +88,11 @@ static void count_status(struct iws_nvme_op_stats *g, uint16_t status, uint64_t 
 
 bool iws_nvme_stats_add(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c)
 {
+	return iws_nvme_stats_add_timed(s, c, true);
+}
+
+bool iws_nvme_stats_add_timed(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c, bool timed)
+{
 	struct iws_nvme_op_stats *g = group(s, c->qid < 0 ? -1 : c->qid, c->op ? c->op : "unknown");
 	if (!g)
 		return false;
@@ -105,6 +110,8 @@ bool iws_nvme_stats_add(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c)
 	if (g->complete == 0 || c->end_ns > g->last_end_ns)
 		g->last_end_ns = c->end_ns;
 	g->complete++;
+	if (!timed)
+		return true;
 	iws_latency_add(&g->latency, c->latency_ns);
 	if (c->data_first_frame)
 		iws_latency_add(&g->data, c->data_ns);

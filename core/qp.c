@@ -299,6 +299,7 @@ void trk_add_segment(struct iws_tracker *t, struct node *n, const struct iws_seg
 		n->op.flags |= IWS_OPF_UNFINISHED;
 	note->op_id = n->op.id;
 	note->op_type = n->op.type;
+	note->payload = payload;
 }
 
 /* MSN bookkeeping for a message's first segment (RFC 5041 §5.3: MSNs of a

@@ -14,10 +14,19 @@
 
 /* The selection stage (select.h): does the report cover this operation
  * (op_type >= 0) or NVMe command (-1)? */
-static bool selected(void *ctx, const struct conn *c, int op_type, int64_t start_ns)
+static bool selected(void *ctx, const struct conn *c, int op_type, int64_t start_ns,
+		     int64_t end_ns)
 {
 	struct cmdrun *p = ctx;
-	return select_item(&p->sel, c->stream, op_type, start_ns, source_stats(p->src)->first_ns);
+	return select_item(&p->sel, c->stream, op_type, start_ns, end_ns,
+			   source_stats(p->src)->first_ns);
+}
+
+/* The time window (select.h): is ts inside it? */
+static bool in_window(void *ctx, int64_t ts)
+{
+	struct cmdrun *p = ctx;
+	return select_time(&p->sel, ts, source_stats(p->src)->first_ns);
 }
 
 static void tick(void *ctx)
@@ -69,6 +78,7 @@ bool cmdrun_init(struct cmdrun *p, const struct options *o, struct source *src,
 		.nvme = (def->flags & CF_NVME) && !o->no_nvme,
 		.sel = &p->sel,
 		.selected = select_active(&p->sel) ? selected : NULL,
+		.in_window = select_windowed(&p->sel) ? in_window : NULL,
 		/* the interop doctor: the commands that show its findings
 		 * (cli/output/findings.c), or --fail-on naming its rules */
 		.doctor = (def->flags & CF_DOCTOR) || o->fail_rules || o->fail_severities,

@@ -28,21 +28,28 @@ static void emit_row(void *ctx, const struct conn *c, const void *item)
 		rows_write(&p->rows, c, item);
 }
 
-/* stats as a time series: counted in its interval. */
+/* Inside the time window (select.h; everything without one)? */
+static bool inside(struct cmdrun *p, int64_t ts)
+{
+	return select_time(&p->sel, ts, source_stats(p->src)->first_ns);
+}
+
+/* stats as a time series: counted in its interval; with a time window,
+ * the operations starting inside it (docs/semantics.md, "Time window"). */
 static void emit_series(void *ctx, const struct conn *c, const void *item)
 {
 	struct cmdrun *p = ctx;
-	if (count_one(p))
+	if (inside(p, ((const struct iws_op *)item)->start_ns) && count_one(p))
 		series_add(&p->series, c, item);
 }
 
-/* ---- what crossed the wire, of the QPs selected: the report's page
- * (pagedata.h) or the time series' wire rows (series.h) ---- */
+/* ---- what crossed the wire, of the QPs selected, inside the time window:
+ * the report's page (pagedata.h) or the time series' wire rows (series.h) ---- */
 
 static void on_wire_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
 {
 	struct cmdrun *p = ctx;
-	if (!select_qp(&p->sel, c->stream))
+	if (!select_qp(&p->sel, c->stream) || !inside(p, pdu->ts))
 		return;
 	if (p->has_page)
 		pagedata_fpdu(&p->page, c, pdu);
@@ -54,7 +61,7 @@ static void on_wire_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
 static void on_wire_segment(void *ctx, struct conn *c, const struct conn_seg *s)
 {
 	struct cmdrun *p = ctx;
-	if (!select_qp(&p->sel, c->stream))
+	if (!select_qp(&p->sel, c->stream) || !inside(p, s->ts))
 		return;
 	if (p->has_page)
 		pagedata_segment(&p->page, c, s);
@@ -64,16 +71,25 @@ static void on_wire_segment(void *ctx, struct conn *c, const struct conn_seg *s)
 
 /* ---- summary: the slowest lists ---- */
 
+/* With a time window, the slowest are among what ends inside it, like the
+ * latency tables (docs/semantics.md, "Time window"). */
+static bool ends_inside(struct cmdrun *p, int64_t start_ns, int64_t end_ns)
+{
+	return inside(p, end_ns > start_ns ? end_ns : start_ns);
+}
+
 static void summary_op(void *ctx, struct conn *c, const struct iws_op *op)
 {
 	struct cmdrun *p = ctx;
-	slowest_op(&p->slow, c, op);
+	if (ends_inside(p, op->start_ns, op->end_ns))
+		slowest_op(&p->slow, c, op);
 }
 
 static void summary_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd)
 {
 	struct cmdrun *p = ctx;
-	slowest_nvme(&p->slow, c, cmd);
+	if (ends_inside(p, cmd->start_ns, cmd->end_ns))
+		slowest_nvme(&p->slow, c, cmd);
 }
 
 static void summary_plan(struct cmdrun *p, struct analysis_opts *ao)
@@ -182,7 +198,7 @@ static void fpdus_fpdu(void *ctx, struct conn *c, const struct iws_pdu *pdu)
 {
 	struct cmdrun *p = ctx;
 	if (select_qp(&p->sel, c->stream) &&
-	    select_time(&p->sel, pdu->first_ts, source_stats(p->src)->first_ns))
+	    select_time(&p->sel, pdu->ts, source_stats(p->src)->first_ns))
 		fpdus_out_write(&p->fpdus, c, pdu);
 }
 
@@ -247,6 +263,17 @@ static void nvme_report(struct cmdrun *p, FILE *page)
 static void report_op(void *ctx, struct conn *c, const struct iws_op *op)
 {
 	struct cmdrun *p = ctx;
+	if (!ends_inside(p, op->start_ns, op->end_ns)) {
+		/* Still running at the window's end (or ended before it, not
+		 * possible for an overlapping one): drawn, without the latency and
+		 * delivery that belong to the window it ends in, as in the
+		 * statistics (docs/semantics.md, "Time window"). */
+		struct iws_op w = *op;
+		w.has_latency = false;
+		w.has_ack = false;
+		pagedata_op(&p->page, c, &w);
+		return;
+	}
 	pagedata_op(&p->page, c, op);
 }
 
@@ -259,7 +286,7 @@ static void report_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cm
 static void report_mark(void *ctx, struct conn *c, const struct conn_mark *m)
 {
 	struct cmdrun *p = ctx;
-	if (select_qp(&p->sel, c->stream))
+	if (select_qp(&p->sel, c->stream) && inside(p, m->ts))
 		pagedata_mark(&p->page, c, m);
 }
 

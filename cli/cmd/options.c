@@ -98,10 +98,10 @@ static const struct optdef {
 	{ "op", OPT_OP, "LIST", G_SELECT, OPTS_OP,
 	  "only these operation types (@OPS@)" },
 	{ "since", OPT_SINCE, "TIME", G_SELECT, OPTS_TIME,
-	  "only operations (commands, FPDUs) starting at or\n"
-	  "after TIME" },
+	  "a time window from TIME: what happened inside it,\n"
+	  "operations overlapping it (their part inside)" },
 	{ "until", OPT_UNTIL, "TIME", G_SELECT, OPTS_TIME,
-	  "only operations (commands, FPDUs) starting before TIME;\n"
+	  "... to before TIME;\n"
 	  "TIME: +SECONDS from the first frame, HH:MM:SS[.frac],\n"
 	  "'YYYY-MM-DD HH:MM:SS[.frac]' (local time, TZ), @EPOCH" },
 	{ NULL, 'Y', "FILTER", G_SELECT, 0,

@@ -9,7 +9,9 @@
  * The block (times are ns from grid.origin_ns, except the *_ns strings,
  * which are ns since the epoch; every number is an integer):
  *   generator, files, capture {frames, bytes, first_ns, last_ns (strings),
- *     duration_ns, tcp_connections, qps, operations, incomplete},
+ *     duration_ns, tcp_connections, qps, operations, incomplete, window
+ *     (with --since/--until: {text, from_ns, to_ns (strings), span_ns,
+ *     frames, bytes})},
  *   op_types [names by type number], mark_kinds, hist {per_decade, decades},
  *   tz {offset_s, name} (TZ, for wall-clock times), grid {origin_ns
  *   (string), width_ns, buckets}, flag_names [[bit, name]],
@@ -626,6 +628,21 @@ static void capture_json(struct jsonw *j, const struct report *r)
 	jw_ku64(j, "qps", nq);
 	jw_ku64(j, "operations", ops);
 	jw_ku64(j, "incomplete", inc);
+	int64_t from, to;
+	if (report_window(r, &from, &to)) {
+		/* --since/--until: what the page counts (docs/semantics.md) */
+		char w[160];
+		jw_key(j, "window");
+		jw_obj(j);
+		jw_kstr(j, "text", select_window_describe(r->sel, ss->first_ns, ss->last_ns, w,
+							  sizeof(w)));
+		key_ns_str(j, "from_ns", from);
+		key_ns_str(j, "to_ns", to);
+		jw_ki64(j, "span_ns", to - from);
+		jw_ku64(j, "frames", analysis_counts(a)->win_frames);
+		jw_ku64(j, "bytes", analysis_counts(a)->win_bytes);
+		jw_obj_end(j);
+	}
 	jw_obj_end(j);
 }
 

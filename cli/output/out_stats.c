@@ -46,6 +46,50 @@ unsigned report_findings(const struct report *r)
 	return f;
 }
 
+bool report_window(const struct report *r, int64_t *from, int64_t *to)
+{
+	const struct source_stats *ss = source_stats(r->src);
+	return r->sel && select_window(r->sel, ss->first_ns, ss->last_ns, from, to);
+}
+
+int64_t report_qp_span(const struct report *r, const struct conn *c)
+{
+	int64_t from, to;
+	if (report_window(r, &from, &to))
+		return to - from;
+	return c->any_fpdu ? c->last_fpdu_ns - c->first_fpdu_ns : 0;
+}
+
+void report_window_text(FILE *f, const struct report *r)
+{
+	const struct source_stats *ss = source_stats(r->src);
+	const struct analysis_counts *ac = analysis_counts(r->a);
+	int64_t from, to;
+	char w[160], by[32];
+	if (!report_window(r, &from, &to))
+		return;
+	fprintf(f, "%s: %" PRIu64 " frame%s, %s\n",
+		select_window_describe(r->sel, ss->first_ns, ss->last_ns, w, sizeof(w)),
+		ac->win_frames, ac->win_frames == 1 ? "" : "s",
+		fmt_bytes(by, sizeof(by), ac->win_bytes));
+}
+
+void report_window_json(struct jsonw *j, const struct report *r)
+{
+	const struct analysis_counts *ac = analysis_counts(r->a);
+	int64_t from, to;
+	if (!report_window(r, &from, &to))
+		return;
+	jw_key(j, "window");
+	jw_obj(j);
+	jw_ki64(j, "from_ns", from);
+	jw_ki64(j, "to_ns", to);
+	jw_ki64(j, "span_ns", to - from);
+	jw_ku64(j, "frames", ac->win_frames);
+	jw_ku64(j, "bytes", ac->win_bytes);
+	jw_obj_end(j);
+}
+
 /* ---- JSON ---- */
 
 static void op_fields(struct jsonw *j, const struct iws_op_stats *o, bool sketch)
@@ -85,13 +129,13 @@ void stats_tcp_json(struct jsonw *j, const struct conn *c)
 {
 	jw_key(j, "tcp");
 	jw_obj(j);
-	jw_ku64(j, "fast_retransmits", CONN_SUM(c, fast_retransmits));
-	jw_ku64(j, "timeouts", CONN_SUM(c, timeouts));
-	jw_ku64(j, "other_retransmits", CONN_SUM(c, other_retransmits));
-	jw_ku64(j, "reordered", CONN_SUM(c, reordered));
-	jw_ku64(j, "duplicate_acks", CONN_SUM(c, duplicate_acks));
-	jw_ku64(j, "zero_windows", CONN_SUM(c, zero_windows));
-	jw_ku64(j, "keepalives", CONN_SUM(c, keepalives));
+	jw_ku64(j, "fast_retransmits", CONN_TCP(c, fast_retransmits));
+	jw_ku64(j, "timeouts", CONN_TCP(c, timeouts));
+	jw_ku64(j, "other_retransmits", CONN_TCP(c, other_retransmits));
+	jw_ku64(j, "reordered", CONN_TCP(c, reordered));
+	jw_ku64(j, "duplicate_acks", CONN_TCP(c, duplicate_acks));
+	jw_ku64(j, "zero_windows", CONN_TCP(c, zero_windows));
+	jw_ku64(j, "keepalives", CONN_TCP(c, keepalives));
 	jw_obj_end(j);
 }
 
@@ -166,33 +210,36 @@ static void qp_mpa_json(struct jsonw *j, const struct conn *c)
 }
 
 /* What the QP carried: frames, times, octets, operations, CRCs, TCP. */
-static void qp_traffic_json(struct jsonw *j, const struct conn *c)
+static void qp_traffic_json(struct jsonw *j, const struct report *r, const struct conn *c)
 {
 	int is = conn_init_side(c);
 	uint64_t rqf = iws_stream_request_frame(c->eng), rpf = iws_stream_reply_frame(c->eng);
 	jw_kou64(j, "request_frame", rqf != 0, rqf);
 	jw_kou64(j, "reply_frame", rpf != 0, rpf);
-	jw_ku64(j, "first_frame", c->first_frame);
-	jw_ku64(j, "last_frame", c->last_frame);
-	jw_ki64(j, "first_ns", c->first_ns);
-	jw_ki64(j, "last_ns", c->last_ns);
+	uint64_t ff, lf;
+	int64_t fns, lns;
+	conn_frames(c, &ff, &lf, &fns, &lns);
+	jw_ku64(j, "first_frame", ff);
+	jw_ku64(j, "last_frame", lf);
+	jw_ki64(j, "first_ns", fns);
+	jw_ki64(j, "last_ns", lns);
 	jw_ku64(j, "frames", c->c.packets);
 	jw_ku64(j, "payload_bytes_i2r", c->c.payload_bytes[is]);
 	jw_ku64(j, "payload_bytes_r2i", c->c.payload_bytes[!is]);
-	jw_ku64(j, "fpdus", CONN_SUM(c, fpdus));
+	jw_ku64(j, "fpdus", conn_fpdus(c));
 	jw_ku64(j, "operations", c->c.ops);
 	jw_ku64(j, "incomplete", c->c.ops_incomplete);
 	jw_ku64(j, "bytes", c->c.op_bytes);
-	int64_t span = c->any_fpdu ? c->last_fpdu_ns - c->first_fpdu_ns : 0;
+	int64_t span = report_qp_span(r, c);
 	jw_ki64(j, "data_span_ns", span);
 	jw_ku64(j, "throughput_bps",
 		span > 0 ? (uint64_t)((double)c->c.op_bytes * 8e9 / (double)span) : 0);
 	jw_ku64(j, "crc_checked", c->c.crc_checked);
 	jw_ku64(j, "crc_errors", c->c.crc_errors);
 	jw_ku64(j, "terminates", c->c.terminates);
-	jw_ku64(j, "retransmissions", CONN_SUM(c, fast_retransmits) + CONN_SUM(c, timeouts) +
-					     CONN_SUM(c, other_retransmits));
-	jw_ku64(j, "reordered_segments", CONN_SUM(c, reordered));
+	jw_ku64(j, "retransmissions", CONN_TCP(c, fast_retransmits) + CONN_TCP(c, timeouts) +
+					     CONN_TCP(c, other_retransmits));
+	jw_ku64(j, "reordered_segments", CONN_TCP(c, reordered));
 	jw_ku64(j, "duplicate_segments", CONN_SUM(c, retrans));
 	jw_ku64(j, "hole_fills", CONN_SUM(c, late));
 	jw_ku64(j, "overlaps", CONN_SUM(c, overlaps));
@@ -283,11 +330,12 @@ static void qp_limits_json(struct jsonw *j, const struct conn *c)
 	jw_ku64(j, "max_inflight", tc->max_inflight_seen);
 }
 
-static void qp_json(struct jsonw *j, const struct conn *c, const struct points *pts)
+static void qp_json(struct jsonw *j, const struct report *r, const struct conn *c)
 {
+	const struct points *pts = r->pts;
 	jw_obj(j);
 	qp_mpa_json(j, c);
-	qp_traffic_json(j, c);
+	qp_traffic_json(j, r, c);
 	qp_events_json(j, c);
 	qp_limits_json(j, c);
 	ops_json(j, conn_stats(c));
@@ -341,6 +389,7 @@ static void capture_json(struct jsonw *j, const struct report *r)
 	jw_arr_end(j);
 	if (r->pts)
 		points_capture_json(j, r->pts);
+	report_window_json(j, r);
 	jw_obj_end(j);
 }
 
@@ -356,7 +405,7 @@ static void qps_json(struct jsonw *j, FILE *f, const struct report *r, struct qp
 	jw_arr(j);
 	const struct conn *c;
 	for (uint32_t i = 0; (c = analysis_next_qp(r->a, &i)) != NULL;) {
-		qp_json(j, c, r->pts);
+		qp_json(j, r, c);
 		/* A capture may hold 100,000 QPs: do not hold their report whole. */
 		if (j->len > (64u << 10))
 			jw_drain(j, f);
@@ -368,9 +417,9 @@ static void qps_json(struct jsonw *j, FILE *f, const struct report *r, struct qp
 		t->gaps += conn_gap_count(c);
 		t->gapb += conn_gap_bytes(c);
 		t->term += c->c.terminates;
-		t->retr += CONN_SUM(c, fast_retransmits) + CONN_SUM(c, timeouts) + CONN_SUM(c, other_retransmits);
-		t->reord += CONN_SUM(c, reordered);
-		t->fpdus += CONN_SUM(c, fpdus);
+		t->retr += CONN_TCP(c, fast_retransmits) + CONN_TCP(c, timeouts) + CONN_TCP(c, other_retransmits);
+		t->reord += CONN_TCP(c, reordered);
+		t->fpdus += conn_fpdus(c);
 	}
 	jw_arr_end(j);
 }
@@ -498,6 +547,7 @@ void stats_tables(FILE *f, const struct report *r)
 
 void stats_write_text(FILE *f, const struct report *r)
 {
+	report_window_text(f, r);
 	stats_tables(f, r);
 	nvme_stats_text(f, r);
 }

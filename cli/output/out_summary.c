@@ -103,19 +103,24 @@ static void mpa_line(FILE *f, const struct conn *c)
 	}
 }
 
-static void qp_block(FILE *f, const struct conn *c)
+static void qp_block(FILE *f, const struct report *r, const struct conn *c)
 {
 	char a[64], b[64], by[32], rt[32], du[32];
 	fprintf(f, "QP %u  %s > %s\n", c->stream, conn_ep_str(c, IWS_DIR_I2R, a),
 		conn_ep_str(c, IWS_DIR_R2I, b));
 	mpa_line(f, c);
-	int64_t span = c->any_fpdu ? c->last_fpdu_ns - c->first_fpdu_ns : 0;
-	fprintf(f, "  %" PRIu64 " op%s, %s in %s (%s); frames %" PRIu64 "-%" PRIu64 "\n", c->c.ops,
-		c->c.ops == 1 ? "" : "s", fmt_bytes(by, sizeof(by), c->c.op_bytes),
-		fmt_dur(du, sizeof(du), span), fmt_rate(rt, sizeof(rt), c->c.op_bytes, span),
-		c->first_frame, c->last_frame);
-	uint64_t fast = CONN_SUM(c, fast_retransmits), rto = CONN_SUM(c, timeouts);
-	uint64_t other = CONN_SUM(c, other_retransmits), reord = CONN_SUM(c, reordered);
+	int64_t span = report_qp_span(r, c), fns, lns;
+	uint64_t ff, lf;
+	conn_frames(c, &ff, &lf, &fns, &lns);
+	fprintf(f, "  %" PRIu64 " op%s, %s in %s (%s); ", c->c.ops, c->c.ops == 1 ? "" : "s",
+		fmt_bytes(by, sizeof(by), c->c.op_bytes), fmt_dur(du, sizeof(du), span),
+		fmt_rate(rt, sizeof(rt), c->c.op_bytes, span));
+	if (c->c.packets)
+		fprintf(f, "frames %" PRIu64 "-%" PRIu64 "\n", ff, lf);
+	else
+		fputs("no frame in the window\n", f);
+	uint64_t fast = CONN_TCP(c, fast_retransmits), rto = CONN_TCP(c, timeouts);
+	uint64_t other = CONN_TCP(c, other_retransmits), reord = CONN_TCP(c, reordered);
 	fprintf(f, "  retransmissions %" PRIu64, fast + rto + other);
 	if (fast + rto + other)
 		fprintf(f, " (%" PRIu64 " fast, %" PRIu64 " after a timeout, %" PRIu64 " other)", fast, rto,
@@ -124,8 +129,8 @@ static void qp_block(FILE *f, const struct conn *c)
 		fprintf(f, ", reordered %" PRIu64, reord);
 	fprintf(f, ", gaps %" PRIu64 ", CRC errors %" PRIu64 ", Terminates %" PRIu64 "\n",
 		conn_gap_count(c), c->c.crc_errors, c->c.terminates);
-	uint64_t dup = CONN_SUM(c, duplicate_acks), zw = CONN_SUM(c, zero_windows);
-	uint64_t ka = CONN_SUM(c, keepalives);
+	uint64_t dup = CONN_TCP(c, duplicate_acks), zw = CONN_TCP(c, zero_windows);
+	uint64_t ka = CONN_TCP(c, keepalives);
 	if (dup || zw || ka) {
 		fprintf(f, "  duplicate ACKs %" PRIu64 ", zero windows %" PRIu64, dup, zw);
 		if (ka)
@@ -160,10 +165,11 @@ static void header(FILE *f, const struct report *r)
 	if (ss->filtered_out)
 		fprintf(f, "; %" PRIu64 " frames filtered out", ss->filtered_out);
 	fputc('\n', f);
-	if (r->sel && select_active(r->sel)) {
+	if (r->sel && (r->sel->nqps || r->sel->op_mask)) {
 		char sel[256];
 		fprintf(f, "selected: %s\n", select_describe(r->sel, sel, sizeof(sel)));
 	}
+	report_window_text(f, r);
 	struct finding_sink fs = findings_text_sink(f);
 	findings_capture(r, &fs);
 	points_header_text(f, r->pts);
@@ -261,7 +267,7 @@ void summary_write(FILE *f, const struct report *r)
 	const struct conn *c;
 	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 		fputc('\n', f);
-		qp_block(f, c);
+		qp_block(f, r, c);
 		points_qp_text(f, r->pts, c);
 	}
 	nvme_summary(f, r);

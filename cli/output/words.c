@@ -33,12 +33,12 @@ const char *hs_name(enum iws_stream_state st)
 
 uint64_t conn_gap_count(const struct conn *c)
 {
-	return CONN_SUM(c, gaps);
+	return CONN_TCP(c, gaps);
 }
 
 uint64_t conn_gap_bytes(const struct conn *c)
 {
-	return CONN_SUM(c, gap_bytes);
+	return CONN_TCP(c, gap_bytes);
 }
 
 void words_join(char *buf, size_t n, size_t *len, const char *clause)

@@ -38,6 +38,8 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	a->env.mark = o->mark;
 	a->env.segment = o->segment;
 	a->env.selected = o->selected;
+	a->env.in_window = o->in_window;
+	a->env.win = o->in_window ? o->sel : NULL;
 	a->sel = o->sel;
 	a->env.total = &a->total;
 	iws_nvme_stats_init(&a->nvme_total);
@@ -225,6 +227,10 @@ void analysis_packet(struct analysis *a, const struct src_packet *p)
 	struct tcp_pkt t;
 	const char *why = NULL;
 	enum net_result r = net_decode(p->dlt, p->data, p->caplen, p->wirelen, &t, &why);
+	if (p->matched && a->env.in_window && a->env.in_window(a->env.ctx, p->ts_ns)) {
+		a->c.win_frames++;
+		a->c.win_bytes += p->wirelen;
+	}
 	if (!p->matched) {
 		/* Filtered out: only numbered, so tcp.stream stays Wireshark's. */
 		if (r == NET_TCP) {

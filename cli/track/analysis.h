@@ -35,7 +35,9 @@ struct analysis_opts {
 	void (*segment)(void *ctx, struct conn *c, const struct conn_seg *s); /* may be NULL */
 	/* What the report covers (select.h; NULL: everything); see conn_env. */
 	const struct select *sel;
-	bool (*selected)(void *ctx, const struct conn *c, int op_type, int64_t start_ns);
+	bool (*selected)(void *ctx, const struct conn *c, int op_type, int64_t start_ns,
+			 int64_t end_ns);
+	bool (*in_window)(void *ctx, int64_t ts); /* NULL: no time window (conn_env) */
 	bool doctor;                /* run the interop doctor on every connection (conn.h) */
 };
 
@@ -61,6 +63,9 @@ struct analysis_counts {
 	uint64_t limit_skipped_packets; /* packets of connections given up or not analysed */
 	const char *first_damage;   /* reason of the first damaged packet */
 	uint64_t first_damage_frame;
+	/* With a time window (conn_env): the frames analysed inside it and
+	 * their octets on the wire (what tshark's io,stat counts). */
+	uint64_t win_frames, win_bytes;
 };
 
 /* Open connections by recency, per class (see make_room in analysis.c). */

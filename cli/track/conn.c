@@ -20,6 +20,17 @@ static void sync_closes(struct conn *c)
 
 /* ---- the engine's callbacks ---- */
 
+/* The QP's statistics, allocated with its first operation (NULL: out of
+ * memory). */
+static struct iws_qp_stats *qp_stats(struct conn *c)
+{
+	if (!c->stats && (c->stats = malloc(sizeof(*c->stats))) != NULL) {
+		iws_qp_stats_init(c->stats);
+		c->stats->include_rtr = c->env->include_rtr;
+	}
+	return c->stats;
+}
+
 static void on_op(void *ctx, const struct iws_op *op)
 {
 	struct conn *c = ctx;
@@ -34,22 +45,81 @@ static void on_op(void *ctx, const struct iws_op *op)
 								   op->term_etype, op->term_errcode,
 								   op->first_frame };
 	}
-	if (env->selected && !env->selected(env->ctx, c, (int)op->type, op->start_ns))
+	if (env->selected && !env->selected(env->ctx, c, (int)op->type, op->start_ns, op->end_ns))
 		return;
 	c->c.ops++;
-	c->c.op_bytes += op->bytes;
 	if (!op->complete)
 		c->c.ops_incomplete++;
-	if (!c->stats && (c->stats = malloc(sizeof(*c->stats))) != NULL) {
-		iws_qp_stats_init(c->stats);
-		c->stats->include_rtr = env->include_rtr;
+	struct iws_qp_stats *st = qp_stats(c);
+	if (env->in_window) {
+		/* Counted here as an operation of the window; its octets, segments
+		 * and CRC errors are those of its FPDUs inside the window (on_pdu);
+		 * its latency, delivery, retransmissions, reordering and stall only
+		 * when it ends inside; its span clipped to the window
+		 * (docs/semantics.md, "Time window"). */
+		const struct iws_op *whole = op;
+		struct iws_op w = *op;
+		w.bytes = 0;
+		w.segments = 0;
+		w.crc_errors = 0;
+		bool ends_inside = env->in_window(env->ctx, op->end_ns > op->start_ns ? op->end_ns
+										    : op->start_ns);
+		if (!ends_inside) {
+			w.retransmissions = 0;
+			w.reordered = 0;
+			w.stall_ns = 0;
+		}
+		w.has_latency = op->has_latency && ends_inside;
+		w.has_ack = op->has_ack && ends_inside;
+		if (env->win && env->win->resolved) {
+			if (w.start_ns && w.start_ns < env->win->since_ns)
+				w.start_ns = env->win->since_ns;
+			/* the window is half-open: its end is its last nanosecond */
+			if (w.end_ns >= env->win->until_ns)
+				w.end_ns = env->win->until_ns - 1;
+		}
+		if (st)
+			iws_qp_stats_add(st, &w);
+		if (env->total)
+			iws_qp_stats_add(env->total, &w);
+		/* the lists show the operation whole */
+		if (env->op)
+			env->op(env->ctx, c, whole);
+		return;
 	}
-	if (c->stats)
-		iws_qp_stats_add(c->stats, op);
+	c->c.op_bytes += op->bytes;
+	if (st)
+		iws_qp_stats_add(st, op);
 	if (env->total)
 		iws_qp_stats_add(env->total, op);
 	if (env->op)
 		env->op(env->ctx, c, op);
+}
+
+/* With a time window: what an FPDU inside it adds to its operation's type
+ * (the part of the operation inside the window). */
+static void window_fpdu(struct conn *c, const struct iws_pdu *pdu)
+{
+	const struct conn_env *env = c->env;
+	const struct iws_seg_note *note = pdu->note;
+	if (!note->op_id || (unsigned)note->op_type >= IWS_OPT_COUNT)
+		return;
+	if (env->selected &&
+	    !env->selected(env->ctx, c, (int)note->op_type, pdu->ts, pdu->ts))
+		return;
+	c->c.op_bytes += note->payload;
+	if (note->rtr && !env->include_rtr)
+		return;
+	struct iws_qp_stats *sts[2] = { qp_stats(c), env->total };
+	for (int k = 0; k < 2; k++) {
+		if (!sts[k])
+			continue;
+		struct iws_op_stats *o = &sts[k]->op[note->op_type];
+		o->bytes += note->payload;
+		o->segments++;
+		if (pdu->fpdu->crc_status == IWS_CRC_BAD)
+			o->crc_errors++;
+	}
 }
 
 static void on_pdu(void *ctx, const struct iws_pdu *pdu)
@@ -58,6 +128,13 @@ static void on_pdu(void *ctx, const struct iws_pdu *pdu)
 	iws_doctor_pdu(c->doc, c->eng, pdu);
 	if (pdu->kind != IWS_PDU_FPDU)
 		return;
+	const struct conn_env *env = c->env;
+	if (env->in_window && !env->in_window(env->ctx, pdu->ts)) {
+		if (env->fpdu)
+			env->fpdu(env->ctx, c, pdu);
+		return;
+	}
+	c->c.fpdus++;
 	if (!c->any_fpdu || pdu->ts < c->first_fpdu_ns)
 		c->first_fpdu_ns = pdu->ts;
 	if (!c->any_fpdu || pdu->ts > c->last_fpdu_ns)
@@ -72,6 +149,8 @@ static void on_pdu(void *ctx, const struct iws_pdu *pdu)
 		c->c.segments++;
 		if (note->rtr)
 			c->c.rtr++;
+		if (env->in_window)
+			window_fpdu(c, pdu);
 	}
 	if (c->env->fpdu)
 		c->env->fpdu(c->env->ctx, c, pdu);
@@ -92,12 +171,52 @@ static void record_gap(struct conn *c, const struct iws_stream_event *ev)
 	c->gaps[c->ngaps++] = (struct gap_rec){ ev->dir, ev->seq, ev->len, ev->prev_frame, ev->frame };
 }
 
+/* With a time window: the engine's TCP counters (iws_stream_counts), one
+ * event each, counted inside it (CONN_TCP). */
+static void window_event(struct conn *c, const struct iws_stream_event *ev)
+{
+	struct conn_tcp_counts *w = &c->wtcp;
+	switch (ev->kind) {
+	case IWS_SEV_GAP:
+		w->gaps++;
+		w->gap_bytes += ev->len;
+		break;
+	case IWS_SEV_FAST_RETRANSMIT:
+		w->fast_retransmits++;
+		break;
+	case IWS_SEV_TIMEOUT:
+		w->timeouts++;
+		break;
+	case IWS_SEV_OTHER_RETRANSMIT:
+		w->other_retransmits++;
+		break;
+	case IWS_SEV_REORDERED:
+		w->reordered++;
+		break;
+	case IWS_SEV_ZERO_WINDOW:
+		w->zero_windows++;
+		break;
+	case IWS_SEV_DUPLICATE_ACK:
+		w->duplicate_acks++;
+		break;
+	case IWS_SEV_KEEPALIVE:
+		w->keepalives++;
+		break;
+	default:
+		break;
+	}
+}
+
 static void on_event(void *ctx, const struct iws_stream_event *ev)
 {
 	struct conn *c = ctx;
 	iws_doctor_event(c->doc, c->eng, ev);
-	if (ev->kind == IWS_SEV_GAP) {
+	if (c->env->in_window && c->env->in_window(c->env->ctx, ev->ts))
+		window_event(c, ev);
+	if (ev->kind == IWS_SEV_GAP &&
+	    (!c->env->in_window || c->env->in_window(c->env->ctx, ev->ts)))
 		record_gap(c, ev);
+	if (ev->kind == IWS_SEV_GAP) {
 		if (c->env->mark) {
 			struct conn_mark m = { MARK_GAP, ev->dir, ev->frame, ev->ts, ev->seq, ev->len };
 			c->env->mark(c->env->ctx, c, &m);
@@ -158,16 +277,28 @@ struct conn *conn_new(struct conn_env *env, const struct flow *f)
 
 void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t frame, int64_t ts)
 {
-	if (c->c.packets == 0) {
+	if (!c->any_packet) {
 		c->first_frame = frame;
 		c->first_ns = ts;
-	}
-	c->c.packets++;
-	c->last_frame = frame;
-	if (ts > c->last_ns || c->c.packets == 1)
 		c->last_ns = ts;
-	c->c.payload_bytes[side] += p->wire_len;
-	c->c.captured_bytes[side] += p->cap_len;
+	}
+	c->any_packet = true;
+	c->last_frame = frame;
+	if (ts > c->last_ns)
+		c->last_ns = ts;
+	/* with a time window, the frames inside it (docs/semantics.md) */
+	if (!c->env->in_window || c->env->in_window(c->env->ctx, ts)) {
+		if (!c->c.packets) {
+			c->win_first_frame = frame;
+			c->win_first_ns = ts;
+		}
+		c->win_last_frame = frame;
+		if (ts > c->win_last_ns || !c->c.packets)
+			c->win_last_ns = ts;
+		c->c.packets++;
+		c->c.payload_bytes[side] += p->wire_len;
+		c->c.captured_bytes[side] += p->cap_len;
+	}
 	if (p->wire_len && !c->c.data_frame)
 		c->c.data_frame = frame;
 	if (p->flags & IWS_TCP_FIN)

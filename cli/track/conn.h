@@ -24,6 +24,7 @@
 #include "iwarpscope/tcpopt.h"
 #include "netdecode.h"
 #include "nvme_track.h"
+#include "select.h"
 
 struct conn;
 
@@ -79,7 +80,15 @@ struct conn_env {
 	/* Does the report cover this operation (op_type: enum iws_op_type) or
 	 * NVMe command (op_type -1) starting at start_ns (select.h)? Those it
 	 * does not are neither counted nor passed on. NULL: all of them. */
-	bool (*selected)(void *ctx, const struct conn *c, int op_type, int64_t start_ns);
+	bool (*selected)(void *ctx, const struct conn *c, int op_type, int64_t start_ns,
+			 int64_t end_ns);
+	/* A time window (--since, --until; select.h): is ts inside it? NULL:
+	 * no window. With one, the counters (conn_counts but rst and fin, the
+	 * statistics) count only the frames and FPDUs inside it, and win holds
+	 * its resolved bounds once the first frame asked (docs/semantics.md,
+	 * "Time window"). */
+	bool (*in_window)(void *ctx, int64_t ts);
+	const struct select *win;
 	struct iws_qp_stats *total; /* statistics over every QP */
 	bool include_rtr;           /* statistics count RTR messages */
 	/* NVMe over Fabrics: the engine's NVMe stage (stream.h, iws_stream_nvme_stage) */
@@ -136,6 +145,15 @@ struct conn_counts {
 	uint64_t crc_checked;
 	uint64_t rtr;
 	uint64_t segments;          /* DDP segments fed to the tracker */
+	uint64_t fpdus;             /* FPDUs (inside the window: conn_fpdus) */
+};
+
+/* The engine's TCP counters of both directions counted inside a time
+ * window (from its events; CONN_TCP). */
+struct conn_tcp_counts {
+	uint64_t fast_retransmits, timeouts, other_retransmits, reordered;
+	uint64_t duplicate_acks, zero_windows, keepalives;
+	uint64_t gaps, gap_bytes;
 };
 
 enum conn_state { CONN_ACTIVE = 0, CONN_CLOSED };
@@ -152,6 +170,7 @@ struct conn {
 	uint32_t slot;              /* position in the analysis' list of all */
 	uint8_t state;              /* enum conn_state */
 	bool any_fpdu;
+	bool any_packet;
 	bool evicted;               /* given up by the connection limit */
 	uint8_t lru_list;           /* which recency list it is on (analysis.c) */
 	struct endpoint ep[2];
@@ -159,8 +178,13 @@ struct conn {
 	struct iws_stream *eng;     /* the core's stream engine */
 	struct iws_qp_stats *stats; /* allocated with the first operation */
 	struct conn_counts c;
+	struct conn_tcp_counts wtcp; /* with a time window (conn_env) */
 	uint64_t first_frame, last_frame;
 	int64_t first_ns, last_ns;
+	/* with a time window: its first and last frame inside it (c.packets
+	 * of them; conn_frames) */
+	uint64_t win_first_frame, win_last_frame;
+	int64_t win_first_ns, win_last_ns;
 	int64_t first_fpdu_ns, last_fpdu_ns;
 	struct gap_rec *gaps;       /* the first CONN_MAX_GAP_RECS gaps */
 	uint32_t ngaps, capgaps;
@@ -249,5 +273,27 @@ static inline bool conn_crc(const struct conn *c)
 
 /* Sum of an engine counter over both directions. */
 #define CONN_SUM(cn, field) (conn_counts_of((cn), 0)->field + conn_counts_of((cn), 1)->field)
+
+/* A TCP counter (a field of conn_tcp_counts): the engine's over both
+ * directions, or with a time window the count inside it. */
+#define CONN_TCP(cn, field) ((cn)->env->in_window ? (cn)->wtcp.field : CONN_SUM((cn), field))
+
+/* Its first and last frame (and their times): the connection's, or with a
+ * time window those inside it (all 0 when none is). */
+static inline void conn_frames(const struct conn *c, uint64_t *first, uint64_t *last,
+			       int64_t *first_ns, int64_t *last_ns)
+{
+	bool w = c->env->in_window != NULL;
+	*first = w ? c->win_first_frame : c->first_frame;
+	*last = w ? c->win_last_frame : c->last_frame;
+	*first_ns = w ? c->win_first_ns : c->first_ns;
+	*last_ns = w ? c->win_last_ns : c->last_ns;
+}
+
+/* Its FPDUs: the engine's count, or with a time window those inside it. */
+static inline uint64_t conn_fpdus(const struct conn *c)
+{
+	return c->env->in_window ? c->c.fpdus : CONN_SUM(c, fpdus);
+}
 
 #endif

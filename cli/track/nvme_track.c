@@ -17,7 +17,7 @@ void conn_nvme_cmd(struct conn *c, const struct iws_nvme_cmd *cmd)
 		iws_nvme_stats_init(&c->nvme->st);
 	}
 	struct conn_nvme *n = c->nvme;
-	if (c->env->selected && !c->env->selected(c->env->ctx, c, -1, cmd->start_ns))
+	if (c->env->selected && !c->env->selected(c->env->ctx, c, -1, cmd->start_ns, cmd->end_ns))
 		return;
 	n->commands++;
 	if (!cmd->complete)
@@ -26,10 +26,15 @@ void conn_nvme_cmd(struct conn *c, const struct iws_nvme_cmd *cmd)
 		n->awaiting_event++;
 	if (cmd->has_completion && cmd->status)
 		n->errors++;
-	iws_nvme_stats_add(&n->st, cmd);
+	/* with a time window, latencies of the commands ending inside it
+	 * (docs/semantics.md, "Time window") */
+	bool timed = !c->env->in_window ||
+		     c->env->in_window(c->env->ctx, cmd->end_ns > cmd->start_ns ? cmd->end_ns
+										 : cmd->start_ns);
+	iws_nvme_stats_add_timed(&n->st, cmd, timed);
 	if (c->env->nvme_total)
-		iws_nvme_stats_add(c->env->nvme_total, cmd);
-	if (cmd->complete && (n->slow || (n->slow = malloc(NVME_SLOWEST * sizeof(*n->slow))))) {
+		iws_nvme_stats_add_timed(c->env->nvme_total, cmd, timed);
+	if (timed && cmd->complete && (n->slow || (n->slow = malloc(NVME_SLOWEST * sizeof(*n->slow))))) {
 		/* insertion into the short list, slowest first (earliest on ties) */
 		uint32_t i = n->nslow < NVME_SLOWEST ? n->nslow++ : NVME_SLOWEST;
 		while (i > 0 && n->slow[i - 1].latency_ns < cmd->latency_ns) {

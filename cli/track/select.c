@@ -2,6 +2,7 @@
 /* What a report covers (see select.h). */
 #include "select.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -61,27 +62,63 @@ bool select_qp(const struct select *s, uint32_t stream)
 	return false;
 }
 
+bool select_windowed(const struct select *s)
+{
+	return s && (s->since.kind || s->until.kind);
+}
+
+void select_resolve(struct select *s, int64_t first_ns)
+{
+	if (s->resolved)
+		return;
+	/* Relative and clock times count from the first frame. */
+	s->since_ns = s->since.kind ? tspec_resolve(&s->since, first_ns) : INT64_MIN;
+	s->until_ns = s->until.kind ? tspec_resolve(&s->until, first_ns) : INT64_MAX;
+	s->resolved = true;
+}
+
 bool select_time(struct select *s, int64_t ts, int64_t first_ns)
 {
-	if (!s->since.kind && !s->until.kind)
+	if (!select_windowed(s))
 		return true;
-	if (!s->resolved) {
-		/* Relative and clock times count from the first frame. */
-		s->since_ns = s->since.kind ? tspec_resolve(&s->since, first_ns) : INT64_MIN;
-		s->until_ns = s->until.kind ? tspec_resolve(&s->until, first_ns) : INT64_MAX;
-		s->resolved = true;
-	}
-	return ts >= s->since_ns && (!s->until.kind || ts < s->until_ns);
+	select_resolve(s, first_ns);
+	return ts >= s->since_ns && ts < s->until_ns;
+}
+
+bool select_overlaps(struct select *s, int64_t start_ns, int64_t end_ns, int64_t first_ns)
+{
+	if (!select_windowed(s))
+		return true;
+	select_resolve(s, first_ns);
+	if (end_ns < start_ns)
+		end_ns = start_ns;
+	return start_ns < s->until_ns && end_ns >= s->since_ns;
 }
 
 bool select_item(struct select *s, uint32_t stream, int op_type, int64_t start_ns,
-		 int64_t first_ns)
+		 int64_t end_ns, int64_t first_ns)
 {
 	if (!select_qp(s, stream))
 		return false;
 	if (op_type >= 0 && s->op_mask && !(s->op_mask & (1u << op_type)))
 		return false;
-	return select_time(s, start_ns, first_ns);
+	return select_overlaps(s, start_ns, end_ns, first_ns);
+}
+
+bool select_window(const struct select *s, int64_t cap_first, int64_t cap_last, int64_t *from,
+		   int64_t *to)
+{
+	*from = cap_first;
+	*to = cap_last;
+	if (!select_windowed(s) || !s->resolved)
+		return false;
+	if (s->since_ns > *from)
+		*from = s->since_ns;
+	if (s->until_ns < *to)
+		*to = s->until_ns;
+	if (*to < *from)
+		*to = *from;
+	return true;
 }
 
 /* Append the strings (NULL-terminated list) to buf. */
@@ -113,14 +150,22 @@ const char *select_describe(const struct select *s, char *buf, size_t len)
 		append(buf, len, &n, first ? (n ? "; " : "") : ", ", iws_op_type_name((enum iws_op_type)t));
 		first = false;
 	}
-	char t[48];
-	if (s->since.kind || s->until.kind)
-		append(buf, len, &n, n ? "; " : "", NULL);
-	if (s->since.kind)
-		append(buf, len, &n, "starting from ",
-		       s->resolved ? fmt_clock(t, sizeof(t), s->since_ns) : "--since");
-	if (s->until.kind)
-		append(buf, len, &n, s->since.kind ? " to before " : "starting before ",
-		       s->resolved ? fmt_clock(t, sizeof(t), s->until_ns) : "--until");
+	return buf;
+}
+
+const char *select_window_describe(const struct select *s, int64_t cap_first, int64_t cap_last,
+				   char *buf, size_t len)
+{
+	int64_t from, to;
+	buf[0] = 0;
+	if (!select_window(s, cap_first, cap_last, &from, &to))
+		return buf;
+	char span[32];
+	int64_t rf = from - cap_first, rt = to - cap_first;
+	snprintf(buf, len, "window: %s%" PRId64 ".%06" PRId64 " s to %s%" PRId64 ".%06" PRId64
+		 " s (%s) of the capture", rf < 0 ? "-" : "+", (rf < 0 ? -rf : rf) / 1000000000,
+		 ((rf < 0 ? -rf : rf) % 1000000000) / 1000, rt < 0 ? "-" : "+",
+		 (rt < 0 ? -rt : rt) / 1000000000, ((rt < 0 ? -rt : rt) % 1000000000) / 1000,
+		 fmt_dur(span, sizeof(span), to - from));
 	return buf;
 }

@@ -569,6 +569,10 @@ void iws_nvme_stats_init(struct iws_nvme_stats *s);
 void iws_nvme_stats_free(struct iws_nvme_stats *s);
 /* false on allocation failure (the command is then not counted). */
 bool iws_nvme_stats_add(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c);
+/* The same; with timed false a complete command counts (complete, span)
+ * without its latency and data time: a front end counting a time window
+ * keeps those for the window the command ends in. */
+bool iws_nvme_stats_add_timed(struct iws_nvme_stats *s, const struct iws_nvme_cmd *c, bool timed);
 /* The "all" rows: adds every group of s into all's group (IWS_NVME_QID_ALL,
  * op), so that, called on each QP's statistics, all holds one row per command
  * type over every queue: counts, bytes, statuses and distributions summed

@@ -229,6 +229,10 @@ struct iws_seg_note {
 	enum iws_op_type op_type;
 	uint32_t outstanding;       /* read/atomic requests outstanding from this sender */
 	uint32_t flags;             /* IWS_SEGF_* */
+	/* The octets this segment added to its operation's bytes: a front end
+	 * that counts the part of an operation inside a time window sums them
+	 * over the segments there. */
+	uint32_t payload;
 	bool rtr;                   /* the RTR message of a peer-to-peer set-up (RFC 6581 §7) */
 	bool op_first, op_last;     /* first / last segment of its operation */
 	bool has_response_time;     /* set on the segment that completes a read/atomic */

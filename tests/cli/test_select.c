@@ -109,21 +109,31 @@ static void test_select(void)
 	select_init(&s, &spec);
 	CHECK(select_active(&s));
 	CHECK(select_qp(&s, 4) && !select_qp(&s, 2));
-	CHECK(select_item(&s, 1, IWS_OPT_READ, t0 + 1000000000, t0));
-	CHECK(!select_item(&s, 2, IWS_OPT_READ, t0 + 1000000000, t0));      /* QP */
-	CHECK(!select_item(&s, 1, IWS_OPT_SEND, t0 + 1000000000, t0));      /* type */
-	CHECK(select_item(&s, 1, -1, t0 + 1000000000, t0));                 /* NVMe: no type */
-	CHECK(!select_item(&s, 1, IWS_OPT_WRITE, t0 + 999999999, t0));      /* before --since */
-	CHECK(!select_item(&s, 1, IWS_OPT_WRITE, t0 + 2500000000ll, t0));   /* --until excluded */
-	CHECK(select_time(&s, t0 + 2499999999ll, t0));
+	const int64_t s1 = t0 + 1000000000, u1 = t0 + 2500000000ll;
+	CHECK(select_item(&s, 1, IWS_OPT_READ, s1, s1, t0));
+	CHECK(!select_item(&s, 2, IWS_OPT_READ, s1, s1, t0));      /* QP */
+	CHECK(!select_item(&s, 1, IWS_OPT_SEND, s1, s1, t0));      /* type */
+	CHECK(select_item(&s, 1, -1, s1, s1, t0));                 /* NVMe: no type */
+	CHECK(!select_item(&s, 1, IWS_OPT_WRITE, s1 - 2, s1 - 1, t0)); /* ends before --since */
+	CHECK(select_item(&s, 1, IWS_OPT_WRITE, s1 - 2, s1, t0));  /* ends at it: overlaps */
+	CHECK(select_item(&s, 1, IWS_OPT_WRITE, s1 - 2, 0, t0) == false); /* no end: its start */
+	CHECK(select_item(&s, 1, IWS_OPT_WRITE, t0, u1 + 5, t0));  /* spans the window */
+	CHECK(select_item(&s, 1, IWS_OPT_WRITE, u1 - 1, u1 + 5, t0)); /* starts inside */
+	CHECK(!select_item(&s, 1, IWS_OPT_WRITE, u1, u1 + 5, t0)); /* --until excluded */
+	CHECK(select_time(&s, u1 - 1, t0) && !select_time(&s, u1, t0) && select_time(&s, s1, t0));
 	char buf[128];
 	select_describe(&s, buf, sizeof(buf));
-	CHECK(strncmp(buf, "QP 1, 4; write, read; starting from ", 36) == 0);
+	CHECK(strcmp(buf, "QP 1, 4; write, read") == 0);
+	int64_t from, to;
+	CHECK(select_window(&s, t0, t0 + 2000000000, &from, &to) && from == s1 &&
+	      to == t0 + 2000000000);                             /* clipped to the capture */
+	CHECK(strcmp(select_window_describe(&s, t0, t0 + 3000000000ll, buf, sizeof(buf)),
+		     "window: +1.000000 s to +2.500000 s (1.500 s) of the capture") == 0);
 	options_free(&o);
 	CHECK_EQ(parse(&o, (const char *[]){ "f", NULL }), 0);
 	spec = options_select(&o);
 	select_init(&s, &spec);
-	CHECK(!select_active(&s) && select_item(&s, 9, IWS_OPT_SEND, 0, t0) && select_qp(NULL, 3));
+	CHECK(!select_active(&s) && select_item(&s, 9, IWS_OPT_SEND, 0, 0, t0) && select_qp(NULL, 3));
 	options_free(&o);
 }
 

@@ -178,10 +178,12 @@ def formats_and_filters(tool, samples):
     lo, hi = full[len(full) // 3]["start_ns"], full[2 * len(full) // 3]["start_ns"]
     rel = lambda ns: "+%d.%09d" % divmod(ns - first, 10 ** 9)  # noqa: E731
     sel = ops(tool, src, extra=["--since", rel(lo), "--until", rel(hi)])
-    check(sel == [o for o in full if lo <= o["start_ns"] < hi] and sel and t0 < lo,
-          "--since/--until (relative) select [since, until)")
+    # a window: the operations that overlap [since, until) (docs/semantics.md)
+    end = lambda o: max(o["end_ns"], o["start_ns"])  # noqa: E731
+    check(sel == [o for o in full if o["start_ns"] < hi and end(o) >= lo] and sel and t0 < lo,
+          "--since/--until (relative) select what overlaps [since, until)")
     sel = ops(tool, src, extra=["--since", "@%d.%09d" % divmod(lo, 10 ** 9)])
-    check(sel == [o for o in full if o["start_ns"] >= lo], "--since @EPOCH")
+    check(sel == [o for o in full if end(o) >= lo], "--since @EPOCH")
     st = run(tool, ["stats", src])
     check("Latency" in st and "Operations" in st, "stats text: both tables")
 

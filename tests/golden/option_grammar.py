@@ -129,7 +129,8 @@ def main(argv):
           "stats --since/--until counts the operations ops lists (%d vs %d)"
           % (st["total"]["operations"], len(sel)))
     rc, out, _ = run(tool, ["summary"] + win + [rd])
-    check(rc == 0 and "selected: starting from" in out, "summary --since/--until says so")
+    check(rc == 0 and "window: +0.200000 s to +0.400000 s (200.0 ms) of the capture" in out,
+          "summary --since/--until names the window")
 
     # One set of operation names: --op accepts every name the outputs use.
     _, h, _ = run(tool, ["ops", "--help"])

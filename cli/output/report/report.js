@@ -140,6 +140,12 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
       plural(cap.tcp_connections, 'TCP connection') + ', ' + plural(cap.qps, 'iWARP QP') + ', ' +
       plural(cap.operations, 'operation') + ' (' + fmtInt(cap.incomplete) + ' incomplete). ' + D.generator + '.';
     const notes = [];
+    if (cap.window) {
+      // --since/--until: every number and chart of the page is of the window
+      notes.push(cap.window.text.charAt(0).toUpperCase() + cap.window.text.slice(1) + ': ' +
+        plural(cap.window.frames, 'frame') + ', ' + fmtBytes(cap.window.bytes) +
+        '. Every table, chart and rate counts what happened inside it.');
+    }
     if (D.ops.drawn < D.ops.total) {
       notes.push('The timeline draws ' + fmtInt(D.ops.drawn) + ' of ' + fmtInt(D.ops.total) +
         ' operations (--limit ' + D.ops.cap + '): the most troubled (of ' + fmtInt(D.ops.troubled) +
