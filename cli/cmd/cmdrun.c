@@ -62,6 +62,7 @@ bool cmdrun_init(struct cmdrun *p, const struct options *o, struct source *src,
 	struct select_spec spec = options_select(o);
 	select_init(&p->sel, &spec);
 	units_config(o->units == UNITS_IEC, o->time_unit);
+	units_bw(o->bw == BW_MBPS ? UNITS_BW_MBPS : o->bw == BW_GBPS ? UNITS_BW_GBPS : UNITS_BW_BITS);
 	const struct cmddef *def = cmddef_of(o->cmd);
 	struct analysis_opts ao = {
 		.check_crc = o->check_crc,

@@ -21,7 +21,7 @@ enum {
 	OPT_MAX_OOO_TOTAL, OPT_MAX_INFLIGHT, OPT_MAX_REORDER, OPT_NO_PROGRESS, OPT_INTERVAL,
 	OPT_MAX_REASM, OPT_MAX_FLOWS, OPT_SORT, OPT_LIMIT, OPT_MIN_LATENCY,
 	OPT_INCLUDE_RTR, OPT_POINTS, OPT_UNITS, OPT_TIME_UNIT, OPT_NO_NVME, OPT_RULES,
-	OPT_MAX_WINDOW, OPT_ALLOW_UNANALYSED,
+	OPT_MAX_WINDOW, OPT_ALLOW_UNANALYSED, OPT_BW,
 };
 
 enum group { G_INPUT, G_LIVE, G_OUTPUT, G_SELECT, G_ANALYSIS, G_OTHER, G_N };
@@ -73,9 +73,15 @@ static const struct optdef {
 	{ "format", 'T', "FMT", G_OUTPUT, 0, "text, json, jsonl or csv (what a command supports)" },
 	{ "output", 'o', "FILE", G_OUTPUT, OPTS_OUTPUT_FILE,
 	  "report: write the page to FILE (default: standard output)" },
-	{ "units", OPT_UNITS, "si|iec", G_OUTPUT, 0,
-	  "text sizes in kB/MB/GB (si, default) or KiB/MiB/GiB\n"
-	  "(iec); JSON and CSV carry raw integers (octets)" },
+	{ "units", OPT_UNITS, "iec|si", G_OUTPUT, 0,
+	  "sizes in KiB/MiB/GiB (iec, default) or kB/MB/GB\n"
+	  "(si); rates stay bit/s (--bw); JSON and CSV carry\n"
+	  "raw integers (octets)" },
+	{ "bw", OPT_BW, "UNIT", G_OUTPUT, 0,
+	  "text rates in bit/s with a prefix that reads well\n"
+	  "(bits, default), MiB/s: perftest's MB/sec, 2^20\n"
+	  "(MBps), or Gbit/s (Gbps, perftest --report_gbits);\n"
+	  "tables add operations per second (perftest's MsgRate)" },
 	{ "time-unit", OPT_TIME_UNIT, "UNIT", G_OUTPUT, 0,
 	  "text durations all in ns, us, ms or s (default: one\n"
 	  "unit per table column, chosen to read well); JSON and\n"
@@ -736,10 +742,20 @@ static int set_output(int ch, const char *arg, struct options *o)
 		else if (strcmp(arg, "iec") == 0)
 			o->units = UNITS_IEC;
 		else
-			return usage_error("--units: 'si' or 'iec', not '%s'", arg);
+			return usage_error("--units: 'iec' or 'si', not '%s'", arg);
 		break;
 	case OPT_TIME_UNIT:
 		return set_time_unit(arg, o);
+	case OPT_BW:
+		if (strcmp(arg, "bits") == 0)
+			o->bw = BW_BITS;
+		else if (strcmp(arg, "MBps") == 0)
+			o->bw = BW_MBPS;
+		else if (strcmp(arg, "Gbps") == 0)
+			o->bw = BW_GBPS;
+		else
+			return usage_error("--bw: bits, MBps or Gbps, not '%s'", arg);
+		break;
 	case OPT_SORT:
 		if (strcmp(arg, "latency") == 0)
 			o->sort_latency = true;

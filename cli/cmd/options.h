@@ -24,8 +24,12 @@ enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS, CMD_NVME, CMD_REP
 #define CMDBIT(c) (1u << (c))
 #define CMD_ALL (CMDBIT(CMD_COUNT) - 1u)
 
-/* --units: how sizes are shown in text (JSON and CSV stay raw integers). */
-enum size_units { UNITS_SI = 0, UNITS_IEC };
+/* --units: how sizes are shown in text (JSON and CSV stay raw integers):
+ * binary by default, as storage and RDMA people size their I/O (a 64 KiB
+ * message, a 128 KiB NVMe read). */
+enum size_units { UNITS_IEC = 0, UNITS_SI };
+/* --bw: how rates are shown in text (JSON and CSV stay bit/s, raw). */
+enum bw_units { BW_BITS = 0, BW_MBPS, BW_GBPS };
 
 struct options {
 	enum command cmd;
@@ -46,6 +50,7 @@ struct options {
 	bool interval_set;          /* --interval given (live: rolling per-QP lines) */
 	enum size_units units;      /* --units */
 	int time_unit;              /* --time-unit: 0 automatic, else ns per unit (1, 1000, ...) */
+	enum bw_units bw;           /* --bw */
 	const char *output;         /* report: the page's file (NULL: standard output) */
 	bool check_crc;
 	bool no_nvme;               /* --no-nvme: stats, summary, report without the NVMe layer */

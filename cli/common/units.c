@@ -8,11 +8,22 @@
 static bool iec_sizes;
 static int64_t forced_unit;     /* --time-unit (0: automatic) */
 static int64_t cell_unit;       /* table cells: numbers in this unit (0: off) */
+static int bw_mode;             /* --bw: UNITS_BW_* */
+
+void units_bw(int mode)
+{
+	bw_mode = mode;
+}
 
 void units_config(bool iec, int64_t time_unit_ns)
 {
 	iec_sizes = iec;
 	forced_unit = time_unit_ns;
+}
+
+bool units_iec(void)
+{
+	return iec_sizes;
 }
 
 void units_cells(int64_t unit_ns)
@@ -199,6 +210,15 @@ const char *fmt_rate(char *buf, size_t len, uint64_t bytes, int64_t ns)
 		return buf;
 	}
 	double bps = (double)bytes * 8.0 * 1e9 / (double)ns;
+	if (bw_mode == UNITS_BW_MBPS) {
+		/* perftest's BW average[MB/sec]: 2^20 octets a second */
+		snprintf(buf, len, "%.3f MiB/s", bps / 8.0 / 1048576.0);
+		return buf;
+	}
+	if (bw_mode == UNITS_BW_GBPS) {
+		snprintf(buf, len, "%.3f Gbit/s", bps / 1e9);
+		return buf;
+	}
 	if (bps < 1e3)
 		snprintf(buf, len, "%.0f bit/s", bps);
 	else if (bps < 1e6)
@@ -208,6 +228,39 @@ const char *fmt_rate(char *buf, size_t len, uint64_t bytes, int64_t ns)
 	else
 		sig4(buf, len, bps / 1e9, " Gbit/s");
 	return buf;
+}
+
+const char *rate_column_unit(double max_bps, double *bps_per_unit)
+{
+	if (bw_mode == UNITS_BW_MBPS) {
+		*bps_per_unit = 8.0 * 1048576.0;
+		return "MiB/s";
+	}
+	if (bw_mode == UNITS_BW_GBPS || max_bps >= 1e9) {
+		*bps_per_unit = 1e9;
+		return "Gbit/s";
+	}
+	if (max_bps >= 1e6) {
+		*bps_per_unit = 1e6;
+		return "Mbit/s";
+	}
+	if (max_bps >= 1e3) {
+		*bps_per_unit = 1e3;
+		return "kbit/s";
+	}
+	*bps_per_unit = 1;
+	return "bit/s";
+}
+
+int decimals_for(double smallest)
+{
+	if (smallest <= 0 || smallest >= 100)
+		return 0;
+	if (smallest >= 10)
+		return 1;
+	if (smallest >= 1)
+		return 2;
+	return 3;
 }
 
 static void split(int64_t ns, time_t *sec, long *frac)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * units.h - numbers for people: durations in ns/µs/ms/s, sizes in B/kB/MB/GB
- * (decimal, like tshark), rates in bit/s, timestamps as calendar time in the
+ * units.h - numbers for people: durations in ns/µs/ms/s, sizes in
+ * B/KiB/MiB/GiB (binary, --units si: decimal, like tshark), rates in bit/s, timestamps as calendar time in the
  * local time zone (TZ=UTC for reproducible output), and padding that counts
  * display columns rather than octets (µ is two octets, one column).
  */
@@ -13,13 +13,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* --units and --time-unit: sizes in decimal (kB, default) or binary units
- * (KiB, iec); the unit of every column of durations in text tables (ns per
+/* --units and --time-unit: sizes in binary (KiB, iec: default) or decimal
+ * units (kB, si); the unit of every column of durations in text tables (ns per
  * unit: 1, 1000, 1000000, 1000000000), or 0: each table's own (units_column).
  * Durations in prose (a capture's span, why an operation took its time)
  * always take the unit their size calls for. Text only: JSON and CSV carry
  * raw integers and never call these. */
 void units_config(bool iec, int64_t time_unit_ns);
+/* Sizes in binary units (--units iec)? The report's page follows it. */
+bool units_iec(void);
 /* The unit a table column of durations uses when its typical (largest
  * median) value is typical_ns: --time-unit's, else the one that shows it
  * with 1 to 3 integer digits. */
@@ -43,10 +45,21 @@ const char *fmt_dur(char *buf, size_t len, int64_t ns);
 /* The same without the space ("12.34µs"), for tables. */
 const char *fmt_dur_c(char *buf, size_t len, int64_t ns);
 const char *fmt_dur2(char *buf, size_t len, int64_t ns, const char *space);
-/* "512 B", "64.00 kB", "6.554 MB" (--units iec: "62.50 KiB", "6.250 MiB"). */
+/* "512 B", "64.00 KiB", "6.250 MiB" (--units si: "65.54 kB", "6.554 MB"). */
 const char *fmt_bytes(char *buf, size_t len, uint64_t bytes);
-/* "30.61 Mbit/s" from octets over ns; "-" when the span is 0. */
+/* --bw: rates in bit/s with a prefix that reads well (default), in
+ * perftest's MB/s (2^20 octets a second) or in Gbit/s. */
+enum { UNITS_BW_BITS = 0, UNITS_BW_MBPS, UNITS_BW_GBPS };
+void units_bw(int mode);
+/* "30.61 Mbit/s" from octets over ns ("3.649 MB/s", "0.031 Gbit/s" with
+ * --bw); "-" when the span is 0. */
 const char *fmt_rate(char *buf, size_t len, uint64_t bytes, int64_t ns);
+/* A table column of rates whose largest is max_bps (bit/s): its unit's
+ * name ("Mbit/s", "MB/s") and the bit/s one of it holds. */
+const char *rate_column_unit(double max_bps, double *bps_per_unit);
+/* How many decimals a column of values shows: enough for its smallest
+ * non-zero value to keep three significant digits, at most 3. */
+int decimals_for(double smallest);
 /* "2026-12-02 10:07:50.767544123" */
 const char *fmt_time(char *buf, size_t len, int64_t ns);
 /* "10:07:50.767544123" */

@@ -6,8 +6,10 @@
  * JSON agree.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "dists.h"
 #include "merge.h"
 #include "textsafe.h"
 #include "units.h"
@@ -43,34 +45,33 @@ static void qp_label(char *buf, size_t n, const struct jr_doc *d, const struct j
 static void op_row(FILE *f, const char *qp, const char *op, int opw, const struct jr_doc *d,
 		   const struct jr_node *o)
 {
-	char b[32];
 	print_padded(f, qp, 6);
 	fputc(' ', f);
 	print_padded(f, op, -opw);
 	uint64_t count = u64_of(d, o, "count");
-	fprintf(f, "%8" PRIu64 "%11" PRIu64, count, count - u64_of(d, o, "complete"));
-	print_padded(f, fmt_bytes(b, sizeof(b), u64_of(d, o, "bytes")), 11);
+	/* octets as integers, as the summary's table: one unit for the column */
+	fprintf(f, "%8" PRIu64 "%11" PRIu64 "%13" PRIu64, count, count - u64_of(d, o, "complete"),
+		u64_of(d, o, "bytes"));
 	fprintf(f, "%10" PRIu64 "%9" PRIu64 "%9" PRIu64 "\n", u64_of(d, o, "segments"),
 		u64_of(d, o, "crc_errors"), u64_of(d, o, "retransmissions"));
 }
 
-static void dist_row(FILE *f, const char *qp, const char *op, int opw, const struct jr_doc *d,
+/* A distribution's row, its values read from the JSON (dists.c prints the
+ * table in one unit, as stats does). */
+static void dist_row(struct dist_rows *out, const char *qp, const char *op, const struct jr_doc *d,
 		     const struct jr_node *l)
 {
 	static const char *const cols[] = { "min", "mean", "p50", "p90", "p99", "p999", "max" };
-	char b[32];
-	print_padded(f, qp, 6);
-	fputc(' ', f);
-	print_padded(f, op, -opw);
-	fprintf(f, "%8" PRIu64, u64_of(d, l, "count"));
+	int64_t x[7];
 	for (int i = 0; i < 7; i++)
-		print_padded(f, fmt_dur_c(b, sizeof(b), i64_of(d, l, cols[i])), 8);
-	fputc('\n', f);
+		x[i] = i64_of(d, l, cols[i]);
+	dist_rows_add_values(out, qp, op, u64_of(d, l, "count"), x);
 }
 
-/* Each op of an "ops" object: an operation row, or a row of distribution key. */
-static bool rows(FILE *f, const char *qp, int opw, const struct jr_doc *d, const struct jr_node *ops,
-		 const char *dist)
+/* Each op of an "ops" object: an operation row (dist NULL), or a row of
+ * distribution key dist added to out. */
+static bool rows(FILE *f, struct dist_rows *out, const char *qp, int opw, const struct jr_doc *d,
+		 const struct jr_node *ops, const char *dist)
 {
 	bool any = false;
 	if (!ops || ops->type != JR_OBJECT)
@@ -84,7 +85,7 @@ static bool rows(FILE *f, const char *qp, int opw, const struct jr_doc *d, const
 		if (!dist)
 			op_row(f, qp, op, opw, d, o);
 		else if (l && l->type == JR_OBJECT)
-			dist_row(f, qp, op, opw, d, l);
+			dist_row(out, qp, op, d, l);
 		else
 			continue;
 		any = true;
@@ -107,11 +108,11 @@ static const char *group_label(char *buf, size_t n, const struct jr_doc *d, cons
 
 /* The NVMe groups of one QP (or of the total): command rows (dist NULL) or
  * rows of the distribution dist. */
-static bool nvme_rows(FILE *f, const char *qp, int w, const struct jr_doc *d,
+static bool nvme_rows(FILE *f, struct dist_rows *out, const char *qp, int w, const struct jr_doc *d,
 		      const struct jr_node *nvme, const char *dist)
 {
 	const struct jr_node *ops = jr_get(d, nvme, "ops");
-	char lb[96], by[32];
+	char lb[96];
 	bool any = false;
 	if (!ops || ops->type != JR_ARRAY)
 		return false;
@@ -122,7 +123,7 @@ static bool nvme_rows(FILE *f, const char *qp, int w, const struct jr_doc *d,
 		if (dist) {
 			const struct jr_node *l = jr_get(d, g, dist);
 			if (l && l->type == JR_OBJECT)
-				dist_row(f, qp, lb, w, d, l);
+				dist_row(out, qp, lb, d, l);
 			any = true;
 			continue;
 		}
@@ -130,9 +131,8 @@ static bool nvme_rows(FILE *f, const char *qp, int w, const struct jr_doc *d,
 		print_padded(f, qp, 6);
 		fputc(' ', f);
 		print_padded(f, lb, -w);
-		fprintf(f, "%8" PRIu64 "%11" PRIu64 "%7" PRIu64, count, count - u64_of(d, g, "complete"),
-			u64_of(d, g, "errors"));
-		print_padded(f, fmt_bytes(by, sizeof(by), u64_of(d, g, "bytes")), 11);
+		fprintf(f, "%8" PRIu64 "%11" PRIu64 "%7" PRIu64 "%13" PRIu64, count,
+			count - u64_of(d, g, "complete"), u64_of(d, g, "errors"), u64_of(d, g, "bytes"));
 		if (jr_u64(jr_get(d, g, "iops"), &iops))
 			fprintf(f, "%9" PRIu64 "\n", iops);
 		else
@@ -162,19 +162,20 @@ static void nvme_tables(FILE *f, const struct jr_doc *d)
 			w = (int)strlen(op) + 6;
 	}
 	for (int t = 0; t < 3; t++) {
+		struct dist_rows out = { 0 };
 		if (!t)
-			fprintf(f, "\n%s\n%6s %-*s%8s%11s%7s%11s%9s\n", titles[t], "QP", w, " qid op",
+			fprintf(f, "\n%s\n%6s %-*s%8s%11s%7s%13s%9s\n", titles[t], "QP", w, " qid op",
 				"count", "incomplete", "errors", "bytes", "IOPS");
-		else
-			fprintf(f, "\n%s\n%6s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n", titles[t], "QP", w,
-				" qid op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
 		uint32_t nq = 0;
 		for (const struct jr_node *q = jr_first(d, qps); q; q = jr_next(d, q)) {
 			qp_label(qp, sizeof(qp), d, q);
-			nq += nvme_rows(f, qp, w, d, jr_get(d, q, "nvme"), dists[t]);
+			nq += nvme_rows(f, &out, qp, w, d, jr_get(d, q, "nvme"), dists[t]);
 		}
 		if (nq > 1)
-			nvme_rows(f, "all", w, d, tn, dists[t]);
+			nvme_rows(f, &out, "all", w, d, tn, dists[t]);
+		if (t)
+			dist_rows_print(f, titles[t], "qid op", &out);
+		free(out.v);
 	}
 }
 
@@ -193,32 +194,32 @@ void merge_text_tables(FILE *f, const struct jr_doc *d)
 	for (const struct jr_node *o = jr_first(d, tops); o; o = jr_next(d, o))
 		if ((int)strlen(jr_key(d, o)) + 1 > opw)
 			opw = (int)strlen(jr_key(d, o)) + 1;
-	fprintf(f, "\nOperations\n%6s %-*s%8s%11s%11s%10s%9s%9s\n", "QP", opw, "op", "count",
+	fprintf(f, "\nOperations\n%6s %-*s%8s%11s%13s%10s%9s%9s\n", "QP", opw, "op", "count",
 		"incomplete", "bytes", "segments", "CRC err", "retrans");
 	uint32_t nq = 0;
 	for (const struct jr_node *q = jr_first(d, qps); q; q = jr_next(d, q)) {
 		qp_label(qp, sizeof(qp), d, q);
-		nq += rows(f, qp, opw, d, jr_get(d, q, "ops"), NULL);
+		nq += rows(f, NULL, qp, opw, d, jr_get(d, q, "ops"), NULL);
 	}
 	if (nq > 1)
-		rows(f, "all", opw, d, tops, NULL);
+		rows(f, NULL, "all", opw, d, tops, NULL);
 	if (!nq)
 		fputs("  (no RDMA operations)\n", f);
 	for (int t = 0; t < 2; t++) {
 		const char *key = t ? "delivery_ns" : "latency_ns";
-		bool any = false;
-		fprintf(f, "\n%s\n%6s %-*s%8s%8s%8s%8s%8s%8s%8s%8s\n",
-			t ? "Delivery (start to the peer's TCP ACK of the last octet)"
-			  : "Latency on the wire (complete reads and atomics, at the capture point)",
-			"QP", opw, "op", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "max");
+		struct dist_rows out = { 0 };
 		for (const struct jr_node *q = jr_first(d, qps); q; q = jr_next(d, q)) {
 			qp_label(qp, sizeof(qp), d, q);
-			any |= rows(f, qp, opw, d, jr_get(d, q, "ops"), key);
+			rows(f, &out, qp, opw, d, jr_get(d, q, "ops"), key);
 		}
 		if (nq > 1)
-			rows(f, "all", opw, d, tops, key);
-		if (!any)
-			fputs("  (none)\n", f);
+			rows(f, &out, "all", opw, d, tops, key);
+		/* one unit per table, as stats prints them (dists.c) */
+		dist_rows_print(f,
+				t ? "Delivery (start to the peer's TCP ACK of the last octet)"
+				  : "Latency on the wire (complete reads and atomics, at the capture point)",
+				"op", &out);
+		free(out.v);
 	}
 	nvme_tables(f, d);
 }

@@ -47,7 +47,8 @@ void latency_json_sketch(struct jsonw *j, const char *key, const struct iws_late
 	latency_obj(j, key, l, true);
 }
 
-void dist_rows_add(struct dist_rows *r, const char *qp, const char *label, const struct iws_latency *l)
+void dist_rows_add_values(struct dist_rows *r, const char *qp, const char *label, uint64_t count,
+			  const int64_t x[7])
 {
 	if (r->n == r->cap) {
 		uint32_t n = r->cap ? r->cap * 2 : 16;
@@ -60,7 +61,24 @@ void dist_rows_add(struct dist_rows *r, const char *qp, const char *label, const
 	struct dist_row *d = &r->v[r->n++];
 	snprintf(d->qp, sizeof(d->qp), "%s", qp);
 	snprintf(d->label, sizeof(d->label), "%s", label);
-	d->l = l;
+	d->count = count;
+	memcpy(d->x, x, sizeof(d->x));
+	d->l = NULL;
+}
+
+void dist_rows_add(struct dist_rows *r, const char *qp, const char *label, const struct iws_latency *l)
+{
+	struct iws_latency *m = (struct iws_latency *)l; /* quantiles sort lazily */
+	int64_t x[7] = { l->min,
+			 iws_latency_mean(m),
+			 iws_latency_quantile(m, 0.50),
+			 iws_latency_quantile(m, 0.90),
+			 iws_latency_quantile(m, 0.99),
+			 iws_latency_quantile(m, 0.999),
+			 l->max };
+	dist_rows_add_values(r, qp, label, l->count, x);
+	if (r->n && !strcmp(r->v[r->n - 1].label, label) && !strcmp(r->v[r->n - 1].qp, qp))
+		r->v[r->n - 1].l = l;
 }
 
 void ladder_json(struct jsonw *j, const char *key, const struct iws_latency *lc)
@@ -90,8 +108,8 @@ void dist_rows_ladder(FILE *f, const char *title, const struct dist_rows *r)
 	char b[IWS_LADDER_N][48];
 	for (uint32_t i = 0; i < r->n; i++) {
 		struct iws_latency *l = (struct iws_latency *)r->v[i].l;
-		if (!l->count)
-			continue;
+		if (!l || !l->count)
+			continue;   /* (a row of values only: merge's, no samples) */
 		fprintf(f, "  QP %s  %s  (%" PRIu64 " samples)\n", r->v[i].qp, r->v[i].label, l->count);
 		int w = 0;
 		for (int k = 0; k < IWS_LADDER_N; k++) {
@@ -113,11 +131,10 @@ static int64_t table_unit(const struct dist_rows *r, int *dec)
 {
 	int64_t typical = 0, small = 0;
 	for (uint32_t i = 0; i < r->n; i++) {
-		struct iws_latency *l = (struct iws_latency *)r->v[i].l; /* quantiles sort lazily */
-		int64_t p50 = iws_latency_quantile(l, 0.5);
+		int64_t p50 = r->v[i].x[2], min = r->v[i].x[0];
 		typical = p50 > typical ? p50 : typical;
-		if (l->min > 0 && (!small || l->min < small))
-			small = l->min;
+		if (min > 0 && (!small || min < small))
+			small = min;
 	}
 	int64_t unit = units_column(typical);
 	*dec = units_decimals(unit, small);
@@ -143,19 +160,11 @@ void dist_rows_print(FILE *f, const char *title, const char *label_head, const s
 	tt_init(&t, cols, 10);
 	char b[48];
 	for (uint32_t i = 0; i < n; i++) {
-		struct iws_latency *l = (struct iws_latency *)v[i].l;
-		int64_t x[7] = { l->min,
-				 iws_latency_mean(l),
-				 iws_latency_quantile(l, 0.50),
-				 iws_latency_quantile(l, 0.90),
-				 iws_latency_quantile(l, 0.99),
-				 iws_latency_quantile(l, 0.999),
-				 l->max };
 		tt_cell(&t, v[i].qp);
 		tt_cell(&t, v[i].label);
-		tt_cellf(&t, "%" PRIu64, l->count);
+		tt_cellf(&t, "%" PRIu64, v[i].count);
 		for (int k = 0; k < 7; k++)
-			tt_cell(&t, fmt_in_unit(b, sizeof(b), x[k], unit, dec));
+			tt_cell(&t, fmt_in_unit(b, sizeof(b), v[i].x[k], unit, dec));
 	}
 	tt_print(&t, f, "  ");
 	tt_free(&t);

@@ -23,13 +23,18 @@ void latency_json_sketch(struct jsonw *j, const char *key, const struct iws_late
 struct dist_row {
 	char qp[16];
 	char label[96];
-	const struct iws_latency *l;
+	uint64_t count;
+	int64_t x[7];               /* min, mean, p50, p90, p99, p99.9, max (ns) */
+	const struct iws_latency *l; /* its samples (the ladder), NULL: values only */
 };
 struct dist_rows {
 	struct dist_row *v;         /* free() it */
 	uint32_t n, cap;
 };
 void dist_rows_add(struct dist_rows *r, const char *qp, const char *label, const struct iws_latency *l);
+/* A row of values already computed (merge reads them from JSON). */
+void dist_rows_add_values(struct dist_rows *r, const char *qp, const char *label, uint64_t count,
+			  const int64_t x[7]);
 void dist_rows_print(FILE *f, const char *title, const char *label_head, const struct dist_rows *r);
 /* fio's percentile ladder (iws_ladder_pct) as JSON: key {"1.000000": ns,
  * "5.000000": ns, ... "99.990000": ns} (fio's --output-format=json keys), or

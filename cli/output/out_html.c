@@ -12,7 +12,8 @@
  *     duration_ns, tcp_connections, qps, operations, incomplete, window
  *     (with --since/--until: {text, from_ns, to_ns (strings), span_ns,
  *     frames, bytes})},
- *   op_types [names by type number], mark_kinds, hist {per_decade, decades},
+ *   op_types [names by type number], mark_kinds, iec (sizes in binary
+ *   units: --units), hist {per_decade, decades},
  *   tz {offset_s, name} (TZ, for wall-clock times), grid {origin_ns
  *   (string), width_ns, buckets}, flag_names [[bit, name]],
  *   qps [{qp (null: the other QPs together), nqps, initiator, responder,
@@ -64,6 +65,7 @@
 #include "out_stats.h"
 #include "pagedata.h"
 #include "report_assets.h"
+#include "units.h"
 #include "words.h"
 
 /* The summary's text is cut here (a capture with many QPs). */
@@ -672,6 +674,7 @@ static void data_json(FILE *f, struct jsonw *j, const struct report *r, struct p
 	for (int k = 0; k < MARK_KIND_COUNT; k++)
 		jw_str(j, conn_mark_names[k]);
 	jw_arr_end(j);
+	jw_kbool(j, "iec", units_iec());   /* sizes in KiB/MiB (--units) */
 	jw_key(j, "hist");
 	jw_obj(j);
 	jw_ku64(j, "per_decade", LOGHIST_PER_DECADE);

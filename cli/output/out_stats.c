@@ -461,12 +461,46 @@ void stats_write_json(FILE *f, const struct report *r)
 /* ---- text ---- */
 
 /* The rows of one QP (or the total) into the operations table. */
-static void op_rows(struct texttable *t, const char *qp, const struct iws_qp_stats *s)
+/* A type's rates over its own span (as op_rate_json: the JSON's
+ * throughput_bps), 0 without a span. */
+static void op_rates(const struct iws_op_stats *o, double *bps, double *ops_s)
+{
+	int64_t span = o->first_ns ? o->last_ns - o->first_ns : 0;
+	*bps = span > 0 ? (double)o->bytes * 8e9 / (double)span : 0;
+	*ops_s = span > 0 ? (double)o->count * 1e9 / (double)span : 0;
+}
+
+/* The rate columns: one unit each (--bw), decimals for the smallest. */
+struct rate_cols {
+	double max_bps, min_bps, min_ops;
+	double per_unit;
+	const char *unit;
+	int dec_bw, dec_ops;
+};
+
+static void rate_scan(struct rate_cols *rc, const struct iws_qp_stats *s)
+{
+	for (int ty = 0; ty < IWS_OPT_COUNT; ty++) {
+		double bps, ops;
+		if (!s->op[ty].count)
+			continue;
+		op_rates(&s->op[ty], &bps, &ops);
+		rc->max_bps = bps > rc->max_bps ? bps : rc->max_bps;
+		if (bps > 0 && (!rc->min_bps || bps < rc->min_bps))
+			rc->min_bps = bps;
+		if (ops > 0 && (!rc->min_ops || ops < rc->min_ops))
+			rc->min_ops = ops;
+	}
+}
+
+static void op_rows(struct texttable *t, const char *qp, const struct iws_qp_stats *s, const struct rate_cols *rc)
 {
 	for (int ty = 0; ty < IWS_OPT_COUNT; ty++) {
 		const struct iws_op_stats *o = &s->op[ty];
+		double bps, ops;
 		if (!o->count)
 			continue;
+		op_rates(o, &bps, &ops);
 		tt_cell(t, qp);
 		tt_cell(t, iws_op_type_name((enum iws_op_type)ty));
 		tt_cellf(t, "%" PRIu64, o->count);
@@ -475,6 +509,13 @@ static void op_rows(struct texttable *t, const char *qp, const struct iws_qp_sta
 		tt_cellf(t, "%" PRIu64, o->segments);
 		tt_cellf(t, "%" PRIu64, o->crc_errors);
 		tt_cellf(t, "%" PRIu64, o->retransmissions);
+		if (bps > 0 || ops > 0) {
+			tt_cellf(t, "%.*f", rc->dec_bw, bps / rc->per_unit);
+			tt_cellf(t, "%.*f", rc->dec_ops, ops);
+		} else {
+			tt_cell(t, "-");   /* one operation: no span to divide by */
+			tt_cell(t, "-");
+		}
 	}
 }
 
@@ -522,22 +563,30 @@ void stats_tables(FILE *f, const struct report *r)
 		if (c->c.ops)
 			nq++;
 	}
-	static const struct tt_col cols[] = { { "QP", false },       { "op", true },
-					      { "count", false },    { "incomplete", false },
-					      { "bytes", false },    { "segments", false },
-					      { "CRC err", false },  { "retrans", false } };
+	/* rates over each type's own span: throughput in one unit (--bw) and
+	 * operations a second (perftest's MsgRate) */
+	struct rate_cols rc = { 0 };
+	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;)
+		rate_scan(&rc, conn_stats(c));
+	rc.unit = rate_column_unit(rc.max_bps, &rc.per_unit);
+	rc.dec_bw = decimals_for(rc.min_bps / rc.per_unit);
+	rc.dec_ops = decimals_for(rc.min_ops);
+	const struct tt_col cols[] = { { "QP", false },      { "op", true },         { "count", false },
+				       { "incomplete", false }, { "bytes", false },  { "segments", false },
+				       { "CRC err", false }, { "retrans", false },   { rc.unit, false },
+				       { "ops/s", false } };
 	fputs("Operations\n", f);
 	if (!nq) {
 		fputs("  (no RDMA operations)\n", f);
 	} else {
 		struct texttable t;
-		tt_init(&t, cols, 8);
+		tt_init(&t, cols, 10);
 		for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) {
 			snprintf(qp, sizeof(qp), "%u", c->stream);
-			op_rows(&t, qp, conn_stats(c));
+			op_rows(&t, qp, conn_stats(c), &rc);
 		}
 		if (nq > 1)
-			op_rows(&t, "all", &a->total);
+			op_rows(&t, "all", &a->total, &rc);
 		tt_print(&t, f, "  ");
 		tt_free(&t);
 	}

@@ -20,6 +20,7 @@ import copy
 import glob
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -122,6 +123,44 @@ def nvme_inputs(inputs):
 
 def qp_id(q):
     return (q["initiator"], q["responder"], q["first_ns"])
+
+
+UNITS = {"ns": 1, "µs": 1000, "ms": 1000000, "s": 1000000000}
+DIST_KEYS = ["min", "mean", "p50", "p90", "p99", "p999", "max"]
+
+
+def check_text_units(text, merged):
+    """The text's distribution tables (issue 32 item 6): one unit per table,
+    named in its heading, plain numbers in its cells (never "8.206ms"), each
+    equal to the merged JSON's value in that unit to the decimals shown."""
+    for k, title in (("latency_ns", "Latency on the wire"), ("delivery_ns", "Delivery (start")):
+        at = text.find("\n" + title)
+        if not check(at >= 0, "text: no table %r" % title):
+            continue
+        lines = text[at + 1:].split("\n")
+        head = lines[0]
+        unit = head.rsplit(", ", 1)[-1]
+        if not check(unit in UNITS, "text: %r names no unit" % head):
+            continue
+        rows = 0
+        for line in lines[2:]:
+            f = line.split()
+            if len(f) != 10:
+                break
+            rows += 1
+            for cell in f[3:]:
+                if not check(re.fullmatch(r"\d+(\.\d+)?", cell), "text %s: cell %r is not a plain number" % (
+                        title, cell)):
+                    break
+            if f[0] == "all":
+                o = merged["total"]["ops"].get(f[1], {}).get(k)
+                if check(o, "text %s: an all row for %s the JSON has not" % (title, f[1])):
+                    for cell, key in zip(f[3:], DIST_KEYS):
+                        dec = len(cell.split(".")[1]) if "." in cell else 0
+                        got = float(cell) * UNITS[unit]
+                        check(abs(got - o[key]) <= 0.5 * 10 ** -dec * UNITS[unit] + 1,
+                              "text %s all %s %s: %s %s, JSON %d ns" % (title, f[1], key, cell, unit, o[key]))
+        check(rows, "text %s: no rows" % title)
 
 
 def main(argv):
@@ -229,6 +268,7 @@ def main(argv):
     text = merge(tool, inputs, "text")
     check("Latency on the wire (complete reads and atomics" in text and "\n   all read" in text,
           "text: no tables or no all-QP row")
+    check_text_units(text, merge(tool, inputs, "json"))
 
     # refusals: another bucket layout, another version, no sketch
     bad = copy.deepcopy(stats(tool, [caps[0]]))

@@ -58,6 +58,56 @@ def aligned(name, head, rows):
             return
 
 
+BW = {"bits": None, "MBps": ("MiB/s", 8 * 1048576), "Gbps": ("Gbit/s", 1e9)}
+BITS = {"bit/s": 1, "kbit/s": 1e3, "Mbit/s": 1e6, "Gbit/s": 1e9}
+
+
+def check_rates(tool, f):
+    """--bw (issue 32 item 6): the Operations table's rate column holds one
+    unit (named in its heading: bit/s with a prefix, MiB/s = perftest's
+    MB/sec, or Gbit/s) and "ops/s" (perftest's MsgRate); each cell equals
+    bytes * 8 / span and count / span of `stats --format json` (the type's
+    own first start to last end) to the decimals shown."""
+    name = os.path.basename(f)
+    import json
+    js = json.loads(run(tool, ["stats", "--format", "json", f])[1])
+    want = {}
+    for q in js["qps"]:
+        for op, o in q["ops"].items():
+            want[(str(q["qp"]), op)] = o
+    for op, o in js["total"]["ops"].items():
+        want[("all", op)] = o
+    for mode, fixed in BW.items():
+        out = run(tool, ["stats", "--bw", mode, f])[1]
+        rows = tables(out, ("Operations",)).get("Operations", [])
+        if not check(len(rows) > 1, "%s --bw %s: no Operations table" % (name, mode)):
+            continue
+        head = rows[0].split()
+        unit, per = head[-2], None
+        if fixed:
+            check(unit == fixed[0], "%s --bw %s: rate column in %r" % (name, mode, unit))
+            per = fixed[1]
+        else:
+            check(unit in BITS, "%s --bw bits: rate column in %r" % (name, unit))
+            per = BITS.get(unit, 1)
+        check(head[-1] == "ops/s", "%s: no ops/s column" % name)
+        for r in rows[1:]:
+            c = r.split()
+            if len(c) != 10:
+                continue
+            o = want.get((c[0], c[1]))
+            if not check(o, "%s: row %s %s not in the JSON" % (name, c[0], c[1])):
+                continue
+            span = o["span_ns"]
+            if span <= 0:
+                check(c[8] == "-" and c[9] == "-", "%s: %s %s without a span shows %r" % (name, c[0], c[1], c[8:]))
+                continue
+            for cell, value in ((c[8], o["bytes"] * 8e9 / span / per), (c[9], o["count"] * 1e9 / span)):
+                dec = len(cell.split(".")[1]) if "." in cell else 0
+                check(abs(float(cell) - value) <= 0.5 * 10 ** -dec + 1e-9,
+                      "%s --bw %s %s %s: %s, recomputed %.6f" % (name, mode, c[0], c[1], cell, value))
+
+
 def main(argv):
     tool, samples = argv[1], argv[2]
     real = os.path.join(samples, "real")
@@ -82,6 +132,7 @@ def main(argv):
         for head, rows in tables(out, ("Operations", "NVMe commands")).items():
             check(not any(re.search(r"\d ?(B|kB|MB|GB)\b", r) for r in rows), "%s: %r: a byte cell with a unit" % (name, head))
             aligned(name, head, rows)
+        check_rates(tool, f)
         rc, out, _ = run(tool, ["--time-unit", "us", "stats", f])
         rc2, summ, _ = run(tool, ["summary", f, "--time-unit", "us"])
         for text in (out, summ):

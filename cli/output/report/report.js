@@ -36,11 +36,13 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     if (a < 999950000) return s + sig4(a / 1e6, ' ms');
     return s + sig4(a / 1e9, ' s');
   }
+  // sizes in binary units unless --units si (D.iec)
   function fmtBytes(b) {
-    if (b < 1000) return Math.round(b) + ' B';
-    if (b < 1e6) return sig4(b / 1e3, ' kB');
-    if (b < 1e9) return sig4(b / 1e6, ' MB');
-    return sig4(b / 1e9, ' GB');
+    const k = D.iec ? 1024 : 1000, u = D.iec ? [' KiB', ' MiB', ' GiB'] : [' kB', ' MB', ' GB'];
+    if (b < k) return Math.round(b) + ' B';
+    if (b < 1000 * k) return sig4(b / k, u[0]);
+    if (b < 1000 * k * k) return sig4(b / k / k, u[1]);
+    return sig4(b / k / k / k, u[2]);
   }
   function fmtRate(bps) {
     if (bps < 1e3) return Math.round(bps) + ' bit/s';
