@@ -230,6 +230,21 @@ const char *fmt_rate(char *buf, size_t len, uint64_t bytes, int64_t ns)
 	return buf;
 }
 
+const char *rate_column_unit2(double max_bps, double min_bps, double *bps_per_unit)
+{
+	static const double per[] = { 1, 1e3, 1e6, 1e9 };
+	static const char *const names[] = { "bit/s", "kbit/s", "Mbit/s", "Gbit/s" };
+	if (bw_mode != UNITS_BW_BITS)
+		return rate_column_unit(max_bps, bps_per_unit);
+	/* the unit of the largest, or a smaller one that keeps the smallest at
+	 * 0.1 or more while the largest stays under a million of it */
+	int k = max_bps >= 1e9 ? 3 : max_bps >= 1e6 ? 2 : max_bps >= 1e3 ? 1 : 0;
+	while (k > 0 && min_bps > 0 && min_bps / per[k] < 0.1 && max_bps / per[k - 1] < 1e6)
+		k--;
+	*bps_per_unit = per[k];
+	return names[k];
+}
+
 const char *rate_column_unit(double max_bps, double *bps_per_unit)
 {
 	if (bw_mode == UNITS_BW_MBPS) {
@@ -256,11 +271,11 @@ int decimals_for(double smallest)
 {
 	if (smallest <= 0 || smallest >= 100)
 		return 0;
-	if (smallest >= 10)
-		return 1;
-	if (smallest >= 1)
-		return 2;
-	return 3;
+	/* three significant digits of the smallest: 2 - floor(log10(x)) */
+	int d = 2;
+	for (double v = smallest; v < 1 && d < 6; v *= 10)
+		d++;
+	return smallest >= 10 ? 1 : d;
 }
 
 static void split(int64_t ns, time_t *sec, long *frac)

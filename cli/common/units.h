@@ -57,8 +57,11 @@ const char *fmt_rate(char *buf, size_t len, uint64_t bytes, int64_t ns);
 /* A table column of rates whose largest is max_bps (bit/s): its unit's
  * name ("Mbit/s", "MB/s") and the bit/s one of it holds. */
 const char *rate_column_unit(double max_bps, double *bps_per_unit);
+/* The same for a column whose smallest non-zero rate is min_bps: with
+ * --bw bits, a smaller unit where it keeps that one at 0.1 or more. */
+const char *rate_column_unit2(double max_bps, double min_bps, double *bps_per_unit);
 /* How many decimals a column of values shows: enough for its smallest
- * non-zero value to keep three significant digits, at most 3. */
+ * non-zero value to keep three significant digits, at most 6. */
 int decimals_for(double smallest);
 /* "2026-12-02 10:07:50.767544123" */
 const char *fmt_time(char *buf, size_t len, int64_t ns);

@@ -488,7 +488,7 @@ static void rate_scan(struct rate_cols *rc, const struct iws_qp_stats *s)
 		rc->max_bps = bps > rc->max_bps ? bps : rc->max_bps;
 		if (bps > 0 && (!rc->min_bps || bps < rc->min_bps))
 			rc->min_bps = bps;
-		if (ops > 0 && (!rc->min_ops || ops < rc->min_ops))
+		if (s->op[ty].count > 1 && ops > 0 && (!rc->min_ops || ops < rc->min_ops))
 			rc->min_ops = ops;
 	}
 }
@@ -509,13 +509,16 @@ static void op_rows(struct texttable *t, const char *qp, const struct iws_qp_sta
 		tt_cellf(t, "%" PRIu64, o->segments);
 		tt_cellf(t, "%" PRIu64, o->crc_errors);
 		tt_cellf(t, "%" PRIu64, o->retransmissions);
-		if (bps > 0 || ops > 0) {
+		if (bps > 0 || ops > 0)
 			tt_cellf(t, "%.*f", rc->dec_bw, bps / rc->per_unit);
+		else
+			tt_cell(t, "-");   /* no span to divide by */
+		/* a rate of operations needs two: one operation over its own
+		 * duration is its latency turned upside down */
+		if (o->count > 1 && ops > 0)
 			tt_cellf(t, "%.*f", rc->dec_ops, ops);
-		} else {
-			tt_cell(t, "-");   /* one operation: no span to divide by */
+		else
 			tt_cell(t, "-");
-		}
 	}
 }
 
@@ -568,7 +571,7 @@ void stats_tables(FILE *f, const struct report *r)
 	struct rate_cols rc = { 0 };
 	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;)
 		rate_scan(&rc, conn_stats(c));
-	rc.unit = rate_column_unit(rc.max_bps, &rc.per_unit);
+	rc.unit = rate_column_unit2(rc.max_bps, rc.min_bps, &rc.per_unit);
 	rc.dec_bw = decimals_for(rc.min_bps / rc.per_unit);
 	rc.dec_ops = decimals_for(rc.min_ops);
 	const struct tt_col cols[] = { { "QP", false },      { "op", true },         { "count", false },

@@ -102,7 +102,12 @@ def check_rates(tool, f):
             if span <= 0:
                 check(c[8] == "-" and c[9] == "-", "%s: %s %s without a span shows %r" % (name, c[0], c[1], c[8:]))
                 continue
-            for cell, value in ((c[8], o["bytes"] * 8e9 / span / per), (c[9], o["count"] * 1e9 / span)):
+            cells = [(c[8], o["bytes"] * 8e9 / span / per)]
+            if o["count"] > 1:
+                cells.append((c[9], o["count"] * 1e9 / span))
+            else:
+                check(c[9] == "-", "%s: ops/s of one operation: %r" % (name, c[9]))
+            for cell, value in cells:
                 dec = len(cell.split(".")[1]) if "." in cell else 0
                 check(abs(float(cell) - value) <= 0.5 * 10 ** -dec + 1e-9,
                       "%s --bw %s %s %s: %s, recomputed %.6f" % (name, mode, c[0], c[1], cell, value))
