@@ -119,12 +119,14 @@ static void ops_latency_cells(char **cell, const struct gui_row *r)
 	cells_latency(cell, r->op->count, r->op->complete, &r->op->latency);
 }
 
-/* Throughput and loss: Bytes, kbit/s (over the row's span), Retrans, Stall,
- * CRC errors. */
+/* Throughput and loss: Bytes, Mbit/s (over the row's span: one unit for the
+ * column, three decimals, never an 8-digit kbit/s), Retrans, Stall, CRC
+ * errors. */
 static void ops_throughput_cells(char **cell, const struct gui_row *r)
 {
 	cell[0] = text_u64(r->op->bytes);
-	cell[1] = r->span_ns > 0 ? text_u64((guint64)((double)r->op->bytes * 8e6 / (double)r->span_ns)) : g_strdup("-");
+	cell[1] = r->span_ns > 0 ? g_strdup_printf("%.3f", (double)r->op->bytes * 8e3 / (double)r->span_ns)
+				 : g_strdup("-");
 	cell[2] = text_u64(r->op->retransmissions);
 	cell[3] = text_ms(r->op->stall_ns);
 	cell[4] = text_u64(r->op->crc_errors);
@@ -391,7 +393,7 @@ static stat_tap_table_item ops_latency_cols[] = {
 };
 
 static stat_tap_table_item ops_throughput_cols[] = {
-	GUI_COL("QP"), GUI_NAME_COL("Operation"), GUI_COL("Bytes"), GUI_COL("kbit/s"), GUI_COL("Retrans"),
+	GUI_COL("QP"), GUI_NAME_COL("Operation"), GUI_COL("Bytes"), GUI_COL("Mbit/s"), GUI_COL("Retrans"),
 	GUI_COL("Stall ms"), GUI_COL("CRC errors"),
 };
 

@@ -10,8 +10,9 @@
  * which are ns since the epoch; every number is an integer):
  *   generator, files, capture {frames, bytes, first_ns, last_ns (strings),
  *     duration_ns, tcp_connections, qps, operations, incomplete, window
- *     (with --since/--until: {text, from_ns, to_ns (strings), span_ns,
- *     frames, bytes})},
+ *     (with --since/--until: {text, from_ns, to_ns (strings), from, to
+ *     (from the first frame: the page's time axis), span_ns, frames,
+ *     bytes})},
  *   op_types [names by type number], mark_kinds, iec (sizes in binary
  *   units: --units), hist {per_decade, decades},
  *   tz {offset_s, name} (TZ, for wall-clock times), grid {origin_ns
@@ -640,6 +641,9 @@ static void capture_json(struct jsonw *j, const struct report *r)
 							  sizeof(w)));
 		key_ns_str(j, "from_ns", from);
 		key_ns_str(j, "to_ns", to);
+		/* from the first frame, as every time of the page: its time axis */
+		jw_ki64(j, "from", from - ss->first_ns);
+		jw_ki64(j, "to", to - ss->first_ns);
 		jw_ki64(j, "span_ns", to - from);
 		jw_ku64(j, "frames", analysis_counts(a)->win_frames);
 		jw_ku64(j, "bytes", analysis_counts(a)->win_bytes);

@@ -61,7 +61,7 @@ def main(argv):
     check(rc == 0 and "No iWARP found" in out, "sliced: says no iWARP was found (%d)" % rc)
     check("QP 0  10.77.0.2:34639 > 10.77.0.1:18515" in out and "QP 1  10.77.0.2:59381" in out,
           "sliced: lists both TCP connections with their endpoints")
-    check("1.416 kB of TCP payload (0 B captured)" in out, "sliced: QP 0's TCP octets, none captured")
+    check("1.383 KiB of TCP payload (0 B captured)" in out, "sliced: QP 0's TCP octets, none captured")
     check("slices are too short" in out and "tcpdump -s 0" in out,
           "sliced: the slices are too short, capture whole frames")
 

@@ -8,7 +8,7 @@ type's row in a QP over that type's operations, the capture's row of a type
 (QP "all") over that type's operations in every QP. So where only one QP has
 an operation type, the capture's row of that type is that QP's row, every
 column alike. Before, the capture's row of a type divided by the span of
-every operation of the capture (08-read_bw-64k: "all read" 30041 kbit/s
+every operation of the capture (08-read_bw-64k: "all read" 30.041 Mbit/s
 beside QP 1's 37069, the only QP with Reads, the rdma_cm QP's Sends widening
 the span).
 
@@ -18,7 +18,7 @@ Checked, on CAPTURE:
     throughput_bps included); every type's span_ns is its last_ns - first_ns.
   - the plugin's tables (`tshark -z iwarp,ops_throughput`, ops_latency,
     ops_delivery: the GUI dialogs' rows): the row ("all", type) equals the
-    row (QP, type) in every column; and every type row's kbit/s is the CLI's
+    row (QP, type) in every column; and every type row's Mbit/s is the CLI's
     bytes over the CLI's span_ns (plugin and CLI agree).
 
 Usage: all_rows.py --plugin SO --cli BIN CAPTURE
@@ -107,14 +107,14 @@ def main():
                 errors.append("-z iwarp,%s: row (all, %s) %s != (%d, %s) %s" % (t, op, total, q["qp"], op, mine))
         if t != "ops_throughput":
             continue
-        # every type row's kbit/s: the CLI's bytes over the CLI's span
+        # every type row's Mbit/s: the CLI's bytes over the CLI's span
         blocks = [(str(q["qp"]), q.get("ops", {})) for q in js["qps"]] + [("all", js["total"]["ops"])]
         for label, ops in blocks:
             for op, st in ops.items():
-                want = str(int(float(st["bytes"]) * 8e6 / float(st["span_ns"]))) if st["span_ns"] > 0 else "-"
+                want = "%.3f" % (float(st["bytes"]) * 8e3 / float(st["span_ns"])) if st["span_ns"] > 0 else "-"
                 got = rows.get((label, op))
                 if got is None or got[1] != want:
-                    errors.append("-z iwarp,ops_throughput (%s, %s) kbit/s %s, the CLI's span gives %s" %
+                    errors.append("-z iwarp,ops_throughput (%s, %s) Mbit/s %s, the CLI's span gives %s" %
                                   (label, op, got[1] if got else None, want))
     for e in errors:
         print("FAIL:", e)

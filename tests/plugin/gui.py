@@ -20,7 +20,7 @@ and for every dialog:
      (read from the clipboard with xclip) has the expected headers, every time
      in ms with 3 decimals, and every row equal to `tshark -z iwarp,ops` /
      `-z iwarp,nvme` on the same capture (per QP and type); the per-QP "all"
-     rows, the whole capture's rows (QP "all") and the throughput (kbit/s,
+     rows, the whole capture's rows (QP "all") and the throughput (Mbit/s,
      bytes over the first start to last end of the row's own operations: a
      type's in its QP or across QPs, a QP's, the capture's) are recomputed from
      `iwarpscope stats --format json` and `ops --format jsonl`, the CLI the
@@ -56,7 +56,7 @@ TABLES = {
     "ops_latency": ("iWARP Operation Latency",
                     ["QP", "Operation", "Count", "Complete", "Min ms", "p50 ms", "p99 ms", "Max ms"]),
     "ops_throughput": ("iWARP Throughput and Loss",
-                       ["QP", "Operation", "Bytes", "kbit/s", "Retrans", "Stall ms", "CRC errors"]),
+                       ["QP", "Operation", "Bytes", "Mbit/s", "Retrans", "Stall ms", "CRC errors"]),
     "ops_delivery": ("iWARP Delivery to ACK", ["QP", "Operation", "Acked", "Min ms", "p50 ms", "p99 ms", "Max ms"]),
     "nvme_latency": ("iWARP NVMe-oF Command Latency",
                      ["QP", "Qid", "Command", "Count", "Complete", "Min ms", "p50 ms", "p99 ms", "Max ms"]),
@@ -337,7 +337,7 @@ class Expected:
 
     def rate(self, qp, nbytes):
         a, b = self.span.get(qp, (0, 0))
-        return str(int(float(nbytes) * 8e6 / float(b - a))) if b - a > 0 else "-"
+        return "%.3f" % (float(nbytes) * 8e3 / float(b - a)) if b - a > 0 else "-"
 
     @staticmethod
     def dist(d, keys):
@@ -355,7 +355,7 @@ class Expected:
                 # Count Complete, then Min P50 P99 Max of the 7 quantiles
                 want[(str(qp), p[0])] = [p[1], p[2], p[6], p[8], p[10], p[12]]
             elif table == "ops_throughput":
-                # Bytes, kbit/s, Retrans, Stall, CRC errors
+                # Bytes, Mbit/s, Retrans, Stall, CRC errors
                 want[(str(qp), p[0])] = [p[3], self.rate((qp, p[0]), int(p[3])), d[1], d[2], p[5]]
             else:
                 # Acked, Min P50 P99 Max of the delivery time

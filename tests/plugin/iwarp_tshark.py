@@ -354,7 +354,8 @@ def check_doctor_frame(r, cap):
     xml = r.run(["-2", "-r", cap, "-Y", "iwarp.rule", "-T", "pdml"] + TSHARK_OPTS)
     n_frames = n_mixed = 0
     for num, protos in pdml_packets(xml):
-        for proto in protos:
+        # (the doctor's item is inside the frame's first iwarp.mpa item)
+        for proto in [p for top in protos for p in top.iter("proto")]:
             if proto.get("name") != "iwarp":
                 continue
             rules = [f.get("show") for f in proto.iter("field") if f.get("name") == "iwarp.rule"]

@@ -112,7 +112,7 @@ def stats_text_retrans(text):
         if not parts:
             break
         if parts[0].isdigit() and len(parts) == len(cols) - 1:   # ("CRC err" is one column)
-            out[(int(parts[0]), parts[1])] = int(parts[-1])
+            out[(int(parts[0]), parts[1])] = int(parts[cols.index("retrans") - 1])
     return out
 
 

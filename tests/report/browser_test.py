@@ -39,6 +39,8 @@ GENERATED = ["samples/generated/multi-qp.pcap", "samples/generated/gap.pcap",
              "samples/generated/terminate.pcap", "samples/generated/atomics.pcap",
              "samples/generated/reject-v1.pcap", "samples/generated/nvmeof.pcap"]
 SHOTS = ["real-26-netem-read_bw-64k", "real-30-nvmeof-mixed", "real-08-read_bw-64k"]
+# a report of a time window (--since/--until): its charts span the window
+WINDOWED = {"samples/real/26-netem-read_bw-64k.pcap": ["--since", "+0.35", "--until", "+0.55"]}
 BROWSERS = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
 
 
@@ -73,12 +75,13 @@ def main(argv):
         return 77
     os.makedirs(work, exist_ok=True)
     real = sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "samples", "real", "*.pcap*")))
-    samples = (real + GENERATED)[part::parts]
+    samples = [(s, []) for s in real + GENERATED] + [(s, w) for s, w in sorted(WINDOWED.items())]
+    samples = samples[part::parts]
     failures = []
-    for sample in samples:
-        name = sample_name(sample)
+    for sample, extra in samples:
+        name = sample_name(sample) + ("-window" if extra else "")
         page = os.path.join(os.path.abspath(work), name + ".html")
-        d = page_data(report(tool, root, sample, page))
+        d = page_data(report(tool, root, sample, page, *extra))
         url = "file://" + page
         dom, log = chromium(browser, work, url + "#iws-selftest", "--dump-dom")
         attrs = body_attrs(dom)
@@ -117,6 +120,11 @@ def main(argv):
                             (ladder and ladder.group(1).count("<tr>") - 1, rows))
         if d["qps"] and attrs.get("data-iws-selftest") != "ok":
             problems.append("the self-test did not pass")
+        if extra:
+            # the page opens on the window, not the whole capture
+            m = re.search(r'id="zoom-range"[^>]*>([^<]*)<', dom)
+            if not d["capture"].get("window") or not m or "of the window" not in m.group(1):
+                problems.append("a windowed report does not show its window: %r" % (m.group(1) if m else None))
         if name in SHOTS:
             shot = os.path.join(work, name + ".png")
             chromium(browser, work, url, "--window-size=1400,4000", "--screenshot=" + shot)

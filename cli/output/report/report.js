@@ -221,14 +221,19 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
 
   // ---- the shared time view ----
   const FULL = ops.reduce((m, r) => Math.max(m, r[C.end]), Math.max(D.capture.duration_ns, 1));
-  const view = { t0: 0, t1: FULL };
+  // the span every time chart shows at most: the capture, or the window
+  // (--since/--until) the page's numbers are of
+  const CW = D.capture.window;
+  const LO = CW ? Math.max(0, CW.from) : 0, HI0 = CW ? Math.min(FULL, CW.to) : FULL;
+  const HI = HI0 > LO ? HI0 : LO + 1000;
+  const view = { t0: LO, t1: HI };
   let highlight = null; // {qp, id}
   let redrawPending = false;
   function setView(t0, t1) {
     const minSpan = 1000;
     if (t1 - t0 < minSpan) { const m = (t0 + t1) / 2; t0 = m - minSpan / 2; t1 = m + minSpan / 2; }
-    const span = Math.min(t1 - t0, FULL * 1.02);
-    t0 = Math.max(Math.min(t0, FULL - span), -FULL * 0.01);
+    const span = Math.min(t1 - t0, (HI - LO) * 1.02);
+    t0 = Math.max(Math.min(t0, HI - span), LO - (HI - LO) * 0.01);
     view.t0 = t0;
     view.t1 = t0 + span;
     if (!redrawPending) {
@@ -240,8 +245,8 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
   function drawTimeChart() {
     drawTimeline();
     for (const [, draw] of timeCharts) draw();
-    $('zoom-range').textContent = 'showing ' + axisLabel(Math.max(0, view.t0)) + ' to ' + axisLabel(view.t1) +
-      ' of ' + fmtDur(FULL);
+    $('zoom-range').textContent = 'showing ' + axisLabel(Math.max(LO, view.t0)) + ' to ' + axisLabel(view.t1) +
+      (CW ? ' of the window ' + axisLabel(LO) + ' to ' + axisLabel(HI) : ' of ' + fmtDur(FULL));
   }
 
   // Wheel, drag, shift+drag and keys on a chart whose plot spans [left, right] px.
@@ -290,7 +295,7 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
         if (sel) sel.setAttribute('width', 0);
       }
     });
-    el.addEventListener('dblclick', () => setView(0, FULL));
+    el.addEventListener('dblclick', () => setView(LO, HI));
     el.addEventListener('keydown', (e) => {
       const s = view.t1 - view.t0;
       if (e.key === 'ArrowLeft') setView(view.t0 - s * 0.2, view.t1 - s * 0.2);
@@ -1255,7 +1260,7 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
       el.addEventListener('mousemove', (e) => el._hover && el._hover(e));
       el.addEventListener('mouseleave', () => { hideTip(); const c = el.querySelector('.cross'); if (c) c.setAttribute('visibility', 'hidden'); });
     }
-    $('zoom-reset').addEventListener('click', () => setView(0, FULL));
+    $('zoom-reset').addEventListener('click', () => setView(LO, HI));
     $('zoom-out').addEventListener('click', () => {
       const s = view.t1 - view.t0;
       setView(view.t0 - s / 2, view.t1 + s / 2);
@@ -1346,12 +1351,12 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     at(tl, 'keydown', 0, { key: 'ArrowRight' });
     at(tl, 'dblclick', g.left + 10);
     drawTimeChart();
-    if (view.t0 !== 0 || view.t1 !== FULL) fail('a double-click does not show the whole capture');
+    if (view.t0 !== LO || view.t1 !== HI) fail('a double-click does not show the whole capture (or window)');
     at(tl, 'mousedown', g.left + (g.right - g.left) * 0.3);
     window.dispatchEvent(new MouseEvent('mousemove', { clientX: tl.getBoundingClientRect().left + g.left + (g.right - g.left) * 0.5 }));
     window.dispatchEvent(new MouseEvent('mouseup', { clientX: tl.getBoundingClientRect().left + g.left + (g.right - g.left) * 0.5 }));
     drawTimeChart();
-    if (!(view.t1 - view.t0 < FULL * 0.3)) fail('dragging a span does not zoom to it');
+    if (!(view.t1 - view.t0 < (HI - LO) * 0.3)) fail('dragging a span does not zoom to it');
     const th = $('wire-chart');
     if (th._geom) {
       at(th, 'mousemove', th._geom.left + 5);
