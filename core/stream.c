@@ -728,7 +728,7 @@ static void settle_init_side(struct iws_stream *s, int side, const struct iws_tc
 
 /* The segment's acknowledgement of the peer's direction. */
 static void take_peer_ack(struct iws_stream *s, int side, const struct iws_tcp_seg *seg,
-			  const struct tcp_opts *opts, const struct reasm_sink *k)
+			  const struct iws_tcp_opts *opts, const struct reasm_sink *k)
 {
 	tw_acked(s, !side, seg, opts);
 	reasm_ack(&s->d[!side].r, !side, seg->ack, k, s->lim);
@@ -740,7 +740,7 @@ static void take_peer_ack(struct iws_stream *s, int side, const struct iws_tcp_s
 /* How a segment that fills a hole behind later octets came: sent again,
  * or overtaken on the way (tcp_watch.c)? */
 static uint8_t late_how_of(struct iws_stream *s, int side, const struct iws_tcp_seg *seg,
-			   const struct tcp_opts *opts)
+			   const struct iws_tcp_opts *opts)
 {
 	struct reasm_later later;
 	uint32_t data_seq = (seg->flags & IWS_TCP_SYN) ? seg->seq + 1 : seg->seq;
@@ -815,7 +815,7 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 	s->tcp_ev = 0;
 	settle_init_side(s, side, seg);
 	struct reasm_sink k = sink_for(s);
-	struct tcp_opts opts;
+	struct iws_tcp_opts opts;
 	tw_parse_opts(seg, &opts);
 	tcp_behaviour(s, side, seg);
 	/* The peer's acknowledgement first: it may prove octets of the other

@@ -15,6 +15,7 @@
 #define IWS_CORE_STREAM_INT_H
 
 #include "iwarpscope/stream.h"
+#include "iwarpscope/tcpopt.h"
 #include "iwarpscope/sync.h"
 #include "sbuf.h"
 #include "tcp_reasm.h"
@@ -47,13 +48,6 @@ struct tcp_watch {
 	uint32_t sack_l[TW_SACK_MAX], sack_r[TW_SACK_MAX];
 };
 
-/* The TCP options of a segment that matter here. */
-struct tcp_opts {
-	bool has_ts;
-	uint32_t tsval;             /* RFC 7323 §3 */
-	uint32_t nsack;             /* RFC 2018 §3 */
-	uint32_t sack_l[TW_SACK_MAX], sack_r[TW_SACK_MAX];
-};
 
 /* ---- framing: one direction's state ---- */
 
@@ -218,11 +212,11 @@ uint64_t fr_blocking_frame(const struct iws_stream *s, int side);
 
 /* tcp_watch.c */
 void tw_free(struct tcp_watch *w);
-void tw_parse_opts(const struct iws_tcp_seg *seg, struct tcp_opts *o);
+void tw_parse_opts(const struct iws_tcp_seg *seg, struct iws_tcp_opts *o);
 /* A segment of side that fills a hole behind later octets (later: the
  * closest of them): HOW_RESENT or HOW_REORDERED (docs/semantics.md). */
 uint8_t tw_late_how(const struct iws_stream *s, int side, const struct iws_tcp_seg *seg,
-		    const struct tcp_opts *o, const struct reasm_later *later);
+		    const struct iws_tcp_opts *o, const struct reasm_later *later);
 /* The retransmission timeout the capture's round trips give (RFC 6298). */
 int64_t tw_rto(const struct iws_stream *s);
 /* Had side's peer asked for an octet of [seq, seq+len) in at least three
@@ -231,10 +225,10 @@ bool tw_dupacked(const struct iws_stream *s, int side, uint32_t seq, uint32_t le
 /* Did side send nothing for at least that long before this segment? */
 bool tw_after_silence(const struct iws_stream *s, int side, const struct iws_tcp_seg *seg);
 /* After each segment of side (how: enum seg_how of its octets). */
-void tw_sent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, const struct tcp_opts *o,
+void tw_sent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, const struct iws_tcp_opts *o,
 	     uint8_t how);
 /* The peer of side acknowledged side's octets (ack, with its options). */
-void tw_acked(struct iws_stream *s, int side, const struct iws_tcp_seg *ack, const struct tcp_opts *o);
+void tw_acked(struct iws_stream *s, int side, const struct iws_tcp_seg *ack, const struct iws_tcp_opts *o);
 
 /* stream.c: what framing produces */
 void st_pdu(struct iws_stream *s, struct iws_pdu *pdu);

@@ -56,36 +56,9 @@ static int64_t elapsed(int64_t from, int64_t to)
 	return to - from;
 }
 
-void tw_parse_opts(const struct iws_tcp_seg *seg, struct tcp_opts *o)
+void tw_parse_opts(const struct iws_tcp_seg *seg, struct iws_tcp_opts *o)
 {
-	memset(o, 0, sizeof(*o));
-	const uint8_t *p = seg->opts;
-	uint32_t n = p ? seg->opts_len : 0;
-	for (uint32_t i = 0; i < n;) {
-		uint8_t kind = p[i];
-		if (kind == 0)
-			break;              /* end of option list */
-		if (kind == 1) {
-			i++;                /* no-operation */
-			continue;
-		}
-		if (i + 1 >= n || p[i + 1] < 2 || i + p[i + 1] > n)
-			break;              /* malformed: ignore the rest */
-		uint8_t len = p[i + 1];
-		if (kind == 8 && len == 10) {
-			/* RFC 7323 §3: TSval, TSecr */
-			o->has_ts = true;
-			o->tsval = iws_be32(p + i + 2);
-		} else if (kind == 5 && len >= 10 && (len - 2) % 8 == 0) {
-			/* RFC 2018 §3: left and right edges */
-			for (uint32_t k = 0; k < (uint32_t)(len - 2) / 8 && o->nsack < TW_SACK_MAX; k++) {
-				o->sack_l[o->nsack] = iws_be32(p + i + 2 + 8 * k);
-				o->sack_r[o->nsack] = iws_be32(p + i + 6 + 8 * k);
-				o->nsack++;
-			}
-		}
-		i += len;
-	}
+	iws_tcp_opts_parse(seg->opts, seg->opts ? seg->opts_len : 0, o);
 }
 
 /* Has `side` been seen counting its IP IDs up? */
@@ -132,7 +105,7 @@ bool tw_dupacked(const struct iws_stream *s, int side, uint32_t seq, uint32_t le
 
 /* Sent before (-1) or after (1) the later octets' segment, as its sender's
  * counters say; 0: they do not say. */
-static int send_order(const struct tcp_watch *w, const struct iws_tcp_seg *seg, const struct tcp_opts *o,
+static int send_order(const struct tcp_watch *w, const struct iws_tcp_seg *seg, const struct iws_tcp_opts *o,
 		      const struct reasm_later *later)
 {
 	if (seg->has_ip_id && later->has_ip_id && ipid_counts(w) && seg->ip_id != later->ip_id)
@@ -143,7 +116,7 @@ static int send_order(const struct tcp_watch *w, const struct iws_tcp_seg *seg, 
 }
 
 uint8_t tw_late_how(const struct iws_stream *s, int side, const struct iws_tcp_seg *seg,
-		    const struct tcp_opts *o, const struct reasm_later *later)
+		    const struct iws_tcp_opts *o, const struct reasm_later *later)
 {
 	const struct tcp_watch *w = &s->d[side].w, *peer = &s->d[!side].w;
 	uint32_t e = seg->seq + seg->wire_len;
@@ -213,7 +186,7 @@ static bool tw_grow(struct tcp_watch *w)
 	return true;
 }
 
-void tw_sent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, const struct tcp_opts *o,
+void tw_sent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, const struct iws_tcp_opts *o,
 	     uint8_t how)
 {
 	struct tcp_watch *w = &s->d[side].w;
@@ -259,7 +232,7 @@ void tw_sent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, cons
 }
 
 
-void tw_acked(struct iws_stream *s, int side, const struct iws_tcp_seg *ack, const struct tcp_opts *o)
+void tw_acked(struct iws_stream *s, int side, const struct iws_tcp_seg *ack, const struct iws_tcp_opts *o)
 {
 	/* the peer of side acknowledged side's octets up to ack->ack */
 	struct tcp_watch *w = &s->d[side].w;

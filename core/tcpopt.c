@@ -33,6 +33,9 @@ void iws_tcp_opts_parse(const uint8_t *opts, size_t len, struct iws_tcp_opts *ou
 		} else if (kind == 3 && ol == 3) {
 			/* RFC 7323 §2.3: a shift count above 14 is used as 14 */
 			out->wscale = (int8_t)(v[0] > 14 ? 14 : v[0]);
+		} else if (kind == 8 && ol == 10) {
+			out->has_ts = true;
+			out->tsval = iws_be32(v);
 		} else if (kind == 5 && ol >= 10 && (ol - 2) % 8 == 0) {
 			for (unsigned k = 0; k < (unsigned)(ol - 2) / 8 && out->nsack < IWS_TCP_SACK_MAX; k++) {
 				out->sack_l[out->nsack] = iws_be32(v + 8 * k);

@@ -230,12 +230,18 @@ const char *fmt_rate(char *buf, size_t len, uint64_t bytes, int64_t ns)
 	return buf;
 }
 
-const char *rate_column_unit2(double max_bps, double min_bps, double *bps_per_unit)
+const char *rate_column_unit(double max_bps, double min_bps, double *bps_per_unit)
 {
 	static const double per[] = { 1, 1e3, 1e6, 1e9 };
 	static const char *const names[] = { "bit/s", "kbit/s", "Mbit/s", "Gbit/s" };
-	if (bw_mode != UNITS_BW_BITS)
-		return rate_column_unit(max_bps, bps_per_unit);
+	if (bw_mode == UNITS_BW_MBPS) {
+		*bps_per_unit = 8.0 * 1048576.0;
+		return "MiB/s";
+	}
+	if (bw_mode == UNITS_BW_GBPS) {
+		*bps_per_unit = 1e9;
+		return "Gbit/s";
+	}
 	/* the unit of the largest, or a smaller one that keeps the smallest at
 	 * 0.1 or more while the largest stays under a million of it */
 	int k = max_bps >= 1e9 ? 3 : max_bps >= 1e6 ? 2 : max_bps >= 1e3 ? 1 : 0;
@@ -243,28 +249,6 @@ const char *rate_column_unit2(double max_bps, double min_bps, double *bps_per_un
 		k--;
 	*bps_per_unit = per[k];
 	return names[k];
-}
-
-const char *rate_column_unit(double max_bps, double *bps_per_unit)
-{
-	if (bw_mode == UNITS_BW_MBPS) {
-		*bps_per_unit = 8.0 * 1048576.0;
-		return "MiB/s";
-	}
-	if (bw_mode == UNITS_BW_GBPS || max_bps >= 1e9) {
-		*bps_per_unit = 1e9;
-		return "Gbit/s";
-	}
-	if (max_bps >= 1e6) {
-		*bps_per_unit = 1e6;
-		return "Mbit/s";
-	}
-	if (max_bps >= 1e3) {
-		*bps_per_unit = 1e3;
-		return "kbit/s";
-	}
-	*bps_per_unit = 1;
-	return "bit/s";
 }
 
 int decimals_for(double smallest)

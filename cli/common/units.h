@@ -54,12 +54,11 @@ void units_bw(int mode);
 /* "30.61 Mbit/s" from octets over ns ("3.649 MB/s", "0.031 Gbit/s" with
  * --bw); "-" when the span is 0. */
 const char *fmt_rate(char *buf, size_t len, uint64_t bytes, int64_t ns);
-/* A table column of rates whose largest is max_bps (bit/s): its unit's
- * name ("Mbit/s", "MB/s") and the bit/s one of it holds. */
-const char *rate_column_unit(double max_bps, double *bps_per_unit);
-/* The same for a column whose smallest non-zero rate is min_bps: with
- * --bw bits, a smaller unit where it keeps that one at 0.1 or more. */
-const char *rate_column_unit2(double max_bps, double min_bps, double *bps_per_unit);
+/* A table column of rates from min_bps to max_bps (bit/s, min: the
+ * smallest non-zero): its unit's name and the bit/s one of it holds.
+ * --bw MBps: MiB/s, Gbps: Gbit/s; else the prefix of the largest, or a
+ * smaller one that keeps the smallest at 0.1 or more. */
+const char *rate_column_unit(double max_bps, double min_bps, double *bps_per_unit);
 /* How many decimals a column of values shows: enough for its smallest
  * non-zero value to keep three significant digits, at most 6. */
 int decimals_for(double smallest);

@@ -571,7 +571,7 @@ void stats_tables(FILE *f, const struct report *r)
 	struct rate_cols rc = { 0 };
 	for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;)
 		rate_scan(&rc, conn_stats(c));
-	rc.unit = rate_column_unit2(rc.max_bps, rc.min_bps, &rc.per_unit);
+	rc.unit = rate_column_unit(rc.max_bps, rc.min_bps, &rc.per_unit);
 	rc.dec_bw = decimals_for(rc.min_bps / rc.per_unit);
 	rc.dec_ops = decimals_for(rc.min_ops);
 	const struct tt_col cols[] = { { "QP", false },      { "op", true },         { "count", false },

@@ -307,12 +307,16 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 		c->c.rst++;
 	struct conn_seg cs = { side, frame, ts, p->seq, p->ack, p->wire_len, p->flags, false, p->win, -1, 0,
 			       { 0 }, { 0 } };
-	struct iws_tcp_opts o;
-	iws_tcp_opts_parse(p->opts, p->opts_len, &o);
-	cs.wscale = o.wscale;
-	cs.nsack = o.nsack;
-	memcpy(cs.sack_l, o.sack_l, sizeof(cs.sack_l));
-	memcpy(cs.sack_r, o.sack_r, sizeof(cs.sack_r));
+	if (c->env->segment) {
+		/* only for a consumer of segments (the report's time-sequence
+		 * view): the engine parses them for itself */
+		struct iws_tcp_opts o;
+		iws_tcp_opts_parse(p->opts, p->opts_len, &o);
+		cs.wscale = o.wscale;
+		cs.nsack = o.nsack;
+		memcpy(cs.sack_l, o.sack_l, sizeof(cs.sack_l));
+		memcpy(cs.sack_r, o.sack_r, sizeof(cs.sack_r));
+	}
 	if (c->state != CONN_ACTIVE) {
 		if (c->env->segment)
 			c->env->segment(c->env->ctx, c, &cs);
