@@ -28,12 +28,16 @@ uint32_t iws_crc32c_extend(uint32_t crc, const void *buf, size_t len);
 /* Portable table-driven implementation (slicing-by-8). */
 uint32_t iws_crc32c_sw(uint32_t crc, const void *buf, size_t len);
 
-/* SSE4.2 crc32 instruction path; true when this CPU has it. When it does
+/* SSE4.2 crc32 instruction path (three interleaved streams over long
+ * buffers); true when this CPU has it. When it does
  * not, iws_crc32c_hw() falls back to the table path. */
 bool iws_crc32c_hw_available(void);
 uint32_t iws_crc32c_hw(uint32_t crc, const void *buf, size_t len);
+/* The same with a single stream of crc32 instructions (the former
+ * implementation: a baseline for bench/ and the tests). */
+uint32_t iws_crc32c_hw1(uint32_t crc, const void *buf, size_t len);
 
-/* Name of the implementation iws_crc32c_extend uses ("sse4.2" or "table"). */
+/* Name of the implementation iws_crc32c_extend uses ("sse4.2 (3 streams)" or "table"). */
 const char *iws_crc32c_impl(void);
 
 #ifdef __cplusplus
