@@ -259,6 +259,11 @@ int fdpool_stat(const struct pooled_file *pf, struct stat *sb)
 	return pf->fd >= 0 ? fstat(pf->fd, sb) : stat(pf->path, sb);
 }
 
+int fdpool_fd(struct pooled_file *pf)
+{
+	return acquire(pf) ? pf->fd : -1;
+}
+
 const char *fdpool_error(const struct pooled_file *pf)
 {
 	return pf && pf->err[0] ? pf->err : NULL;

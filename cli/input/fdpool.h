@@ -30,6 +30,10 @@ FILE *fdpool_open(const char *path, struct stat *sb, struct pooled_file **pf);
  * stat of its name. 0 or -1 (errno). */
 int fdpool_stat(const struct pooled_file *pf, struct stat *sb);
 
+/* The stream's descriptor now (opened again if it had given it back), to
+ * map the file; -1 when it cannot be had. */
+int fdpool_fd(struct pooled_file *pf);
+
 /* Why a read failed when the file could not be opened again or another
  * file had taken its name meanwhile (a rotation), else NULL. */
 const char *fdpool_error(const struct pooled_file *pf);

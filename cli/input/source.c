@@ -5,7 +5,10 @@
  * record first; on equal times the file named first), or over a live
  * interface. Files wait closed until the merge reaches their first record
  * and are closed when they end, so only the files that overlap in time are
- * open (one at a time for a rotated set).
+ * open (one at a time for a rotated set). An uncompressed regular file's
+ * records come from fastread (mapped, in place, no copies) until it falls
+ * back to libpcap (fastread.h); IWARPSCOPE_READER=libpcap reads every
+ * record through libpcap.
  */
 #include "source.h"
 
@@ -20,6 +23,7 @@
 #include <pcap/pcap.h>
 
 #include "decomp.h"
+#include "fastread.h"
 #include "fdpool.h"
 #include "headheap.h"
 #include "iwarpscope/stream.h"
@@ -63,6 +67,11 @@ struct input {
 	uint64_t size;              /* file size, for the progress bar (0: unknown) */
 	uint64_t read_done;         /* octets of it read before it was closed */
 	char *iobuf;                /* the FILE's buffer (freed after pcap_close) */
+	/* An uncompressed regular file read in place (fastread.h) while
+	 * fastread can; h then only gave the link type and snapshot, and
+	 * takes over after a fallback. */
+	struct fastread *fr;
+	struct pcap_pkthdr fr_hdr;  /* the header of fastread's record */
 	struct decomp *dc;          /* compressed (decomp.h): the decompressor; else NULL */
 	struct pooled_file *pf;     /* a regular file (fdpool.h) while open; else NULL */
 	int poll_fd;                /* live, non-blocking: wait here; else -1 */
@@ -82,6 +91,7 @@ struct source {
 	struct savefile *save;      /* live: where every captured packet is saved */
 	const char *bpf;
 	uint64_t max_window;
+	bool fast;                  /* plain files read by fastread (not IWARPSCOPE_READER=libpcap) */
 	struct decomp_budget *decoders; /* what the decoders of the open files share */
 	bool decoders_said;         /* the warning that they hold more was given */
 	struct file_id *ids;        /* source_opts.ids */
@@ -200,6 +210,13 @@ static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_st
 		return false;
 	}
 	in->dlt = pcap_datalink(in->h);
+	/* A plain file is read in place; libpcap stays for the rest. The
+	 * pages of a mapping count in the resident size (fastread gives back
+	 * those behind it, keeping up to 1 MiB): as many files as get the
+	 * large buffer, and the others read with libpcap and a small buffer,
+	 * keep memory bounded however many files overlap. */
+	if (!in->dc && in->pf && s->fast && s->nopen < BIG_BUFFERS && !in->first_look)
+		in->fr = fastread_map(fdpool_fd(in->pf), in->dlt, pcap_snapshot(in->h));
 	in->needs_read = true;
 	s->open[s->nopen++] = (int)(in - s->in);
 	s->unread[s->nunread++] = (int)(in - s->in);
@@ -306,6 +323,8 @@ static bool open_live(struct source *s, struct input *in, const struct source_op
 static uint64_t input_pos(const struct input *in)
 {
 	FILE *f = in->h ? pcap_file(in->h) : NULL;
+	if (in->fr)
+		return fastread_pos(in->fr);
 	if (in->dc)
 		return decomp_raw_pos(in->dc);
 	long p = f ? ftell(f) : -1;
@@ -329,6 +348,8 @@ static void close_input(struct source *s, struct input *in)
 	if (!in->h)
 		return;
 	in->read_done += input_pos(in);
+	fastread_close(in->fr);
+	in->fr = NULL;
 	pcap_close(in->h);
 	in->h = NULL;
 	in->dc = NULL; /* freed with the stream */
@@ -393,6 +414,10 @@ static struct source *source_alloc(const struct source_opts *o)
 	s->bpf = o->bpf;
 	s->max_window = o->max_window;
 	s->ids = o->ids;
+	/* IWARPSCOPE_READER=libpcap: every record through libpcap, as before
+	 * fastread (to compare the two, and a way out should fastread fail). */
+	const char *reader = getenv("IWARPSCOPE_READER");
+	s->fast = !reader || strcmp(reader, "libpcap") != 0;
 	size_t n1 = (size_t)(s->n > 0 ? s->n : 1);
 	s->in = calloc(n1, sizeof(*s->in));
 	s->open = calloc(n1, sizeof(*s->open));
@@ -523,6 +548,47 @@ static void input_done(struct source *s, struct input *in)
 	}
 }
 
+/* fastread ended: libpcap goes on after the records it handed out (it
+ * reads them again, from the start of the file). */
+static int fall_back(struct input *in, struct pcap_pkthdr **hdr, const uint8_t **data)
+{
+	uint64_t skip = fastread_records(in->fr);
+	fastread_close(in->fr);
+	in->fr = NULL;
+	for (uint64_t k = 0; k < skip; k++) {
+		int rc = pcap_next_ex(in->h, hdr, data);
+		if (rc != 1)
+			return rc;
+	}
+	return pcap_next_ex(in->h, hdr, data);
+}
+
+/* The next record of an offline input as pcap_next_ex gives it (1, or
+ * PCAP_ERROR_BREAK at the end, or PCAP_ERROR), from fastread while it can. */
+static int next_record(struct input *in, struct pcap_pkthdr **hdr, const uint8_t **data)
+{
+	if (!in->fr)
+		return pcap_next_ex(in->h, hdr, data);
+	struct fastread_rec r;
+	int rc = fastread_next(in->fr, &r);
+	if (rc == FASTREAD_RECORD) {
+		in->fr_hdr.ts.tv_sec = (time_t)r.sec;
+		in->fr_hdr.ts.tv_usec = (suseconds_t)r.frac;
+		in->fr_hdr.caplen = r.caplen;
+		in->fr_hdr.len = r.len;
+		*hdr = &in->fr_hdr;
+		*data = r.data;
+		return 1;
+	}
+	struct stat sb;
+	/* The end of what was mapped: the end of the file unless it grew
+	 * meanwhile (a capture still being written: libpcap reads on). */
+	if (rc == FASTREAD_END && !(in->pf && fdpool_stat(in->pf, &sb) == 0 &&
+				    (uint64_t)sb.st_size > fastread_size(in->fr)))
+		return PCAP_ERROR_BREAK;
+	return fall_back(in, hdr, data);
+}
+
 /* Read the next record of in into its head slot. */
 static void read_head(struct source *s, struct input *in, int idx)
 {
@@ -531,7 +597,7 @@ static void read_head(struct source *s, struct input *in, int idx)
 	if (in->done || !in->h)
 		return;
 	for (;;) {
-		int rc = pcap_next_ex(in->h, &in->hdr, &in->data);
+		int rc = next_record(in, &in->hdr, &in->data);
 		if (rc == 1) {
 			in->has_head = true;
 			in->head_ns = record_ns(s, idx, in->hdr);
@@ -586,7 +652,7 @@ static uint64_t count_rest(struct input *in)
 	uint64_t n = in->h && in->has_head;
 	struct pcap_pkthdr *hdr;
 	const uint8_t *data;
-	while (in->h && !in->done && pcap_next_ex(in->h, &hdr, &data) == 1)
+	while (in->h && !in->done && next_record(in, &hdr, &data) == 1)
 		n++;
 	return n;
 }
@@ -839,6 +905,7 @@ void source_close(struct source *s)
 	for (int i = 0; i < s->n; i++) {
 		if (s->in[i].have_filter)
 			pcap_freecode(&s->in[i].filter);
+		fastread_close(s->in[i].fr);
 		if (s->in[i].h)
 			pcap_close(s->in[i].h);
 		free(s->in[i].iobuf);

@@ -2,7 +2,9 @@
 /*
  * source.h - where packets come from: capture files (pcap or pcapng, several
  * merged by time the way mergecap does it), stdin ("-"), or a live interface,
- * all through libpcap with nanosecond timestamps.
+ * all opened by libpcap with nanosecond timestamps; the records of a plain
+ * (uncompressed, regular) pcap or pcapng file are read in place from a
+ * mapping while fastread.h can read them as libpcap does, then by libpcap.
  *
  * Frame numbers are 1-based record indices in the (merged) input, as
  * Wireshark shows them. A BPF filter is applied with pcap_offline_filter so a

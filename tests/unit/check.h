@@ -9,6 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* xorshift64*: deterministic test data from the state *s (not 0). */
+static inline uint64_t check_rnd(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ull;
+}
+
 static int check_failures;
 static int check_count;
 

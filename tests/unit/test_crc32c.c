@@ -4,14 +4,11 @@
 #include "check.h"
 #include "iwarpscope/crc32c.h"
 
-/* xorshift64*: deterministic test data. */
+/* deterministic test data */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ull;
+	return check_rnd(&rng_state);
 }
 
 int main(void)
