@@ -51,22 +51,33 @@ make_capture() {
 
 now() { date +%s%N; }
 
-# best_of N CMD...: prints "NANOSECONDS MAXRSS_KIB" (the best time of N runs,
-# the largest peak RSS); the command's output is thrown away
-best_of() {
-	local n=$1 best=0 rss=0 i t0 t1 dt r
+# timed N CMD...: prints "NANOSECONDS CPU_NANOSECONDS MAXRSS_KIB" (the best
+# wall time of N runs and that run's user + system time, the largest peak
+# RSS); the command's output is thrown away
+timed() {
+	local n=$1 best=0 cpu=0 rss=0 i t0 t1 dt u s r
 	shift
 	for ((i = 0; i < n; i++)); do
 		t0=$(now)
-		/usr/bin/time -f "%M" -o "$work/time.out" "$@" >/dev/null 2>"$work/err.out" || {
+		/usr/bin/time -f "%U %S %M" -o "$work/time.out" "$@" >/dev/null 2>"$work/err.out" || {
 			echo "benchmark: $* failed:" >&2; cat "$work/err.out" >&2; exit 1; }
 		t1=$(now)
 		dt=$((t1 - t0))
-		r=$(tail -n 1 "$work/time.out")
-		if [ $best = 0 ] || [ $dt -lt $best ]; then best=$dt; fi
+		read -r u s r < <(tail -n 1 "$work/time.out")
+		if [ $best = 0 ] || [ $dt -lt $best ]; then
+			best=$dt
+			cpu=$(python3 -c "print(int(($u + $s) * 1e9))")
+		fi
 		if [ "$r" -gt $rss ]; then rss=$r; fi
 	done
-	echo "$best $rss"
+	echo "$best $cpu $rss"
+}
+
+# best_of N CMD...: prints "NANOSECONDS MAXRSS_KIB" (timed without the CPU time)
+best_of() {
+	local t c r
+	read -r t c r < <(timed "$@")
+	echo "$t $r"
 }
 
 # bench_args HELP_LAST "$@": the options every benchmark takes, --help

@@ -18,7 +18,7 @@
 /* Mapped octets behind the reading position are given back to the kernel
  * in steps of this much (they stay in the page cache), so the resident
  * size does not grow with the file. */
-#define DROP_STEP (512u << 10)
+#define DROP_STEP (256u << 10)
 /* A pcapng block longer than this is left to libpcap (its own limit grows
  * from 16 MiB; a packet block of this reader is at most a snapshot). */
 #define MAX_BLOCK (16u << 20)

@@ -161,6 +161,17 @@ static void note_snaplen(struct source *s, struct input *in, int idx)
 		     in->shown, snap);
 }
 
+/* Is in to be read by fastread (an uncompressed regular file among the
+ * first BIG_BUFFERS open)? The pages of a mapping count in the resident
+ * size (fastread gives back those behind it, keeping about 512 KiB): as
+ * many files as would get the large buffer are mapped, and the others
+ * read with libpcap and a small buffer, so memory stays bounded however
+ * many files overlap. */
+static bool fast_candidate(const struct source *s, const struct input *in)
+{
+	return !in->dc && in->pf && s->fast && s->nopen < BIG_BUFFERS && !in->first_look;
+}
+
 /* Hand fp (plain or compressed, told by its first octets) to libpcap. On
  * failure fp is closed (unless it is stdin). */
 static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_stdin, char *err,
@@ -181,10 +192,13 @@ static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_st
 		static char stdin_buf[READ_BUFFER];
 		setvbuf(rd, stdin_buf, _IOFBF, sizeof(stdin_buf));
 	} else {
-		/* a first look (several files: its first record only) needs little */
+		/* a first look (several files: its first record only) needs little;
+		 * nor does a file fastread is to read (libpcap reads its header,
+		 * and its records only if fastread declines or falls back) */
 		size_t len = in->first_look ? SMALL_BUFFER
-			     : s->nopen < BIG_BUFFERS ? READ_BUFFER
-			     : s->nopen < MID_BUFFERS ? MID_BUFFER : SMALL_BUFFER;
+			     : s->nopen >= MID_BUFFERS ? SMALL_BUFFER
+			     : s->nopen >= BIG_BUFFERS || fast_candidate(s, in) ? MID_BUFFER
+			     : READ_BUFFER;
 		in->iobuf = malloc(len);
 		if (in->iobuf)
 			setvbuf(rd, in->iobuf, _IOFBF, len);
@@ -210,12 +224,8 @@ static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_st
 		return false;
 	}
 	in->dlt = pcap_datalink(in->h);
-	/* A plain file is read in place; libpcap stays for the rest. The
-	 * pages of a mapping count in the resident size (fastread gives back
-	 * those behind it, keeping up to 1 MiB): as many files as get the
-	 * large buffer, and the others read with libpcap and a small buffer,
-	 * keep memory bounded however many files overlap. */
-	if (!in->dc && in->pf && s->fast && s->nopen < BIG_BUFFERS && !in->first_look)
+	/* A plain file is read in place; libpcap stays for the rest. */
+	if (fast_candidate(s, in))
 		in->fr = fastread_map(fdpool_fd(in->pf), in->dlt, pcap_snapshot(in->h));
 	in->needs_read = true;
 	s->open[s->nopen++] = (int)(in - s->in);
