@@ -8,7 +8,9 @@ if(TARGET iwscli_cmd)
   iws_add_fuzzer(fuzz_cli_packets SOURCES fuzz_cli_packets.c LIBS iwscli_track)
   iws_add_fuzzer(fuzz_cli_pcap SOURCES fuzz_cli_pcap.c LIBS iwscli_cmd)
   iws_add_fuzzer(fuzz_cli_merge SOURCES fuzz_cli_merge.c LIBS iwscli_merge)
-  set(IWS_CLI_FUZZERS fuzz_cli_packets fuzz_cli_pcap fuzz_cli_merge)
+  # fastread against libpcap on the same octets (issue 34)
+  iws_add_fuzzer(fuzz_cli_fastread SOURCES fuzz_cli_fastread.c LIBS iwscli_input)
+  set(IWS_CLI_FUZZERS fuzz_cli_packets fuzz_cli_pcap fuzz_cli_merge fuzz_cli_fastread)
 endif()
 
 # With libFuzzer (ENABLE_FUZZING): every harness replays its committed corpus

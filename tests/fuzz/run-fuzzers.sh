@@ -7,7 +7,7 @@
 #
 # SECONDS per harness (default 300); HARNESS names (default: all of them:
 # fuzz_mpa_frame fuzz_fpdu fuzz_rdmap fuzz_tracker fuzz_stream
-# fuzz_nvme fuzz_cli_packets fuzz_cli_pcap fuzz_cli_merge). Each run starts from the committed corpus
+# fuzz_nvme fuzz_cli_packets fuzz_cli_pcap fuzz_cli_merge fuzz_cli_fastread). Each run starts from the committed corpus
 # (tests/fuzz/corpus/NAME) and writes what it finds to
 # $FUZZ_WORK/NAME (default build-fuzz/fuzz-work): new inputs in corpus/, a
 # crash, leak, timeout or out-of-memory reproducer in artifacts/ and the log
@@ -38,7 +38,7 @@ done
 secs=${1:-300}
 timeout=${FUZZ_TIMEOUT:-10}
 [ $# -gt 0 ] && shift
-all="fuzz_mpa_frame fuzz_fpdu fuzz_rdmap fuzz_tracker fuzz_stream fuzz_nvme fuzz_cli_packets fuzz_cli_pcap fuzz_cli_merge"
+all="fuzz_mpa_frame fuzz_fpdu fuzz_rdmap fuzz_tracker fuzz_stream fuzz_nvme fuzz_cli_packets fuzz_cli_pcap fuzz_cli_merge fuzz_cli_fastread"
 harnesses=${*:-$all}
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 work=${FUZZ_WORK:-$build/fuzz-work}
