@@ -47,6 +47,8 @@
 #define MID_BUFFERS 128
 #define MID_BUFFER (64u * 1024)
 #define SMALL_BUFFER (16u * 1024)
+/* fastread: the file's size checked again every this many octets read. */
+#define SHRINK_CHECK (256u * 1024)
 
 struct input {
 	const char *name;
@@ -72,6 +74,7 @@ struct input {
 	 * takes over after a fallback. */
 	struct fastread *fr;
 	struct pcap_pkthdr fr_hdr;  /* the header of fastread's record */
+	uint64_t fr_check;          /* fastread's position of the next size check */
 	struct decomp *dc;          /* compressed (decomp.h): the decompressor; else NULL */
 	struct pooled_file *pf;     /* a regular file (fdpool.h) while open; else NULL */
 	int poll_fd;                /* live, non-blocking: wait here; else -1 */
@@ -225,8 +228,10 @@ static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_st
 	}
 	in->dlt = pcap_datalink(in->h);
 	/* A plain file is read in place; libpcap stays for the rest. */
-	if (fast_candidate(s, in))
+	if (fast_candidate(s, in)) {
 		in->fr = fastread_map(fdpool_fd(in->pf), in->dlt, pcap_snapshot(in->h));
+		in->fr_check = 0;
+	}
 	in->needs_read = true;
 	s->open[s->nopen++] = (int)(in - s->in);
 	s->unread[s->nunread++] = (int)(in - s->in);
@@ -579,6 +584,18 @@ static int next_record(struct input *in, struct pcap_pkthdr **hdr, const uint8_t
 {
 	if (!in->fr)
 		return pcap_next_ex(in->h, hdr, data);
+	struct stat sb;
+	/* A mapped file cut shorter would end the process (SIGBUS) at the
+	 * first touch past its new end: its size is checked every
+	 * SHRINK_CHECK octets read, and libpcap reads a file that shrank
+	 * (what it finds is then reported as for any file rewritten while it
+	 * was read). A cut within the last SHRINK_CHECK octets read before it
+	 * is touched is not caught. */
+	if (fastread_pos(in->fr) >= in->fr_check && in->pf) {
+		in->fr_check = fastread_pos(in->fr) + SHRINK_CHECK;
+		if (fdpool_stat(in->pf, &sb) == 0 && (uint64_t)sb.st_size < fastread_size(in->fr))
+			return fall_back(in, hdr, data);
+	}
 	struct fastread_rec r;
 	int rc = fastread_next(in->fr, &r);
 	if (rc == FASTREAD_RECORD) {
@@ -590,7 +607,6 @@ static int next_record(struct input *in, struct pcap_pkthdr **hdr, const uint8_t
 		*data = r.data;
 		return 1;
 	}
-	struct stat sb;
 	/* The end of what was mapped: the end of the file unless it grew
 	 * meanwhile (a capture still being written: libpcap reads on). */
 	if (rc == FASTREAD_END && !(in->pf && fdpool_stat(in->pf, &sb) == 0 &&
