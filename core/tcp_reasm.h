@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "iwarpscope/stream.h"
+#include "iwarpscope/stage.h"
 #include "avl.h"
 
 /* How a segment's octets came (docs/semantics.md, "Where the time went"):

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "iwarpscope/names.h"
-#include "out_doctor.h"
 #include "out_ops.h"
 #include "outreport.h"
 #include "units.h"
@@ -203,6 +202,11 @@ static void teardown(const struct conn *c, const struct finding_sink *s, FILE *t
  * number is of the doctor's findings, a rule broken in one direction
  * (docs/semantics.md), not of rules: one rule broken both ways is two
  * (issue 32 item 2: "2 rules broken" said of one). */
+const struct iws_finding_sum *doctor_findings(const struct conn *c, uint32_t *n)
+{
+	return iws_doctor_sums(c->doc, n);
+}
+
 static void doctor_rules(const struct conn *c, const struct finding_sink *s)
 {
 	uint32_t n;

@@ -23,10 +23,10 @@
 #include "iwarpscope/stream.h"
 #include "iwarpscope/tcpopt.h"
 #include "netdecode.h"
-#include "nvme_track.h"
 #include "select.h"
 
 struct conn;
+struct conn_nvme;               /* nvme_track.h */
 
 /* TCP events a consumer may want to place in time (the report's timeline),
  * as the engine reports them (IWS_SEV_FAST_RETRANSMIT ...). */
