@@ -158,7 +158,7 @@ void doc_fire_bound(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint6
 		 * occurrence may have been larger */
 		s->max_at_least |= measures && at_least;
 		/* without the connection's start, a count is of the part
-		 * captured: the connection's may be larger (issue 31) */
+		 * captured: the connection's may be larger */
 		s->count_at_least |= !measures && (at_least || (iws_rule_info(rule)->measure == IWS_MEASURE_NONE &&
 								 (unseen_so_far(d) & IWS_DOC_UNSEEN_START)));
 		s->of = measure_of(d, rule, dir);
@@ -264,7 +264,7 @@ const struct iws_finding_sum *iws_doctor_sums(const struct iws_doctor *d, uint32
 /* ---- entry points ---- */
 
 void iws_doctor_segment(struct iws_doctor *d, const struct iws_stream *eng, int side,
-			const struct iws_tcp_seg *seg, const uint8_t *opts, size_t opts_len)
+			const struct iws_tcp_seg *seg)
 {
 	if (!d || d->finished || (side != 0 && side != 1))
 		return;
@@ -272,7 +272,7 @@ void iws_doctor_segment(struct iws_doctor *d, const struct iws_stream *eng, int 
 	if (seg->flags & IWS_TCP_SYN) {
 		s->syn = true;
 		s->isn = seg->seq;
-		uint16_t mss = iws_tcp_opt_mss(opts, opts_len);
+		uint16_t mss = iws_tcp_opt_mss(seg->opts, seg->opts_len);
 		if (mss)
 			s->mss = mss;
 	}

@@ -125,6 +125,9 @@ typedef struct iwarp_conv {
 	wmem_map_t *nvme_cmds;       /* guint64 id -> iwarp_nvme_link */
 	wmem_array_t *nvme_leftover; /* iwarp_nvme_link * reported at the end of the capture */
 	struct iws_doctor *doc;      /* the interop doctor (packet-iwarp-doctor.c) */
+	/* first pass: the frame whose segment the engine is being fed (0: none,
+	 * e.g. at the end of the capture), for what its stages report */
+	guint32 feeding_frame;
 } iwarp_conv;
 
 /* TCP events of a segment (iwarp_frame_rec.tcp_events), bits, as the

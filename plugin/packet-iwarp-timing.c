@@ -190,7 +190,7 @@ void iwarp_timing_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *
 		proto_item *pi = proto_tree_add_uint(et, hf_iwarp_rdmap_tcp_event, tvb, 0, 0, bit);
 		proto_item_set_generated(pi);
 		/* One expert item per event the engine counted, so that `tshark -z
-		 * expert` counts what `iwarpscope stats` does (issue 32 item 2):
+		 * expert` counts what `iwarpscope stats` does:
 		 * duplicate ACKs as Chat under their own name (many, and no loss
 		 * by themselves); a keep-alive is not counted as anything. */
 		if (bit == IWARP_TCP_EV_DUP_ACK)

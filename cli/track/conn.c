@@ -324,7 +324,7 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 	}
 	struct iws_tcp_seg seg = { p->seq, p->ack, p->win, p->flags, p->payload, p->cap_len,
 				   p->wire_len, frame, ts, p->has_ip_id, p->ip_id, p->opts, p->opts_len };
-	iws_doctor_segment(c->doc, c->eng, side, &seg, p->opts, p->opts_len);
+	iws_doctor_segment(c->doc, c->eng, side, &seg);
 	uint64_t lost = conn_counts_of(c, side)->lost;
 	/* The engine's TCP events mark this frame (on_event). */
 	c->seg_retrans = false;
