@@ -841,8 +841,8 @@ static bool begins_stream(const struct fr_dir *fd, uint32_t k)
 }
 
 /*
- * An MPA key in a stream is believed to set up a connection (issue 24 item
- * 11: a download of a capture file carries keys too) only with evidence:
+ * An MPA key in a stream is believed to set up a connection (a download
+ * of a capture file carries keys too) only with evidence:
  * it begins its stream, or, found further in, a Request when FPDUs follow
  * it or when the peer's Reply comes (then the pair is consistent: the
  * Reply's revision is not above the Request's), a Reply when FPDUs follow

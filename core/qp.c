@@ -98,7 +98,7 @@ static void evicting(struct iws_tracker *t)
  * captured from its SYN, no (one direction captured, or a receiver that
  * never answers). Captured from past its start, a few operations wait: the
  * sender's FPDUs can come before the receiver's first segment, whose ACK
- * covers them (issue 31 item 6: the same ack_ns as the whole capture);
+ * covers them (so they get the ack_ns the whole capture gives them);
  * past UNSEEN_ACK_WAIT of them with no ACK, nothing more waits until an
  * ACK shows up. The waiting operations of all trackers stay within bounds
  * (trk_report). */

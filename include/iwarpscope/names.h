@@ -210,7 +210,7 @@ extern "C" {
 	X(0x2, "write") \
 	X(0x4, "read")
 /*
- * NVMe over Fabrics on RDMA (issue 15). Sources: NVM Express Base
+ * NVMe over Fabrics on RDMA. Sources: NVM Express Base
  * Specification 2.0 (Admin Command Set, Status Field and Status Code
  * definitions, SGL descriptors), NVM Command Set Specification 1.0 (I/O
  * opcodes, NVM command-specific status), NVM Express over Fabrics 1.1
