@@ -323,17 +323,12 @@ static void record_close(iwarp_conv *ic, const struct iws_stream_event *ev)
 }
 
 /* What TCP did in a segment (the engine's events of the frame that sent
- * it: the CLI's per-QP `tcp` numbers, frame by frame), as IWARP_TCP_EV_* bits. */
+ * it: the CLI's per-QP `tcp` numbers, frame by frame), as IWS_SEV_BIT()s. */
 static void record_tcp_event(const struct iws_stream_event *ev)
 {
-	static const struct { guint8 kind, bit; } bits[] = {
-		{ IWS_SEV_FAST_RETRANSMIT, 0 }, { IWS_SEV_TIMEOUT, 1 },	   { IWS_SEV_ZERO_WINDOW, 2 },
-		{ IWS_SEV_DUPLICATE_ACK, 3 },	{ IWS_SEV_OTHER_RETRANSMIT, 4 }, { IWS_SEV_REORDERED, 5 },
-		{ IWS_SEV_KEEPALIVE, 6 },
-	};
-	for (guint i = 0; i < G_N_ELEMENTS(bits); i++)
-		if (ev->kind == bits[i].kind)
-			frame_rec((guint32)ev->frame)->tcp_events |= (guint8)(1u << bits[i].bit);
+	guint8 bit = (guint8)IWS_SEV_BIT(ev->kind);
+	if (bit)
+		frame_rec((guint32)ev->frame)->tcp_events |= bit;
 }
 
 static void on_event(void *ctx, const struct iws_stream_event *ev)

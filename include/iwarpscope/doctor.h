@@ -73,7 +73,7 @@ struct iws_finding_sum {
 };
 
 struct iws_doctor_sink {
-	void (*finding)(void *ctx, const struct iws_finding *f);  /* may be NULL */
+	void (*occurrence)(void *ctx, const struct iws_finding *f);  /* each time a rule is broken (may be NULL) */
 };
 
 struct iws_doctor;

@@ -190,6 +190,18 @@ enum iws_stream_event_kind {
 	IWS_SEV_KEEPALIVE,          /* the segment is a keep-alive probe (keepalives) */
 };
 
+/* A segment's TCP behaviour events as one mask: the bit of each kind above
+ * from IWS_SEV_FAST_RETRANSMIT on, 0 for the other kinds. The values are the
+ * plugin's iwarp.rdmap.tcp_event (a field contract, docs/plugin.md). */
+#define IWS_SEV_BIT(kind)                                                  \
+	((kind) == IWS_SEV_FAST_RETRANSMIT ? 0x01u :                           \
+	 (kind) == IWS_SEV_TIMEOUT ? 0x02u :                                   \
+	 (kind) == IWS_SEV_ZERO_WINDOW ? 0x04u :                               \
+	 (kind) == IWS_SEV_DUPLICATE_ACK ? 0x08u :                             \
+	 (kind) == IWS_SEV_OTHER_RETRANSMIT ? 0x10u :                          \
+	 (kind) == IWS_SEV_REORDERED ? 0x20u :                                 \
+	 (kind) == IWS_SEV_KEEPALIVE ? 0x40u : 0u)
+
 /* IWS_SEV_MARKERS_NONSTANDARD details (a mask). */
 #define IWS_MARKER_DEV_LE_FPDUPTR 0x1   /* FPDUPTR carried least significant octet first */
 #define IWS_MARKER_DEV_SKIP_CRC   0x2   /* the marker grid does not count CRC octets */
