@@ -240,8 +240,6 @@ struct iws_result iws_fpdu_decode(const uint8_t *wire, uint32_t len, uint32_t fi
 				  const struct iws_mpa_dir *d, bool check_crc, uint8_t *scratch,
 				  struct iws_fpdu *f, struct iws_msg *msg, struct iws_result *msg_res);
 
-/* Octets of the FPDU's ULPDU (markers removed) before wire offset first_hole. */
-uint32_t iws_fpdu_ulpdu_captured(const struct iws_fpdu *f, uint32_t first_hole);
 
 /* ---- state and counters, for reports ---- */
 
