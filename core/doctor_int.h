@@ -132,7 +132,8 @@ struct iws_doctor {
 	uint8_t at[IWS_RULE_COUNT][2];  /* index + 1 in sums, 0: none */
 };
 
-/* doctor.c */
+/* doctor_record.c: below the checks, which call it */
+/* An occurrence of rule (to the sink, and counted in its sum). */
 void doc_fire(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t frame, uint64_t v0,
 	      uint64_t v1, uint64_t v2);
 /* The same, at_least: what it measures is a lower bound (iws_finding). */
@@ -150,6 +151,8 @@ uint8_t doc_dir_of(const struct iws_stream *eng, int side);
  * order to the start. false if memory is short (the ring is unchanged). */
 bool doc_ring_room(void **ring, size_t sz, uint32_t *head, uint32_t *n, uint32_t *cap,
 		   uint32_t max);
+/* Free the checks' rings (iws_doctor_free). */
+void doc_free_rings(struct iws_doctor *d);
 
 /* doctor_mpa.c */
 void doc_mpa_segment(struct iws_doctor *d, const struct iws_stream *eng, int side,

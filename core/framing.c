@@ -237,17 +237,6 @@ static void lose_sync(struct iws_stream *s, int side)
 	st_event(s, IWS_SEV_FRAMING_LOST, side, fd->buf.len ? fd->buf.seq : fd->pos, 0, 0);
 }
 
-uint32_t iws_fpdu_ulpdu_captured(const struct iws_fpdu *f, uint32_t first_hole)
-{
-	if (first_hole <= f->ulpdu_off)
-		return 0;
-	uint32_t n = first_hole - f->ulpdu_off;
-	for (uint32_t i = 0; i < f->n_markers; i++)
-		if (f->markers[i].off >= f->ulpdu_off && f->markers[i].off < first_hole)
-			n = n >= IWS_MPA_MARKER_LEN ? n - IWS_MPA_MARKER_LEN : 0;
-	return n < f->ulpdu_len ? n : f->ulpdu_len;
-}
-
 struct iws_result iws_fpdu_decode(const uint8_t *wire, uint32_t len, uint32_t first_hole, uint32_t seq,
 				  const struct iws_mpa_dir *d, bool check_crc, uint8_t *scratch,
 				  struct iws_fpdu *f, struct iws_msg *msg, struct iws_result *msg_res)
@@ -841,8 +830,8 @@ static bool begins_stream(const struct fr_dir *fd, uint32_t k)
 }
 
 /*
- * An MPA key in a stream is believed to set up a connection (issue 24 item
- * 11: a download of a capture file carries keys too) only with evidence:
+ * An MPA key in a stream is believed to set up a connection (a download
+ * of a capture file carries keys too) only with evidence:
  * it begins its stream, or, found further in, a Request when FPDUs follow
  * it or when the peer's Reply comes (then the pair is consistent: the
  * Reply's revision is not above the Request's), a Reply when FPDUs follow
@@ -934,7 +923,7 @@ static bool hunt_key(struct iws_stream *s, int side, bool final)
 	return false;
 }
 
-static void give_up(struct iws_stream *s, int side)
+static void give_up_direction(struct iws_stream *s, int side)
 {
 	struct fr_dir *fd = &s->d[side];
 	/* What it holds, and all it carries from now on, is reported as not
@@ -1015,7 +1004,7 @@ static void sync_not_found(struct iws_stream *s, int side, const struct iws_resu
 		fd->key_from = fd->key_from > drop ? fd->key_from - drop : 0;
 	}
 	if (fd->hunted >= HUNT_GIVE_UP && s->st == IWS_SST_NONE)
-		give_up(s, side);
+		give_up_direction(s, side);
 }
 
 /* Try to find the next FPDU boundary; true if the mode changed. */
@@ -1108,7 +1097,7 @@ static bool hunt(struct iws_stream *s, int side, bool final)
 		return false;
 	if (key && fd->at_syn && !fd->damaged && s->st == IWS_SST_NONE) {
 		if (fd->buf.len + fd->c.skipped_bytes >= KEY_ONLY_LIMIT)
-			give_up(s, side);
+			give_up_direction(s, side);
 		return false;
 	}
 	if (resync_in_buffer(s, side))

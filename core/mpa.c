@@ -334,3 +334,16 @@ void iws_mpa_conn_reply(struct iws_mpa_conn *c, const struct iws_mpa_frame *rep,
 	c->p2p = c->p2p && rep->p2p;
 	c->rtr = c->p2p ? rep->rtr : 0;
 }
+
+/* Markers inside the ULPDU before first_hole do not count (RFC 5044 §4.3:
+ * they are not part of it). */
+uint32_t iws_fpdu_ulpdu_captured(const struct iws_fpdu *f, uint32_t first_hole)
+{
+	if (first_hole <= f->ulpdu_off)
+		return 0;
+	uint32_t n = first_hole - f->ulpdu_off;
+	for (uint32_t i = 0; i < f->n_markers; i++)
+		if (f->markers[i].off >= f->ulpdu_off && f->markers[i].off < first_hole)
+			n = n >= IWS_MPA_MARKER_LEN ? n - IWS_MPA_MARKER_LEN : 0;
+	return n < f->ulpdu_len ? n : f->ulpdu_len;
+}

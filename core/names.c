@@ -7,10 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iwarpscope/nvme.h"
 #include "iwarpscope/qp.h"
 #include "iwarpscope/rdmap.h"
-#include "iwarpscope/stream.h"
 
 struct name_entry {
 	uint32_t value;
@@ -137,9 +135,9 @@ const char *iws_listen_port_name(uint32_t port)
 	return port ? LOOKUP(listen_ports, port) : NULL;
 }
 
-const char *iws_init_evidence_name(enum iws_init_evidence e)
+const char *iws_init_evidence_name(uint32_t e)
 {
-	return LOOKUP(init_evidence_names, (uint32_t)e);
+	return LOOKUP(init_evidence_names, e);
 }
 
 const char *iws_rtr_name(uint32_t rtr)
@@ -246,28 +244,6 @@ IWS_NAME_FN(iws_nvme_cns_name, nvme_cns_names)
 IWS_NAME_FN(iws_nvme_fid_name, nvme_fid_names)
 IWS_NAME_FN(iws_nvme_lid_name, nvme_lid_names)
 IWS_NAME_FN(iws_nvme_property_name, nvme_prop_names)
-
-const char *iws_nvme_admin_detail(char *buf, size_t len, const struct iws_nvme_admin *a)
-{
-	const char *key = NULL, *name = NULL;
-	uint32_t v = 0;
-	if (a->identify) {
-		key = "cns", v = a->cns, name = iws_nvme_cns_name(v);
-	} else if (a->log_page) {
-		key = "lid", v = a->lid, name = iws_nvme_lid_name(v);
-	} else if (a->features) {
-		key = "fid", v = a->fid, name = iws_nvme_fid_name(v);
-	}
-	if (!len)
-		return buf;
-	if (!key)
-		buf[0] = 0;
-	else if (name)
-		snprintf(buf, len, "%s=0x%02x (%s)", key, (unsigned)v, name);
-	else
-		snprintf(buf, len, "%s=0x%02x", key, (unsigned)v);
-	return buf;
-}
 
 /* Status field (NVMe Base 2.0 "Status Field"): bits 7:0 SC, 10:8 SCT,
  * 12:11 CRD, 13 More, 14 DNR once the Phase Tag is shifted out. */

@@ -7,6 +7,7 @@
  */
 #include "iwarpscope/nvme.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "bytes.h"
@@ -462,4 +463,27 @@ const char *iws_nvme_xfer_name(enum iws_nvme_xfer x)
 	default:
 		return "none";
 	}
+}
+
+/* names.h names each value; nvme.h says what the one field shows. */
+const char *iws_nvme_admin_detail(char *buf, size_t len, const struct iws_nvme_admin *a)
+{
+	const char *key = NULL, *name = NULL;
+	uint32_t v = 0;
+	if (a->identify) {
+		key = "cns", v = a->cns, name = iws_nvme_cns_name(v);
+	} else if (a->log_page) {
+		key = "lid", v = a->lid, name = iws_nvme_lid_name(v);
+	} else if (a->features) {
+		key = "fid", v = a->fid, name = iws_nvme_fid_name(v);
+	}
+	if (!len)
+		return buf;
+	if (!key)
+		buf[0] = 0;
+	else if (name)
+		snprintf(buf, len, "%s=0x%02x (%s)", key, (unsigned)v, name);
+	else
+		snprintf(buf, len, "%s=0x%02x", key, (unsigned)v);
+	return buf;
 }

@@ -17,308 +17,6 @@
 #include "qp_int.h"
 
 
-/* Hand the operation over, once and for all. */
-static void deliver(struct iws_tracker *t, struct node *n)
-{
-	if (!n->op.complete)
-		t->counts.ops_incomplete++;
-	t->counts.ops_reported++;
-	if (t->cb)
-		t->cb(t->ctx, &n->op);
-	free(n);
-}
-
-/* Did an acknowledgement already cover the operation's last FPDU? The first
- * that did is its ACK. */
-bool trk_ack_known(struct iws_tracker *t, struct node *n)
-{
-	const struct ack_ring *a = &t->acks[n->ack_dir];
-	if (!a->any || sdiff(a->hi, n->ack_seq) < 0)
-		return false;
-	const struct ack_rec *e = NULL;
-	for (uint32_t i = 0; i < a->n && !e; i++) {
-		const struct ack_rec *x = &a->r[(a->head + i) & (a->cap - 1)];
-		if (sdiff(x->ack, n->ack_seq) >= 0)
-			e = x;
-	}
-	if (!e)
-		return false;
-	if (e == &a->r[a->head] && a->evicted && sdiff(a->evicted_hi, n->ack_seq) >= 0)
-		return true;  /* one the ring let go covered it first: which is not known */
-	n->op.has_ack = true;
-	n->op.ack_frame = e->frame;
-	n->op.ack_ns = e->ts - n->op.start_ns;
-	n->op.ack_with_data = e->with_data;
-	return true;
-}
-
-static void unwait(struct iws_tracker *t, struct node *n)
-{
-	list_unlink(n);
-	t->counts.ack_waiting--;
-	if (t->shared_used) {
-		(*t->shared_used)--;
-		t->own_shared--;
-	}
-}
-
-/* Out of the list of all, not reported. */
-static void unlink_all(struct iws_tracker *t, struct node *n)
-{
-	if (n->all_prev)
-		n->all_prev->all_next = n->all_next;
-	else
-		t->all_head = n->all_next;
-	if (n->all_next)
-		n->all_next->all_prev = n->all_prev;
-	else
-		t->all_tail = n->all_prev;
-	t->counts.inflight--;
-}
-
-void trk_forget(struct iws_tracker *t, struct node *n)
-{
-	list_unlink(n);
-	unlink_all(t, n);
-	t->counts.ops_started--;
-	free(n);
-}
-
-/* The in-flight limit gives an operation up: responses held for pairing
- * (qp_hold.c) lose the count that would prove it. */
-static void evicting(struct iws_tracker *t)
-{
-	for (uint8_t d = 0; d < 2; d++)
-		if (t->hold[d].held.head)
-			trk_hold_abandon(t, d);
-}
-
-/* Is it worth waiting for an ACK of dir's octets? Once the receiver has
- * been seen acknowledging some of them, yes. Before that, on a connection
- * captured from its SYN, no (one direction captured, or a receiver that
- * never answers). Captured from past its start, a few operations wait: the
- * sender's FPDUs can come before the receiver's first segment, whose ACK
- * covers them (issue 31 item 6: the same ack_ns as the whole capture);
- * past UNSEEN_ACK_WAIT of them with no ACK, nothing more waits until an
- * ACK shows up. The waiting operations of all trackers stay within bounds
- * (trk_report). */
-static bool acks_data(const struct iws_tracker *t, uint8_t dir)
-{
-	return t->acks[dir].any || (t->ack_unseen_wait && !t->ack_unseen_given_up[dir]);
-}
-
-/* No ACK of dir after UNSEEN_ACK_WAIT operations: they go, unacknowledged. */
-static void ack_unseen_give_up(struct iws_tracker *t, uint8_t dir)
-{
-	t->ack_unseen_given_up[dir] = true;
-	while (t->waiting[dir].head) {
-		struct node *n = t->waiting[dir].head;
-		unwait(t, n);
-		deliver(t, n);
-	}
-}
-
-/* The operation is over: report it now, or once the ACK of its last FPDU
- * is seen (complete operations whose last FPDU's octets are known). */
-void trk_report(struct iws_tracker *t, struct node *n)
-{
-	/* a held response whose stream broke goes unpaired, and its fellows */
-	if (n->held)
-		trk_hold_release(t, n);
-	list_unlink(n);
-	for (int d = 0; d < 2; d++)
-		if (t->ord[d].open == n)
-			t->ord[d].open = NULL;
-	if (n->counted) {
-		n->counted = false;
-		t->ord[n->op.dir & 1].outstanding--;
-	}
-	unlink_all(t, n);
-
-	n->op.complete = (n->op.flags & IWS_OPF_INCOMPLETE_MASK) == 0;
-	if (!n->op.complete || !n->can_wait || trk_ack_known(t, n)) {
-		deliver(t, n);
-		return;
-	}
-	if (!acks_data(t, n->ack_dir)) {
-		deliver(t, n);
-		return;
-	}
-	if (t->shared_used && *t->shared_used >= t->shared_max) {
-		t->counts.ack_wait_forced++;
-		deliver(t, n);
-		return;
-	}
-	list_push(&t->waiting[n->ack_dir], n);
-	t->counts.ack_waiting++;
-	if (t->shared_used) {
-		(*t->shared_used)++;
-		t->own_shared++;
-		if (t->shared_peak && *t->shared_used > *t->shared_peak)
-			*t->shared_peak = *t->shared_used;
-	}
-	/* Bounded: no ACK in sight (one direction captured) must not hold
-	 * everything. */
-	struct list *w = &t->waiting[n->ack_dir];
-	if (!t->acks[n->ack_dir].any && w->n > UNSEEN_ACK_WAIT) {
-		ack_unseen_give_up(t, n->ack_dir);
-		return;
-	}
-	if (w->n > t->max_ack_wait) {
-		struct node *o = w->head;
-		unwait(t, o);
-		t->counts.ack_wait_forced++;
-		deliver(t, o);
-	}
-}
-
-/* A new operation joins the list of all, oldest first. */
-void trk_started(struct iws_tracker *t, struct node *n)
-{
-	n->all_prev = t->all_tail;
-	if (t->all_tail)
-		t->all_tail->all_next = n;
-	else
-		t->all_head = n;
-	t->all_tail = n;
-	t->counts.inflight++;
-	t->counts.ops_started++;
-	if (t->counts.inflight > t->counts.max_inflight_seen)
-		t->counts.max_inflight_seen = t->counts.inflight;
-}
-struct node *trk_start(struct iws_tracker *t, const struct iws_seg *s, enum iws_op_type type,
-			  enum op_kind kind, struct iws_seg_note *note)
-{
-	/* Bounded memory: past the limit the oldest operation is given up. */
-	if (t->counts.inflight >= t->max_inflight && t->all_head) {
-		evicting(t);
-	}
-	if (t->counts.inflight >= t->max_inflight && t->all_head) {
-		t->all_head->op.flags |= IWS_OPF_EVICTED;
-		t->counts.evicted++;
-		note->flags |= IWS_SEGF_EVICTED;
-		trk_report(t, t->all_head);
-	}
-	struct node *n = calloc(1, sizeof(*n));
-	if (!n)
-		return NULL;
-	const struct iws_ddp_hdr *h = &s->msg->ddp;
-	n->kind = kind;
-	n->data_dir = (kind == K_READ || kind == K_ATOMIC) ? !s->dir : s->dir;
-	n->gap_gen = t->gap_gen[n->data_dir];
-	n->op.id = ++t->next_id;
-	n->op.type = type;
-	n->op.opcode = h->opcode;
-	n->op.dir = s->dir;
-	n->op.rtr = t->rtr_next;
-	/* It starts with the first transmission of its first FPDU. */
-	n->op.first_frame = s->first_frame ? s->first_frame : s->frame;
-	n->op.start_ns = s->first_frame ? s->first_ts : s->ts_ns;
-	n->op.first_inorder_frame = n->op.last_frame = s->frame;
-	n->op.end_ns = s->ts_ns;
-	trk_started(t, n);
-	note->op_first = true;
-	return n;
-}
-
-/* A new multi-segment message joins the open ones of its direction; past
- * OPEN_MSG_MAX the oldest is given up (in-flight limit). */
-void trk_push_open(struct iws_tracker *t, struct list *l, struct node *n,
-		      struct iws_seg_note *note)
-{
-	if (l->n >= OPEN_MSG_MAX && l->head) {
-		evicting(t);
-	}
-	if (l->n >= OPEN_MSG_MAX && l->head) {
-		struct node *o = l->head;
-		o->op.flags |= IWS_OPF_EVICTED;
-		t->counts.evicted++;
-		note->flags |= IWS_SEGF_EVICTED;
-		trk_report(t, o);
-	}
-	list_push(l, n);
-}
-
-/* Account one segment to an operation. */
-void trk_add_segment(struct iws_tracker *t, struct node *n, const struct iws_seg *s,
-			uint32_t payload, struct iws_seg_note *note)
-{
-	/* Sent after the receiver closed or reset the connection: its TCP
-	 * octets perhaps, the operation cannot have been placed whole. */
-	uint64_t sent = s->first_frame ? s->first_frame : s->frame;
-	if (t->closed[!s->dir] && sent > t->closed_frame[!s->dir]) {
-		n->op.flags |= IWS_OPF_AFTER_CLOSE;
-		note->flags |= IWS_SEGF_AFTER_CLOSE;
-	}
-	n->op.segments++;
-	n->op.bytes += payload;
-	n->op.last_frame = s->frame;
-	n->op.end_ns = s->ts_ns;
-	/* Stall: from the later of its last octet's arrival and the previous
-	 * FPDU's completion, to its own completion (docs/semantics.md). */
-	int64_t from = s->arrived_frame ? s->arrived_ts : s->ts_ns;
-	if (n->any_fpdu && n->prev_done_ts > from)
-		from = n->prev_done_ts;
-	if (s->ts_ns > from)
-		n->op.stall_ns += s->ts_ns - from;
-	n->prev_done_ts = s->ts_ns;
-	n->any_fpdu = true;
-	uint32_t retrans = s->retrans, reord = s->reordered;
-	if (s->has_seq) {
-		uint8_t d = s->dir;
-		uint32_t e = s->seq + s->len;
-		/* Each segment counts once per operation (docs/semantics.md): one
-		 * that carried the end of its previous FPDU and the start of this
-		 * one was counted already. */
-		if (retrans && s->retrans_first_frame && n->rng[d] && s->seq == n->hi[d] &&
-		    s->retrans_first_frame == n->retrans_last[d])
-			retrans--;
-		n->retrans_last[d] = s->retrans_last_frame;
-		if (reord && s->reord_first_frame && n->rng[d] && s->seq == n->hi[d] &&
-		    s->reord_first_frame == n->reord_last[d])
-			reord--;
-		n->reord_last[d] = s->reord_last_frame;
-		if (!n->rng[d] || sdiff(s->seq, n->lo[d]) < 0)
-			n->lo[d] = s->seq;
-		if (!n->rng[d] || sdiff(e, n->hi[d]) > 0)
-			n->hi[d] = e;
-		n->rng[d] = true;
-		n->ack_dir = d;
-		n->ack_seq = e;
-		n->can_wait = true;
-	} else {
-		n->can_wait = false;
-	}
-	n->op.retransmissions += retrans;
-	n->op.reordered += reord;
-	if (s->crc == IWS_CRC_BAD)
-		n->op.crc_errors++;
-	if (s->truncated)
-		n->op.flags |= IWS_OPF_TRUNCATED;
-	if (s->unfinished)
-		n->op.flags |= IWS_OPF_UNFINISHED;
-	note->op_id = n->op.id;
-	note->op_type = n->op.type;
-	note->payload = payload;
-}
-
-/* MSN bookkeeping for a message's first segment (RFC 5041 §5.3: MSNs of a
- * queue increase by one per message). */
-void trk_check_msn(struct iws_tracker *t, uint8_t dir, uint32_t qn, uint32_t msn,
-		      struct node *n, struct iws_seg_note *note)
-{
-	if (qn >= N_QUEUES)
-		return;
-	if (t->have_msn[dir][qn] && msn != t->last_msn[dir][qn] + 1) {
-		note->flags |= IWS_SEGF_MSN_GAP;
-		t->counts.msn_gaps++;
-		if (n)
-			n->op.flags |= IWS_OPF_MSN_GAP;
-	}
-	t->have_msn[dir][qn] = true;
-	t->last_msn[dir][qn] = msn;
-}
-
 static enum iws_op_type untagged_type(uint8_t opcode)
 {
 	switch (opcode) {
@@ -467,7 +165,7 @@ static void seg_untagged(struct iws_tracker *t, const struct iws_seg *s, struct 
 static void seg_terminate(struct iws_tracker *t, const struct iws_seg *s, struct iws_seg_note *note)
 {
 	const struct iws_msg *m = s->msg;
-	/* the stream ends by error: no clean close to count on (qp_hold.c) */
+	/* the stream ends by error: no clean close to count on (qp_report.c) */
 	t->term_seen = true;
 	for (uint8_t d = 0; d < 2; d++)
 		trk_hold_abandon(t, d);
@@ -663,8 +361,8 @@ void iws_tracker_finish(struct iws_tracker *t, uint32_t flag)
 	for (int d = 0; d < 2; d++)
 		while (t->waiting[d].head) {
 			struct node *n = t->waiting[d].head;
-			unwait(t, n);
-			deliver(t, n);
+			trk_unwait(t, n);
+			trk_deliver(t, n);
 		}
 }
 
@@ -732,12 +430,12 @@ void iws_tracker_ack(struct iws_tracker *t, uint8_t dir, uint32_t ack, uint64_t 
 	struct list *w = &t->waiting[dir];
 	while (w->head && sdiff(ack, w->head->ack_seq) >= 0) {
 		struct node *n = w->head;
-		unwait(t, n);
+		trk_unwait(t, n);
 		n->op.has_ack = true;
 		n->op.ack_frame = frame;
 		n->op.ack_ns = ts - n->op.start_ns;
 		n->op.ack_with_data = with_data;
-		deliver(t, n);
+		trk_deliver(t, n);
 	}
 	trk_hold_ack(t, dir, ack, frame, ts, with_data);
 }
@@ -771,7 +469,7 @@ void iws_tracker_closed(struct iws_tracker *t, uint8_t dir, uint64_t frame, bool
 	if (dir > 1)
 		return;
 	if (reset) {
-		/* no clean close to count on (qp_hold.c) */
+		/* no clean close to count on (qp_report.c) */
 		t->reset_seen = true;
 		for (uint8_t d = 0; d < 2; d++)
 			trk_hold_abandon(t, d);

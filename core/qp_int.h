@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * qp_int.h - the operation tracker's insides (core-private), shared by its
- * two files:
+ * files, which call each other one way, top down:
  *
- *   qp.c        operations' life cycle (start, segments, report, the ACK
- *               that covers them), Writes, the Send family, Terminate, and
- *               the public API of qp.h;
- *   qp_match.c  Read and Atomic Requests and the responses that answer
- *               them (RFC 5040 §5.2.1, RFC 7306), hidden requests;
- *   qp_hold.c   responses held until the capture proves their requests
- *               (a capture that started mid-stream: the count at a clean
- *               close).
+ *   qp.c         the public API of qp.h: each segment dispatched (Writes,
+ *                the Send family, Terminate here), ACKs, gaps, the end;
+ *   qp_match.c   Read and Atomic Requests and the responses that answer
+ *                them (RFC 5040 §5.2.1, RFC 7306), hidden requests;
+ *   qp_ops.c     an operation in flight: started, its segments, its MSNs;
+ *   qp_report.c  finished operations reported (the covering ACK, the
+ *                waits for it), and responses held until the capture
+ *                proves their requests (a capture that started mid-stream:
+ *                the count at a clean close).
  */
 #ifndef IWS_CORE_QP_INT_H
 #define IWS_CORE_QP_INT_H
@@ -50,7 +51,7 @@
 /* Operations searched for the owners of retransmitted octets. */
 #define RESENT_SCAN 512u
 /* Responses held per requester direction until the capture proves which
- * requests they answer (qp_hold.c); past it they are given up unpaired,
+ * requests they answer (qp_report.c); past it they are given up unpaired,
  * as if never held. */
 #define HELD_MAX 4096u
 
@@ -100,7 +101,7 @@ struct node {
 	bool id_unknown;                    /* atomic: its Request Identifier was not */
 	bool counted;                       /* read, atomic: counted as outstanding */
 	uint8_t ack_dir;
-	/* a response held for pairing (qp_hold.c) */
+	/* a response held for pairing (qp_report.c) */
 	bool held;                          /* in hold[].held */
 	bool held_done;                     /* its last segment came */
 	bool held_any_resp;                 /* for queued_ns: the responder's earlier responses */
@@ -178,7 +179,7 @@ struct iws_tracker {
 	bool term_seen;              /* a Terminate, either way */
 	/* Responses to the requests of each direction held until the capture
 	 * proves which requests they answer, and the count that proves it
-	 * (qp_hold.c). */
+	 * (qp_report.c). */
 	struct hold {
 		bool broken;            /* evidence lost: no more holding */
 		struct list held;       /* the held responses, in order */
@@ -240,8 +241,7 @@ static inline void list_unlink(struct node *n)
 }
 
 /* ---- life cycle of an operation ---- */
-/* qp.c: the life cycle of an operation */
-void trk_report(struct iws_tracker *t, struct node *n);
+/* qp_ops.c: an operation in flight (calls qp_report.c) */
 void trk_started(struct iws_tracker *t, struct node *n);
 struct node *trk_start(struct iws_tracker *t, const struct iws_seg *s, enum iws_op_type type,
 		       enum op_kind kind, struct iws_seg_note *note);
@@ -261,13 +261,22 @@ void trk_order_gap(struct iws_tracker *t, uint8_t dir);
 /* The end: requests perhaps answered by a response not matched are flagged. */
 void trk_order_finish(struct iws_tracker *t);
 
-/* qp.c: whether an ACK already covered n's last FPDU (sets its ack fields) */
+/* qp_report.c: the bottom, reporting finished operations (and holding
+ * responses until the capture proves their requests, below) */
+void trk_report(struct iws_tracker *t, struct node *n);
+/* The in-flight limit gave an operation up: what is held loses its proof. */
+void trk_evicting(struct iws_tracker *t);
+/* Out of the list of operations waiting for their ACK ... */
+void trk_unwait(struct iws_tracker *t, struct node *n);
+/* ... and handed over, once and for all (freed). */
+void trk_deliver(struct iws_tracker *t, struct node *n);
+/* Whether an ACK already covered n's last FPDU (sets its ack fields). */
 bool trk_ack_known(struct iws_tracker *t, struct node *n);
-/* qp.c: n is no operation after all (a held response merged into its
+/* n is no operation after all (a held response merged into its
  * request): out of the in-flight list, freed, not reported. */
 void trk_forget(struct iws_tracker *t, struct node *n);
 
-/* qp_hold.c: responses held until the capture proves their requests */
+/* qp_report.c: responses held until the capture proves their requests */
 /* May the next response to d's requests, not proven, be held? */
 bool trk_hold_possible(const struct iws_tracker *t, uint8_t d);
 /* Hold n, the operation just started for such a response, the

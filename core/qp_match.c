@@ -112,7 +112,7 @@ static void drop_slot(struct iws_tracker *t, struct node *n)
 	if (gap_seen(t, n)) {
 		n->op.flags |= IWS_OPF_GAP;
 		/* While responses may be held, a clean close may yet prove its
-		 * response was captured (qp_hold.c): it waits, flagged. */
+		 * response was captured (qp_report.c): it waits, flagged. */
 		if (!trk_hold_possible(t, n->op.dir & 1))
 			trk_report(t, n);
 		return;
@@ -224,7 +224,7 @@ void trk_order_gap(struct iws_tracker *t, uint8_t dir)
 
 void trk_order_finish(struct iws_tracker *t)
 {
-	/* responses held for pairing: what the close proves (qp_hold.c) */
+	/* responses held for pairing: what the close proves (qp_report.c) */
 	trk_hold_finish(t);
 	/* Captured requests a response whose request was not proven may have
 	 * answered: not known to be unanswered. */
@@ -765,7 +765,7 @@ static struct node *start_read_response(struct iws_tracker *t, const struct iws_
 	n->op.has_stag = true;
 	n->op.stag = h->stag;
 	n->op.to = h->to;
-	/* kept until the capture proves its request, or that it cannot (qp_hold.c) */
+	/* kept until the capture proves its request, or that it cannot (qp_report.c) */
 	if (trk_hold_possible(t, d))
 		trk_hold(t, d, n, index);
 	return n;

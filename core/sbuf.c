@@ -214,16 +214,6 @@ const struct smark *sbuf_mark_at(const struct sbuf *b, uint32_t off)
 	return b->nmarks ? &b->marks[sbuf_mark_index(b, off)] : NULL;
 }
 
-bool sbuf_in_hole(const struct sbuf *b, uint32_t off, uint32_t len)
-{
-	for (uint32_t i = 0; b && i < b->nholes; i++) {
-		const struct shole *h = &b->holes[i];
-		if (h->off < off + len && off < h->off + h->len)
-			return true;
-	}
-	return false;
-}
-
 uint32_t sbuf_first_hole(const struct sbuf *b, uint32_t off, uint32_t w)
 {
 	for (uint32_t i = 0; i < b->nholes; i++) {

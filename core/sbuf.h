@@ -64,8 +64,6 @@ void sbuf_free(struct sbuf *b);
 const struct smark *sbuf_mark_at(const struct sbuf *b, uint32_t off);
 /* Index of that chunk's mark (0 for an empty buffer). */
 uint32_t sbuf_mark_index(const struct sbuf *b, uint32_t off);
-/* Does [off, off+len) touch a hole? (b may be NULL: no holes) */
-bool sbuf_in_hole(const struct sbuf *b, uint32_t off, uint32_t len);
 /* Is octet off in a hole the snapshot length made? */
 bool sbuf_snap_hole(const struct sbuf *b, uint32_t off);
 /* Offset from off of the first hole octet in [off, off+w); w if none. */

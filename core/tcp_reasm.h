@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "iwarpscope/stream.h"
+#include "iwarpscope/stage.h"
 #include "avl.h"
 
 /* How a segment's octets came (docs/semantics.md, "Where the time went"):
@@ -77,8 +77,8 @@ struct reasm_dir {
 	/* Segments ahead of next_seq, non-overlapping, in a balanced tree by
 	 * their distance from next_seq (struct ooo_seg, tcp_reasm.c): placing
 	 * a segment or finding its neighbours costs O(log n) whatever order
-	 * they come in (issue 33 item 6: a sorted list cost a walk of every
-	 * buffered segment per segment) */
+	 * they come in (a sorted list would cost a walk of every buffered
+	 * segment per segment) */
 	struct avl_tree ooo;
 	uint32_t ooo_n;
 	struct ooo_seg *oldest, *newest; /* the first and the last buffered of them */

@@ -130,7 +130,7 @@ uint8_t tw_late_how(const struct iws_stream *s, int side, const struct iws_tcp_s
 	if (order > 0)
 		return HOW_RESENT;
 	/* The signals that make a sender send again outweigh an order that
-	 * says "before" (issue 33 item 9: a retransmission may carry its
+	 * says "before" (a retransmission may carry its
 	 * first IP ID or TSval, and an ID a sender reuses proves nothing,
 	 * RFC 6864 §4.1). The sender's own copy would have come by then, had
 	 * this been the original overtaken on the way: the hole is older than
@@ -211,7 +211,7 @@ void tw_sent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, cons
 	uint32_t e = seg->seq + seg->wire_len + ((seg->flags & IWS_TCP_SYN) ? 1 : 0);
 	if (how != HOW_FIRST) {
 		/* the ring is in order of end: those ending after seq are its
-		 * newest (a walk of those only: issue 33 item 6) */
+		 * newest (a walk of those only) */
 		for (uint32_t i = w->nout; i-- > 0;) {
 			struct tw_out *x = &w->out[(w->out_head + i) % w->capout];
 			if (sdiff(x->end, seg->seq) <= 0)
@@ -252,7 +252,7 @@ void tw_acked(struct iws_stream *s, int side, const struct iws_tcp_seg *ack, con
 	 * timer would have sent the octets again before the ACK came (RFC 6298
 	 * §5), and Karn's rule would drop the sample. It is the capture's clock
 	 * jumping (a record stamped 0xFFFFFFFF among ordinary ones gave a
-	 * sample of 1.7e18 ns, and 7 * SRTT overflowed: issue 33 item 1), as is
+	 * sample of 1.7e18 ns, and 7 * SRTT would overflow), as is
 	 * a negative one. So SRTT, RTTVAR and the RTO stay below RTO_MAX_NS. */
 	int64_t r = elapsed(hit->ts, ack->ts_ns);
 	if (r < 0 || r > RTO_MAX_NS)

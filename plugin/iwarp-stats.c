@@ -34,7 +34,6 @@
 #include "packet-iwarp-stream.h"
 #include "ws-compat.h"
 
-int iwarp_tap = -1;
 
 typedef struct iwarp_ops_tapdata {
 	GArray *qps;           /* struct iwarp_qp_stats, sorted by qp */
@@ -554,7 +553,6 @@ static stat_tap_ui iwarp_nvme_ui = {
 
 void iwarp_stats_register(void)
 {
-	iwarp_tap = register_tap("iwarp");
 	register_stat_tap_ui(&iwarp_ops_ui, (void *)&ops_text);
 	register_stat_tap_ui(&iwarp_nvme_ui, (void *)&nvme_text);
 	register_stat_tap_ui(&iwarp_ops_raw_ui, (void *)&ops_raw_text);

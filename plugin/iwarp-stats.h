@@ -47,9 +47,7 @@ enum { IWARP_DV_MIN, IWARP_DV_MEAN, IWARP_DV_P50, IWARP_DV_P90, IWARP_DV_P99, IW
  * sort them: compute only what is shown). */
 gint64 iwarp_stats_dist_value(const struct iws_latency *l, int k);
 
-/* The "iwarp" tap (registered by iwarp_stats_register, -1 before). */
-extern int iwarp_tap;
-/* The tap and its text statistics (tshark -z iwarp,...). */
+/* The text statistics of the "iwarp" tap (tshark -z iwarp,...). */
 void iwarp_stats_register(void);
 
 #endif

@@ -2,20 +2,20 @@
 /*
  * packet-iwarp-ddp.c - the iwarp.ddp protocol: DDP segment headers
  * (RFC 5041 §4), version and reserved-bit checks, MSN gaps and MO/TO
- * discontinuities (from the core's tracker), and the reassembly of untagged
- * messages by MSN and MO (not arrival order).
+ * discontinuities (from the core's tracker); the reassembly of untagged
+ * messages is packet-iwarp-ddp-msg.c's.
  */
 #include <epan/packet.h>
 #include <epan/expert.h>
-#include <epan/reassemble.h>
 #include <epan/prefs.h>
 
 #include "iwarpscope/names.h"
 #include "packet-iwarp-ddp.h"
+#include "packet-iwarp-ddp-msg.h"
 #include "packet-iwarp-layers.h"
 #include "packet-iwarp-rdmap.h"
 #include "packet-iwarp-state.h"
-#include "packet-iwarp-stream.h"
+#include "packet-iwarp-prefs.h"
 
 int proto_iwarp_ddp = -1;
 
@@ -30,22 +30,9 @@ static int hf_iwarp_ddp_rsvdulp = -1;
 static int hf_iwarp_ddp_qn = -1;
 static int hf_iwarp_ddp_msn = -1;
 static int hf_iwarp_ddp_mo = -1;
-static int hf_iwarp_ddp_fragments = -1;
-static int hf_iwarp_ddp_fragment = -1;
-static int hf_iwarp_ddp_fragment_overlap = -1;
-static int hf_iwarp_ddp_fragment_overlap_conflicts = -1;
-static int hf_iwarp_ddp_fragment_multiple_tails = -1;
-static int hf_iwarp_ddp_fragment_too_long = -1;
-static int hf_iwarp_ddp_fragment_error = -1;
-static int hf_iwarp_ddp_fragment_count = -1;
-static int hf_iwarp_ddp_reassembled_in = -1;
-static int hf_iwarp_ddp_reassembled_length = -1;
-static int hf_iwarp_ddp_reassembled_data = -1;
 
 static gint ett_iwarp_ddp = -1;
 static gint ett_iwarp_ddp_control = -1;
-static gint ett_iwarp_ddp_fragment = -1;
-static gint ett_iwarp_ddp_fragments = -1;
 
 static expert_field ei_iwarp_ddp_version = EI_INIT;
 static expert_field ei_iwarp_ddp_rsvd = EI_INIT;
@@ -54,57 +41,12 @@ static expert_field ei_iwarp_ddp_mo_gap = EI_INIT;
 static expert_field ei_iwarp_ddp_to_gap = EI_INIT;
 static expert_field ei_iwarp_ddp_short = EI_INIT;
 
-static reassembly_table iwarp_ddp_reassembly_table;
-
 #define IWS_VS_ENTRY(v, s) { (v), (s) },
 static const value_string iwarp_ddp_qn_vals[] = { IWS_DDP_QN_NAMES(IWS_VS_ENTRY) { 0, NULL } };
 
 static int *const iwarp_ddp_control_fields[] = {
 	&hf_iwarp_ddp_tagged, &hf_iwarp_ddp_last, &hf_iwarp_ddp_rsvd, &hf_iwarp_ddp_version, NULL
 };
-
-static const fragment_items iwarp_ddp_frag_items = {
-	&ett_iwarp_ddp_fragment, &ett_iwarp_ddp_fragments,
-	&hf_iwarp_ddp_fragments, &hf_iwarp_ddp_fragment, &hf_iwarp_ddp_fragment_overlap,
-	&hf_iwarp_ddp_fragment_overlap_conflicts, &hf_iwarp_ddp_fragment_multiple_tails,
-	&hf_iwarp_ddp_fragment_too_long, &hf_iwarp_ddp_fragment_error, &hf_iwarp_ddp_fragment_count,
-	&hf_iwarp_ddp_reassembled_in, &hf_iwarp_ddp_reassembled_length, &hf_iwarp_ddp_reassembled_data,
-	"DDP segments"
-};
-
-/* Did the decode h give the fields of its buffer model (the core decodes
- * none of a header whose DDP or RDMAP version is not 1)? */
-static gboolean fields_decoded(const struct iws_ddp_hdr *h)
-{
-	return h->f_ctrl.len && (h->tagged ? h->f_stag.len : h->f_qn.len);
-}
-
-void iwarp_ddp_header_view(tvbuff_t *tvb, guint32 off, const struct iws_ddp_hdr *core, struct iws_ddp_hdr *h)
-{
-	if (core && fields_decoded(core)) {
-		*h = *core;
-		return;
-	}
-	/* The control octets as captured, then the fields where a version 1
-	 * header of the same T flag has them (octets not captured read as
-	 * zero: a field is shown only if captured). */
-	guint8 oct[IWS_DDP_UNTAGGED_HDR_LEN] = { 0 };
-	gint have = tvb_captured_length_remaining(tvb, (gint)off);
-	guint32 n = have > 0 ? MIN((guint32)have, (guint32)sizeof(oct)) : 0;
-	if (n)
-		tvb_memcpy(tvb, oct, (gint)off, n);
-	struct iws_ddp_hdr ctl;
-	iws_ddp_parse(oct, sizeof(oct), off, &ctl);
-	oct[0] = (guint8)((oct[0] & ~IWS_DDP_DV_MASK) | IWS_DDP_VERSION);
-	oct[1] = (guint8)((oct[1] & ~IWS_RDMAP_RV_MASK) | (IWS_RDMAP_VERSION << 6));
-	iws_ddp_parse(oct, sizeof(oct), off, h);
-	/* only the version bits differ: they are the captured ones */
-	h->ctrl = ctl.ctrl;
-	h->rdmap_ctrl = ctl.rdmap_ctrl;
-	h->dv = ctl.dv;
-	h->rv = ctl.rv;
-	h->warnings = ctl.warnings;
-}
 
 /* The control field: its bits, the version and reserved-bit checks. */
 static void show_control(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *dt, proto_item *ti,
@@ -164,22 +106,6 @@ void iwarp_ddp_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iw
 	iwarp_rdmap_dissect(ulpdu, pinfo, tree, ic, rec, msg, res, &h);
 }
 
-tvbuff_t *iwarp_ddp_reassemble(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
-			       const struct iws_msg *msg)
-{
-	guint32 len = tvb_reported_length(payload);
-	if (tvb_captured_length(payload) != len)
-		return NULL;
-	gboolean save = pinfo->fragmented;
-	pinfo->fragmented = TRUE;
-	fragment_head *fh = fragment_add_check(&iwarp_ddp_reassembly_table, payload, 0, pinfo,
-					       msg->ddp.msn, NULL, msg->ddp.mo, len, !msg->ddp.last);
-	tvbuff_t *whole = process_reassembled_data(payload, 0, pinfo, "Reassembled DDP message", fh,
-						   &iwarp_ddp_frag_items, NULL, tree);
-	pinfo->fragmented = save;
-	return whole;
-}
-
 void iwarp_ddp_register(void)
 {
 	static hf_register_info hf[] = {
@@ -203,31 +129,9 @@ void iwarp_ddp_register(void)
 		{ &hf_iwarp_ddp_msn, { "MSN", "iwarp.ddp.msn", FT_UINT32, BASE_DEC, NULL, 0x0,
 			"Message sequence number", HFILL } },
 		{ &hf_iwarp_ddp_mo, { "MO", "iwarp.ddp.mo", FT_UINT32, BASE_DEC, NULL, 0x0, "Message offset", HFILL } },
-		{ &hf_iwarp_ddp_fragments, { "DDP segments", "iwarp.ddp.fragments", FT_NONE, BASE_NONE, NULL, 0x0,
-			NULL, HFILL } },
-		{ &hf_iwarp_ddp_fragment, { "DDP segment", "iwarp.ddp.fragment", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
-			NULL, HFILL } },
-		{ &hf_iwarp_ddp_fragment_overlap, { "Overlap", "iwarp.ddp.fragment.overlap", FT_BOOLEAN, BASE_NONE,
-			NULL, 0x0, NULL, HFILL } },
-		{ &hf_iwarp_ddp_fragment_overlap_conflicts, { "Overlapping data conflict",
-			"iwarp.ddp.fragment.overlap.conflicts", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
-		{ &hf_iwarp_ddp_fragment_multiple_tails, { "Multiple last segments",
-			"iwarp.ddp.fragment.multiple_tails", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
-		{ &hf_iwarp_ddp_fragment_too_long, { "Segment beyond the message end",
-			"iwarp.ddp.fragment.too_long", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
-		{ &hf_iwarp_ddp_fragment_error, { "Reassembly error", "iwarp.ddp.fragment.error", FT_FRAMENUM,
-			BASE_NONE, NULL, 0x0, NULL, HFILL } },
-		{ &hf_iwarp_ddp_fragment_count, { "Segment count", "iwarp.ddp.fragment.count", FT_UINT32, BASE_DEC,
-			NULL, 0x0, NULL, HFILL } },
-		{ &hf_iwarp_ddp_reassembled_in, { "Reassembled in", "iwarp.ddp.reassembled.in", FT_FRAMENUM,
-			BASE_NONE, NULL, 0x0, NULL, HFILL } },
-		{ &hf_iwarp_ddp_reassembled_length, { "Reassembled length", "iwarp.ddp.reassembled.length",
-			FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
-		{ &hf_iwarp_ddp_reassembled_data, { "Reassembled data", "iwarp.ddp.reassembled.data", FT_BYTES,
-			BASE_NONE, NULL, 0x0, NULL, HFILL } },
 	};
 	static gint *ett[] = {
-		&ett_iwarp_ddp, &ett_iwarp_ddp_control, &ett_iwarp_ddp_fragment, &ett_iwarp_ddp_fragments,
+		&ett_iwarp_ddp, &ett_iwarp_ddp_control,
 	};
 	static ei_register_info ei[] = {
 		{ &ei_iwarp_ddp_version, { "iwarp.ddp.version.bad", PI_PROTOCOL, PI_ERROR,
@@ -249,7 +153,7 @@ void iwarp_ddp_register(void)
 	proto_register_subtree_array(ett, array_length(ett));
 	expert_module_t *em = expert_register_protocol(proto_iwarp_ddp);
 	expert_register_field_array(em, ei, array_length(ei));
-	reassembly_table_register(&iwarp_ddp_reassembly_table, &addresses_ports_reassembly_table_functions);
+	iwarp_ddp_msg_register(proto_iwarp_ddp);
 	module_t *m = prefs_register_protocol(proto_iwarp_ddp, NULL);
 	prefs_register_bool_preference(m, "reassemble_untagged", "Reassemble untagged (Send) messages",
 		"Put the segments of a Send message together by MSN and MO (whatever order they arrive "

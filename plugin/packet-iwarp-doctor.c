@@ -10,9 +10,7 @@
  *                 error as a Warning, a deviation as a Note, performance as
  *                 Chat (Wireshark keeps Error for what cannot be decoded:
  *                 a broken rule is decoded, and told what it means);
- *   statistics    `tshark -z iwarp,doctor`: per QP each rule's count, first
- *                 and last frame, sample frames and fraction, printed as
- *                 `iwarpscope doctor` prints them (the core's words).
+ *   statistics    `tshark -z iwarp,doctor` (iwarp-stats-doctor.c).
  *
  * The core's doctor (iwarpscope/doctor.h) runs per connection beside its
  * stream engine, fed by packet-iwarp-stream.c on the first pass exactly as
@@ -20,8 +18,6 @@
  */
 #include <epan/packet.h>
 #include <epan/expert.h>
-#include <epan/stat_tap_ui.h>
-#include <epan/tap.h>
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -30,7 +26,6 @@
 #include "iwarpscope/doctor.h"
 #include "packet-iwarp-doctor.h"
 #include "packet-iwarp-state.h"
-#include "packet-iwarp-stream.h"
 #include "ws-compat.h"
 
 static int proto_iwarp_doctor = -1;
@@ -46,8 +41,7 @@ static expert_field ei_rule[IWS_RULE_COUNT];
 
 static void on_finding(void *ctx, const struct iws_finding *f)
 {
-	(void)ctx;
-	iwarp_frame_rec *fr = iwarp_frame_record((guint32)f->frame);
+	iwarp_frame_rec *fr = iwarp_frame_get((guint32)f->frame, (iwarp_conv *)ctx);
 	if (!fr)
 		return;
 	if (!fr->findings)
@@ -62,18 +56,6 @@ struct iws_doctor *iwarp_doctor_new(iwarp_conv *ic)
 	return iws_doctor_new(&doctor_sink, ic);
 }
 
-/* The TCP options of the segment being fed (for the MSS of a SYN). */
-void iwarp_doctor_segment(iwarp_conv *ic, int side, const struct iws_tcp_seg *seg, tvbuff_t *ds,
-			  gint hdr_off, guint32 hdr_len)
-{
-	const guint8 *opts = NULL;
-	guint32 optlen = 0;
-	if (hdr_len > 20 && tvb_captured_length_remaining(ds, hdr_off + 20) >= (gint)(hdr_len - 20)) {
-		optlen = hdr_len - 20;
-		opts = tvb_get_ptr(ds, hdr_off + 20, (gint)optlen);
-	}
-	iws_doctor_segment(ic->doc, ic->eng, side, seg, opts, optlen);
-}
 
 /* ---- every pass: the frame's occurrences ---- */
 
@@ -88,7 +70,7 @@ void iwarp_doctor_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, co
 	if (!n)
 		return;
 	/* Findings and rules apart: one rule can be broken many times in a
-	 * frame (every marker of a segment, issue 32 item 3). */
+	 * frame (every marker of a segment). */
 	guint64 seen = 0;
 	guint rules = 0;
 	for (guint i = 0; i < n; i++) {
@@ -124,89 +106,12 @@ void iwarp_doctor_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, co
 		proto_item_set_generated(proto_tree_add_string(ft, hf_rule_text, tvb, 0, 0, text));
 		/* The same summary for every occurrence of a rule: `tshark -z
 		 * expert` groups its items by summary, so one line per rule counts
-		 * what `iwarpscope doctor` does (issue 32 item 2: occurrence words
-		 * in the summary split fpdu_split's 80 into 79 + 1). The words of
+		 * what `iwarpscope doctor` does (occurrence words in the summary
+		 * would split one rule's count over several lines). The words of
 		 * this occurrence are iwarp.rule.text, above. */
 		expert_add_info_format(pinfo, it, ei_of(f->rule), "%s [%s] (%s)", ri->title, ri->id, ri->ref);
 	}
 }
-
-/* ---- tshark -z iwarp,doctor ---- */
-
-static tap_packet_status doctor_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
-				       tap_flags_t flags)
-{
-	(void)p;
-	(void)pinfo;
-	(void)edt;
-	(void)data;
-	(void)flags;
-	return TAP_PACKET_DONT_REDRAW;  /* the findings are the connections', read at draw time */
-}
-
-static gint by_qp(gconstpointer a, gconstpointer b)
-{
-	const iwarp_conv *x = *(const iwarp_conv *const *)a, *y = *(const iwarp_conv *const *)b;
-	return x->qp < y->qp ? -1 : x->qp > y->qp;
-}
-
-static void doctor_draw(void *p)
-{
-	(void)p;
-	/* Everything still buffered is decoded first (the end of the capture). */
-	iwarp_sequential_pass_over();
-	printf("==================================================================================================================================\n");
-	printf("iWARP doctor (iwarpscope %s)\n", IWS_VERSION_STRING);
-	uint64_t sev[IWS_SEVERITY_COUNT] = { 0, 0, 0 };
-	guint32 nqps = 0, with = 0;
-	char line[1024];
-	/* in QP (tcp.stream) order, as the CLI lists them */
-	GPtrArray *convs = g_ptr_array_new();
-	wmem_list_t *l = iwarp_conversations();
-	for (wmem_list_frame_t *lf = l ? wmem_list_head(l) : NULL; lf; lf = wmem_list_frame_next(lf))
-		g_ptr_array_add(convs, wmem_list_frame_data(lf));
-	g_ptr_array_sort(convs, by_qp);
-	for (guint i = 0; i < convs->len; i++) {
-		const iwarp_conv *ic = (const iwarp_conv *)g_ptr_array_index(convs, i);
-		guint32 n;
-		const struct iws_finding_sum *s = iws_doctor_sums(ic->doc, &n);
-		char *a = iwarp_endpoint_str(NULL, ic, IWS_DIR_I2R);
-		char *b = iwarp_endpoint_str(NULL, ic, IWS_DIR_R2I);
-		printf("QP %u  %s -> %s%s\n", ic->qp, a, b, n ? "" : "  no findings");
-		wmem_free(NULL, a);
-		wmem_free(NULL, b);
-		nqps++;
-		with += n ? 1 : 0;
-		for (guint32 k = 0; k < n; k++) {
-			sev[iws_rule_info(s[k].rule)->severity]++;
-			fputs(iws_finding_sum_text(line, sizeof(line), &s[k]), stdout);
-		}
-		/* once per QP, as the CLI says it */
-		fputs(iws_doctor_unchecked_text(line, sizeof(line), ic->doc), stdout);
-	}
-	g_ptr_array_free(convs, TRUE);
-	fputs(iws_doctor_total_text(line, sizeof(line), nqps, with, sev), stdout);
-	printf("==================================================================================================================================\n");
-}
-
-static iwarp_stat_init_result doctor_init(const char *opt_arg, void *userdata)
-{
-	(void)opt_arg;
-	(void)userdata;
-	static int listener;   /* the tap listener's identity: nothing to keep per packet */
-	GString *err = register_tap_listener("iwarp", &listener, NULL, TL_REQUIRES_NOTHING, NULL, doctor_packet,
-					     doctor_draw, NULL);
-	if (err) {
-		fprintf(stderr, "tshark: couldn't register iwarp,doctor tap: %s\n", err->str);
-		g_string_free(err, TRUE);
-		exit(1);
-	}
-	return IWARP_STAT_INIT_OK;
-}
-
-static stat_tap_ui iwarp_doctor_ui = {
-	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,doctor", doctor_init, 0, NULL
-};
 
 /* ---- registration ---- */
 
@@ -241,5 +146,4 @@ void iwarp_doctor_register(void)
 	proto_register_subtree_array(ett, array_length(ett));
 	expert_module_t *em = expert_register_protocol(proto_iwarp_doctor);
 	expert_register_field_array(em, ei, array_length(ei));
-	register_stat_tap_ui(&iwarp_doctor_ui, NULL);
 }

@@ -35,12 +35,12 @@
 #include <string.h>
 
 #include "packet-iwarp-layers.h"
-#include "packet-iwarp-ddp.h"
-#include "packet-iwarp-mpa.h"
-#include "packet-iwarp-rdmap.h"
 #include "ws-compat.h"
 
 static int hf_frame_protocols = -1;
+/* The iWARP stack bottom up (iwarp_layers_register): MPA, DDP, RDMAP. */
+static int stack[IWARP_LAYERS_STACK] = { -1, -1, -1 };
+#define proto_mpa stack[0]
 static int proto_tcp = -1;
 static gint ett_iwarp_layers = -1;
 
@@ -61,8 +61,9 @@ void iwarp_layers_handoff(GArray *wanted)
 		g_array_append_val(wanted, hf_frame_protocols);
 }
 
-void iwarp_layers_register(void)
+void iwarp_layers_register(const int protos[IWARP_LAYERS_STACK])
 {
+	memcpy(stack, protos, sizeof(stack));
 	static gint *ett[] = { &ett_iwarp_layers };
 	proto_register_subtree_array(ett, array_length(ett));
 }
@@ -122,7 +123,7 @@ proto_tree *iwarp_layers_begin(packet_info *pinfo, proto_tree *tree, tvbuff_t *t
 	/* Events are text items (expert info): alone at the top level they
 	 * would be a "text" layer of the hierarchy; they go in the container. */
 	if (units > 1 || events) {
-		cur.container = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, 0, -1, ENC_NA);
+		cur.container = proto_tree_add_item(tree, proto_mpa, tvb, 0, -1, ENC_NA);
 		wmem_strbuf_t *sb = wmem_strbuf_new(pinfo->pool, "");
 		if (pdus)
 			wmem_strbuf_append_printf(sb, ", %u PDU%s", pdus, plurality(pdus, "", "s"));
@@ -132,7 +133,7 @@ proto_tree *iwarp_layers_begin(packet_info *pinfo, proto_tree *tree, tvbuff_t *t
 			wmem_strbuf_append_printf(sb, ", %u stream note%s", events, plurality(events, "", "s"));
 		proto_item_append_text(cur.container, "%s", wmem_strbuf_get_str(sb));
 		cur.stack = proto_item_add_subtree(cur.container, ett_iwarp_layers);
-		iwarp_layer(pinfo, proto_iwarp_mpa);
+		iwarp_layer(pinfo, proto_mpa);
 	}
 	return cur.stack;
 }
@@ -163,13 +164,10 @@ static field_info *protocols_field(proto_tree *tree)
  * layers in the order they were shown. */
 static int layer_rank(int proto)
 {
-	if (proto == proto_iwarp_mpa)
-		return 0;
-	if (proto == proto_iwarp_ddp)
-		return 1;
-	if (proto == proto_iwarp_rdmap)
-		return 2;
-	return 3;
+	for (int k = 0; k < IWARP_LAYERS_STACK; k++)
+		if (proto == stack[k])
+			return k;
+	return IWARP_LAYERS_STACK;
 }
 
 void iwarp_layers_end(packet_info *pinfo, tvbuff_t *tvb)
@@ -215,11 +213,11 @@ void iwarp_layers_end(packet_info *pinfo, tvbuff_t *tvb)
 		 * breaks every XML reader of -T pdml; the frame lists it anyway. */
 		int proto_data = proto_get_id_by_filter_name("data");
 		for (guint k = 0; k < n; k++) {
-			if (ids[k] == proto_iwarp_mpa || ids[k] == proto_data)
+			if (ids[k] == proto_mpa || ids[k] == proto_data)
 				continue;
 			proto_item *ti = proto_tree_add_protocol_format(cur.top, ids[k], tvb, 0, 0,
 				"%s: %u in the %s above", proto_get_protocol_name(ids[k]), counts[k],
-				proto_get_protocol_short_name(find_protocol_by_id(proto_iwarp_mpa)));
+				proto_get_protocol_short_name(find_protocol_by_id(proto_mpa)));
 			proto_item_set_generated(ti);
 		}
 	}
@@ -231,7 +229,7 @@ void iwarp_layers_end(packet_info *pinfo, tvbuff_t *tvb)
 	 * then what the plugin showed. */
 	const char *was = wmem_strbuf_get_str(fvalue_get_strbuf(IWARP_FI_VALUE(fi)));
 	wmem_strbuf_t *sb = wmem_strbuf_new(pinfo->pool, was ? was : "");
-	const char *own = proto_get_protocol_filter_name(proto_iwarp_mpa);
+	const char *own = proto_get_protocol_filter_name(proto_mpa);
 	size_t ol = strlen(own);
 	for (;;) {
 		const char *s = wmem_strbuf_get_str(sb);
@@ -267,7 +265,7 @@ proto_tree *iwarp_layers_mpa_tree(proto_tree *tree)
 	if (!tree)
 		return NULL;
 	for (proto_node *n = tree->first_child; n; n = n->next)
-		if (PNODE_FINFO(n) && PNODE_FINFO(n)->hfinfo->id == proto_iwarp_mpa) {
+		if (PNODE_FINFO(n) && PNODE_FINFO(n)->hfinfo->id == proto_mpa) {
 			proto_tree *t = proto_item_get_subtree((proto_item *)n);
 			return t ? t : proto_item_add_subtree((proto_item *)n, ett_iwarp_layers);
 		}

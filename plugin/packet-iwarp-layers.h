@@ -9,7 +9,10 @@
 
 #include <epan/packet.h>
 
-void iwarp_layers_register(void);
+/* The protocols of the iWARP stack, bottom up (MPA, DDP, RDMAP: the
+ * plugin's registration order, plugin.c); the upper layers follow them. */
+#define IWARP_LAYERS_STACK 3
+void iwarp_layers_register(const int protos[IWARP_LAYERS_STACK]);
 /* Adds frame.protocols to the postdissector's wanted fields. */
 void iwarp_layers_handoff(GArray *wanted);
 /* This frame shows protocol `proto` (frame.protocols lists it). */

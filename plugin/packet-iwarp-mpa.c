@@ -17,7 +17,7 @@
 #include "packet-iwarp-layers.h"
 #include "packet-iwarp-nvme.h"
 #include "packet-iwarp-state.h"
-#include "packet-iwarp-stream.h"
+#include "packet-iwarp-prefs.h"
 #include "packet-iwarp-text.h"
 
 int proto_iwarp_mpa = -1;
@@ -401,7 +401,7 @@ static void show_crc(tvbuff_t *tvb, packet_info *pinfo, proto_tree *mt, proto_it
 								 hf_iwarp_mpa_crc_status, NULL, pinfo, 0,
 								 ENC_LITTLE_ENDIAN, PROTO_CHECKSUM_NO_FLAGS);
 			/* The field is always there (RFC 5044 §7.1); say why it was
-			 * not checked, not just "unverified" (issue 32 item 5). */
+			 * not checked, not just "unverified". */
 			proto_item_append_text(ci, rec->mdir.crc ? " (not checked: CRC checking is off)"
 								 : " (CRC not in use: not negotiated)");
 		}

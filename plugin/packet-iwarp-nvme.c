@@ -30,7 +30,6 @@
 #include "packet-iwarp-nvme.h"
 #include "packet-iwarp-layers.h"
 #include "packet-iwarp-state.h"
-#include "packet-iwarp-stream.h"
 #include "packet-iwarp-text.h"
 
 int proto_iwarp_nvme = -1;
@@ -152,7 +151,7 @@ static void on_cmd(void *ctx, const struct iws_nvme_cmd *c)
 		l->sqe_cut_len = c->sqe_cut_len;
 	}
 	wmem_map_insert(ic->nvme_cmds, &l->cmd.id, l);
-	iwarp_frame_rec *fr = iwarp_feeding_frame();
+	iwarp_frame_rec *fr = ic->feeding_frame ? iwarp_frame_get(ic->feeding_frame, ic) : NULL;
 	if (fr) {
 		if (!fr->nvme)
 			fr->nvme = wmem_array_new(wmem_file_scope(), sizeof(iwarp_nvme_link *));
@@ -571,7 +570,7 @@ void iwarp_nvme_dissect(tvbuff_t *ulpdu, tvbuff_t *msg_tvb, packet_info *pinfo, 
 {
 	iwarp_nvme_link *l = link_of(ic, rec);
 	/* A capsule's frame is named by its top layer, as Wireshark's own
-	 * dissectors name theirs (issue 32 item 5); RDMA data stays iWARP's. */
+	 * dissectors name theirs; RDMA data stays iWARP's. */
 	if (rec->nvme_role == IWS_NVME_ROLE_COMMAND || rec->nvme_role == IWS_NVME_ROLE_RESPONSE ||
 	    rec->nvme_role == IWS_NVME_ROLE_COMMAND_PART)
 		col_set_str(pinfo->cinfo, COL_PROTOCOL, "NVMe-oF");

@@ -17,11 +17,11 @@
 
 #include "iwarpscope/names.h"
 #include "packet-iwarp-rdmap.h"
-#include "packet-iwarp-ddp.h"
+#include "packet-iwarp-ddp-msg.h"
 #include "packet-iwarp-layers.h"
 #include "packet-iwarp-nvme.h"
 #include "packet-iwarp-state.h"
-#include "packet-iwarp-stream.h"
+#include "packet-iwarp-prefs.h"
 #include "packet-iwarp-text.h"
 #include "packet-iwarp-timing.h"
 

@@ -79,7 +79,7 @@ typedef struct iwarp_frame_rec {
 	 * (an IP datagram reassembled from fragments): its PDUs are copies. */
 	gboolean in_frame;
 	guint32 payload_off, payload_seq, payload_len, payload_cap;
-	guint8 tcp_events;           /* IWARP_TCP_EV_*: what the engine counted for this segment
+	guint8 tcp_events;           /* IWS_SEV_BIT(IWS_SEV_*): what the engine counted for this segment
 				      * (here, before the pointers: one record per frame, no padding) */
 	wmem_array_t *pdus;          /* iwarp_pdu_rec *, in stream order */
 	/* PDUs of earlier frames reported while this one was fed (they waited
@@ -125,18 +125,10 @@ typedef struct iwarp_conv {
 	wmem_map_t *nvme_cmds;       /* guint64 id -> iwarp_nvme_link */
 	wmem_array_t *nvme_leftover; /* iwarp_nvme_link * reported at the end of the capture */
 	struct iws_doctor *doc;      /* the interop doctor (packet-iwarp-doctor.c) */
+	/* first pass: the frame whose segment the engine is being fed (0: none,
+	 * e.g. at the end of the capture), for what its stages report */
+	guint32 feeding_frame;
 } iwarp_conv;
-
-/* TCP events of a segment (iwarp_frame_rec.tcp_events), bits, as the
- * engine counted them. */
-#define IWARP_TCP_EV_FAST_RETRANSMIT 0x01
-#define IWARP_TCP_EV_TIMEOUT         0x02
-#define IWARP_TCP_EV_ZERO_WINDOW     0x04
-#define IWARP_TCP_EV_DUP_ACK         0x08
-#define IWARP_TCP_EV_OTHER_RETRANSMIT 0x10
-#define IWARP_TCP_EV_REORDERED       0x20
-#define IWARP_TCP_EV_KEEPALIVE       0x40
-#define IWARP_TCP_EV_LAST            IWARP_TCP_EV_KEEPALIVE
 
 /* Appends val (of type) to the file-scoped array arr, made when NULL. */
 #define IWARP_APPEND(arr, type, val)                                            \

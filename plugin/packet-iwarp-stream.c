@@ -35,22 +35,16 @@
 #include <string.h>
 
 #include "packet-iwarp-stream.h"
-#include "iwarp-stats.h"
 #include "packet-iwarp-doctor.h"
 #include "packet-iwarp-layers.h"
 #include "packet-iwarp-mpa.h"
 #include "packet-iwarp-nvme.h"
+#include "packet-iwarp-prefs.h"
 #include "packet-iwarp-state.h"
 #include "packet-iwarp-timing.h"
 #include "ws-compat.h"
 
-struct iwarp_prefs iwarp_prefs = {
-	.check_crc = TRUE,
-	.keep_builtin = FALSE,
-	.reassemble_untagged = TRUE,
-	.offer_builtin_ulp = TRUE,
-	.legacy_ird_ord = TRUE,
-};
+int iwarp_tap = -1;
 
 /* The TCP fields the postdissector reads. */
 static int hf_tcp_stream = -1;
@@ -166,15 +160,6 @@ static iwarp_frame_rec *frame_rec(guint32 num)
 	return iwarp_frame_get(num, feeding.conv);
 }
 
-iwarp_frame_rec *iwarp_feeding_frame(void)
-{
-	return feeding.num ? frame_rec(feeding.num) : NULL;
-}
-
-iwarp_frame_rec *iwarp_frame_record(guint32 num)
-{
-	return iwarp_state_started() ? frame_rec(num) : NULL;
-}
 
 /* ---- the engine's reports (first pass) ---- */
 
@@ -338,17 +323,12 @@ static void record_close(iwarp_conv *ic, const struct iws_stream_event *ev)
 }
 
 /* What TCP did in a segment (the engine's events of the frame that sent
- * it: the CLI's per-QP `tcp` numbers, frame by frame), as IWARP_TCP_EV_* bits. */
+ * it: the CLI's per-QP `tcp` numbers, frame by frame), as IWS_SEV_BIT()s. */
 static void record_tcp_event(const struct iws_stream_event *ev)
 {
-	static const struct { guint8 kind, bit; } bits[] = {
-		{ IWS_SEV_FAST_RETRANSMIT, 0 }, { IWS_SEV_TIMEOUT, 1 },	   { IWS_SEV_ZERO_WINDOW, 2 },
-		{ IWS_SEV_DUPLICATE_ACK, 3 },	{ IWS_SEV_OTHER_RETRANSMIT, 4 }, { IWS_SEV_REORDERED, 5 },
-		{ IWS_SEV_KEEPALIVE, 6 },
-	};
-	for (guint i = 0; i < G_N_ELEMENTS(bits); i++)
-		if (ev->kind == bits[i].kind)
-			frame_rec((guint32)ev->frame)->tcp_events |= (guint8)(1u << bits[i].bit);
+	guint8 bit = (guint8)IWS_SEV_BIT(ev->kind);
+	if (bit)
+		frame_rec((guint32)ev->frame)->tcp_events |= bit;
 }
 
 static void on_event(void *ctx, const struct iws_stream_event *ev)
@@ -439,6 +419,7 @@ static void conv_finish(iwarp_conv *ic, guint32 flag)
 	feeding.conv = ic;
 	feeding.num = 0;
 	feeding.payload = NULL;
+	ic->feeding_frame = 0;
 	iws_stream_finish(ic->eng, flag);
 	iws_doctor_finish(ic->doc, ic->eng);
 	conv_keep_state(ic);
@@ -475,8 +456,10 @@ static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, 
 	feeding.num = pinfo->num;
 	feeding.payload = v->ds_tvb == frame ? payload : NULL;
 	feeding.cap = capl;
-	iwarp_doctor_segment(ic, side, &seg, v->ds_tvb, v->hdr_off, v->hdr_len);
+	ic->feeding_frame = pinfo->num;
+	iws_doctor_segment(ic->doc, ic->eng, side, &seg);
 	iws_stream_segment(ic->eng, side, &seg);
+	ic->feeding_frame = 0;
 	feeding.num = 0;
 	feeding.payload = NULL;
 	if (iws_stream_is_iwarp(ic->eng))
@@ -764,6 +747,7 @@ static void prefs_changed(void)
 
 void iwarp_stream_register(void)
 {
+	iwarp_tap = register_tap("iwarp");
 	module_t *m = prefs_register_protocol(proto_iwarp_mpa, prefs_changed);
 	prefs_register_bool_preference(m, "check_crc", "Verify the CRC when it is negotiated",
 		"Compute the CRC32c of every FPDU of a connection that negotiated CRCs "
@@ -777,8 +761,9 @@ void iwarp_stream_register(void)
 		"Show Rev 1 8-octet private data as IRD/ORD",
 		"Older SMB Direct stacks carry IRD and ORD as two 32-bit words in Rev 1 private data.",
 		&iwarp_prefs.legacy_ird_ord);
-	/* Streams without a handshake are found by the core's one policy now
-	 * (the iwarpscope CLI's too): these no longer apply. */
+	/* Preferences a saved preferences file may still name: streams without a
+	 * handshake are found by the core's one policy (the iwarpscope CLI's
+	 * too), which takes no such hints. */
 	prefs_register_obsolete_preference(m, "assume_crc");
 	prefs_register_obsolete_preference(m, "assume_markers_i2r");
 	prefs_register_obsolete_preference(m, "assume_markers_r2i");

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * packet-iwarp-stream.h - the driver of the plugin (packet-iwarp-stream.c)
- * and the preferences it keeps.
+ * packet-iwarp-stream.h - the driver of the plugin (packet-iwarp-stream.c).
  *
  * Protocols: iwarp.mpa (framing), iwarp.ddp, iwarp.rdmap, iwarp.nvme (NVMe
  * over Fabrics) and iwarp (the interop doctor). Every decision
@@ -31,16 +30,6 @@
 #include "packet-iwarp-state.h"
 #include "ws-compat.h"
 
-/* Preferences of iwarp.mpa, iwarp.ddp and iwarp.rdmap (registered by
- * their files, kept here). */
-struct iwarp_prefs {
-	iwarp_pref_bool check_crc;          /* verify negotiated CRCs */
-	iwarp_pref_bool keep_builtin;       /* leave Wireshark's iwarp_mpa heuristic enabled */
-	iwarp_pref_bool reassemble_untagged;/* reassemble Send messages by MSN and MO */
-	iwarp_pref_bool offer_builtin_ulp;  /* hand payloads to the iwarp_ddp_rdmap heuristic list */
-	iwarp_pref_bool legacy_ird_ord;     /* decode Rev 1 8-octet private data as SMB Direct IRD/ORD */
-};
-extern struct iwarp_prefs iwarp_prefs;
 
 void iwarp_stream_register(void);
 void iwarp_stream_handoff(void);
@@ -51,10 +40,9 @@ void iwarp_sequential_pass_over(void);
  * as RPC may claim it). */
 void iwarp_keep_conversation(packet_info *pinfo, iwarp_conv *ic);
 
-/* The frame being fed on the first pass (NULL at the end of the capture). */
-iwarp_frame_rec *iwarp_feeding_frame(void);
-/* The record of frame num, made for the connection being fed if it has none
- * (first pass). */
-iwarp_frame_rec *iwarp_frame_record(guint32 num);
+/* The "iwarp" tap (registered here, read by iwarp-stats.c): each frame's
+ * finished operations and NVMe commands (iwarp_frame_rec), and
+ * iwarp_capture_end on the last frame of the second pass. */
+extern int iwarp_tap;
 
 #endif

@@ -69,13 +69,13 @@ static const value_string teardown_kind_vals[] = {
 };
 
 static const value_string tcp_event_vals[] = {
-	{ IWARP_TCP_EV_FAST_RETRANSMIT, "fast retransmission (after duplicate ACKs)" },
-	{ IWARP_TCP_EV_TIMEOUT, "retransmission after a timeout" },
-	{ IWARP_TCP_EV_ZERO_WINDOW, "zero window" },
-	{ IWARP_TCP_EV_DUP_ACK, "duplicate ACK" },
-	{ IWARP_TCP_EV_OTHER_RETRANSMIT, "retransmission (neither after duplicate ACKs nor a timeout)" },
-	{ IWARP_TCP_EV_REORDERED, "reordered on the way (its first transmission, not lost)" },
-	{ IWARP_TCP_EV_KEEPALIVE, "keep-alive probe (not data, not a retransmission)" },
+	{ IWS_SEV_BIT(IWS_SEV_FAST_RETRANSMIT), "fast retransmission (after duplicate ACKs)" },
+	{ IWS_SEV_BIT(IWS_SEV_TIMEOUT), "retransmission after a timeout" },
+	{ IWS_SEV_BIT(IWS_SEV_ZERO_WINDOW), "zero window" },
+	{ IWS_SEV_BIT(IWS_SEV_DUPLICATE_ACK), "duplicate ACK" },
+	{ IWS_SEV_BIT(IWS_SEV_OTHER_RETRANSMIT), "retransmission (neither after duplicate ACKs nor a timeout)" },
+	{ IWS_SEV_BIT(IWS_SEV_REORDERED), "reordered on the way (its first transmission, not lost)" },
+	{ IWS_SEV_BIT(IWS_SEV_KEEPALIVE), "keep-alive probe (not data, not a retransmission)" },
 	{ 0, NULL }
 };
 
@@ -184,20 +184,22 @@ void iwarp_timing_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *
 	proto_tree *et = proto_tree_add_subtree(tree, tvb, 0, 0, ett_iwarp_rdmap_tcp_event, &ti,
 						"iWARP: TCP event of this connection");
 	proto_item_set_generated(ti);
-	for (guint8 bit = 1; bit && bit <= IWARP_TCP_EV_LAST; bit = (guint8)(bit << 1)) {
+	/* in the order of the field's values (tcp_event_vals) */
+	for (const value_string *e = tcp_event_vals; e->strptr; e++) {
+		guint8 bit = (guint8)e->value;
 		if (!(events & bit))
 			continue;
 		proto_item *pi = proto_tree_add_uint(et, hf_iwarp_rdmap_tcp_event, tvb, 0, 0, bit);
 		proto_item_set_generated(pi);
 		/* One expert item per event the engine counted, so that `tshark -z
-		 * expert` counts what `iwarpscope stats` does (issue 32 item 2):
+		 * expert` counts what `iwarpscope stats` does:
 		 * duplicate ACKs as Chat under their own name (many, and no loss
 		 * by themselves); a keep-alive is not counted as anything. */
-		if (bit == IWARP_TCP_EV_DUP_ACK)
+		if (bit == IWS_SEV_BIT(IWS_SEV_DUPLICATE_ACK))
 			expert_add_info(pinfo, pi, &ei_iwarp_rdmap_dup_ack);
-		else if (bit != IWARP_TCP_EV_KEEPALIVE)
+		else if (bit != IWS_SEV_BIT(IWS_SEV_KEEPALIVE))
 			expert_add_info_format(pinfo, pi, &ei_iwarp_rdmap_tcp_event, "TCP %s on an iWARP connection",
-					       val_to_str_const(bit, tcp_event_vals, "event"));
+					       e->strptr);
 	}
 }
 

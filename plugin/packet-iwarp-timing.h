@@ -19,7 +19,7 @@ void iwarp_timing_segment(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, iwa
 			  const iwarp_pdu_rec *rec);
 /* A frame's TCP acknowledgement covered these operations (iwarp_op_link *). */
 void iwarp_timing_add_acked(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, wmem_array_t *acked);
-/* The TCP events of a segment (IWARP_TCP_EV_* bits). */
+/* The TCP events of a segment (IWS_SEV_BIT()s). */
 void iwarp_timing_add_tcp_events(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint8 events);
 /* A FIN or RST of the connection and the operations it left outstanding. */
 void iwarp_timing_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iwarp_conv *ic,

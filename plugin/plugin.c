@@ -15,6 +15,7 @@
 #endif
 
 #include "iwarp-stats.h"
+#include "iwarp-stats-doctor.h"
 #include "iwarp-stats-gui.h"
 #include "packet-iwarp-ddp.h"
 #include "packet-iwarp-doctor.h"
@@ -52,28 +53,52 @@ uint32_t plugin_describe(void)
 void proto_register_iwarp(void);
 void proto_reg_handoff_iwarp(void);
 
-/* Every file registers its own protocol, fields, preferences and taps; the
- * order is the registration order Wireshark has always seen (a file whose
- * preferences live in another protocol's module comes after it). */
-void proto_register_iwarp(void)
+/* iwarp.rdmap's preference module also holds the timing preferences. */
+static void register_rdmap_timing(void)
 {
-	iwarp_mpa_register();
-	iwarp_stream_register();     /* iwarp.mpa's preferences, the postdissector */
-	iwarp_ddp_register();
 	module_t *rdmap_prefs = iwarp_rdmap_register();
 	iwarp_timing_register(proto_iwarp_rdmap, rdmap_prefs);
-	iwarp_stats_register();      /* the "iwarp" tap and its text statistics */
-	iwarp_stats_gui_register();
-	iwarp_nvme_register();
-	iwarp_layers_register();
-	iwarp_doctor_register();
+}
+
+/* The protocol hierarchy's order of the iWARP stack, bottom up. */
+static void register_layers(void)
+{
+	const int stack[IWARP_LAYERS_STACK] = { proto_iwarp_mpa, proto_iwarp_ddp, proto_iwarp_rdmap };
+	iwarp_layers_register(stack);
+}
+
+/* Every file registers its own protocol, fields, preferences and taps, in
+ * this order: a protocol before what registers under it (its preferences
+ * module, its tap, its place in the hierarchy). */
+static void (*const registration[])(void) = {
+	iwarp_mpa_register,
+	iwarp_stream_register,       /* iwarp.mpa's preferences, the postdissector, the "iwarp" tap */
+	iwarp_ddp_register,
+	register_rdmap_timing,
+	iwarp_stats_register,        /* the text statistics of the "iwarp" tap */
+	iwarp_stats_gui_register,
+	iwarp_nvme_register,
+	register_layers,
+	iwarp_doctor_register,
+	iwarp_stats_doctor_register, /* tshark -z iwarp,doctor */
+};
+
+static void (*const handoff[])(void) = {
+	iwarp_stream_handoff,
+	iwarp_ddp_handoff,
+	iwarp_rdmap_handoff,
+};
+
+void proto_register_iwarp(void)
+{
+	for (size_t k = 0; k < G_N_ELEMENTS(registration); k++)
+		registration[k]();
 }
 
 void proto_reg_handoff_iwarp(void)
 {
-	iwarp_stream_handoff();
-	iwarp_ddp_handoff();
-	iwarp_rdmap_handoff();
+	for (size_t k = 0; k < G_N_ELEMENTS(handoff); k++)
+		handoff[k]();
 }
 
 void plugin_register(void)

@@ -11,8 +11,20 @@
   enforces (cli/*/CMakeLists.txt, checked here against it), and a header
   name is in one cli folder only, and a header named *_int.h (a folder's
   internals, such as cli/input/points_int.h) is included only in its folder;
+- the plugin (plugin/) includes no header of cli/, and cli/ none of plugin/:
+  the two front ends share only the core;
+- no include names a path that climbs out of the including file's folder
+  ("../x.h") or reaches into another folder ("track/conn.h"): a header of
+  another layer comes through the include path, where the build decides what
+  a layer may see (iwarpscope/x.h, the core's public headers, is that path);
 - no header of core/, include/, cli/ or plugin/ includes, directly or
-  through others, a header that includes it back (an include cycle).
+  through others, a header that includes it back (an include cycle);
+- no unit includes, directly or through other units, a unit that includes
+  it back: a unit is foo.c with foo.h and foo_int.h (include/iwarpscope/foo.h
+  counts with core/foo.c), so a cycle hidden by splitting a unit's includes
+  over two headers is still one.
+
+Symbols are checked by tests/layering_nm.py (the built libraries' calls).
 
 A quoted include is looked for beside the including file, then in include/
 and, for a file of cli/, in the cli folders (the build's include path), as
@@ -185,6 +197,113 @@ def check_cycles(root):
     return errs, len(graph), sum(len(v) for v in graph.values())
 
 
+def check_plugin(root):
+    errs, n = [], 0
+    # a header name of cli/ is one the plugin must not name, whatever include
+    # path would find it (the plugin's build has none of cli/)
+    cli_headers = {}
+    for path in sources(root, ["cli"]):
+        if path.endswith(".h"):
+            cli_headers.setdefault(os.path.basename(path), os.path.relpath(path, root))
+    for path in sources(root, ["plugin"]):
+        n += 1
+        rel = os.path.relpath(path, root)
+        for ln, kind, name in includes(path):
+            target = resolve(root, path, kind, name)
+            if target is not None and os.path.relpath(target, root).split(os.sep)[0] == "cli":
+                errs.append("%s:%d: the plugin includes %s, a header of the CLI" % (rel, ln, os.path.relpath(target, root)))
+            elif target is None and os.path.basename(name) in cli_headers:
+                errs.append("%s:%d: the plugin includes %s, a header of the CLI (%s)" %
+                            (rel, ln, name, cli_headers[os.path.basename(name)]))
+    for path in sources(root, ["cli"]):
+        rel = os.path.relpath(path, root)
+        for ln, kind, name in includes(path):
+            if os.path.isfile(os.path.join(root, "plugin", name)) and resolve(root, path, kind, name) is None or \
+                    name.split("/")[0] == "plugin":
+                errs.append("%s:%d: the CLI includes %s, a header of the plugin" % (rel, ln, name))
+    return errs, n
+
+
+def check_paths(root):
+    """Quoted includes name a file beside the includer or on the include
+    path (iwarpscope/...), never a climb (..) or another folder."""
+    errs = []
+    for path in sources(root, GRAPH_DIRS):
+        rel = os.path.relpath(path, root)
+        for ln, kind, name in includes(path):
+            if kind != '"':
+                continue
+            parts = name.split("/")
+            if ".." in parts:
+                errs.append("%s:%d: relative include %s climbs out of its folder" % (rel, ln, name))
+            elif len(parts) > 1 and parts[0] != "iwarpscope":
+                errs.append("%s:%d: include %s reaches into another folder" % (rel, ln, name))
+    return errs
+
+
+def unit_of(root, path):
+    """foo.c, foo.h and foo_int.h of one folder are one unit; the core's
+    public header include/iwarpscope/foo.h belongs with core/foo.c."""
+    d, b = os.path.split(os.path.relpath(path, root))
+    if d == os.path.join("include", "iwarpscope"):
+        d = "core"
+    return os.path.join(d, re.sub(r"(_int)?\.[ch]$", "", b))
+
+
+def check_unit_cycles(root):
+    graph = {}
+    for path in sources(root, GRAPH_DIRS):
+        u = unit_of(root, path)
+        graph.setdefault(u, {})
+        for ln, kind, name in includes(path):
+            t = resolve(root, path, kind, name)
+            if t is not None and unit_of(root, t) != u:
+                graph[u].setdefault(unit_of(root, t), "%s:%d" % (os.path.relpath(path, root), ln))
+    # strongly connected components (Tarjan, iterative): each of more than
+    # one unit is a cycle
+    index, low, on, stack, sccs, counter = {}, {}, set(), [], [], [0]
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter[0]
+        counter[0] += 1
+        stack.append(start)
+        on.add(start)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = counter[0]
+                    counter[0] += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph.get(w, {})))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    x = stack.pop()
+                    on.discard(x)
+                    comp.append(x)
+                    if x == v:
+                        break
+                if len(comp) > 1:
+                    sccs.append(sorted(comp))
+    errs = []
+    for comp in sccs:
+        cs = set(comp)
+        edges = ["%s -> %s (%s)" % (u, v, where) for u in comp for v, where in sorted(graph[u].items()) if v in cs]
+        errs.append("unit include cycle of %d units: %s; its includes: %s" % (len(comp), ", ".join(comp), "; ".join(edges)))
+    return errs, len(graph)
+
+
 def main(argv):
     root = os.path.abspath(argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
     core_files = list(sources(root, CORE_DIRS))
@@ -194,13 +313,19 @@ def main(argv):
     errs = check_core(root)
     cli_errs, ncli = check_cli(root)
     errs += cli_errs
+    plug_errs, nplug = check_plugin(root)
+    errs += plug_errs
+    errs += check_paths(root)
     cyc, nfiles, nedges = check_cycles(root)
+    ucyc, nunits = check_unit_cycles(root)
+    cyc += ucyc
     errs += cyc
     for e in errs:
         print("FAIL: " + e)
     print("%d core files read for Wireshark, libpcap, GLib and front-end headers; %d cli files against the "
-          "folder table (%d folders); %d files, %d project includes read for cycles; %d violation(s), %d of them "
-          "cycles" % (len(core_files), ncli, len(CLI_LINKS), nfiles, nedges, len(errs), len(cyc)))
+          "folder table (%d folders); %d plugin files for CLI headers; %d files, %d project includes, %d units read "
+          "for cycles; %d violation(s), %d of them cycles" %
+          (len(core_files), ncli, len(CLI_LINKS), nplug, nfiles, nedges, nunits, len(errs), len(cyc)))
     return 1 if errs else 0
 
 

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
 #include "out_doctor.h"
 #include "out_silence.h"
 #include "out_stats.h"
@@ -51,10 +50,11 @@ static void live(void *ctx)
 	summary_write_short(p->live_out, &p->r, &p->live_prev);
 }
 
-bool cmdrun_init(struct cmdrun *p, const struct options *o, struct source *src,
-		   struct points *pts, FILE *out)
+bool cmdrun_init(struct cmdrun *p, const struct options *o, const struct cmd_stages *stages,
+		 struct source *src, struct points *pts, FILE *out)
 {
 	memset(p, 0, sizeof(*p));
+	p->stages = stages;
 	p->o = o;
 	p->src = src;
 	p->pts = pts;
@@ -63,7 +63,7 @@ bool cmdrun_init(struct cmdrun *p, const struct options *o, struct source *src,
 	select_init(&p->sel, &spec);
 	units_config(o->units == UNITS_IEC, o->time_unit);
 	units_bw(o->bw == BW_MBPS ? UNITS_BW_MBPS : o->bw == BW_GBPS ? UNITS_BW_GBPS : UNITS_BW_BITS);
-	const struct cmddef *def = cmddef_of(o->cmd);
+	const struct cmdinfo *def = cmdinfo_of(o->cmd);
 	struct analysis_opts ao = {
 		.check_crc = o->check_crc,
 		.max_ooo_dir = o->max_ooo_dir,
@@ -84,8 +84,8 @@ bool cmdrun_init(struct cmdrun *p, const struct options *o, struct source *src,
 		 * (cli/output/findings.c), or --fail-on naming its rules */
 		.doctor = (def->flags & CF_DOCTOR) || o->fail_rules || o->fail_severities,
 	};
-	if (def->plan)
-		def->plan(p, &ao);
+	if (stages->plan)
+		stages->plan(p, &ao);
 	ao.track_order = p->ordered;
 	if (!analysis_init(&p->a, &ao))
 		return false;
@@ -94,15 +94,15 @@ bool cmdrun_init(struct cmdrun *p, const struct options *o, struct source *src,
 	slowest_init(&p->slow, SUMMARY_SLOWEST);
 	p->r = (struct report){ &p->a, src, { o->format, o->fail_rules, o->fail_severities }, &p->tl,
 				NULL, pts, &p->sel };
-	if (def->begin)
-		def->begin(p);
+	if (stages->begin)
+		stages->begin(p);
 	return true;
 }
 
 void cmdrun_read(struct cmdrun *p)
 {
 	const struct options *o = p->o;
-	p->live_out = (cmddef_of(o->cmd)->flags & CF_LIVE_OUT) && !p->ordered ? p->out : stderr;
+	p->live_out = (cmdinfo_of(o->cmd)->flags & CF_LIVE_OUT) && !p->ordered ? p->out : stderr;
 	p->live_prev = (struct live_prev){ NULL, 0 };
 	struct run_hooks h = {
 		.ctx = p,
@@ -126,7 +126,7 @@ void cmdrun_read(struct cmdrun *p)
 unsigned cmdrun_report(struct cmdrun *p, FILE *page)
 {
 	const struct options *o = p->o;
-	cmddef_of(o->cmd)->report(p, page);
+	p->stages->report(p, page);
 	return (report_findings(&p->r) & o->fail_on) | (doctor_fails(&p->r) ? FAIL_RULE : 0);
 }
 
@@ -167,7 +167,7 @@ void cmdrun_warnings(const struct cmdrun *p, FILE *f)
 	if (evicted)
 		fprintf(f, "iwarpscope: warning: %llu operations given up: in-flight limit "
 			   "(--max-inflight)\n", (unsigned long long)evicted);
-	const char *what = cmddef_of(p->o->cmd)->items;
+	const char *what = cmdinfo_of(p->o->cmd)->items;
 	if (p->tl.forced)
 		fprintf(f, "iwarpscope: warning: %llu %s printed early (--max-reorder)\n",
 			(unsigned long long)p->tl.forced, what);

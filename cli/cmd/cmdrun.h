@@ -31,7 +31,23 @@
 #include "source.h"
 #include "timeline.h"
 
+struct cmdrun;
+struct analysis_opts;
+
+/* What a command does in a run (commands.c has one per command). */
+struct cmd_stages {
+	/* Before analysis_init: the run's mode (p->ordered, p->series_mode)
+	 * and the analysis' hooks in ao (NULL: none). */
+	void (*plan)(struct cmdrun *p, struct analysis_opts *ao);
+	/* After it: the consumers and the writer (NULL: none). */
+	void (*begin)(struct cmdrun *p);
+	/* The report, on p->out (the report command's page on page when not
+	 * NULL). */
+	void (*report)(struct cmdrun *p, FILE *page);
+};
+
 struct cmdrun {
+	const struct cmd_stages *stages;
 	const struct options *o;
 	struct source *src;
 	struct points *pts;         /* several capture points (NULL: one) */
@@ -55,10 +71,10 @@ struct cmdrun {
 	uint32_t ticks_skipped;
 };
 
-/* Set up the stages of o->cmd over src (the run owns it, and pts, from
+/* Set up o->cmd's stages (commands.h) over src (the run owns it, and pts, from
  * now on, also on failure). The report goes to out. false: out of memory. */
-bool cmdrun_init(struct cmdrun *p, const struct options *o, struct source *src,
-		   struct points *pts, FILE *out);
+bool cmdrun_init(struct cmdrun *p, const struct options *o, const struct cmd_stages *stages,
+		 struct source *src, struct points *pts, FILE *out);
 /* Read the input to its end (or a stop condition) and finish the analysis. */
 void cmdrun_read(struct cmdrun *p);
 /* Write the command's report to p->out (the report command's page to page

@@ -215,7 +215,7 @@ static int finish_run(struct cmdrun *p, const struct options *o, struct opened *
 	} else {
 		unsigned found = cmdrun_report(p, op->has_page ? op->page.f : NULL);
 		/* -q: the warnings stay in the report (JSON capture.warnings) */
-		if (!(cmddef_of(o->cmd)->flags & CF_OWN_WARNINGS) && !o->quiet)
+		if (!(cmdinfo_of(o->cmd)->flags & CF_OWN_WARNINGS) && !o->quiet)
 			cmdrun_warnings(p, stderr);
 		if (!o->quiet)
 			cmdrun_notes(p, stderr);
@@ -255,7 +255,7 @@ static int run_command(const struct options *o)
 		opened_free(&op);
 		return 2;
 	}
-	if (!cmdrun_init(&p, o, src, pts, stdout)) {
+	if (!cmdrun_init(&p, o, command_stages(o->cmd), src, pts, stdout)) {
 		error_line("out of memory");
 		cmdrun_free(&p);
 		opened_free(&op);

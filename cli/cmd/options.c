@@ -14,7 +14,6 @@
 #include "iwarpscope/rules.h"
 #include "iwarpscope/status.h"
 
-#include "commands.h"
 
 enum {
 	OPT_QP = 256, OPT_OP, OPT_SINCE, OPT_UNTIL, OPT_NO_CRC, OPT_FAIL_ON, OPT_MAX_OOO,
@@ -157,7 +156,7 @@ static unsigned opt_cmds(const struct optdef *d)
 {
 	unsigned mask = 0;
 	for (int c = 0; c < CMD_COUNT; c++)
-		if (!d->scope || (cmddef_of((enum command)c)->accepts & d->scope))
+		if (!d->scope || (cmdinfo_of((enum command)c)->accepts & d->scope))
 			mask |= CMDBIT(c);
 	return mask;
 }
@@ -169,7 +168,7 @@ struct select_spec options_select(const struct options *o)
 
 const char *command_name(enum command c)
 {
-	return (unsigned)c < CMD_COUNT ? cmddef_of(c)->name : "?";
+	return (unsigned)c < CMD_COUNT ? cmdinfo_of(c)->name : "?";
 }
 
 /* "write, read, ...": the operation names of names.h, for --op's help. */
@@ -245,8 +244,8 @@ static void print_help(FILE *f, int cmd)
 		      "\n"
 		      "Commands:\n", f);
 		for (int i = 0; i < CMD_COUNT; i++) {
-			fprintf(f, "  %-19s", cmddef_of((enum command)i)->name);
-			for (const char *w = cmddef_of((enum command)i)->what; *w; w++)
+			fprintf(f, "  %-19s", cmdinfo_of((enum command)i)->name);
+			for (const char *w = cmdinfo_of((enum command)i)->what; *w; w++)
 				if (*w == '\n')
 					fprintf(f, "\n%21s", "");
 				else
@@ -259,7 +258,7 @@ static void print_help(FILE *f, int cmd)
 	} else {
 		fprintf(f, "Usage: iwarpscope %s [OPTIONS] FILE...\n"
 			   "       iwarpscope %s [OPTIONS] -i INTERFACE\n\n%s",
-			cmddef_of(cmd)->name, cmddef_of(cmd)->name, cmddef_of(cmd)->about);
+			cmdinfo_of(cmd)->name, cmdinfo_of(cmd)->name, cmdinfo_of(cmd)->about);
 	}
 	for (int g = 0; g < G_N; g++) {
 		bool any = false;
@@ -535,7 +534,7 @@ static bool set_format(struct options *o, const char *s)
 /* Which formats a command writes. */
 static bool format_ok(enum command c, enum out_format f)
 {
-	return (cmddef_of(c)->formats & FMTBIT(f)) != 0;
+	return (cmdinfo_of(c)->formats & FMTBIT(f)) != 0;
 }
 
 /* -a duration:SECONDS | filesize:KB */
@@ -583,7 +582,7 @@ static const char *cmd_list(unsigned mask, char *buf, size_t len)
 	buf[0] = 0;
 	for (int i = 0; i < CMD_COUNT && n < len; i++)
 		if (mask & CMDBIT(i)) {
-			int k = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", cmddef_of((enum command)i)->name);
+			int k = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", cmdinfo_of((enum command)i)->name);
 			if (k > 0)
 				n += (size_t)k;
 		}
@@ -593,7 +592,7 @@ static const char *cmd_list(unsigned mask, char *buf, size_t len)
 static int command_of(const char *word)
 {
 	for (int i = 0; i < CMD_COUNT; i++)
-		if (strcmp(word, cmddef_of((enum command)i)->name) == 0)
+		if (strcmp(word, cmdinfo_of((enum command)i)->name) == 0)
 			return i;
 	return -1;
 }
@@ -977,7 +976,7 @@ int options_parse(int argc, char **argv, struct options *o)
 		o->files[o->nfiles++] = argv[i];
 	if (o->list_ifaces)
 		return 0;
-	if (o->list_rules && (cmddef_of(o->cmd)->accepts & OPTS_RULES))
+	if (o->list_rules && (cmdinfo_of(o->cmd)->accepts & OPTS_RULES))
 		return format_ok(o->cmd, o->format) ? 0 : usage_error("--rules: text, json or jsonl");
 	return check_options(o, &st);
 }

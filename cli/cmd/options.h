@@ -11,18 +11,12 @@
 #include <stdint.h>
 
 #include "iwarpscope/qp.h"
+#include "cmdlist.h"
 #include "outopts.h"
 #include "select.h"
 
-/* The commands, in the order of the command table (commands.h) and of the
- * command list in --help. */
-enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS, CMD_NVME, CMD_REPORT, CMD_DOCTOR, CMD_COUNT };
-
 #define MAX_QP_FILTER 64
 
-/* Bit per command. */
-#define CMDBIT(c) (1u << (c))
-#define CMD_ALL (CMDBIT(CMD_COUNT) - 1u)
 
 /* --units: how sizes are shown in text (JSON and CSV stay raw integers):
  * binary by default, as storage and RDMA people size their I/O (a 64 KiB

@@ -666,11 +666,6 @@ static int cookie_close(void *c)
 	return rc;
 }
 
-bool decomp_window_refused(const struct decomp *dc)
-{
-	return dc && dc->window;
-}
-
 const char *decomp_error(const struct decomp *dc, bool *fatal)
 {
 	if (fatal)

@@ -67,8 +67,6 @@ FILE *decomp_open(FILE *raw, const char *name, bool close_raw, uint64_t max_wind
 		  struct decomp_budget *budget, enum decomp_kind *kind, struct decomp **dc, char *err,
 		  size_t errlen);
 
-/* The stream ended because a zstd window was above max_window. */
-bool decomp_window_refused(const struct decomp *dc);
 
 /* What ended the stream early, NULL if nothing: *fatal (may be NULL) true
  * for damage (corrupt or truncated data: a read error), false for a note

@@ -4,7 +4,7 @@
  * compact form (flows_retired.c), looked up after it. */
 #include "flows.h"
 
-#include "flows_retired_int.h"
+#include "flows_retired.h"
 
 #include <stdio.h>
 #include <stdlib.h>

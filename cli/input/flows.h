@@ -15,25 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "flow_record.h"
 #include "netdecode.h"
-
-struct endpoint {
-	uint8_t af;
-	uint8_t addr[16];
-	uint16_t port;
-};
-
-struct flow {
-	uint32_t stream;            /* tcp.stream */
-	struct endpoint ep[2];      /* ep[0]: source of the first packet */
-	bool base_set[2];           /* Wireshark's base_seq per direction */
-	uint32_t base_seq[2];
-	void *user;                 /* the analysis state of the connection */
-	bool done;                  /* analysed and finished: ignore the rest */
-	bool limit_skipped;         /* not analysed (any more): --max-flows */
-	struct flow *hnext;         /* hash chain */
-	uint32_t hash;
-};
 
 struct retired_table;
 
@@ -84,7 +67,7 @@ void flow_release(struct flow *f);
  * about 30 octets (IPv4; 55 IPv6) instead of a struct flow and its chain
  * (about 112), so that a capture's millions of connections past
  * --max-flows cost little while their later packets, and port reuse, are
- * still recognised (flows_retired_int.h). f is freed; a lookup returns the
+ * still recognised (flows_retired.h). f is freed; a lookup returns the
  * table's view for it. Nothing happens to a flow not done, with user state,
  * or if memory is short.
  */

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The retired conversations (flows_retired_int.h). A reference is the
+ * The retired conversations (flows_retired.h). A reference is the
  * record's index plus one, with REF_V6 set for an IPv6 record; a slot holds
  * a reference (0: empty) and the record's hash. Removal shifts the records after it back (linear
  * probing needs no tombstones), and the family's last record moves into
  * the hole, so each array stays dense.
  */
-#include "flows_retired_int.h"
+#include "flows_retired.h"
 
 #include <stdlib.h>
 #include <string.h>

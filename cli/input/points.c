@@ -1030,12 +1030,6 @@ void points_admit(struct points *pts, struct src_packet *p)
 	p->matched = false;
 }
 
-const char *points_ref(const struct points *pts, uint32_t stream)
-{
-	const struct pconn *c = points_conn(pts, stream);
-	return c ? pts->pts[c->ref].name : NULL;
-}
-
 void points_at_frame(const struct points *pts, uint64_t frame, struct points_at *at)
 {
 	memset(at, 0, sizeof(*at));

@@ -77,8 +77,6 @@ struct points_at {
 
 void points_at_frame(const struct points *pts, uint64_t frame, struct points_at *at);
 
-/* The stream's reference point name, NULL when it was not seen at two points. */
-const char *points_ref(const struct points *pts, uint32_t stream);
 
 /* What the writers read (points_view.c): the capture points (each named by
  * its first file), the input files with the point of each, and what the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * merge.h - `iwarpscope merge A.json B.json ...` (issue 17 item 6): the
+ * merge.h - `iwarpscope merge A.json B.json ...`: the
  * statistics of several captures (`stats --format json`, one per host or
  * capture) combined into one report of the same shape. QPs stay distinct,
  * each labelled with its input ("source"); the capture and total sections

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "iwarpscope/names.h"
-#include "out_doctor.h"
 #include "out_ops.h"
 #include "outreport.h"
 #include "units.h"
@@ -197,12 +196,17 @@ static void teardown(const struct conn *c, const struct finding_sink *s, FILE *t
 	}
 }
 
-/* The interop doctor's rules this QP broke (issue 23), when it ran: one
+/* The interop doctor's rules this QP broke, when it ran: one
  * finding from the same sums `iwarpscope doctor` prints, the most severe
  * rules first as its details; that command lists every rule's frames. Its
  * number is of the doctor's findings, a rule broken in one direction
  * (docs/semantics.md), not of rules: one rule broken both ways is two
- * (issue 32 item 2: "2 rules broken" said of one). */
+ * findings of one rule. */
+const struct iws_finding_sum *doctor_findings(const struct conn *c, uint32_t *n)
+{
+	return iws_doctor_sums(c->doc, n);
+}
+
 static void doctor_rules(const struct conn *c, const struct finding_sink *s)
 {
 	uint32_t n;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "conn.h"
+#include "iwarpscope/doctor.h"
 
 struct report;
 struct analysis;
@@ -33,6 +34,12 @@ struct finding_sink {
 	void (*add)(void *ctx, const struct finding *f);
 };
 
+/* A QP's findings, in catalogue order (iwarpscope/doctor.h: rule, dir,
+ * count, frames, fraction; iws_rule_info for severity, title, reference;
+ * iws_finding_text for the first occurrence's words): what the summary and
+ * the report show as findings. NULL and 0 when the doctor did not run
+ * (analysis_opts.doctor: the doctor command, or --fail-on naming rules). */
+const struct iws_finding_sum *doctor_findings(const struct conn *c, uint32_t *n);
 /* The capture's: damage, dropped packets, limits reached. */
 void findings_capture(const struct report *r, const struct finding_sink *s);
 /* One QP's, in two parts for the summary's order: its handshake (rejected)

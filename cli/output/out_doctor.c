@@ -57,11 +57,6 @@ static void finding_json(struct jsonw *j, const struct conn *c, const struct iws
 	jw_obj_end(j);
 }
 
-const struct iws_finding_sum *doctor_findings(const struct conn *c, uint32_t *n)
-{
-	return iws_doctor_sums(c->doc, n);
-}
-
 void doctor_counts(const struct report *r, uint64_t by_sev[IWS_SEVERITY_COUNT], uint32_t *qps_with)
 {
 	memset(by_sev, 0, IWS_SEVERITY_COUNT * sizeof(by_sev[0]));

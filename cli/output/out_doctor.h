@@ -15,12 +15,7 @@
 #include "outreport.h"
 
 void doctor_write(FILE *f, const struct report *r);
-/* A QP's findings, in catalogue order (iwarpscope/doctor.h: rule, dir,
- * count, frames, fraction; iws_rule_info for severity, title, reference;
- * iws_finding_text for the first occurrence's words): what the summary and
- * the report show as findings. NULL and 0 when the doctor did not run
- * (analysis_opts.doctor: the doctor command, or --fail-on naming rules). */
-const struct iws_finding_sum *doctor_findings(const struct conn *c, uint32_t *n);
+/* doctor_findings (findings.h) gives a QP's findings. */
 /* Does a finding match --fail-on's rule ids or severities? */
 bool doctor_fails(const struct report *r);
 /* Over the QPs reported: findings (rule and direction) per severity, and

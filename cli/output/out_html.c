@@ -675,8 +675,8 @@ static void data_json(FILE *f, struct jsonw *j, const struct report *r, struct p
 	jw_arr_end(j);
 	jw_key(j, "mark_kinds");
 	jw_arr(j);
-	for (int k = 0; k < MARK_KIND_COUNT; k++)
-		jw_str(j, conn_mark_names[k]);
+	for (uint32_t k = 0; k < PAGE_MARK_KINDS; k++)
+		jw_str(j, pagedata_mark_kind_name(k));
 	jw_arr_end(j);
 	jw_kbool(j, "iec", units_iec());   /* sizes in KiB/MiB (--units) */
 	jw_key(j, "hist");

@@ -233,7 +233,7 @@ static void op_text(FILE *f, const struct conn *c, const void *item)
 		words_join(notes, sizeof(notes), &n, "paired-at-close");
 	else if (op->pairing == IWS_PAIR_BEFORE_CAPTURE)
 		words_join(notes, sizeof(notes), &n, "request-before-capture");
-	/* segments overtaken on the way, not resent (issue 22 item 1): the
+	/* segments overtaken on the way, not resent: the
 	 * retrans column counts only resends */
 	if (op->reordered) {
 		snprintf(b, sizeof(b), "reordered %u", op->reordered);

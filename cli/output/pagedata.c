@@ -142,6 +142,35 @@ void pagedata_fpdu(struct pagedata *p, const struct conn *c, const struct iws_pd
 		 [timegrid_bucket(&p->grid, pdu->ts)] += good;
 }
 
+/* The page's mark kinds (its "mark_kinds", by index): the timeline draws a
+ * fast retransmission apart and every other retransmission as "timeout"
+ * (the sender's timer, or recovery without one: both are the sender acting
+ * alone), a zero window, and octets never captured. */
+static const struct {
+	enum iws_stream_event_kind kind;
+	const char *name;
+} page_marks[PAGE_MARK_KINDS] = {
+	{ IWS_SEV_FAST_RETRANSMIT, "fast_retransmit" },
+	{ IWS_SEV_TIMEOUT, "timeout" },
+	{ IWS_SEV_ZERO_WINDOW, "zero_window" },
+	{ IWS_SEV_GAP, "gap" },
+};
+
+const char *pagedata_mark_kind_name(uint32_t index)
+{
+	return index < PAGE_MARK_KINDS ? page_marks[index].name : NULL;
+}
+
+static uint8_t page_mark_index(enum iws_stream_event_kind kind)
+{
+	if (kind == IWS_SEV_OTHER_RETRANSMIT)
+		kind = IWS_SEV_TIMEOUT;
+	uint8_t k = 0;
+	while (k + 1 < PAGE_MARK_KINDS && page_marks[k].kind != kind)
+		k++;
+	return k;
+}
+
 void pagedata_mark(struct pagedata *p, const struct conn *c, const struct conn_mark *m)
 {
 	/* Only connections kept for the report (an entry must not outlive its
@@ -152,11 +181,11 @@ void pagedata_mark(struct pagedata *p, const struct conn *c, const struct conn_m
 	if (!q)
 		return;
 	uint32_t b = timegrid_bucket(&p->grid, m->ts);
-	if (m->kind == MARK_FAST_RETRANSMIT || m->kind == MARK_TIMEOUT)
+	if (m->kind == IWS_SEV_FAST_RETRANSMIT || m->kind == IWS_SEV_TIMEOUT || m->kind == IWS_SEV_OTHER_RETRANSMIT)
 		q->series[PS_RETRANS][b]++;
-	else if (m->kind == MARK_ZERO_WINDOW)
+	else if (m->kind == IWS_SEV_ZERO_WINDOW)
 		q->series[PS_ZERO_WINDOWS][b]++;
-	else if (m->kind == MARK_GAP && q->c)
+	else if (m->kind == IWS_SEV_GAP && q->c)
 		tseq_loss(&q->tseq, &p->tseq_budget);
 	if (!q->c || q->nmarks == PAGE_MAX_MARKS) {
 		q->marks_dropped++;
@@ -172,7 +201,7 @@ void pagedata_mark(struct pagedata *p, const struct conn *c, const struct conn_m
 		q->marks = v;
 		q->capmarks = n;
 	}
-	q->marks[q->nmarks++] = (struct page_mark){ (uint8_t)m->kind, m->dir, m->frame, m->ts };
+	q->marks[q->nmarks++] = (struct page_mark){ page_mark_index(m->kind), m->dir, m->frame, m->ts };
 }
 
 /* The histogram of command type op on q (NULL: no room or memory). */

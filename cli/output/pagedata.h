@@ -65,8 +65,12 @@ enum page_nvme_series { PN_DONE = 0, PN_BYTES, PN_LAT_SUM, PN_LAT_MAX, PN_COUNT 
 extern const char *const page_series_names[PS_COUNT];
 extern const char *const page_nvme_series_names[PN_COUNT];
 
+/* The page's kinds of marks, named by pagedata_mark_kind_name(index). */
+#define PAGE_MARK_KINDS 4
+const char *pagedata_mark_kind_name(uint32_t index);
+
 struct page_mark {
-	uint8_t kind;               /* enum conn_mark_kind */
+	uint8_t kind;               /* its index among the page's kinds (PAGE_MARK_KINDS) */
 	uint8_t dir;
 	uint64_t frame;
 	int64_t ts;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sketch.h - a distribution's mergeable sketch in the statistics' JSON
- * (issue 17 item 6), and reading it back for `iwarpscope merge`:
+ * sketch.h - a distribution's mergeable sketch in the statistics' JSON,
+ * and reading it back for `iwarpscope merge`:
  *
  *   "sketch": {"v": 1, "sub_bits": 9, "sum": S, "buckets": [i0, c0, d1, c1, ...]}
  *

@@ -13,6 +13,7 @@
 
 #include "conn.h"
 #include "flows.h"
+#include "nvme_track.h"
 #include "select.h"
 #include "source.h"
 

@@ -218,20 +218,16 @@ static void on_event(void *ctx, const struct iws_stream_event *ev)
 		record_gap(c, ev);
 	if (ev->kind == IWS_SEV_GAP) {
 		if (c->env->mark) {
-			struct conn_mark m = { MARK_GAP, ev->dir, ev->frame, ev->ts, ev->seq, ev->len };
+			struct conn_mark m = { IWS_SEV_GAP, ev->dir, ev->frame, ev->ts, ev->seq, ev->len };
 			c->env->mark(c->env->ctx, c, &m);
 		}
 	}
 	else if (ev->kind == IWS_SEV_FAST_RETRANSMIT || ev->kind == IWS_SEV_TIMEOUT ||
 		 ev->kind == IWS_SEV_OTHER_RETRANSMIT || ev->kind == IWS_SEV_ZERO_WINDOW) {
-		/* a retransmission of any kind is a MARK_TIMEOUT but a fast one */
-		enum conn_mark_kind k = ev->kind == IWS_SEV_FAST_RETRANSMIT ? MARK_FAST_RETRANSMIT :
-					ev->kind == IWS_SEV_ZERO_WINDOW	    ? MARK_ZERO_WINDOW :
-									      MARK_TIMEOUT;
-		if (k != MARK_ZERO_WINDOW)
+		if (ev->kind != IWS_SEV_ZERO_WINDOW)
 			c->seg_retrans = true;
 		if (c->env->mark) {
-			struct conn_mark m = { k, ev->dir, ev->frame, ev->ts, 0, 0 };
+			struct conn_mark m = { ev->kind, ev->dir, ev->frame, ev->ts, 0, 0 };
 			c->env->mark(c->env->ctx, c, &m);
 		}
 	}
@@ -324,7 +320,7 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 	}
 	struct iws_tcp_seg seg = { p->seq, p->ack, p->win, p->flags, p->payload, p->cap_len,
 				   p->wire_len, frame, ts, p->has_ip_id, p->ip_id, p->opts, p->opts_len };
-	iws_doctor_segment(c->doc, c->eng, side, &seg, p->opts, p->opts_len);
+	iws_doctor_segment(c->doc, c->eng, side, &seg);
 	uint64_t lost = conn_counts_of(c, side)->lost;
 	/* The engine's TCP events mark this frame (on_event). */
 	c->seg_retrans = false;
@@ -378,9 +374,6 @@ const struct iws_tracker_counts *conn_tracker_counts(const struct conn *c)
 {
 	return iws_stream_tracker_counts(c->eng);
 }
-
-const char *const conn_mark_names[MARK_KIND_COUNT] = { "fast_retransmit", "timeout",
-							"zero_window", "gap" };
 
 const char *close_kind_name(uint8_t kind)
 {

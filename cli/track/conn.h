@@ -23,29 +23,21 @@
 #include "iwarpscope/stream.h"
 #include "iwarpscope/tcpopt.h"
 #include "netdecode.h"
-#include "nvme_track.h"
 #include "select.h"
 
 struct conn;
+struct conn_nvme;               /* nvme_track.h */
 
-/* TCP events a consumer may want to place in time (the report's timeline),
- * as the engine reports them (IWS_SEV_FAST_RETRANSMIT ...). */
-enum conn_mark_kind {
-	MARK_FAST_RETRANSMIT = 0,   /* a retransmission after 3 duplicate ACKs */
-	MARK_TIMEOUT,               /* any other retransmission (the sender's timer) */
-	MARK_ZERO_WINDOW,           /* a segment advertising a window of 0 */
-	MARK_GAP,                   /* octets never captured (seq, len) */
-	MARK_KIND_COUNT
-};
-/* Their names in JSON ("fast_retransmit", ...), in conn.c. */
-extern const char *const conn_mark_names[MARK_KIND_COUNT];
-
+/* A TCP event a consumer may want to place in time (the report's
+ * timeline), as the engine reported it. */
 struct conn_mark {
-	enum conn_mark_kind kind;
+	/* IWS_SEV_FAST_RETRANSMIT, IWS_SEV_TIMEOUT, IWS_SEV_OTHER_RETRANSMIT,
+	 * IWS_SEV_ZERO_WINDOW or IWS_SEV_GAP */
+	enum iws_stream_event_kind kind;
 	uint8_t dir;                /* IWS_DIR_* of the segment's sender (gap: the lost octets') */
 	uint64_t frame;
 	int64_t ts;
-	uint32_t seq, len;          /* MARK_GAP */
+	uint32_t seq, len;          /* IWS_SEV_GAP */
 };
 
 /* One TCP segment of a connection as it was read, for consumers that count

@@ -15,13 +15,6 @@ static void init_edges(void)
 		edges[b] = (int64_t)ceil(pow(10.0, (double)(b - 1) / LOGHIST_PER_DECADE) - 1e-9);
 }
 
-int64_t loghist_edge(uint32_t b)
-{
-	if (!edges[1])
-		init_edges();
-	return edges[b < LOGHIST_BINS ? b : LOGHIST_BINS - 1];
-}
-
 void loghist_add(struct loghist *h, int64_t ns)
 {
 	if (!edges[1])

@@ -21,8 +21,5 @@ struct loghist {
 };
 
 void loghist_add(struct loghist *h, int64_t ns);
-/* The lower edge of bin b in ns (0 for bin 0): 10^((b-1)/LOGHIST_PER_DECADE)
- * rounded up to whole ns. */
-int64_t loghist_edge(uint32_t b);
 
 #endif

@@ -72,14 +72,6 @@ void opheap_push(struct opheap *h, const struct op_item *it)
 	sift_up(h, h->n++);
 }
 
-void opheap_pop(struct opheap *h, struct op_item *it)
-{
-	*it = h->items[0];
-	h->items[0] = h->items[--h->n];
-	if (h->n)
-		sift_down(h, 0);
-}
-
 bool opheap_offer(struct opheap *h, const struct op_item *it, uint32_t cap)
 {
 	if (cap && h->n == cap) {
@@ -93,11 +85,6 @@ bool opheap_offer(struct opheap *h, const struct op_item *it, uint32_t cap)
 		return false;
 	opheap_push(h, it);
 	return true;
-}
-
-void opheap_fix_root(struct opheap *h)
-{
-	sift_down(h, 0);
 }
 
 void opheap_free(struct opheap *h)

@@ -31,14 +31,10 @@ bool op_starts_before(const struct op_item *a, const struct op_item *b);
 /* Room for one more; false when out of memory (cap: never beyond it). */
 bool opheap_reserve(struct opheap *h, uint32_t cap_max);
 void opheap_push(struct opheap *h, const struct op_item *it);
-/* Take the root out into *it. */
-void opheap_pop(struct opheap *h, struct op_item *it);
 /* Keep the cap items the order puts last (cap 0: no bound): it is pushed
  * while there is room, else it takes the root's place if the root comes
  * before it. false only when out of memory (it was not kept). */
 bool opheap_offer(struct opheap *h, const struct op_item *it, uint32_t cap);
-/* The root was changed in place: restore the order. */
-void opheap_fix_root(struct opheap *h);
 void opheap_free(struct opheap *h);
 
 #endif

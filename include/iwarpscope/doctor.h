@@ -10,9 +10,9 @@
  * engine, in this order (the CLI and the plugin do exactly this, which is
  * why they report the same findings):
  *
- *   every segment      iws_doctor_segment(d, eng, side, seg, opts, opts_len)
- *                      just BEFORE iws_stream_segment(eng, side, seg), with
- *                      the segment's TCP options (for the MSS of a SYN);
+ *   every segment      iws_doctor_segment(d, eng, side, seg) just BEFORE
+ *                      iws_stream_segment(eng, side, seg), the same segment
+ *                      with its TCP options (for the MSS of a SYN);
  *   every report       iws_doctor_pdu / _op / _event from the engine's sink
  *                      callbacks, with the PDU, operation or event;
  *   the end            iws_doctor_finish(d, eng) after iws_stream_finish.
@@ -73,7 +73,7 @@ struct iws_finding_sum {
 };
 
 struct iws_doctor_sink {
-	void (*finding)(void *ctx, const struct iws_finding *f);  /* may be NULL */
+	void (*occurrence)(void *ctx, const struct iws_finding *f);  /* each time a rule is broken (may be NULL) */
 };
 
 struct iws_doctor;
@@ -82,10 +82,10 @@ struct iws_doctor;
 struct iws_doctor *iws_doctor_new(const struct iws_doctor_sink *sink, void *ctx);
 void iws_doctor_free(struct iws_doctor *d);
 
-/* A TCP segment sent by side, before the engine is given it; opts are the
- * octets of its TCP options (NULL/0 when not captured). */
+/* A TCP segment sent by side, before the engine is given it (its TCP
+ * options, seg->opts, give a SYN's MSS). */
 void iws_doctor_segment(struct iws_doctor *d, const struct iws_stream *eng, int side,
-			const struct iws_tcp_seg *seg, const uint8_t *opts, size_t opts_len);
+			const struct iws_tcp_seg *seg);
 /* What the engine reported (its sink's pdu, op and event callbacks). */
 void iws_doctor_pdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
 void iws_doctor_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op);
@@ -98,7 +98,7 @@ void iws_doctor_finish(struct iws_doctor *d, const struct iws_stream *eng);
 const struct iws_finding_sum *iws_doctor_sums(const struct iws_doctor *d, uint32_t *n);
 
 /*
- * What the capture did not show of the connection (issue 31): the rules that
+ * What the capture did not show of the connection: the rules that
  * need it are not checked on the QP rather than judged on a part.
  *   START   the MPA handshake (the connection's start): the MPA rules, the
  *           starting MSN, and the operations in flight (an operation begun

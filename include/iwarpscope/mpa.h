@@ -254,6 +254,9 @@ void iws_mpa_conn_request(struct iws_mpa_conn *c, const struct iws_mpa_frame *re
  * responder->initiator; M in the Reply: initiator->responder), IRD/ORD, RTR. */
 void iws_mpa_conn_reply(struct iws_mpa_conn *c, const struct iws_mpa_frame *rep, uint32_t seq_end);
 
+/* Octets of the FPDU's ULPDU (markers removed) before wire offset first_hole. */
+uint32_t iws_fpdu_ulpdu_captured(const struct iws_fpdu *f, uint32_t first_hole);
+
 #ifdef __cplusplus
 }
 #endif

@@ -210,7 +210,7 @@ extern "C" {
 	X(0x2, "write") \
 	X(0x4, "read")
 /*
- * NVMe over Fabrics on RDMA (issue 15). Sources: NVM Express Base
+ * NVMe over Fabrics on RDMA. Sources: NVM Express Base
  * Specification 2.0 (Admin Command Set, Status Field and Status Code
  * definitions, SGL descriptors), NVM Command Set Specification 1.0 (I/O
  * opcodes, NVM command-specific status), NVM Express over Fabrics 1.1
@@ -515,6 +515,8 @@ const char *iws_rtr_short_name(uint32_t rtr);
 /* The application a well-known listening port is for (IWS_LISTEN_PORTS),
  * NULL for any other port. */
 const char *iws_listen_port_name(uint32_t port);
+/* How the initiator was decided: one enum iws_init_evidence value (stream.h). */
+const char *iws_init_evidence_name(uint32_t evidence);
 /* One IWS_MARKER_DEV_* bit: its contract name / a sentence for findings. */
 const char *iws_marker_dev_name(uint32_t bit);
 const char *iws_marker_dev_text(uint32_t bit);
@@ -542,14 +544,6 @@ const char *iws_nvme_cns_name(uint32_t cns);
 const char *iws_nvme_fid_name(uint32_t fid);
 const char *iws_nvme_lid_name(uint32_t lid);
 const char *iws_nvme_property_name(uint32_t offset);
-/* What an admin command asks for, from its CDW10 bits 7:0 (NVMe Base 2.0:
- * Identify CNS, Get Log Page LID, Get/Set Features FID), as the CLI's nvme
- * table and the plugin's Info column both show it: "cns=0x01 (Identify
- * Controller)", "lid=0x02 (SMART / Health Information)", "fid=0x07 (Number of
- * Queues)", the value alone when the tables have no name for it; "" for any
- * other command. */
-struct iws_nvme_admin;
-const char *iws_nvme_admin_detail(char *buf, size_t len, const struct iws_nvme_admin *a);
 
 #ifdef __cplusplus
 }

@@ -590,6 +590,14 @@ bool iws_nvme_op_has_iops(const struct iws_nvme_op_stats *o);
  * the last one's end, rounded; 0 when iws_nvme_op_has_iops is false. */
 uint64_t iws_nvme_op_iops(const struct iws_nvme_op_stats *o);
 
+/* What an admin command asks for, from its CDW10 bits 7:0 (NVMe Base 2.0:
+ * Identify CNS, Get Log Page LID, Get/Set Features FID), as the CLI's nvme
+ * table and the plugin's Info column both show it: "cns=0x01 (Identify
+ * Controller)", "lid=0x02 (SMART / Health Information)", "fid=0x07 (Number of
+ * Queues)", the value alone when the tables have no name for it; "" for any
+ * other command. */
+const char *iws_nvme_admin_detail(char *buf, size_t len, const struct iws_nvme_admin *a);
+
 #ifdef __cplusplus
 }
 #endif

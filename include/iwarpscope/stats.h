@@ -50,7 +50,7 @@ int64_t iws_latency_quantile(struct iws_latency *l, double q);
 bool iws_latency_is_exact(const struct iws_latency *l);
 
 /*
- * The mergeable sketch of a distribution (issue 17 item 6): the log-linear
+ * The mergeable sketch of a distribution: the log-linear
  * histogram, 2^IWS_SKETCH_SUB_BITS buckets per power of two (values below
  * 2^IWS_SKETCH_SUB_BITS have a bucket each), plus the exact count, sum, min
  * and max. Merging sketches adds bucket counts, so a quantile of merged

@@ -65,6 +65,11 @@ def check(r, cli, path, truth):
     fields, table = split_output(out)
     errs = []
     want = cli_text(cli, path)
+    # both lists every QP checked, with or without findings: none at all
+    # would be two front ends agreeing on nothing
+    if not any(line.startswith("QP ") for line in table):
+        errs.append("the -z iwarp,doctor table lists no QP (the CLI lists %d)" %
+                    sum(1 for line in want if line.startswith("QP ")))
     if table != want:
         for i in range(max(len(table), len(want))):
             a = table[i] if i < len(table) else "<none>"

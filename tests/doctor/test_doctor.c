@@ -247,8 +247,9 @@ static void c_seg(int side, uint32_t seq, uint8_t flags, uint16_t win, const uin
 	static const uint8_t mss[4] = { 2, 4, 0x05, 0xb4 };
 	uint32_t ack = C.sb[!side].seq0 + (uint32_t)C.sb[!side].len;
 	struct iws_tcp_seg g = { seq, (flags & IWS_TCP_ACK) ? ack : 0, win, flags, p, n, n, ++C.frame,
-				 1700000000000000000ll + (int64_t)C.frame * 1000, false, 0, NULL, 0 };
-	iws_doctor_segment(C.doc, C.eng, side, &g, mss, (flags & IWS_TCP_SYN) ? 4 : 0);
+				 1700000000000000000ll + (int64_t)C.frame * 1000, false, 0,
+				 (flags & IWS_TCP_SYN) ? mss : NULL, (flags & IWS_TCP_SYN) ? 4 : 0 };
+	iws_doctor_segment(C.doc, C.eng, side, &g);
 	iws_stream_segment(C.eng, side, &g);
 }
 

@@ -21,6 +21,7 @@
 
 #include "options.h"
 #include "cmdrun.h"
+#include "commands.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -88,7 +89,7 @@ static void run_one(const char *const *argv0, const uint8_t *data, size_t size, 
 	struct source_opts so = { .files = o.files, .nfiles = 1, .streams = streams };
 	struct source *src = source_open(&so, err, sizeof(err));
 	if (src) {
-		if (cmdrun_init(&p, &o, src, NULL, out)) {
+		if (cmdrun_init(&p, &o, command_stages(o.cmd), src, NULL, out)) {
 			cmdrun_read(&p);
 			(void)cmdrun_report(&p, NULL);
 			cmdrun_warnings(&p, out);

@@ -372,8 +372,13 @@ static void feed(struct eng *e, int side, const struct iws_tcp_seg *g)
 	static const uint8_t syn_opts[5] = { 1, 2, 4, 0x02, 0x18 };
 	if (!e->s)
 		return;
-	iws_doctor_segment(e->doc, e->s, side ^ e->mirror, g, syn_opts, (g->flags & IWS_TCP_SYN) ? 5 : 0);
-	iws_stream_segment(e->s, side ^ e->mirror, g);
+	struct iws_tcp_seg s = *g;
+	if (s.flags & IWS_TCP_SYN) {
+		s.opts = syn_opts;
+		s.opts_len = sizeof(syn_opts);
+	}
+	iws_doctor_segment(e->doc, e->s, side ^ e->mirror, &s);
+	iws_stream_segment(e->s, side ^ e->mirror, &s);
 }
 
 /* The doctor's sums hold together: catalogue order, counts and frames, a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * flows_retired_int.h - the conversations the analysis is done with
+ * flows_retired.h - the conversations the analysis is done with
  * (finished, given up, or never analysed past --max-flows) kept in 28
  * octets (IPv4) or 52 (IPv6) each instead of a struct flow and its hash
  * chain: what a later packet needs to be known as that conversation (its
@@ -9,15 +9,16 @@
  * however many connections a capture holds. An open-addressing table
  * (linear probing, at most 3/4 full) of references into one array per
  * address family: 28 octets a record, 8 a slot (about 45 octets an IPv4
- * connection, measured). flows.c's own.
+ * connection, measured). Used by flows.c only.
  */
-#ifndef IWS_CLI_FLOWS_RETIRED_INT_H
-#define IWS_CLI_FLOWS_RETIRED_INT_H
+#ifndef IWS_CLI_FLOWS_RETIRED_H
+#define IWS_CLI_FLOWS_RETIRED_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "flows.h"
+#include "flow_record.h"
+#include "netdecode.h"
 
 struct retired4 {
 	uint32_t hash;              /* flows.c's hash of its endpoints */

@@ -398,3 +398,160 @@ void trk_hold_lost(struct iws_tracker *t, uint8_t dir)
 		h->broken = true;
 	}
 }
+
+/* ---- reporting: every finished operation goes out here ---- */
+
+/* Hand the operation over, once and for all. */
+void trk_deliver(struct iws_tracker *t, struct node *n)
+{
+	if (!n->op.complete)
+		t->counts.ops_incomplete++;
+	t->counts.ops_reported++;
+	if (t->cb)
+		t->cb(t->ctx, &n->op);
+	free(n);
+}
+
+/* Did an acknowledgement already cover the operation's last FPDU? The first
+ * that did is its ACK. */
+bool trk_ack_known(struct iws_tracker *t, struct node *n)
+{
+	const struct ack_ring *a = &t->acks[n->ack_dir];
+	if (!a->any || sdiff(a->hi, n->ack_seq) < 0)
+		return false;
+	const struct ack_rec *e = NULL;
+	for (uint32_t i = 0; i < a->n && !e; i++) {
+		const struct ack_rec *x = &a->r[(a->head + i) & (a->cap - 1)];
+		if (sdiff(x->ack, n->ack_seq) >= 0)
+			e = x;
+	}
+	if (!e)
+		return false;
+	if (e == &a->r[a->head] && a->evicted && sdiff(a->evicted_hi, n->ack_seq) >= 0)
+		return true;  /* one the ring let go covered it first: which is not known */
+	n->op.has_ack = true;
+	n->op.ack_frame = e->frame;
+	n->op.ack_ns = e->ts - n->op.start_ns;
+	n->op.ack_with_data = e->with_data;
+	return true;
+}
+
+void trk_unwait(struct iws_tracker *t, struct node *n)
+{
+	list_unlink(n);
+	t->counts.ack_waiting--;
+	if (t->shared_used) {
+		(*t->shared_used)--;
+		t->own_shared--;
+	}
+}
+
+/* Out of the list of all, not reported. */
+static void unlink_all(struct iws_tracker *t, struct node *n)
+{
+	if (n->all_prev)
+		n->all_prev->all_next = n->all_next;
+	else
+		t->all_head = n->all_next;
+	if (n->all_next)
+		n->all_next->all_prev = n->all_prev;
+	else
+		t->all_tail = n->all_prev;
+	t->counts.inflight--;
+}
+
+void trk_forget(struct iws_tracker *t, struct node *n)
+{
+	list_unlink(n);
+	unlink_all(t, n);
+	t->counts.ops_started--;
+	free(n);
+}
+
+/* The in-flight limit gives an operation up: responses held for pairing
+ * (qp_report.c) lose the count that would prove it. */
+void trk_evicting(struct iws_tracker *t)
+{
+	for (uint8_t d = 0; d < 2; d++)
+		if (t->hold[d].held.head)
+			trk_hold_abandon(t, d);
+}
+
+/* Is it worth waiting for an ACK of dir's octets? Once the receiver has
+ * been seen acknowledging some of them, yes. Before that, on a connection
+ * captured from its SYN, no (one direction captured, or a receiver that
+ * never answers). Captured from past its start, a few operations wait: the
+ * sender's FPDUs can come before the receiver's first segment, whose ACK
+ * covers them (so they get the ack_ns the whole capture gives them);
+ * past UNSEEN_ACK_WAIT of them with no ACK, nothing more waits until an
+ * ACK shows up. The waiting operations of all trackers stay within bounds
+ * (trk_report). */
+static bool acks_data(const struct iws_tracker *t, uint8_t dir)
+{
+	return t->acks[dir].any || (t->ack_unseen_wait && !t->ack_unseen_given_up[dir]);
+}
+
+/* No ACK of dir after UNSEEN_ACK_WAIT operations: they go, unacknowledged. */
+static void ack_unseen_give_up(struct iws_tracker *t, uint8_t dir)
+{
+	t->ack_unseen_given_up[dir] = true;
+	while (t->waiting[dir].head) {
+		struct node *n = t->waiting[dir].head;
+		trk_unwait(t, n);
+		trk_deliver(t, n);
+	}
+}
+
+/* The operation is over: report it now, or once the ACK of its last FPDU
+ * is seen (complete operations whose last FPDU's octets are known). */
+void trk_report(struct iws_tracker *t, struct node *n)
+{
+	/* a held response whose stream broke goes unpaired, and its fellows */
+	if (n->held)
+		trk_hold_release(t, n);
+	list_unlink(n);
+	for (int d = 0; d < 2; d++)
+		if (t->ord[d].open == n)
+			t->ord[d].open = NULL;
+	if (n->counted) {
+		n->counted = false;
+		t->ord[n->op.dir & 1].outstanding--;
+	}
+	unlink_all(t, n);
+
+	n->op.complete = (n->op.flags & IWS_OPF_INCOMPLETE_MASK) == 0;
+	if (!n->op.complete || !n->can_wait || trk_ack_known(t, n)) {
+		trk_deliver(t, n);
+		return;
+	}
+	if (!acks_data(t, n->ack_dir)) {
+		trk_deliver(t, n);
+		return;
+	}
+	if (t->shared_used && *t->shared_used >= t->shared_max) {
+		t->counts.ack_wait_forced++;
+		trk_deliver(t, n);
+		return;
+	}
+	list_push(&t->waiting[n->ack_dir], n);
+	t->counts.ack_waiting++;
+	if (t->shared_used) {
+		(*t->shared_used)++;
+		t->own_shared++;
+		if (t->shared_peak && *t->shared_used > *t->shared_peak)
+			*t->shared_peak = *t->shared_used;
+	}
+	/* Bounded: no ACK in sight (one direction captured) must not hold
+	 * everything. */
+	struct list *w = &t->waiting[n->ack_dir];
+	if (!t->acks[n->ack_dir].any && w->n > UNSEEN_ACK_WAIT) {
+		ack_unseen_give_up(t, n->ack_dir);
+		return;
+	}
+	if (w->n > t->max_ack_wait) {
+		struct node *o = w->head;
+		trk_unwait(t, o);
+		t->counts.ack_wait_forced++;
+		trk_deliver(t, o);
+	}
+}
