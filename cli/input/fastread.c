@@ -7,10 +7,12 @@
  */
 #include "fastread.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* libpcap's largest sane captured length for the link types read here
  * (MAXIMUM_SNAPLEN, max_snaplen_for_dlt). */
@@ -47,7 +49,71 @@ struct fastread {
 	struct iface ifaces[MAX_IFACES];
 	uint32_t nifaces;
 	bool seen_idb;              /* the file's first IDB read (libpcap read it at open) */
+	volatile sig_atomic_t shrunk; /* a page past the file's end was touched (SIGBUS) */
 };
+
+/*
+ * A mapped file cut shorter while it is read: touching a page wholly past
+ * its new end raises SIGBUS (mmap(2)). The source checks the size every
+ * SHRINK_CHECK octets, but a cut inside that stretch would end the process.
+ * The handler puts a page of zeros in the place of the one touched (so the
+ * access that faulted completes) and marks the reader: its next call hands
+ * over to libpcap, which reports the cut. A fault outside every mapping of
+ * a reader is not ours: the default action, as without the handler.
+ */
+#define MAX_GUARDED 64
+static struct fastread *guarded[MAX_GUARDED];
+static bool guard_installed;
+static struct sigaction guard_prev;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	uintptr_t a = (uintptr_t)si->si_addr;
+	for (int i = 0; i < MAX_GUARDED; i++) {
+		struct fastread *fr = guarded[i];
+		if (fr && a >= (uintptr_t)fr->base && a < (uintptr_t)fr->base + fr->size) {
+			uintptr_t page = a & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1);
+			if (mmap((void *)page, (size_t)sysconf(_SC_PAGESIZE), PROT_READ,
+				 MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED) {
+				fr->shrunk = 1;
+				return;
+			}
+			break;
+		}
+	}
+	/* not a reader's page (or no zero page): what SIGBUS did before */
+	sigaction(sig, &guard_prev, NULL);
+	raise(sig);
+}
+
+/* Guard fr's mapping; false if there is no room (it is then not mapped). */
+static bool guard(struct fastread *fr)
+{
+	if (!guard_installed) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGBUS, &sa, &guard_prev) != 0)
+			return false;
+		guard_installed = true;
+	}
+	for (int i = 0; i < MAX_GUARDED; i++)
+		if (!guarded[i]) {
+			guarded[i] = fr;
+			return true;
+		}
+	return false;
+}
+
+static void unguard(struct fastread *fr)
+{
+	for (int i = 0; i < MAX_GUARDED; i++)
+		if (guarded[i] == fr)
+			guarded[i] = NULL;
+}
 
 static uint32_t rd32(const struct fastread *fr, const uint8_t *p)
 {
@@ -157,6 +223,10 @@ struct fastread *fastread_map(int fd, int dlt, int snapshot)
 		return NULL;
 	}
 	fr->mapped = true;
+	if (!guard(fr)) {
+		fastread_close(fr);
+		return NULL;
+	}
 	return fr;
 }
 
@@ -332,9 +402,13 @@ static int next_pcapng(struct fastread *fr, struct fastread_rec *r)
 
 int fastread_next(struct fastread *fr, struct fastread_rec *r)
 {
+	if (fr->shrunk)
+		return FASTREAD_FALLBACK;
 	drop_behind(fr);
 	size_t from = fr->pos;
 	int rc = fr->fmt == FMT_PCAP ? next_pcap(fr, r) : next_pcapng(fr, r);
+	if (fr->shrunk)
+		return FASTREAD_FALLBACK;   /* read from a page of zeros: not a record */
 	if (rc == FASTREAD_RECORD) {
 		fr->records++;
 		/* the lines of the next record or so, ahead of the analysis */
@@ -364,7 +438,9 @@ void fastread_close(struct fastread *fr)
 {
 	if (!fr)
 		return;
-	if (fr->mapped)
+	if (fr->mapped) {
+		unguard(fr);
 		munmap((void *)(uintptr_t)fr->base, fr->size);
+	}
 	free(fr);
 }

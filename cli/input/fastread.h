@@ -2,7 +2,9 @@
 /*
  * fastread.h - uncompressed pcap and pcapng capture files read in place,
  * without libpcap's copies: the file is mapped (mmap, sequential advice) and
- * each record handed out as a pointer into the mapping (issue 34).
+ * each record handed out as a pointer into the mapping. A file cut shorter
+ * while it is mapped hands over to libpcap, which reports the cut, at the
+ * next record (its pages past the new end read as zeros, no SIGBUS).
  *
  * It is a shortcut in front of libpcap, never a second opinion: the source
  * opens every file with libpcap first (libpcap validates the file header and
