@@ -1584,32 +1584,3 @@ void fr_resent(struct iws_stream *s, int side, uint32_t seq, uint32_t n)
 		fd->resent_pending++;
 }
 
-uint64_t fr_blocking_frame(const struct iws_stream *s, int side)
-{
-	const struct fr_dir *fd = &s->d[side];
-	uint32_t from;
-	if (fd->mode == FR_HUNT || fd->mode == FR_WAIT)
-		from = 0;
-	else if (fd->mode == FR_FPDU && fd->reporting)
-		/* Framing found (after a hunt, or the Reply ended a wait) and the
-		 * buffer's FPDUs are being reported one by one: those not reported
-		 * yet block too, or the other direction's held PDUs would be
-		 * released in between, out of frame order. */
-		from = fd->report_next;
-	else
-		/* An FPDU being put together holds nothing back: should a hole
-		 * (a gap the peer acknowledged, a limit) or the FIN cut it, it
-		 * belongs to the frame of its last captured octet but is settled
-		 * only then (docs/semantics.md). */
-		return 0;
-	uint64_t b = 0;
-	if (from < fd->buf.len && fd->buf.nmarks)
-		b = sbuf_mark_at(&fd->buf, from)->run_frame;
-	/* A chunk being delivered (fr_data) may still make PDUs from what is
-	 * left of it, completed in the direction's run so far. That is the
-	 * newest frame for a segment that arrived in order, but an older one
-	 * for octets TCP reassembly drains from behind a hole. */
-	if (fd->delivering && fd->run_frame && (!b || fd->run_frame < b))
-		b = fd->run_frame;
-	return b;
-}

@@ -144,7 +144,25 @@ struct fr_dir {
 /* ---- the connection ---- */
 
 /* A PDU or a tracker gap waiting for its turn (cross-direction order). */
-struct held;
+enum held_kind { H_PDU, H_LOST, H_HIDDEN };
+
+/* A PDU (everything its report points at, copied) or a loss to tell the
+ * tracker, waiting for its turn. */
+struct held {
+	struct held *next;
+	size_t size;                /* of this allocation, for the memory account */
+	enum held_kind kind;
+	int side;
+	uint64_t frame;             /* release order: completion frame ... */
+	uint64_t order;             /* ... then arrival */
+	struct iws_pdu pdu;
+	struct iws_mpa_dir mdir;
+	struct iws_mpa_frame mpa;
+	struct iws_msg msg;
+	struct iws_fpdu fpdu;       /* its ulpdu points into data */
+	uint32_t ulpdu_at;          /* offset of the marker-free ULPDU in data */
+	uint8_t data[];             /* the wire octets, then the ULPDU if separate */
+};
 
 struct held_q {
 	struct held *head, *tail;
@@ -208,7 +226,6 @@ void fr_end(struct iws_stream *s, int side);
 void fr_free(struct iws_stream *s);
 /* The earliest run_frame of octets that may still become PDUs reported
  * before later ones of the other direction (hunting or waiting), 0: none. */
-uint64_t fr_blocking_frame(const struct iws_stream *s, int side);
 
 /* tcp_watch.c */
 void tw_free(struct tcp_watch *w);
@@ -230,7 +247,7 @@ void tw_sent(struct iws_stream *s, int side, const struct iws_tcp_seg *seg, cons
 /* The peer of side acknowledged side's octets (ack, with its options). */
 void tw_acked(struct iws_stream *s, int side, const struct iws_tcp_seg *ack, const struct iws_tcp_opts *o);
 
-/* stream.c: what framing produces */
+/* stream_deliver.c: what framing produces, to the stages above it */
 void st_pdu(struct iws_stream *s, struct iws_pdu *pdu);
 void st_lost(struct iws_stream *s, int side);       /* the tracker must know of a loss */
 void st_no_fpdus(struct iws_stream *s, int side);   /* side carries no FPDU from now on */
@@ -240,7 +257,19 @@ void st_event(struct iws_stream *s, enum iws_stream_event_kind kind, int side, u
 	      uint32_t len, uint32_t detail);
 void st_span(struct iws_stream *s, enum iws_span_kind kind, int side, uint32_t seq, uint32_t len,
 	     uint64_t frame, uint64_t pdu_frame, uint32_t pdu_seq);
-/* The negotiated or inferred parameters changed (handshake done). */
-void st_params(struct iws_stream *s);
+/* stream_deliver.c: what the engine's entry points (stream.c) hand it */
+/* An ACK of side's peer seen before the tracker exists (replayed to it). */
+void st_early_ack(struct iws_stream *s, int side, const struct iws_tcp_seg *seg);
+void st_early_free(struct iws_stream *s, struct fr_dir *fd);
+/* A FIN, RST or Terminate, with the operations in flight now. */
+void st_record_close(struct iws_stream *s, enum iws_close_kind kind, uint8_t dir, uint64_t frame,
+		     int64_t ts);
+void st_closes_free(struct iws_stream *s);
+/* The held PDUs whose turn came (all of them: force). */
+void st_release(struct iws_stream *s, bool force);
+/* The first octet of side not yet settled with the tracker (false: none). */
+bool st_pending_from(const struct iws_stream *s, int side, uint32_t *seq);
+void st_finish(struct iws_stream *s, uint32_t flag);
+void st_free(struct iws_stream *s);
 
 #endif
