@@ -81,9 +81,12 @@ static void position(struct iws_doctor *d, const struct iws_pdu *p)
 	struct doc_side *s = &d->side[p->side];
 	struct doc_dir *dd = &d->dir[p->dir];
 	uint16_t mss = d->side[!p->side].mss;   /* what the receiver's SYN allowed */
+	bool kept = doc_keeps(d, p->frame);   /* measured where its findings count */
 	if (mss) {
-		dd->measured_mss++;
-		doc_measured(d, p->dir);
+		if (kept) {
+			dd->measured_mss++;
+			doc_measured(d, p->dir);
+		}
 		if (p->len > mss)
 			doc_fire(d, IWS_RULE_FRAMING_FPDU_OVER_MSS, p->dir, p->frame, p->len, mss, 0);
 	}
@@ -106,8 +109,10 @@ static void position(struct iws_doctor *d, const struct iws_pdu *p)
 	bool follows = dd->have_prev && dd->prev_end == p->seq;
 	if (!home || (!starts && !follows))
 		return;
-	dd->measured++;
-	doc_measured(d, p->dir);
+	if (kept) {
+		dd->measured++;
+		doc_measured(d, p->dir);
+	}
 	if (!contained)
 		doc_fire(d, IWS_RULE_FRAMING_FPDU_SPLIT, p->dir, p->frame, p->len, 0, 0);
 	if (starts)

@@ -109,6 +109,8 @@ struct doc_dir {
 struct iws_doctor {
 	struct iws_doctor_sink sink;
 	void *ctx;
+	bool (*keep)(void *ctx, uint64_t frame); /* iws_doctor_keep, NULL: every frame */
+	void *keep_ctx;
 	struct doc_side side[2];
 	struct doc_dir dir[2];
 	/* the segment being fed: its octets stay valid until the engine returns */
@@ -142,6 +144,8 @@ void doc_fire_bound(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint6
 /* What the capture has not shown so far of what the rule needs
  * (IWS_DOC_UNSEEN_*, doctor.h); 0: it may be judged. */
 uint32_t doc_unseen(const struct iws_doctor *d, enum iws_rule rule);
+/* Does frame count (iws_doctor_keep)? */
+bool doc_keeps(const struct iws_doctor *d, uint64_t frame);
 /* A fraction rule's direction measured one more FPDU. */
 void doc_measured(struct iws_doctor *d, uint8_t dir);
 uint8_t doc_dir_of(const struct iws_stream *eng, int side);

@@ -109,10 +109,21 @@ void doc_fire(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t fr
 	doc_fire_bound(d, rule, dir, frame, v0, v1, v2, false);
 }
 
+void iws_doctor_keep(struct iws_doctor *d, bool (*keep)(void *ctx, uint64_t frame), void *ctx)
+{
+	d->keep = keep;
+	d->keep_ctx = ctx;
+}
+
+bool doc_keeps(const struct iws_doctor *d, uint64_t frame)
+{
+	return !d->keep || d->keep(d->keep_ctx, frame);
+}
+
 void doc_fire_bound(struct iws_doctor *d, enum iws_rule rule, uint8_t dir, uint64_t frame, uint64_t v0,
 		    uint64_t v1, uint64_t v2, bool at_least)
 {
-	if ((unsigned)rule >= IWS_RULE_COUNT || dir > 1)
+	if ((unsigned)rule >= IWS_RULE_COUNT || dir > 1 || !doc_keeps(d, frame))
 		return;
 	struct iws_finding f = { rule, dir, frame, { v0, v1, v2 }, at_least };
 	struct iws_finding_sum *s = sum_get(d, rule, dir);

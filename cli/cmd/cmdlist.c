@@ -76,7 +76,7 @@ static const struct cmdinfo commands[CMD_COUNT] = {
 		"direction's FPDUs. --rules lists the catalogue; --fail-on takes rule ids\n"
 		"and severities for CI gates: exit 1 when one is broken, 3 when none is but\n"
 		"--max-flows left connections unchecked (--allow-unanalysed accepts that).\n",
-		.accepts = OPTS_RULES,
+		.accepts = OPTS_RULES | OPTS_TIME,
 		.formats = FMT_ANY & ~FMTBIT(FMT_CSV),
 		.flags = CF_DOCTOR | CF_LIVE_OUT,
 		.items = "operations",

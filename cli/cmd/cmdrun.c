@@ -154,9 +154,9 @@ void cmdrun_warnings(const struct cmdrun *p, FILE *f)
 	uint64_t ooo = 0, reasm = 0, evicted = 0;
 	const struct conn *qp;
 	for (uint32_t i = 0; (qp = analysis_next_conn(&p->a, &i)) != NULL;) {
-		ooo += CONN_SUM(qp, ooo_limit_hits);
-		reasm += CONN_SUM(qp, buf_limit_hits);
-		evicted += conn_tracker_counts(qp)->evicted;
+		ooo += CONN_SUM_ALL(qp, ooo_limit_hits);
+		reasm += CONN_SUM_ALL(qp, buf_limit_hits);
+		evicted += iws_stream_tracker_counts(qp->eng)->evicted;
 	}
 	if (ooo)
 		fprintf(f, "iwarpscope: warning: out-of-order buffer limit reached %llu times "

@@ -256,6 +256,8 @@ static void nvme_report(struct cmdrun *p, FILE *page)
 	(void)page;
 	timeline_flush(&p->tl);
 	rows_end(&p->rows);
+	if (p->o->format == FMT_TEXT || p->o->format == FMT_DEFAULT)
+		nvme_ladder_text(p->out, &p->r);
 }
 
 /* ---- report: the HTML page's data (pagedata.h) ---- */

@@ -151,8 +151,9 @@ static bool key_in(const char *key, const char *const *list)
  * (saturating); one value alone is itself. */
 static void merge_numbers(struct mctx *m, const char *key, const struct val *v, int k)
 {
-	static const char *const least[] = { "first_ns", "min", NULL };
-	static const char *const most[] = { "last_ns", "max", "max_inflight", NULL };
+	/* (a time window's bounds: the earliest start, the latest end) */
+	static const char *const least[] = { "first_ns", "min", "from_ns", NULL };
+	static const char *const most[] = { "last_ns", "max", "max_inflight", "to_ns", NULL };
 	static const char *const none[] = { "throughput_bps", "iops", "span_ns", "data_span_ns", NULL };
 	static const char *const same[] = { "qid", "status", NULL };
 	bool lo = key_in(key, least), hi = key_in(key, most) || strstr(key, "_peak");
@@ -620,6 +621,42 @@ static void qp_out(struct mctx *m, const struct merge_in *in, const struct jr_no
 	jw_obj_end(m->j);
 }
 
+/* The time window of each source (stats --since/--until: its
+ * capture.window, with its capture's first_ns, what +TIME counts from), null
+ * for one without; no member when no source has one. Merged, capture.window
+ * spans them all, its frames and octets summed. */
+static void source_windows(struct mctx *m, struct merge_in *ins, int n)
+{
+	bool any = false;
+	for (int i = 0; i < n; i++)
+		any |= jr_get(&ins[i].doc, jr_get(&ins[i].doc, jr_root(&ins[i].doc), "capture"), "window") != NULL;
+	if (!any)
+		return;
+	jw_key(m->j, "source_windows");
+	jw_arr(m->j);
+	for (int i = 0; i < n; i++) {
+		const struct jr_doc *d = &ins[i].doc;
+		const struct jr_node *c = jr_get(d, jr_root(d), "capture");
+		const struct jr_node *w = jr_get(d, c, "window"), *first = jr_get(d, c, "first_ns");
+		if (!w || w->type != JR_OBJECT) {
+			jw_null(m->j);
+			continue;
+		}
+		jw_obj(m->j);
+		for (const struct jr_node *e = jr_first(d, w); e; e = jr_next(d, e)) {
+			jw_key(m->j, jr_key(d, e));
+			emit(m->j, d, e, false);
+		}
+		jw_key(m->j, "capture_first_ns");
+		if (first)
+			emit(m->j, d, first, false);
+		else
+			jw_null(m->j);
+		jw_obj_end(m->j);
+	}
+	jw_arr_end(m->j);
+}
+
 static void merge_json(struct mctx *m, struct merge_in *ins, int n)
 {
 	struct val *v = malloc((size_t)n * sizeof(*v));
@@ -644,6 +681,7 @@ static void merge_json(struct mctx *m, struct merge_in *ins, int n)
 	for (int i = 0; i < n; i++)
 		jw_str(m->j, ins[i].label);
 	jw_arr_end(m->j);
+	source_windows(m, ins, n);
 	jw_key(m->j, "qps");
 	jw_arr(m->j);
 	for (int i = 0; i < n && !m->failed; i++) {

@@ -179,6 +179,14 @@ static void nvme_tables(FILE *f, const struct jr_doc *d)
 	}
 }
 
+/* "+0.500000" (seconds from the capture's first frame, to the microsecond) */
+static const char *rel_s(char *buf, size_t len, int64_t ns)
+{
+	int64_t a = ns < 0 ? -ns : ns;
+	snprintf(buf, len, "%s%" PRId64 ".%06" PRId64, ns < 0 ? "-" : "+", a / 1000000000, (a % 1000000000) / 1000);
+	return buf;
+}
+
 void merge_text_tables(FILE *f, const struct jr_doc *d)
 {
 	const struct jr_node *r = jr_root(d), *qps = jr_get(d, r, "qps");
@@ -186,9 +194,21 @@ void merge_text_tables(FILE *f, const struct jr_doc *d)
 	char qp[64];
 	int i = 1, opw = 11;
 	fputs("Sources (QP column: source:qp)\n", f);
+	const struct jr_node *w = jr_first(d, jr_get(d, r, "source_windows"));
 	for (const struct jr_node *s = jr_first(d, jr_get(d, r, "sources")); s; s = jr_next(d, s)) {
 		fprintf(f, "%6d ", i++);
 		text_safe_put(f, jr_str(d, s));
+		/* its time window (stats --since/--until), as stats names it */
+		if (w && w->type == JR_OBJECT) {
+			char a[48], b[48], span[32];
+			int64_t first = i64_of(d, w, "capture_first_ns");
+			fprintf(f, "  window: %s s to %s s (%s) of the capture: %" PRIu64 " frames",
+				rel_s(a, sizeof(a), i64_of(d, w, "from_ns") - first),
+				rel_s(b, sizeof(b), i64_of(d, w, "to_ns") - first),
+				fmt_dur(span, sizeof(span), i64_of(d, w, "span_ns")), u64_of(d, w, "frames"));
+		}
+		if (w)
+			w = jr_next(d, w);
 		fputc('\n', f);
 	}
 	for (const struct jr_node *o = jr_first(d, tops); o; o = jr_next(d, o))

@@ -217,11 +217,11 @@ static void doctor_rules(const struct conn *c, const struct finding_sink *s)
 	for (uint32_t k = 0; k < n; k++)
 		by[iws_rule_info(sums[k].rule)->severity]++;
 	struct fbuf b;
-	/* the doctor's sums are not clipped to a time window (docs/semantics.md) */
+	/* with a time window, the findings shown in its frames (conn.c) */
 	fstart(&b, c->stream,
-	       "interop doctor%s: %" PRIu32 " finding%s (%" PRIu64 " error, %" PRIu64 " deviation, %" PRIu64
+	       "interop doctor: %" PRIu32 " finding%s (%" PRIu64 " error, %" PRIu64 " deviation, %" PRIu64
 	       " performance)%s",
-	       c->env->in_window ? " (over the whole capture, not the window)" : "", n,
+	       n,
 	       n == 1 ? "" : "s", by[IWS_SEVERITY_ERROR], by[IWS_SEVERITY_DEVIATION],
 	       by[IWS_SEVERITY_PERFORMANCE], n > FINDING_MAX_DETAILS ? "; the most severe:" : ":");
 	for (int sev = 0; sev < IWS_SEVERITY_COUNT; sev++)

@@ -16,6 +16,7 @@
 #include "iwarpscope/doctor.h"
 #include "findings.h"
 #include "out_doctor.h"
+#include "out_stats.h"
 #include "jsonw.h"
 #include "words.h"
 
@@ -104,6 +105,8 @@ static void doctor_json(FILE *f, const struct report *r)
 	struct jsonw j;
 	jw_init(&j, true);
 	jw_obj(&j);
+	/* with a time window, its bounds: the findings are those of its frames */
+	report_window_json(&j, r);
 	jw_key(&j, "qps");
 	jw_arr(&j);
 	const struct conn *c;
@@ -166,6 +169,7 @@ static void doctor_text(FILE *f, const struct report *r)
 	const struct conn *c;
 	uint32_t nqps = 0;
 	char line[1024];
+	report_window_text(f, r);
 	for (uint32_t i = 0; (c = analysis_next_qp(r->a, &i)) != NULL;) {
 		char a[64], b[64];
 		uint32_t n;

@@ -437,6 +437,26 @@ static void dist_table(FILE *f, const struct analysis *a, struct iws_nvme_stats 
 	free(d.rows.v);
 }
 
+/* fio's completion-latency percentile ladder (its "clat percentiles"): one
+ * block per queue and command type, then the "all" rows; the same table in
+ * stats and after the nvme command's list. */
+static void nvme_ladder(FILE *f, const struct analysis *a, struct iws_nvme_stats *all)
+{
+	dist_table(f, a, all,
+		   "NVMe completion latency percentiles (fio's clat ladder: nearest rank over the samples)",
+		   offsetof(struct iws_nvme_op_stats, latency), true);
+}
+
+void nvme_ladder_text(FILE *f, const struct report *r)
+{
+	if (!any_nvme(r))
+		return;
+	struct iws_nvme_stats all;
+	nvme_all_rows(r->a, &all);
+	nvme_ladder(f, r->a, &all);
+	iws_nvme_stats_free(&all);
+}
+
 struct table_ctx {
 	const struct analysis *a;
 	struct texttable t;
@@ -500,9 +520,7 @@ void nvme_stats_text(FILE *f, const struct report *r)
 	tt_free(&x.t);
 	dist_table(f, a, &all, "NVMe latency (complete commands: command capsule to completion)",
 		   offsetof(struct iws_nvme_op_stats, latency), false);
-	dist_table(f, a, &all,
-		   "NVMe completion latency percentiles (fio's clat ladder: nearest rank over the samples)",
-		   offsetof(struct iws_nvme_op_stats, latency), true);
+	nvme_ladder(f, a, &all);
 	dist_table(f, a, &all,
 		   "NVMe data transfer (complete commands with RDMA data: first to last data message)",
 		   offsetof(struct iws_nvme_op_stats, data), false);

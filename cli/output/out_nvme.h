@@ -27,6 +27,9 @@ void nvme_total_json(struct jsonw *j, const struct report *r);
 struct analysis;
 void nvme_all_rows(const struct analysis *a, struct iws_nvme_stats *all);
 void nvme_stats_text(FILE *f, const struct report *r);
+/* After the nvme command's text list: fio's completion-latency percentile
+ * ladder per queue and command type and over all queues (as in stats). */
+void nvme_ladder_text(FILE *f, const struct report *r);
 void nvme_summary(FILE *f, const struct report *r);
 
 #endif

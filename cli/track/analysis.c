@@ -48,6 +48,7 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	a->env.nvme_cmd = o->nvme_cmd;
 	a->env.nvme_keep = conn_nvme_cmd;
 	a->env.nvme_release = conn_nvme_free;
+	a->env.nvme_outside = o->nvme && o->in_window ? conn_nvme_outside : NULL;
 	a->env.nvme_total = o->nvme ? &a->nvme_total : NULL;
 	a->env.doctor = o->doctor;
 	a->max_flows = o->max_flows ? o->max_flows : DEFAULT_FLOWS;

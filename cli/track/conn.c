@@ -15,7 +15,111 @@
  * their ids in the engine's memory (freed with it, in conn_free). */
 static void sync_closes(struct conn *c)
 {
-	c->ncloses = iws_stream_closes(c->eng, &c->closes);
+	const struct iws_close *all;
+	uint32_t n = iws_stream_closes(c->eng, &all);
+	if (!c->env->in_window) {
+		c->closes = all;
+		c->ncloses = n;
+		return;
+	}
+	/* with a time window, those sent inside it (docs/semantics.md, "Time
+	 * window"); a few records, copied again as the engine updates them */
+	if (n > c->capwcloses) {
+		struct iws_close *w = realloc(c->wcloses, n * sizeof(*w));
+		if (!w)
+			return;
+		c->wcloses = w;
+		c->capwcloses = n;
+	}
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (c->env->in_window(c->env->ctx, all[i].ts))
+			c->wcloses[k++] = all[i];
+	c->closes = c->wcloses;
+	c->ncloses = k;
+}
+
+/* ---- a time window: what counts inside it ---- */
+
+/* The engine's counters (struct iws_stream_counts) a window counts. */
+#define WSUM_FIELDS(X)                                                                              \
+	X(segments) X(bytes) X(retrans) X(keepalives) X(late) X(overlaps) X(out_of_order) X(gaps)  \
+	X(gap_bytes) X(snap_bytes) X(ooo_limit_hits) X(fpdus) X(undecodable) X(truncated)            \
+	X(marker_errors) X(resyncs) X(lost) X(skipped_bytes) X(partial_at_end) X(segment_resyncs)    \
+	X(buf_limit_hits) X(order_forced) X(fast_retransmits) X(timeouts) X(other_retransmits)      \
+	X(reordered) X(duplicate_acks) X(zero_windows)
+
+/* The operation tracker's counters (struct iws_tracker_counts) it counts;
+ * the rest (the deviations found, operations in flight) are the tracker's. */
+#define WTRK_FIELDS(X)                                                                              \
+	X(segments) X(ops_started) X(ops_reported) X(ops_incomplete) X(rtr_messages) X(msn_gaps)    \
+	X(offset_gaps) X(orphan_responses) X(ird_exceeded) X(stag_mismatches) X(evicted)             \
+	X(hidden_requests) X(responses_unknown) X(crc_errors) X(ack_wait_forced)
+
+struct wsnap {
+	struct iws_stream_counts s;
+	struct iws_tracker_counts t;
+};
+
+/* Both directions' counters and the tracker's now (into *w). */
+static void wsum_now(const struct conn *c, struct wsnap *w)
+{
+#define WSUM_NOW(f) w->s.f = CONN_SUM_ALL(c, f);
+	WSUM_FIELDS(WSUM_NOW)
+#undef WSUM_NOW
+	w->t = *iws_stream_tracker_counts(c->eng);
+}
+
+/* What the engine counted since *before, while a frame inside the window
+ * was fed (or the connection ended inside it). */
+static void wsum_add(struct conn *c, const struct wsnap *before)
+{
+	struct wsnap now;
+	wsum_now(c, &now);
+#define WSUM_ADD(f) c->wsum->f += now.s.f - before->s.f;
+	WSUM_FIELDS(WSUM_ADD)
+#undef WSUM_ADD
+	struct iws_tracker_counts t = now.t;
+#define WTRK_ADD(f) t.f = c->wtrk->f + (now.t.f - before->t.f);
+	WTRK_FIELDS(WTRK_ADD)
+#undef WTRK_ADD
+	*c->wtrk = t;
+}
+
+/* The frame is one of the connection's inside the window. */
+static void wrun_add(struct conn *c, uint64_t frame)
+{
+	if (c->wprev_in && c->nwruns) {
+		c->wruns[c->nwruns - 1].last = frame;
+		return;
+	}
+	if (c->nwruns == c->capwruns) {
+		uint32_t cap = c->capwruns ? c->capwruns * 2 : 2;
+		struct frame_run *r = realloc(c->wruns, cap * sizeof(*r));
+		if (!r)
+			return;
+		c->wruns = r;
+		c->capwruns = cap;
+	}
+	c->wruns[c->nwruns++] = (struct frame_run){ frame, frame };
+	c->wprev_in = true;
+}
+
+/* The doctor's filter (iws_doctor_keep): a finding counts when the frame
+ * that shows it is inside the window (one of the connection's frames: a
+ * binary search of its runs, in rising frame order). */
+static bool frame_inside(void *ctx, uint64_t frame)
+{
+	const struct conn *c = ctx;
+	uint32_t lo = 0, hi = c->nwruns;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (c->wruns[mid].last < frame)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->nwruns && c->wruns[lo].first <= frame;
 }
 
 /* ---- the engine's callbacks ---- */
@@ -36,7 +140,8 @@ static void on_op(void *ctx, const struct iws_op *op)
 	struct conn *c = ctx;
 	const struct conn_env *env = c->env;
 	iws_doctor_op(c->doc, c->eng, op);
-	if (op->type == IWS_OPT_TERMINATE) {
+	/* with a time window, the Terminates sent inside it */
+	if (op->type == IWS_OPT_TERMINATE && (!env->in_window || env->in_window(env->ctx, op->start_ns))) {
 		c->c.terminates++;
 		if (!c->terms)
 			c->terms = malloc(CONN_MAX_TERM_RECS * sizeof(*c->terms));
@@ -130,6 +235,8 @@ static void on_pdu(void *ctx, const struct iws_pdu *pdu)
 		return;
 	const struct conn_env *env = c->env;
 	if (env->in_window && !env->in_window(env->ctx, pdu->ts)) {
+		if (env->nvme_outside && pdu->msg)
+			env->nvme_outside(c, pdu);
 		if (env->fpdu)
 			env->fpdu(env->ctx, c, pdu);
 		return;
@@ -262,9 +369,17 @@ struct conn *conn_new(struct conn_env *env, const struct flow *f)
 		iws_stream_nvme_stage(c->eng, c->stream, on_nvme_cmd);
 	if (env->doctor)
 		c->doc = iws_doctor_new(NULL, NULL);
-	if (!c->eng || (env->doctor && !c->doc)) {
+	if (c->doc && env->in_window)
+		iws_doctor_keep(c->doc, frame_inside, c);
+	if (env->in_window) {
+		c->wsum = calloc(1, sizeof(*c->wsum));
+		c->wtrk = calloc(1, sizeof(*c->wtrk));
+	}
+	if (!c->eng || (env->doctor && !c->doc) || (env->in_window && (!c->wsum || !c->wtrk))) {
 		iws_stream_free(c->eng);
 		iws_doctor_free(c->doc);
+		free(c->wsum);
+		free(c->wtrk);
 		free(c);
 		return NULL;
 	}
@@ -283,7 +398,14 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 	if (ts > c->last_ns)
 		c->last_ns = ts;
 	/* with a time window, the frames inside it (docs/semantics.md) */
-	if (!c->env->in_window || c->env->in_window(c->env->ctx, ts)) {
+	bool inside = !c->env->in_window || c->env->in_window(c->env->ctx, ts);
+	if (c->env->in_window) {
+		if (inside)
+			wrun_add(c, frame);
+		else
+			c->wprev_in = false;
+	}
+	if (inside) {
 		if (!c->c.packets) {
 			c->win_first_frame = frame;
 			c->win_first_ns = ts;
@@ -324,7 +446,12 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 	uint64_t lost = conn_counts_of(c, side)->lost;
 	/* The engine's TCP events mark this frame (on_event). */
 	c->seg_retrans = false;
+	struct wsnap before;
+	if (c->wsum && inside)
+		wsum_now(c, &before);
 	iws_stream_segment(c->eng, side, &seg);
+	if (c->wsum && inside)
+		wsum_add(c, &before);
 	sync_closes(c);
 	cs.retransmission = c->seg_retrans;
 	if (c->env->segment)
@@ -342,7 +469,15 @@ void conn_finish(struct conn *c, uint32_t flag)
 {
 	if (c->state != CONN_ACTIVE)
 		return;
+	/* what the end finds (FPDUs cut off, the last gaps) counts at the
+	 * connection's last frame */
+	bool inside = c->wsum && c->any_packet && c->env->in_window(c->env->ctx, c->last_ns);
+	struct wsnap before;
+	if (inside)
+		wsum_now(c, &before);
 	iws_stream_finish(c->eng, flag);
+	if (inside)
+		wsum_add(c, &before);
 	sync_closes(c);
 	iws_doctor_finish(c->doc, c->eng);
 	c->state = CONN_CLOSED;
@@ -361,6 +496,10 @@ void conn_free(struct conn *c)
 	free(c->stats);
 	free(c->gaps);
 	free(c->terms);
+	free(c->wsum);
+	free(c->wtrk);
+	free(c->wruns);
+	free(c->wcloses);
 	free(c);
 }
 
@@ -372,7 +511,7 @@ const struct iws_qp_stats *conn_stats(const struct conn *c)
 
 const struct iws_tracker_counts *conn_tracker_counts(const struct conn *c)
 {
-	return iws_stream_tracker_counts(c->eng);
+	return c->wtrk ? c->wtrk : iws_stream_tracker_counts(c->eng);
 }
 
 const char *close_kind_name(uint8_t kind)
@@ -400,7 +539,7 @@ bool conn_is_iwarp(const struct conn *c)
 bool conn_is_confirmed(const struct conn *c)
 {
 	return conn_is_iwarp(c) &&
-	       (iws_stream_state(c->eng) != IWS_SST_REQUEST || CONN_SUM(c, fpdus) > 0);
+	       (iws_stream_state(c->eng) != IWS_SST_REQUEST || CONN_SUM_ALL(c, fpdus) > 0);
 }
 
 void conn_brief(const struct conn *c, struct conn_brief *b)

@@ -90,6 +90,9 @@ struct conn_env {
 	 * not call into nvme_track.c, which reads the connection. */
 	void (*nvme_keep)(struct conn *c, const struct iws_nvme_cmd *cmd);
 	void (*nvme_release)(struct conn *c);
+	/* with a time window (and nvme), an FPDU outside it: its command's
+	 * octets it carries do not count (nvme_track.h, conn_nvme_outside) */
+	void (*nvme_outside)(struct conn *c, const struct iws_pdu *pdu);
 	bool track_nvme_order;      /* keep what nvme output in start order needs */
 	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
 	struct iws_nvme_stats *nvme_total; /* over every QP */
@@ -148,6 +151,12 @@ struct conn_tcp_counts {
 	uint64_t gaps, gap_bytes;
 };
 
+/* With a time window: a run of the connection's frames inside it, first to
+ * last in frame numbers (one run while the capture's times rise). */
+struct frame_run {
+	uint64_t first, last;
+};
+
 enum conn_state { CONN_ACTIVE = 0, CONN_CLOSED };
 
 /*
@@ -177,6 +186,16 @@ struct conn {
 	 * of them; conn_frames) */
 	uint64_t win_first_frame, win_last_frame;
 	int64_t win_first_ns, win_last_ns;
+	/* with a time window: its frames inside it (the doctor counts the
+	 * findings shown in them), the engine's counters changed while a frame
+	 * inside was fed (CONN_SUM), the close records of frames inside */
+	struct frame_run *wruns;
+	uint32_t nwruns, capwruns;
+	bool wprev_in;              /* its previous frame was inside */
+	struct iws_stream_counts *wsum;
+	struct iws_tracker_counts *wtrk; /* its counts, its state the tracker's (conn_tracker_counts) */
+	struct iws_close *wcloses;
+	uint32_t capwcloses;
 	int64_t first_fpdu_ns, last_fpdu_ns;
 	struct gap_rec *gaps;       /* the first CONN_MAX_GAP_RECS gaps */
 	uint32_t ngaps, capgaps;
@@ -235,7 +254,8 @@ bool conn_pending_key(const struct conn *c, int64_t *ts, uint64_t *frame);
 /* The QP's statistics (empty ones if it had no operation). */
 const struct iws_qp_stats *conn_stats(const struct conn *c);
 
-/* The tracker's counters (zeros if there never was a tracker). */
+/* The tracker's counters (zeros if there never was a tracker); with a time
+ * window, those counted while its frames were fed. */
 const struct iws_tracker_counts *conn_tracker_counts(const struct conn *c);
 
 /* Flow side of the initiator. */
@@ -263,12 +283,15 @@ static inline bool conn_crc(const struct conn *c)
 	return (a && a->crc) || (b && b->crc);
 }
 
-/* Sum of an engine counter over both directions. */
-#define CONN_SUM(cn, field) (conn_counts_of((cn), 0)->field + conn_counts_of((cn), 1)->field)
+/* Sum of an engine counter over both directions (of the whole capture). */
+#define CONN_SUM_ALL(cn, field) (conn_counts_of((cn), 0)->field + conn_counts_of((cn), 1)->field)
+/* The same, or with a time window what it counted while the frames inside
+ * it were fed (docs/semantics.md, "Time window"). */
+#define CONN_SUM(cn, field) ((cn)->wsum ? (cn)->wsum->field : CONN_SUM_ALL((cn), field))
 
 /* A TCP counter (a field of conn_tcp_counts): the engine's over both
  * directions, or with a time window the count inside it. */
-#define CONN_TCP(cn, field) ((cn)->env->in_window ? (cn)->wtcp.field : CONN_SUM((cn), field))
+#define CONN_TCP(cn, field) ((cn)->env->in_window ? (cn)->wtcp.field : CONN_SUM_ALL((cn), field))
 
 /* Its first and last frame (and their times): the connection's, or with a
  * time window those inside it (all 0 when none is). */
@@ -285,7 +308,7 @@ static inline void conn_frames(const struct conn *c, uint64_t *first, uint64_t *
 /* Its FPDUs: the engine's count, or with a time window those inside it. */
 static inline uint64_t conn_fpdus(const struct conn *c)
 {
-	return c->env->in_window ? c->c.fpdus : CONN_SUM(c, fpdus);
+	return c->env->in_window ? c->c.fpdus : CONN_SUM_ALL(c, fpdus);
 }
 
 #endif

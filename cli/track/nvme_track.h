@@ -23,8 +23,18 @@ struct conn;
 /* Commands the `nvme` timeline holds for ordering by default (--max-reorder). */
 #define NVME_REORDER_DEFAULT 16384u
 
+/* With a time window: the octets of a command not yet reported that moved
+ * in FPDUs outside it (docs/semantics.md, "Time window"). */
+struct nvme_outside {
+	uint64_t id;                /* iws_nvme_cmd id */
+	uint64_t bytes;             /* RDMA data octets outside */
+	bool capsule;               /* its command capsule completed outside (in-capsule data) */
+};
+
 struct conn_nvme {
 	struct iws_nvme_stats st;   /* per (qid, op) */
+	struct nvme_outside *out;   /* with a time window: the commands with octets outside */
+	uint32_t nout, capout;
 	uint64_t commands, incomplete, errors;
 	uint64_t awaiting_event;    /* ... of the incomplete: AERs outstanding by design */
 	struct iws_nvme_cmd *slow;  /* the NVME_SLOWEST slowest complete commands, slowest first */
@@ -34,6 +44,9 @@ struct conn_nvme {
 /* A command of the connection, from the engine's NVMe stage (env->nvme_keep):
  * counted (if env->selected says so) and passed on to env->nvme_cmd. */
 void conn_nvme_cmd(struct conn *c, const struct iws_nvme_cmd *cmd);
+/* With a time window: an FPDU outside it (env->nvme_outside); the octets of
+ * its command it carries (the NVMe stage's note on it) do not count. */
+void conn_nvme_outside(struct conn *c, const struct iws_pdu *pdu);
 /* Free what was kept (env->nvme_release). */
 void conn_nvme_free(struct conn *c);
 

@@ -26,6 +26,7 @@
 #ifndef IWARPSCOPE_DOCTOR_H
 #define IWARPSCOPE_DOCTOR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "rules.h"
@@ -81,6 +82,14 @@ struct iws_doctor;
 /* NULL on allocation failure; sink may be NULL (the sums are kept anyway). */
 struct iws_doctor *iws_doctor_new(const struct iws_doctor_sink *sink, void *ctx);
 void iws_doctor_free(struct iws_doctor *d);
+
+/* Count only the occurrences shown in a frame keep(ctx, frame) accepts (a
+ * front end's time window, docs/semantics.md "Time window"): the others
+ * are neither summed nor told to the sink, and a fraction rule measures
+ * only the FPDUs of those frames. keep NULL: every occurrence (the default).
+ * The checks still see every segment: a rule needing the handshake or the
+ * operations in flight judges a frame inside by what came before it. */
+void iws_doctor_keep(struct iws_doctor *d, bool (*keep)(void *ctx, uint64_t frame), void *ctx);
 
 /* A TCP segment sent by side, before the engine is given it (its TCP
  * options, seg->opts, give a SYN's MSS). */

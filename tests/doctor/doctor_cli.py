@@ -7,7 +7,7 @@
   unknown word, or a list that names nothing ("", ","), is a usage error
   (2); the old conditions still work;
 - text, json and jsonl carry the same findings; json's totals count them
-  per severity; --qp selects QPs; --since/--until and csv are refused;
+  per severity; --qp selects QPs; --since/--until make a window; csv is refused;
 - --rules lists the whole catalogue (text and json), no capture needed;
 - a gate does not pass what it did not check (issue 33 item 4): when
   --max-flows kept connections or packets from the analysis and nothing
@@ -136,7 +136,12 @@ def main(argv):
         expect_status(cli, ["doctor", "--fail-on", empty, killed], 2, "--fail-on %r names nothing" % empty)
         expect_status(cli, ["summary", "--fail-on=" + empty, bw], 2, "--fail-on=%r names nothing" % empty)
     expect_status(cli, ["doctor", "--format", "csv", bw], 2, "no csv")
-    expect_status(cli, ["doctor", "--since", "+1", bw], 2, "findings are per connection")
+    # a time window: the findings of its frames (tests/plugin/window_views.py
+    # checks the counts); a window after the last frame has none
+    expect_status(cli, ["doctor", "--since", "+1", bw], 0, "a time window")
+    _, late, _ = run([cli, "doctor", "--format", "json", "--since", "+1000", bw])
+    if any(q["findings"] for q in json.loads(late)["qps"]):
+        ERRS.append("doctor --since +1000: findings in a window after the capture")
     expect_status(cli, ["summary", "--rules", bw], 2, "--rules is the doctor's")
 
     # the three formats say the same

@@ -313,11 +313,30 @@ static void c_free(void)
 	CHECK_EQ(C.lim.buf_used, 0);
 }
 
-/* RFC 5044 App. A: segments begin with an FPDU and hold whole FPDUs. */
-static void placement(void)
+/* The findings' frames (of the rules placement() breaks) as the sink heard them. */
+static uint64_t heard[64];
+static enum iws_rule heard_rule[64];
+static uint32_t nheard;
+
+static void c_heard(void *ctx, const struct iws_finding *f)
+{
+	c_finding(ctx, f);
+	if (nheard < 64) {
+		heard_rule[nheard] = f->rule;
+		heard[nheard++] = f->frame;
+	}
+}
+
+/* A front end's time window (iws_doctor_keep): the frames from *ctx on. */
+static bool from_frame(void *ctx, uint64_t frame)
+{
+	return frame >= *(const uint64_t *)ctx;
+}
+
+/* The segments of placement(): FPDUs split, packed, not aligned, over the MSS. */
+static void placement_feed(void)
 {
 	uint8_t u[2048];
-	c_begin();
 	c_open();
 	size_t a = C.sb[0].len;
 	/* an FPDU of 1448 octets as 1444 + its CRC (siw without CRC) */
@@ -342,6 +361,13 @@ static void placement(void)
 	/* one FPDU longer than the MSS (1460) in one TSO-like segment */
 	sb_fpdu(&C.sb[0], u, sb_send_ulpdu(u, 7, 0, 1, 1600), 1);
 	c_send(0, d, C.sb[0].len);
+}
+
+/* RFC 5044 App. A: segments begin with an FPDU and hold whole FPDUs. */
+static void placement(void)
+{
+	c_begin();
+	placement_feed();
 	c_end();
 	uint64_t of;
 	CHECK_EQ(c_count(IWS_RULE_FRAMING_FPDU_SPLIT, IWS_DIR_I2R, &of), 3);
@@ -351,6 +377,55 @@ static void placement(void)
 	CHECK_EQ(c_count(IWS_RULE_FRAMING_FPDU_OVER_MSS, IWS_DIR_I2R, &of), 1);
 	CHECK_EQ(of, 7);
 	CHECK_EQ(c_count(IWS_RULE_MPA_KEY, IWS_DIR_I2R, NULL) + c_count(IWS_RULE_MPA_KEY, IWS_DIR_R2I, NULL), 0);
+	c_free();
+}
+
+/* iws_doctor_keep: only the findings shown in the frames kept count (and are
+ * told), each rule as many as the whole connection's in those frames; a
+ * fraction rule measures the FPDUs of those frames only. */
+static void placement_kept(void)
+{
+	static const struct iws_doctor_sink hs = { c_heard };
+	static const enum iws_rule rules[] = { IWS_RULE_FRAMING_FPDU_SPLIT, IWS_RULE_FRAMING_FPDU_PACKED,
+					       IWS_RULE_FRAMING_FPDU_UNALIGNED, IWS_RULE_FRAMING_FPDU_OVER_MSS };
+	/* the whole connection, its findings' frames heard */
+	c_begin();
+	iws_doctor_free(C.doc);
+	C.doc = iws_doctor_new(&hs, NULL);
+	nheard = 0;
+	placement_feed();
+	c_end();
+	uint32_t whole = nheard;
+	uint64_t frames[64];
+	enum iws_rule fr_rule[64];
+	memcpy(frames, heard, sizeof(frames));
+	memcpy(fr_rule, heard_rule, sizeof(fr_rule));
+	c_free();
+	/* from frame 7 on: the three FPDUs packed in one segment onwards (the
+	 * first FPDU, split over frames 5 and 6, left out) */
+	uint64_t from = 7;
+	c_begin();
+	iws_doctor_free(C.doc);
+	C.doc = iws_doctor_new(&hs, NULL);
+	iws_doctor_keep(C.doc, from_frame, &from);
+	nheard = 0;
+	placement_feed();
+	c_end();
+	for (uint32_t i = 0; i < nheard; i++)
+		CHECK(heard[i] >= from);
+	uint32_t inside = 0;
+	for (size_t k = 0; k < sizeof(rules) / sizeof(rules[0]); k++) {
+		uint64_t want = 0, of;
+		for (uint32_t i = 0; i < whole; i++)
+			want += fr_rule[i] == rules[k] && frames[i] >= from;
+		CHECK_EQ(c_count(rules[k], IWS_DIR_I2R, &of), want);
+		inside += (uint32_t)want;
+		/* of the 7 FPDUs measured, the 6 completed from frame 7 on */
+		if (want)
+			CHECK_EQ(of, 6);
+	}
+	CHECK_EQ(nheard, inside);
+	CHECK(inside > 0 && inside < whole);
 	c_free();
 }
 
@@ -875,6 +950,7 @@ int main(void)
 	wscale_sack_options();
 	sum_text();
 	placement();
+	placement_kept();
 	reply_first();
 	window_and_msn();
 	mpa_setup();

@@ -264,6 +264,35 @@ def main(argv):
               "NVMe groups of a doubled input: counts not doubled")
         check(two["commands"] == 2 * one["commands"], "NVMe commands not doubled")
 
+    # windowed inputs (stats --since/--until): the merge names each source's
+    # window, as stats does, and the merged window spans them
+    wins = []
+    for i, (c, lo, hi) in enumerate(((os.path.join(samples, "real", "08-read_bw-64k.pcap"), "+0.5", "+1"),
+                                        (os.path.join(samples, "real", "03-send_lat.pcap"), "+0.1", "+0.35"))):
+        w = os.path.join(work, "window%d.json" % i)
+        with open(w, "w") as f:
+            f.write(run_ok(tool, ["stats", "--format", "json", "--since", lo, "--until", hi, c]))
+        wins.append((w, json.load(open(w))["capture"], lo, hi))
+        check(wins[-1][1]["window"]["frames"] > 0, "%s [%s, %s): no frame in the window" % (c, lo, hi))
+    plain = inputs[0]
+    mw = merge(tool, [wins[0][0], plain, wins[1][0]])
+    want = [dict(wins[0][1]["window"], capture_first_ns=wins[0][1]["first_ns"]), None,
+            dict(wins[1][1]["window"], capture_first_ns=wins[1][1]["first_ns"])]
+    check(mw.get("source_windows") == want, "merge: source_windows %s, the inputs' %s" % (mw.get("source_windows"), want))
+    mwin = mw["capture"].get("window") or {}
+    ws = [x[1]["window"] for x in wins]
+    check((mwin.get("from_ns"), mwin.get("to_ns"), mwin.get("frames")) ==
+          (min(x["from_ns"] for x in ws), max(x["to_ns"] for x in ws), sum(x["frames"] for x in ws)),
+          "merge: capture.window %s of %s" % (mwin, ws))
+    check("source_windows" not in merge(tool, [plain]), "merge: source_windows without a window")
+    srcs = merge(tool, [wins[0][0], plain, wins[1][0]], "text").split("\n\n")[0].splitlines()[1:]
+    for (w, cap, lo, hi), line in zip(wins, (srcs[0], srcs[2])):
+        rel = lambda t: "+%d.%06d" % divmod(int(float(t[1:]) * 10 ** 6), 10 ** 6)
+        named = "  window: %s s to %s s (" % (rel(lo), rel(hi))
+        check(named in line and line.endswith(": %d frames" % cap["window"]["frames"]),
+              "merge text: source line %r, want %r and its frames" % (line, named))
+    check("window" not in srcs[1], "merge text: a window on a source without one: %r" % srcs[1])
+
     # the text tables
     text = merge(tool, inputs, "text")
     check("Latency on the wire (complete reads and atomics" in text and "\n   all read" in text,

@@ -19,13 +19,18 @@ must give the numbers of the same span cut out of the capture by editcap
 - the operations: the windowed `ops` list is exactly the whole capture's operations
   that overlap [A, B) (start before B, end at or after A); the windowed stats count
   them, and count a latency for exactly those complete inside;
-- the summary names the window with its frame count, and labels the interop doctor's
-  findings (not clipped) as the whole capture's;
+- the summary names the window with its frame count, and its interop doctor's findings
+  per QP are the windowed doctor's (tests/plugin/window_views.py checks those against
+  the per-frame items);
+- the engine's and the tracker's counters, the teardown list and the Terminates of
+  [0, m) and [m, end] add up to the whole capture's (4 samples, 3 splits each);
 - the time series (`stats --format jsonl --interval 0.1`): its wire rows add up to the
   cut's TCP payload per direction and to Wireshark's FPDU octets per QP, its operation
   rows count the operations starting inside;
 - NVMe commands (30-nvmeof): the windowed `nvme` list and the stats' command count are
-  the commands overlapping the window, the latencies those of the commands complete inside;
+  the commands overlapping the window, the latencies those of the commands complete inside,
+  their octets per QP the RDMA Write and Read Response payload Wireshark's iWARP dissector
+  shows in the frames of the cut plus the in-capsule data of the capsules completed there;
 - the HTML report of the window: the same window, frames and octets; per QP its wire
   series add up to the cut's TCP payload, its goodput to Wireshark's FPDU octets; its
   latency and delivery histograms hold the statistics' samples;
@@ -43,6 +48,7 @@ import shutil
 import struct
 import subprocess
 import sys
+from collections import Counter
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -99,25 +105,37 @@ def tcp_of(data):
     return src, dst, total - ihl - doff
 
 
-def fpdus_by_frame(path):
-    """{frame: [(tcp.stream, payload octets)]}: Wireshark's iWARP dissector, which
-    (reassembling out-of-order segments too, as the lossy 26-netem needs) shows each
-    FPDU in the frame that completed it in order."""
+def iwarp_fpdus(path):
+    """[(frame, tcp.stream, [(opcode, ULPDU length)])]: Wireshark's iWARP
+    dissector, which (reassembling out-of-order segments too, as the lossy
+    26-netem needs) shows each FPDU in the frame that completed it in order."""
     out = subprocess.run(
         ["tshark", "-r", path, "--disable-protocol", "nvme-tcp",
          "-o", "tcp.reassemble_out_of_order:TRUE", "-Y", "iwarp_ddp_rdmap",
          "-T", "fields", "-e", "frame.number", "-e", "tcp.stream", "-e", "iwarp_rdma.opcode",
          "-e", "iwarp_mpa.ulpdulength", "-E", "occurrence=a", "-E", "aggregator=;"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=True).stdout.decode()
-    res = {}
+    res = []
     for line in out.splitlines():
         f = line.split("\t")
         ops = [int(x, 16) for x in f[2].split(";") if x]
         lens = [int(x) for x in f[3].split(";") if x]
         if len(ops) != len(lens):
             raise RuntimeError("%s frame %s: %s opcodes, %s lengths" % (path, f[0], ops, lens))
-        res[int(f[0])] = [(int(f[1]), fpdu_payload(o, n)) for o, n in zip(ops, lens)]
+        res.append((int(f[0]), int(f[1]), list(zip(ops, lens))))
     return res
+
+
+def fpdus_by_frame(path):
+    """{frame: [(tcp.stream, payload octets)]} of every FPDU (iwarp_fpdus)."""
+    return {fr: [(s, fpdu_payload(o, n)) for o, n in fp] for fr, s, fp in iwarp_fpdus(path)}
+
+
+def tagged_by_frame(path):
+    """{frame: [(tcp.stream, octets)]}: the payload of the RDMA Writes and Read
+    Responses (tagged, RFC 5040 §4.3: ULPDU - 14) in each frame, which on an
+    NVMe/RDMA QP is the commands' data."""
+    return {fr: [(s, n - 14) for o, n in fp if o in TAGGED] for fr, s, fp in iwarp_fpdus(path)}
 
 
 def io_stat(path):
@@ -238,6 +256,23 @@ def check_span(tool, path, cap, fpdus, whole_ops, whole_nvme, a, b, work, label)
         check((nv["commands"], nlat) == (len(over), len(timed)),
               "%s: NVMe commands/latencies %d/%d, overlapping/complete inside %d/%d" % (
                   label, nv["commands"], nlat, len(over), len(timed)))
+        # their octets: the RDMA data in the FPDUs inside (Wireshark's, on the
+        # frames of the cut) and the in-capsule data of the capsules completed
+        # inside (NVMe-oF 1.1 §7.3.2)
+        tagged = tagged_by_frame(path)
+        want = Counter()
+        for fr in frames:
+            for s_, p in tagged.get(fr, []):
+                want[s_] += p
+        for c in whole_nvme:
+            if c["xfer"] == "in_capsule" and c["capsule_frame"] in frames:
+                want[c["qp"]] += c["bytes"]
+        got = Counter()
+        for q in st["qps"]:
+            got[q["qp"]] += sum(o["bytes"] for o in q.get("nvme", {}).get("ops", []))
+        check(+got == +want and sum(o["bytes"] for o in nv.get("all_ops", [])) == sum(want.values()),
+              "%s: NVMe octets per QP %s, RDMA data and in-capsule data inside %s" % (label, dict(got), dict(want)))
+        print("%s: NVMe octets inside %s" % (label, dict(+want)))
         wn = jsonl(run_ok(tool, ["nvme", "--format", "jsonl"] + win + [path]))
         check(sorted((c["qp"], c["id"]) for c in wn) == sorted((c["qp"], c["id"]) for c in over),
               "%s: windowed nvme list %d, overlapping %d" % (label, len(wn), len(over)))
@@ -248,9 +283,20 @@ def check_span(tool, path, cap, fpdus, whole_ops, whole_nvme, a, b, work, label)
     check(len(wl) == 1 and wl[0].endswith(": %d frame%s, %s" % (n, "" if n == 1 else "s",
                                                               wl[0].split(", ")[-1])),
           "%s: the summary's window line %s" % (label, wl))
-    check(all("over the whole capture, not the window" in x
-              for x in summ.splitlines() if "interop doctor" in x),
-          "%s: the summary's doctor findings not labelled as the whole capture's" % label)
+    # the summary's doctor findings are the window's: per QP, those the
+    # windowed doctor lists (window_views.py checks them against the
+    # per-frame items of the whole capture)
+    docw = Counter(d["qp"] for d in jsonl(run_ok(tool, ["doctor", "--format", "jsonl"] + win + [path])))
+    sdoc, qp = Counter(), None
+    for x in summ.splitlines():
+        m = re.match(r"^QP (\d+) ", x)
+        if m:
+            qp = int(m.group(1))
+        m = re.search(r"interop doctor: (\d+) finding", x)
+        if m and qp is not None:
+            sdoc[qp] += int(m.group(1))
+    check(sdoc == docw, "%s: the summary's doctor findings %s, the windowed doctor's %s" % (label, dict(sdoc),
+                                                                                         dict(docw)))
     # the time series: wire rows of the frames inside, operation rows of the
     # operations starting inside
     rows = jsonl(run_ok(tool, ["stats", "--format", "jsonl", "--interval", "0.1"] + win +
@@ -344,6 +390,51 @@ def check_zoom(tool, path, name):
             name, k1, k2, a / 1e9, b / 1e9))
 
 
+# The engine's and the tracker's counters a window counts: those of the
+# events while its frames were fed (docs/semantics.md, "Time window").
+ADDITIVE = ("terminates", "duplicate_segments", "hole_fills", "overlaps", "out_of_order", "snaplen_cut_bytes",
+            "ooo_limit_hits", "reasm_limit_hits", "order_forced", "resyncs", "segment_resyncs", "framing_lost",
+            "skipped_bytes", "undecodable_fpdus", "truncated_fpdus", "marker_errors", "rtr_messages", "msn_gaps",
+            "offset_gaps", "orphan_responses", "hidden_requests", "ird_exceeded", "stag_mismatches", "evicted",
+            "ack_wait_forced")
+# Samples whose counters, teardown and Terminates are not all 0.
+ADDITIVE_SAMPLES = ("26-netem-read_bw-64k", "27-kill-client-write_bw-tail", "13-crc-rping", "30-nvmeof-mixed")
+
+
+def check_additive(tool, path, name):
+    """The counters, the teardown list and the Terminates of [0, m) and
+    [m, end] add up to the whole capture's, each close record in the window of
+    its time, for a split m at each quarter of the capture."""
+    full = json.loads(run_ok(tool, ["stats", "--format", "json", path]))
+    c = full["capture"]
+    first, last = int(c["first_ns"]), int(c["last_ns"])
+    shown = Counter()
+    for k in (1, 2, 3):
+        m = (last - first) * k // 4
+        mid = "+%d.%09d" % divmod(m, 10 ** 9)
+        halves = [json.loads(run_ok(tool, ["stats", "--format", "json", "--until", mid, path])),
+                  json.loads(run_ok(tool, ["stats", "--format", "json", "--since", mid, path]))]
+        for q in full["qps"]:
+            h = [[x for x in st["qps"] if x["qp"] == q["qp"]] for st in halves]
+            h = [x[0] if x else None for x in h]
+            for key in ADDITIVE:
+                got = sum(x[key] for x in h if x)
+                check(got == q[key], "%s split at %s: QP %d %s %d + %d, the whole capture %d" % (
+                    name, mid, q["qp"], key, h[0][key] if h[0] else 0, h[1][key] if h[1] else 0, q[key]))
+                shown[key] += q[key] if k == 1 else 0
+            for key in ("teardown", "terminate_list"):
+                got = sum((x[key] for x in h if x), [])
+                check(got == q[key], "%s split at %s: QP %d %s %s + %s, the whole capture %s" % (
+                    name, mid, q["qp"], key, h[0] and h[0][key], h[1] and h[1][key], q[key]))
+                shown[key] += len(q[key]) if k == 1 else 0
+            for i, x in enumerate(h):
+                for t in (x or {}).get("teardown", []):
+                    check((t["ns"] - first < m) == (i == 0), "%s split at %s: QP %d %s at +%d ns in the wrong half"
+                          % (name, mid, q["qp"], t["kind"], t["ns"] - first))
+    print("%s: 3 splits add up to the whole: %s" % (name, ", ".join("%s %d" % kv for kv in sorted(shown.items())
+                                                                     if kv[1])))
+
+
 def main():
     if len(sys.argv) != 4:
         sys.stderr.write(__doc__)
@@ -378,6 +469,8 @@ def main():
             for k in ("data_span_ns", "throughput_bps"):
                 del q[k], r[k]
         check(full == all_w, "%s: a window over the whole capture changes the stats" % name)
+    for name in ADDITIVE_SAMPLES:
+        check_additive(tool, os.path.join(samples, name + ".pcap"), name)
     return verdict()
 
 

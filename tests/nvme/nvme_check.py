@@ -28,6 +28,7 @@ QP's nvme section: queue, NQNs, controller, counters).
       fio's completion-latency ladder (1, 5, 10, 20 ... 90, 95, 99, 99.5,
       99.9, 99.95, 99.99) of every queue/type row and every "all" row of
       `stats` (JSON latency_percentiles_ns, the text's percentile blocks)
+      and of the nvme command's text (the same blocks after its list)
       recomputed from the per-command lines: the sample of rank ceil(p/100 * N)
       of the N complete commands' latency_ns, in exact arithmetic.
   nvme_check.py formats IWARPSCOPE SAMPLE.pcap
@@ -176,7 +177,7 @@ def check_formats(tool, capture):
             want = "" if want is None else str(want).lower() if isinstance(want, bool) else str(want)
             if r[k] != want:
                 fails.append("csv row %d %s: %r, jsonl %r" % (i, k, r[k], want))
-    text = run(tool, ["nvme", capture]).splitlines()
+    text = nvme_list_text(tool, capture)
     if len(text) != len(lines) + 1 or text[0].split()[:4] != ["time", "QP", "qid", "cid"]:
         fails.append("text: %d lines for %d commands and a heading" % (len(text), len(lines)))
     qp = lines[-1]["qp"]
@@ -348,10 +349,16 @@ SPEC_NAMES = {
 }
 
 
+def nvme_list_text(tool, capture):
+    """The nvme command's text list: its heading and one line per command (the
+    percentile ladder follows after a blank line)."""
+    return run(tool, ["nvme", capture]).split("\n\n")[0].splitlines()
+
+
 def check_sqe(tool, capture):
     want = sqes_from_bytes(capture)
     got = [json.loads(l) for l in run(tool, ["nvme", "--format", "jsonl", capture]).splitlines()]
-    text = run(tool, ["nvme", capture]).splitlines()[1:]
+    text = nvme_list_text(tool, capture)[1:]
     line = {id(c): t for c, t in zip(got, text)}
     fails = []
     if len(text) != len(got):
@@ -490,8 +497,24 @@ def check_ladder(tool, capture):
                          [c for c in cmds if c["qp"] == q["qp"] and c["qid"] == r["qid"] and c["op"] == r["op"]]))
     for r in js["total"]["nvme"]["all_ops"]:
         rows.append(("all", "all " + r["op"], r, [c for c in cmds if c["op"] == r["op"]]))
-    # the text: per row "QP q  label  (N samples)", then "p.ppth=[value]" items
-    text = run(tool, ["stats", capture])
+    fails, n = [], 0
+    # the text of stats and the one after the nvme command's list: per row
+    # "QP q  label  (N samples)", then "p.ppth=[value]" items
+    for cmd in ("stats", "nvme"):
+        text = run(tool, [cmd, capture])
+        if "NVMe completion latency percentiles" not in text:
+            fails.append("%s: no ladder in the text" % cmd)
+            continue
+        n += ladder_text(text, rows, fails, cmd)
+    for f in fails[:40]:
+        print("FAIL:", f)
+    print("%s: the %d-step ladder of %d rows (queue/type and all) in stats and nvme, %d differences"
+          % (os.path.basename(capture), len(LADDER), n, len(fails)))
+    return 1 if fails or not n else 0
+
+
+def ladder_text(text, rows, fails, cmd):
+    """The ladder table of a command's text against the commands' latencies."""
     block = text[text.index("NVMe completion latency percentiles"):].split("\n\n")[0].splitlines()
     unit = UNIT_NS[block[0].rsplit(", ", 1)[1]]
     shown, cur = {}, None
@@ -501,32 +524,28 @@ def check_ladder(tool, capture):
             cur = shown.setdefault((qp, label), [])
         else:
             cur += re.findall(r"th=\[\s*([^\]]*)\]", l)
-    fails, n = [], 0
+    n = 0
     for qp, label, r, cs in rows:
         lat = [c["latency_ns"] for c in cs if c["complete"] and c["latency_ns"] is not None]
         want = ladder_of(lat) if lat else None
-        if r.get("latency_percentiles_ns") != want:
+        if cmd == "stats" and r.get("latency_percentiles_ns") != want:
             fails.append("QP %s %s: JSON ladder %s, from the commands %s" % (qp, label, r.get("latency_percentiles_ns"),
                                                                           want))
         if not want:
             if (qp, label) in shown:
-                fails.append("QP %s %s: a text ladder without samples" % (qp, label))
+                fails.append("%s QP %s %s: a text ladder without samples" % (cmd, qp, label))
             continue
         n += 1
         got = shown.get((qp, label))
         if not got or len(got) != len(LADDER):
-            fails.append("QP %s %s: text ladder %s" % (qp, label, got))
+            fails.append("%s QP %s %s: text ladder %s" % (cmd, qp, label, got))
             continue
         for p, s in zip(LADDER, got):
             dec = len(s.split(".")[1]) if "." in s else 0
             if abs(float(s) * unit - want["%f" % float(p)]) > unit * 0.5 * 10 ** -dec + 1e-6:
-                fails.append("QP %s %s p%s: text %s, from the commands %d ns" % (qp, label, p, s,
-                                                                               want["%f" % float(p)]))
-    for f in fails[:40]:
-        print("FAIL:", f)
-    print("%s: the %d-step ladder of %d rows (queue/type and all), %d differences"
-          % (os.path.basename(capture), len(LADDER), n, len(fails)))
-    return 1 if fails or not n else 0
+                fails.append("%s QP %s %s p%s: text %s, from the commands %d ns" % (cmd, qp, label, p, s,
+                                                                                  want["%f" % float(p)]))
+    return n
 
 
 def main(argv):

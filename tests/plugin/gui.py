@@ -19,7 +19,9 @@ and for every dialog:
   2. Its numbers are those of the text statistics: the Copy button's text
      (read from the clipboard with xclip) has the expected headers, every time
      in ms with 3 decimals, and every row equal to `tshark -z iwarp,ops` /
-     `-z iwarp,nvme` on the same capture (per QP and type); the per-QP "all"
+     `-z iwarp,nvme` on the same capture (per QP and type, and its "All
+     queues" rows of the types more than one queue has: QP and Qid "all");
+     the per-QP "all"
      rows, the whole capture's rows (QP "all") and the throughput (Mbit/s,
      bytes over the first start to last end of the row's own operations: a
      type's in its QP or across QPs, a QP's, the capture's) are recomputed from
@@ -54,12 +56,12 @@ NOBODY = it.NOBODY
 # The dialogs: -z name -> (window title, column headers); plugin/iwarp-stats.c.
 TABLES = {
     "ops_latency": ("iWARP Operation Latency",
-                    ["QP", "Operation", "Count", "Complete", "Min ms", "p50 ms", "p99 ms", "Max ms"]),
+                    ["QP", "Operation", "Count", "Done", "Min ms", "p50 ms", "p99 ms", "Max ms"]),
     "ops_throughput": ("iWARP Throughput and Loss",
                        ["QP", "Operation", "Bytes", "Mbit/s", "Retrans", "Stall ms", "CRC errors"]),
     "ops_delivery": ("iWARP Delivery to ACK", ["QP", "Operation", "Acked", "Min ms", "p50 ms", "p99 ms", "Max ms"]),
     "nvme_latency": ("iWARP NVMe-oF Command Latency",
-                     ["QP", "Qid", "Command", "Count", "Complete", "Min ms", "p50 ms", "p99 ms", "Max ms"]),
+                     ["QP", "Qid", "Command", "Count", "Done", "Min ms", "p50 ms", "p99 ms", "Max ms"]),
     "nvme_throughput": ("iWARP NVMe-oF Throughput and Errors",
                         ["QP", "Qid", "Command", "Errors", "Bytes", "IOPS", "Data p50 ms", "Data p99 ms"]),
 }
@@ -311,10 +313,14 @@ class Expected:
                                        if p[-1] != "Max(ms)"]
         self.ops = rows(ops, 13, "Operation")
         self.delivery = rows(ops, 11, "Delivery")
-        # (the text's "All queues" rows are not in the dialogs: the tables
-        # would need a scroll bar at the default size)
-        self.nvme = [(q, p) for q, p in rows(nvme, 14, "Qid") if q != "all"]
-        self.data = [(q, p) for q, p in rows(nvme, 9, "Qid") if q != "all"]
+        # with the text's "All queues" rows (QP and Qid "all") of the command
+        # types more than one queue has (one queue's is its "all" row)
+        per_queue = [(q, p) for q, p in rows(nvme, 14, "Qid") if q != "all"]
+        queues = {op: sum(1 for _, p in per_queue if p[1] == op) for op in set(p[1] for _, p in per_queue)}
+        keep = lambda q, p: q != "all" or queues.get(p[1], 0) > 1  # noqa: E731
+        self.nvme = [(q, p) for q, p in rows(nvme, 14, "Qid") if keep(q, p)]
+        self.data = [(q, p) for q, p in rows(nvme, 9, "Qid") if keep(q, p)]
+        self.nvme_all = sum(1 for q, _ in self.nvme if q == "all")
         env = dict(os.environ, TZ="UTC")
         self.js = json.loads(subprocess.run([cli, "stats", "--format", "json", capture], stdout=subprocess.PIPE,
                                             check=True, env=env).stdout)
@@ -486,8 +492,9 @@ def main():
                 if problem:
                     raise AssertionError("%s at %dx%d: %s" % (TABLES[n][0], geom[0], geom[1], problem))
                 rows = check_table(n, text, exp.nvme_rows(n) if n.startswith("nvme") else exp.ops_rows(n))
-                msgs.append("%s: %dx%d, every column shown (%s px spare), %d rows equal the text statistics" %
-                            (n, geom[0], geom[1], spare, rows))
+                msgs.append("%s: %dx%d, every column shown (%s px spare), %d rows equal the text statistics%s" %
+                            (n, geom[0], geom[1], spare, rows,
+                             " (%d all-queue rows)" % exp.nvme_all if n.startswith("nvme") else ""))
             except AssertionError as e:
                 errs.append(str(e))
         if filtered is not None:
