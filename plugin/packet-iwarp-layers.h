@@ -10,8 +10,8 @@
 #include <epan/packet.h>
 
 void iwarp_layers_register(void);
-/* Adds frame.protocols to the postdissector's wanted fields. */
-void iwarp_layers_handoff(GArray *wanted);
+/* Finds frame.protocols and TCP (the fields this file reads). */
+void iwarp_layers_handoff(void);
 /* This frame shows protocol `proto` (frame.protocols lists it). */
 void iwarp_layer(packet_info *pinfo, int proto);
 /* Forget the layers past the first `count` (an upper layer that threw). */
