@@ -150,8 +150,9 @@ static gboolean tcp_view_get(proto_tree *tree, struct tcp_view *v)
 	v->dport = tvb_get_ntohs(v->ds_tvb, v->hdr_off + 2);
 	v->seq = tvb_get_ntohl(v->ds_tvb, v->hdr_off + 4);
 	v->ack = tvb_get_ntohl(v->ds_tvb, v->hdr_off + 8);
-	v->hdr_len = (guint32)(tvb_get_guint8(v->ds_tvb, v->hdr_off + 12) >> 4) * 4;
-	v->flags = tvb_get_ntohs(v->ds_tvb, v->hdr_off + 12) & TCP_FLAGS_MASK;
+	guint32 off_flags = tvb_get_ntohs(v->ds_tvb, v->hdr_off + 12);
+	v->hdr_len = (off_flags >> 12) * 4;      /* data offset, in 32-bit words */
+	v->flags = off_flags & TCP_FLAGS_MASK;
 	v->win = tvb_get_ntohs(v->ds_tvb, v->hdr_off + 14);
 	return TRUE;
 }
