@@ -14,9 +14,13 @@
  *     plugin renders every frame from its postdissector (so that what it
  *     shows does not depend on TCP's preferences, packet-iwarp-stream.c), so
  *     it records the layers it shows here and rewrites the value of the
- *     frame.protocols field it asked to be primed (a postdissector wanted
- *     field) once the frame is rendered: display filters, -T fields and the
- *     GUI read the value after the postdissectors.
+ *     frame.protocols field once the frame is rendered, where the field is
+ *     in the tree: display filters, -T fields and the GUI read the value
+ *     after the postdissectors. The plugin does not ask for the field
+ *     itself: whoever reads it has it primed (a filter, a custom column,
+ *     -T fields' output fields) or has a full tree, and a field primed in
+ *     every frame would cost `tshark -q -z iwarp,ops` the frame dissector's
+ *     string of every frame's protocols for nobody.
  *   - the protocol hierarchy statistics nest each top-level item of a frame
  *     under the previous one (text items included). So the top level of a
  *     frame carries each iWARP protocol at most once, in stack order: a
@@ -53,12 +57,10 @@ static struct {
 	proto_item *container;
 } cur;
 
-void iwarp_layers_handoff(GArray *wanted)
+void iwarp_layers_handoff(void)
 {
 	hf_frame_protocols = proto_registrar_get_id_byname("frame.protocols");
 	proto_tcp = proto_get_id_by_filter_name("tcp");
-	if (hf_frame_protocols > 0)
-		g_array_append_val(wanted, hf_frame_protocols);
 }
 
 void iwarp_layers_register(const int protos[IWARP_LAYERS_STACK])
@@ -139,11 +141,10 @@ proto_tree *iwarp_layers_begin(packet_info *pinfo, proto_tree *tree, tvbuff_t *t
 }
 
 /* The frame.protocols field of this frame. Where it is primed (a display
- * filter or a postdissector's wanted field: iwarp_layers_handoff), the tree
- * indexes it. tshark's second pass (-2) and the GUI's dissection of the
- * selected packet do not prime the postdissectors' wanted fields; there the
- * tree is a full one (-V, -T fields, -T pdml, the GUI's detail pane) and the
- * field sits in the frame item's subtree, where it is found by walking. */
+ * filter, a custom column, -T fields), the tree indexes it. Where the tree
+ * is a full one (-V, -T fields, -T pdml, the GUI's detail pane, tshark's
+ * second pass) the field sits in the frame item's subtree, where it is found
+ * by walking. Elsewhere nobody reads it and the frame dissector left it out. */
 static field_info *protocols_field(proto_tree *tree)
 {
 	if (!tree || hf_frame_protocols <= 0)

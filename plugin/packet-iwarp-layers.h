@@ -13,8 +13,8 @@
  * plugin's registration order, plugin.c); the upper layers follow them. */
 #define IWARP_LAYERS_STACK 3
 void iwarp_layers_register(const int protos[IWARP_LAYERS_STACK]);
-/* Adds frame.protocols to the postdissector's wanted fields. */
-void iwarp_layers_handoff(GArray *wanted);
+/* Finds frame.protocols and TCP (the fields this file reads). */
+void iwarp_layers_handoff(void);
 /* This frame shows protocol `proto` (frame.protocols lists it). */
 void iwarp_layer(packet_info *pinfo, int proto);
 /* Forget the layers past the first `count` (an upper layer that threw). */

@@ -236,8 +236,7 @@ void iwarp_mpa_add_span(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, gui
 		proto_item_append_text(ti, ", %u octets of an FPDU reassembled in frame %u", len, sp->pdu_frame);
 		proto_item *pi = proto_tree_add_uint(mt, hf_iwarp_mpa_reassembled_in, tvb, off, len, sp->pdu_frame);
 		proto_item_set_generated(pi);
-		iwarp_col_append(pinfo, wmem_strdup_printf(pinfo->pool, "[FPDU segment, reassembled in frame %u]",
-							   sp->pdu_frame));
+		iwarp_col_append_printf(pinfo, "[FPDU segment, reassembled in frame %u]", sp->pdu_frame);
 		return;
 	}
 	proto_item *pi = proto_tree_add_item(mt, hf_iwarp_mpa_skipped, tvb, off, len, ENC_NA);

@@ -308,7 +308,7 @@ static void show_fabrics_fields(proto_tree *nt, tvbuff_t *tvb, const struct iws_
 		le_field(nt, hf_nvme_connect_sqsize, tvb, f->f_sqsize);
 		le_field(nt, hf_nvme_connect_cattr, tvb, f->f_cattr);
 		le_field(nt, hf_nvme_connect_kato, tvb, f->f_kato);
-		wmem_strbuf_append_printf(info_s, " qid %u sqsize %u", f->qid, f->sqsize + 1u);
+		iwarp_info_printf(info_s, " qid %u sqsize %u", f->qid, f->sqsize + 1u);
 		show_connect_data(nt, tvb, q);
 		if (info && info->has_connect_data && !q->sgl.in_capsule) {
 			/* pulled by the controller's RDMA Read: shown here too */
@@ -322,7 +322,7 @@ static void show_fabrics_fields(proto_tree *nt, tvbuff_t *tvb, const struct iws_
 		le_field(nt, hf_nvme_prop_offset, tvb, f->f_prop_offset);
 		if (f->fctype == IWS_NVME_FCT_PROPERTY_SET)
 			le_field(nt, hf_nvme_prop_value, tvb, f->f_prop_value);
-		wmem_strbuf_append_printf(info_s, " %s", val_to_str_const(f->prop_offset, nvme_property_vals, "property"));
+		iwarp_info_printf(info_s, " %s", val_to_str_const(f->prop_offset, nvme_property_vals, "property"));
 		break;
 	default:
 		break;
@@ -344,7 +344,7 @@ static void show_nvm_admin_fields(proto_tree *nt, tvbuff_t *tvb, const struct iw
 								     q->rw.nlb + 1u));
 		}
 		/* NSIDs in hex: 0xffffffff (every namespace) reads as what it is */
-		wmem_strbuf_append_printf(info_s, " nsid 0x%x slba %" PRIu64 " nlb %u (%u block%s)", q->nsid, q->rw.slba,
+		iwarp_info_printf(info_s, " nsid 0x%x slba %" PRIu64 " nlb %u (%u block%s)", q->nsid, q->rw.slba,
 					  q->rw.nlb, q->rw.nlb + 1u, q->rw.nlb ? "s" : "");
 	}
 	if (q->dsm.valid && queue != IWS_NVME_QUEUE_ADMIN)
@@ -363,7 +363,7 @@ static void show_nvm_admin_fields(proto_tree *nt, tvbuff_t *tvb, const struct iw
 	/* CNS / LID / FID with its name, as the CLI's nvme table shows it */
 	char det[96];
 	if (*iws_nvme_admin_detail(det, sizeof(det), a))
-		wmem_strbuf_append_printf(info_s, " %s", det);
+		iwarp_info_printf(info_s, " %s", det);
 }
 
 /* What the tracker made of the command: its response and data frames,
@@ -434,8 +434,8 @@ static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iw
 		proto_tree_add_item(nt, hf_nvme_nsid, tvb, 4, 4, ENC_LITTLE_ENDIAN);
 	if (cap >= 40)
 		show_sgl(nt, tvb, &q.sgl);
-	wmem_strbuf_t *info_s = wmem_strbuf_new(pinfo->pool, "");
-	wmem_strbuf_append_printf(info_s, "NVMe %s cid %u", title, q.cid);
+	wmem_strbuf_t *info_s = iwarp_info_new(pinfo, "");
+	iwarp_info_printf(info_s, "NVMe %s cid %u", title, q.cid);
 	if (q.fabrics)
 		show_fabrics_fields(nt, tvb, &q, info, info_s);
 	else
@@ -449,7 +449,7 @@ static void show_command(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, iw
 				       q.warnings);
 	if (l)
 		show_command_link(nt, tvb, pinfo, ti, l);
-	iwarp_col_append(pinfo, wmem_strbuf_get_str(info_s));
+	iwarp_info_col(pinfo, info_s);
 }
 
 static void show_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const iwarp_nvme_link *l)
@@ -483,31 +483,32 @@ static void show_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, c
 	proto_tree_add_item(st, hf_nvme_phase, tvb, 14, 2, ENC_LITTLE_ENDIAN);
 	for (int *const *f = nvme_status_fields; *f; f++)
 		proto_tree_add_item(st, **f, tvb, 14, 2, ENC_LITTLE_ENDIAN);
-	wmem_strbuf_t *info = wmem_strbuf_new(pinfo->pool, "");
-	wmem_strbuf_append_printf(info, "NVMe Completion cid %u", e.cid);
+	wmem_strbuf_t *info = iwarp_info_new(pinfo, "");
+	iwarp_info_printf(info, "NVMe Completion cid %u", e.cid);
 	if (l && !no_command(l))
-		wmem_strbuf_append_printf(info, " %s", l->cmd.title);
-	wmem_strbuf_append_printf(info, ": %s", sname ? sname : "status");
+		iwarp_info_printf(info, " %s", l->cmd.title);
+	iwarp_info_printf(info, ": %s", sname ? sname : "status");
 	if (e.status)
 		expert_add_info_format(pinfo, si, &ei_nvme_status, "%s failed: %s (0x%04x)",
 				       l && !no_command(l) ? l->cmd.title : "Command", sname ? sname : "unknown status",
 				       e.status);
 	if (l && no_command(l)) {
 		expert_add_info(pinfo, ti, &ei_nvme_orphan);
-		wmem_strbuf_append(info, " [no command in capture]");
+		iwarp_info_add(info, " [no command in capture]");
 	} else if (l) {
 		add_frame(nt, hf_nvme_request_in, tvb, l->cmd.capsule_frame);
 		add_time(nt, hf_nvme_response_time, tvb, l->cmd.latency_ns);
 		if (l->cmd.data_first_frame)
 			add_time(nt, hf_nvme_data_time, tvb, l->cmd.data_ns);
-		wmem_strbuf_append_printf(info, " \xe2\x86\x92 frame %u, %s", l->cmd.capsule_frame,
+		if (info)
+			iwarp_info_printf(info, " \xe2\x86\x92 frame %u, %s", l->cmd.capsule_frame,
 					  iwarp_fmt_ns(pinfo->pool, l->cmd.latency_ns));
 		if (l->cmd.flags & IWS_NVMEF_SQID_MISMATCH)
 			expert_add_info(pinfo, qi, &ei_nvme_sqid_mismatch);
 		if (l->cmd.flags & IWS_NVMEF_INVAL_MISMATCH)
 			expert_add_info(pinfo, ti, &ei_nvme_inval_mismatch);
 	}
-	iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
+	iwarp_info_col(pinfo, info);
 }
 
 static void show_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const iwarp_nvme_link *l)
@@ -525,7 +526,7 @@ static void show_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const
 	proto_item_set_generated(proto_tree_add_uint(nt, hf_nvme_cid, tvb, 0, 0, l->cmd.cid));
 	if (!no_command(l))
 		add_frame(nt, hf_nvme_cmd_in, tvb, l->cmd.capsule_frame);
-	iwarp_col_append(pinfo, wmem_strdup_printf(pinfo->pool, "NVMe data of %s cid %u", l->cmd.title, l->cmd.cid));
+	iwarp_col_append_printf(pinfo, "NVMe data of %s cid %u", l->cmd.title, l->cmd.cid);
 }
 
 /* NVMe RDMA Transport 1.0, "RDMA_CM_REQUEST" (RECFMT, QID, HRQSIZE, HSQSIZE,

@@ -176,7 +176,7 @@ static void show_terminate_control(tvbuff_t *tvb, packet_info *pinfo, proto_tree
 	expert_add_info_format(pinfo, ti, &ei_iwarp_rdmap_term, "Terminate: %s / %s / %s (0x%x/0x%x/0x%02x)",
 			       layer ? layer : "?", etype ? etype : "?", code ? code : "?", t->layer, t->etype,
 			       t->errcode);
-	wmem_strbuf_append_printf(info, ": %s / %s / %s", layer ? layer : "?", etype ? etype : "?", code ? code : "?");
+	iwarp_info_printf(info, ": %s / %s / %s", layer ? layer : "?", etype ? etype : "?", code ? code : "?");
 	if (t->rsvd)
 		expert_add_info(pinfo, ci, &ei_iwarp_rdmap_term_rsvd);
 }
@@ -284,7 +284,7 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
 		pi = proto_tree_add_boolean(rt, hf_iwarp_rdmap_rtr, tvb, 0, 0, TRUE);
 		proto_item_set_generated(pi);
 		expert_add_info(pinfo, pi, &ei_iwarp_rdmap_rtr);
-		wmem_strbuf_append(info, " [RTR]");
+		iwarp_info_add(info, " [RTR]");
 	}
 	const iwarp_op_link *link = rec->op;
 	if (link) {
@@ -298,7 +298,7 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
 		if (n->request_frame) {
 			pi = proto_tree_add_uint(rt, hf_iwarp_rdmap_request_in, tvb, 0, 0, (guint32)n->request_frame);
 			proto_item_set_generated(pi);
-			wmem_strbuf_append_printf(info, " \xe2\x86\x92 frame %u", (guint32)n->request_frame);
+			iwarp_info_printf(info, " \xe2\x86\x92 frame %u", (guint32)n->request_frame);
 		}
 		if (n->has_response_time) {
 			nstime_t rt_ns;
@@ -306,7 +306,8 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
 			rt_ns.nsecs = (int)(n->response_time_ns % 1000000000);
 			pi = proto_tree_add_time(rt, hf_iwarp_rdmap_response_time, tvb, 0, 0, &rt_ns);
 			proto_item_set_generated(pi);
-			wmem_strbuf_append_printf(info, ", %s", iwarp_fmt_ns(pinfo->pool, n->response_time_ns));
+			if (info)
+				iwarp_info_printf(info, ", %s", iwarp_fmt_ns(pinfo->pool, n->response_time_ns));
 		}
 		show_operation(tvb, rt, link);
 	}
@@ -320,7 +321,7 @@ static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, pro
 	}
 	if (n->flags & IWS_SEGF_ORPHAN_RESPONSE) {
 		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_orphan);
-		wmem_strbuf_append(info, " [no request in capture]");
+		iwarp_info_add(info, " [no request in capture]");
 	}
 	if (n->flags & IWS_SEGF_STAG_MISMATCH)
 		expert_add_info(pinfo, ti, &ei_iwarp_rdmap_stag_mismatch);
@@ -424,7 +425,7 @@ static proto_item *show_control(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree 
 		expert_add_info_format(pinfo, *ci, &ei_iwarp_rdmap_version, "RDMAP version %u (expected 1)", h->rv);
 	if (h->rdmap_rsvd)
 		expert_add_info(pinfo, *ci, &ei_iwarp_rdmap_rsvd);
-	*info = wmem_strbuf_new(pinfo->pool, oname);
+	*info = iwarp_info_new(pinfo, oname);
 	return ti;
 }
 
@@ -439,13 +440,13 @@ static gboolean show_undecoded(packet_info *pinfo, proto_item *ti, proto_item *c
 					       "RDMAP opcode 0x%x is not defined by RFC 5040/7306", h->opcode);
 		else if (res->reason && msg->ddp.dv == IWS_DDP_VERSION && msg->ddp.rv == IWS_RDMAP_VERSION)
 			expert_add_info_format(pinfo, ti, &ei_iwarp_rdmap_malformed, "%s", res->reason);
-		wmem_strbuf_append(info, " [malformed]");
+		iwarp_info_add(info, " [malformed]");
 	} else if (res->status != IWS_OK) {
-		wmem_strbuf_append(info, " [truncated]");
+		iwarp_info_add(info, " [truncated]");
 	} else {
 		return FALSE;
 	}
-	iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
+	iwarp_info_col(pinfo, info);
 	return TRUE;
 }
 
@@ -464,13 +465,13 @@ static void show_opcode_header(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *
 		add_field(rt, hf_iwarp_rdmap_read_size, ulpdu, rr->f_size);
 		add_field(rt, hf_iwarp_rdmap_read_src_stag, ulpdu, rr->f_src_stag);
 		add_field(rt, hf_iwarp_rdmap_read_src_to, ulpdu, rr->f_src_to);
-		wmem_strbuf_append_printf(info, " sink 0x%08x len %u", rr->sink_stag, rr->size);
+		iwarp_info_printf(info, " sink 0x%08x len %u", rr->sink_stag, rr->size);
 		break;
 	}
 	case IWS_OP_CODE_IMMEDIATE:
 	case IWS_OP_CODE_IMMEDIATE_SE:
 		add_field(rt, hf_iwarp_rdmap_immediate, ulpdu, msg->f_immediate);
-		wmem_strbuf_append_printf(info, " 0x%016" PRIx64, msg->u.immediate);
+		iwarp_info_printf(info, " 0x%016" PRIx64, msg->u.immediate);
 		break;
 	case IWS_OP_CODE_ATOMIC_REQ: {
 		const struct iws_rdmap_atomic_req *a = &msg->u.atomic_req;
@@ -486,14 +487,14 @@ static void show_opcode_header(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *
 		add_field(rt, hf_iwarp_rdmap_atomic_add_swap_mask, ulpdu, a->f_add_swap_mask);
 		add_field(rt, hf_iwarp_rdmap_atomic_compare, ulpdu, a->f_compare);
 		add_field(rt, hf_iwarp_rdmap_atomic_compare_mask, ulpdu, a->f_compare_mask);
-		wmem_strbuf_append_printf(info, " %s id %u STag 0x%08x TO 0x%" PRIx64,
+		iwarp_info_printf(info, " %s id %u STag 0x%08x TO 0x%" PRIx64,
 					  val_to_str_const(a->aopcode, iwarp_rdmap_aop_vals, "?"), a->req_id, a->stag, a->to);
 		break;
 	}
 	case IWS_OP_CODE_ATOMIC_RESP:
 		add_field(rt, hf_iwarp_rdmap_atomic_req_id, ulpdu, msg->u.atomic_resp.f_req_id);
 		add_field(rt, hf_iwarp_rdmap_atomic_orig_value, ulpdu, msg->u.atomic_resp.f_orig_value);
-		wmem_strbuf_append_printf(info, " id %u", msg->u.atomic_resp.req_id);
+		iwarp_info_printf(info, " id %u", msg->u.atomic_resp.req_id);
 		break;
 	case IWS_OP_CODE_TERMINATE:
 		show_terminate(ulpdu, pinfo, rt, ti, msg, info);
@@ -527,12 +528,12 @@ static void show_payload(tvbuff_t *ulpdu, proto_tree *rt, const struct iws_msg *
 		proto_tree_add_item(rt, hf_iwarp_rdmap_payload, ulpdu, msg->payload_off, avail - msg->payload_off,
 				    ENC_NA);
 	if (h->tagged)
-		wmem_strbuf_append_printf(info, " STag 0x%08x TO 0x%" PRIx64, h->stag, h->to);
+		iwarp_info_printf(info, " STag 0x%08x TO 0x%" PRIx64, h->stag, h->to);
 	else
-		wmem_strbuf_append_printf(info, " MSN %u MO %u", h->msn, h->mo);
-	wmem_strbuf_append_printf(info, " len %u", tvb_reported_length(ulpdu) - msg->payload_off);
+		iwarp_info_printf(info, " MSN %u MO %u", h->msn, h->mo);
+	iwarp_info_printf(info, " len %u", tvb_reported_length(ulpdu) - msg->payload_off);
 	if (h->last)
-		wmem_strbuf_append(info, " (last)");
+		iwarp_info_add(info, " (last)");
 }
 
 /* The payload to the layer above: NVMe/RDMA's capsules and data are the
@@ -593,7 +594,7 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 	show_opcode_header(ulpdu, pinfo, rt, ti, msg, info);
 	show_payload(ulpdu, rt, msg, info);
 	show_matching(ulpdu, pinfo, rt, ti, ic, rec, info);
-	iwarp_col_append(pinfo, wmem_strbuf_get_str(info));
+	iwarp_info_col(pinfo, info);
 	hand_off(ulpdu, pinfo, tree, rt, ic, rec, msg);
 }
 

@@ -225,8 +225,8 @@ void iwarp_timing_add_close(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 		return;
 	expert_add_info_format(pinfo, pi, &ei_iwarp_rdmap_teardown, "%s with %u operation%s outstanding", what,
 			       c->outstanding, c->outstanding == 1 ? "" : "s");
-	iwarp_col_append(pinfo, wmem_strdup_printf(pinfo->pool, "%s with %u iWARP operation%s outstanding", what,
-						   c->outstanding, c->outstanding == 1 ? "" : "s"));
+	iwarp_col_append_printf(pinfo, "%s with %u iWARP operation%s outstanding", what, c->outstanding,
+				c->outstanding == 1 ? "" : "s");
 	for (guint32 i = 0; i < c->nids; i++) {
 		guint64 id = c->ids[i];
 		const iwarp_op_link *link = (const iwarp_op_link *)wmem_map_lookup(ic->ops, &id);
