@@ -21,6 +21,7 @@
 
 #include "iwarpscope/names.h"
 #include "iwarpscope/nvme.h"
+#include "iwarpscope/rpcrdma.h"
 #include "stream_int.h"
 
 #define DEFAULT_OOO_DIR (16ull << 20)
@@ -131,6 +132,32 @@ static void nvme_settle(struct iws_stream *s)
 	if (s->nc && iws_nvme_conn_state(s->nc) == IWS_NVME_NO) {
 		iws_nvme_conn_free(s->nc);
 		s->nc = NULL;
+	}
+}
+
+/* ---- the RPC-over-RDMA stage (iws_stream_rpc_stage) ---- */
+
+static void on_rpc(void *ctx, const struct iws_rpc *r)
+{
+	struct iws_stream *s = ctx;
+	if (s->rpc_cb)
+		s->rpc_cb(s->ctx, r);
+}
+
+static struct iws_rpc_conn *rpc_view(struct iws_stream *s)
+{
+	if (s->rpc && !s->rpc_tried) {
+		s->rpc_tried = true;
+		s->rc = iws_rpc_conn_new(NULL, s->rpc_qp, on_rpc, s);
+	}
+	return s->rc;
+}
+
+static void rpc_settle(struct iws_stream *s)
+{
+	if (s->rc && iws_rpc_conn_state(s->rc) == IWS_RPC_NO) {
+		iws_rpc_conn_free(s->rc);
+		s->rc = NULL;
 	}
 }
 
@@ -282,11 +309,15 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 		if (pdu->kind == IWS_PDU_FPDU && pdu->msg)
 			s->nvme_note = iws_nvme_conn_note(nc);
 	}
+	struct iws_rpc_conn *rc = rpc_view(s);
+	if (rc)
+		iws_rpc_conn_pdu(rc, pdu);
 	if (s->sink->pdu)
 		s->sink->pdu(s->ctx, pdu);
 	pdu->note = NULL;
 	s->nvme_note = NULL;
 	nvme_settle(s);
+	rpc_settle(s);
 }
 
 static void deliver_lost(struct iws_stream *s, int side)
@@ -539,6 +570,8 @@ void st_event(struct iws_stream *s, enum iws_stream_event_kind kind, int side, u
 		s->sink->event(s->ctx, &ev);
 	if (s->nc)
 		iws_nvme_conn_event(s->nc, &ev);
+	if (s->rc)
+		iws_rpc_conn_event(s->rc, &ev);
 }
 
 void st_span(struct iws_stream *s, enum iws_span_kind kind, int side, uint32_t seq, uint32_t len,
@@ -865,6 +898,8 @@ void iws_stream_finish(struct iws_stream *s, uint32_t flag)
 		iws_nvme_conn_finish(s->nc, flag == IWS_OPF_UNFINISHED);
 		nvme_settle(s);
 	}
+	if (s->rc)
+		iws_rpc_conn_finish(s->rc, flag == IWS_OPF_UNFINISHED);
 	s->finished = true;
 	for (int side = 0; side < 2; side++)
 		early_free(s, &s->d[side]);
@@ -897,6 +932,7 @@ void iws_stream_free(struct iws_stream *s)
 	free(s->scratch);
 	iws_tracker_free(s->tr);
 	iws_nvme_conn_free(s->nc);
+	iws_rpc_conn_free(s->rc);
 	closes_free(s);
 	free(s);
 }
@@ -955,6 +991,21 @@ const struct iws_nvme_note *iws_stream_nvme_note(const struct iws_stream *s)
 const struct iws_nvme_conn *iws_stream_nvme(const struct iws_stream *s)
 {
 	return s->nc;
+}
+
+void iws_stream_rpc_stage(struct iws_stream *s, uint32_t qp,
+			  void (*rpc)(void *ctx, const struct iws_rpc *r))
+{
+	if (s->fed || s->finished)
+		return;
+	s->rpc = true;
+	s->rpc_qp = qp;
+	s->rpc_cb = rpc;
+}
+
+const struct iws_rpc_conn *iws_stream_rpc(const struct iws_stream *s)
+{
+	return s->rc;
 }
 
 uint32_t iws_stream_closes(const struct iws_stream *s, const struct iws_close **recs)

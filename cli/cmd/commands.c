@@ -7,6 +7,7 @@
 #include "out_html.h"
 #include "out_nvme.h"
 #include "out_ops.h"
+#include "out_rpc.h"
 #include "out_stats.h"
 
 /* ---- what the timeline releases in start order: written (or counted) ---- */
@@ -258,6 +259,29 @@ static void nvme_report(struct cmdrun *p, FILE *page)
 	rows_end(&p->rows);
 }
 
+/* ---- rpc: RPCs over RDMA in call order ---- */
+
+static void rpc_call_hook(void *ctx, struct conn *c, const struct iws_rpc *r)
+{
+	struct cmdrun *p = ctx;
+	timeline_add(&p->tl, c, &(struct tl_key){ r->call_ns, r->call_frame, c->stream, r->id }, r);
+}
+
+static void rpc_plan(struct cmdrun *p, struct analysis_opts *ao)
+{
+	(void)p;
+	ao->rpc = true;
+	ao->rpc_call = rpc_call_hook;
+}
+
+static void rpc_begin(struct cmdrun *p)
+{
+	timeline_init(&p->tl, p->o->max_reorder ? p->o->max_reorder : NVME_REORDER_DEFAULT,
+		      sizeof(struct iws_rpc), p, emit_row);
+	p->has_tl = true;
+	rpc_out_begin(&p->rows, p->out, p->o->format);
+}
+
 /* ---- report: the HTML page's data (pagedata.h) ---- */
 
 static void report_op(void *ctx, struct conn *c, const struct iws_op *op)
@@ -404,6 +428,19 @@ static const struct cmddef commands[CMD_COUNT] = {
 		.flags = CF_DOCTOR | CF_LIVE_OUT,
 		.items = "operations",
 		.report = doctor_report,
+	},
+	[CMD_RPC] = {
+		"rpc", "one line per RPC over RDMA (RPC-over-RDMA v1, NFS),\n"
+		       "with the RDMA operations that moved its data",
+		"One line per ONC RPC carried over RDMA (RFC 8166; NFS over RDMA,\n"
+		"RFC 8267), recognised by content on any port, in call order: xid,\n"
+		"program, procedure (NFSv3 names, NFSv4 COMPOUND operations), offset\n"
+		"and count, the RDMA Writes and Reads that moved its chunks, latency\n"
+		"and its phases (call to first data, data, last data to reply).\n",
+		.accepts = OPTS_TIME,
+		.formats = FMT_ANY,
+		.items = "RPCs",
+		.plan = rpc_plan, .begin = rpc_begin, .report = nvme_report,
 	},
 };
 

@@ -16,7 +16,7 @@
 
 /* The commands, in the order of the command table (commands.h) and of the
  * command list in --help. */
-enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS, CMD_NVME, CMD_REPORT, CMD_DOCTOR, CMD_COUNT };
+enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS, CMD_NVME, CMD_REPORT, CMD_DOCTOR, CMD_RPC, CMD_COUNT };
 
 #define MAX_QP_FILTER 64
 

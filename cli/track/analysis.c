@@ -46,6 +46,8 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	a->env.nvme = o->nvme;
 	a->env.track_nvme_order = o->track_nvme_order;
 	a->env.nvme_cmd = o->nvme_cmd;
+	a->env.rpc = o->rpc;
+	a->env.rpc_call = o->rpc_call;
 	a->env.nvme_keep = conn_nvme_cmd;
 	a->env.nvme_release = conn_nvme_free;
 	a->env.nvme_total = o->nvme ? &a->nvme_total : NULL;

@@ -31,6 +31,8 @@ struct analysis_opts {
 	bool nvme;                  /* recognise NVMe/RDMA, track its commands (nvme_track.h) */
 	bool track_nvme_order;      /* nvme output in start order needs pending keys */
 	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
+	bool rpc;                   /* recognise RPC-over-RDMA, track its RPCs (rpcrdma.h) */
+	void (*rpc_call)(void *ctx, struct conn *c, const struct iws_rpc *r);
 	void (*mark)(void *ctx, struct conn *c, const struct conn_mark *m); /* may be NULL */
 	void (*segment)(void *ctx, struct conn *c, const struct conn_seg *s); /* may be NULL */
 	/* What the report covers (select.h; NULL: everything); see conn_env. */
