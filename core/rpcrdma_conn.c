@@ -77,10 +77,14 @@ struct iws_rpc_conn {
 	void *ctx;
 	struct iws_rpc_counts counts;
 	struct rpc_ent *head, *tail;
-	struct rpc_ent *by_xid[NBUCKETS];
-	struct hlink *by_handle[NBUCKETS];
-	struct pread reads[READS_MAX];
+	/* allocated once the connection is recognised: a connection being
+	 * probed costs a few hundred octets (tests/hostile: open QPs) */
+	struct rpc_ent **by_xid;        /* NBUCKETS */
+	struct hlink **by_handle;       /* NBUCKETS */
+	struct pread *reads;            /* READS_MAX */
 	uint32_t nreads;
+	struct iws_rpc_credit *credit_log; /* IWS_RPC_CREDIT_LOG */
+	uint32_t ncredit_log;
 	struct asm_msg open[2];
 	bool has_credit[2];
 	uint32_t last_credit[2];
@@ -185,9 +189,8 @@ static void log_credit(struct iws_rpc_conn *n, uint8_t dir, uint32_t credits, co
 	n->has_credit[dir] = true;
 	n->last_credit[dir] = credits;
 	n->counts.credit_changes++;
-	if (n->counts.ncredit_log < IWS_RPC_CREDIT_LOG)
-		n->counts.credit_log[n->counts.ncredit_log++] =
-			(struct iws_rpc_credit){ p->frame, p->ts, dir, credits };
+	if (n->ncredit_log < IWS_RPC_CREDIT_LOG)
+		n->credit_log[n->ncredit_log++] = (struct iws_rpc_credit){ p->frame, p->ts, dir, credits };
 }
 
 /* ---- messages ---- */
@@ -317,11 +320,22 @@ static void reply(struct iws_rpc_conn *n, const struct iws_pdu *p, struct rpc_en
 	retire(n, e, 0);
 }
 
-/* A whole Send (or its first HEAD_MAX octets). */
-static void message(struct iws_rpc_conn *n, const struct iws_pdu *p, const struct asm_msg *a)
+/* Recognised: the tracker's tables. False (and given up) without memory. */
+static bool recognised(struct iws_rpc_conn *n)
 {
-	const uint8_t *buf = a->head;
-	size_t len = a->have;
+	n->by_xid = calloc(NBUCKETS, sizeof(*n->by_xid));
+	n->by_handle = calloc(NBUCKETS, sizeof(*n->by_handle));
+	n->reads = malloc(READS_MAX * sizeof(*n->reads));
+	n->credit_log = malloc(IWS_RPC_CREDIT_LOG * sizeof(*n->credit_log));
+	n->state = n->by_xid && n->by_handle && n->reads && n->credit_log ? IWS_RPC_YES : IWS_RPC_NO;
+	return n->state == IWS_RPC_YES;
+}
+
+/* A whole Send (or its first HEAD_MAX octets): buf, from the frame
+ * a->first_frame at a->first_ts. */
+static void message(struct iws_rpc_conn *n, const struct iws_pdu *p, const struct asm_msg *a,
+		    const uint8_t *buf, size_t len)
+{
 	struct iws_rpcrdma_hdr h;
 	struct iws_rpc_msg m;
 	bool has_m = false;
@@ -342,7 +356,8 @@ static void message(struct iws_rpc_conn *n, const struct iws_pdu *p, const struc
 				n->state = IWS_RPC_NO;
 			return;
 		}
-		n->state = IWS_RPC_YES;
+		if (!recognised(n))
+			return;
 	}
 	n->counts.headers++;
 	log_credit(n, p->dir, h.credits, p);
@@ -492,21 +507,38 @@ void iws_rpc_conn_free(struct iws_rpc_conn *n)
 	}
 	for (int d = 0; d < 2; d++)
 		free(n->open[d].head);
+	free(n->by_xid);
+	free(n->by_handle);
+	free(n->reads);
+	free(n->credit_log);
 	free(n);
 }
 
-/* A Send's segment: reassembled by MSN and MO (RFC 5041 §5.3). */
+/* A Send's segment: reassembled by MSN and MO (RFC 5041 §5.3); a Send of
+ * one segment is read in place. While probing, only a Send's first segment
+ * is looked at (the transport and RPC headers lead it). */
 static void send_seg(struct iws_rpc_conn *n, const struct iws_pdu *p, const struct iws_msg *m)
 {
 	const struct iws_ddp_hdr *d = &m->ddp;
 	struct asm_msg *a = &n->open[p->dir & 1];
+	uint32_t ucap = iws_fpdu_ulpdu_captured(p->fpdu, p->first_hole);
+	uint32_t pcap = ucap > m->payload_off ? ucap - m->payload_off : 0;
+	if (pcap > m->payload_len)
+		pcap = m->payload_len;
+	const uint8_t *payload = p->fpdu->ulpdu + m->payload_off;
 	if (d->mo == 0) {
+		a->open = false;
+		a->first_frame = p->first_frame;
+		a->first_ts = p->first_ts;
+		/* whole, cut by the snapshot length, or the head a probe needs */
+		if (d->last || pcap < m->payload_len || n->state == IWS_RPC_PROBING) {
+			message(n, p, a, payload, pcap);
+			return;
+		}
 		a->open = true;
 		a->msn = d->msn;
 		a->next_mo = 0;
 		a->have = 0;
-		a->first_frame = p->first_frame;
-		a->first_ts = p->first_ts;
 	} else if (!a->open || a->msn != d->msn || a->next_mo != d->mo) {
 		a->open = false;
 		return;
@@ -515,25 +547,15 @@ static void send_seg(struct iws_rpc_conn *n, const struct iws_pdu *p, const stru
 		a->open = false;
 		return;
 	}
-	uint32_t ucap = iws_fpdu_ulpdu_captured(p->fpdu, p->first_hole);
-	uint32_t pcap = ucap > m->payload_off ? ucap - m->payload_off : 0;
-	if (pcap > m->payload_len)
-		pcap = m->payload_len;
 	uint32_t take = pcap < HEAD_MAX - a->have ? pcap : HEAD_MAX - a->have;
 	if (take)
-		memcpy(a->head + a->have, p->fpdu->ulpdu + m->payload_off, take);
+		memcpy(a->head + a->have, payload, take);
 	a->have += take;
 	a->next_mo += m->payload_len;
-	if (pcap < m->payload_len && a->have < HEAD_MAX) {
-		/* the rest of its head was not captured: read what is there */
+	if (d->last || (pcap < m->payload_len && a->have < HEAD_MAX)) {
+		/* complete, or the rest of its head was not captured: read what is there */
 		a->open = false;
-		if (d->last)
-			message(n, p, a);
-		return;
-	}
-	if (d->last) {
-		a->open = false;
-		message(n, p, a);
+		message(n, p, a, a->head, a->have);
 	}
 }
 
@@ -571,6 +593,12 @@ enum iws_rpc_conn_state iws_rpc_conn_state(const struct iws_rpc_conn *n)
 const struct iws_rpc_counts *iws_rpc_conn_counts(const struct iws_rpc_conn *n)
 {
 	return &n->counts;
+}
+
+const struct iws_rpc_credit *iws_rpc_conn_credits(const struct iws_rpc_conn *n, uint32_t *len)
+{
+	*len = n->ncredit_log;
+	return n->credit_log;
 }
 
 bool iws_rpc_conn_pending(const struct iws_rpc_conn *n, int64_t *start_ns, uint64_t *first_frame)

@@ -161,8 +161,10 @@ static void stats_plan(struct cmdrun *p, struct analysis_opts *ao)
 {
 	const struct options *o = p->o;
 	p->series_mode = o->format == FMT_CSV || o->format == FMT_JSONL;
-	if (!p->series_mode)
+	if (!p->series_mode) {
+		ao->rpc_stats = true; /* the rpc section (out_rpc.c) */
 		return;
+	}
 	p->ordered = true;
 	ao->op = ordered_op;
 	ao->segment = on_wire_segment;

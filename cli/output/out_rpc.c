@@ -9,10 +9,16 @@
  * credits, complete, flags.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iwarpscope/qp.h"
+#include "analysis.h"
+#include "dists.h"
+#include "jsonw.h"
 #include "out_rpc.h"
+#include "outreport.h"
+#include "texttable.h"
 #include "units.h"
 
 static const char *prog_name(uint32_t prog)
@@ -273,4 +279,95 @@ static const struct row_fns rpc_fns = {
 void rpc_out_begin(struct rows_out *w, FILE *f, enum out_format fmt)
 {
 	rows_begin(w, f, fmt, &rpc_fns);
+}
+
+/* ---- statistics per procedure (iws_rpc_stats) ---- */
+
+/* "nfs v3 read", "nfs_acl v3 getacl", "100099 v1 7", "(no call)" */
+static const char *group_label(char *b, size_t n, const struct iws_rpc_proc_stats *g)
+{
+	if (!g->has_call) {
+		snprintf(b, n, "(no call)");
+		return b;
+	}
+	const char *p = prog_name(g->prog);
+	size_t k = p ? (size_t)snprintf(b, n, "%s", p) : (size_t)snprintf(b, n, "%" PRIu32, g->prog);
+	if (k < n)
+		k += (size_t)snprintf(b + k, n - k, " v%" PRIu32 " ", g->vers);
+	if (k < n) {
+		if (g->name)
+			snprintf(b + k, n - k, "%s", g->name);
+		else
+			snprintf(b + k, n - k, "%" PRIu32, g->proc);
+	}
+	return b;
+}
+
+void rpc_total_json(struct jsonw *j, const struct report *r)
+{
+	const struct iws_rpc_stats *s = &r->a->rpc_total;
+	if (!s->n && !s->other)
+		return;
+	jw_key(j, "rpc");
+	jw_obj(j);
+	jw_key(j, "procs");
+	jw_arr(j);
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct iws_rpc_proc_stats *g = &s->e[i];
+		jw_obj(j);
+		jw_kou64(j, "program", g->has_call, g->prog);
+		jw_kostr(j, "program_name", g->has_call ? prog_name(g->prog) : NULL);
+		jw_kou64(j, "version", g->has_call, g->vers);
+		jw_kou64(j, "procedure", g->has_call, g->proc);
+		jw_kostr(j, "proc", g->name);
+		jw_ku64(j, "count", g->count);
+		jw_ku64(j, "complete", g->complete);
+		jw_ku64(j, "rdma_bytes", g->rdma_bytes);
+		latency_json(j, "latency_ns", &g->latency);
+		latency_json(j, "think_ns", &g->think);
+		latency_json(j, "data_ns", &g->data);
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	jw_ku64(j, "other", s->other);
+	jw_obj_end(j);
+}
+
+void rpc_stats_text(FILE *f, const struct report *r)
+{
+	const struct iws_rpc_stats *s = &r->a->rpc_total;
+	if (!s->n && !s->other)
+		return;
+	static const struct tt_col cols[] = { { "procedure", true }, { "count", false },
+					      { "incomplete", false }, { "rdma bytes", false } };
+	struct texttable t;
+	tt_init(&t, cols, 4);
+	struct dist_rows lat = { 0 }, think = { 0 }, data = { 0 };
+	char lb[96];
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct iws_rpc_proc_stats *g = &s->e[i];
+		group_label(lb, sizeof(lb), g);
+		tt_cell(&t, lb);
+		tt_cellf(&t, "%" PRIu64, g->count);
+		tt_cellf(&t, "%" PRIu64, g->count - g->complete);
+		tt_cellf(&t, "%" PRIu64, g->rdma_bytes);
+		dist_rows_add(&lat, "all", lb, &g->latency);
+		if (g->think.count) {
+			dist_rows_add(&think, "all", lb, &g->think);
+			dist_rows_add(&data, "all", lb, &g->data);
+		}
+	}
+	fputs("\nRPC over RDMA (RFC 8166)\n", f);
+	tt_print(&t, f, "  ");
+	if (s->other)
+		fprintf(f, "  (%" PRIu64 " RPCs of further procedures not grouped)\n", s->other);
+	tt_free(&t);
+	dist_rows_print(f, "RPC latency (complete RPCs: call to reply)", "procedure", &lat);
+	dist_rows_print(f, "RPC think time (complete RPCs with RDMA data: call to first data)", "procedure",
+			&think);
+	dist_rows_print(f, "RPC data time (complete RPCs with RDMA data: first to last data)", "procedure",
+			&data);
+	free(lat.v);
+	free(think.v);
+	free(data.v);
 }

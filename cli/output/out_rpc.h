@@ -13,5 +13,11 @@
 #include "rows.h"
 
 void rpc_out_begin(struct rows_out *w, FILE *f, enum out_format fmt);
+/* The statistics' rpc section (the total's "rpc" object, the text tables):
+ * per (program, version, procedure) over every QP; nothing without RPCs. */
+struct jsonw;
+struct report;
+void rpc_total_json(struct jsonw *j, const struct report *r);
+void rpc_stats_text(FILE *f, const struct report *r);
 
 #endif

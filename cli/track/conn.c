@@ -250,8 +250,14 @@ static void on_nvme_cmd(void *ctx, const struct iws_nvme_cmd *cmd)
 static void on_rpc(void *ctx, const struct iws_rpc *r)
 {
 	struct conn *c = ctx;
-	if (c->env->rpc_call)
-		c->env->rpc_call(c->env->ctx, c, r);
+	const struct conn_env *env = c->env;
+	/* the statistics: of the QPs and time window selected, as NVMe's */
+	if (env->rpc_total &&
+	    (!env->selected || env->selected(env->ctx, c, -1, r->call_ns,
+					     r->has_reply ? r->reply_ns : r->call_ns)))
+		iws_rpc_stats_add(env->rpc_total, r);
+	if (env->rpc_call)
+		env->rpc_call(env->ctx, c, r);
 }
 
 static const struct iws_stream_sink engine_sink = { on_pdu, on_op, NULL, on_event };

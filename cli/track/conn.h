@@ -106,6 +106,7 @@ struct conn_env {
 	 * its RPCs in call order through the pending keys */
 	bool rpc;
 	void (*rpc_call)(void *ctx, struct conn *c, const struct iws_rpc *r);
+	struct iws_rpc_stats *rpc_total; /* per procedure over every QP (NULL: not kept) */
 	bool doctor;                /* run the interop doctor (iwarpscope/doctor.h) */
 };
 

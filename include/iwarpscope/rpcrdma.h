@@ -35,6 +35,7 @@
 #include "mpa.h"   /* IWS_DIR_* */
 #include "qp.h"
 #include "rdmap.h"
+#include "stats.h"
 #include "status.h"
 
 #ifdef __cplusplus
@@ -274,10 +275,7 @@ struct iws_rpc_counts {
 	uint32_t inflight, max_inflight;
 	uint32_t granted_max;       /* the largest credit value the responder granted */
 	uint64_t credit_exceeded;   /* calls sent with more in flight than granted */
-	/* credit values as they changed (first IWS_RPC_CREDIT_LOG changes) */
-	struct iws_rpc_credit credit_log[IWS_RPC_CREDIT_LOG];
-	uint32_t ncredit_log;
-	uint64_t credit_changes;
+	uint64_t credit_changes;    /* headers whose credit value changed (iws_rpc_conn_credits) */
 };
 
 struct iws_rpc_limits {
@@ -312,9 +310,39 @@ void iws_rpc_conn_event(struct iws_rpc_conn *n, const struct iws_stream_event *e
 void iws_rpc_conn_finish(struct iws_rpc_conn *n, bool capture_end);
 enum iws_rpc_conn_state iws_rpc_conn_state(const struct iws_rpc_conn *n);
 const struct iws_rpc_counts *iws_rpc_conn_counts(const struct iws_rpc_conn *n);
+/* The credit values as they changed, per direction, the first
+ * IWS_RPC_CREDIT_LOG changes (*len of them; NULL before recognition). */
+const struct iws_rpc_credit *iws_rpc_conn_credits(const struct iws_rpc_conn *n, uint32_t *len);
 /* For output in call order: the (call_ns, call_frame) of the earliest RPC
  * still to be reported. */
 bool iws_rpc_conn_pending(const struct iws_rpc_conn *n, int64_t *start_ns, uint64_t *first_frame);
+
+/* ---- statistics per (program, version, procedure), for the CLI and the plugin ---- */
+
+/* Groups kept; RPCs of further (program, version, procedure) triples (a
+ * hostile peer can name 2^96) are counted in iws_rpc_stats.other. */
+#define IWS_RPC_STATS_MAX_GROUPS 1024
+
+struct iws_rpc_proc_stats {
+	bool has_call;              /* false: replies whose call is not in the capture */
+	uint32_t prog, vers, proc;
+	const char *name;           /* iws_rpc.proc_name (may be NULL) */
+	uint64_t count, complete, rdma_bytes;
+	struct iws_latency latency; /* complete RPCs: latency_ns */
+	struct iws_latency think;   /* complete RPCs with RDMA data: think_ns */
+	struct iws_latency data;    /* ... data_ns */
+};
+
+struct iws_rpc_stats {
+	struct iws_rpc_proc_stats *e;  /* sorted by (has_call, prog, vers, proc) */
+	uint32_t n, cap;
+	uint64_t other;
+};
+
+void iws_rpc_stats_init(struct iws_rpc_stats *s);
+void iws_rpc_stats_free(struct iws_rpc_stats *s);
+/* false when the RPC was not counted in a group (allocation, group limit). */
+bool iws_rpc_stats_add(struct iws_rpc_stats *s, const struct iws_rpc *r);
 
 #ifdef __cplusplus
 }

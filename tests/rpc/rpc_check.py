@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""`iwarpscope rpc` against independent sources on the real NFS/RDMA capture.
+"""`iwarpscope rpc` and the rpc section of `stats` against independent sources on the real NFS/RDMA capture.
 
 Usage: rpc_check.py IWARPSCOPE CAPTURE
 
@@ -162,9 +162,28 @@ def main():
     total = int(RPC_AFTER.split()[1]) - int(RPC_BEFORE.split()[1])
     if len(ours) != total:
         raise Fail("%d RPCs, nfsd counted %d" % (len(ours), total))
+    # stats: per (program, version, procedure), recomputed from the lines
+    stats = json.loads(subprocess.run([exe, "stats", "--format", "json", cap], capture_output=True, text=True,
+                                      check=True).stdout)["total"]["rpc"]
+    groups = defaultdict(list)
+    for r in ours:
+        groups[(r["program"], r["version"], r["procedure"])].append(r)
+    got = {(g["program"], g["version"], g["procedure"]): g for g in stats["procs"]}
+    if set(got) != set(groups) or stats["other"]:
+        raise Fail("stats groups %s, the lines say %s" % (sorted(got), sorted(groups)))
+    for k, rs in groups.items():
+        g, lat = got[k], sorted(r["latency_ns"] for r in rs if r["complete"])
+        rank = lambda q: lat[max(1, -(-int(q * 1000) * len(lat) // 1000)) - 1]   # nearest rank
+        want = {"count": len(rs), "complete": len(lat), "rdma_bytes": sum(r["rdma_bytes"] for r in rs)}
+        wl = {"count": len(lat), "min": lat[0], "max": lat[-1], "mean": (sum(lat) + len(lat) // 2) // len(lat),
+              "p50": rank(0.5), "p90": rank(0.9), "p99": rank(0.99)}
+        if {x: g[x] for x in want} != want or {x: g["latency_ns"][x] for x in wl} != wl:
+            raise Fail("stats of %s: %s, the lines say %s %s" % (k, g, want, wl))
+        if g["proc"] != rs[0]["proc"]:
+            raise Fail("stats of %s named %s" % (k, g["proc"]))
     others = Counter((r["program"], r["proc"]) for r in ours if r["program"] != 100003)
     print("%d RPCs with reply and latency as tshark times them, %d RDMA operations linked as tshark's STags say; %d READ and %d WRITE moved their count in RDMA "
-          "octets; NFSv3 per procedure = nfsd's proc3 delta; not NFS: %s" %
+          "octets; NFSv3 per procedure = nfsd's proc3 delta (lines and stats); not NFS: %s" %
           (checked["rpc"], checked["ops"], checked["read"], checked["write"], dict(others)))
     return 0
 
