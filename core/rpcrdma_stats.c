@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "iwarpscope/rpcrdma.h"
+#include "sorted.h"
 
 void iws_rpc_stats_init(struct iws_rpc_stats *s)
 {
@@ -52,18 +53,9 @@ static struct iws_rpc_proc_stats *group(struct iws_rpc_stats *s, const struct iw
 	}
 	if (s->n == IWS_RPC_STATS_MAX_GROUPS)
 		return NULL;
-	if (s->n == s->cap) {
-		uint32_t cap = s->cap ? s->cap * 2 : 8;
-		struct iws_rpc_proc_stats *e = realloc(s->e, cap * sizeof(*e));
-		if (!e)
-			return NULL;
-		s->e = e;
-		s->cap = cap;
-	}
-	memmove(&s->e[lo + 1], &s->e[lo], (s->n - lo) * sizeof(*s->e));
-	s->n++;
-	struct iws_rpc_proc_stats *g = &s->e[lo];
-	memset(g, 0, sizeof(*g));
+	struct iws_rpc_proc_stats *g = iws_array_insert((void **)&s->e, &s->n, &s->cap, sizeof(*g), lo);
+	if (!g)
+		return NULL;
 	g->has_call = r->has_call;
 	g->prog = r->has_call ? r->prog : 0;
 	g->vers = r->has_call ? r->vers : 0;
