@@ -3,6 +3,8 @@
 """`iwarpscope rpc` and the rpc section of `stats` against independent sources on the real NFS/RDMA capture.
 
 Usage: rpc_check.py IWARPSCOPE CAPTURE
+       rpc_check.py truth IWARPSCOPE CAPTURE   (a generated capture with its
+                                                 truth file's `rpc` list)
 
 Recomputed without iwarpscope:
   - from tshark's own dissectors (RPC-over-RDMA, ONC RPC, NFS, and its
@@ -48,7 +50,33 @@ def ns(t):
     return int(s) * 10**9 + int((frac + "000000000")[:9])
 
 
+TRUTH_KEYS = ("qp", "xid", "program", "version", "procedure", "proc", "ops", "offset", "count", "call_frame",
+              "reply_frame", "latency_ns", "rdma_bytes", "data_first_frame", "data_last_frame", "complete")
+
+
+def truth(exe, cap):
+    """Every RPC the generator put on the wire (samples/gen, its truth file),
+    field by field, in call order; the RDMA list names the truth's chunk."""
+    want = json.load(open(cap.rsplit(".", 1)[0] + ".truth.json"))["rpc"]
+    ours = [json.loads(x) for x in subprocess.run([exe, "rpc", "--format", "jsonl", cap], capture_output=True,
+                                                  text=True, check=True).stdout.splitlines()]
+    if len(ours) != len(want):
+        raise Fail("%d RPCs, the truth has %d" % (len(ours), len(want)))
+    for o, w in zip(ours, want):
+        for k in TRUTH_KEYS:
+            if o[k] != w[k]:
+                raise Fail("xid %#x: %s %s, the truth says %s" % (w["xid"], k, o[k], w[k]))
+        chunks = sorted({d["chunk"] for d in o["rdma"]})
+        if chunks != ([w["chunk"]] if w["chunk"] else []):
+            raise Fail("xid %#x: chunks %s, the truth says %s" % (w["xid"], chunks, w["chunk"]))
+    print("%d RPCs as the generator made them (%s)" % (len(ours), ", ".join(
+        "%s%s" % (w["proc"], "(" + ",".join(w["ops"]) + ")" if w["ops"] else "") for w in want)))
+    return 0
+
+
 def main():
+    if sys.argv[1] == "truth":
+        return truth(sys.argv[2], sys.argv[3])
     exe, cap = sys.argv[1], sys.argv[2]
     ours = [json.loads(x) for x in subprocess.run([exe, "rpc", "--format", "jsonl", cap], capture_output=True,
                                                   text=True, check=True).stdout.splitlines()]
