@@ -70,20 +70,16 @@ struct asm_msg {
 	uint8_t *head;
 };
 
-struct iws_rpc_conn {
-	enum iws_rpc_conn_state state;
-	uint32_t qp, max_inflight;
-	iws_rpc_cb cb;
-	void *ctx;
+/* What a recognised connection keeps (allocated then: a connection being
+ * probed costs a few dozen octets, tests/hostile: many connections). */
+struct trk {
 	struct iws_rpc_counts counts;
 	struct rpc_ent *head, *tail;
-	/* allocated once the connection is recognised: a connection being
-	 * probed costs a few hundred octets (tests/hostile: open QPs) */
-	struct rpc_ent **by_xid;        /* NBUCKETS */
-	struct hlink **by_handle;       /* NBUCKETS */
-	struct pread *reads;            /* READS_MAX */
+	struct rpc_ent *by_xid[NBUCKETS];
+	struct hlink *by_handle[NBUCKETS];
+	struct pread reads[READS_MAX];
 	uint32_t nreads;
-	struct iws_rpc_credit *credit_log; /* IWS_RPC_CREDIT_LOG */
+	struct iws_rpc_credit credit_log[IWS_RPC_CREDIT_LOG];
 	uint32_t ncredit_log;
 	struct asm_msg open[2];
 	bool has_credit[2];
@@ -91,6 +87,15 @@ struct iws_rpc_conn {
 	uint32_t granted;           /* the responder's last grant (0: none seen) */
 	uint32_t gap_gen;
 	uint64_t next_id;
+};
+
+struct iws_rpc_conn {
+	enum iws_rpc_conn_state state;
+	uint32_t qp, max_inflight;
+	uint32_t probes;            /* Sends that were no RDMA_MSG with its RPC (probing) */
+	iws_rpc_cb cb;
+	void *ctx;
+	struct trk *t;              /* once recognised */
 };
 
 static uint32_t hbucket(uint32_t v)
@@ -103,31 +108,31 @@ static uint32_t hbucket(uint32_t v)
 static void unlink_ent(struct iws_rpc_conn *n, struct rpc_ent *e)
 {
 	struct rpc_ent **pp;
-	for (pp = &n->by_xid[hbucket(e->r.xid)]; *pp; pp = &(*pp)->xid_next)
+	for (pp = &n->t->by_xid[hbucket(e->r.xid)]; *pp; pp = &(*pp)->xid_next)
 		if (*pp == e) {
 			*pp = e->xid_next;
 			break;
 		}
 	for (uint32_t i = 0; i < e->nhl; i++)
-		for (struct hlink **hp = &n->by_handle[hbucket(e->hl[i].handle)]; *hp; hp = &(*hp)->next)
+		for (struct hlink **hp = &n->t->by_handle[hbucket(e->hl[i].handle)]; *hp; hp = &(*hp)->next)
 			if (*hp == &e->hl[i]) {
 				*hp = e->hl[i].next;
 				break;
 			}
 	uint32_t k = 0;
-	for (uint32_t i = 0; i < n->nreads; i++)
-		if (n->reads[i].e != e)
-			n->reads[k++] = n->reads[i];
-	n->nreads = k;
+	for (uint32_t i = 0; i < n->t->nreads; i++)
+		if (n->t->reads[i].e != e)
+			n->t->reads[k++] = n->t->reads[i];
+	n->t->nreads = k;
 	if (e->prev)
 		e->prev->next = e->next;
 	else
-		n->head = e->next;
+		n->t->head = e->next;
 	if (e->next)
 		e->next->prev = e->prev;
 	else
-		n->tail = e->prev;
-	n->counts.inflight--;
+		n->t->tail = e->prev;
+	n->t->counts.inflight--;
 }
 
 /* Report and forget. */
@@ -135,9 +140,9 @@ static void report(struct iws_rpc_conn *n, struct rpc_ent *e, uint32_t flags)
 {
 	struct iws_rpc *r = &e->r;
 	r->flags |= flags;
-	if (!r->has_reply && e->gap_gen != n->gap_gen)
+	if (!r->has_reply && e->gap_gen != n->t->gap_gen)
 		r->flags |= IWS_RPCF_GAP;
-	r->id = ++n->next_id;
+	r->id = ++n->t->next_id;
 	if (r->has_reply)
 		r->latency_ns = r->reply_ns - r->call_ns;
 	if (r->data_first_frame) {
@@ -147,9 +152,9 @@ static void report(struct iws_rpc_conn *n, struct rpc_ent *e, uint32_t flags)
 			r->tail_ns = r->reply_ns - r->data_last_ns;
 	}
 	r->complete = r->has_reply && r->has_call && !(r->flags & IWS_RPCF_INCOMPLETE_MASK);
-	n->counts.reported++;
+	n->t->counts.reported++;
 	if (!r->complete)
-		n->counts.incomplete++;
+		n->t->counts.incomplete++;
 	n->cb(n->ctx, r);
 }
 
@@ -163,7 +168,7 @@ static void retire(struct iws_rpc_conn *n, struct rpc_ent *e, uint32_t flags)
 static struct rpc_ent *find_xid(struct iws_rpc_conn *n, uint32_t xid, uint8_t call_dir)
 {
 	uint32_t k = 0;
-	for (struct rpc_ent *e = n->by_xid[hbucket(xid)]; e && k < SEARCH_MAX; e = e->xid_next, k++)
+	for (struct rpc_ent *e = n->t->by_xid[hbucket(xid)]; e && k < SEARCH_MAX; e = e->xid_next, k++)
 		if (e->r.xid == xid && e->r.call_dir == call_dir)
 			return e;
 	return NULL;
@@ -178,19 +183,19 @@ static void add_handle(struct iws_rpc_conn *n, struct rpc_ent *e, uint32_t handl
 	h->kind = kind;
 	h->e = e;
 	uint32_t b = hbucket(handle);
-	h->next = n->by_handle[b];
-	n->by_handle[b] = h;
+	h->next = n->t->by_handle[b];
+	n->t->by_handle[b] = h;
 }
 
 static void log_credit(struct iws_rpc_conn *n, uint8_t dir, uint32_t credits, const struct iws_pdu *p)
 {
-	if (n->has_credit[dir] && n->last_credit[dir] == credits)
+	if (n->t->has_credit[dir] && n->t->last_credit[dir] == credits)
 		return;
-	n->has_credit[dir] = true;
-	n->last_credit[dir] = credits;
-	n->counts.credit_changes++;
-	if (n->ncredit_log < IWS_RPC_CREDIT_LOG)
-		n->credit_log[n->ncredit_log++] = (struct iws_rpc_credit){ p->frame, p->ts, dir, credits };
+	n->t->has_credit[dir] = true;
+	n->t->last_credit[dir] = credits;
+	n->t->counts.credit_changes++;
+	if (n->t->ncredit_log < IWS_RPC_CREDIT_LOG)
+		n->t->credit_log[n->t->ncredit_log++] = (struct iws_rpc_credit){ p->frame, p->ts, dir, credits };
 }
 
 /* ---- messages ---- */
@@ -201,12 +206,12 @@ static void new_call(struct iws_rpc_conn *n, const struct iws_pdu *p, const stru
 {
 	struct rpc_ent *old = find_xid(n, h->xid, p->dir);
 	if (old) {
-		n->counts.xid_reuse++;
+		n->t->counts.xid_reuse++;
 		retire(n, old, IWS_RPCF_XID_REUSE);
 	}
-	if (n->counts.inflight >= n->max_inflight && n->head) {
-		n->counts.evicted++;
-		retire(n, n->head, IWS_RPCF_EVICTED);
+	if (n->t->counts.inflight >= n->max_inflight && n->t->head) {
+		n->t->counts.evicted++;
+		retire(n, n->t->head, IWS_RPCF_EVICTED);
 	}
 	struct rpc_ent *e = calloc(1, sizeof(*e));
 	if (!e)
@@ -221,7 +226,7 @@ static void new_call(struct iws_rpc_conn *n, const struct iws_pdu *p, const stru
 	r->call_frame = a->first_frame;
 	r->call_ns = a->first_ts;
 	r->call_done_frame = p->frame;
-	e->gap_gen = n->gap_gen;
+	e->gap_gen = n->t->gap_gen;
 	if (m) {
 		r->has_call = true;
 		r->prog = m->prog;
@@ -260,33 +265,33 @@ static void new_call(struct iws_rpc_conn *n, const struct iws_pdu *p, const stru
 	for (uint32_t i = 0; h->has_reply_chunk && i < h->nreply && i < IWS_RPCRDMA_MAX_SEGS; i++)
 		add_handle(n, e, h->reply[i].handle, IWS_RPC_CHUNK_REPLY);
 	uint32_t b = hbucket(e->r.xid);
-	e->xid_next = n->by_xid[b];
-	n->by_xid[b] = e;
-	e->prev = n->tail;
-	if (n->tail)
-		n->tail->next = e;
+	e->xid_next = n->t->by_xid[b];
+	n->t->by_xid[b] = e;
+	e->prev = n->t->tail;
+	if (n->t->tail)
+		n->t->tail->next = e;
 	else
-		n->head = e;
-	n->tail = e;
-	n->counts.calls++;
-	if (++n->counts.inflight > n->counts.max_inflight)
-		n->counts.max_inflight = n->counts.inflight;
+		n->t->head = e;
+	n->t->tail = e;
+	n->t->counts.calls++;
+	if (++n->t->counts.inflight > n->t->counts.max_inflight)
+		n->t->counts.max_inflight = n->t->counts.inflight;
 	/* RFC 8166 §3.3.1: a requester may not have more calls outstanding
 	 * than the responder granted */
-	if (n->granted && n->counts.inflight > n->granted)
-		n->counts.credit_exceeded++;
+	if (n->t->granted && n->t->counts.inflight > n->t->granted)
+		n->t->counts.credit_exceeded++;
 }
 
 static void reply(struct iws_rpc_conn *n, const struct iws_pdu *p, struct rpc_ent *e,
 		  const struct iws_rpcrdma_hdr *h, const struct iws_rpc_msg *m)
 {
-	n->counts.replies++;
+	n->t->counts.replies++;
 	if (h->credits && h->proc != IWS_RDMA_ERROR)
-		n->granted = h->credits;
-	if (h->credits > n->counts.granted_max)
-		n->counts.granted_max = h->credits;
+		n->t->granted = h->credits;
+	if (h->credits > n->t->counts.granted_max)
+		n->t->counts.granted_max = h->credits;
 	if (!e) {
-		n->counts.orphan_replies++;
+		n->t->counts.orphan_replies++;
 		struct rpc_ent o = { 0 };
 		o.r.qp = n->qp;
 		o.r.xid = h->xid;
@@ -320,15 +325,16 @@ static void reply(struct iws_rpc_conn *n, const struct iws_pdu *p, struct rpc_en
 	retire(n, e, 0);
 }
 
-/* Recognised: the tracker's tables. False (and given up) without memory. */
+/* Recognised: the tracker's state. False (and given up) without memory. */
 static bool recognised(struct iws_rpc_conn *n)
 {
-	n->by_xid = calloc(NBUCKETS, sizeof(*n->by_xid));
-	n->by_handle = calloc(NBUCKETS, sizeof(*n->by_handle));
-	n->reads = malloc(READS_MAX * sizeof(*n->reads));
-	n->credit_log = malloc(IWS_RPC_CREDIT_LOG * sizeof(*n->credit_log));
-	n->state = n->by_xid && n->by_handle && n->reads && n->credit_log ? IWS_RPC_YES : IWS_RPC_NO;
-	return n->state == IWS_RPC_YES;
+	if (!(n->t = calloc(1, sizeof(*n->t)))) {
+		n->state = IWS_RPC_NO;
+		return false;
+	}
+	n->t->counts.sends = n->t->counts.undecodable = n->probes;
+	n->state = IWS_RPC_YES;
+	return true;
 }
 
 /* A whole Send (or its first HEAD_MAX octets): buf, from the frame
@@ -339,32 +345,31 @@ static void message(struct iws_rpc_conn *n, const struct iws_pdu *p, const struc
 	struct iws_rpcrdma_hdr h;
 	struct iws_rpc_msg m;
 	bool has_m = false;
-	n->counts.sends++;
-	if (iws_rpcrdma_parse_hdr(buf, len, &h).status != IWS_OK) {
-		n->counts.undecodable++;
-		if (n->state == IWS_RPC_PROBING && n->counts.undecodable >= IWS_RPC_PROBE_SENDS)
-			n->state = IWS_RPC_NO;
-		return;
-	}
-	if (h.proc == IWS_RDMA_MSG || h.proc == IWS_RDMA_MSGP)
+	bool hdr_ok = iws_rpcrdma_parse_hdr(buf, len, &h).status == IWS_OK;
+	if (hdr_ok && (h.proc == IWS_RDMA_MSG || h.proc == IWS_RDMA_MSGP))
 		has_m = iws_rpc_parse(buf + h.hdr_len, len - h.hdr_len, &m).status == IWS_OK &&
 			m.xid == h.xid;
 	if (n->state == IWS_RPC_PROBING) {
 		/* RFC 8166 §4.2.1: rdma_xid is the RPC message's xid */
 		if (!has_m) {
-			if (++n->counts.undecodable >= IWS_RPC_PROBE_SENDS)
+			if (++n->probes >= IWS_RPC_PROBE_SENDS)
 				n->state = IWS_RPC_NO;
 			return;
 		}
 		if (!recognised(n))
 			return;
 	}
-	n->counts.headers++;
+	n->t->counts.sends++;
+	if (!hdr_ok) {
+		n->t->counts.undecodable++;
+		return;
+	}
+	n->t->counts.headers++;
 	log_credit(n, p->dir, h.credits, p);
 	if (h.proc == IWS_RDMA_DONE)
 		return;
 	if (h.proc == IWS_RDMA_ERROR) {
-		n->counts.rdma_errors++;
+		n->t->counts.rdma_errors++;
 		reply(n, p, find_xid(n, h.xid, p->dir ^ 1), &h, NULL);
 		return;
 	}
@@ -391,7 +396,7 @@ static struct rpc_ent *find_handle(struct iws_rpc_conn *n, uint32_t stag, uint8_
 				   enum iws_rpc_chunk *kind)
 {
 	uint32_t k = 0;
-	for (struct hlink *h = n->by_handle[hbucket(stag)]; h && k < SEARCH_MAX; h = h->next, k++)
+	for (struct hlink *h = n->t->by_handle[hbucket(stag)]; h && k < SEARCH_MAX; h = h->next, k++)
 		if (h->handle == stag && h->e->r.call_dir != responder_dir &&
 		    (h->kind == IWS_RPC_CHUNK_READ) == (*kind == IWS_RPC_CHUNK_READ)) {
 			*kind = h->kind;
@@ -453,31 +458,31 @@ static void data(struct iws_rpc_conn *n, const struct iws_pdu *p, const struct i
 		if ((e = find_handle(n, d->stag, p->dir, &kind)))
 			add_data(e, p, IWS_OPT_WRITE, kind, d->stag, bytes);
 		else
-			n->counts.unmatched_rdma++;
+			n->t->counts.unmatched_rdma++;
 	} else if (!d->tagged && d->opcode == IWS_OP_CODE_READ_REQ && iws_msg_has(m, d->hdr_len + 28)) {
 		kind = IWS_RPC_CHUNK_READ;
 		uint32_t src = m->u.read_req.src_stag;
 		if ((e = find_handle(n, src, p->dir, &kind))) {
 			uint32_t i = add_data(e, p, IWS_OPT_READ, kind, src, 0);
 			if (i != UINT32_MAX && p->note && p->note->op_id) {
-				if (n->nreads == READS_MAX) {
-					memmove(n->reads, n->reads + 1, (READS_MAX - 1) * sizeof(n->reads[0]));
-					n->nreads--;
+				if (n->t->nreads == READS_MAX) {
+					memmove(n->t->reads, n->t->reads + 1, (READS_MAX - 1) * sizeof(n->t->reads[0]));
+					n->t->nreads--;
 				}
-				n->reads[n->nreads++] = (struct pread){ p->note->op_id, e, i };
+				n->t->reads[n->t->nreads++] = (struct pread){ p->note->op_id, e, i };
 			}
 		} else {
-			n->counts.unmatched_rdma++;
+			n->t->counts.unmatched_rdma++;
 		}
 	} else if (d->tagged && d->opcode == IWS_OP_CODE_READ_RESP && p->note && p->note->op_id) {
-		for (uint32_t i = 0; i < n->nreads; i++)
-			if (n->reads[i].op_id == p->note->op_id) {
-				struct rpc_ent *re = n->reads[i].e;
-				add_data(re, p, IWS_OPT_READ, IWS_RPC_CHUNK_READ, re->r.rdma[n->reads[i].idx].stag,
+		for (uint32_t i = 0; i < n->t->nreads; i++)
+			if (n->t->reads[i].op_id == p->note->op_id) {
+				struct rpc_ent *re = n->t->reads[i].e;
+				add_data(re, p, IWS_OPT_READ, IWS_RPC_CHUNK_READ, re->r.rdma[n->t->reads[i].idx].stag,
 					 bytes);
 				return;
 			}
-		n->counts.unmatched_rdma++;
+		n->t->counts.unmatched_rdma++;
 	}
 }
 
@@ -500,17 +505,16 @@ void iws_rpc_conn_free(struct iws_rpc_conn *n)
 {
 	if (!n)
 		return;
-	while (n->head) {
-		struct rpc_ent *e = n->head;
-		n->head = e->next;
-		free(e);
+	if (n->t) {
+		while (n->t->head) {
+			struct rpc_ent *e = n->t->head;
+			n->t->head = e->next;
+			free(e);
+		}
+		for (int d = 0; d < 2; d++)
+			free(n->t->open[d].head);
+		free(n->t);
 	}
-	for (int d = 0; d < 2; d++)
-		free(n->open[d].head);
-	free(n->by_xid);
-	free(n->by_handle);
-	free(n->reads);
-	free(n->credit_log);
 	free(n);
 }
 
@@ -520,7 +524,8 @@ void iws_rpc_conn_free(struct iws_rpc_conn *n)
 static void send_seg(struct iws_rpc_conn *n, const struct iws_pdu *p, const struct iws_msg *m)
 {
 	const struct iws_ddp_hdr *d = &m->ddp;
-	struct asm_msg *a = &n->open[p->dir & 1];
+	struct asm_msg probe = { 0 };
+	struct asm_msg *a = n->t ? &n->t->open[p->dir & 1] : &probe;
 	uint32_t ucap = iws_fpdu_ulpdu_captured(p->fpdu, p->first_hole);
 	uint32_t pcap = ucap > m->payload_off ? ucap - m->payload_off : 0;
 	if (pcap > m->payload_len)
@@ -539,7 +544,7 @@ static void send_seg(struct iws_rpc_conn *n, const struct iws_pdu *p, const stru
 		a->msn = d->msn;
 		a->next_mo = 0;
 		a->have = 0;
-	} else if (!a->open || a->msn != d->msn || a->next_mo != d->mo) {
+	} else if (!n->t || !a->open || a->msn != d->msn || a->next_mo != d->mo) {
 		a->open = false;
 		return;
 	}
@@ -575,14 +580,16 @@ void iws_rpc_conn_event(struct iws_rpc_conn *n, const struct iws_stream_event *e
 {
 	if (n->state == IWS_RPC_NO || (ev->kind != IWS_SEV_GAP && ev->kind != IWS_SEV_FRAMING_LOST))
 		return;
-	n->open[ev->dir & 1].open = false;
-	n->gap_gen++;
+	if (!n->t)
+		return;
+	n->t->open[ev->dir & 1].open = false;
+	n->t->gap_gen++;
 }
 
 void iws_rpc_conn_finish(struct iws_rpc_conn *n, bool capture_end)
 {
-	while (n->head)
-		retire(n, n->head, capture_end ? IWS_RPCF_UNFINISHED : IWS_RPCF_ABORTED);
+	while (n->t && n->t->head)
+		retire(n, n->t->head, capture_end ? IWS_RPCF_UNFINISHED : IWS_RPCF_ABORTED);
 }
 
 enum iws_rpc_conn_state iws_rpc_conn_state(const struct iws_rpc_conn *n)
@@ -592,25 +599,28 @@ enum iws_rpc_conn_state iws_rpc_conn_state(const struct iws_rpc_conn *n)
 
 const struct iws_rpc_counts *iws_rpc_conn_counts(const struct iws_rpc_conn *n)
 {
-	return &n->counts;
+	static const struct iws_rpc_counts none;
+	return n->t ? &n->t->counts : &none;
 }
 
 const struct iws_rpc_credit *iws_rpc_conn_credits(const struct iws_rpc_conn *n, uint32_t *len)
 {
-	*len = n->ncredit_log;
-	return n->credit_log;
+	*len = n->t ? n->t->ncredit_log : 0;
+	return n->t ? n->t->credit_log : NULL;
 }
 
 bool iws_rpc_conn_pending(const struct iws_rpc_conn *n, int64_t *start_ns, uint64_t *first_frame)
 {
 	bool any = false;
-	if (n->head) {
-		*start_ns = n->head->r.call_ns;
-		*first_frame = n->head->r.call_frame;
+	if (!n->t)
+		return false;
+	if (n->t->head) {
+		*start_ns = n->t->head->r.call_ns;
+		*first_frame = n->t->head->r.call_frame;
 		any = true;
 	}
 	for (int d = 0; d < 2; d++) {
-		const struct asm_msg *a = &n->open[d];
+		const struct asm_msg *a = &n->t->open[d];
 		if (a->open && (!any || a->first_ts < *start_ns ||
 				(a->first_ts == *start_ns && a->first_frame < *first_frame))) {
 			*start_ns = a->first_ts;
