@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "iwarpscope/nvme.h"
+#include "sorted.h"
 
 void iws_nvme_stats_init(struct iws_nvme_stats *s)
 {
@@ -47,18 +48,9 @@ static struct iws_nvme_op_stats *group(struct iws_nvme_stats *s, int32_t qid, co
 		else
 			lo = mid + 1;
 	}
-	if (s->n == s->cap) {
-		uint32_t cap = s->cap ? s->cap * 2 : 8;
-		struct iws_nvme_op_stats *e = realloc(s->e, cap * sizeof(*e));
-		if (!e)
-			return NULL;
-		s->e = e;
-		s->cap = cap;
-	}
-	memmove(&s->e[lo + 1], &s->e[lo], (s->n - lo) * sizeof(*s->e));
-	s->n++;
-	struct iws_nvme_op_stats *g = &s->e[lo];
-	memset(g, 0, sizeof(*g));
+	struct iws_nvme_op_stats *g = iws_array_insert((void **)&s->e, &s->n, &s->cap, sizeof(*g), lo);
+	if (!g)
+		return NULL;
 	g->qid = qid;
 	g->op = op;
 	iws_latency_init(&g->latency);

@@ -21,6 +21,7 @@
 
 #include "iwarpscope/names.h"
 #include "iwarpscope/nvme.h"
+#include "iwarpscope/rpcrdma.h"
 #include "stream_int.h"
 
 #define DEFAULT_OOO_DIR (16ull << 20)
@@ -441,6 +442,21 @@ const struct iws_nvme_note *iws_stream_nvme_note(const struct iws_stream *s)
 const struct iws_nvme_conn *iws_stream_nvme(const struct iws_stream *s)
 {
 	return s->nc;
+}
+
+void iws_stream_rpc_stage(struct iws_stream *s, uint32_t qp,
+			  void (*rpc)(void *ctx, const struct iws_rpc *r))
+{
+	if (s->fed || s->finished)
+		return;
+	s->rpc = true;
+	s->rpc_qp = qp;
+	s->rpc_cb = rpc;
+}
+
+const struct iws_rpc_conn *iws_stream_rpc(const struct iws_stream *s)
+{
+	return s->rc;
 }
 
 uint32_t iws_stream_closes(const struct iws_stream *s, const struct iws_close **recs)

@@ -8,9 +8,10 @@
  *             opening comment); a direction still framing holds the other's
  *             back, as its state says (framing_blocks);
  *   stages    each PDU to the operation tracker (created at the first one,
- *             the ACKs seen before it replayed), the NVMe stage, the front
- *             end's sink; losses and hidden FPDUs to the tracker; spans and
- *             events to the sink; the close records (FIN, RST, Terminate).
+ *             the ACKs seen before it replayed), the NVMe and RPC-over-RDMA
+ *             stages, the front end's sink; losses and hidden FPDUs to the
+ *             tracker; spans and events to the sink; the close records (FIN,
+ *             RST, Terminate).
  *
  * It calls the tracker, the NVMe stage and the sink, never the framing or
  * the engine's entry points (stream.c), which call it.
@@ -20,6 +21,7 @@
 
 #include "iwarpscope/names.h"
 #include "iwarpscope/nvme.h"
+#include "iwarpscope/rpcrdma.h"
 #include "stream_int.h"
 
 /* The oldest frame whose PDUs side's framing may still complete (0: none):
@@ -117,6 +119,32 @@ static void nvme_settle(struct iws_stream *s)
 	if (s->nc && iws_nvme_conn_state(s->nc) == IWS_NVME_NO) {
 		iws_nvme_conn_free(s->nc);
 		s->nc = NULL;
+	}
+}
+
+/* ---- the RPC-over-RDMA stage (iws_stream_rpc_stage) ---- */
+
+static void on_rpc(void *ctx, const struct iws_rpc *r)
+{
+	struct iws_stream *s = ctx;
+	if (s->rpc_cb)
+		s->rpc_cb(s->ctx, r);
+}
+
+static struct iws_rpc_conn *rpc_view(struct iws_stream *s)
+{
+	if (s->rpc && !s->rpc_tried) {
+		s->rpc_tried = true;
+		s->rc = iws_rpc_conn_new(NULL, s->rpc_qp, on_rpc, s);
+	}
+	return s->rc;
+}
+
+static void rpc_settle(struct iws_stream *s)
+{
+	if (s->rc && iws_rpc_conn_state(s->rc) == IWS_RPC_NO) {
+		iws_rpc_conn_free(s->rc);
+		s->rc = NULL;
 	}
 }
 
@@ -268,11 +296,15 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 		if (pdu->kind == IWS_PDU_FPDU && pdu->msg)
 			s->nvme_note = iws_nvme_conn_note(nc);
 	}
+	struct iws_rpc_conn *rc = rpc_view(s);
+	if (rc)
+		iws_rpc_conn_pdu(rc, pdu);
 	if (s->sink->pdu)
 		s->sink->pdu(s->ctx, pdu);
 	pdu->note = NULL;
 	s->nvme_note = NULL;
 	nvme_settle(s);
+	rpc_settle(s);
 }
 
 static void deliver_lost(struct iws_stream *s, int side)
@@ -525,6 +557,8 @@ void st_event(struct iws_stream *s, enum iws_stream_event_kind kind, int side, u
 		s->sink->event(s->ctx, &ev);
 	if (s->nc)
 		iws_nvme_conn_event(s->nc, &ev);
+	if (s->rc)
+		iws_rpc_conn_event(s->rc, &ev);
 }
 
 void st_span(struct iws_stream *s, enum iws_span_kind kind, int side, uint32_t seq, uint32_t len,
@@ -547,6 +581,8 @@ void st_finish(struct iws_stream *s, uint32_t flag)
 		iws_nvme_conn_finish(s->nc, flag == IWS_OPF_UNFINISHED);
 		nvme_settle(s);
 	}
+	if (s->rc)
+		iws_rpc_conn_finish(s->rc, flag == IWS_OPF_UNFINISHED);
 }
 
 /* Everything this stage holds (iws_stream_free). */
@@ -562,5 +598,6 @@ void st_free(struct iws_stream *s)
 	}
 	iws_tracker_free(s->tr);
 	iws_nvme_conn_free(s->nc);
+	iws_rpc_conn_free(s->rc);
 	st_closes_free(s);
 }

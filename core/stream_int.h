@@ -188,6 +188,11 @@ struct iws_stream {
 	struct iws_nvme_conn *nc;           /* the NVMe stage's view, from the first PDU */
 	bool nvme_tried;                    /* ... it was created (or failed to be) */
 	const struct iws_nvme_note *nvme_note; /* on the PDU being reported (sink.pdu) */
+	bool rpc;                           /* the RPC-over-RDMA stage is on (iws_stream_rpc_stage) */
+	bool rpc_tried;
+	uint32_t rpc_qp;
+	void (*rpc_cb)(void *ctx, const struct iws_rpc *r);
+	struct iws_rpc_conn *rc;            /* its view, from the first PDU */
 	struct iws_close *closes;           /* IWS_STREAM_MAX_CLOSES, from the first */
 	uint32_t ncloses;
 	enum iws_stream_state st;

@@ -81,6 +81,18 @@ static const struct cmdinfo commands[CMD_COUNT] = {
 		.flags = CF_DOCTOR | CF_LIVE_OUT,
 		.items = "operations",
 	},
+	[CMD_RPC] = {
+		"rpc", "one line per RPC over RDMA (RPC-over-RDMA v1, NFS),\n"
+		       "with the RDMA operations that moved its data",
+		"One line per ONC RPC carried over RDMA (RFC 8166; NFS over RDMA,\n"
+		"RFC 8267), recognised by content on any port, in call order: xid,\n"
+		"program, procedure (NFSv3 names, NFSv4 COMPOUND operations), offset\n"
+		"and count, the RDMA Writes and Reads that moved its chunks, latency\n"
+		"and its phases (call to first data, data, last data to reply).\n",
+		.accepts = OPTS_TIME,
+		.formats = FMT_ANY,
+		.items = "RPCs",
+	},
 };
 
 const struct cmdinfo *cmdinfo_of(enum command c)

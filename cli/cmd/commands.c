@@ -7,6 +7,7 @@
 #include "out_html.h"
 #include "out_nvme.h"
 #include "out_ops.h"
+#include "out_rpc.h"
 #include "out_stats.h"
 
 /* ---- what the timeline releases in start order: written (or counted) ---- */
@@ -160,8 +161,10 @@ static void stats_plan(struct cmdrun *p, struct analysis_opts *ao)
 {
 	const struct options *o = p->o;
 	p->series_mode = o->format == FMT_CSV || o->format == FMT_JSONL;
-	if (!p->series_mode)
+	if (!p->series_mode) {
+		ao->rpc_stats = true; /* the rpc section (out_rpc.c) */
 		return;
+	}
 	p->ordered = true;
 	ao->op = ordered_op;
 	ao->segment = on_wire_segment;
@@ -260,6 +263,36 @@ static void nvme_report(struct cmdrun *p, FILE *page)
 		nvme_ladder_text(p->out, &p->r);
 }
 
+/* ---- rpc: RPCs over RDMA in call order ---- */
+
+static void rpc_call_hook(void *ctx, struct conn *c, const struct iws_rpc *r)
+{
+	struct cmdrun *p = ctx;
+	timeline_add(&p->tl, c, &(struct tl_key){ r->call_ns, r->call_frame, c->stream, r->id }, r);
+}
+
+static void rpc_plan(struct cmdrun *p, struct analysis_opts *ao)
+{
+	(void)p;
+	ao->rpc = true;
+	ao->rpc_call = rpc_call_hook;
+}
+
+static void rpc_begin(struct cmdrun *p)
+{
+	timeline_init(&p->tl, p->o->max_reorder ? p->o->max_reorder : NVME_REORDER_DEFAULT,
+		      sizeof(struct iws_rpc), p, emit_row);
+	p->has_tl = true;
+	rpc_out_begin(&p->rows, p->out, p->o->format);
+}
+
+static void rpc_report(struct cmdrun *p, FILE *page)
+{
+	(void)page;
+	timeline_flush(&p->tl);
+	rows_end(&p->rows);
+}
+
 /* ---- report: the HTML page's data (pagedata.h) ---- */
 
 static void report_op(void *ctx, struct conn *c, const struct iws_op *op)
@@ -331,6 +364,7 @@ static const struct cmd_stages stages[CMD_COUNT] = {
 	[CMD_NVME] = { .plan = nvme_plan, .begin = nvme_begin, .report = nvme_report },
 	[CMD_REPORT] = { .plan = report_plan, .begin = report_begin, .report = report_report },
 	[CMD_DOCTOR] = { .report = doctor_report },
+	[CMD_RPC] = { .plan = rpc_plan, .begin = rpc_begin, .report = rpc_report },
 };
 
 const struct cmd_stages *command_stages(enum command c)

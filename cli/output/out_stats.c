@@ -13,6 +13,7 @@
 #include "dists.h"
 #include "out_ops.h"
 #include "out_nvme.h"
+#include "out_rpc.h"
 #include "out_points.h"
 #include "out_stats.h"
 #include "sketch.h"
@@ -441,6 +442,7 @@ static void total_json(struct jsonw *j, const struct report *r, const struct qp_
 	jw_ku64(j, "gap_bytes", t->gapb);
 	ops_json(j, &r->a->total);
 	nvme_total_json(j, r);
+	rpc_total_json(j, r);
 	jw_obj_end(j);
 }
 
@@ -602,4 +604,5 @@ void stats_write_text(FILE *f, const struct report *r)
 	report_window_text(f, r);
 	stats_tables(f, r);
 	nvme_stats_text(f, r);
+	rpc_stats_text(f, r);
 }

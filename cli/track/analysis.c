@@ -46,6 +46,10 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	a->env.nvme = o->nvme;
 	a->env.track_nvme_order = o->track_nvme_order;
 	a->env.nvme_cmd = o->nvme_cmd;
+	a->env.rpc = o->rpc || o->rpc_stats;
+	iws_rpc_stats_init(&a->rpc_total);
+	a->env.rpc_total = o->rpc_stats ? &a->rpc_total : NULL;
+	a->env.rpc_call = o->rpc_call;
 	a->env.nvme_keep = conn_nvme_cmd;
 	a->env.nvme_release = conn_nvme_free;
 	a->env.nvme_outside = o->nvme && o->in_window ? conn_nvme_outside : NULL;
@@ -358,6 +362,7 @@ void analysis_free(struct analysis *a)
 	flow_table_free(&a->flows);
 	iws_qp_stats_free(&a->total);
 	iws_nvme_stats_free(&a->nvme_total);
+	iws_rpc_stats_free(&a->rpc_total);
 	memset(a, 0, sizeof(*a));
 }
 

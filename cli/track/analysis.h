@@ -32,6 +32,9 @@ struct analysis_opts {
 	bool nvme;                  /* recognise NVMe/RDMA, track its commands (nvme_track.h) */
 	bool track_nvme_order;      /* nvme output in start order needs pending keys */
 	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
+	bool rpc;                   /* recognise RPC-over-RDMA, track its RPCs (rpcrdma.h) */
+	bool rpc_stats;             /* ... and count them per procedure (rpc_total) */
+	void (*rpc_call)(void *ctx, struct conn *c, const struct iws_rpc *r);
 	void (*mark)(void *ctx, struct conn *c, const struct conn_mark *m); /* may be NULL */
 	void (*segment)(void *ctx, struct conn *c, const struct conn_seg *s); /* may be NULL */
 	/* What the report covers (select.h; NULL: everything); see conn_env. */
@@ -82,6 +85,7 @@ struct analysis {
 	struct conn_env env;
 	struct iws_qp_stats total;
 	struct iws_nvme_stats nvme_total;
+	struct iws_rpc_stats rpc_total; /* RPCs per (program, version, procedure), opts.rpc_stats */
 	struct conn **conns;        /* by creation (= stream) order; NULL once freed */
 	uint32_t nconns, capconns;
 	struct conn **active;       /* connections still open */

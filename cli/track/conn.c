@@ -7,6 +7,7 @@
 
 #include "iwarpscope/doctor.h"
 #include "iwarpscope/nvme.h"
+#include "iwarpscope/rpcrdma.h"
 #include "order.h"
 
 /* ---- teardown records ---- */
@@ -348,6 +349,20 @@ static void on_nvme_cmd(void *ctx, const struct iws_nvme_cmd *cmd)
 		c->env->nvme_keep(c, cmd);
 }
 
+/* The engine's RPC-over-RDMA stage found an RPC (env->rpc). */
+static void on_rpc(void *ctx, const struct iws_rpc *r)
+{
+	struct conn *c = ctx;
+	const struct conn_env *env = c->env;
+	/* the statistics: of the QPs and time window selected, as NVMe's */
+	if (env->rpc_total &&
+	    (!env->selected || env->selected(env->ctx, c, -1, r->call_ns,
+					     r->has_reply ? r->reply_ns : r->call_ns)))
+		iws_rpc_stats_add(env->rpc_total, r);
+	if (env->rpc_call)
+		env->rpc_call(env->ctx, c, r);
+}
+
 static const struct iws_stream_sink engine_sink = { on_pdu, on_op, NULL, on_event };
 
 /* ---- public ---- */
@@ -367,6 +382,8 @@ struct conn *conn_new(struct conn_env *env, const struct flow *f)
 	c->eng = iws_stream_new(&o, &env->lim, &engine_sink, c);
 	if (c->eng && env->nvme)
 		iws_stream_nvme_stage(c->eng, c->stream, on_nvme_cmd);
+	if (c->eng && env->rpc)
+		iws_stream_rpc_stage(c->eng, c->stream, on_rpc);
 	if (env->doctor)
 		c->doc = iws_doctor_new(NULL, NULL);
 	if (c->doc && env->in_window)
@@ -577,6 +594,9 @@ bool conn_pending_key(const struct conn *c, int64_t *ts, uint64_t *frame)
 		order_take_min(&any, ts, frame, t, f);
 	const struct iws_nvme_conn *nc = iws_stream_nvme(c->eng);
 	if (c->env->track_nvme_order && nc && iws_nvme_conn_pending(nc, &t, &f))
+		order_take_min(&any, ts, frame, t, f);
+	const struct iws_rpc_conn *rc = iws_stream_rpc(c->eng);
+	if (c->env->rpc && rc && iws_rpc_conn_pending(rc, &t, &f))
 		order_take_min(&any, ts, frame, t, f);
 	return any;
 }

@@ -23,6 +23,7 @@
 #include "iwarpscope/stream.h"
 #include "iwarpscope/tcpopt.h"
 #include "netdecode.h"
+#include "iwarpscope/rpcrdma.h"
 #include "select.h"
 
 struct conn;
@@ -96,6 +97,11 @@ struct conn_env {
 	bool track_nvme_order;      /* keep what nvme output in start order needs */
 	void (*nvme_cmd)(void *ctx, struct conn *c, const struct iws_nvme_cmd *cmd);
 	struct iws_nvme_stats *nvme_total; /* over every QP */
+	/* RPC over RDMA: the engine's RPC stage (stream.h, iws_stream_rpc_stage),
+	 * its RPCs in call order through the pending keys */
+	bool rpc;
+	void (*rpc_call)(void *ctx, struct conn *c, const struct iws_rpc *r);
+	struct iws_rpc_stats *rpc_total; /* per procedure over every QP (NULL: not kept) */
 	bool doctor;                /* run the interop doctor (iwarpscope/doctor.h) */
 };
 

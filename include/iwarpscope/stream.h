@@ -53,6 +53,8 @@ extern "C" {
 struct iws_nvme_cmd;
 struct iws_nvme_note;
 struct iws_nvme_conn;
+struct iws_rpc;
+struct iws_rpc_conn;
 
 struct iws_stream_opts {
 	bool check_crc;             /* verify negotiated (or inferred) CRCs */
@@ -358,6 +360,19 @@ const struct iws_nvme_note *iws_stream_nvme_note(const struct iws_stream *s);
  * pending commands are read with the iws_nvme_conn_* functions; it stays
  * readable after iws_stream_finish, until iws_stream_free. */
 const struct iws_nvme_conn *iws_stream_nvme(const struct iws_stream *s);
+
+/*
+ * The RPC-over-RDMA stage (rpcrdma.h, "one connection"), off unless this
+ * is called before the first segment: as the NVMe stage, every PDU (with
+ * the operation tracker's note), event and the end go to an iws_rpc_conn
+ * created with the first PDU; its RPCs reach rpc(ctx, ...) with the sink's
+ * ctx. A connection found not to carry RPC-over-RDMA costs nothing more.
+ */
+void iws_stream_rpc_stage(struct iws_stream *s, uint32_t qp,
+			  void (*rpc)(void *ctx, const struct iws_rpc *r));
+/* Its view (NULL: stage off, before the first PDU, or not RPC-over-RDMA);
+ * readable until iws_stream_free. */
+const struct iws_rpc_conn *iws_stream_rpc(const struct iws_stream *s);
 
 /* Octets the engine holds (out of order, being framed or hunted through,
  * PDUs held for order); 0 once finished. */

@@ -652,6 +652,51 @@ static void compute_nvme(struct gen *g, struct truth *t)
 	qsort(t->nvme, t->nnvme, sizeof(*t->nvme), cmp_nvme_out);
 }
 
+/*
+ * The RPCs as a decoder that sees the capture knows them (docs/semantics.md,
+ * "RPC over RDMA"): the call from the first capture of its Send's first
+ * octet, the reply where its Send completed; the data from the first capture
+ * of its first FPDU to the completion of its last, its payload octets.
+ */
+static void compute_rpc(struct gen *g, struct truth *t)
+{
+	t->rpc = calloc(g->nrpc ? g->nrpc : 1, sizeof(*t->rpc));
+	if (!t->rpc)
+		gen_die("out of memory");
+	for (size_t i = 0; i < g->nrpc; i++) {
+		const struct rpc_rec *r = &g->rpc[i];
+		struct rpc_out *x = &t->rpc[t->nrpc];
+		uint32_t lo = 0, hi = 0, rlo = 0, rhi = 0, dhi = 0, dfirst = 0;
+		uint64_t pay = 0, rpay = 0, dpay = 0;
+		int whole = 1, first;
+
+		first = op_frames(g, r->call_op, &lo, &hi, &pay, &whole);
+		if (first < 0)
+			continue;
+		for (int k = 0; k < r->ndata; k++) {
+			uint32_t dlo = 0;
+			op_frames(g, r->data_op[k], &dlo, &dhi, &dpay, &whole);
+			for (size_t f = 0; f < g->nfpdus; f++)
+				if (g->fpdus[f].op == r->data_op[k] && g->fpdus[f].listed &&
+				    (!dfirst || g->fpdus[f].first_frame < dfirst))
+					dfirst = g->fpdus[f].first_frame;
+		}
+		x->rec = (int)i;
+		x->qp = g->conns[r->conn]->qp;
+		x->call_frame = g->fpdus[first].first_frame;
+		if (r->reply_op >= 0 && op_frames(g, r->reply_op, &rlo, &rhi, &rpay, &whole) >= 0) {
+			x->reply_frame = rhi;
+			x->has_reply = 1;
+			x->latency = t->ts[rhi] - t->ts[x->call_frame];
+		}
+		x->data_first_frame = dfirst;
+		x->data_last_frame = dhi;
+		x->rdma_bytes = dpay;
+		x->complete = x->has_reply && whole;
+		t->nrpc++;
+	}
+}
+
 static int cmp_gap(const void *a, const void *b)
 {
 	const struct gap_out *x = a, *y = b;
@@ -923,6 +968,7 @@ int capture_write(struct gen *g, const char *prefix)
 	compute_conns(g, &t, maps);
 	compute_teardown(g, &t);
 	compute_nvme(g, &t);
+	compute_rpc(g, &t);
 
 	snprintf(path, sizeof(path), "%s.truth.json", prefix);
 	rc = truth_write(&t, path);
@@ -946,6 +992,7 @@ int capture_write(struct gen *g, const char *prefix)
 	free(t.gaps);
 	free(t.conns);
 	free(t.nvme);
+	free(t.rpc);
 	free(t.orphans);
 	free(t.hidden);
 	return rc;

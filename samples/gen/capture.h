@@ -58,6 +58,14 @@ struct nvme_out {
 	int complete;
 };
 
+struct rpc_out {
+	int rec;		/* g->rpc index */
+	int qp;
+	uint32_t call_frame, reply_frame, data_first_frame, data_last_frame;
+	uint64_t latency, rdma_bytes;
+	int has_reply, complete;
+};
+
 struct gap_out {
 	int conn, dir;
 	uint64_t off;
@@ -116,6 +124,8 @@ struct truth {
 	size_t ngaps;
 	struct nvme_out *nvme;
 	size_t nnvme;
+	struct rpc_out *rpc;
+	size_t nrpc;
 	/* Read and Atomic Responses not proven to answer a request when they
 	 * came (proof.c), before any close proved them: a request sent before
 	 * one of them cannot be told answered or not then (teardown). */

@@ -65,6 +65,7 @@ void gen_free(struct gen *g)
 	free(g->markers);
 	free(g->ops);
 	free(g->nvme);
+	free(g->rpc);
 	free(g->scratch);
 	memset(g, 0, sizeof(*g));
 }
@@ -208,6 +209,17 @@ struct nvme_rec *gen_new_nvme(struct gen *g)
 	r = &g->nvme[g->nnvme++];
 	memset(r, 0, sizeof(*r));
 	r->resp_op = -1;
+	return r;
+}
+
+struct rpc_rec *gen_new_rpc(struct gen *g)
+{
+	struct rpc_rec *r;
+
+	GROW(g->rpc, g->nrpc, g->caprpc);
+	r = &g->rpc[g->nrpc++];
+	memset(r, 0, sizeof(*r));
+	r->reply_op = -1;
 	return r;
 }
 

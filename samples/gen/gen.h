@@ -272,6 +272,29 @@ struct nvme_rec {
 };
 
 /*
+ * An RPC over RDMA (scen_ulp.c, RFC 8166): its call and reply Sends and the
+ * RDMA operations that moved its chunks, for the truth file's `rpc` list.
+ * Names are the generator's own (RFC 1813 §3.3, RFC 8881 §18).
+ */
+#define RPC_REC_MAX_DATA 4
+#define RPC_REC_MAX_OPS 8
+
+struct rpc_rec {
+	int conn;
+	uint32_t xid, prog, vers, proc;
+	const char *proc_name;
+	const char *ops[RPC_REC_MAX_OPS];	/* NFSv4 COMPOUND operations */
+	int nops;
+	int has_io;
+	uint64_t offset;
+	uint32_t count;
+	const char *chunk;	/* "read", "write", "reply", NULL: inline */
+	int call_op, reply_op;	/* op_rec of the Sends */
+	int data_op[RPC_REC_MAX_DATA];
+	int ndata;
+};
+
+/*
  * The interop doctor's truth (scen_doctor.c): each occurrence of a rule of
  * iwarpscope's catalogue a doctor scenario puts on the wire, by the
  * catalogue's id, and where it shows: an FPDU's frame, a TCP frame, the MPA
@@ -326,6 +349,8 @@ struct gen {
 	size_t nops, capops;
 	struct nvme_rec *nvme;
 	size_t nnvme, capnvme;
+	struct rpc_rec *rpc;
+	size_t nrpc, caprpc;
 	uint32_t order;
 	/* doctor scenarios: the occurrences injected, and whether the truth
 	 * also lists where FPDUs sit in TCP segments (split, unaligned, packed,
@@ -357,6 +382,7 @@ struct conn *conn_new(struct gen *g, const struct conn_cfg *cfg);
 struct fpdu_rec *gen_new_fpdu(struct gen *g);
 int gen_new_op(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint8_t opcode);
 struct nvme_rec *gen_new_nvme(struct gen *g);
+struct rpc_rec *gen_new_rpc(struct gen *g);
 void gen_add_marker(struct gen *g, uint64_t off, uint16_t fpduptr);
 uint32_t dir_seq(const struct dir *d, uint64_t off);
 const char *op_kind_name(enum op_kind k);

@@ -52,6 +52,12 @@ static void put(struct gen *g, struct conn *c, int dir, int op, uint32_t ulen, s
 
 int rd_write(struct gen *g, struct conn *c, int dir, uint32_t stag, uint64_t to, uint32_t len)
 {
+	return rd_write_data(g, c, dir, stag, to, NULL, len);
+}
+
+int rd_write_data(struct gen *g, struct conn *c, int dir, uint32_t stag, uint64_t to,
+		  const uint8_t *data, uint32_t len)
+{
 	int op = gen_new_op(g, c, dir, OP_WRITE, RD_WRITE);
 	uint32_t mo = 0;
 
@@ -71,7 +77,10 @@ int rd_write(struct gen *g, struct conn *c, int dir, uint32_t stag, uint64_t to,
 		m.payload = n;
 		m.hdrlen = DDP_TAGGED_LEN;
 		ddp_tagged(ubuf, m.last, RD_WRITE, stag, to + mo);
-		prng_fill(&g->rng, ubuf + DDP_TAGGED_LEN, n);
+		if (data)
+			memcpy(ubuf + DDP_TAGGED_LEN, data + mo, n);
+		else
+			prng_fill(&g->rng, ubuf + DDP_TAGGED_LEN, n);
 		put(g, c, dir, op, DDP_TAGGED_LEN + n, &m);
 		mo += n;
 	} while (mo < len);

@@ -13,6 +13,9 @@
 #include "gen.h"
 
 int rd_write(struct gen *g, struct conn *c, int dir, uint32_t stag, uint64_t to, uint32_t len);
+/* The same with the given payload (data, len) instead of random octets. */
+int rd_write_data(struct gen *g, struct conn *c, int dir, uint32_t stag, uint64_t to,
+		  const uint8_t *data, uint32_t len);
 /* kind: OP_SEND, OP_SEND_INV, OP_SEND_SE, OP_SEND_SE_INV */
 int rd_send(struct gen *g, struct conn *c, int dir, enum op_kind kind, uint32_t inval_stag,
 	    uint32_t len);

@@ -31,6 +31,8 @@ const struct scenario scenarios[] = {
 	{ "pcapng", 22, 1, scen_pcapng, "pcapng file format" },
 	{ "usec-pcap", 23, 1, scen_usec_pcap, "microsecond pcap" },
 	{ "rpc-rdma", 24, 1, scen_rpc_rdma, "NFSv3 over RPC-over-RDMA, read and write chunks" },
+	{ "rpc-rdma-v4", 44, 1, scen_rpc_rdma_v4,
+	  "NFSv4.2 over RPC-over-RDMA: read, write and reply chunks, inline I/O, a lost segment" },
 	{ "nvmeof", 25, 1, scen_nvmeof, "NVMe over Fabrics (NVMe/RDMA) on port 4420, two queues" },
 	{ "markers-le-skipcrc", 26, 1, scen_markers_le_skipcrc,
 	  "i2r marker grid skips the CRC octets, FPDUPTR little-endian" },

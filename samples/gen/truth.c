@@ -348,6 +348,44 @@ static void write_nvme(FILE *f, const struct truth *t, const struct nvme_out *x,
 	fprintf(f, ", \"complete\": %s}%s\n", bool_s(x->complete), last ? "" : ",");
 }
 
+static void write_rpc(FILE *f, const struct truth *t, const struct rpc_out *x, int last)
+{
+	const struct rpc_rec *r = &t->g->rpc[x->rec];
+
+	fprintf(f, "    {\"qp\": %d, \"xid\": %u, \"program\": %u, \"version\": %u, \"procedure\": %u, "
+		"\"proc\": ", x->qp, r->xid, r->prog, r->vers, r->proc);
+	jstr(f, r->proc_name);
+	fputs(", \"ops\": ", f);
+	if (r->nops) {
+		fputs("[", f);
+		for (int i = 0; i < r->nops; i++) {
+			fputs(i ? ", " : "", f);
+			jstr(f, r->ops[i]);
+		}
+		fputs("]", f);
+	} else {
+		fputs("null", f);
+	}
+	fputs(", \"offset\": ", f);
+	opt_u64(f, r->has_io, r->offset);
+	fputs(", \"count\": ", f);
+	opt_u64(f, r->has_io, r->count);
+	fputs(", \"chunk\": ", f);
+	if (r->chunk)
+		jstr(f, r->chunk);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"call_frame\": %u, \"reply_frame\": ", x->call_frame);
+	opt_u64(f, x->has_reply, x->reply_frame);
+	fputs(", \"latency_ns\": ", f);
+	opt_u64(f, x->has_reply, x->latency);
+	fprintf(f, ", \"rdma_bytes\": %" PRIu64 ", \"data_first_frame\": ", x->rdma_bytes);
+	opt_u64(f, x->data_first_frame != 0, x->data_first_frame);
+	fputs(", \"data_last_frame\": ", f);
+	opt_u64(f, x->data_last_frame != 0, x->data_last_frame);
+	fprintf(f, ", \"complete\": %s}%s\n", bool_s(x->complete), last ? "" : ",");
+}
+
 int truth_write(const struct truth *t, const char *path)
 {
 	const struct gen *g = t->g;
@@ -379,6 +417,13 @@ int truth_write(const struct truth *t, const char *path)
 		fputs(",\n  \"nvme\": [\n", f);
 		for (size_t i = 0; i < t->nnvme; i++)
 			write_nvme(f, t, &t->nvme[i], i == t->nnvme - 1);
+		fputs("  ]", f);
+	}
+	/* RPC-over-RDMA scenarios only */
+	if (g->nrpc) {
+		fputs(",\n  \"rpc\": [\n", f);
+		for (size_t i = 0; i < t->nrpc; i++)
+			write_rpc(f, t, &t->rpc[i], i == t->nrpc - 1);
 		fputs("  ]", f);
 	}
 	if (g->ndoctor || g->doctor_framing)

@@ -9,6 +9,8 @@ Extracts TCP payloads with tshark and writes, per harness, small inputs:
   fuzz_tracker    [flags][len][ulpdu] records of a connection's first segments
   fuzz_nvme       [flags][len:2][ulpdu] records of the NVMe/RDMA captures' connections
                   (port 4420): their start, and slices from their middle
+  fuzz_rpcrdma    the same records of the NFS/RDMA captures' connections (port 20049),
+                  with the operation tracker's op ids (flags bits 4-7) as it would give them
   fuzz_cli_packets  the TCP segments of up to four connections in the
                   harness's record encoding (see fuzz_cli_packets.c)
   fuzz_cli_pcap   short prefixes (and a mid-capture slice) of every capture
@@ -188,6 +190,44 @@ def nvme_seeds(pcap, per_seed=6144):
             yield bytes(out[s:s + per_seed])
 
 
+def rpc_seeds(pcap, per_seed=8192):
+    """fuzz_rpcrdma records of every connection to port 20049: an RDMA
+    message's segments share an op id (a Read Request's Read Responses take
+    the id of the oldest Read Request still unanswered, RFC 5040 §5.2.1)."""
+    per_stream = {}
+    for stream, sport, data in payloads(pcap):
+        if not data.startswith(b"MPA ID R"):
+            per_stream.setdefault(stream, []).append((sport, data))
+    for stream, recs in sorted(per_stream.items()):
+        out, next_id, cur, reads = bytearray(), 1, {}, []
+        for sport, data in recs:
+            d = 0 if sport != 20049 else 1
+            for u in fpdus(data):
+                tagged, last, opcode = u[0] & 0x80, u[0] & 0x40, u[1] & 0x0F
+                if opcode == 2 and reads:       # Read Response
+                    op = reads[0]
+                    if last:
+                        reads.pop(0)
+                elif opcode == 1:                # Read Request
+                    op, next_id = next_id, next_id + 1
+                    reads.append(op)
+                else:
+                    if (d, opcode, tagged) not in cur:
+                        cur[(d, opcode, tagged)], next_id = next_id, next_id + 1
+                    op = cur[(d, opcode, tagged)]
+                    if last:
+                        del cur[(d, opcode, tagged)]
+                out += bytes([d | (op % 15 + 1) << 4]) + struct.pack("!H", len(u)) + u
+        starts, off = [], 0
+        while off + 3 <= len(out):
+            starts.append(off)
+            off += 3 + struct.unpack_from("!H", out, off + 1)[0]
+        if not starts:          # (MOUNT and rpcbind: plain TCP)
+            continue
+        for s in sorted({0, starts[len(starts) // 3], starts[2 * len(starts) // 3]}):
+            yield bytes(out[s:s + per_seed])
+
+
 def st_rec(side, kind=0, data=b"", c=0, delta=0, syn=False, fin=False, rst=False, ack=None):
     """One fuzz_stream record."""
     f = side | (2 if syn else 0) | (4 if fin else 0) | (8 if rst else 0) | (kind << 5)
@@ -328,6 +368,13 @@ def main():
                 save("fuzz_nvme", seed)
         if want == {"fuzz_nvme"}:
             print("fuzz_nvme: %d seeds" % len(os.listdir(os.path.join(OUT, "fuzz_nvme"))))
+            return
+    if not want or "fuzz_rpcrdma" in want:
+        for pcap in ("generated/rpc-rdma.pcap", "real/31-nfsrdma-v3.pcap"):
+            for seed in rpc_seeds(os.path.join(ROOT, "samples", pcap)):
+                save("fuzz_rpcrdma", seed)
+        if want == {"fuzz_rpcrdma"}:
+            print("fuzz_rpcrdma: %d seeds" % len(os.listdir(os.path.join(OUT, "fuzz_rpcrdma"))))
             return
     pcaps = sorted(glob.glob(os.path.join(ROOT, "samples", "*", "*.pcap*")))
     if want & {"fuzz_cli_packets", "fuzz_cli_pcap"} or not want:

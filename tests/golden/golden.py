@@ -7,7 +7,7 @@ Usage: golden.py [--update] TOOL ROOT SAMPLE KIND EXPECTED
   ROOT      the source tree (the command runs there, so paths in the output are
             relative: samples/real/01-rping.pcap)
   SAMPLE    capture path relative to ROOT
-  KIND      summary | ops | stats | stats-text | nvme | nvme-text (see KINDS)
+  KIND      summary | ops | stats | stats-text | nvme | nvme-text | rpc | rpc-text (see KINDS)
   EXPECTED  expected output file
 With --update the expected file is (re)written instead (tests/golden/update.sh).
 Runs with TZ=UTC so calendar times do not depend on the machine.
@@ -25,6 +25,8 @@ KINDS = {
     "stats-text": ["stats", "--format", "text"],
     "nvme": ["nvme", "--format", "jsonl"],
     "nvme-text": ["nvme", "--format", "text"],
+    "rpc": ["rpc", "--format", "jsonl"],
+    "rpc-text": ["rpc", "--format", "text"],
 }
 
 

@@ -19,8 +19,9 @@ for sample in "$root"/samples/real/*.pcap "$root"/samples/generated/*.pcap "$roo
 	rel=${sample#"$root"/}
 	kinds="summary ops stats"
 	case $name in *nvme*) kinds="$kinds nvme nvme-text stats-text" ;; esac
+	case $name in *rpc*|*nfsrdma*) kinds="$kinds rpc rpc-text stats-text" ;; esac
 	for kind in $kinds; do
-		case $kind in summary|*-text) ext=txt ;; ops|nvme) ext=jsonl ;; stats) ext=json ;; esac
+		case $kind in summary|*-text) ext=txt ;; ops|nvme|rpc) ext=jsonl ;; stats) ext=json ;; esac
 		python3 "$here/golden.py" --update "$tool" "$root" "$rel" "$kind" \
 			"$here/expected/$dir/$name.$kind.$ext"
 	done
