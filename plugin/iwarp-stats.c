@@ -556,9 +556,9 @@ static stat_tap_ui iwarp_nvme_ui = {
 /* ---- tshark -z iwarp,rpc: RPC over RDMA per procedure ---- */
 
 /* The RPCs are the records of every connection (packet-iwarp-rpc.c), read
- * at the end: no frame carries them to the tap. */
-static tap_packet_status rpc_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
-				    tap_flags_t flags)
+ * at the end: no frame carries them to the tap (iwarp_stats_no_packet). */
+tap_packet_status iwarp_stats_no_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
+					tap_flags_t flags)
 {
 	(void)p;
 	(void)pinfo;
@@ -638,8 +638,8 @@ static void rpc_draw(void *p)
 	print_rule(raw);
 }
 
-static const struct text_stat rpc_text = { "iwarp,rpc", FALSE, rpc_packet, rpc_draw };
-static const struct text_stat rpc_raw_text = { "iwarp,rpc,raw", TRUE, rpc_packet, rpc_draw };
+static const struct text_stat rpc_text = { "iwarp,rpc", FALSE, iwarp_stats_no_packet, rpc_draw };
+static const struct text_stat rpc_raw_text = { "iwarp,rpc,raw", TRUE, iwarp_stats_no_packet, rpc_draw };
 
 static stat_tap_ui iwarp_rpc_raw_ui = {
 	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,rpc,raw", text_stat_init, 0, NULL
