@@ -52,18 +52,14 @@ static gint ett_rpc_rdma = -1;
 
 /* ---- first pass ---- */
 
-static void keep_on_frame(iwarp_conv *ic, guint32 frame, iwarp_rpc_link *l)
+/* Appends l to the list under key (a frame or an xid). */
+static void keep_under(wmem_map_t *m, guint32 key, iwarp_rpc_link *l)
 {
-	if (!frame)
-		return;
-	wmem_array_t *a = (wmem_array_t *)wmem_map_lookup(ic->rpc_frames, GUINT_TO_POINTER(frame));
+	wmem_array_t *a = (wmem_array_t *)wmem_map_lookup(m, GUINT_TO_POINTER(key));
 	if (!a) {
 		a = wmem_array_new(wmem_file_scope(), sizeof(iwarp_rpc_link *));
-		wmem_map_insert(ic->rpc_frames, GUINT_TO_POINTER(frame), a);
+		wmem_map_insert(m, GUINT_TO_POINTER(key), a);
 	}
-	guint n = wmem_array_get_count(a);
-	if (n && *(iwarp_rpc_link **)wmem_array_index(a, n - 1) == l)
-		return;
 	wmem_array_append_one(a, l);
 }
 
@@ -81,7 +77,8 @@ static void on_rpc(void *ctx, const struct iws_rpc *r)
 	iwarp_conv *ic = (iwarp_conv *)ctx;
 	if (!ic->rpcs) {
 		ic->rpcs = wmem_array_new(wmem_file_scope(), sizeof(iwarp_rpc_link *));
-		ic->rpc_frames = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+		ic->rpc_calls = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+		ic->rpc_replies = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 		ic->rpc_ops = wmem_map_new(wmem_file_scope(), g_int64_hash, g_int64_equal);
 	}
 	iwarp_rpc_link *l = wmem_new0(wmem_file_scope(), iwarp_rpc_link);
@@ -109,12 +106,10 @@ static void on_rpc(void *ctx, const struct iws_rpc *r)
 	if (l->nrdma)
 		l->rdma = wmem_alloc0_array(wmem_file_scope(), iwarp_rpc_rdma, l->nrdma);
 	wmem_array_append_one(ic->rpcs, l);
-	if (l->has_call) {
-		keep_on_frame(ic, l->call_frame, l);
-		if (l->call_done_frame != l->call_frame)
-			keep_on_frame(ic, l->call_done_frame, l);
-	}
-	keep_on_frame(ic, l->reply_frame, l);
+	if (l->has_call)
+		keep_under(ic->rpc_calls, l->xid, l);
+	if (l->has_reply)
+		keep_under(ic->rpc_replies, l->reply_frame, l);
 	for (guint i = 0; i < l->nrdma; i++) {
 		const struct iws_rpc_rdma *d = &r->rdma[i];
 		iwarp_rpc_rdma *k = &l->rdma[i];
@@ -257,31 +252,43 @@ static void show_rpc(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, const iw
 	}
 }
 
-/* An untagged Send: the call or the reply of the RPCs its frame holds. Its
- * first segment names its xid (the transport header's first word, RFC 8166
- * §4.2.1): only that RPC is shown; a later segment shows the RPCs whose
- * call or reply completed in this frame and began in an earlier one. */
+static void show_list(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *rt, wmem_array_t *a, const iwarp_pdu_rec *rec,
+		      gboolean by_xid, guint32 xid, enum rpc_role role)
+{
+	for (guint i = 0; a && i < wmem_array_get_count(a); i++) {
+		const iwarp_rpc_link *l = *(const iwarp_rpc_link **)wmem_array_index(a, i);
+		if (by_xid && l->xid != xid)
+			continue;
+		if (role == ROLE_CALL ? rec->dir != l->call_dir || rec->frame < l->call_frame ||
+						rec->frame > l->call_done_frame
+				      : rec->dir == l->call_dir)
+			continue;
+		show_rpc(ulpdu, pinfo, rt, l, role);
+	}
+}
+
+/* An untagged Send: the call or the reply of an RPC. The call is shown on
+ * its message's first segment, which names its xid (the transport header's
+ * first word, RFC 8166 §4.2.1) and completes between the call's first frame
+ * and the one its Send completed in; the reply on its message's last
+ * segment, in the frame the core says the reply completed in (matched by
+ * xid when that segment is the whole message). */
 static void show_send(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *rt, const iwarp_conv *ic,
 		      const iwarp_pdu_rec *rec, const struct iws_msg *msg)
 {
-	wmem_array_t *a = (wmem_array_t *)wmem_map_lookup(ic->rpc_frames, GUINT_TO_POINTER(rec->frame));
-	if (!a)
-		return;
 	gboolean first = msg->ddp.mo == 0;
-	if (first && tvb_captured_length(ulpdu) < msg->payload_off + 4)
-		return;
-	guint32 xid = first ? tvb_get_ntohl(ulpdu, (gint)msg->payload_off) : 0;
-	for (guint i = 0; i < wmem_array_get_count(a); i++) {
-		const iwarp_rpc_link *l = *(const iwarp_rpc_link **)wmem_array_index(a, i);
-		gboolean call = rec->dir == l->call_dir;
-		if (first ? l->xid != xid
-			  : !msg->ddp.last || (call ? l->call_done_frame != rec->frame || l->call_frame == rec->frame
-						    : l->reply_frame != rec->frame))
-			continue;
-		if (call && !l->has_call)
-			continue;
-		show_rpc(ulpdu, pinfo, rt, l, call ? ROLE_CALL : ROLE_REPLY);
+	guint32 xid = 0;
+	if (first) {
+		if (tvb_captured_length(ulpdu) < msg->payload_off + 4)
+			return;
+		xid = tvb_get_ntohl(ulpdu, (gint)msg->payload_off);
+		show_list(ulpdu, pinfo, rt, (wmem_array_t *)wmem_map_lookup(ic->rpc_calls, GUINT_TO_POINTER(xid)), rec,
+			  TRUE, xid, ROLE_CALL);
 	}
+	if (msg->ddp.last)
+		show_list(ulpdu, pinfo, rt,
+			  (wmem_array_t *)wmem_map_lookup(ic->rpc_replies, GUINT_TO_POINTER(rec->frame)), rec, first,
+			  xid, ROLE_REPLY);
 }
 
 void iwarp_rpc_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *rt, const iwarp_conv *ic,

@@ -151,7 +151,8 @@ typedef struct iwarp_conv {
 	wmem_array_t *nvme_leftover; /* iwarp_nvme_link * reported at the end of the capture */
 	/* RPC over RDMA (packet-iwarp-rpc.c): NULL until its first RPC */
 	wmem_array_t *rpcs;          /* iwarp_rpc_link *, in report order */
-	wmem_map_t *rpc_frames;      /* frame (call, call done, reply) -> wmem_array_t of iwarp_rpc_link * */
+	wmem_map_t *rpc_calls;       /* guint32 xid -> wmem_array_t of iwarp_rpc_link * with their call */
+	wmem_map_t *rpc_replies;     /* guint32 reply frame -> wmem_array_t of iwarp_rpc_link * */
 	wmem_map_t *rpc_ops;         /* guint64 op id (its iwarp_op_link's key) -> iwarp_rpc_link */
 	struct iws_doctor *doc;      /* the interop doctor (packet-iwarp-doctor.c) */
 	/* first pass: the frame whose segment the engine is being fed (0: none,

@@ -4,7 +4,7 @@
 
 On each capture, every RPC `iwarpscope rpc --format jsonl` lists is shown by
 the plugin's iwarp.rpc items (tshark -2 -T pdml) with the same numbers:
-  the call's frame shows its xid, reply_in (the CLI's reply_frame), the
+  the call's first FPDU shows its xid, reply_in (the CLI's reply_frame), the
   response time (latency_ns), the phases, the RDMA octets and each RDMA entry
   (operation, chunk, handle, operations, octets, first and last frame);
   the reply's frame shows call_in (the call_frame);
@@ -111,7 +111,12 @@ def check_rpcs(r, cap, cli, path):
         has_call = x["program"] is not None
         call = x["call_frame"]
         if has_call:
-            c = take(qp, call, "call", xid, "its call")
+            # shown on the call's first FPDU, which completes in the call's
+            # first frame or, split across TCP segments, in a later one
+            # before the reply
+            end = x["reply_frame"] or call + 64
+            at = [f for f in range(call, end + 1) if (qp, f, "call", xid) in by_key]
+            c = take(qp, at[0] if at else call, "call", xid, "its call")
             ncall += 1
             got = (int(c["reply_in"]) if "reply_in" in c else None, ns(c["time"]) if "time" in c else None,
                    int(c["rdma_bytes"]), got_rdma(c))
