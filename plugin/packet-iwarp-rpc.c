@@ -225,6 +225,9 @@ static void show_rpc(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, const iw
 		add_time(t, hf_rpc_think, tvb, l->think_ns);
 		add_time(t, hf_rpc_data, tvb, l->data_ns);
 		add_time(t, hf_rpc_tail, tvb, l->tail_ns);
+		if (role == ROLE_CALL)
+			proto_item_append_text(ti, " (think %.6f, data %.6f, reply %.6f ms)", (double)l->think_ns / 1e6,
+					       (double)l->data_ns / 1e6, (double)l->tail_ns / 1e6);
 	}
 	if (role == ROLE_DATA)
 		return;
