@@ -16,21 +16,11 @@
 
 #include "iwarpscope/doctor.h"
 #include "iwarpscope/status.h"
+#include "iwarp-stats.h"
 #include "iwarp-stats-doctor.h"
 #include "packet-iwarp-state.h"
 #include "packet-iwarp-stream.h"
 #include "ws-compat.h"
-
-static tap_packet_status doctor_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
-				       tap_flags_t flags)
-{
-	(void)p;
-	(void)pinfo;
-	(void)edt;
-	(void)data;
-	(void)flags;
-	return TAP_PACKET_DONT_REDRAW;  /* the findings are the connections', read at draw time */
-}
 
 static gint by_qp(gconstpointer a, gconstpointer b)
 {
@@ -82,7 +72,7 @@ static iwarp_stat_init_result doctor_init(const char *opt_arg, void *userdata)
 	(void)opt_arg;
 	(void)userdata;
 	static int listener;   /* the tap listener's identity: nothing to keep per packet */
-	GString *err = register_tap_listener("iwarp", &listener, NULL, TL_REQUIRES_NOTHING, NULL, doctor_packet,
+	GString *err = register_tap_listener("iwarp", &listener, NULL, TL_REQUIRES_NOTHING, NULL, iwarp_stats_no_packet,
 					     doctor_draw, NULL);
 	if (err) {
 		fprintf(stderr, "tshark: couldn't register iwarp,doctor tap: %s\n", err->str);

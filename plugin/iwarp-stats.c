@@ -26,10 +26,12 @@
 #include <epan/addr_resolv.h>
 
 #include "iwarpscope/nvme.h"
+#include "iwarpscope/rpcrdma.h"
 #include "iwarpscope/stats.h"
 #include "iwarp-stats.h"
 #include "packet-iwarp-doctor.h"
 #include "packet-iwarp-nvme.h"
+#include "packet-iwarp-rpc.h"
 #include "packet-iwarp-state.h"
 #include "packet-iwarp-stream.h"
 #include "ws-compat.h"
@@ -551,10 +553,108 @@ static stat_tap_ui iwarp_nvme_ui = {
 	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,nvme", text_stat_init, 0, NULL
 };
 
+/* ---- tshark -z iwarp,rpc: RPC over RDMA per procedure ---- */
+
+/* The RPCs are the records of every connection (packet-iwarp-rpc.c), read
+ * at the end: no frame carries them to the tap (iwarp_stats_no_packet). */
+tap_packet_status iwarp_stats_no_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
+					tap_flags_t flags)
+{
+	(void)p;
+	(void)pinfo;
+	(void)edt;
+	(void)data;
+	(void)flags;
+	return TAP_PACKET_DONT_REDRAW;
+}
+
+/* One group's key columns: program, version, procedure (number and name);
+ * "-" for the replies whose call is not in the capture. */
+static void print_rpc_key(const struct iws_rpc_proc_stats *g)
+{
+	if (!g->has_call) {
+		printf("  %-8s %4s %5s %-14s", "-", "-", "-", "(no call)");
+		return;
+	}
+	printf("  %-8u %4u %5u %-14s", g->prog, g->vers, g->proc, g->name ? g->name : "-");
+}
+
+static void rpc_draw(void *p)
+{
+	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
+	gboolean raw = td->raw;
+	int tw = raw ? TIME_W_RAW : TIME_W;
+	print_rule(raw);
+	printf("RPC over RDMA (RFC 8166) per procedure (iwarpscope %s)\n", IWS_VERSION_STRING);
+	if (td->filtered) {
+		/* an RPC spans frames (call, data, reply): a frame filter does not say which to count */
+		printf("A display filter does not apply to this table: run it without one\n");
+		print_rule(raw);
+		return;
+	}
+	/* the RPCs still outstanding are reported when the pass is over */
+	iwarp_sequential_pass_over();
+	printf("Latency: call to reply of complete RPCs; Think: call to first RDMA data; Data: first to last RDMA data; "
+	       "in %s\n", raw ? "nanoseconds" : "milliseconds");
+	struct iws_rpc_stats st;
+	iws_rpc_stats_init(&st);
+	wmem_list_t *cl = iwarp_conversations();
+	for (wmem_list_frame_t *f = cl ? wmem_list_head(cl) : NULL; f; f = wmem_list_frame_next(f)) {
+		const iwarp_conv *ic = (const iwarp_conv *)wmem_list_frame_data(f);
+		for (guint i = 0; ic->rpcs && i < wmem_array_get_count(ic->rpcs); i++) {
+			struct iws_rpc r;
+			iwarp_rpc_of_link(*(const iwarp_rpc_link **)wmem_array_index(ic->rpcs, i), &r);
+			iws_rpc_stats_add(&st, &r);
+		}
+	}
+	for (int pass = 0; pass < (raw ? 1 : 3); pass++) {
+		static const char *const what[] = { "Latency", "Think", "Data" };
+		printf("\n  %-8s %4s %5s %-14s %7s %10s %12s", "Program", "Vers", "Proc", "Name", "Count", "Incomplete",
+		       "RDMA bytes");
+		printf("  %s", raw ? "Latency, Think, Data:" : what[pass]);
+		print_dist_header(tw, raw);
+		if (raw) {
+			print_dist_header(tw, raw);
+			print_dist_header(tw, raw);
+		}
+		printf("\n");
+		for (guint k = 0; k < st.n; k++) {
+			const struct iws_rpc_proc_stats *g = &st.e[k];
+			const struct iws_latency *d[] = { &g->latency, &g->think, &g->data };
+			if (pass && !d[pass]->count)
+				continue;
+			print_rpc_key(g);
+			printf(" %7" PRIu64 " %10" PRIu64 " %12" PRIu64 "  %*s", g->count, g->count - g->complete,
+			       g->rdma_bytes, raw ? 21 : 7, "");
+			for (int x = pass; x < (raw ? 3 : pass + 1); x++)
+				print_dist(d[x], tw, raw);
+			printf("\n");
+		}
+	}
+	if (st.other)
+		printf("\n  %" PRIu64 " RPCs of further procedures not counted (group limit %d)\n", st.other,
+		       IWS_RPC_STATS_MAX_GROUPS);
+	iws_rpc_stats_free(&st);
+	print_rule(raw);
+}
+
+static const struct text_stat rpc_text = { "iwarp,rpc", FALSE, iwarp_stats_no_packet, rpc_draw };
+static const struct text_stat rpc_raw_text = { "iwarp,rpc,raw", TRUE, iwarp_stats_no_packet, rpc_draw };
+
+static stat_tap_ui iwarp_rpc_raw_ui = {
+	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,rpc,raw", text_stat_init, 0, NULL
+};
+
+static stat_tap_ui iwarp_rpc_ui = {
+	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,rpc", text_stat_init, 0, NULL
+};
+
 void iwarp_stats_register(void)
 {
 	register_stat_tap_ui(&iwarp_ops_ui, (void *)&ops_text);
 	register_stat_tap_ui(&iwarp_nvme_ui, (void *)&nvme_text);
 	register_stat_tap_ui(&iwarp_ops_raw_ui, (void *)&ops_raw_text);
 	register_stat_tap_ui(&iwarp_nvme_raw_ui, (void *)&nvme_raw_text);
+	register_stat_tap_ui(&iwarp_rpc_ui, (void *)&rpc_text);
+	register_stat_tap_ui(&iwarp_rpc_raw_ui, (void *)&rpc_raw_text);
 }

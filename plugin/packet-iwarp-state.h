@@ -17,6 +17,7 @@
 #include "iwarpscope/mpa.h"
 #include "iwarpscope/nvme.h"
 #include "iwarpscope/qp.h"
+#include "iwarpscope/rpcrdma.h"
 #include "iwarpscope/rdmap.h"
 #include "iwarpscope/stream.h"
 
@@ -104,6 +105,30 @@ typedef struct iwarp_nvme_link {
 	guint8 sqe_cut_len;
 } iwarp_nvme_link;
 
+/* One RDMA entry of an RPC (iws_rpc_rdma): the operations that moved its
+ * data through one chunk handle. */
+typedef struct iwarp_rpc_rdma {
+	guint64 first_op_id, last_op_id;
+	guint64 bytes;
+	guint32 first_frame, last_frame, ops, stag;
+	guint8 type, kind;           /* enum iws_op_type, enum iws_rpc_chunk */
+} iwarp_rpc_rdma;
+
+/* One RPC as the RPC-over-RDMA stage reported it (iws_rpc): what the
+ * frames of its call, its reply and its RDMA operations show
+ * (packet-iwarp-rpc.c), and what -z iwarp,rpc counts. */
+typedef struct iwarp_rpc_link {
+	guint32 qp, xid, prog, vers, proc;
+	const char *proc_name;       /* the core's static name, NULL: unnamed */
+	guint32 call_frame, call_done_frame, reply_frame, data_first_frame;
+	guint32 flags;               /* IWS_RPCF_* */
+	gint64 latency_ns, think_ns, data_ns, tail_ns;
+	guint64 rdma_bytes;
+	guint8 has_call, has_reply, complete, nrdma;
+	guint8 call_dir;             /* IWS_DIR_* the call went in */
+	iwarp_rpc_rdma *rdma;        /* nrdma of them */
+} iwarp_rpc_link;
+
 typedef struct iwarp_conv {
 	guint32 qp;                  /* tcp.stream */
 	address addr[2];             /* by side: side 0 sent the first packet seen */
@@ -124,6 +149,11 @@ typedef struct iwarp_conv {
 	/* NVMe over Fabrics (packet-iwarp-nvme.c) */
 	wmem_map_t *nvme_cmds;       /* guint64 id -> iwarp_nvme_link */
 	wmem_array_t *nvme_leftover; /* iwarp_nvme_link * reported at the end of the capture */
+	/* RPC over RDMA (packet-iwarp-rpc.c): NULL until its first RPC */
+	wmem_array_t *rpcs;          /* iwarp_rpc_link *, in report order */
+	wmem_map_t *rpc_calls;       /* guint32 xid -> wmem_array_t of iwarp_rpc_link * with their call */
+	wmem_map_t *rpc_replies;     /* guint32 reply frame -> wmem_array_t of iwarp_rpc_link * */
+	wmem_map_t *rpc_ops;         /* guint64 op id (its iwarp_op_link's key) -> iwarp_rpc_link */
 	struct iws_doctor *doc;      /* the interop doctor (packet-iwarp-doctor.c) */
 	/* first pass: the frame whose segment the engine is being fed (0: none,
 	 * e.g. at the end of the capture), for what its stages report */

@@ -39,6 +39,7 @@
 #include "packet-iwarp-layers.h"
 #include "packet-iwarp-mpa.h"
 #include "packet-iwarp-nvme.h"
+#include "packet-iwarp-rpc.h"
 #include "packet-iwarp-prefs.h"
 #include "packet-iwarp-state.h"
 #include "packet-iwarp-timing.h"
@@ -397,8 +398,10 @@ static iwarp_conv *conv_get(packet_info *pinfo, const struct tcp_view *v)
 	struct iws_stream_opts o = { iwarp_prefs.check_crc, TRUE, IWS_INIT_SIDE_AUTO,
 				     { (guint16)v->sport, (guint16)v->dport } };
 	ic->eng = iws_stream_new(&o, &feeding.lim, &engine_sink, ic);
-	if (ic->eng)
+	if (ic->eng) {
 		iwarp_nvme_stage(ic);
+		iwarp_rpc_stage(ic);
+	}
 	ic->doc = iwarp_doctor_new(ic);
 	return ic;
 }

@@ -23,6 +23,7 @@
 #include "packet-iwarp-mpa.h"
 #include "packet-iwarp-nvme.h"
 #include "packet-iwarp-rdmap.h"
+#include "packet-iwarp-rpc.h"
 #include "packet-iwarp-stream.h"
 #include "packet-iwarp-timing.h"
 
@@ -78,6 +79,7 @@ static void (*const registration[])(void) = {
 	iwarp_stats_register,        /* the text statistics of the "iwarp" tap */
 	iwarp_stats_gui_register,
 	iwarp_nvme_register,
+	iwarp_rpc_register,
 	register_layers,
 	iwarp_doctor_register,
 	iwarp_stats_doctor_register, /* tshark -z iwarp,doctor */
