@@ -179,6 +179,12 @@ static uint32_t rule_needs(enum iws_rule rule)
 	case IWS_RULE_CONN_RST_OUTSTANDING:
 	case IWS_RULE_CONN_FIN_OUTSTANDING:
 	case IWS_RULE_CONN_ZERO_WINDOW_READS:
+	/* RPC over RDMA: the calls outstanding, the handles they announced
+	 * and the octets moved since (doctor_rpc.c) */
+	case IWS_RULE_RPC_CHUNK_LENGTH:
+	case IWS_RULE_RPC_REPLY_CHUNK:
+	case IWS_RULE_RPC_CREDITS_EXCEEDED:
+	case IWS_RULE_RPC_UNANNOUNCED_CHUNK:
 		return all;
 	default:
 		return 0;
