@@ -430,6 +430,10 @@ static bool finding_text_rpc(char *buf, size_t len, const struct iws_finding *f)
 		snprintf(buf, len, "%llu call%s outstanding, %llu credit%s granted", a, a == 1 ? "" : "s", b,
 			 b == 1 ? "" : "s");
 		break;
+	case IWS_RULE_RPC_CREDIT_STALL:
+		snprintf(buf, len, "call sent after the reply in frame %llu freed one of %llu credits; the window "
+			 "was full for %llu ns", c, a, b);
+		break;
 	case IWS_RULE_RPC_UNANNOUNCED_CHUNK:
 		snprintf(buf, len, "%s to STag 0x%08llx, listed by no call outstanding",
 			 v[1] ? "RDMA Read Request" : "RDMA Write", a & 0xFFFFFFFFull);

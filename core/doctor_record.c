@@ -184,6 +184,7 @@ static uint32_t rule_needs(enum iws_rule rule)
 	case IWS_RULE_RPC_CHUNK_LENGTH:
 	case IWS_RULE_RPC_REPLY_CHUNK:
 	case IWS_RULE_RPC_CREDITS_EXCEEDED:
+	case IWS_RULE_RPC_CREDIT_STALL:
 	case IWS_RULE_RPC_UNANNOUNCED_CHUNK:
 		return all;
 	default:

@@ -42,6 +42,9 @@ static void on_anomaly(void *ctx, const struct iws_rpc_anomaly *a)
 	case IWS_RPCA_UNANNOUNCED:
 		rule = IWS_RULE_RPC_UNANNOUNCED_CHUNK;
 		break;
+	case IWS_RPCA_CREDIT_STALL:
+		rule = IWS_RULE_RPC_CREDIT_STALL;
+		break;
 	default:
 		return;
 	}

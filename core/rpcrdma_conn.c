@@ -85,6 +85,11 @@ struct trk {
 	bool has_credit[2];
 	uint32_t last_credit[2];
 	uint32_t granted;           /* the responder's last grant (0: none seen) */
+	/* a credit stall (iws_rpc_counts): the window filled at full_ns; a
+	 * reply freed a credit at freed_frame after wait_ns */
+	bool full, freed;
+	int64_t full_ns, wait_ns;
+	uint64_t freed_frame;
 	uint8_t call_dirs;          /* 1 << dir: the directions calls were sent in */
 	bool partial;               /* a call's handles were not all kept, or a call was
 				     * given up: a handle unknown here may be announced */
@@ -298,6 +303,22 @@ static void new_call(struct iws_rpc_conn *n, const struct iws_pdu *p, const stru
 		n->t->counts.max_inflight = n->t->counts.inflight;
 	/* RFC 8166 §3.3.1: a requester may not have more calls outstanding
 	 * than the responder granted */
+	if (n->t->freed) {
+		/* the first call after a reply freed a credit of a full window,
+		 * before any other reply: it waited for that credit */
+		struct iws_rpc_counts *k = &n->t->counts;
+		k->credit_stalls++;
+		k->stall_ns += n->t->wait_ns;
+		if (n->t->wait_ns > k->stall_max_ns)
+			k->stall_max_ns = n->t->wait_ns;
+		tell(n, IWS_RPCA_CREDIT_STALL, p->dir, p->frame, n->t->granted, (uint64_t)n->t->wait_ns,
+		     n->t->freed_frame, 0);
+		n->t->freed = false;
+	}
+	if (n->t->granted && n->t->counts.inflight >= n->t->granted && !n->t->full) {
+		n->t->full = true;
+		n->t->full_ns = p->ts;
+	}
 	if (n->t->granted && n->t->counts.inflight > n->t->granted) {
 		n->t->counts.credit_exceeded++;
 		tell(n, IWS_RPCA_CREDITS, p->dir, p->frame, n->t->counts.inflight, n->t->granted, 0, 0);
@@ -405,6 +426,7 @@ static void reply(struct iws_rpc_conn *n, const struct iws_pdu *p, struct rpc_en
 		  const struct iws_rpcrdma_hdr *h, const struct iws_rpc_msg *m)
 {
 	n->t->counts.replies++;
+	n->t->freed = false;    /* a credit freed before this reply was not waited for */
 	if (h->credits && h->proc != IWS_RDMA_ERROR)
 		n->t->granted = h->credits;
 	if (h->credits > n->t->counts.granted_max)
@@ -444,6 +466,13 @@ static void reply(struct iws_rpc_conn *n, const struct iws_pdu *p, struct rpc_en
 	if (h->proc != IWS_RDMA_ERROR)
 		check_chunks(n, p, e, h);
 	retire(n, e, 0);
+	/* RFC 8166 §3.3.1: a reply returns its call's credit */
+	if (n->t->full && n->t->counts.inflight < n->t->granted) {
+		n->t->full = false;
+		n->t->freed = true;
+		n->t->freed_frame = p->frame;
+		n->t->wait_ns = p->ts - n->t->full_ns;
+	}
 }
 
 /* Recognised: the tracker's state. False (and given up) without memory. */

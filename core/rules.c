@@ -300,6 +300,14 @@ static const struct iws_rule_info rules[IWS_RULE_COUNT] = {
 		"33 calls outstanding, 32 credits granted",
 		"doctor-rpc-credits-exceeded",
 		"calls outstanding" },
+	[IWS_RULE_RPC_CREDIT_STALL] = { "rpc.credit_stall", "RFC 8166 §3.3.1, §3.3.2", P, IWS_MEASURE_NONE,
+		"call held back by the credits",
+		"The calls outstanding reached the credits the responder granted, and the requester's "
+		"next call went out only after a reply freed a credit (before any further reply): "
+		"calls waited for credits, not for the network. Each occurrence is the call that "
+		"ended a wait; the stall is how long the window was full.",
+		"32 calls outstanding on 32 credits for 1.2 ms, the 33rd sent 4 us after a reply",
+		"doctor-rpc-credit-stall", NULL },
 	[IWS_RULE_RPC_UNANNOUNCED_CHUNK] = { "rpc.unannounced_chunk", "RFC 8166 §3.4.1, §3.4.5", E,
 		IWS_MEASURE_NONE, "RDMA into a chunk no call announced",
 		"On an RPC-over-RDMA connection an RDMA Write or Read Request of the responder names "

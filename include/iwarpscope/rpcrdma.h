@@ -276,6 +276,11 @@ struct iws_rpc_counts {
 	uint32_t granted_max;       /* the largest credit value the responder granted */
 	uint64_t credit_exceeded;   /* calls sent with more in flight than granted */
 	uint64_t credit_changes;    /* headers whose credit value changed (iws_rpc_conn_credits) */
+	/* credit stalls (docs/semantics.md, "Credit stall"): the calls
+	 * outstanding reached the grant, and the requester's next call came
+	 * after a reply freed a credit and before any further reply */
+	uint64_t credit_stalls;
+	int64_t stall_ns, stall_max_ns;     /* the window full: summed, the longest */
 };
 
 struct iws_rpc_limits {
@@ -328,7 +333,12 @@ const struct iws_rpc_credit *iws_rpc_conn_credits(const struct iws_rpc_conn *n, 
  *                chunk;
  *   UNANNOUNCED  an RDMA Write or Read Request by the responder names a
  *                handle no call outstanding listed (§3.4.1): v0 the STag,
- *                v1 0 Write, 1 Read Request.
+ *                v1 0 Write, 1 Read Request;
+ *   CREDIT_STALL the call that ends a credit stall (rpcrdma_counts): v0 the
+ *                credits granted (= the calls that were outstanding), v1
+ *                nanoseconds the window was full (from the call that filled
+ *                it to the reply that freed a credit), v2 the frame of that
+ *                reply.
  * dir is the sender at fault, frame where it shows.
  */
 enum iws_rpc_anomaly_kind {
@@ -336,6 +346,7 @@ enum iws_rpc_anomaly_kind {
 	IWS_RPCA_CHUNK_LENGTH,
 	IWS_RPCA_REPLY_CHUNK,
 	IWS_RPCA_UNANNOUNCED,
+	IWS_RPCA_CREDIT_STALL,
 };
 #define IWS_RPC_LEN_OVER_CALL 1     /* more octets than the call's segments offered */
 #define IWS_RPC_LEN_REPLY_LIST 2    /* the reply's write list states other lengths than were written */

@@ -714,3 +714,26 @@ uint64_t d_rpc_unannounced_chunk(struct gen *g, uint64_t t)
 	read_reply(g, c, xid, stag, to, 2000, &t);
 	return closing(g, c, t + 20 * US);
 }
+
+uint64_t d_rpc_credit_stall(struct gen *g, uint64_t t)
+{
+	/* RFC 8166 3.3.1: the server grants 2 credits; the client has 2 calls
+	 * outstanding for 300 us and sends its third 5 us after the first
+	 * reply frees a credit, before the second reply */
+	struct conn *c = rpc_conn(g, &t);
+	uint32_t xid = 0x53544c01;
+	int op;
+
+	plain_call(g, c, xid, NFSPROC3_NULL, &t);
+	plain_reply(g, c, xid, 2, &t);
+	plain_call(g, c, xid + 1, NFSPROC3_GETATTR, &t);
+	plain_call(g, c, xid + 2, NFSPROC3_GETATTR, &t);
+	t += 300 * US;
+	plain_reply(g, c, xid + 1, 2, &t);
+	t += 5 * US;
+	op = plain_call(g, c, xid + 3, NFSPROC3_GETATTR, &t);
+	doc(g, "rpc.credit_stall", c, I2R, DR_OPLAST, (size_t)op);
+	plain_reply(g, c, xid + 2, 2, &t);
+	plain_reply(g, c, xid + 3, 2, &t);
+	return closing(g, c, t + 20 * US);
+}
