@@ -291,6 +291,8 @@ static void rpc_report(struct cmdrun *p, FILE *page)
 	(void)page;
 	timeline_flush(&p->tl);
 	rows_end(&p->rows);
+	if (p->o->format == FMT_TEXT || p->o->format == FMT_DEFAULT)
+		rpc_credits_text(p->out, &p->r);
 }
 
 /* ---- report: the HTML page's data (pagedata.h) ---- */
