@@ -19,6 +19,7 @@
 #include "jsonw.h"
 #include "out_rpc.h"
 #include "outreport.h"
+#include "pagedata.h"
 #include "texttable.h"
 #include "units.h"
 
@@ -304,6 +305,17 @@ static const char *group_label(char *b, size_t n, const struct iws_rpc_proc_stat
 	return b;
 }
 
+/* A group's numbers, for stats and the report alike. */
+static void group_numbers_json(struct jsonw *j, const struct iws_rpc_proc_stats *g)
+{
+	jw_ku64(j, "count", g->count);
+	jw_ku64(j, "complete", g->complete);
+	jw_ku64(j, "rdma_bytes", g->rdma_bytes);
+	latency_json(j, "latency_ns", &g->latency);
+	latency_json(j, "think_ns", &g->think);
+	latency_json(j, "data_ns", &g->data);
+}
+
 void rpc_total_json(struct jsonw *j, const struct report *r)
 {
 	const struct iws_rpc_stats *s = &r->a->rpc_total;
@@ -321,12 +333,7 @@ void rpc_total_json(struct jsonw *j, const struct report *r)
 		jw_kou64(j, "version", g->has_call, g->vers);
 		jw_kou64(j, "procedure", g->has_call, g->proc);
 		jw_kostr(j, "proc", g->name);
-		jw_ku64(j, "count", g->count);
-		jw_ku64(j, "complete", g->complete);
-		jw_ku64(j, "rdma_bytes", g->rdma_bytes);
-		latency_json(j, "latency_ns", &g->latency);
-		latency_json(j, "think_ns", &g->think);
-		latency_json(j, "data_ns", &g->data);
+		group_numbers_json(j, g);
 		jw_obj_end(j);
 	}
 	jw_arr_end(j);
@@ -486,4 +493,51 @@ void rpc_credits_text(FILE *f, const struct report *r)
 			fprintf(f, "  QP %" PRIu32 " credits %s: %s\n", c->stream, conn_dir_name(d), b);
 		}
 	}
+}
+
+/* ---- the HTML report's RPC section (report.js: rpc()) ---- */
+
+void rpc_page_json(struct jsonw *j, const struct report *r, const struct pagedata *p)
+{
+	const struct iws_rpc_stats *s = &r->a->rpc_total;
+	jw_key(j, "rpc");
+	if (!s->n) {
+		jw_null(j);
+		return;
+	}
+	jw_obj(j);
+	jw_key(j, "procs");
+	jw_arr(j);
+	char lb[96], pl[200];
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct iws_rpc_proc_stats *g = &s->e[i];
+		jw_obj(j);
+		jw_kstr(j, "proc", group_label(lb, sizeof(lb), g));
+		group_numbers_json(j, g);
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	jw_ku64(j, "other", s->other);
+	jw_key(j, "slowest");
+	jw_arr(j);
+	for (uint32_t i = 0; i < p->nrpc_slow; i++) {
+		const struct iws_rpc *x = &p->rpc_slow[i];
+		bool data = x->data_first_frame != 0;
+		jw_obj(j);
+		jw_ku64(j, "qp", x->qp);
+		jw_ku64(j, "xid", x->xid);
+		jw_kstr(j, "proc", proc_label(pl, sizeof(pl), x));
+		jw_ku64(j, "call_frame", x->call_frame);
+		jw_ku64(j, "reply_frame", x->reply_frame);
+		jw_ki64(j, "start", x->call_ns - p->grid.origin); /* as the page's other times */
+		jw_ki64(j, "latency_ns", x->latency_ns);
+		jw_koi64(j, "think_ns", data, x->think_ns);
+		jw_koi64(j, "data_ns", data, x->data_ns);
+		jw_koi64(j, "tail_ns", data, x->tail_ns);
+		jw_ku64(j, "rdma_ops", rdma_ops(x));
+		jw_ku64(j, "rdma_bytes", x->rdma_bytes);
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	jw_obj_end(j);
 }
