@@ -135,6 +135,7 @@ struct iws_doctor {
 	/* the RPC-over-RDMA rules' own tracker (doctor_rpc.c) */
 	struct iws_rpc_conn *rpc;
 	bool rpc_tried;
+	bool rpc_seen;              /* it carried RPC over RDMA: the rpc.* rules apply */
 };
 
 /* doctor_record.c: below the checks, which call it */

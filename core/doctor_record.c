@@ -214,6 +214,9 @@ uint64_t iws_doctor_unchecked(const struct iws_doctor *d, uint32_t *unseen)
 	uint64_t rules = 0;
 	uint32_t why = 0;
 	for (int r = 0; d && r < IWS_RULE_COUNT; r++) {
+		/* the rpc.* rules concern only a connection that carried RPCs */
+		if (r >= IWS_RULE_RPC_CHUNK_LENGTH && !d->rpc_seen)
+			continue;
 		uint32_t u = doc_unseen(d, (enum iws_rule)r);
 		/* one that fired was checked on what it needed */
 		if (!u || d->at[r][0] || d->at[r][1])

@@ -65,6 +65,8 @@ void doc_rpc_pdu(struct iws_doctor *d, const struct iws_pdu *p)
 	if (!d->rpc)
 		return;
 	iws_rpc_conn_pdu(d->rpc, p);
+	if (iws_rpc_conn_state(d->rpc) == IWS_RPC_YES)
+		d->rpc_seen = true;
 	if (iws_rpc_conn_state(d->rpc) == IWS_RPC_NO) {
 		iws_rpc_conn_free(d->rpc);
 		d->rpc = NULL;
