@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "iwarpscope/names.h"
+#include "iwarpscope/rpcrdma.h"
 
 struct iws_doctor *iws_doctor_new(const struct iws_doctor_sink *sink, void *ctx)
 {
@@ -31,6 +32,7 @@ void iws_doctor_free(struct iws_doctor *d)
 	if (!d)
 		return;
 	doc_free_rings(d);
+	doc_rpc_free(d);
 	free(d->sums);
 	free(d);
 }
@@ -84,6 +86,7 @@ void iws_doctor_pdu(struct iws_doctor *d, const struct iws_stream *eng, const st
 		return;
 	doc_frame_fpdu(d, eng, p);
 	doc_rdma_fpdu(d, eng, p);
+	doc_rpc_pdu(d, p);
 }
 
 void iws_doctor_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op)
@@ -99,6 +102,7 @@ void iws_doctor_event(struct iws_doctor *d, const struct iws_stream *eng, const 
 		return;
 	doc_frame_event(d, ev);
 	doc_rdma_event(d, eng, ev);
+	doc_rpc_event(d, ev);
 }
 
 void iws_doctor_finish(struct iws_doctor *d, const struct iws_stream *eng)
@@ -109,6 +113,7 @@ void iws_doctor_finish(struct iws_doctor *d, const struct iws_stream *eng)
 	doc_mpa_finish(d, eng);
 	d->finished = true;
 	doc_free_rings(d);
+	doc_rpc_free(d);
 }
 
 /* ---- words ---- */
@@ -398,13 +403,54 @@ static bool finding_text_rdmap_conn(char *buf, size_t len, const struct iws_find
 	return true;
 }
 
+/* ... of an RPC-over-RDMA rule (values: doctor_rpc.c). */
+static bool finding_text_rpc(char *buf, size_t len, const struct iws_finding *f)
+{
+	const uint64_t *v = f->v;
+	unsigned long long a = (unsigned long long)v[0], b = (unsigned long long)v[1],
+			   c = (unsigned long long)v[2];
+	switch (f->rule) {
+	case IWS_RULE_RPC_CHUNK_LENGTH:
+		/* v[0]: the handle, the check (IWS_RPC_LEN_*) in its upper 32 bits;
+		 * v[1]: what a header states; v[2]: octets moved */
+		snprintf(buf, len, "chunk handle 0x%08llx: %s %llu octets, %llu moved", a & 0xFFFFFFFFull,
+			 (a >> 32) == IWS_RPC_LEN_REPLY_LIST ? "the reply's write list states" :
+			 (a >> 32) == IWS_RPC_LEN_READ_SHORT ? "read chunk of" : "the call offered",
+			 b, c);
+		break;
+	case IWS_RULE_RPC_REPLY_CHUNK:
+		if (v[0] == IWS_RPC_RCH_INLINE)
+			snprintf(buf, len, "inline reply (RDMA_MSG) with %llu octets written into its reply chunk", b);
+		else if (v[0] == IWS_RPC_RCH_NONE)
+			snprintf(buf, len, "RDMA_NOMSG reply to a call that offered no reply chunk");
+		else
+			snprintf(buf, len, "RDMA_NOMSG reply with nothing written into its reply chunk");
+		break;
+	case IWS_RULE_RPC_CREDITS_EXCEEDED:
+		snprintf(buf, len, "%llu call%s outstanding, %llu credit%s granted", a, a == 1 ? "" : "s", b,
+			 b == 1 ? "" : "s");
+		break;
+	case IWS_RULE_RPC_CREDIT_STALL:
+		snprintf(buf, len, "call sent after the reply in frame %llu freed one of %llu credits; the window "
+			 "was full for %llu ns", c, a, b);
+		break;
+	case IWS_RULE_RPC_UNANNOUNCED_CHUNK:
+		snprintf(buf, len, "%s to STag 0x%08llx, listed by no call outstanding",
+			 v[1] ? "RDMA Read Request" : "RDMA Write", a & 0xFFFFFFFFull);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 const char *iws_finding_text(char *buf, size_t len, const struct iws_finding *f)
 {
 	if (!len)
 		return buf;
 	if (!finding_text_mpa_header(buf, len, f) && !finding_text_mpa_negotiation(buf, len, f) &&
 	    !finding_text_framing(buf, len, f) && !finding_text_ddp(buf, len, f) &&
-	    !finding_text_rdmap_conn(buf, len, f))
+	    !finding_text_rdmap_conn(buf, len, f) && !finding_text_rpc(buf, len, f))
 		snprintf(buf, len, "?");
 	return buf;
 }

@@ -132,6 +132,10 @@ struct iws_doctor {
 	struct iws_finding_sum *sums;
 	uint32_t nsums, capsums;
 	uint8_t at[IWS_RULE_COUNT][2];  /* index + 1 in sums, 0: none */
+	/* the RPC-over-RDMA rules' own tracker (doctor_rpc.c) */
+	struct iws_rpc_conn *rpc;
+	bool rpc_tried;
+	bool rpc_seen;              /* it carried RPC over RDMA: the rpc.* rules apply */
 };
 
 /* doctor_record.c: below the checks, which call it */
@@ -177,5 +181,10 @@ void doc_rdma_segment(struct iws_doctor *d, const struct iws_stream *eng, int si
 void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
 void doc_rdma_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op);
 void doc_rdma_event(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_stream_event *ev);
+
+/* doctor_rpc.c */
+void doc_rpc_pdu(struct iws_doctor *d, const struct iws_pdu *p);
+void doc_rpc_event(struct iws_doctor *d, const struct iws_stream_event *ev);
+void doc_rpc_free(struct iws_doctor *d);
 
 #endif

@@ -179,6 +179,13 @@ static uint32_t rule_needs(enum iws_rule rule)
 	case IWS_RULE_CONN_RST_OUTSTANDING:
 	case IWS_RULE_CONN_FIN_OUTSTANDING:
 	case IWS_RULE_CONN_ZERO_WINDOW_READS:
+	/* RPC over RDMA: the calls outstanding, the handles they announced
+	 * and the octets moved since (doctor_rpc.c) */
+	case IWS_RULE_RPC_CHUNK_LENGTH:
+	case IWS_RULE_RPC_REPLY_CHUNK:
+	case IWS_RULE_RPC_CREDITS_EXCEEDED:
+	case IWS_RULE_RPC_CREDIT_STALL:
+	case IWS_RULE_RPC_UNANNOUNCED_CHUNK:
 		return all;
 	default:
 		return 0;
@@ -207,6 +214,9 @@ uint64_t iws_doctor_unchecked(const struct iws_doctor *d, uint32_t *unseen)
 	uint64_t rules = 0;
 	uint32_t why = 0;
 	for (int r = 0; d && r < IWS_RULE_COUNT; r++) {
+		/* the rpc.* rules concern only a connection that carried RPCs */
+		if (r >= IWS_RULE_RPC_CHUNK_LENGTH && !d->rpc_seen)
+			continue;
 		uint32_t u = doc_unseen(d, (enum iws_rule)r);
 		/* one that fired was checked on what it needed */
 		if (!u || d->at[r][0] || d->at[r][1])

@@ -85,6 +85,14 @@ struct trk {
 	bool has_credit[2];
 	uint32_t last_credit[2];
 	uint32_t granted;           /* the responder's last grant (0: none seen) */
+	/* a credit stall (iws_rpc_counts): the window filled at full_ns; a
+	 * reply freed a credit at freed_frame after wait_ns */
+	bool full, freed;
+	int64_t full_ns, wait_ns;
+	uint64_t freed_frame;
+	uint8_t call_dirs;          /* 1 << dir: the directions calls were sent in */
+	bool partial;               /* a call's handles were not all kept, or a call was
+				     * given up: a handle unknown here may be announced */
 	uint32_t gap_gen;
 	uint64_t next_id;
 };
@@ -96,7 +104,18 @@ struct iws_rpc_conn {
 	iws_rpc_cb cb;
 	void *ctx;
 	struct trk *t;              /* once recognised */
+	void (*watch)(void *ctx, const struct iws_rpc_anomaly *a);  /* iws_rpc_conn_watch */
+	void *watch_ctx;
 };
+
+static void tell(struct iws_rpc_conn *n, enum iws_rpc_anomaly_kind k, uint8_t dir, uint64_t frame,
+		 uint64_t v0, uint64_t v1, uint64_t v2, uint64_t v3)
+{
+	if (!n->watch)
+		return;
+	struct iws_rpc_anomaly a = { k, dir, frame, { v0, v1, v2, v3 } };
+	n->watch(n->watch_ctx, &a);
+}
 
 static uint32_t hbucket(uint32_t v)
 {
@@ -205,12 +224,17 @@ static void new_call(struct iws_rpc_conn *n, const struct iws_pdu *p, const stru
 		     size_t len)
 {
 	struct rpc_ent *old = find_xid(n, h->xid, p->dir);
+	if (h->nread > IWS_RPCRDMA_MAX_SEGS || h->nwrite > IWS_RPCRDMA_MAX_SEGS ||
+	    h->nreply > IWS_RPCRDMA_MAX_SEGS)
+		n->t->partial = true;
 	if (old) {
+		n->t->partial = true;
 		n->t->counts.xid_reuse++;
 		retire(n, old, IWS_RPCF_XID_REUSE);
 	}
 	if (n->t->counts.inflight >= n->max_inflight && n->t->head) {
 		n->t->counts.evicted++;
+		n->t->partial = true;
 		retire(n, n->t->head, IWS_RPCF_EVICTED);
 	}
 	struct rpc_ent *e = calloc(1, sizeof(*e));
@@ -274,18 +298,135 @@ static void new_call(struct iws_rpc_conn *n, const struct iws_pdu *p, const stru
 		n->t->head = e;
 	n->t->tail = e;
 	n->t->counts.calls++;
+	n->t->call_dirs |= (uint8_t)(1u << (p->dir & 1));
 	if (++n->t->counts.inflight > n->t->counts.max_inflight)
 		n->t->counts.max_inflight = n->t->counts.inflight;
 	/* RFC 8166 §3.3.1: a requester may not have more calls outstanding
 	 * than the responder granted */
-	if (n->t->granted && n->t->counts.inflight > n->t->granted)
+	if (n->t->freed) {
+		/* the first call after a reply freed a credit of a full window,
+		 * before any other reply: it waited for that credit */
+		struct iws_rpc_counts *k = &n->t->counts;
+		k->credit_stalls++;
+		k->stall_ns += n->t->wait_ns;
+		if (n->t->wait_ns > k->stall_max_ns)
+			k->stall_max_ns = n->t->wait_ns;
+		tell(n, IWS_RPCA_CREDIT_STALL, p->dir, p->frame, n->t->granted, (uint64_t)n->t->wait_ns,
+		     n->t->freed_frame, 0);
+		n->t->freed = false;
+	}
+	if (n->t->granted && n->t->counts.inflight >= n->t->granted && !n->t->full) {
+		n->t->full = true;
+		n->t->full_ns = p->ts;
+	}
+	if (n->t->granted && n->t->counts.inflight > n->t->granted) {
 		n->t->counts.credit_exceeded++;
+		tell(n, IWS_RPCA_CREDITS, p->dir, p->frame, n->t->counts.inflight, n->t->granted, 0, 0);
+	}
+}
+
+/* Octets segs[0..n) offer through handle. */
+static uint64_t offered(const struct iws_rpcrdma_seg *segs, uint32_t n, uint32_t handle)
+{
+	uint64_t sum = 0;
+	for (uint32_t i = 0; i < n && i < IWS_RPCRDMA_MAX_SEGS; i++)
+		if (segs[i].handle == handle)
+			sum += segs[i].length;
+	return sum;
+}
+
+/* Octets moved through handle: by RDMA Read (read) or RDMA Write of kind
+ * (0: a write or the reply chunk). */
+static uint64_t moved(const struct iws_rpc *r, uint32_t handle, bool read, enum iws_rpc_chunk kind)
+{
+	uint64_t sum = 0;
+	for (uint32_t i = 0; i < r->nrdma; i++)
+		if (r->rdma[i].stag == handle && (r->rdma[i].kind == IWS_RPC_CHUNK_READ) == read &&
+		    (!kind || r->rdma[i].kind == kind))
+			sum += r->rdma[i].bytes;
+	return sum;
+}
+
+/* Is segs[i] the first of segs with its handle? (a chunk may list a
+ * handle in several segments: its lengths add up) */
+static bool first_of(const struct iws_rpcrdma_seg *segs, uint32_t i)
+{
+	for (uint32_t j = 0; j < i; j++)
+		if (segs[j].handle == segs[i].handle)
+			return false;
+	return true;
+}
+
+/*
+ * The reply h of e's RPC, sent by the responder in p: do its chunks add
+ * up (IWS_RPCA_CHUNK_LENGTH, IWS_RPCA_REPLY_CHUNK)? Only when every octet
+ * since the call was captured and every segment of both headers was kept.
+ *   RFC 8166 §3.4.5: the responder writes at most a write chunk's length;
+ *   §3.4.6, §4.2.2: the reply's write list and reply chunk state the octets
+ *   it wrote into each; §3.5.3: a read chunk is pulled whole, before the
+ *   reply; §3.5.4: the reply chunk carries a reply that did not go inline
+ *   (then RDMA_NOMSG, §4.2.4), so an inline reply leaves it empty and an
+ *   RDMA_NOMSG reply needs one with the reply in it.
+ */
+static void check_chunks(struct iws_rpc_conn *n, const struct iws_pdu *p, const struct rpc_ent *e,
+			 const struct iws_rpcrdma_hdr *h)
+{
+	const struct iws_rpc *r = &e->r;
+	const struct iws_rpcrdma_hdr *c = &r->call_hdr;
+	const uint32_t max = IWS_RPCRDMA_MAX_SEGS;
+	if (e->gap_gen != n->t->gap_gen || (r->flags & IWS_RPCF_RDMA_MORE) || c->nread > max ||
+	    c->nwrite > max || c->nreply > max || h->nwrite > max || h->nreply > max)
+		return;
+	uint8_t dir = p->dir;
+	for (uint32_t i = 0; i < c->nread; i++) {
+		if (!first_of(c->reads, i))
+			continue;
+		uint32_t hd = c->reads[i].handle;
+		uint64_t want = offered(c->reads, c->nread, hd), got = moved(r, hd, true, 0);
+		if (got != want)
+			tell(n, IWS_RPCA_CHUNK_LENGTH, dir, p->frame, hd, want, got,
+			     got > want ? IWS_RPC_LEN_OVER_CALL : IWS_RPC_LEN_READ_SHORT);
+	}
+	for (uint32_t i = 0; i < c->nwrite; i++) {
+		uint32_t hd = c->writes[i].handle;
+		uint64_t want = offered(c->writes, c->nwrite, hd), got = moved(r, hd, false, IWS_RPC_CHUNK_WRITE);
+		if (first_of(c->writes, i) && got > want)
+			tell(n, IWS_RPCA_CHUNK_LENGTH, dir, p->frame, hd, want, got, IWS_RPC_LEN_OVER_CALL);
+	}
+	for (uint32_t i = 0; c->has_reply_chunk && i < c->nreply; i++) {
+		uint32_t hd = c->reply[i].handle;
+		uint64_t want = offered(c->reply, c->nreply, hd), got = moved(r, hd, false, IWS_RPC_CHUNK_REPLY);
+		if (first_of(c->reply, i) && got > want)
+			tell(n, IWS_RPCA_CHUNK_LENGTH, dir, p->frame, hd, want, got, IWS_RPC_LEN_OVER_CALL);
+	}
+	if (h->proc != IWS_RDMA_MSG && h->proc != IWS_RDMA_NOMSG)
+		return;
+	/* the reply's lists, for the handles the call offered */
+	for (uint32_t i = 0; i < h->nwrite; i++) {
+		uint32_t hd = h->writes[i].handle;
+		if (!first_of(h->writes, i) || !offered(c->writes, c->nwrite, hd))
+			continue;
+		uint64_t said = offered(h->writes, h->nwrite, hd), got = moved(r, hd, false, IWS_RPC_CHUNK_WRITE);
+		if (said != got)
+			tell(n, IWS_RPCA_CHUNK_LENGTH, dir, p->frame, hd, said, got, IWS_RPC_LEN_REPLY_LIST);
+	}
+	uint64_t rch = 0;
+	for (uint32_t i = 0; i < r->nrdma; i++)
+		if (r->rdma[i].kind == IWS_RPC_CHUNK_REPLY)
+			rch += r->rdma[i].bytes;
+	if (h->proc == IWS_RDMA_MSG && rch)
+		tell(n, IWS_RPCA_REPLY_CHUNK, dir, p->frame, IWS_RPC_RCH_INLINE, rch, 0, 0);
+	else if (h->proc == IWS_RDMA_NOMSG && (!c->has_reply_chunk || !c->nreply))
+		tell(n, IWS_RPCA_REPLY_CHUNK, dir, p->frame, IWS_RPC_RCH_NONE, 0, 0, 0);
+	else if (h->proc == IWS_RDMA_NOMSG && !rch)
+		tell(n, IWS_RPCA_REPLY_CHUNK, dir, p->frame, IWS_RPC_RCH_EMPTY, 0, 0, 0);
 }
 
 static void reply(struct iws_rpc_conn *n, const struct iws_pdu *p, struct rpc_ent *e,
 		  const struct iws_rpcrdma_hdr *h, const struct iws_rpc_msg *m)
 {
 	n->t->counts.replies++;
+	n->t->freed = false;    /* a credit freed before this reply was not waited for */
 	if (h->credits && h->proc != IWS_RDMA_ERROR)
 		n->t->granted = h->credits;
 	if (h->credits > n->t->counts.granted_max)
@@ -322,7 +463,16 @@ static void reply(struct iws_rpc_conn *n, const struct iws_pdu *p, struct rpc_en
 		r->reply_stat = m->reply_stat;
 		r->accept_stat = m->accept_stat;
 	}
+	if (h->proc != IWS_RDMA_ERROR)
+		check_chunks(n, p, e, h);
 	retire(n, e, 0);
+	/* RFC 8166 §3.3.1: a reply returns its call's credit */
+	if (n->t->full && n->t->counts.inflight < n->t->granted) {
+		n->t->full = false;
+		n->t->freed = true;
+		n->t->freed_frame = p->frame;
+		n->t->wait_ns = p->ts - n->t->full_ns;
+	}
 }
 
 /* Recognised: the tracker's state. False (and given up) without memory. */
@@ -447,6 +597,15 @@ static uint32_t add_data(struct rpc_ent *e, const struct iws_pdu *p, enum iws_op
 	return i;
 }
 
+/* Is dir the responder's, with every handle of the calls known? (an
+ * RDMA Write of the requester's own, RFC 8166 §3.4, is none of the
+ * transport's business) */
+static bool responder(const struct iws_rpc_conn *n, uint8_t dir)
+{
+	return !n->t->partial && (n->t->call_dirs & (1u << ((dir ^ 1) & 1))) &&
+	       !(n->t->call_dirs & (1u << (dir & 1)));
+}
+
 static void data(struct iws_rpc_conn *n, const struct iws_pdu *p, const struct iws_msg *m)
 {
 	const struct iws_ddp_hdr *d = &m->ddp;
@@ -455,10 +614,14 @@ static void data(struct iws_rpc_conn *n, const struct iws_pdu *p, const struct i
 	struct rpc_ent *e;
 	if (d->tagged && d->opcode == IWS_OP_CODE_WRITE) {
 		kind = IWS_RPC_CHUNK_WRITE;
-		if ((e = find_handle(n, d->stag, p->dir, &kind)))
+		if ((e = find_handle(n, d->stag, p->dir, &kind))) {
 			add_data(e, p, IWS_OPT_WRITE, kind, d->stag, bytes);
-		else
+		} else {
 			n->t->counts.unmatched_rdma++;
+			/* once per Write: its first segment (RFC 5041 §5.2: TO) */
+			if (responder(n, p->dir) && (!p->note || p->note->op_first))
+				tell(n, IWS_RPCA_UNANNOUNCED, p->dir, p->frame, d->stag, 0, 0, 0);
+		}
 	} else if (!d->tagged && d->opcode == IWS_OP_CODE_READ_REQ && iws_msg_has(m, d->hdr_len + 28)) {
 		kind = IWS_RPC_CHUNK_READ;
 		uint32_t src = m->u.read_req.src_stag;
@@ -473,6 +636,8 @@ static void data(struct iws_rpc_conn *n, const struct iws_pdu *p, const struct i
 			}
 		} else {
 			n->t->counts.unmatched_rdma++;
+			if (responder(n, p->dir))
+				tell(n, IWS_RPCA_UNANNOUNCED, p->dir, p->frame, src, 1, 0, 0);
 		}
 	} else if (d->tagged && d->opcode == IWS_OP_CODE_READ_RESP && p->note && p->note->op_id) {
 		for (uint32_t i = 0; i < n->t->nreads; i++)
@@ -590,6 +755,13 @@ void iws_rpc_conn_finish(struct iws_rpc_conn *n, bool capture_end)
 {
 	while (n->t && n->t->head)
 		retire(n, n->t->head, capture_end ? IWS_RPCF_UNFINISHED : IWS_RPCF_ABORTED);
+}
+
+void iws_rpc_conn_watch(struct iws_rpc_conn *n, void (*cb)(void *ctx, const struct iws_rpc_anomaly *a),
+			void *ctx)
+{
+	n->watch = cb;
+	n->watch_ctx = ctx;
 }
 
 enum iws_rpc_conn_state iws_rpc_conn_state(const struct iws_rpc_conn *n)

@@ -275,6 +275,46 @@ static const struct iws_rule_info rules[IWS_RULE_COUNT] = {
 		"window 0 from the requester with 4 Reads outstanding",
 		"doctor-conn-zero-window-reads",
 		"Reads outstanding" },
+	/* ---- RPC over RDMA (RFC 8166), checked by the doctor's own RPC view (doctor_rpc.c) ---- */
+	[IWS_RULE_RPC_CHUNK_LENGTH] = { "rpc.chunk_length", "RFC 8166 §3.4.5, §3.4.6, §3.5.3, §4.3", E,
+		IWS_MEASURE_NONE, "chunk lengths do not add up",
+		"The octets the responder moved through a chunk handle disagree with the lengths the "
+		"headers state: more written into a write or reply chunk than the call offered, a "
+		"reply whose write list states other lengths than were written, or a read chunk not "
+		"pulled whole before the reply. The requester reads data that is not there, or loses some.",
+		"a READ's write chunk of 4000 octets answered with 4096 octets of RDMA Writes",
+		"doctor-rpc-chunk-length", NULL },
+	[IWS_RULE_RPC_REPLY_CHUNK] = { "rpc.reply_chunk", "RFC 8166 §3.5.4, §4.2.4, §4.4", E,
+		IWS_MEASURE_NONE, "reply chunk and reply disagree",
+		"The reply went inline (RDMA_MSG) yet octets were written into its reply chunk, or "
+		"an RDMA_NOMSG reply (its body in the reply chunk) to a call that offered no reply "
+		"chunk or with nothing written into it: the requester finds the RPC body where it "
+		"is not.",
+		"an RDMA_NOMSG reply whose reply chunk received no RDMA Write",
+		"doctor-rpc-reply-chunk", NULL },
+	[IWS_RULE_RPC_CREDITS_EXCEEDED] = { "rpc.credits_exceeded", "RFC 8166 §3.3.1", E, IWS_MEASURE_NONE,
+		"calls outstanding above the credits",
+		"The requester had more RPC calls outstanding than the credits the responder last "
+		"granted: the responder may have no receive buffer posted for the extra call and "
+		"drop the connection.",
+		"33 calls outstanding, 32 credits granted",
+		"doctor-rpc-credits-exceeded",
+		"calls outstanding" },
+	[IWS_RULE_RPC_CREDIT_STALL] = { "rpc.credit_stall", "RFC 8166 §3.3.1, §3.3.2", P, IWS_MEASURE_NONE,
+		"call held back by the credits",
+		"The calls outstanding reached the credits the responder granted, and the requester's "
+		"next call went out only after a reply freed a credit (before any further reply): "
+		"calls waited for credits, not for the network. Each occurrence is the call that "
+		"ended a wait; the stall is how long the window was full.",
+		"32 calls outstanding on 32 credits for 1.2 ms, the 33rd sent 4 us after a reply",
+		"doctor-rpc-credit-stall", NULL },
+	[IWS_RULE_RPC_UNANNOUNCED_CHUNK] = { "rpc.unannounced_chunk", "RFC 8166 §3.4.1, §3.4.5", E,
+		IWS_MEASURE_NONE, "RDMA into a chunk no call announced",
+		"On an RPC-over-RDMA connection an RDMA Write or Read Request of the responder names "
+		"a handle (STag) that no outstanding call listed in its chunks: data placed into, or "
+		"pulled from, memory the requester did not offer for this RPC.",
+		"an RDMA Write to STag 0x1a2b3c00 after its READ's reply",
+		"doctor-rpc-unannounced-chunk", NULL },
 };
 
 #undef E

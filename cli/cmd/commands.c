@@ -291,6 +291,8 @@ static void rpc_report(struct cmdrun *p, FILE *page)
 	(void)page;
 	timeline_flush(&p->tl);
 	rows_end(&p->rows);
+	if (p->o->format == FMT_TEXT || p->o->format == FMT_DEFAULT)
+		rpc_credits_text(p->out, &p->r);
 }
 
 /* ---- report: the HTML page's data (pagedata.h) ---- */
@@ -318,6 +320,13 @@ static void report_nvme(void *ctx, struct conn *c, const struct iws_nvme_cmd *cm
 	pagedata_nvme(&p->page, c, cmd);
 }
 
+static void report_rpc(void *ctx, struct conn *c, const struct iws_rpc *r)
+{
+	struct cmdrun *p = ctx;
+	if (select_qp(&p->sel, c->stream) && r->has_reply && ends_inside(p, r->call_ns, r->reply_ns))
+		pagedata_rpc(&p->page, r);
+}
+
 static void report_mark(void *ctx, struct conn *c, const struct conn_mark *m)
 {
 	struct cmdrun *p = ctx;
@@ -333,6 +342,8 @@ static void report_plan(struct cmdrun *p, struct analysis_opts *ao)
 	ao->segment = on_wire_segment;
 	ao->fpdu = on_wire_fpdu;
 	ao->nvme_cmd = report_nvme;
+	ao->rpc_stats = true; /* the RPC section: per procedure (out_rpc.c) */
+	ao->rpc_call = report_rpc;
 }
 
 static void report_begin(struct cmdrun *p)

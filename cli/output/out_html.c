@@ -61,6 +61,7 @@
 #include "out_summary.h"
 #include "out_html.h"
 #include "out_nvme.h"
+#include "out_rpc.h"
 #include "out_ops.h"
 #include "out_points.h"
 #include "out_stats.h"
@@ -725,6 +726,7 @@ static void data_json(FILE *f, struct jsonw *j, const struct report *r, struct p
 	jw_arr_end(j);
 	all_json(j, p, r->a);
 	nvme_all_json(j, p, r->a);
+	rpc_page_json(j, r, p);
 	ops_json(j, p, f);
 	slowest_json(j, p);
 	findings_json(j, r);

@@ -13,11 +13,13 @@
 #include <string.h>
 
 #include "iwarpscope/qp.h"
+#include "iwarpscope/stream.h"
 #include "analysis.h"
 #include "dists.h"
 #include "jsonw.h"
 #include "out_rpc.h"
 #include "outreport.h"
+#include "pagedata.h"
 #include "texttable.h"
 #include "units.h"
 
@@ -303,6 +305,17 @@ static const char *group_label(char *b, size_t n, const struct iws_rpc_proc_stat
 	return b;
 }
 
+/* A group's numbers, for stats and the report alike. */
+static void group_numbers_json(struct jsonw *j, const struct iws_rpc_proc_stats *g)
+{
+	jw_ku64(j, "count", g->count);
+	jw_ku64(j, "complete", g->complete);
+	jw_ku64(j, "rdma_bytes", g->rdma_bytes);
+	latency_json(j, "latency_ns", &g->latency);
+	latency_json(j, "think_ns", &g->think);
+	latency_json(j, "data_ns", &g->data);
+}
+
 void rpc_total_json(struct jsonw *j, const struct report *r)
 {
 	const struct iws_rpc_stats *s = &r->a->rpc_total;
@@ -320,12 +333,7 @@ void rpc_total_json(struct jsonw *j, const struct report *r)
 		jw_kou64(j, "version", g->has_call, g->vers);
 		jw_kou64(j, "procedure", g->has_call, g->proc);
 		jw_kostr(j, "proc", g->name);
-		jw_ku64(j, "count", g->count);
-		jw_ku64(j, "complete", g->complete);
-		jw_ku64(j, "rdma_bytes", g->rdma_bytes);
-		latency_json(j, "latency_ns", &g->latency);
-		latency_json(j, "think_ns", &g->think);
-		latency_json(j, "data_ns", &g->data);
+		group_numbers_json(j, g);
 		jw_obj_end(j);
 	}
 	jw_arr_end(j);
@@ -370,4 +378,166 @@ void rpc_stats_text(FILE *f, const struct report *r)
 	free(lat.v);
 	free(think.v);
 	free(data.v);
+}
+
+/* ---- credits per connection (iws_rpc_conn_counts, iws_rpc_conn_credits) ---- */
+
+static const struct iws_rpc_conn *rpc_of(const struct conn *c)
+{
+	const struct iws_rpc_conn *rc = c->eng ? iws_stream_rpc(c->eng) : NULL;
+	return rc && iws_rpc_conn_state(rc) == IWS_RPC_YES ? rc : NULL;
+}
+
+void rpc_qp_json(struct jsonw *j, const struct conn *c)
+{
+	const struct iws_rpc_conn *rc = rpc_of(c);
+	if (!rc)
+		return;
+	const struct iws_rpc_counts *k = iws_rpc_conn_counts(rc);
+	uint32_t n;
+	const struct iws_rpc_credit *cr = iws_rpc_conn_credits(rc, &n);
+	jw_key(j, "rpc");
+	jw_obj(j);
+	jw_ku64(j, "calls", k->calls);
+	jw_ku64(j, "replies", k->replies);
+	jw_ku64(j, "incomplete", k->incomplete);
+	jw_ku64(j, "unmatched_rdma", k->unmatched_rdma);
+	jw_ku64(j, "max_outstanding", k->max_inflight);
+	jw_ku64(j, "granted_max", k->granted_max);
+	jw_ku64(j, "credit_changes", k->credit_changes);
+	jw_ku64(j, "credit_exceeded", k->credit_exceeded);
+	jw_ku64(j, "credit_stalls", k->credit_stalls);
+	jw_ki64(j, "stall_ns", k->stall_ns);
+	jw_ki64(j, "stall_max_ns", k->stall_max_ns);
+	/* every header whose credit value changed, per direction (the first
+	 * IWS_RPC_CREDIT_LOG): the requester's asks and the responder's grants */
+	jw_key(j, "credits");
+	jw_arr(j);
+	for (uint32_t i = 0; cr && i < n; i++) {
+		jw_obj(j);
+		jw_ku64(j, "frame", cr[i].frame);
+		jw_ki64(j, "ts_ns", cr[i].ts_ns);
+		jw_kstr(j, "dir", conn_dir_name(cr[i].dir));
+		jw_ku64(j, "credits", cr[i].credits);
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	jw_obj_end(j);
+}
+
+/* The credit values one direction's headers carried as they changed:
+ * "32 (frame 12), 2 (frame 30)", at most 12, then "...". */
+static void credit_list(char *b, size_t len, const struct iws_rpc_credit *cr, uint32_t n, uint8_t dir)
+{
+	size_t k = 0;
+	uint32_t shown = 0;
+	b[0] = 0;
+	for (uint32_t i = 0; cr && i < n && k < len; i++) {
+		if (cr[i].dir != dir)
+			continue;
+		if (shown++ == 12) {
+			k += (size_t)snprintf(b + k, len - k, ", ...");
+			break;
+		}
+		k += (size_t)snprintf(b + k, len - k, "%s%" PRIu32 " (frame %" PRIu64 ")", k ? ", " : "",
+				      cr[i].credits, cr[i].frame);
+	}
+	if (!shown)
+		snprintf(b, len, "-");
+}
+
+void rpc_credits_text(FILE *f, const struct report *r)
+{
+	static const struct tt_col cols[] = { { "QP", false },	     { "calls", false },
+					      { "max outstanding", false }, { "largest grant", false },
+					      { "changes", false },	     { "exceeded", false },
+					      { "stalls", false },	     { "stalled", false },
+					      { "longest stall", false } };
+	struct texttable t;
+	tt_init(&t, cols, 9);
+	const struct conn *c;
+	bool any = false;
+	for (uint32_t i = 0; (c = analysis_next_qp(r->a, &i)) != NULL;) {
+		const struct iws_rpc_conn *rc = rpc_of(c);
+		if (!rc)
+			continue;
+		any = true;
+		const struct iws_rpc_counts *k = iws_rpc_conn_counts(rc);
+		char b[48];
+		tt_cellf(&t, "%" PRIu32, c->stream);
+		tt_cellf(&t, "%" PRIu64, k->calls);
+		tt_cellf(&t, "%" PRIu32, k->max_inflight);
+		tt_cellf(&t, "%" PRIu32, k->granted_max);
+		tt_cellf(&t, "%" PRIu64, k->credit_changes);
+		tt_cellf(&t, "%" PRIu64, k->credit_exceeded);
+		tt_cellf(&t, "%" PRIu64, k->credit_stalls);
+		tt_cell(&t, k->credit_stalls ? fmt_dur(b, sizeof(b), k->stall_ns) : "-");
+		tt_cell(&t, k->credit_stalls ? fmt_dur(b, sizeof(b), k->stall_max_ns) : "-");
+	}
+	if (!any) {
+		tt_free(&t);
+		return;
+	}
+	fputs("\nRPC credits per connection (RFC 8166 §3.3; stalls: docs/semantics.md)\n", f);
+	tt_print(&t, f, "  ");
+	tt_free(&t);
+	for (uint32_t i = 0; (c = analysis_next_qp(r->a, &i)) != NULL;) {
+		const struct iws_rpc_conn *rc = rpc_of(c);
+		if (!rc)
+			continue;
+		uint32_t n;
+		const struct iws_rpc_credit *cr = iws_rpc_conn_credits(rc, &n);
+		char b[600];
+		for (uint8_t d = 0; d < 2; d++) {
+			credit_list(b, sizeof(b), cr, n, d);
+			fprintf(f, "  QP %" PRIu32 " credits %s: %s\n", c->stream, conn_dir_name(d), b);
+		}
+	}
+}
+
+/* ---- the HTML report's RPC section (report.js: rpc()) ---- */
+
+void rpc_page_json(struct jsonw *j, const struct report *r, const struct pagedata *p)
+{
+	const struct iws_rpc_stats *s = &r->a->rpc_total;
+	jw_key(j, "rpc");
+	if (!s->n) {
+		jw_null(j);
+		return;
+	}
+	jw_obj(j);
+	jw_key(j, "procs");
+	jw_arr(j);
+	char lb[96], pl[200];
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct iws_rpc_proc_stats *g = &s->e[i];
+		jw_obj(j);
+		jw_kstr(j, "proc", group_label(lb, sizeof(lb), g));
+		group_numbers_json(j, g);
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	jw_ku64(j, "other", s->other);
+	jw_key(j, "slowest");
+	jw_arr(j);
+	for (uint32_t i = 0; i < p->nrpc_slow; i++) {
+		const struct iws_rpc *x = &p->rpc_slow[i];
+		bool data = x->data_first_frame != 0;
+		jw_obj(j);
+		jw_ku64(j, "qp", x->qp);
+		jw_ku64(j, "xid", x->xid);
+		jw_kstr(j, "proc", proc_label(pl, sizeof(pl), x));
+		jw_ku64(j, "call_frame", x->call_frame);
+		jw_ku64(j, "reply_frame", x->reply_frame);
+		jw_ki64(j, "start", x->call_ns - p->grid.origin); /* as the page's other times */
+		jw_ki64(j, "latency_ns", x->latency_ns);
+		jw_koi64(j, "think_ns", data, x->think_ns);
+		jw_koi64(j, "data_ns", data, x->data_ns);
+		jw_koi64(j, "tail_ns", data, x->tail_ns);
+		jw_ku64(j, "rdma_ops", rdma_ops(x));
+		jw_ku64(j, "rdma_bytes", x->rdma_bytes);
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	jw_obj_end(j);
 }

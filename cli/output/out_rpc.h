@@ -19,5 +19,16 @@ struct jsonw;
 struct report;
 void rpc_total_json(struct jsonw *j, const struct report *r);
 void rpc_stats_text(FILE *f, const struct report *r);
+/* Credits over time per connection (RFC 8166 §3.3; docs/semantics.md,
+ * "Credit stall"): a QP's "rpc" object in stats, and the text table `rpc`
+ * and `stats` print after their rows; nothing for a QP that is no RPC. */
+struct conn;
+struct pagedata;
+/* The HTML report's "rpc" (null without RPCs): per procedure (label,
+ * count, complete, rdma_bytes, latency_ns, think_ns, data_ns) and the
+ * slowest complete RPCs with their phases (pagedata_rpc). */
+void rpc_page_json(struct jsonw *j, const struct report *r, const struct pagedata *p);
+void rpc_qp_json(struct jsonw *j, const struct conn *c);
+void rpc_credits_text(FILE *f, const struct report *r);
 
 #endif

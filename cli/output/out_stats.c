@@ -342,6 +342,7 @@ static void qp_json(struct jsonw *j, const struct report *r, const struct conn *
 	ops_json(j, conn_stats(c));
 	if (conn_is_nvme(c))
 		nvme_qp_json(j, c);
+	rpc_qp_json(j, c);
 	if (pts)
 		points_qp_json(j, pts, c);
 	jw_obj_end(j);
@@ -605,4 +606,5 @@ void stats_write_text(FILE *f, const struct report *r)
 	stats_tables(f, r);
 	nvme_stats_text(f, r);
 	rpc_stats_text(f, r);
+	rpc_credits_text(f, r);
 }

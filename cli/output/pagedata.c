@@ -267,6 +267,28 @@ void pagedata_finish(struct pagedata *p, const struct analysis *a)
 	wire_finish(&p->wire, a);
 }
 
+void pagedata_rpc(struct pagedata *p, const struct iws_rpc *r)
+{
+	if (!r->complete)
+		return;
+	if (!p->rpc_slow && !(p->rpc_slow = calloc(PAGE_RPC_SLOWEST, sizeof(*p->rpc_slow)))) {
+		p->oom++;
+		return;
+	}
+	/* slowest first; equal latencies in call order */
+	uint32_t at = p->nrpc_slow;
+	while (at > 0 && (p->rpc_slow[at - 1].latency_ns < r->latency_ns ||
+			  (p->rpc_slow[at - 1].latency_ns == r->latency_ns &&
+			   p->rpc_slow[at - 1].call_frame > r->call_frame)))
+		at--;
+	if (at >= PAGE_RPC_SLOWEST)
+		return;
+	uint32_t n = p->nrpc_slow < PAGE_RPC_SLOWEST ? p->nrpc_slow + 1 : PAGE_RPC_SLOWEST;
+	memmove(&p->rpc_slow[at + 1], &p->rpc_slow[at], (n - 1 - at) * sizeof(*p->rpc_slow));
+	p->rpc_slow[at] = *r;
+	p->nrpc_slow = n;
+}
+
 const struct page_qp *pagedata_others(const struct pagedata *p)
 {
 	return p->qps[PAGE_MAX_QPS].nqps ? &p->qps[PAGE_MAX_QPS] : NULL;
@@ -292,6 +314,7 @@ void pagedata_free(struct pagedata *p)
 	slowest_free(&p->slow);
 	wire_free(&p->wire);
 	free(p->failed);
+	free(p->rpc_slow);
 	if (p->started)
 		timegrid_free(&p->grid);
 	memset(p, 0, sizeof(*p));

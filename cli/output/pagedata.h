@@ -116,7 +116,12 @@ struct pagedata {
 	uint32_t nfailed;
 	uint64_t tseq_budget;
 	uint64_t oom;               /* things not counted: out of memory */
+	/* the slowest complete RPCs over RDMA, slowest first (pagedata_rpc) */
+	struct iws_rpc *rpc_slow;   /* PAGE_RPC_SLOWEST, allocated with the first */
+	uint32_t nrpc_slow;
 };
+
+#define PAGE_RPC_SLOWEST 10
 
 /* drawn: at most this many operations on the timeline (0: the default). */
 void pagedata_init(struct pagedata *p, const struct source *src, uint32_t drawn, bool include_rtr);
@@ -125,6 +130,8 @@ void pagedata_mark(struct pagedata *p, const struct conn *c, const struct conn_m
 void pagedata_segment(struct pagedata *p, const struct conn *c, const struct conn_seg *s);
 void pagedata_fpdu(struct pagedata *p, const struct conn *c, const struct iws_pdu *pdu);
 void pagedata_nvme(struct pagedata *p, const struct conn *c, const struct iws_nvme_cmd *m);
+/* An RPC over RDMA of the window: kept when among the slowest complete. */
+void pagedata_rpc(struct pagedata *p, const struct iws_rpc *r);
 /* The end of the input (segments held for connections recognised late). */
 void pagedata_finish(struct pagedata *p, const struct analysis *a);
 /* The entry of the other QPs (NULL if there were none). */

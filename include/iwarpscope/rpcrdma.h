@@ -276,6 +276,11 @@ struct iws_rpc_counts {
 	uint32_t granted_max;       /* the largest credit value the responder granted */
 	uint64_t credit_exceeded;   /* calls sent with more in flight than granted */
 	uint64_t credit_changes;    /* headers whose credit value changed (iws_rpc_conn_credits) */
+	/* credit stalls (docs/semantics.md, "Credit stall"): the calls
+	 * outstanding reached the grant, and the requester's next call came
+	 * after a reply freed a credit and before any further reply */
+	uint64_t credit_stalls;
+	int64_t stall_ns, stall_max_ns;     /* the window full: summed, the longest */
 };
 
 struct iws_rpc_limits {
@@ -313,6 +318,54 @@ const struct iws_rpc_counts *iws_rpc_conn_counts(const struct iws_rpc_conn *n);
 /* The credit values as they changed, per direction, the first
  * IWS_RPC_CREDIT_LOG changes (*len of them; NULL before recognition). */
 const struct iws_rpc_credit *iws_rpc_conn_credits(const struct iws_rpc_conn *n, uint32_t *len);
+/*
+ * What the tracker sees break RFC 8166, for the interop doctor's rpc.*
+ * rules (rules.h; core/doctor_rpc.c words and gates them). Told as it is
+ * found, in capture order; values by kind:
+ *   CREDITS      a call made the calls outstanding exceed the responder's
+ *                last grant (§3.3.1): v0 outstanding, v1 granted;
+ *   CHUNK_LENGTH the octets moved through a chunk handle do not add up
+ *                (§3.4.5, §3.4.6, §3.5.3): v0 handle, v1 the length a header
+ *                states (the call's, or the reply's updated write list),
+ *                v2 the octets moved; v3 which check (IWS_RPC_LEN_*);
+ *   REPLY_CHUNK  the reply and its reply chunk disagree (§3.4.6, §3.5.4,
+ *                §4.2.2): v0 IWS_RPC_RCH_*, v1 octets written into the reply
+ *                chunk;
+ *   UNANNOUNCED  an RDMA Write or Read Request by the responder names a
+ *                handle no call outstanding listed (§3.4.1): v0 the STag,
+ *                v1 0 Write, 1 Read Request;
+ *   CREDIT_STALL the call that ends a credit stall (rpcrdma_counts): v0 the
+ *                credits granted (= the calls that were outstanding), v1
+ *                nanoseconds the window was full (from the call that filled
+ *                it to the reply that freed a credit), v2 the frame of that
+ *                reply.
+ * dir is the sender at fault, frame where it shows.
+ */
+enum iws_rpc_anomaly_kind {
+	IWS_RPCA_CREDITS = 1,
+	IWS_RPCA_CHUNK_LENGTH,
+	IWS_RPCA_REPLY_CHUNK,
+	IWS_RPCA_UNANNOUNCED,
+	IWS_RPCA_CREDIT_STALL,
+};
+#define IWS_RPC_LEN_OVER_CALL 1     /* more octets than the call's segments offered */
+#define IWS_RPC_LEN_REPLY_LIST 2    /* the reply's write list states other lengths than were written */
+#define IWS_RPC_LEN_READ_SHORT 3    /* a read chunk not pulled whole before the reply */
+#define IWS_RPC_RCH_INLINE 1        /* RDMA_MSG reply (inline) with octets in its reply chunk */
+#define IWS_RPC_RCH_NONE 2          /* RDMA_NOMSG reply to a call that offered no reply chunk */
+#define IWS_RPC_RCH_EMPTY 3         /* RDMA_NOMSG reply, nothing written into the reply chunk */
+
+struct iws_rpc_anomaly {
+	enum iws_rpc_anomaly_kind kind;
+	uint8_t dir;
+	uint64_t frame;
+	uint64_t v[4];
+};
+
+/* Be told each anomaly (NULL: not told, the default). */
+void iws_rpc_conn_watch(struct iws_rpc_conn *n, void (*cb)(void *ctx, const struct iws_rpc_anomaly *a),
+			void *ctx);
+
 /* For output in call order: the (call_ns, call_frame) of the earliest RPC
  * still to be reported. */
 bool iws_rpc_conn_pending(const struct iws_rpc_conn *n, int64_t *start_ns, uint64_t *first_frame);

@@ -53,7 +53,12 @@
 	X("doctor-rdmap-read-request-le", 140, d_rdmap_read_request_le, "the initiator writes Read Request fields little-endian") \
 	X("doctor-conn-rst-outstanding", 137, d_conn_rst_outstanding, "RST with a Read outstanding") \
 	X("doctor-conn-fin-outstanding", 138, d_conn_fin_outstanding, "FIN with a Read outstanding") \
-	X("doctor-conn-zero-window-reads", 139, d_conn_zero_window_reads, "a zero window with a Read outstanding")
+	X("doctor-conn-zero-window-reads", 139, d_conn_zero_window_reads, "a zero window with a Read outstanding") \
+	X("doctor-rpc-chunk-length", 142, d_rpc_chunk_length, "4096 octets written into a 4000-octet write chunk; a reply's write list stating 2000 of 4000") \
+	X("doctor-rpc-reply-chunk", 143, d_rpc_reply_chunk, "an inline reply with octets in its reply chunk; RDMA_NOMSG to a call without one") \
+	X("doctor-rpc-credits-exceeded", 144, d_rpc_credits_exceeded, "3 calls outstanding after a grant of 2 credits") \
+	X("doctor-rpc-credit-stall", 146, d_rpc_credit_stall, "2 calls on 2 credits, the third sent right after a reply") \
+	X("doctor-rpc-unannounced-chunk", 145, d_rpc_unannounced_chunk, "an RDMA Write to a handle no call listed")
 
 /* Each builder adds one connection from time t on and returns the time
  * after it. */

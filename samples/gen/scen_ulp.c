@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ddp.h"
+#include "scen_doctor.h"
 #include "rdma.h"
 #include "session.h"
 #include "tcpsim.h"
@@ -71,13 +72,19 @@ static void chunks_no_read(struct xdr *x, uint32_t stag, uint32_t len, uint64_t 
 	x32(x, 0);		/* no reply chunk */
 }
 
-/* RPC-over-RDMA header (RFC 8166 4.2): xid, version, credits, RDMA_MSG. */
-static void rpcrdma_hdr(struct xdr *x, uint32_t xid)
+/* RPC-over-RDMA header (RFC 8166 4.2): xid, version, credits, procedure. */
+static void rpcrdma_hdr_cr(struct xdr *x, uint32_t xid, uint32_t credits, uint32_t proc)
 {
 	x32(x, xid);
 	x32(x, RPCRDMA_VERSION);
-	x32(x, 32);
-	x32(x, RDMA_MSG);
+	x32(x, credits);
+	x32(x, proc);
+}
+
+/* ... with 32 credits, RDMA_MSG. */
+static void rpcrdma_hdr(struct xdr *x, uint32_t xid)
+{
+	rpcrdma_hdr_cr(x, xid, 32, RDMA_MSG);
 }
 
 /* RPC call header (RFC 5531 9) with AUTH_NONE credentials and verifier. */
@@ -514,4 +521,219 @@ void scen_rpc_rdma_v4(struct gen *g)
 		x.b[x.n++] = 0;
 	t = v4_reply(g, c, r, &x, t);
 	s_close(g, c, I2R, t + 10 * US);
+}
+
+/* ---- the doctor's RPC-over-RDMA rules (rules.h rpc.*, scen_doctor.h) ---- */
+
+enum { NFSPROC3_NULL = 0, NFSPROC3_GETATTR = 1 };
+
+/* A connection to port 20049, set up. */
+static struct conn *rpc_conn(struct gen *g, uint64_t *t)
+{
+	struct conn_cfg k = cfg_default(4);
+	struct conn *c;
+
+	k.port[1] = 20049;
+	c = conn_new(g, &k);
+	*t = open_with(g, c, *t, NULL, NULL, 0);
+	return c;
+}
+
+/* The client sends an NFSv3 READ of len octets offering one write chunk
+ * (stag, len, to); returns the time after it. */
+static uint64_t read_call(struct gen *g, struct conn *c, uint32_t xid, uint32_t stag, uint64_t to,
+			  uint32_t len, uint64_t t)
+{
+	struct xdr x = { .n = 0 };
+
+	rpcrdma_hdr(&x, xid);
+	chunks_no_read(&x, stag, len, to);
+	rpc_call(&x, xid, NFSPROC3_READ);
+	xopaque(&x, file_handle, sizeof(file_handle));
+	x64(&x, 0);
+	x32(&x, len);
+	rd_send_data(g, c, I2R, OP_SEND, 0, x.b, x.n);
+	return tcp_flush(g, c, I2R, t + 30 * US);
+}
+
+/* The server's READ reply, its write list stating `said` octets written
+ * into (stag, to); the reply's op index. */
+static int read_reply(struct gen *g, struct conn *c, uint32_t xid, uint32_t stag, uint64_t to,
+		      uint32_t said, uint64_t *t)
+{
+	struct xdr x = { .n = 0 };
+	int op;
+
+	rpcrdma_hdr(&x, xid);
+	chunks_no_read(&x, stag, said, to);
+	rpc_reply(&x, xid);
+	x32(&x, 0);		/* NFS3_OK */
+	x32(&x, 0);		/* post_op_attr: none */
+	x32(&x, said);		/* count */
+	x32(&x, 1);		/* eof */
+	x32(&x, said);		/* data<>: the octets went by RDMA Write */
+	op = rd_send_data(g, c, R2I, OP_SEND, 0, x.b, x.n);
+	*t = tcp_flush(g, c, R2I, *t + 20 * US);
+	return op;
+}
+
+/* A call with no chunks (RFC 8166 4.2.1: three empty lists), NFSv3 proc
+ * (NULL: no arguments; else a file handle); the call's op index. */
+static int plain_call(struct gen *g, struct conn *c, uint32_t xid, uint32_t proc, uint64_t *t)
+{
+	struct xdr x = { .n = 0 };
+	int op;
+
+	rpcrdma_hdr(&x, xid);
+	chunks_no_read(&x, 0, 0, 0);
+	rpc_call(&x, xid, proc);
+	if (proc != NFSPROC3_NULL)
+		xopaque(&x, file_handle, sizeof(file_handle));
+	op = rd_send_data(g, c, I2R, OP_SEND, 0, x.b, x.n);
+	*t = tcp_flush(g, c, I2R, *t + 30 * US);
+	return op;
+}
+
+/* An inline reply, no chunks, granting `credits`. */
+static int plain_reply(struct gen *g, struct conn *c, uint32_t xid, uint32_t credits, uint64_t *t)
+{
+	struct xdr x = { .n = 0 };
+	int op;
+
+	rpcrdma_hdr_cr(&x, xid, credits, RDMA_MSG);
+	chunks_no_read(&x, 0, 0, 0);
+	rpc_reply(&x, xid);
+	x32(&x, 0);		/* NFS3_OK / void */
+	op = rd_send_data(g, c, R2I, OP_SEND, 0, x.b, x.n);
+	*t = tcp_flush(g, c, R2I, *t + 20 * US);
+	return op;
+}
+
+uint64_t d_rpc_chunk_length(struct gen *g, uint64_t t)
+{
+	/* RFC 8166 3.4.5: a READ's write chunk offers 4000 octets, the server
+	 * writes 4096 into it (and says so); then a READ whose 4000 octets are
+	 * written whole, the reply's write list stating 2000 (3.4.6) */
+	struct conn *c = rpc_conn(g, &t);
+	uint32_t xid = 0x4c454e01, stag = rnd_stag(g);
+	uint64_t to = rnd_to(g);
+	int op;
+
+	t = read_call(g, c, xid, stag, to, 4000, t);
+	rd_write(g, c, R2I, stag, to, 4096);
+	t = tcp_flush(g, c, R2I, t + 40 * US);
+	op = read_reply(g, c, xid, stag, to, 4096, &t);
+	doc(g, "rpc.chunk_length", c, R2I, DR_OPLAST, (size_t)op);
+
+	xid++;
+	stag = rnd_stag(g);
+	to = rnd_to(g);
+	t = read_call(g, c, xid, stag, to, 4000, t);
+	rd_write(g, c, R2I, stag, to, 4000);
+	t = tcp_flush(g, c, R2I, t + 40 * US);
+	op = read_reply(g, c, xid, stag, to, 2000, &t);
+	doc(g, "rpc.chunk_length", c, R2I, DR_OPLAST, (size_t)op);
+	return closing(g, c, t + 20 * US);
+}
+
+uint64_t d_rpc_reply_chunk(struct gen *g, uint64_t t)
+{
+	/* RFC 8166 3.5.4, 4.2.4: a GETATTR offering a reply chunk of 1024
+	 * octets, the server writes 300 into it and still replies inline
+	 * (RDMA_MSG); then a GETATTR offering none, answered RDMA_NOMSG (the
+	 * body should be in a reply chunk there is not) */
+	struct conn *c = rpc_conn(g, &t);
+	uint32_t xid = 0x52434801, stag = rnd_stag(g);
+	uint64_t to = rnd_to(g);
+	struct xdr x = { .n = 0 };
+	int op;
+
+	rpcrdma_hdr(&x, xid);
+	x32(&x, 0);		/* read list: empty */
+	x32(&x, 0);		/* write list: empty */
+	x32(&x, 1);		/* a reply chunk of one segment */
+	x32(&x, 1);
+	x32(&x, stag);
+	x32(&x, 1024);
+	x64(&x, to);
+	rpc_call(&x, xid, NFSPROC3_GETATTR);
+	xopaque(&x, file_handle, sizeof(file_handle));
+	rd_send_data(g, c, I2R, OP_SEND, 0, x.b, x.n);
+	t = tcp_flush(g, c, I2R, t + 30 * US);
+	rd_write(g, c, R2I, stag, to, 300);
+	t = tcp_flush(g, c, R2I, t + 40 * US);
+	op = plain_reply(g, c, xid, 32, &t);
+	doc(g, "rpc.reply_chunk", c, R2I, DR_OPLAST, (size_t)op);
+
+	xid++;
+	plain_call(g, c, xid, NFSPROC3_GETATTR, &t);
+	x.n = 0;
+	rpcrdma_hdr_cr(&x, xid, 32, RDMA_NOMSG);
+	x32(&x, 0);
+	x32(&x, 0);
+	x32(&x, 0);
+	op = rd_send_data(g, c, R2I, OP_SEND, 0, x.b, x.n);
+	t = tcp_flush(g, c, R2I, t + 40 * US);
+	doc(g, "rpc.reply_chunk", c, R2I, DR_OPLAST, (size_t)op);
+	return closing(g, c, t + 20 * US);
+}
+
+uint64_t d_rpc_credits_exceeded(struct gen *g, uint64_t t)
+{
+	/* RFC 8166 3.3.1: the server grants 2 credits in its first reply, the
+	 * client then has 3 calls outstanding */
+	struct conn *c = rpc_conn(g, &t);
+	uint32_t xid = 0x43524401;
+	int op = 0;
+
+	plain_call(g, c, xid, NFSPROC3_NULL, &t);
+	plain_reply(g, c, xid, 2, &t);
+	for (int i = 1; i <= 3; i++)
+		op = plain_call(g, c, xid + (uint32_t)i, NFSPROC3_GETATTR, &t);
+	doc(g, "rpc.credits_exceeded", c, I2R, DR_OPLAST, (size_t)op);
+	for (int i = 1; i <= 3; i++)
+		plain_reply(g, c, xid + (uint32_t)i, 2, &t);
+	return closing(g, c, t + 20 * US);
+}
+
+uint64_t d_rpc_unannounced_chunk(struct gen *g, uint64_t t)
+{
+	/* RFC 8166 3.4.1: a READ's write chunk is written, then the server
+	 * writes 500 octets to a handle no call listed, then replies */
+	struct conn *c = rpc_conn(g, &t);
+	uint32_t xid = 0x554e4101, stag = rnd_stag(g), other = rnd_stag(g);
+	uint64_t to = rnd_to(g);
+	int op;
+
+	t = read_call(g, c, xid, stag, to, 2000, t);
+	rd_write(g, c, R2I, stag, to, 2000);
+	t = tcp_flush(g, c, R2I, t + 40 * US);
+	op = rd_write(g, c, R2I, other, rnd_to(g), 500);
+	t = tcp_flush(g, c, R2I, t + 10 * US);
+	doc(g, "rpc.unannounced_chunk", c, R2I, DR_OPLAST, (size_t)op);
+	read_reply(g, c, xid, stag, to, 2000, &t);
+	return closing(g, c, t + 20 * US);
+}
+
+uint64_t d_rpc_credit_stall(struct gen *g, uint64_t t)
+{
+	/* RFC 8166 3.3.1: the server grants 2 credits; the client has 2 calls
+	 * outstanding for 300 us and sends its third 5 us after the first
+	 * reply frees a credit, before the second reply */
+	struct conn *c = rpc_conn(g, &t);
+	uint32_t xid = 0x53544c01;
+	int op;
+
+	plain_call(g, c, xid, NFSPROC3_NULL, &t);
+	plain_reply(g, c, xid, 2, &t);
+	plain_call(g, c, xid + 1, NFSPROC3_GETATTR, &t);
+	plain_call(g, c, xid + 2, NFSPROC3_GETATTR, &t);
+	t += 300 * US;
+	plain_reply(g, c, xid + 1, 2, &t);
+	t += 5 * US;
+	op = plain_call(g, c, xid + 3, NFSPROC3_GETATTR, &t);
+	doc(g, "rpc.credit_stall", c, I2R, DR_OPLAST, (size_t)op);
+	plain_reply(g, c, xid + 2, 2, &t);
+	plain_reply(g, c, xid + 3, 2, &t);
+	return closing(g, c, t + 20 * US);
 }

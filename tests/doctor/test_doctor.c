@@ -23,7 +23,7 @@
 
 static void catalogue(void)
 {
-	static const char *const layers[] = { "mpa.", "framing.", "ddp.", "rdmap.", "conn." };
+	static const char *const layers[] = { "mpa.", "framing.", "ddp.", "rdmap.", "conn.", "rpc." };
 	size_t layer = 0;
 	for (int r = 0; r < IWS_RULE_COUNT; r++) {
 		const struct iws_rule_info *ri = iws_rule_info((enum iws_rule)r);
@@ -34,9 +34,9 @@ static void catalogue(void)
 		CHECK_EQ(iws_rule_from_id(ri->id), r);
 		CHECK((unsigned)ri->severity < IWS_SEVERITY_COUNT);
 		/* grouped by layer, in catalogue order */
-		while (layer < 5 && strncmp(ri->id, layers[layer], strlen(layers[layer])) != 0)
+		while (layer < 6 && strncmp(ri->id, layers[layer], strlen(layers[layer])) != 0)
 			layer++;
-		CHECK(layer < 5);
+		CHECK(layer < 6);
 		/* the generator scenario: doctor- and the id, dots and underscores as dashes */
 		char want[64] = "doctor-";
 		size_t n = strlen(want);
@@ -961,8 +961,11 @@ int main(void)
 	markers();
 	msn_start();
 	for (int r = 0; r < IWS_RULE_COUNT; r++) {
+		/* the RPC-over-RDMA rules need RPC messages built from XDR: the
+		 * generator's doctor-rpc-* scenarios break them, and the doctor's
+		 * findings are checked against their truth (tests/doctor) */
 		bool grid = r == IWS_RULE_FRAMING_MARKER_FPDUPTR_LE || r == IWS_RULE_FRAMING_MARKER_SKIP_CRC ||
-			    r == IWS_RULE_FRAMING_MARKER_OFFSET;
+			    r == IWS_RULE_FRAMING_MARKER_OFFSET || r >= IWS_RULE_RPC_CHUNK_LENGTH;
 		CHECK(grid || covered[r]);
 		if (!grid && !covered[r])
 			fprintf(stderr, "  %s fired on no connection here\n", iws_rule_info((enum iws_rule)r)->id);

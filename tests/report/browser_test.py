@@ -118,6 +118,14 @@ def main(argv):
         if rows and (not ladder or ladder.group(1).count("<tr>") != rows + 1):
             problems.append("the NVMe ladder table: %s rows for %d distributions" %
                             (ladder and ladder.group(1).count("<tr>") - 1, rows))
+        # the RPC section: one row per procedure and per slow RPC, shown
+        rpc = d.get("rpc")
+        for div, n in (("rpc-procs", len(rpc["procs"]) if rpc else 0), ("rpc-slowest", len(rpc["slowest"]) if rpc else 0)):
+            m = re.search(r'<div id="%s">(.*?)</div>' % div, dom, re.S)
+            if n and (not m or m.group(1).count("<tr") != n + 1):
+                problems.append("the RPC table %s: %s rows for %d" % (div, m and m.group(1).count("<tr") - 1, n))
+        if rpc and re.search(r'<section id="rpc" hidden', dom):
+            problems.append("the RPC section hidden")
         if d["qps"] and attrs.get("data-iws-selftest") != "ok":
             problems.append("the self-test did not pass")
         if extra:

@@ -74,7 +74,60 @@ def truth(exe, cap):
     return 0
 
 
+def credits(exe, cap, ncalls, want_stalls=None):
+    """Credits over time (RFC 8166 §3.3.1; docs/semantics.md "Credit stall"),
+    per connection in stats, recomputed from tshark's transport headers:
+    each direction's credit value where it changed, the calls outstanding at
+    most (+1 at each call's frame, -1 at each reply's), and the stalls by
+    their definition (the window full at a call, a reply frees a credit, the
+    next header is a call). The client is the sender of the first header."""
+    qps = [q["rpc"] for q in json.loads(subprocess.run([exe, "stats", "--format", "json", cap], capture_output=True,
+                                                        text=True, check=True).stdout)["qps"] if "rpc" in q]
+    if len(qps) != 1:
+        raise Fail("%d QPs with an rpc object" % len(qps))
+    q = qps[0]
+    want_log, last = [], {}
+    events, client = [], None
+    for fr, src, cr, xid in tshark(cap, "rpcordma", ["frame.number", "ip.src", "rpcordma.flow_control",
+                                                      "rpcordma.xid"]):
+        client = client or src
+        d = "i2r" if src == client else "r2i"
+        if last.get(d) != int(cr):
+            last[d] = int(cr)
+            want_log.append({"frame": int(fr), "dir": d, "credits": int(cr)})
+        events.append((int(fr), d, int(cr)))
+    got_log = [{k: c[k] for k in ("frame", "dir", "credits")} for c in q["credits"]]
+    if got_log != want_log:
+        raise Fail("credit changes %s, tshark's headers say %s" % (got_log, want_log))
+    out = most = stalls = exceeded = 0
+    granted, full, freed = 0, False, False
+    for fr, d, cr in events:
+        if d == "i2r":
+            out += 1
+            most = max(most, out)
+            exceeded += bool(granted and out > granted)
+            stalls += freed
+            freed = False
+            full = full or (granted and out >= granted)
+        else:
+            out -= 1
+            freed = False
+            granted = cr or granted
+            if full and out < granted:
+                full, freed = False, True
+    want = {"calls": ncalls, "max_outstanding": most, "granted_max": max(c for _, d, c in events if d == "r2i"),
+            "credit_changes": len(want_log), "credit_exceeded": exceeded, "credit_stalls": stalls}
+    if {k: q[k] for k in want} != want:
+        raise Fail("credits %s, tshark's headers say %s" % ({k: q[k] for k in want}, want))
+    print("credits: %d changes, at most %d calls outstanding of %d granted, %d stalls, as tshark's headers say" %
+          (len(want_log), most, want["granted_max"], stalls))
+    if want_stalls is not None and stalls != want_stalls:
+        raise Fail("%d stalls by the definition, the scenario made %d" % (stalls, want_stalls))
+
+
 def main():
+    if sys.argv[1] == "credits":   # credits EXE CAP CALLS STALLS: a generated capture
+        return credits(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])) or 0
     if sys.argv[1] == "truth":
         return truth(sys.argv[2], sys.argv[3])
     exe, cap = sys.argv[1], sys.argv[2]
@@ -209,6 +262,7 @@ def main():
             raise Fail("stats of %s: %s, the lines say %s %s" % (k, g, want, wl))
         if g["proc"] != rs[0]["proc"]:
             raise Fail("stats of %s named %s" % (k, g["proc"]))
+    credits(exe, cap, len(by_xid))
     others = Counter((r["program"], r["proc"]) for r in ours if r["program"] != 100003)
     print("%d RPCs with reply and latency as tshark times them, %d RDMA operations linked as tshark's STags say; %d READ and %d WRITE moved their count in RDMA "
           "octets; NFSv3 per procedure = nfsd's proc3 delta (lines and stats); not NFS: %s" %

@@ -1178,6 +1178,44 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     $('nvme-statuses').innerHTML = h;
   }
 
+  // ---- RPC over RDMA: per procedure, the slowest with their phases ----
+  function rpc() {
+    const R = D.rpc;
+    if (!R) return;
+    $('rpc').hidden = false;
+    const d = (v) => (v === null || v === undefined ? '–' : esc(fmtDur(v)));
+    let h = '<table class="ops"><thead><tr><th class="why">procedure</th><th>RPCs</th><th>incomplete</th><th>RDMA bytes</th>' +
+      '<th>min</th><th>p50</th><th>p90</th><th>p99</th><th>max</th><th>mean</th></tr></thead><tbody>';
+    for (const g of R.procs) {
+      const l = g.latency_ns, has = l && l.count;
+      h += '<tr><td class="why">' + esc(g.proc) + '</td><td>' + g.count + '</td><td>' + (g.count - g.complete) + '</td><td>' +
+        esc(fmtBytes(g.rdma_bytes)) + '</td>' + ['min', 'p50', 'p90', 'p99', 'max', 'mean'].map((k) => '<td>' + (has ? d(l[k]) : '–') + '</td>').join('') + '</tr>';
+    }
+    h += '</tbody></table>';
+    if (R.other) h += '<p class="explain">' + esc(plural(R.other, 'RPC') + ' of further procedures not grouped.') + '</p>';
+    $('rpc-procs').innerHTML = h;
+    if (!R.slowest.length) {
+      $('rpc-slowest').innerHTML = '<p class="empty">No complete RPC in the window.</p>';
+      return;
+    }
+    let s = '<table class="ops"><thead><tr><th>#</th><th>QP</th><th>xid</th><th class="why">procedure</th><th>latency</th>' +
+      '<th>think</th><th>data</th><th>tail</th><th>RDMA</th><th>start</th><th>frames</th></tr></thead><tbody>';
+    R.slowest.forEach((x, i) => {
+      s += '<tr data-i="' + i + '"><td>' + (i + 1) + '</td><td>' + x.qp + '</td><td>0x' + x.xid.toString(16).padStart(8, '0') +
+        '</td><td class="why">' + esc(x.proc) + '</td><td>' + d(x.latency_ns) + '</td><td>' + d(x.think_ns) + '</td><td>' +
+        d(x.data_ns) + '</td><td>' + d(x.tail_ns) + '</td><td>' + (x.rdma_ops ? esc(plural(x.rdma_ops, 'op') + ', ' + fmtBytes(x.rdma_bytes)) : '–') +
+        '</td><td>' + esc(clock(x.start)) + '</td><td>' + x.call_frame + '–' + x.reply_frame + '</td></tr>';
+    });
+    $('rpc-slowest').innerHTML = s + '</tbody></table>';
+    $('rpc-slowest').addEventListener('click', (e) => {
+      const tr = e.target.closest('tr[data-i]');
+      if (!tr) return;
+      const x = R.slowest[Number(tr.dataset.i)], span = Math.max(x.latency_ns, 1000);
+      setView(x.start - span, x.start + 2 * span);
+      $('timeline').scrollIntoView();
+    });
+  }
+
   // ---- the slowest: waits, then deliveries ----
   function slowTable(el, rows, withKind) {
     if (!rows.length) {
@@ -1243,6 +1281,7 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     seriesCharts();
     tseqCharts();
     nvme();
+    rpc();
     latency();
     slowest();
     summaryText();
