@@ -726,7 +726,7 @@ static void data_json(FILE *f, struct jsonw *j, const struct report *r, struct p
 	jw_arr_end(j);
 	all_json(j, p, r->a);
 	nvme_all_json(j, p, r->a);
-	rpc_page_json(j, r, p);
+	rpc_page_json(j, r, p->rpc_slow, p->nrpc_slow, p->grid.origin);
 	ops_json(j, p, f);
 	slowest_json(j, p);
 	findings_json(j, r);

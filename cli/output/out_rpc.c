@@ -19,7 +19,6 @@
 #include "jsonw.h"
 #include "out_rpc.h"
 #include "outreport.h"
-#include "pagedata.h"
 #include "texttable.h"
 #include "units.h"
 
@@ -497,7 +496,8 @@ void rpc_credits_text(FILE *f, const struct report *r)
 
 /* ---- the HTML report's RPC section (report.js: rpc()) ---- */
 
-void rpc_page_json(struct jsonw *j, const struct report *r, const struct pagedata *p)
+void rpc_page_json(struct jsonw *j, const struct report *r, const struct iws_rpc *slow, uint32_t nslow,
+		   int64_t origin)
 {
 	const struct iws_rpc_stats *s = &r->a->rpc_total;
 	jw_key(j, "rpc");
@@ -520,8 +520,8 @@ void rpc_page_json(struct jsonw *j, const struct report *r, const struct pagedat
 	jw_ku64(j, "other", s->other);
 	jw_key(j, "slowest");
 	jw_arr(j);
-	for (uint32_t i = 0; i < p->nrpc_slow; i++) {
-		const struct iws_rpc *x = &p->rpc_slow[i];
+	for (uint32_t i = 0; i < nslow; i++) {
+		const struct iws_rpc *x = &slow[i];
 		bool data = x->data_first_frame != 0;
 		jw_obj(j);
 		jw_ku64(j, "qp", x->qp);
@@ -529,7 +529,7 @@ void rpc_page_json(struct jsonw *j, const struct report *r, const struct pagedat
 		jw_kstr(j, "proc", proc_label(pl, sizeof(pl), x));
 		jw_ku64(j, "call_frame", x->call_frame);
 		jw_ku64(j, "reply_frame", x->reply_frame);
-		jw_ki64(j, "start", x->call_ns - p->grid.origin); /* as the page's other times */
+		jw_ki64(j, "start", x->call_ns - origin); /* as the page's other times */
 		jw_ki64(j, "latency_ns", x->latency_ns);
 		jw_koi64(j, "think_ns", data, x->think_ns);
 		jw_koi64(j, "data_ns", data, x->data_ns);

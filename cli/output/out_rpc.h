@@ -23,11 +23,12 @@ void rpc_stats_text(FILE *f, const struct report *r);
  * "Credit stall"): a QP's "rpc" object in stats, and the text table `rpc`
  * and `stats` print after their rows; nothing for a QP that is no RPC. */
 struct conn;
-struct pagedata;
 /* The HTML report's "rpc" (null without RPCs): per procedure (label,
  * count, complete, rdma_bytes, latency_ns, think_ns, data_ns) and the
- * slowest complete RPCs with their phases (pagedata_rpc). */
-void rpc_page_json(struct jsonw *j, const struct report *r, const struct pagedata *p);
+ * slowest complete RPCs with their phases: slow, nslow, as the page data
+ * keeps them (pagedata_rpc), their times from origin. */
+void rpc_page_json(struct jsonw *j, const struct report *r, const struct iws_rpc *slow, uint32_t nslow,
+		   int64_t origin);
 void rpc_qp_json(struct jsonw *j, const struct conn *c);
 void rpc_credits_text(FILE *f, const struct report *r);
 
