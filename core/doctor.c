@@ -39,7 +39,7 @@ void iws_doctor_free(struct iws_doctor *d)
 
 /* ---- entry points ---- */
 
-void iws_doctor_segment(struct iws_doctor *d, const struct iws_stream *eng, int side,
+void iws_doctor_segment(struct iws_doctor *d, const struct iws_doctor_facts *fa, int side,
 			const struct iws_tcp_seg *seg)
 {
 	if (!d || d->finished || (side != 0 && side != 1))
@@ -63,54 +63,54 @@ void iws_doctor_segment(struct iws_doctor *d, const struct iws_stream *eng, int 
 	/* a snapshot length cut it: what follows in its octets is not known */
 	if (seg->cap_len < seg->wire_len)
 		d->sliced = true;
-	doc_mpa_segment(d, eng, side, seg);
-	if (iws_stream_state(eng) == IWS_SST_NOT_IWARP)
+	doc_mpa_segment(d, fa, side, seg);
+	if (fa->state == IWS_SST_NOT_IWARP)
 		doc_free_rings(d);  /* nothing of it will be framed */
 	else
 		doc_frame_segment(d, side, seg);
-	doc_rdma_segment(d, eng, side, seg);
+	doc_rdma_segment(d, fa, side, seg);
 }
 
-void iws_doctor_pdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
+void iws_doctor_pdu(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_pdu *p)
 {
 	if (!d || d->finished || p->dir > 1)
 		return;
 	if (p->kind == IWS_PDU_MPA_FRAME) {
 		doc_frame_mpa(d, p);
-		doc_mpa_frame(d, eng, p);
+		doc_mpa_frame(d, fa, p);
 		return;
 	}
 	d->dir[p->dir].fpdus++;
-	doc_mpa_fpdu(d, eng, p);
+	doc_mpa_fpdu(d, fa, p);
 	if (d->dir[p->dir].garbled)
 		return;
-	doc_frame_fpdu(d, eng, p);
-	doc_rdma_fpdu(d, eng, p);
+	doc_frame_fpdu(d, fa, p);
+	doc_rdma_fpdu(d, fa, p);
 	doc_rpc_pdu(d, p);
 }
 
-void iws_doctor_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op)
+void iws_doctor_op(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_op *op)
 {
 	if (!d || d->finished)
 		return;
-	doc_rdma_op(d, eng, op);
+	doc_rdma_op(d, fa, op);
 }
 
-void iws_doctor_event(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_stream_event *ev)
+void iws_doctor_event(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_stream_event *ev)
 {
 	if (!d || d->finished || ev->dir > 1)
 		return;
 	doc_frame_event(d, ev);
-	doc_rdma_event(d, eng, ev);
+	doc_rdma_event(d, fa, ev);
 	doc_rpc_event(d, ev);
 }
 
-void iws_doctor_finish(struct iws_doctor *d, const struct iws_stream *eng)
+void iws_doctor_finish(struct iws_doctor *d, const struct iws_doctor_facts *fa)
 {
 	if (!d || d->finished)
 		return;
 	d->cur = false;
-	doc_mpa_finish(d, eng);
+	doc_mpa_finish(d, fa);
 	d->finished = true;
 	doc_free_rings(d);
 	doc_rpc_free(d);

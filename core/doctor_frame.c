@@ -161,7 +161,7 @@ static void off_grid(struct iws_doctor *d, uint8_t dir, uint32_t devs, uint64_t 
  * SeqStart is known (the sender's MPA frame was captured), one off that
  * grid, under the deviation the engine found in the sender's grid.
  */
-static void markers(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
+static void markers(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_pdu *p)
 {
 	const struct iws_fpdu *f = p->fpdu;
 	const struct doc_side *s = &d->side[p->side];
@@ -183,15 +183,15 @@ static void markers(struct iws_doctor *d, const struct iws_stream *eng, const st
 		}
 	}
 	if (off_n)
-		off_grid(d, p->dir, iws_stream_marker_deviation(eng, p->side), p->frame, off_n, delta);
+		off_grid(d, p->dir, fa->marker_dev[p->side & 1], p->frame, off_n, delta);
 }
 
-void doc_frame_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
+void doc_frame_fpdu(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_pdu *p)
 {
 	const struct iws_fpdu *f = p->fpdu;
 	if (!f)
 		return;
-	markers(d, eng, p);
+	markers(d, fa, p);
 	/* RFC 5044 §4.4: a CRC field left zero where CRCs were negotiated is a
 	 * sender that never computes them, not a damaged FPDU. */
 	if (f->crc_status == IWS_CRC_BAD) {

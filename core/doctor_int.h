@@ -152,7 +152,7 @@ uint32_t doc_unseen(const struct iws_doctor *d, enum iws_rule rule);
 bool doc_keeps(const struct iws_doctor *d, uint64_t frame);
 /* A fraction rule's direction measured one more FPDU. */
 void doc_measured(struct iws_doctor *d, uint8_t dir);
-uint8_t doc_dir_of(const struct iws_stream *eng, int side);
+uint8_t doc_dir_of(const struct iws_doctor_facts *fa, int side);
 /* Room for one more entry in a ring of *n entries of size sz, the newest
  * before *head, the oldest dropped once it holds max: grown (doubled, from
  * DOC_RING_FIRST) while it is full and below max, its entries moved in
@@ -163,24 +163,24 @@ bool doc_ring_room(void **ring, size_t sz, uint32_t *head, uint32_t *n, uint32_t
 void doc_free_rings(struct iws_doctor *d);
 
 /* doctor_mpa.c */
-void doc_mpa_segment(struct iws_doctor *d, const struct iws_stream *eng, int side,
+void doc_mpa_segment(struct iws_doctor *d, const struct iws_doctor_facts *fa, int side,
 		     const struct iws_tcp_seg *seg);
-void doc_mpa_frame(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
-void doc_mpa_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
-void doc_mpa_finish(struct iws_doctor *d, const struct iws_stream *eng);
+void doc_mpa_frame(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_pdu *p);
+void doc_mpa_fpdu(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_pdu *p);
+void doc_mpa_finish(struct iws_doctor *d, const struct iws_doctor_facts *fa);
 
 /* doctor_frame.c */
 void doc_frame_segment(struct iws_doctor *d, int side, const struct iws_tcp_seg *seg);
 void doc_frame_mpa(struct iws_doctor *d, const struct iws_pdu *p);
-void doc_frame_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
+void doc_frame_fpdu(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_pdu *p);
 void doc_frame_event(struct iws_doctor *d, const struct iws_stream_event *ev);
 
 /* doctor_rdma.c */
-void doc_rdma_segment(struct iws_doctor *d, const struct iws_stream *eng, int side,
+void doc_rdma_segment(struct iws_doctor *d, const struct iws_doctor_facts *fa, int side,
 		      const struct iws_tcp_seg *seg);
-void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
-void doc_rdma_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op);
-void doc_rdma_event(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_stream_event *ev);
+void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_pdu *p);
+void doc_rdma_op(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_op *op);
+void doc_rdma_event(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_stream_event *ev);
 
 /* doctor_rpc.c */
 void doc_rpc_pdu(struct iws_doctor *d, const struct iws_pdu *p);

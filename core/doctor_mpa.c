@@ -46,12 +46,12 @@ static void peek_want(struct iws_doctor *d, int side, struct doc_peek *pk, uint3
 
 /* A side's first octets are known (seg brought the last of them): is it
  * the key it must send? */
-static void key_seen(struct iws_doctor *d, const struct iws_stream *eng, int side, const struct iws_tcp_seg *seg)
+static void key_seen(struct iws_doctor *d, const struct iws_doctor_facts *fa, int side, const struct iws_tcp_seg *seg)
 {
 	struct doc_side *s = &d->side[side], *o = &d->side[!side];
 	const uint8_t *b = s->start.buf;
 	uint64_t frame = s->start.frame;
-	uint8_t dir = doc_dir_of(eng, side);
+	uint8_t dir = doc_dir_of(fa, side);
 	if (memcmp(b, key_stem, sizeof(key_stem)) != 0) {
 		s->key = -2;  /* not MPA at all (streaming mode first, or not iWARP) */
 		return;
@@ -76,7 +76,7 @@ static void key_seen(struct iws_doctor *d, const struct iws_stream *eng, int sid
 		doc_fire(d, IWS_RULE_MPA_KEY, dir, frame, 4, 0, 0);
 }
 
-void doc_mpa_segment(struct iws_doctor *d, const struct iws_stream *eng, int side, const struct iws_tcp_seg *seg)
+void doc_mpa_segment(struct iws_doctor *d, const struct iws_doctor_facts *fa, int side, const struct iws_tcp_seg *seg)
 {
 	struct doc_side *s = &d->side[side];
 	if ((seg->flags & IWS_TCP_SYN) && !s->start.want)
@@ -84,7 +84,7 @@ void doc_mpa_segment(struct iws_doctor *d, const struct iws_stream *eng, int sid
 	bool was = s->start.done;
 	peek_feed(&s->start, d->cur_seq, d->cur_payload, d->cur_cap, seg->frame);
 	if (!was && s->start.done)
-		key_seen(d, eng, side, seg);
+		key_seen(d, fa, side, seg);
 	peek_feed(&s->seqstart, d->cur_seq, d->cur_payload, d->cur_cap, seg->frame);
 }
 
@@ -135,7 +135,7 @@ static void negotiation(struct iws_doctor *d, const struct iws_pdu *p)
 		doc_fire(d, IWS_RULE_MPA_IRD_ORD, p->dir, p->frame, rp->ord, rq->ird, 0);
 }
 
-void doc_mpa_frame(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
+void doc_mpa_frame(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_pdu *p)
 {
 	const struct iws_mpa_frame *fr = p->mpa;
 	if (!fr)
@@ -164,7 +164,7 @@ void doc_mpa_frame(struct iws_doctor *d, const struct iws_stream *eng, const str
 	}
 	negotiation(d, p);
 	/* The engine negotiated already (it reports the frame after applying it). */
-	const struct iws_mpa_conn *c = iws_stream_mpa(eng);
+	const struct iws_mpa_conn *c = fa->mpa;
 	d->rtr_due = c && c->p2p && c->rtr;
 }
 
@@ -175,12 +175,12 @@ void doc_mpa_frame(struct iws_doctor *d, const struct iws_stream *eng, const str
  * both frames are known; returns 1 (markers missing), 2 (markers not
  * negotiated but there), 0 (as negotiated, or not known).
  */
-static int markers_contradict(const struct iws_doctor *d, const struct iws_stream *eng, uint8_t dir,
+static int markers_contradict(const struct iws_doctor *d, const struct iws_doctor_facts *fa, uint8_t dir,
 			      uint32_t *word, uint64_t *frame)
 {
 	if (!d->have_req || !d->have_rep || d->rep.reject)
 		return 0;
-	int init = iws_stream_init_side(eng);
+	int init = fa->init_side;
 	const struct doc_peek *pk = &d->side[dir == IWS_DIR_I2R ? init : !init].seqstart;
 	if (!pk->done)
 		return 0;
@@ -196,14 +196,14 @@ static int markers_contradict(const struct iws_doctor *d, const struct iws_strea
  * fault and what the misframed FPDUs seem to say is not the sender's.
  * (A sender whose grid is only shifted, RFC 5044 §4.3 broken otherwise, is
  * framed by the engine and named by the marker rules.) */
-static void first_fpdu_markers(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
+static void first_fpdu_markers(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_pdu *p)
 {
 	struct doc_dir *dd = &d->dir[p->dir];
 	if (dd->markers_checked)
 		return;
 	uint32_t word;
 	uint64_t frame;
-	int how = markers_contradict(d, eng, p->dir, &word, &frame);
+	int how = markers_contradict(d, fa, p->dir, &word, &frame);
 	if (!how)
 		return;
 	dd->markers_checked = true;
@@ -217,12 +217,12 @@ static void first_fpdu_markers(struct iws_doctor *d, const struct iws_stream *en
 /* RFC 6581 §7: after the Reply of a peer-to-peer set-up the initiator's
  * first FPDU is the zero-length message the Reply selected, and the
  * responder sends nothing before it arrives. */
-void doc_mpa_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
+void doc_mpa_fpdu(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_pdu *p)
 {
-	first_fpdu_markers(d, eng, p);
+	first_fpdu_markers(d, fa, p);
 	if (!d->rtr_due || d->dir[p->dir].garbled)
 		return;
-	const struct iws_mpa_conn *c = iws_stream_mpa(eng);
+	const struct iws_mpa_conn *c = fa->mpa;
 	uint8_t rtr = c ? c->rtr : 0;
 	if (p->dir == IWS_DIR_R2I) {
 		if (!d->rtr_checked) {
@@ -245,12 +245,12 @@ void doc_mpa_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const stru
 
 /* A direction that never gave an FPDU: its octets at SeqStart against the
  * markers negotiated (the engine could not frame them at all). */
-void doc_mpa_finish(struct iws_doctor *d, const struct iws_stream *eng)
+void doc_mpa_finish(struct iws_doctor *d, const struct iws_doctor_facts *fa)
 {
 	for (uint8_t dir = 0; dir < 2; dir++) {
 		uint32_t word;
 		uint64_t frame;
-		int how = d->dir[dir].fpdus ? 0 : markers_contradict(d, eng, dir, &word, &frame);
+		int how = d->dir[dir].fpdus ? 0 : markers_contradict(d, fa, dir, &word, &frame);
 		if (how)
 			doc_fire(d, IWS_RULE_MPA_MARKERS_NEGOTIATION, dir, frame, (uint64_t)how, word, 0);
 	}

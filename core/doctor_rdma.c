@@ -20,13 +20,13 @@
 
 #include "bytes.h"
 
-void doc_rdma_segment(struct iws_doctor *d, const struct iws_stream *eng, int side, const struct iws_tcp_seg *seg)
+void doc_rdma_segment(struct iws_doctor *d, const struct iws_doctor_facts *fa, int side, const struct iws_tcp_seg *seg)
 {
 	/* A window of 0 stops the peer's Read Responses (or Requests) until it
 	 * opens again (RFC 9293 §3.8.6). */
 	if (seg->win == 0 && (seg->flags & IWS_TCP_ACK) && !(seg->flags & (IWS_TCP_SYN | IWS_TCP_RST)) &&
-	    d->reads_out && iws_stream_is_iwarp(eng) && !doc_unseen(d, IWS_RULE_CONN_ZERO_WINDOW_READS))
-		doc_fire(d, IWS_RULE_CONN_ZERO_WINDOW_READS, doc_dir_of(eng, side), seg->frame, d->reads_out, 0, 0);
+	    d->reads_out && fa->iwarp && !doc_unseen(d, IWS_RULE_CONN_ZERO_WINDOW_READS))
+		doc_fire(d, IWS_RULE_CONN_ZERO_WINDOW_READS, doc_dir_of(fa, side), seg->frame, d->reads_out, 0, 0);
 }
 
 /* Keep the FPDU's DDP header: a Terminate from the peer may quote it. */
@@ -116,7 +116,7 @@ static void untagged(struct iws_doctor *d, const struct iws_pdu *p, const uint8_
 }
 
 /* What the tracker concluded about a decoded segment. */
-static void notes(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
+static void notes(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_pdu *p)
 {
 	const struct iws_seg_note *n = p->note;
 	const struct iws_msg *m = p->msg;
@@ -125,13 +125,13 @@ static void notes(struct iws_doctor *d, const struct iws_stream *eng, const stru
 		doc_fire(d, IWS_RULE_DDP_TAGGED_OVERRUN, p->dir, p->frame, 1, n->request_frame, 0);
 	/* the Reads in flight are known only from the start, whole (doctor.h) */
 	if ((n->flags & IWS_SEGF_IRD_EXCEEDED) && !doc_unseen(d, IWS_RULE_RDMAP_IRD_EXCEEDED)) {
-		const struct iws_mpa_conn *c = iws_stream_mpa(eng);
+		const struct iws_mpa_conn *c = fa->mpa;
 		doc_fire(d, IWS_RULE_RDMAP_IRD_EXCEEDED, p->dir, p->frame, n->outstanding,
 			 c ? c->ird[!p->dir] : 0, 0);
 	}
 	/* Only on a connection captured from its handshake, whole, with
 	 * nothing lost can a response be proven to answer nothing. */
-	if ((n->flags & IWS_SEGF_ORPHAN_RESPONSE) && !n->rtr && iws_stream_state(eng) == IWS_SST_FULL &&
+	if ((n->flags & IWS_SEGF_ORPHAN_RESPONSE) && !n->rtr && fa->state == IWS_SST_FULL &&
 	    !doc_unseen(d, IWS_RULE_RDMAP_ORPHAN_RESPONSE))
 		doc_fire(d, IWS_RULE_RDMAP_ORPHAN_RESPONSE, p->dir, p->frame, opcode, 0, 0);
 	/* Reads outstanding: from the Read Request to its last Read Response. */
@@ -141,7 +141,7 @@ static void notes(struct iws_doctor *d, const struct iws_stream *eng, const stru
 		d->reads_out--;
 }
 
-void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p)
+void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_pdu *p)
 {
 	struct doc_dir *dd = &d->dir[p->dir];
 	const struct iws_fpdu *f = p->fpdu;
@@ -195,7 +195,7 @@ void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const str
 	if (!p->msg)
 		return;
 	if (p->note)
-		notes(d, eng, p);
+		notes(d, fa, p);
 	if (opcode == IWS_OP_CODE_TERMINATE) {
 		const struct iws_rdmap_terminate *t = &p->msg->u.term;
 		uint64_t code = (uint64_t)t->layer << 16 | (uint64_t)t->etype << 8 | t->errcode;
@@ -214,9 +214,9 @@ void doc_rdma_fpdu(struct iws_doctor *d, const struct iws_stream *eng, const str
  * (with its fields up to the size) was captured from such a sender is one
  * occurrence, in its request's frame. The operations are reported once
  * their responses end, or at the end: the sender is known by then. */
-static void read_request_le(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op)
+static void read_request_le(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_op *op)
 {
-	const struct iws_tracker_counts *tc = iws_stream_tracker_counts(eng);
+	const struct iws_tracker_counts *tc = fa->tracker;
 	if (op->type != IWS_OPT_READ || op->rtr || op->opcode != IWS_OP_CODE_READ_REQ || !op->has_read_size ||
 	    op->dir > 1 || !tc || !(tc->rdmap_dev[op->dir] & IWS_RDMAP_DEV_READ_REQ_LE))
 		return;
@@ -224,9 +224,9 @@ static void read_request_le(struct iws_doctor *d, const struct iws_stream *eng, 
 		 tc->rdmap_dev_frame[op->dir]);
 }
 
-void doc_rdma_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op)
+void doc_rdma_op(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_op *op)
 {
-	read_request_le(d, eng, op);
+	read_request_le(d, fa, op);
 	/* RFC 5040 §5.2: the Read Responses carry exactly the size asked for. */
 	if (op->type == IWS_OPT_READ && !op->rtr && op->complete && op->has_read_size &&
 	    op->opcode == IWS_OP_CODE_READ_REQ && op->bytes < op->read_size && op->dir < 2)
@@ -234,7 +234,7 @@ void doc_rdma_op(struct iws_doctor *d, const struct iws_stream *eng, const struc
 			 op->read_size, 0);
 }
 
-void doc_rdma_event(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_stream_event *ev)
+void doc_rdma_event(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_stream_event *ev)
 {
 	switch (ev->kind) {
 	case IWS_SEV_GAP:
@@ -253,7 +253,7 @@ void doc_rdma_event(struct iws_doctor *d, const struct iws_stream *eng, const st
 		enum iws_rule rule = ev->kind == IWS_SEV_FIN ? IWS_RULE_CONN_FIN_OUTSTANDING :
 							       IWS_RULE_CONN_RST_OUTSTANDING;
 		uint32_t unseen = doc_unseen(d, rule);
-		uint64_t n = !unseen ? ev->detail : unseen == IWS_DOC_UNSEEN_START ? iws_stream_outstanding_begun(eng) : 0;
+		uint64_t n = !unseen ? ev->detail : unseen == IWS_DOC_UNSEEN_START ? fa->outstanding_begun : 0;
 		if (n)
 			doc_fire_bound(d, rule, ev->dir, ev->frame, n, 0, 0, unseen != 0);
 		break;

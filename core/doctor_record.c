@@ -54,9 +54,9 @@ bool doc_ring_room(void **ring, size_t sz, uint32_t *head, uint32_t *n, uint32_t
 	return true;
 }
 
-uint8_t doc_dir_of(const struct iws_stream *eng, int side)
+uint8_t doc_dir_of(const struct iws_doctor_facts *fa, int side)
 {
-	return side == iws_stream_init_side(eng) ? IWS_DIR_I2R : IWS_DIR_R2I;
+	return side == fa->init_side ? IWS_DIR_I2R : IWS_DIR_R2I;
 }
 
 static uint32_t unseen_so_far(const struct iws_doctor *d);

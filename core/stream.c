@@ -3,7 +3,8 @@
  * The stream engine's connection level (see stream.h): TCP reassembly per
  * direction -> framing per direction -> one queue per direction that keeps
  * the two directions' PDUs in the order of the frames that completed them
- * -> the operation tracker -> the front end's sink.
+ * -> the operation tracker -> the NVMe, RPC-over-RDMA and doctor stages ->
+ * the front end's sink.
  *
  * Why the queues: the tracker matches a Read Response to the oldest
  * outstanding Read Request of the other direction (RFC 5040 §5.2.1), so it
@@ -39,14 +40,16 @@
 
 static void tcp_events(struct iws_stream *s, int side, const struct iws_tcp_seg *seg)
 {
-	if (!s->tcp_ev || !s->sink->event)
+	if (!s->tcp_ev || (!s->sink->event && !s->doc))
 		return;
 	for (int k = TCP_EV_FIRST; k <= TCP_EV_LAST; k++) {
 		if (!(s->tcp_ev & TCP_EV(k)))
 			continue;
 		struct iws_stream_event ev = { (enum iws_stream_event_kind)k, side, fr_dir_of(s, side),
 					       seg->seq, seg->wire_len, seg->frame, seg->ts_ns, 0, 0 };
-		s->sink->event(s->ctx, &ev);
+		st_doctor_event(s, &ev);
+		if (s->sink->event)
+			s->sink->event(s->ctx, &ev);
 	}
 }
 
@@ -309,6 +312,8 @@ void iws_stream_segment(struct iws_stream *s, int side, const struct iws_tcp_seg
 {
 	if (s->finished || side < 0 || side > 1)
 		return;
+	/* the doctor judges the segment by what came before it */
+	st_doctor_segment(s, side, seg);
 	s->cur_frame = seg->frame;
 	s->cur_ts = seg->ts_ns;
 	struct fr_dir *fd = &s->d[side];
@@ -372,6 +377,8 @@ void iws_stream_finish(struct iws_stream *s, uint32_t flag)
 		iws_tracker_free(s->tr);
 		s->tr = NULL;
 	}
+	/* last: the checks that need the whole connection, on all it reported */
+	st_doctor_finish(s);
 }
 
 void iws_stream_free(struct iws_stream *s)
@@ -383,6 +390,7 @@ void iws_stream_free(struct iws_stream *s)
 		reasm_free(&s->d[side].r, s->lim);
 	}
 	st_free(s);
+	st_doctor_free(s);
 	fr_free(s);
 	free(s->scratch);
 	free(s);
@@ -395,8 +403,7 @@ enum iws_stream_state iws_stream_state(const struct iws_stream *s)
 
 bool iws_stream_is_iwarp(const struct iws_stream *s)
 {
-	return s->st == IWS_SST_REQUEST || s->st == IWS_SST_FULL || s->st == IWS_SST_REJECTED ||
-	       s->st == IWS_SST_INFERRED;
+	return st_is_iwarp(s->st);
 }
 
 const struct iws_mpa_conn *iws_stream_mpa(const struct iws_stream *s)

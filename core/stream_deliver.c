@@ -9,12 +9,13 @@
  *             back, as its state says (framing_blocks);
  *   stages    each PDU to the operation tracker (created at the first one,
  *             the ACKs seen before it replayed), the NVMe and RPC-over-RDMA
- *             stages, the front end's sink; losses and hidden FPDUs to the
- *             tracker; spans and events to the sink; the close records (FIN,
- *             RST, Terminate).
+ *             stages, the doctor stage (stream_doctor.c), the front end's
+ *             sink; losses and hidden FPDUs to the tracker; spans to the
+ *             sink, events to the doctor, the sink and the NVMe and RPC
+ *             stages; the close records (FIN, RST, Terminate).
  *
- * It calls the tracker, the NVMe stage and the sink, never the framing or
- * the engine's entry points (stream.c), which call it.
+ * It calls the tracker, the NVMe, RPC and doctor stages and the sink, never
+ * the framing or the engine's entry points (stream.c), which call it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,7 @@ static void on_op(void *ctx, const struct iws_op *op)
 	struct iws_stream *s = ctx;
 	if (op->type == IWS_OPT_TERMINATE)
 		st_record_close(s, IWS_CLOSE_TERMINATE, op->dir, op->last_frame, op->end_ns);
+	st_doctor_op(s, op);
 	if (s->sink->op)
 		s->sink->op(s->ctx, op);
 }
@@ -299,6 +301,7 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 	struct iws_rpc_conn *rc = rpc_view(s);
 	if (rc)
 		iws_rpc_conn_pdu(rc, pdu);
+	st_doctor_pdu(s, pdu);
 	if (s->sink->pdu)
 		s->sink->pdu(s->ctx, pdu);
 	pdu->note = NULL;
@@ -553,6 +556,7 @@ void st_event(struct iws_stream *s, enum iws_stream_event_kind kind, int side, u
 {
 	struct iws_stream_event ev = { kind, side, fr_dir_of(s, side), seq, len, s->cur_frame,
 				       s->cur_ts, s->d[side].run_frame, detail };
+	st_doctor_event(s, &ev);
 	if (s->sink->event)
 		s->sink->event(s->ctx, &ev);
 	if (s->nc)

@@ -193,6 +193,7 @@ struct iws_stream {
 	uint32_t rpc_qp;
 	void (*rpc_cb)(void *ctx, const struct iws_rpc *r);
 	struct iws_rpc_conn *rc;            /* its view, from the first PDU */
+	struct iws_doctor *doc;             /* the doctor stage (iws_stream_doctor_stage), NULL: off */
 	struct iws_close *closes;           /* IWS_STREAM_MAX_CLOSES, from the first */
 	uint32_t ncloses;
 	enum iws_stream_state st;
@@ -210,6 +211,12 @@ struct iws_stream {
 	bool finishing;                     /* iws_stream_finish is flushing: hold every PDU */
 	bool finished;
 };
+
+/* Does state say the connection carries iWARP (iws_stream_is_iwarp)? */
+static inline bool st_is_iwarp(enum iws_stream_state st)
+{
+	return st == IWS_SST_REQUEST || st == IWS_SST_FULL || st == IWS_SST_REJECTED || st == IWS_SST_INFERRED;
+}
 
 static inline uint8_t fr_dir_of(const struct iws_stream *s, int side)
 {
@@ -276,5 +283,15 @@ void st_release(struct iws_stream *s, bool force);
 bool st_pending_from(const struct iws_stream *s, int side, uint32_t *seq);
 void st_finish(struct iws_stream *s, uint32_t flag);
 void st_free(struct iws_stream *s);
+
+/* stream_doctor.c: the doctor stage, fed by the engine (a no-op while it is
+ * off): a segment before the engine reads it, each report just before the
+ * sink is given it, the end once the engine finished. */
+void st_doctor_segment(struct iws_stream *s, int side, const struct iws_tcp_seg *seg);
+void st_doctor_pdu(struct iws_stream *s, const struct iws_pdu *pdu);
+void st_doctor_op(struct iws_stream *s, const struct iws_op *op);
+void st_doctor_event(struct iws_stream *s, const struct iws_stream_event *ev);
+void st_doctor_finish(struct iws_stream *s);
+void st_doctor_free(struct iws_stream *s);
 
 #endif

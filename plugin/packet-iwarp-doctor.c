@@ -12,9 +12,9 @@
  *                 a broken rule is decoded, and told what it means);
  *   statistics    `tshark -z iwarp,doctor` (iwarp-stats-doctor.c).
  *
- * The core's doctor (iwarpscope/doctor.h) runs per connection beside its
- * stream engine, fed by packet-iwarp-stream.c on the first pass exactly as
- * the CLI feeds it; occurrences are kept on their frames' records.
+ * The core's doctor (iwarpscope/doctor.h) is a stage of each connection's
+ * stream engine, which feeds it on the first pass exactly as in the CLI;
+ * occurrences are kept on their frames' records.
  */
 #include <epan/packet.h>
 #include <epan/expert.h>
@@ -51,9 +51,10 @@ static void on_finding(void *ctx, const struct iws_finding *f)
 
 static const struct iws_doctor_sink doctor_sink = { on_finding };
 
-struct iws_doctor *iwarp_doctor_new(iwarp_conv *ic)
+void iwarp_doctor_stage(iwarp_conv *ic)
 {
-	return iws_doctor_new(&doctor_sink, ic);
+	ic->doc = iws_stream_doctor_stage(ic->eng, &doctor_sink, ic, NULL, NULL) ? iws_stream_doctor(ic->eng)
+										  : NULL;
 }
 
 

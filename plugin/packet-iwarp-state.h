@@ -154,7 +154,7 @@ typedef struct iwarp_conv {
 	wmem_map_t *rpc_calls;       /* guint32 xid -> wmem_array_t of iwarp_rpc_link * with their call */
 	wmem_map_t *rpc_replies;     /* guint32 reply frame -> wmem_array_t of iwarp_rpc_link * */
 	wmem_map_t *rpc_ops;         /* guint64 op id (its iwarp_op_link's key) -> iwarp_rpc_link */
-	struct iws_doctor *doc;      /* the interop doctor (packet-iwarp-doctor.c) */
+	const struct iws_doctor *doc; /* the engine's doctor stage (packet-iwarp-doctor.c), NULL once it is freed */
 	/* first pass: the frame whose segment the engine is being fed (0: none,
 	 * e.g. at the end of the capture), for what its stages report */
 	guint32 feeding_frame;

@@ -185,7 +185,6 @@ static iwarp_frame_rec *frame_rec(guint32 num)
 static void on_pdu(void *ctx, const struct iws_pdu *p)
 {
 	iwarp_conv *ic = (iwarp_conv *)ctx;
-	iws_doctor_pdu(ic->doc, ic->eng, p);
 	iwarp_frame_rec *fr = frame_rec((guint32)p->frame);
 	iwarp_pdu_rec *r = wmem_new0(wmem_file_scope(), iwarp_pdu_rec);
 	r->kind = (guint8)p->kind;
@@ -270,7 +269,6 @@ static void merge_response(iwarp_conv *ic, iwarp_op_link *l, const struct iws_op
 static void on_op(void *ctx, const struct iws_op *op)
 {
 	iwarp_conv *ic = (iwarp_conv *)ctx;
-	iws_doctor_op(ic->doc, ic->eng, op);
 	iwarp_op_link *l = iwarp_op_link_get(ic, op->id);
 	iws_op_brief_of(op, &l->op);
 	l->done = TRUE;
@@ -352,7 +350,6 @@ static void record_tcp_event(const struct iws_stream_event *ev)
 
 static void on_event(void *ctx, const struct iws_stream_event *ev)
 {
-	iws_doctor_event(((iwarp_conv *)ctx)->doc, ((iwarp_conv *)ctx)->eng, ev);
 	switch (ev->kind) {
 	case IWS_SEV_FAST_RETRANSMIT:
 	case IWS_SEV_TIMEOUT:
@@ -401,8 +398,8 @@ static iwarp_conv *conv_get(packet_info *pinfo, const struct tcp_view *v)
 	if (ic->eng) {
 		iwarp_nvme_stage(ic);
 		iwarp_rpc_stage(ic);
+		iwarp_doctor_stage(ic);
 	}
-	ic->doc = iwarp_doctor_new(ic);
 	return ic;
 }
 
@@ -442,13 +439,11 @@ static void conv_finish(iwarp_conv *ic, guint32 flag)
 	feeding.payload = NULL;
 	ic->feeding_frame = 0;
 	iws_stream_finish(ic->eng, flag);
-	iws_doctor_finish(ic->doc, ic->eng);
 	conv_keep_state(ic);
 	if (!ic->iwarp) {
 		/* Most TCP connections are not iWARP: keep nothing of them. */
 		iws_stream_free(ic->eng);
 		ic->eng = NULL;
-		iws_doctor_free(ic->doc);
 		ic->doc = NULL;
 	}
 }
@@ -478,7 +473,6 @@ static void feed(tvbuff_t *frame, packet_info *pinfo, iwarp_conv *ic, int side, 
 	feeding.payload = v->ds_tvb == frame ? payload : NULL;
 	feeding.cap = capl;
 	ic->feeding_frame = pinfo->num;
-	iws_doctor_segment(ic->doc, ic->eng, side, &seg);
 	iws_stream_segment(ic->eng, side, &seg);
 	ic->feeding_frame = 0;
 	feeding.num = 0;
@@ -714,7 +708,6 @@ static void free_engine(gpointer key, gpointer value, gpointer user_data)
 	iwarp_conv *ic = (iwarp_conv *)value;
 	iws_stream_free(ic->eng);
 	ic->eng = NULL;
-	iws_doctor_free(ic->doc);
 	ic->doc = NULL;
 }
 

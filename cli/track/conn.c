@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iwarpscope/doctor.h"
 #include "iwarpscope/nvme.h"
 #include "iwarpscope/rpcrdma.h"
 #include "order.h"
@@ -106,9 +105,10 @@ static void wrun_add(struct conn *c, uint64_t frame)
 	c->wprev_in = true;
 }
 
-/* The doctor's filter (iws_doctor_keep): a finding counts when the frame
- * that shows it is inside the window (one of the connection's frames: a
- * binary search of its runs, in rising frame order). */
+/* The doctor's filter (iws_stream_doctor_stage's keep): a finding counts
+ * when the frame that shows it is inside the window (one of the
+ * connection's frames: a binary search of its runs, in rising frame
+ * order). */
 static bool frame_inside(void *ctx, uint64_t frame)
 {
 	const struct conn *c = ctx;
@@ -140,7 +140,6 @@ static void on_op(void *ctx, const struct iws_op *op)
 {
 	struct conn *c = ctx;
 	const struct conn_env *env = c->env;
-	iws_doctor_op(c->doc, c->eng, op);
 	/* with a time window, the Terminates sent inside it */
 	if (op->type == IWS_OPT_TERMINATE && (!env->in_window || env->in_window(env->ctx, op->start_ns))) {
 		c->c.terminates++;
@@ -231,7 +230,6 @@ static void window_fpdu(struct conn *c, const struct iws_pdu *pdu)
 static void on_pdu(void *ctx, const struct iws_pdu *pdu)
 {
 	struct conn *c = ctx;
-	iws_doctor_pdu(c->doc, c->eng, pdu);
 	if (pdu->kind != IWS_PDU_FPDU)
 		return;
 	const struct conn_env *env = c->env;
@@ -318,7 +316,6 @@ static void window_event(struct conn *c, const struct iws_stream_event *ev)
 static void on_event(void *ctx, const struct iws_stream_event *ev)
 {
 	struct conn *c = ctx;
-	iws_doctor_event(c->doc, c->eng, ev);
 	if (c->env->in_window && c->env->in_window(c->env->ctx, ev->ts))
 		window_event(c, ev);
 	if (ev->kind == IWS_SEV_GAP &&
@@ -384,17 +381,17 @@ struct conn *conn_new(struct conn_env *env, const struct flow *f)
 		iws_stream_nvme_stage(c->eng, c->stream, on_nvme_cmd);
 	if (c->eng && env->rpc)
 		iws_stream_rpc_stage(c->eng, c->stream, on_rpc);
-	if (env->doctor)
-		c->doc = iws_doctor_new(NULL, NULL);
-	if (c->doc && env->in_window)
-		iws_doctor_keep(c->doc, frame_inside, c);
+	/* the engine feeds its doctor; with a time window, it counts the
+	 * findings of the frames inside */
+	if (c->eng && env->doctor &&
+	    iws_stream_doctor_stage(c->eng, NULL, NULL, env->in_window ? frame_inside : NULL, c))
+		c->doc = iws_stream_doctor(c->eng);
 	if (env->in_window) {
 		c->wsum = calloc(1, sizeof(*c->wsum));
 		c->wtrk = calloc(1, sizeof(*c->wtrk));
 	}
 	if (!c->eng || (env->doctor && !c->doc) || (env->in_window && (!c->wsum || !c->wtrk))) {
 		iws_stream_free(c->eng);
-		iws_doctor_free(c->doc);
 		free(c->wsum);
 		free(c->wtrk);
 		free(c);
@@ -459,7 +456,6 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 	}
 	struct iws_tcp_seg seg = { p->seq, p->ack, p->win, p->flags, p->payload, p->cap_len,
 				   p->wire_len, frame, ts, p->has_ip_id, p->ip_id, p->opts, p->opts_len };
-	iws_doctor_segment(c->doc, c->eng, side, &seg);
 	uint64_t lost = conn_counts_of(c, side)->lost;
 	/* The engine's TCP events mark this frame (on_event). */
 	c->seg_retrans = false;
@@ -496,7 +492,6 @@ void conn_finish(struct conn *c, uint32_t flag)
 	if (inside)
 		wsum_add(c, &before);
 	sync_closes(c);
-	iws_doctor_finish(c->doc, c->eng);
 	c->state = CONN_CLOSED;
 }
 
@@ -505,7 +500,6 @@ void conn_free(struct conn *c)
 	if (!c)
 		return;
 	iws_stream_free(c->eng);
-	iws_doctor_free(c->doc);
 	if (c->nvme && c->env->nvme_release)
 		c->env->nvme_release(c);
 	if (c->stats)

@@ -211,7 +211,7 @@ struct conn {
 	uint32_t ncloses;
 	bool seg_retrans;           /* the segment being fed was a retransmission */
 	struct conn_nvme *nvme;     /* NVMe view (nvme_track.h), from the first command (env->nvme) */
-	struct iws_doctor *doc;     /* the interop doctor's findings (env->doctor), else NULL */
+	const struct iws_doctor *doc; /* the engine's doctor stage (env->doctor), else NULL */
 	struct conn *lru_prev, *lru_next; /* the analysis' recency lists */
 };
 

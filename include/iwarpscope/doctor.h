@@ -6,16 +6,20 @@
  * nothing about the octets itself: framing, CRCs, operations, losses are the
  * engine's; the doctor names what breaks a rule, where.
  *
- * A front end that runs a doctor for a connection feeds it, besides the
- * engine, in this order (the CLI and the plugin do exactly this, which is
- * why they report the same findings):
+ * It is the stream engine's last stage (iws_stream_doctor_stage): a front
+ * end turns it on and reads the findings; the engine feeds it, in this
+ * order, exactly as it feeds its sink (so both front ends report the same
+ * findings):
  *
- *   every segment      iws_doctor_segment(d, eng, side, seg) just BEFORE
- *                      iws_stream_segment(eng, side, seg), the same segment
- *                      with its TCP options (for the MSS of a SYN);
- *   every report       iws_doctor_pdu / _op / _event from the engine's sink
- *                      callbacks, with the PDU, operation or event;
- *   the end            iws_doctor_finish(d, eng) after iws_stream_finish.
+ *   every segment      iws_doctor_segment just BEFORE the engine reads the
+ *                      segment, with its TCP options (for the MSS of a SYN);
+ *   every report       iws_doctor_pdu / _op / _event, just before the front
+ *                      end's sink is given the PDU, operation or event;
+ *   the end            iws_doctor_finish once the engine finished.
+ *
+ * With each call comes what the engine knows of the connection then
+ * (struct iws_doctor_facts): the doctor reads the engine through nothing
+ * else, so calls run one way, engine -> doctor.
  *
  * Each time a rule is broken the sink's finding callback is told (with the
  * frame that shows it); the doctor also keeps, per rule and direction, the
@@ -30,7 +34,7 @@
 #include <stddef.h>
 
 #include "rules.h"
-#include "stream.h"
+#include "stream.h"   /* the reports it reads (struct iws_pdu, iws_stream_event); stream.h names no doctor type */
 #include "tcpopt.h"   /* iws_tcp_opt_mss: the doctor reads the MSS */
 
 #ifdef __cplusplus
@@ -91,17 +95,32 @@ void iws_doctor_free(struct iws_doctor *d);
  * operations in flight judges a frame inside by what came before it. */
 void iws_doctor_keep(struct iws_doctor *d, bool (*keep)(void *ctx, uint64_t frame), void *ctx);
 
-/* A TCP segment sent by side, before the engine is given it (its TCP
- * options, seg->opts, give a SYN's MSS). */
-void iws_doctor_segment(struct iws_doctor *d, const struct iws_stream *eng, int side,
+/* What the engine knows of the connection when it feeds the doctor: the
+ * values of its accessors (stream.h) at that moment. */
+struct iws_doctor_facts {
+	enum iws_stream_state state;            /* iws_stream_state */
+	bool iwarp;                             /* iws_stream_is_iwarp */
+	int init_side;                          /* iws_stream_init_side */
+	const struct iws_mpa_conn *mpa;         /* iws_stream_mpa: negotiated or inferred */
+	const struct iws_tracker_counts *tracker; /* iws_stream_tracker_counts */
+	uint32_t marker_dev[2];                 /* by side: iws_stream_marker_deviation */
+	/* iws_stream_outstanding_begun, given with a FIN or RST event only (a
+	 * walk of the operations in flight; 0 with the other calls) */
+	uint32_t outstanding_begun;
+};
+
+/* The engine's feed (see above; a front end calls none of these). */
+/* A TCP segment sent by side, before the engine reads it (its TCP options,
+ * seg->opts, give a SYN's MSS). */
+void iws_doctor_segment(struct iws_doctor *d, const struct iws_doctor_facts *fa, int side,
 			const struct iws_tcp_seg *seg);
-/* What the engine reported (its sink's pdu, op and event callbacks). */
-void iws_doctor_pdu(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_pdu *p);
-void iws_doctor_op(struct iws_doctor *d, const struct iws_stream *eng, const struct iws_op *op);
-void iws_doctor_event(struct iws_doctor *d, const struct iws_stream *eng,
+/* What the engine reports (to its sink's pdu, op and event callbacks). */
+void iws_doctor_pdu(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_pdu *p);
+void iws_doctor_op(struct iws_doctor *d, const struct iws_doctor_facts *fa, const struct iws_op *op);
+void iws_doctor_event(struct iws_doctor *d, const struct iws_doctor_facts *fa,
 		      const struct iws_stream_event *ev);
-/* The engine was finished: the checks that need the whole connection. */
-void iws_doctor_finish(struct iws_doctor *d, const struct iws_stream *eng);
+/* The engine finished: the checks that need the whole connection. */
+void iws_doctor_finish(struct iws_doctor *d, const struct iws_doctor_facts *fa);
 
 /* The findings so far, in catalogue order, then i2r before r2i. */
 const struct iws_finding_sum *iws_doctor_sums(const struct iws_doctor *d, uint32_t *n);

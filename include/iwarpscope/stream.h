@@ -26,7 +26,10 @@
  *   RDMAP     the operation tracker (qp.h) fed with every DDP segment;
  *   NVMe      optionally (iws_stream_nvme_stage), NVMe over Fabrics: the engine feeds
  *             its NVMe view of the connection (nvme.h, iws_nvme_conn) every
- *             PDU and event and the end, and reports its commands.
+ *             PDU and event and the end, and reports its commands;
+ *   doctor    optionally (iws_stream_doctor_stage), the interop doctor
+ *             (doctor.h): the engine feeds it every segment, PDU, operation,
+ *             event and the end, and keeps its findings.
  *
  * Results come back through the callbacks of struct iws_stream_sink, during
  * the call that fed the segment which made them known (or during
@@ -55,6 +58,8 @@ struct iws_nvme_note;
 struct iws_nvme_conn;
 struct iws_rpc;
 struct iws_rpc_conn;
+struct iws_doctor;
+struct iws_doctor_sink;
 
 struct iws_stream_opts {
 	bool check_crc;             /* verify negotiated (or inferred) CRCs */
@@ -373,6 +378,20 @@ void iws_stream_rpc_stage(struct iws_stream *s, uint32_t qp,
 /* Its view (NULL: stage off, before the first PDU, or not RPC-over-RDMA);
  * readable until iws_stream_free. */
 const struct iws_rpc_conn *iws_stream_rpc(const struct iws_stream *s);
+
+/*
+ * The doctor stage (doctor.h), off unless this is called before the first
+ * segment: the engine creates the doctor and feeds it itself (each segment
+ * before reading it; each PDU, operation and event just before the sink is
+ * given it; the end once finished); sink (may be NULL) is told each
+ * occurrence with ctx; keep (may be NULL) is iws_doctor_keep's filter, with
+ * keep_ctx. false when memory is short (the stage stays off) or too late.
+ */
+bool iws_stream_doctor_stage(struct iws_stream *s, const struct iws_doctor_sink *sink, void *ctx,
+			     bool (*keep)(void *keep_ctx, uint64_t frame), void *keep_ctx);
+/* Its doctor, for the findings (iws_doctor_sums, iws_doctor_unchecked);
+ * NULL when the stage is off. Readable until iws_stream_free. */
+const struct iws_doctor *iws_stream_doctor(const struct iws_stream *s);
 
 /* Octets the engine holds (out of order, being framed or hunted through,
  * PDUs held for order); 0 once finished. */

@@ -189,7 +189,7 @@ static void sum_text(void)
 
 static struct {
 	struct iws_stream *eng;
-	struct iws_doctor *doc;
+	const struct iws_doctor *doc;   /* the engine's doctor stage */
 	struct iws_stream_limits lim;
 	uint64_t frame;
 	struct sb sb[2];
@@ -197,24 +197,6 @@ static struct {
 	uint32_t isn[2];
 	int fired[IWS_RULE_COUNT];
 } C;
-
-static void c_pdu(void *ctx, const struct iws_pdu *p)
-{
-	(void)ctx;
-	iws_doctor_pdu(C.doc, C.eng, p);
-}
-
-static void c_op(void *ctx, const struct iws_op *op)
-{
-	(void)ctx;
-	iws_doctor_op(C.doc, C.eng, op);
-}
-
-static void c_event(void *ctx, const struct iws_stream_event *ev)
-{
-	(void)ctx;
-	iws_doctor_event(C.doc, C.eng, ev);
-}
 
 /* The rules some connection of this file made fire. */
 static int covered[IWS_RULE_COUNT];
@@ -227,19 +209,30 @@ static void c_finding(void *ctx, const struct iws_finding *f)
 	covered[f->rule]++;
 }
 
-static const struct iws_stream_sink c_sink = { c_pdu, c_op, NULL, c_event };
+/* The engine feeds its doctor stage itself: no front end's sink. */
+static const struct iws_stream_sink c_sink = { NULL, NULL, NULL, NULL };
 static const struct iws_doctor_sink c_dsink = { c_finding };
 
-static void c_begin(void)
+/* A connection whose doctor tells dsink, counting the frames keep accepts
+ * (NULL: all). */
+static void c_begin_with(const struct iws_doctor_sink *dsink, bool (*keep)(void *ctx, uint64_t frame),
+			 void *keep_ctx)
 {
 	memset(&C, 0, sizeof(C));
 	struct iws_stream_opts o = { true, false, 0, { 0, 0 } };
 	C.eng = iws_stream_new(&o, &C.lim, &c_sink, NULL);
-	C.doc = iws_doctor_new(&c_dsink, NULL);
+	CHECK(iws_stream_doctor_stage(C.eng, dsink, NULL, keep, keep_ctx));
+	C.doc = iws_stream_doctor(C.eng);
+	CHECK(C.doc != NULL);
 	for (int k = 0; k < 2; k++) {
 		C.isn[k] = k ? 0x80000000u : 1000;
 		C.sb[k] = (struct sb){ C.buf[k], sizeof(C.buf[k]), 0, C.isn[k] + 1, 0, 0, 0, 0 };
 	}
+}
+
+static void c_begin(void)
+{
+	c_begin_with(&c_dsink, NULL, NULL);
 }
 
 static void c_seg(int side, uint32_t seq, uint8_t flags, uint16_t win, const uint8_t *p, uint32_t n)
@@ -249,7 +242,6 @@ static void c_seg(int side, uint32_t seq, uint8_t flags, uint16_t win, const uin
 	struct iws_tcp_seg g = { seq, (flags & IWS_TCP_ACK) ? ack : 0, win, flags, p, n, n, ++C.frame,
 				 1700000000000000000ll + (int64_t)C.frame * 1000, false, 0,
 				 (flags & IWS_TCP_SYN) ? mss : NULL, (flags & IWS_TCP_SYN) ? 4 : 0 };
-	iws_doctor_segment(C.doc, C.eng, side, &g);
 	iws_stream_segment(C.eng, side, &g);
 }
 
@@ -295,7 +287,6 @@ static uint64_t c_count(enum iws_rule r, uint8_t dir, uint64_t *of)
 static void c_end(void)
 {
 	iws_stream_finish(C.eng, IWS_OPF_UNFINISHED);
-	iws_doctor_finish(C.doc, C.eng);
 	uint32_t n, total = 0;
 	const struct iws_finding_sum *s = iws_doctor_sums(C.doc, &n);
 	for (uint32_t i = 0; i < n; i++)
@@ -308,7 +299,6 @@ static void c_end(void)
 
 static void c_free(void)
 {
-	iws_doctor_free(C.doc);
 	iws_stream_free(C.eng);
 	CHECK_EQ(C.lim.buf_used, 0);
 }
@@ -389,9 +379,7 @@ static void placement_kept(void)
 	static const enum iws_rule rules[] = { IWS_RULE_FRAMING_FPDU_SPLIT, IWS_RULE_FRAMING_FPDU_PACKED,
 					       IWS_RULE_FRAMING_FPDU_UNALIGNED, IWS_RULE_FRAMING_FPDU_OVER_MSS };
 	/* the whole connection, its findings' frames heard */
-	c_begin();
-	iws_doctor_free(C.doc);
-	C.doc = iws_doctor_new(&hs, NULL);
+	c_begin_with(&hs, NULL, NULL);
 	nheard = 0;
 	placement_feed();
 	c_end();
@@ -404,10 +392,7 @@ static void placement_kept(void)
 	/* from frame 7 on: the three FPDUs packed in one segment onwards (the
 	 * first FPDU, split over frames 5 and 6, left out) */
 	uint64_t from = 7;
-	c_begin();
-	iws_doctor_free(C.doc);
-	C.doc = iws_doctor_new(&hs, NULL);
-	iws_doctor_keep(C.doc, from_frame, &from);
+	c_begin_with(&hs, from_frame, &from);
 	nheard = 0;
 	placement_feed();
 	c_end();
@@ -426,6 +411,45 @@ static void placement_kept(void)
 	}
 	CHECK_EQ(nheard, inside);
 	CHECK(inside > 0 && inside < whole);
+	c_free();
+}
+
+/* The doctor is a stage of the engine (stream.h iws_stream_doctor_stage):
+ * off unless turned on before the first segment, turned on once; the engine
+ * feeds it with no front end's sink (c_sink has no callback). */
+static void stage(void)
+{
+	struct iws_stream_limits lim;
+	memset(&lim, 0, sizeof(lim));
+	struct iws_stream_opts o = { true, false, 0, { 0, 0 } };
+	struct iws_stream *s = iws_stream_new(&o, &lim, &c_sink, NULL);
+	CHECK(s != NULL);
+	CHECK(iws_stream_doctor(s) == NULL);
+	CHECK(iws_stream_doctor_stage(s, NULL, NULL, NULL, NULL));
+	const struct iws_doctor *d = iws_stream_doctor(s);
+	CHECK(d != NULL);
+	CHECK(!iws_stream_doctor_stage(s, NULL, NULL, NULL, NULL));
+	CHECK(iws_stream_doctor(s) == d);
+	iws_stream_free(s);
+
+	s = iws_stream_new(&o, &lim, &c_sink, NULL);
+	struct iws_tcp_seg g = { 1000, 0, 1000, IWS_TCP_SYN, NULL, 0, 0, 1, 1, false, 0, NULL, 0 };
+	iws_stream_segment(s, 0, &g);
+	CHECK(!iws_stream_doctor_stage(s, NULL, NULL, NULL, NULL));   /* too late: it missed the SYN */
+	CHECK(iws_stream_doctor(s) == NULL);
+	iws_stream_free(s);
+	CHECK_EQ(lim.buf_used, 0);
+
+	/* the connection of reply_first() below, its MPA key finding found by
+	 * the engine's feed alone */
+	c_begin();
+	c_syns();
+	sb_mpa_frame(&C.sb[1], 1, 0x10, 8, 8);
+	c_send(1, 0, C.sb[1].len);
+	sb_mpa_frame(&C.sb[0], 0, 0x10, 8, 8);
+	c_send(0, 0, C.sb[0].len);
+	c_end();
+	CHECK_EQ(C.fired[IWS_RULE_MPA_KEY], 1);
 	c_free();
 }
 
@@ -951,6 +975,7 @@ int main(void)
 	sum_text();
 	placement();
 	placement_kept();
+	stage();
 	reply_first();
 	window_and_msn();
 	mpa_setup();

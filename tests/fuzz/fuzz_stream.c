@@ -94,7 +94,7 @@ struct frame_rec {
 /* One engine under test and what it reported. */
 struct eng {
 	struct iws_stream *s;
-	struct iws_doctor *doc;     /* the interop doctor beside it, as the front ends run it */
+	const struct iws_doctor *doc; /* its doctor stage, as the front ends run it */
 	int mirror;                 /* its side k is the input's side k ^ mirror */
 	uint64_t last_frame;
 	uint64_t last_forced;
@@ -169,7 +169,6 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 {
 	struct eng *e = ctx;
 	int side = p->side ^ e->mirror;
-	iws_doctor_pdu(e->doc, e->s, p);
 	FAIL_IF(e->after_finish || (p->kind != IWS_PDU_MPA_FRAME && p->kind != IWS_PDU_FPDU) ||
 	    p->side < 0 || p->side > 1 || p->dir > 1 || p->len == 0 || p->first_hole > p->len || !p->wire);
 	FAIL_IF(p->first_frame > p->arrived_frame || p->arrived_frame > p->frame || p->frame > cur_frame ||
@@ -215,7 +214,6 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 static void on_op(void *ctx, const struct iws_op *op)
 {
 	struct eng *e = ctx;
-	iws_doctor_op(e->doc, e->s, op);
 	FAIL_IF(e->after_finish);
 	FAIL_IF(op->type >= IWS_OPT_COUNT || op->dir > 1 || op->last_frame > cur_frame);
 	FAIL_IF(op->has_latency && op->latency_ns != op->end_ns - op->start_ns);
@@ -242,7 +240,6 @@ static void on_span(void *ctx, const struct iws_span *sp)
 static void on_event(void *ctx, const struct iws_stream_event *ev)
 {
 	struct eng *e = ctx;
-	iws_doctor_event(e->doc, e->s, ev);
 	FAIL_IF(e->after_finish);
 	FAIL_IF(ev->kind < IWS_SEV_HANDSHAKE || ev->kind > IWS_SEV_DUPLICATE_ACK || ev->side < 0 || ev->side > 1 ||
 	    ev->dir > 1 || ev->frame > cur_frame || ev->prev_frame > cur_frame);
@@ -377,7 +374,6 @@ static void feed(struct eng *e, int side, const struct iws_tcp_seg *g)
 		s.opts = syn_opts;
 		s.opts_len = sizeof(syn_opts);
 	}
-	iws_doctor_segment(e->doc, e->s, side ^ e->mirror, &s);
 	iws_stream_segment(e->s, side ^ e->mirror, &s);
 }
 
@@ -436,13 +432,11 @@ static void finish_and_free(struct eng *e, const uint8_t *opts_byte, const struc
 		uint64_t before = e->ops + e->spans + e->events;
 		iws_stream_free(e->s);
 		e->s = NULL;
-		iws_doctor_free(e->doc);
 		e->doc = NULL;
 		FAIL_IF(e->ops + e->spans + e->events != before);
 		return;
 	}
 	iws_stream_finish(e->s, (*opts_byte & 0x80) ? IWS_OPF_ABORTED : IWS_OPF_UNFINISHED);
-	iws_doctor_finish(e->doc, e->s);
 	check_doctor(e);
 	int64_t ts;
 	uint64_t fr;
@@ -470,7 +464,6 @@ static void finish_and_free(struct eng *e, const uint8_t *opts_byte, const struc
 	}
 	iws_stream_free(e->s);
 	e->s = NULL;
-	iws_doctor_free(e->doc);
 	e->doc = NULL;
 }
 
@@ -503,13 +496,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct eng e[2];
 	memset(e, 0, sizeof(e));
 	e[0].s = iws_stream_new(&o, &lim, &sink, &e[0]);
-	e[0].doc = iws_doctor_new(NULL, NULL);
+	if (e[0].s && iws_stream_doctor_stage(e[0].s, NULL, NULL, NULL, NULL))
+		e[0].doc = iws_stream_doctor(e[0].s);
 	if (opts & 0x10) {
 		struct iws_stream_opts om = o;
 		om.guess_init_side = !o.guess_init_side;
 		e[1].mirror = 1;
 		e[1].s = iws_stream_new(&om, &lim, &sink, &e[1]);
-		e[1].doc = iws_doctor_new(NULL, NULL);
+		if (e[1].s && iws_stream_doctor_stage(e[1].s, NULL, NULL, NULL, NULL))
+			e[1].doc = iws_stream_doctor(e[1].s);
 	}
 	unsigned nengines = (opts & 0x10) ? 2 : 1;
 
