@@ -102,6 +102,13 @@ struct analysis {
 	uint64_t cur_frame;
 	int64_t cur_ts;
 	bool finished;
+	/* -j N (cli/cmd/jobs.c): a worker sees only some conversations, so the
+	 * reader, which sees them all, numbers them (tcp.stream) and the worker
+	 * takes in_stream for the conversation a packet starts. */
+	bool ext_stream;
+	bool in_new;                /* the packet starts a conversation (the reader's word) */
+	uint32_t in_stream;
+	bool stream_mismatch;       /* ... but this analysis saw otherwise */
 };
 
 bool analysis_init(struct analysis *a, const struct analysis_opts *o);
@@ -112,6 +119,18 @@ void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, i
 /* End of input: every open connection is finished as "capture ended". */
 void analysis_finish(struct analysis *a);
 void analysis_free(struct analysis *a);
+
+/*
+ * -j N: take over what the n worker analyses w[] (each finished, over a
+ * share of the conversations) found, as if dst had read every packet
+ * itself: the connections in stream order, the counters summed, the
+ * statistics over every QP merged. dst holds what the reader counted itself
+ * (the frames that are not TCP). false when the result could differ from
+ * one analysis reading them all (a limit shared by every connection was
+ * near, statistics whose merge depends on order): the caller then reads the
+ * input again in one analysis. The workers keep nothing dst needs.
+ */
+bool analysis_adopt(struct analysis *dst, struct analysis *const *w, uint32_t n);
 
 /* The iWARP QPs the report covers (select.h), in QP order, from *i on:
  *   for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) */
