@@ -3,6 +3,7 @@
 #include "jobs.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -361,5 +362,16 @@ bool jobs_read(struct source *s, struct analysis *dst, const struct analysis_opt
 	struct analysis *wa[JOBS_MAX];
 	for (unsigned k = 0; k < n; k++)
 		wa[k] = &j->w[k].a;
-	return analysis_adopt(dst, wa, n);
+	/* IWARPSCOPE_JOBS_TRACE: how the conversations spread (for the tests;
+	 * the workers' counts before analysis_adopt sums them) */
+	bool trace = getenv("IWARPSCOPE_JOBS_TRACE") != NULL;
+	if (trace) {
+		fprintf(stderr, "iwarpscope: jobs: %u workers, conversations", n);
+		for (unsigned k = 0; k < n; k++)
+			fprintf(stderr, "%c%llu", k ? '+' : ' ', (unsigned long long)wa[k]->c.tcp_conns);
+	}
+	bool same = analysis_adopt(dst, wa, n);
+	if (trace)
+		fprintf(stderr, "%s\n", same ? "" : ", read again with one");
+	return same;
 }

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""-j N gives -j 1's output, byte for byte (issue 34 item 4).
+
+Every command (summary, ops, stats, fpdus, nvme, rpc, doctor, report) in
+every format it takes (text, csv, json, jsonl) runs with -j 1, -j 2 and -j 3
+on every sample (samples/real, samples/generated) and on a capture with many
+connections written by iwarpscope-gen (--scenario bench --qps 40): standard
+output, standard error and the exit status must be the same. Besides:
+
+  * the runs -j spreads over workers (stats as text, doctor) must have used
+    them (IWARPSCOPE_JOBS_TRACE names the workers and the conversations each
+    got): on the many-connection capture every worker got some, and their sum
+    is the capture's TCP conversation count computed here from its octets;
+  * runs -j does not spread (the other commands) must say one worker;
+  * a run whose connections reach a shared limit (--max-flows below the
+    capture's connections) must be read again on one thread, and still
+    match.
+
+Usage: jobs_check.py IWARPSCOPE IWARPSCOPE_GEN SAMPLES_DIR WORKDIR [--quick]
+(--quick: the many-connection capture and a few samples, under a sanitizer).
+"""
+import glob
+import os
+import struct
+import subprocess
+import sys
+
+COMMANDS = ["summary", "ops", "stats", "fpdus", "nvme", "rpc", "doctor", "report"]
+FORMATS = ["text", "csv", "json", "jsonl"]
+SPREAD = {("stats", "text"), ("doctor", "text"), ("doctor", "json"), ("doctor", "jsonl")}
+
+
+def run(tool, args, env_extra=None):
+    env = dict(os.environ)
+    env.pop("IWARPSCOPE_JOBS_TRACE", None)
+    if env_extra:
+        env.update(env_extra)
+    p = subprocess.run([tool] + args, capture_output=True, env=env, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def tcp_conversations(path):
+    """TCP 4-tuples (either direction) in a plain pcap of Ethernet/IPv4: the
+    many-connection capture has no port reuse, so this is its conversation
+    count (tcp.stream) worked out from the file's octets."""
+    with open(path, "rb") as f:
+        data = f.read()
+    magic = struct.unpack("<I", data[:4])[0]
+    assert magic in (0xA1B2C3D4, 0xA1B23C4D), "a little-endian pcap"
+    pos, seen = 24, set()
+    while pos + 16 <= len(data):
+        caplen = struct.unpack("<I", data[pos + 8:pos + 12])[0]
+        frame = data[pos + 16:pos + 16 + caplen]
+        pos += 16 + caplen
+        if len(frame) < 34 or frame[12:14] != b"\x08\x00" or frame[23] != 6:
+            continue
+        ihl = (frame[14] & 15) * 4
+        src, dst = frame[26:30], frame[30:34]
+        sport, dport = struct.unpack(">HH", frame[14 + ihl:14 + ihl + 4])
+        a, b = (src, sport), (dst, dport)
+        seen.add((a, b) if a <= b else (b, a))
+    return len(seen)
+
+
+def trace_line(err):
+    for line in err.decode(errors="replace").splitlines():
+        if line.startswith("iwarpscope: jobs: "):
+            return line
+    return None
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    quick = "--quick" in sys.argv
+    tool, gen, samples, work = args[:4]
+    os.makedirs(work, exist_ok=True)
+    many = os.path.join(work, "many")
+    subprocess.run([gen, "--scenario", "bench", "--qps", "40", "--size", "6M", "--out", many],
+                   check=True, capture_output=True)
+    many += ".pcap"
+    captures = [many]
+    found = sorted(glob.glob(os.path.join(samples, "real", "*.pcap*")) +
+                   glob.glob(os.path.join(samples, "generated", "*.pcap*")))
+    if quick:
+        found = [f for f in found if os.path.basename(f) in
+                 ("multi-qp.pcap", "nvmeof.pcap", "30-nvmeof-mixed.pcap", "31-nfsrdma-v3.pcap")]
+    captures += found
+    fails = []
+    compared = 0
+    for cap in captures:
+        name = os.path.relpath(cap, samples) if cap != many else "many-connections"
+        for cmd in COMMANDS:
+            for fmt in (["html"] if cmd == "report" else FORMATS):
+                base = [cmd, "--no-progress"] + (["-T", fmt] if fmt != "html" else []) + [cap]
+                ref = run(tool, ["-j", "1"] + base)
+                if ref[0] == 2 and b"does not write" in ref[2]:
+                    continue  # the command does not take this format
+                for n in (2, 3):
+                    got = run(tool, ["-j", str(n)] + base)
+                    compared += 1
+                    if got != ref:
+                        what = [k for k, a, b in zip(("status", "stdout", "stderr"), ref, got) if a != b]
+                        fails.append("%s %s -T %s -j %d: %s differ" % (name, cmd, fmt, n, ", ".join(what)))
+                # which runs were spread, and how
+                if cap == many or (cmd, fmt) in SPREAD:
+                    t = trace_line(run(tool, ["-j", "2"] + base, {"IWARPSCOPE_JOBS_TRACE": "1"})[2])
+                    spread = (cmd, fmt) in SPREAD
+                    if spread and (t is None or not t.startswith("iwarpscope: jobs: 2 workers")):
+                        fails.append("%s %s -T %s -j 2: not spread over 2 workers (%s)" % (name, cmd, fmt, t))
+                    if not spread and t != "iwarpscope: jobs: 1 worker":
+                        fails.append("%s %s -T %s -j 2: should read on one thread (%s)" % (name, cmd, fmt, t))
+                    if spread and cap == many and t:
+                        parts = t.split("conversations ")[-1].split(",")[0].split("+")
+                        counts = [int(x) for x in parts]
+                        want = tcp_conversations(many)
+                        if len(counts) != 2 or min(counts) == 0 or sum(counts) != want or "again" in t:
+                            fails.append("many-connections %s: conversations %s, expected 2 shares "
+                                         "of %d, none empty, not read again" % (cmd, counts, want))
+    # a limit every connection shares: read again on one thread, same output
+    base = ["stats", "--no-progress", "--max-flows", "4", many]
+    ref = run(tool, ["-j", "1"] + base)
+    got = run(tool, ["-j", "2"] + base, {"IWARPSCOPE_JOBS_TRACE": "1"})
+    t = trace_line(got[2])
+    if not t or "read again with one" not in t:
+        fails.append("--max-flows 4 -j 2: not read again (%s)" % t)
+    stripped = b"".join(l for l in got[2].splitlines(True) if not l.startswith(b"iwarpscope: jobs: "))
+    if (got[0], got[1], stripped) != ref or b"connection limit reached" not in ref[2]:
+        fails.append("--max-flows 4 -j 2: differs from -j 1 (or the limit was not reached)")
+    compared += 1
+    for f in fails:
+        print("FAIL:", f)
+    print("%d runs compared with -j 1 over %d captures; %d failures" % (compared, len(captures), len(fails)))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
