@@ -57,7 +57,18 @@ struct worker {
 	struct analysis a;
 	pthread_t th;
 	bool started, ready;
+	double cpu_s;               /* the thread's CPU time (IWARPSCOPE_JOBS_TRACE) */
 };
+
+/* The calling thread's CPU seconds (what bounds -j N: the reader's share
+ * against the workers'). */
+static double thread_cpu(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 struct jobs {
 	struct worker *w;
@@ -231,6 +242,7 @@ static void *work(void *arg)
 		}
 	}
 	analysis_finish(&w->a);
+	w->cpu_s = thread_cpu();
 	return NULL;
 }
 
@@ -357,6 +369,7 @@ bool jobs_read(struct source *s, struct analysis *dst, const struct analysis_opt
 			pthread_join(j->w[k].th, NULL);
 	}
 	flow_table_free(&ft);
+	double reader_s = thread_cpu();
 	if (!ok)
 		return false;
 	struct analysis *wa[JOBS_MAX];
@@ -371,7 +384,12 @@ bool jobs_read(struct source *s, struct analysis *dst, const struct analysis_opt
 			fprintf(stderr, "%c%llu", k ? '+' : ' ', (unsigned long long)wa[k]->c.tcp_conns);
 	}
 	bool same = analysis_adopt(dst, wa, n);
-	if (trace)
-		fprintf(stderr, "%s\n", same ? "" : ", read again with one");
+	if (trace) {
+		fprintf(stderr, "%s; CPU s: reader %.3f, workers", same ? "" : ", read again with one",
+			reader_s);
+		for (unsigned k = 0; k < n; k++)
+			fprintf(stderr, "%c%.3f", k ? '+' : ' ', j->w[k].cpu_s);
+		fputc('\n', stderr);
+	}
 	return same;
 }

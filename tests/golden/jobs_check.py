@@ -22,6 +22,7 @@ Usage: jobs_check.py IWARPSCOPE IWARPSCOPE_GEN SAMPLES_DIR WORKDIR [--quick]
 """
 import glob
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -111,8 +112,8 @@ def main():
                     if not spread and t != "iwarpscope: jobs: 1 worker":
                         fails.append("%s %s -T %s -j 2: should read on one thread (%s)" % (name, cmd, fmt, t))
                     if spread and cap == many and t:
-                        parts = t.split("conversations ")[-1].split(",")[0].split("+")
-                        counts = [int(x) for x in parts]
+                        m = re.search(r"conversations ([0-9+]+)", t)
+                        counts = [int(x) for x in m.group(1).split("+")] if m else []
                         want = tcp_conversations(many)
                         if len(counts) != 2 or min(counts) == 0 or sum(counts) != want or "again" in t:
                             fails.append("many-connections %s: conversations %s, expected 2 shares "
