@@ -121,6 +121,24 @@ static void lru_touch(struct analysis *a, struct conn *c)
 	lru_push(a, c, lru_class(c));
 }
 
+/* -j N: a connection opened or closed at frame (analysis.h, life). */
+static void life_push(struct analysis *a, uint64_t frame, uint8_t kind)
+{
+	if (!a->ext_stream)
+		return;
+	if (a->nlife == a->caplife) {
+		uint32_t nc = a->caplife ? a->caplife * 2 : 256;
+		struct life_event *nv = nc > a->caplife ? realloc(a->life, nc * sizeof(*nv)) : NULL;
+		if (!nv) {
+			a->life_lost = true;
+			return;
+		}
+		a->life = nv;
+		a->caplife = nc;
+	}
+	a->life[a->nlife++] = (struct life_event){ frame, kind };
+}
+
 static void active_remove(struct analysis *a, struct conn *c)
 {
 	uint32_t i = c->index;
@@ -135,6 +153,10 @@ static void active_remove(struct analysis *a, struct conn *c)
  * up at --max-flows with only an MPA Request: counted there, not kept). */
 static void closed(struct analysis *a, struct conn *c, bool given_up)
 {
+	/* a connection is fed its first packet in the frame that opens it */
+	if (!a->finished)
+		life_push(a, a->cur_frame,
+			  c->first_frame == a->cur_frame ? LIFE_CLOSE_NEW : LIFE_CLOSE_OLD);
 	active_remove(a, c);
 	if (conn_is_iwarp(c) && !(given_up && !conn_is_confirmed(c))) {
 		a->c.iwarp_conns++;
@@ -325,6 +347,7 @@ void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, i
 		if (c) {
 			c->flow = f;
 			lru_push(a, c, LRU_OTHER);
+			life_push(a, frame, LIFE_OPEN);
 		}
 		f->user = c;
 	}
@@ -366,6 +389,7 @@ void analysis_free(struct analysis *a)
 		conn_free(a->conns[i]);
 	free(a->conns);
 	free(a->active);
+	free(a->life);
 	flow_table_free(&a->flows);
 	iws_qp_stats_free(&a->total);
 	iws_nvme_stats_free(&a->nvme_total);
@@ -505,6 +529,49 @@ static bool shared_limits_clear(struct analysis *const *w, uint32_t n)
 	return ooo <= l->max_ooo_total && buf <= l->max_buf && ack <= max_ack;
 }
 
+static int by_frame_kind(const void *x, const void *y)
+{
+	const struct life_event *a = x, *b = y;
+	if (a->frame != b->frame)
+		return a->frame < b->frame ? -1 : 1;
+	return (int)a->kind - (int)b->kind;
+}
+
+/* --max-flows: one analysis gives connections up (make_room) only when one
+ * opens while max_flows are open. The workers' openings and closings,
+ * replayed in frame order (at one frame: a connection ended by port reuse,
+ * then the new one, then its end with its first packet, as analysis_tcp
+ * does them), say whether that ever happened; while it did not, each worker
+ * had no more open than all of them together, so none gave any up either. */
+static bool max_flows_clear(uint32_t max_flows, struct analysis *const *w, uint32_t n)
+{
+	size_t total = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		if (w[k]->life_lost)
+			return false;
+		total += w[k]->nlife;
+	}
+	struct life_event *ev = malloc((total ? total : 1) * sizeof(*ev));
+	if (!ev)
+		return false;
+	size_t m = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		memcpy(ev + m, w[k]->life, w[k]->nlife * sizeof(*ev));
+		m += w[k]->nlife;
+	}
+	qsort(ev, m, sizeof(*ev), by_frame_kind);
+	uint64_t open = 0;
+	bool clear = true;
+	for (size_t i = 0; i < m && clear; i++) {
+		if (ev[i].kind != LIFE_OPEN)
+			open--;
+		else if (open++ >= max_flows)
+			clear = false;
+	}
+	free(ev);
+	return clear;
+}
+
 /* Statistics kept per group in the order groups first appear (NVMe status
  * slots, RPC groups past their limit) are taken whole from the one worker
  * that has any; with several, the merge could order them otherwise. */
@@ -543,9 +610,7 @@ bool analysis_adopt(struct analysis *dst, struct analysis *const *w, uint32_t n)
 		for (int y = 0; y < CONN_WHY_N; y++)
 			not_iwarp += w[k]->not_iwarp[y];
 	}
-	/* --max-flows: one analysis would have given connections up only with
-	 * that many open at once, at most as many as were created. */
-	if (created > dst->max_flows)
+	if (created > dst->max_flows && !max_flows_clear(dst->max_flows, w, n))
 		same = false;
 	struct analysis *nv = NULL, *rp = NULL;
 	if (!take_one(nvme_empty, w, n, &nv) || !take_one(rpc_empty, w, n, &rp))

@@ -109,7 +109,20 @@ struct analysis {
 	bool in_new;                /* the packet starts a conversation (the reader's word) */
 	uint32_t in_stream;
 	bool stream_mismatch;       /* ... but this analysis saw otherwise */
+	/* -j N: the frames at which connections opened and closed (closing at
+	 * the end of the input not included), for analysis_adopt to replay
+	 * --max-flows over all workers; life_lost: memory ran out for them */
+	struct life_event {
+		uint64_t frame;
+		uint8_t kind;           /* LIFE_* */
+	} *life;
+	uint32_t nlife, caplife;
+	bool life_lost;
 };
+
+/* At one frame: a connection ended by port reuse (before the new one opens),
+ * the new one opened, the new one ended with its first packet. */
+enum { LIFE_CLOSE_OLD = 0, LIFE_OPEN, LIFE_CLOSE_NEW };
 
 bool analysis_init(struct analysis *a, const struct analysis_opts *o);
 void analysis_packet(struct analysis *a, const struct src_packet *p);
