@@ -119,6 +119,22 @@ def main():
                         if len(counts) != 2 or min(counts) == 0 or sum(counts) != want or "again" in t:
                             fails.append("many-connections %s: conversations %s, expected 2 shares "
                                          "of %d, none empty, not read again" % (cmd, counts, want))
+    # several files at once (merged in time, their capture points surveyed):
+    # the reader admits every record before it hashes
+    sets = [["real/01-rping.pcap", "real/03-send_lat.pcap"],
+            ["generated/multi-qp.pcap", "generated/nvmeof.pcap", "generated/terminate.pcap"]]
+    for names in sets:
+        files = [os.path.join(samples, x) for x in names]
+        for cmd in ("stats", "doctor", "summary"):
+            base = [cmd, "--no-progress"] + files
+            ref = run(tool, ["-j", "1"] + base)
+            for n in (2, 3):
+                compared += 1
+                if run(tool, ["-j", str(n)] + base) != ref:
+                    fails.append("%s %s -j %d: differs from -j 1" % (" ".join(names), cmd, n))
+            t = trace_line(run(tool, ["-j", "2"] + base, {"IWARPSCOPE_JOBS_TRACE": "1"})[2]) or ""
+            if (cmd != "summary") != t.startswith("iwarpscope: jobs: 2 workers"):
+                fails.append("%s %s -j 2: spread wrongly (%s)" % (" ".join(names), cmd, t))
     # a limit every connection shares: read again on one thread, same output
     base = ["stats", "--no-progress", "--max-flows", "4", many]
     ref = run(tool, ["-j", "1"] + base)
