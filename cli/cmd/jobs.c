@@ -11,19 +11,34 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fastread.h"
 #include "flows.h"
 #include "netdecode.h"
 
-/* Each worker's ring: what the reader may be ahead of it by. */
+/* Each worker's ring when frames are copied into it: what the reader may
+ * be ahead of it by. */
 #define RING_BYTES (1u << 20)
-/* A frame larger than this travels in a copy of its own. */
-#define RING_BIG (RING_BYTES / 4)
+/* When the source holds its records mapped (source_hold) the rings carry
+ * only where each frame is (struct rec, 48 octets: about 1300 frames), and
+ * the reader is at most LEAD octets of the file ahead of the slowest
+ * worker (that many mapped octets stay resident for the workers, instead
+ * of the copies). */
+#define RING_REFS (64u << 10)
+#define LEAD (1u << 20)
+/* The reader looks at how far the workers are every so many octets of
+ * the file. */
+#define LEAD_CHECK (64u << 10)
 /* Positions are published every so many frames (and before waiting), so
  * the reader and a worker do not trade a cache line per packet. */
 #define PUBLISH_EVERY 64u
 
-/* A frame in the ring; its octets follow (or, big, sit at *heap). len 0:
- * the rest of the ring is unused, the next record is at its start. */
+/* Where a frame's octets are: after its struct rec in the ring, at ext
+ * in a copy of its own (a frame above a quarter of the ring), or at ext in
+ * the source's mapping (source_hold: no copy). */
+enum { IN_RING, IN_HEAP, IN_MAP };
+
+/* A frame in the ring. len 0: the rest of the ring is unused, the next
+ * record is at its start. */
 struct rec {
 	uint32_t len;               /* octets of the record, header included, a multiple of 8 */
 	uint32_t caplen, wirelen;
@@ -31,15 +46,19 @@ struct rec {
 	uint64_t frame;
 	int64_t ts_ns;
 	uint32_t stream;            /* the conversation it starts (has_stream) */
-	uint8_t matched, has_stream, big;
-	uint8_t *heap;
+	uint8_t matched, has_stream, where;
+	const uint8_t *ext;
 };
 
 struct ring {
 	uint8_t *buf;
+	size_t size;                /* a power of two */
 	_Alignas(64) _Atomic size_t head; /* written up to (monotonic) */
 	_Alignas(64) _Atomic size_t tail; /* read up to */
 	_Atomic bool done;
+	/* IN_MAP: the last mapped frame the worker was done with when it
+	 * last published tail (every frame it has not finished is after it) */
+	_Atomic(const uint8_t *) consumed;
 	/* a side with nothing to do sleeps on its own until the other
 	 * publishes: [0] the reader (no room), [1] the worker (no records) */
 	pthread_mutex_t mu;
@@ -129,15 +148,15 @@ static bool has_room(struct ring *r, void *ctx)
 {
 	const struct room *m = ctx;
 	r->w_tail_seen = atomic_load(&r->tail);
-	return r->w_head + m->need - r->w_tail_seen <= RING_BYTES;
+	return r->w_head + m->need - r->w_tail_seen <= r->size;
 }
 
 /* Room for need octets at the ring's head; false only if a worker is gone. */
 static uint8_t *ring_reserve(struct ring *r, size_t need)
 {
-	size_t off = r->w_head & (RING_BYTES - 1);
-	size_t pad = off + need > RING_BYTES ? RING_BYTES - off : 0;
-	if (r->w_head + pad + need - r->w_tail_seen > RING_BYTES) {
+	size_t off = r->w_head & (r->size - 1);
+	size_t pad = off + need > r->size ? r->size - off : 0;
+	if (r->w_head + pad + need - r->w_tail_seen > r->size) {
 		/* the worker must see what is there before it can make room */
 		publish_head(r);
 		wait_until(r, 0, has_room, &(struct room){ pad + need });
@@ -156,14 +175,20 @@ static bool ring_push(struct ring *r, const struct src_packet *p, uint32_t strea
 	struct rec h = {
 		.caplen = p->caplen, .wirelen = p->wirelen, .dlt = p->dlt, .frame = p->frame,
 		.ts_ns = p->ts_ns, .stream = stream, .matched = p->matched, .has_stream = has_stream,
+		.where = IN_RING,
 	};
 	size_t body = p->caplen;
-	if (body > RING_BIG) {
-		h.big = 1;
-		h.heap = malloc(body ? body : 1);
-		if (!h.heap)
+	if (p->mapped) {
+		h.where = IN_MAP;
+		h.ext = p->data;
+		body = 0;
+	} else if (body > r->size / 4) {
+		uint8_t *heap = malloc(body ? body : 1);
+		if (!heap)
 			return false;
-		memcpy(h.heap, p->data, body);
+		memcpy(heap, p->data, body);
+		h.where = IN_HEAP;
+		h.ext = heap;
 		body = 0;
 	}
 	size_t need = (sizeof(h) + body + 7) & ~(size_t)7;
@@ -199,9 +224,12 @@ static void *work(void *arg)
 	struct ring *r = &w->r;
 	size_t tail = 0, head = 0;
 	uint32_t unpublished = 0;
+	const uint8_t *last_mapped = NULL;
 	for (;;) {
 		if (tail == head) {
 			/* what was read is free for the reader, which may wait for it */
+			if (last_mapped)
+				atomic_store_explicit(&r->consumed, last_mapped, memory_order_relaxed);
 			atomic_store(&r->tail, tail);
 			unpublished = 0;
 			wake(r, 0);
@@ -216,26 +244,30 @@ static void *work(void *arg)
 				continue;
 			}
 		}
-		size_t off = tail & (RING_BYTES - 1);
+		size_t off = tail & (r->size - 1);
 		struct rec h;
 		memcpy(&h.len, r->buf + off, sizeof(h.len));
 		if (h.len == 0) {
-			tail += RING_BYTES - off;
+			tail += r->size - off;
 			continue;
 		}
 		memcpy(&h, r->buf + off, sizeof(h));
 		struct src_packet p = {
 			.frame = h.frame, .ts_ns = h.ts_ns, .caplen = h.caplen, .wirelen = h.wirelen,
-			.data = h.big ? h.heap : r->buf + off + sizeof(h), .dlt = h.dlt,
+			.data = h.where == IN_RING ? r->buf + off + sizeof(h) : h.ext, .dlt = h.dlt,
 			.matched = h.matched,
 		};
 		w->a.in_stream = h.stream;
 		w->a.in_new = h.has_stream;
 		analysis_packet(&w->a, &p);
-		if (h.big)
-			free(h.heap);
+		if (h.where == IN_HEAP)
+			free((void *)(uintptr_t)h.ext);
+		else if (h.where == IN_MAP)
+			last_mapped = h.ext;
 		tail += h.len;
 		if (++unpublished >= PUBLISH_EVERY) {
+			if (last_mapped)
+				atomic_store_explicit(&r->consumed, last_mapped, memory_order_relaxed);
 			atomic_store(&r->tail, tail);
 			unpublished = 0;
 			wake(r, 0);
@@ -285,7 +317,7 @@ void jobs_free(struct jobs *j)
 	free(j);
 }
 
-static struct jobs *jobs_new(const struct analysis_opts *ao, unsigned n)
+static struct jobs *jobs_new(const struct analysis_opts *ao, unsigned n, size_t ring_size)
 {
 	struct jobs *j = calloc(1, sizeof(*j));
 	if (!j)
@@ -301,7 +333,8 @@ static struct jobs *jobs_new(const struct analysis_opts *ao, unsigned n)
 		pthread_mutex_init(&w->r.mu, NULL);
 		pthread_cond_init(&w->r.side[0].cv, NULL);
 		pthread_cond_init(&w->r.side[1].cv, NULL);
-		w->r.buf = malloc(RING_BYTES);
+		w->r.size = ring_size;
+		w->r.buf = malloc(ring_size);
 		w->ready = analysis_init(&w->a, ao);
 		if (!w->r.buf || !w->ready) {
 			jobs_free(j);
@@ -312,10 +345,85 @@ static struct jobs *jobs_new(const struct analysis_opts *ao, unsigned n)
 	return j;
 }
 
+/* ---- the mapped file's pages (source_hold) ---- */
+
+/* What the reader knows of the mapping the workers read. */
+struct mapped_lead {
+	struct jobs *j;
+	struct fastread *fr;        /* the mapping of the frames handed out */
+	const uint8_t *next_check;  /* look at the workers again from here */
+};
+
+/* The oldest mapped frame a worker may still read (NULL: none; *who: that
+ * worker). A worker whose tail is at the reader's head has finished every
+ * frame it was given. */
+static const uint8_t *oldest_in_use(struct jobs *j, unsigned *who)
+{
+	const uint8_t *low = NULL;
+	for (unsigned k = 0; k < j->n; k++) {
+		struct ring *r = &j->w[k].r;
+		if (atomic_load(&r->tail) == r->w_head)
+			continue;
+		const uint8_t *c = atomic_load_explicit(&r->consumed, memory_order_relaxed);
+		if (!low || c < low) {
+			low = c;
+			*who = k;
+		}
+	}
+	return low;
+}
+
+/* The reader's wait for a worker to be done with the frames before *ctx. */
+static bool past(struct ring *r, void *ctx)
+{
+	const uint8_t *const *upto = ctx;
+	return atomic_load(&r->tail) == r->w_head ||
+	       atomic_load_explicit(&r->consumed, memory_order_relaxed) >= *upto;
+}
+
+/* The reader is to hand out p (mapped): the pages before the oldest frame
+ * a worker may still read are given back, and the reader waits while that
+ * frame is more than LEAD octets behind p (so the file's resident pages
+ * stay about LEAD, not the length of the rings). */
+static void mapped_ahead(struct mapped_lead *m, const struct src_packet *p)
+{
+	struct jobs *j = m->j;
+	if (p->mapped != m->fr) {
+		/* another mapping (the file opened again): the workers first
+		 * finish the frames of the last one */
+		for (unsigned k = 0; m->fr && k < j->n; k++) {
+			struct ring *r = &j->w[k].r;
+			publish_head(r);
+			const uint8_t *all = (const uint8_t *)UINTPTR_MAX;
+			wait_until(r, 0, past, &all);
+		}
+		m->fr = p->mapped;
+		for (unsigned k = 0; k < j->n; k++)
+			atomic_store(&j->w[k].r.consumed, p->data);
+		m->next_check = p->data;
+	}
+	if (p->data < m->next_check)
+		return;
+	m->next_check = p->data + LEAD_CHECK;
+	for (;;) {
+		unsigned who = 0;
+		const uint8_t *low = oldest_in_use(j, &who);
+		fastread_keep(m->fr, low ? low : p->data);
+		if (!low || (size_t)(p->data - low) <= LEAD)
+			return;
+		struct ring *r = &j->w[who].r;
+		publish_head(r);
+		const uint8_t *upto = p->data - LEAD / 2;
+		wait_until(r, 0, past, &upto);
+	}
+}
+
 bool jobs_read(struct source *s, struct analysis *dst, const struct analysis_opts *ao,
 	       unsigned n, const struct run_hooks *h, struct jobs **jp)
 {
-	struct jobs *j = jobs_new(ao, n);
+	/* one file read in place: the workers read its mapping (no copies) */
+	bool held = source_hold(s);
+	struct jobs *j = jobs_new(ao, n, held ? RING_REFS : RING_BYTES);
 	*jp = j;
 	if (!j)
 		return false;
@@ -325,7 +433,8 @@ bool jobs_read(struct source *s, struct analysis *dst, const struct analysis_opt
 	bool ok = true;
 	for (unsigned k = 0; k < n && ok; k++)
 		ok = j->w[k].started = pthread_create(&j->w[k].th, NULL, work, &j->w[k]) == 0;
-	uint64_t packets = 0;
+	uint64_t packets = 0, in_place = 0, copied = 0;
+	struct mapped_lead lead = { .j = j };
 	struct src_packet p;
 	for (int rc; ok && (rc = source_next(s, &p)) != 0;) {
 		if (rc != 1)
@@ -357,6 +466,12 @@ bool jobs_read(struct source *s, struct analysis *dst, const struct analysis_opt
 				f->done = true;
 				flow_retire(&ft, f);
 			}
+			if (p.mapped) {
+				mapped_ahead(&lead, &p);
+				in_place++;
+			} else {
+				copied++;
+			}
 			ok = ring_push(&j->w[worker_of(&t, n)].r, &p, stream, ev != FLOW_EXISTING);
 		}
 		/* -c N on files: the first N frames, as tshark -r -c N */
@@ -382,6 +497,8 @@ bool jobs_read(struct source *s, struct analysis *dst, const struct analysis_opt
 		fprintf(stderr, "iwarpscope: jobs: %u workers, conversations", n);
 		for (unsigned k = 0; k < n; k++)
 			fprintf(stderr, "%c%llu", k ? '+' : ' ', (unsigned long long)wa[k]->c.tcp_conns);
+		fprintf(stderr, ", frames in place %llu, copied %llu", (unsigned long long)in_place,
+			(unsigned long long)copied);
 	}
 	bool same = analysis_adopt(dst, wa, n);
 	if (trace) {

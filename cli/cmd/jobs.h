@@ -3,8 +3,10 @@
  * jobs.h - -j N: the read loop over N worker threads. One reader (the
  * calling thread) reads the source, decodes each frame down to TCP, numbers
  * its conversation (tcp.stream, flows.h: it alone sees every packet) and
- * hands the frame, copied into a bounded single-producer ring, to the worker
- * its connection hashes to: both directions, and every conversation on the
+ * hands the frame through a bounded single-producer ring to the worker its
+ * connection hashes to (one plain file read in place: where the frame is in
+ * the mapped file, no copy; else the frame copied): both directions, and
+ * every conversation on the
  * same addresses and ports, go to the same one, so each worker's conversation
  * table and connections see exactly the packets one analysis would have
  * given them. Each worker runs the per-connection pipeline (analysis.h) over
