@@ -442,6 +442,10 @@ bool jobs_read(struct source *s, struct analysis *dst, const struct analysis_opt
 		/* the capture points stage sees every record in order, as in run_input */
 		if (h->pts)
 			points_admit(h->pts, &p);
+		/* every mapped frame, TCP or not, moves the pages given back on
+		 * (a long stretch without TCP would otherwise stay mapped) */
+		if (p.mapped)
+			mapped_ahead(&lead, &p);
 		struct tcp_pkt t;
 		const char *why;
 		if (net_decode(p.dlt, p.data, p.caplen, p.wirelen, &t, &why) != NET_TCP) {
@@ -466,12 +470,10 @@ bool jobs_read(struct source *s, struct analysis *dst, const struct analysis_opt
 				f->done = true;
 				flow_retire(&ft, f);
 			}
-			if (p.mapped) {
-				mapped_ahead(&lead, &p);
+			if (p.mapped)
 				in_place++;
-			} else {
+			else
 				copied++;
-			}
 			ok = ring_push(&j->w[worker_of(&t, n)].r, &p, stream, ev != FLOW_EXISTING);
 		}
 		/* -c N on files: the first N frames, as tshark -r -c N */
