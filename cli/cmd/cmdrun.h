@@ -69,14 +69,23 @@ struct cmdrun {
 	bool series_mode;
 	bool has_tl, has_series, has_page;
 	uint32_t ticks_skipped;
+	/* -j N (jobs.h): the analysis' options again for the workers, and
+	 * whether the run's results can be put together from theirs */
+	struct analysis_opts ao;
+	bool jobs_ok;
+	unsigned jobs;              /* workers (0, 1: the read loop alone) */
+	struct jobs *workers;
 };
 
 /* Set up o->cmd's stages (commands.h) over src (the run owns it, and pts, from
  * now on, also on failure). The report goes to out. false: out of memory. */
 bool cmdrun_init(struct cmdrun *p, const struct options *o, const struct cmd_stages *stages,
 		 struct source *src, struct points *pts, FILE *out);
-/* Read the input to its end (or a stop condition) and finish the analysis. */
-void cmdrun_read(struct cmdrun *p);
+/* Read the input to its end (or a stop condition) and finish the analysis,
+ * over p->jobs workers when the run allows (jobs.h). false: the workers'
+ * results could differ from one analysis': free the run and read the input
+ * again with p->jobs 1. */
+bool cmdrun_read(struct cmdrun *p);
 /* Write the command's report to p->out (the report command's page to page
  * when not NULL); the --fail-on findings (FAIL_*) that matched. */
 unsigned cmdrun_report(struct cmdrun *p, FILE *page);

@@ -18,6 +18,7 @@
 #include "out_doctor.h"
 #include "outfile.h"
 #include "cmdrun.h"
+#include "jobs.h"
 #include "commands.h"
 #include "findings.h"
 #include "textsafe.h"
@@ -261,7 +262,18 @@ static int run_command(const struct options *o)
 		opened_free(&op);
 		return 2;
 	}
-	cmdrun_read(&p);
+	/* -j N reads the input again when the workers' results could differ
+	 * from one analysis' (jobs.h): only files can be read twice. */
+	p.jobs = !o->has_jobs ? 1 : o->jobs == 0 ? jobs_online() : o->jobs;
+	if (read_once_input(&op.ins))
+		p.jobs = 1;
+	if (!cmdrun_read(&p)) {
+		cmdrun_free(&p);
+		opened_free(&op);
+		struct options one = *o;
+		one.has_jobs = false;
+		return run_command(&one);
+	}
 	int status = finish_run(&p, o, &op);
 	cmdrun_free(&p);
 	opened_free(&op);

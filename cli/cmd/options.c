@@ -120,6 +120,12 @@ static const struct optdef {
 	  "count the RTR messages of a peer-to-peer set-up\n"
 	  "(listed by ops, flagged)" },
 	{ "no-crc-check", OPT_NO_CRC, NULL, G_ANALYSIS, 0, "do not verify MPA CRCs" },
+	{ "jobs", 'j', "N", G_ANALYSIS, 0,
+	  "analyse on N threads, connections spread over them\n"
+	  "(1; 0: every processor); the output is the same.\n"
+	  "Only stats (text) and doctor of files use them: other\n"
+	  "runs, and one whose connections shared a limit, read\n"
+	  "on one (docs/performance.md)" },
 	{ "no-nvme", OPT_NO_NVME, NULL, G_ANALYSIS, OPTS_NO_NVME,
 	  "do not look for NVMe over Fabrics (no NVMe sections)" },
 	{ "fail-on", OPT_FAIL_ON, "LIST", G_ANALYSIS, 0,
@@ -807,7 +813,11 @@ static int set_limit(int ch, const char *arg, struct options *o)
 						: ch == OPT_MAX_REASM ? &o->max_reasm : NULL;
 	uint32_t *count = ch == OPT_MAX_INFLIGHT ? &o->max_inflight : ch == OPT_MAX_FLOWS ? &o->max_flows
 						: ch == OPT_MAX_REORDER ? &o->max_reorder : NULL;
-	if (size) {
+	if (ch == 'j') {
+		if (!parse_u32(arg, &o->jobs) || o->jobs > 64)
+			return usage_error("bad job count '%s' (0 to 64)", arg);
+		o->has_jobs = true;
+	} else if (size) {
 		if (!parse_size(arg, size) || !*size)
 			return usage_error("bad size '%s'", arg);
 	} else if (count) {

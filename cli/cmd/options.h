@@ -71,6 +71,8 @@ struct options {
 	uint32_t max_reorder;
 	uint64_t max_reasm;
 	uint32_t max_flows;
+	bool has_jobs;              /* -j N given (else 1) */
+	uint32_t jobs;              /* -j: worker threads (0: every processor; jobs.h) */
 	uint64_t max_window;        /* --max-window: largest zstd window (octets) */
 };
 

@@ -38,6 +38,10 @@ struct fastread {
 	size_t size, pos;
 	bool mapped;
 	size_t dropped;             /* mapped octets given back, from base */
+	/* fastread_keep: records handed out from keep on are still in use
+	 * elsewhere (another thread's), their pages are not given back */
+	bool held;
+	size_t keep;
 	enum fmt fmt;
 	bool swapped;
 	uint32_t snapshot;
@@ -237,6 +241,11 @@ static void drop_behind(struct fastread *fr)
 	if (!fr->mapped || fr->pos - fr->dropped < 2 * (size_t)DROP_STEP)
 		return;
 	size_t upto = (fr->pos - DROP_STEP) & ~(size_t)(DROP_STEP - 1);
+	if (fr->held) {
+		size_t keep = fr->keep & ~(size_t)(DROP_STEP - 1);
+		if (keep < upto)
+			upto = keep;
+	}
 	if (upto <= fr->dropped)
 		return;
 	madvise((void *)(uintptr_t)(fr->base + fr->dropped), upto - fr->dropped, MADV_DONTNEED);
@@ -417,6 +426,24 @@ int fastread_next(struct fastread *fr, struct fastread_rec *r)
 			__builtin_prefetch(fr->base + a);
 	}
 	return rc;
+}
+
+void fastread_hold(struct fastread *fr)
+{
+	fr->held = true;
+	fr->keep = 0;
+}
+
+bool fastread_held(const struct fastread *fr)
+{
+	return fr->held;
+}
+
+void fastread_keep(struct fastread *fr, const uint8_t *from)
+{
+	size_t off = from > fr->base ? (size_t)(from - fr->base) : 0;
+	fr->keep = off;
+	drop_behind(fr);
 }
 
 uint64_t fastread_records(const struct fastread *fr)

@@ -59,6 +59,18 @@ struct fastread *fastread_map(int fd, int dlt, int snapshot);
  * the octets held, FASTREAD_FALLBACK when libpcap must go on from here. */
 int fastread_next(struct fastread *fr, struct fastread_rec *r);
 
+/*
+ * -j N (cli/cmd/jobs.c): the records handed out are read by other threads
+ * after the next fastread_next, so the pages behind the reading position
+ * are given back only below what fastread_keep last said is still in use
+ * (nothing, until it is first called). fastread_keep(fr, p): the records
+ * before p (a pointer into the file's octets) are done with; it may be
+ * called by the reading thread only, also after fastread_next ended.
+ */
+void fastread_hold(struct fastread *fr);
+void fastread_keep(struct fastread *fr, const uint8_t *from);
+bool fastread_held(const struct fastread *fr);
+
 /* Records handed out so far (where libpcap resumes after a fallback). */
 uint64_t fastread_records(const struct fastread *fr);
 /* Octets of the file read so far (the progress bar), and held. */

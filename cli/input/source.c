@@ -75,6 +75,10 @@ struct input {
 	struct fastread *fr;
 	struct pcap_pkthdr fr_hdr;  /* the header of fastread's record */
 	uint64_t fr_check;          /* fastread's position of the next size check */
+	/* source_hold: fastread ended (fell back to libpcap, or the input
+	 * ended) while records it handed out may still be read elsewhere: it
+	 * stays mapped until source_close */
+	struct fastread *fr_ended;
 	struct decomp *dc;          /* compressed (decomp.h): the decompressor; else NULL */
 	struct pooled_file *pf;     /* a regular file (fdpool.h) while open; else NULL */
 	int poll_fd;                /* live, non-blocking: wait here; else -1 */
@@ -95,6 +99,7 @@ struct source {
 	const char *bpf;
 	uint64_t max_window;
 	bool fast;                  /* plain files read by fastread (not IWARPSCOPE_READER=libpcap) */
+	bool hold;                  /* source_hold */
 	struct decomp_budget *decoders; /* what the decoders of the open files share */
 	bool decoders_said;         /* the warning that they hold more was given */
 	struct file_id *ids;        /* source_opts.ids */
@@ -231,6 +236,8 @@ static bool open_stream(struct source *s, struct input *in, FILE *fp, bool is_st
 	if (fast_candidate(s, in)) {
 		in->fr = fastread_map(fdpool_fd(in->pf), in->dlt, pcap_snapshot(in->h));
 		in->fr_check = 0;
+		if (in->fr && s->hold)
+			fastread_hold(in->fr);
 	}
 	in->needs_read = true;
 	s->open[s->nopen++] = (int)(in - s->in);
@@ -356,6 +363,21 @@ static void remove_index(int *set, int *n, int idx)
 		}
 }
 
+/* fastread is done with in: unmapped, or (source_hold) kept until
+ * source_close. An input ends once, or falls back once and then ends with
+ * no fastread: a held one is only ever replaced by the next of a file
+ * opened again, which source_hold (one file) never does. */
+static void fastread_end(struct input *in)
+{
+	if (in->fr && fastread_held(in->fr)) {
+		fastread_close(in->fr_ended);
+		in->fr_ended = in->fr;
+	} else {
+		fastread_close(in->fr);
+	}
+	in->fr = NULL;
+}
+
 /* Close an input (it ended, or waits for its time): its buffers and
  * decompressor are freed. */
 static void close_input(struct source *s, struct input *in)
@@ -363,8 +385,7 @@ static void close_input(struct source *s, struct input *in)
 	if (!in->h)
 		return;
 	in->read_done += input_pos(in);
-	fastread_close(in->fr);
-	in->fr = NULL;
+	fastread_end(in);
 	pcap_close(in->h);
 	in->h = NULL;
 	in->dc = NULL; /* freed with the stream */
@@ -568,8 +589,7 @@ static void input_done(struct source *s, struct input *in)
 static int fall_back(struct input *in, struct pcap_pkthdr **hdr, const uint8_t **data)
 {
 	uint64_t skip = fastread_records(in->fr);
-	fastread_close(in->fr);
-	in->fr = NULL;
+	fastread_end(in);
 	for (uint64_t k = 0; k < skip; k++) {
 		int rc = pcap_next_ex(in->h, hdr, data);
 		if (rc != 1)
@@ -826,6 +846,7 @@ int source_next(struct source *s, struct src_packet *p)
 		p->data = in->data;
 		p->dlt = in->dlt;
 		p->file = best;
+		p->mapped = in->fr && s->hold ? in->fr : NULL;
 		if (s->st.records == 1 || p->ts_ns < s->st.first_ns)
 			s->st.first_ns = p->ts_ns;
 		if (p->ts_ns > s->st.last_ns || s->st.records == 1)
@@ -835,6 +856,17 @@ int source_next(struct source *s, struct src_packet *p)
 		s->prev_ns = p->ts_ns;
 		return 1;
 	}
+}
+
+bool source_hold(struct source *s)
+{
+	if (s->live || s->n != 1 || !s->fast)
+		return false;
+	s->hold = true;
+	for (int i = 0; i < s->n; i++)
+		if (s->in[i].fr)
+			fastread_hold(s->in[i].fr);
+	return true;
 }
 
 void source_stop(struct source *s)
@@ -932,6 +964,7 @@ void source_close(struct source *s)
 		if (s->in[i].have_filter)
 			pcap_freecode(&s->in[i].filter);
 		fastread_close(s->in[i].fr);
+		fastread_close(s->in[i].fr_ended);
 		if (s->in[i].h)
 			pcap_close(s->in[i].h);
 		free(s->in[i].iobuf);

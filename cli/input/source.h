@@ -20,6 +20,8 @@
 
 #include "fileid.h"
 
+struct fastread;
+
 struct source_opts {
 	const char *const *files;   /* capture files; "-" is stdin */
 	int nfiles;
@@ -50,6 +52,10 @@ struct src_packet {
 	int file;                   /* index in opts->files */
 	bool matched;               /* passed the filter (false: seen only so
 				     * conversations keep Wireshark's numbers) */
+	/* source_hold: data is in this file's mapping (fastread.h), valid
+	 * until source_close, its pages kept as fastread_keep says; NULL:
+	 * data is valid until the next source_next only */
+	struct fastread *mapped;
 };
 
 /* Something the source noticed that the report must mention. */
@@ -102,6 +108,14 @@ const char *source_error(const struct source *s);
 /* Next record: 1 a packet (p->matched says whether it passed the filter),
  * 0 the end of the input, 2 (live only) a read timeout with no packet. */
 int source_next(struct source *s, struct src_packet *p);
+
+/* -j N (cli/cmd/jobs.c): records read in place stay mapped after
+ * source_next (src_packet.mapped), for threads that read them later.
+ * Only for one file read offline (several are merged record by record, so
+ * no one position in a file says what is done with); false: not held,
+ * every record's data is valid until the next source_next only. Call
+ * before the first source_next. */
+bool source_hold(struct source *s);
 
 /* Live capture: make source_next return 0 as soon as possible (signal-safe). */
 void source_stop(struct source *s);

@@ -121,6 +121,24 @@ static void lru_touch(struct analysis *a, struct conn *c)
 	lru_push(a, c, lru_class(c));
 }
 
+/* -j N: a connection opened or closed at frame (analysis.h, life). */
+static void life_push(struct analysis *a, uint64_t frame, uint8_t kind)
+{
+	if (!a->ext_stream)
+		return;
+	if (a->nlife == a->caplife) {
+		uint32_t nc = a->caplife ? a->caplife * 2 : 256;
+		struct life_event *nv = nc > a->caplife ? realloc(a->life, nc * sizeof(*nv)) : NULL;
+		if (!nv) {
+			a->life_lost = true;
+			return;
+		}
+		a->life = nv;
+		a->caplife = nc;
+	}
+	a->life[a->nlife++] = (struct life_event){ frame, kind };
+}
+
 static void active_remove(struct analysis *a, struct conn *c)
 {
 	uint32_t i = c->index;
@@ -135,6 +153,10 @@ static void active_remove(struct analysis *a, struct conn *c)
  * up at --max-flows with only an MPA Request: counted there, not kept). */
 static void closed(struct analysis *a, struct conn *c, bool given_up)
 {
+	/* a connection is fed its first packet in the frame that opens it */
+	if (!a->finished)
+		life_push(a, a->cur_frame,
+			  c->first_frame == a->cur_frame ? LIFE_CLOSE_NEW : LIFE_CLOSE_OLD);
 	active_remove(a, c);
 	if (conn_is_iwarp(c) && !(given_up && !conn_is_confirmed(c))) {
 		a->c.iwarp_conns++;
@@ -202,6 +224,13 @@ static struct flow *conversation_of(struct analysis *a, const struct tcp_pkt *t,
 	struct flow *f = flow_lookup(&a->flows, t, side, ev, &old);
 	if (!f)
 		return NULL;
+	if (a->ext_stream) {
+		/* -j N: the reader must have seen a conversation start here too */
+		if ((*ev != FLOW_EXISTING) != a->in_new)
+			a->stream_mismatch = true;
+		if (*ev != FLOW_EXISTING)
+			f->stream = a->in_stream;
+	}
 	if (old) {
 		/* Ports reused: the previous connection is over. */
 		struct conn *oc = old->user;
@@ -318,6 +347,7 @@ void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, i
 		if (c) {
 			c->flow = f;
 			lru_push(a, c, LRU_OTHER);
+			life_push(a, frame, LIFE_OPEN);
 		}
 		f->user = c;
 	}
@@ -359,6 +389,7 @@ void analysis_free(struct analysis *a)
 		conn_free(a->conns[i]);
 	free(a->conns);
 	free(a->active);
+	free(a->life);
 	flow_table_free(&a->flows);
 	iws_qp_stats_free(&a->total);
 	iws_nvme_stats_free(&a->nvme_total);
@@ -424,4 +455,216 @@ void analysis_watermark(const struct analysis *a, int64_t *ts, uint64_t *frame)
 {
 	order_watermark(a->nactive, a, active_pending, a->cur_ts, a->cur_frame, a->finished, ts,
 			frame);
+}
+
+/* ---- -j N: the workers' analyses taken over (analysis.h) ---- */
+
+/* d += s for every operation type: what iws_qp_stats_add would have made of
+ * both sets of operations added one by one (sums, the span, the
+ * distributions: iws_latency_merge keeps them exact while the union fits,
+ * as adding does). */
+static bool qp_stats_merge(struct iws_qp_stats *d, const struct iws_qp_stats *s)
+{
+	bool ok = true;
+	for (int t = 0; t < IWS_OPT_COUNT; t++) {
+		struct iws_op_stats *o = &d->op[t];
+		const struct iws_op_stats *x = &s->op[t];
+		o->count += x->count;
+		o->complete += x->complete;
+		o->bytes += x->bytes;
+		o->segments += x->segments;
+		o->crc_errors += x->crc_errors;
+		o->retransmissions += x->retransmissions;
+		o->reordered += x->reordered;
+		o->stall_ns = x->stall_ns > INT64_MAX - o->stall_ns ? INT64_MAX : o->stall_ns + x->stall_ns;
+		if (x->first_ns && (!o->first_ns || x->first_ns < o->first_ns))
+			o->first_ns = x->first_ns;
+		if (x->last_ns > o->last_ns)
+			o->last_ns = x->last_ns;
+		ok = iws_latency_merge(&o->latency, &x->latency) && ok;
+		ok = iws_latency_merge(&o->delivery, &x->delivery) && ok;
+	}
+	return ok;
+}
+
+static int by_stream(const void *x, const void *y)
+{
+	const struct conn *a = *(const struct conn *const *)x, *b = *(const struct conn *const *)y;
+	return a->stream < b->stream ? -1 : a->stream > b->stream;
+}
+
+static void counts_add(struct analysis_counts *d, const struct analysis_counts *s)
+{
+	d->frames += s->frames;
+	d->tcp += s->tcp;
+	d->snap_cut += s->snap_cut;
+	d->snap_cut_bytes += s->snap_cut_bytes;
+	d->tcp_conns += s->tcp_conns;
+	d->iwarp_conns += s->iwarp_conns;
+	d->limit_dropped += s->limit_dropped;
+	d->limit_finished += s->limit_finished;
+	d->limit_skipped += s->limit_skipped;
+	d->limit_skipped_packets += s->limit_skipped_packets;
+	d->win_frames += s->win_frames;
+	d->win_bytes += s->win_bytes;
+}
+
+/* A limit every engine of an analysis shares (stage.h: max_ooo_total,
+ * max_buf, max_ack_wait) decides on the sum of what the connections hold.
+ * One analysis reading every packet never holds more than the workers' peaks
+ * added up, so when those stay within the limit no decision of it could
+ * have gone otherwise; past it, the workers may have decided differently. */
+static bool shared_limits_clear(struct analysis *const *w, uint32_t n)
+{
+	uint64_t ooo = 0, buf = 0, ack = 0, max_ack = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		ooo += w[k]->env.lim.ooo_peak;
+		buf += w[k]->env.lim.buf_peak;
+		ack += w[k]->env.lim.ack_wait_peak;
+		/* the engines fill in the default when they start (stream.c) */
+		if (w[k]->env.lim.max_ack_wait)
+			max_ack = w[k]->env.lim.max_ack_wait;
+	}
+	const struct iws_stream_limits *l = &w[0]->env.lim;
+	return ooo <= l->max_ooo_total && buf <= l->max_buf && ack <= max_ack;
+}
+
+static int by_frame_kind(const void *x, const void *y)
+{
+	const struct life_event *a = x, *b = y;
+	if (a->frame != b->frame)
+		return a->frame < b->frame ? -1 : 1;
+	return (int)a->kind - (int)b->kind;
+}
+
+/* --max-flows: one analysis gives connections up (make_room) only when one
+ * opens while max_flows are open. The workers' openings and closings,
+ * replayed in frame order (at one frame: a connection ended by port reuse,
+ * then the new one, then its end with its first packet, as analysis_tcp
+ * does them), say whether that ever happened; while it did not, each worker
+ * had no more open than all of them together, so none gave any up either. */
+static bool max_flows_clear(uint32_t max_flows, struct analysis *const *w, uint32_t n)
+{
+	size_t total = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		if (w[k]->life_lost)
+			return false;
+		total += w[k]->nlife;
+	}
+	struct life_event *ev = malloc((total ? total : 1) * sizeof(*ev));
+	if (!ev)
+		return false;
+	size_t m = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		memcpy(ev + m, w[k]->life, w[k]->nlife * sizeof(*ev));
+		m += w[k]->nlife;
+	}
+	qsort(ev, m, sizeof(*ev), by_frame_kind);
+	uint64_t open = 0;
+	bool clear = true;
+	for (size_t i = 0; i < m && clear; i++) {
+		if (ev[i].kind != LIFE_OPEN)
+			open--;
+		else if (open++ >= max_flows)
+			clear = false;
+	}
+	free(ev);
+	return clear;
+}
+
+/* Statistics kept per group in the order groups first appear (NVMe status
+ * slots, RPC groups past their limit) are taken whole from the one worker
+ * that has any; with several, the merge could order them otherwise. */
+static bool take_one(bool (*empty)(const struct analysis *), struct analysis *const *w, uint32_t n,
+		     struct analysis **from)
+{
+	*from = NULL;
+	for (uint32_t k = 0; k < n; k++) {
+		if (empty(w[k]))
+			continue;
+		if (*from)
+			return false;
+		*from = w[k];
+	}
+	return true;
+}
+
+static bool nvme_empty(const struct analysis *a)
+{
+	return a->nvme_total.n == 0;
+}
+
+static bool rpc_empty(const struct analysis *a)
+{
+	return a->rpc_total.n == 0 && a->rpc_total.other == 0;
+}
+
+bool analysis_adopt(struct analysis *dst, struct analysis *const *w, uint32_t n)
+{
+	bool same = n > 0 && shared_limits_clear(w, n);
+	uint64_t created = 0, not_iwarp = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		if (w[k]->stream_mismatch)
+			same = false;
+		created += w[k]->nconns;
+		for (int y = 0; y < CONN_WHY_N; y++)
+			not_iwarp += w[k]->not_iwarp[y];
+	}
+	if (created > dst->max_flows && !max_flows_clear(dst->max_flows, w, n))
+		same = false;
+	struct analysis *nv = NULL, *rp = NULL;
+	if (!take_one(nvme_empty, w, n, &nv) || !take_one(rpc_empty, w, n, &rp))
+		same = false;
+	struct conn **all = calloc(created ? created : 1, sizeof(*all));
+	if (!all)
+		return false;
+	uint32_t na = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		struct analysis *x = w[k];
+		counts_add(&dst->c, &x->c);
+		for (int y = 0; y < CONN_WHY_N; y++)
+			dst->not_iwarp[y] += x->not_iwarp[y];
+		/* which connections without iWARP came first is a matter of
+		 * every worker's order: all of them kept, or the input read again */
+		for (uint32_t b = 0; b < x->nbriefs && dst->nbriefs < ANALYSIS_BRIEFS; b++)
+			dst->briefs[dst->nbriefs++] = x->briefs[b];
+		if (!qp_stats_merge(&dst->total, &x->total))
+			same = false;
+		if (x->cur_frame > dst->cur_frame) {
+			dst->cur_frame = x->cur_frame;
+			dst->cur_ts = x->cur_ts;
+		}
+		for (uint32_t i = 0; i < x->nconns; i++) {
+			struct conn *c = x->conns[i];
+			if (!c)
+				continue;
+			/* the worker's conversation table goes with it */
+			c->flow = NULL;
+			c->env = &dst->env;
+			all[na++] = c;
+		}
+		free(x->conns);
+		x->conns = NULL;
+		x->nconns = x->capconns = 0;
+	}
+	if (nv) {
+		struct iws_nvme_stats t = dst->nvme_total;
+		dst->nvme_total = nv->nvme_total;
+		nv->nvme_total = t;
+	}
+	if (rp) {
+		struct iws_rpc_stats t = dst->rpc_total;
+		dst->rpc_total = rp->rpc_total;
+		rp->rpc_total = t;
+	}
+	qsort(all, na, sizeof(*all), by_stream);
+	for (uint32_t i = 0; i < na; i++)
+		all[i]->slot = i;
+	free(dst->conns);
+	dst->conns = all;
+	dst->nconns = dst->capconns = na;
+	dst->finished = true;
+	if (not_iwarp > ANALYSIS_BRIEFS && analysis_iwarp_count(dst) == 0)
+		same = false;
+	return same;
 }

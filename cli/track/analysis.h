@@ -102,7 +102,27 @@ struct analysis {
 	uint64_t cur_frame;
 	int64_t cur_ts;
 	bool finished;
+	/* -j N (cli/cmd/jobs.c): a worker sees only some conversations, so the
+	 * reader, which sees them all, numbers them (tcp.stream) and the worker
+	 * takes in_stream for the conversation a packet starts. */
+	bool ext_stream;
+	bool in_new;                /* the packet starts a conversation (the reader's word) */
+	uint32_t in_stream;
+	bool stream_mismatch;       /* ... but this analysis saw otherwise */
+	/* -j N: the frames at which connections opened and closed (closing at
+	 * the end of the input not included), for analysis_adopt to replay
+	 * --max-flows over all workers; life_lost: memory ran out for them */
+	struct life_event {
+		uint64_t frame;
+		uint8_t kind;           /* LIFE_* */
+	} *life;
+	uint32_t nlife, caplife;
+	bool life_lost;
 };
+
+/* At one frame: a connection ended by port reuse (before the new one opens),
+ * the new one opened, the new one ended with its first packet. */
+enum { LIFE_CLOSE_OLD = 0, LIFE_OPEN, LIFE_CLOSE_NEW };
 
 bool analysis_init(struct analysis *a, const struct analysis_opts *o);
 void analysis_packet(struct analysis *a, const struct src_packet *p);
@@ -112,6 +132,18 @@ void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, i
 /* End of input: every open connection is finished as "capture ended". */
 void analysis_finish(struct analysis *a);
 void analysis_free(struct analysis *a);
+
+/*
+ * -j N: take over what the n worker analyses w[] (each finished, over a
+ * share of the conversations) found, as if dst had read every packet
+ * itself: the connections in stream order, the counters summed, the
+ * statistics over every QP merged. dst holds what the reader counted itself
+ * (the frames that are not TCP). false when the result could differ from
+ * one analysis reading them all (a limit shared by every connection was
+ * near, statistics whose merge depends on order): the caller then reads the
+ * input again in one analysis. The workers keep nothing dst needs.
+ */
+bool analysis_adopt(struct analysis *dst, struct analysis *const *w, uint32_t n);
 
 /* The iWARP QPs the report covers (select.h), in QP order, from *i on:
  *   for (uint32_t i = 0; (c = analysis_next_qp(a, &i)) != NULL;) */

@@ -10,6 +10,10 @@
 
 #include "gen.h"
 
-int bench_run(struct gen *g, const char *prefix, uint64_t size);
+/* The QPs by default, and at most (--qps: many connections for -j N). */
+#define BENCH_QPS 8
+#define BENCH_MAX_QPS 200
+
+int bench_run(struct gen *g, const char *prefix, uint64_t size, int qps);
 
 #endif

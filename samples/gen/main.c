@@ -26,6 +26,7 @@ static void usage(FILE *f)
 	      "  --out PREFIX     output path without extension\n"
 	      "  --size BYTES     bench only: stop once the capture reaches BYTES\n"
 	      "                   (suffixes k, M, G: powers of 1024; default 64M)\n"
+	      "  --qps N          bench only: N QPs (2 to 200; default 8)\n"
 	      "  --list           print NAME SEED EXTENSION COMMITTED SUMMARY per scenario\n"
 	      "  --version, --help\n", f);
 }
@@ -77,7 +78,7 @@ static const char *ext_of(const struct scenario *s)
 int main(int argc, char **argv)
 {
 	const char *name = NULL, *out = NULL;
-	uint64_t seed = 0, size = 64ull << 20;
+	uint64_t seed = 0, size = 64ull << 20, qps = BENCH_QPS;
 	int have_seed = 0;
 	const struct scenario *sc;
 	struct gen g;
@@ -112,6 +113,12 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			have_seed = 1;
+		} else if (i + 1 < argc && !strcmp(a, "--qps")) {
+			if (parse_u64(argv[++i], &qps) || qps < 2 || qps > BENCH_MAX_QPS) {
+				fprintf(stderr, "iwarpscope-gen: bad QP count '%s' (2 to %d)\n", argv[i],
+					BENCH_MAX_QPS);
+				return 2;
+			}
 		} else if (i + 1 < argc && !strcmp(a, "--size")) {
 			if (parse_u64(argv[++i], &size)) {
 				fprintf(stderr, "iwarpscope-gen: bad size '%s'\n", argv[i]);
@@ -134,7 +141,7 @@ int main(int argc, char **argv)
 	}
 	gen_init(&g, sc->name, have_seed ? seed : sc->seed);
 	if (!sc->run) {
-		rc = bench_run(&g, out, size);
+		rc = bench_run(&g, out, size, (int)qps);
 	} else {
 		sc->run(&g);
 		rc = capture_write(&g, out);
