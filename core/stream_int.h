@@ -193,6 +193,11 @@ struct iws_stream {
 	uint32_t rpc_qp;
 	void (*rpc_cb)(void *ctx, const struct iws_rpc *r);
 	struct iws_rpc_conn *rc;            /* its view, from the first PDU */
+	bool smb;                           /* the SMB Direct stage is on (iws_stream_smb_stage) */
+	bool smb_tried;
+	uint32_t smb_qp;
+	void (*smb_cb)(void *ctx, const struct iws_smb *m);
+	struct iws_smb_conn *sc;            /* its view, from the first PDU */
 	struct iws_close *closes;           /* IWS_STREAM_MAX_CLOSES, from the first */
 	uint32_t ncloses;
 	enum iws_stream_state st;

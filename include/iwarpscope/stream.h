@@ -55,6 +55,8 @@ struct iws_nvme_note;
 struct iws_nvme_conn;
 struct iws_rpc;
 struct iws_rpc_conn;
+struct iws_smb;
+struct iws_smb_conn;
 
 struct iws_stream_opts {
 	bool check_crc;             /* verify negotiated (or inferred) CRCs */
@@ -373,6 +375,18 @@ void iws_stream_rpc_stage(struct iws_stream *s, uint32_t qp,
 /* Its view (NULL: stage off, before the first PDU, or not RPC-over-RDMA);
  * readable until iws_stream_free. */
 const struct iws_rpc_conn *iws_stream_rpc(const struct iws_stream *s);
+
+/*
+ * The SMB Direct stage (smbd.h, "the SMB Direct tracker"), off unless this
+ * is called before the first segment: as the RPC stage, every PDU, event
+ * and the end go to an iws_smb_conn created with the first PDU; its SMB2
+ * requests reach smb(ctx, ...) with the sink's ctx. A connection found not
+ * to carry SMB Direct costs nothing more.
+ */
+void iws_stream_smb_stage(struct iws_stream *s, uint32_t qp, void (*smb)(void *ctx, const struct iws_smb *m));
+/* Its view (NULL: stage off, before the first PDU, or not SMB Direct);
+ * readable until iws_stream_free. */
+const struct iws_smb_conn *iws_stream_smb(const struct iws_stream *s);
 
 /* Octets the engine holds (out of order, being framed or hunted through,
  * PDUs held for order); 0 once finished. */
