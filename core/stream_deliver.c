@@ -145,7 +145,6 @@ static void rpc_settle(struct iws_stream *s)
 {
 	if (s->rc && iws_rpc_conn_state(s->rc) == IWS_RPC_NO) {
 		iws_rpc_conn_free(s->rc);
-	iws_smb_conn_free(s->sc);
 		s->rc = NULL;
 	}
 }
@@ -635,5 +634,6 @@ void st_free(struct iws_stream *s)
 	iws_tracker_free(s->tr);
 	iws_nvme_conn_free(s->nc);
 	iws_rpc_conn_free(s->rc);
+	iws_smb_conn_free(s->sc);
 	st_closes_free(s);
 }
