@@ -184,6 +184,7 @@ static void request(struct iws_smb_conn *n, const struct iws_pdu *p, const struc
 	m->req_frame = a->first_frame;
 	m->req_ns = a->first_ts;
 	m->req_done_frame = p->frame;
+	m->req_msn = p->msg->ddp.msn;
 	if (s->ndesc > IWS_SMBD_MAX_DESC)
 		m->flags |= IWS_SMBF_DESC_MORE;
 	for (uint32_t i = 0; i < s->ndesc && i < IWS_SMBD_MAX_DESC; i++)
@@ -237,6 +238,7 @@ static void response(struct iws_smb_conn *n, const struct iws_pdu *p, const stru
 	m->has_response = true;
 	m->status = s->status;
 	m->resp_frame = p->frame;
+	m->resp_msn = p->msg->ddp.msn;
 	m->resp_ns = p->ts;
 	if (s->command == IWS_SMB2_READ) {
 		/* MS-SMB2 2.2.20: DataLength octets inline (0 when they went by RDMA) */

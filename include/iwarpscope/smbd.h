@@ -185,6 +185,8 @@ struct iws_smb {
 	uint64_t req_frame;         /* the first frame of the SMBD message that carried it */
 	int64_t req_ns;
 	uint64_t req_done_frame;    /* its last Send's frame */
+	uint32_t req_msn, resp_msn; /* the DDP MSN of the Send that completed each message
+				     * (a frame may carry several Sends) */
 	uint64_t resp_frame;        /* where the (final) response's message completed */
 	int64_t resp_ns;
 	uint32_t status;            /* the final response's NTSTATUS */
