@@ -66,6 +66,7 @@ struct trk {
 	struct pread reads[READS_MAX];
 	uint32_t nreads;
 	struct asm_msg msg[2];
+	struct send_asm send[2];    /* a Send in segments, per sender */
 	bool client_known;          /* counts.client_dir was set */
 	uint32_t held[2];           /* send credits held */
 	bool sent[2];
@@ -73,14 +74,15 @@ struct trk {
 	uint64_t next_id;
 };
 
+/* A connection being probed costs these few octets (tests/hostile: 100,000
+ * connections); the rest comes with recognition (struct trk). */
 struct iws_smb_conn {
 	enum iws_smb_conn_state state;
 	uint32_t qp;
-	uint32_t probes;
+	uint8_t probes;
+	uint8_t seen;               /* 1 << dir: that side's first Send was looked at */
 	iws_smb_cb cb;
 	void *ctx;
-	struct send_asm send[2];
-	uint64_t nmsgs[2];          /* SMBD messages per sender (Sends looked at) */
 	struct trk *t;
 };
 
@@ -372,7 +374,8 @@ static void message(struct iws_smb_conn *n, const struct iws_pdu *p, const struc
 	struct iws_smbd_negotiate neg;
 	struct iws_smbd_data d;
 	uint8_t dir = p->dir & 1;
-	bool first = !n->nmsgs[dir]++;
+	bool first = !(n->seen & (1u << dir));
+	n->seen |= (uint8_t)(1u << dir);
 	/* MS-SMBD 3.1.5.2, 3.2.5.2: each side's first message is its negotiate message */
 	bool is_neg = first && iws_smbd_parse_negotiate(buf, len, &neg).status == IWS_OK;
 	bool is_data = !is_neg && iws_smbd_parse_data(buf, len, &d).status == IWS_OK;
@@ -526,21 +529,24 @@ void iws_smb_conn_free(struct iws_smb_conn *n)
 			n->t->head = e->next;
 			free(e);
 		}
-		for (int d = 0; d < 2; d++)
+		for (int d = 0; d < 2; d++) {
 			free(n->t->msg[d].buf);
+			free(n->t->send[d].buf);
+		}
 		free(n->t);
 	}
-	for (int d = 0; d < 2; d++)
-		free(n->send[d].buf);
 	free(n);
 }
 
+/* A Send's segment (send_asm.h). While probing, a Send's first segment is
+ * its message (the SMBD and SMB2 headers lead it). */
 static void send_seg(struct iws_smb_conn *n, const struct iws_pdu *p, const struct iws_msg *m)
 {
-	struct send_asm *a = &n->send[p->dir & 1];
+	struct send_asm probe = { 0 };
+	struct send_asm *a = n->t ? &n->t->send[p->dir & 1] : &probe;
 	const uint8_t *buf;
 	size_t len;
-	if (send_asm_seg(a, SEND_MAX, p, m, false, &buf, &len))
+	if (send_asm_seg(a, SEND_MAX, p, m, n->state == IWS_SMB_PROBING, &buf, &len))
 		message(n, p, a, buf, len);
 }
 
@@ -554,20 +560,15 @@ void iws_smb_conn_pdu(struct iws_smb_conn *n, const struct iws_pdu *p)
 		send_seg(n, p, m);
 	else if (n->state == IWS_SMB_YES)
 		data(n, p, m);
-	if (n->state == IWS_SMB_NO)
-		for (int i = 0; i < 2; i++) {
-			free(n->send[i].buf);
-			n->send[i].buf = NULL;
-		}
 }
 
 void iws_smb_conn_event(struct iws_smb_conn *n, const struct iws_stream_event *ev)
 {
 	if (n->state == IWS_SMB_NO || (ev->kind != IWS_SEV_GAP && ev->kind != IWS_SEV_FRAMING_LOST))
 		return;
-	n->send[ev->dir & 1].open = false;
 	if (!n->t)
 		return;
+	n->t->send[ev->dir & 1].open = false;
 	n->t->msg[ev->dir & 1].open = false;
 	n->t->gap_gen++;
 }
@@ -599,8 +600,8 @@ bool iws_smb_conn_pending(const struct iws_smb_conn *n, int64_t *start_ns, uint6
 	for (int d = 0; d < 2; d++) {
 		if (n->t->msg[d].open)
 			send_asm_earliest(&any, start_ns, first_frame, n->t->msg[d].first_ts, n->t->msg[d].first_frame);
-		if (n->send[d].open)
-			send_asm_earliest(&any, start_ns, first_frame, n->send[d].first_ts, n->send[d].first_frame);
+		if (n->t->send[d].open)
+			send_asm_earliest(&any, start_ns, first_frame, n->t->send[d].first_ts, n->t->send[d].first_frame);
 	}
 	return any;
 }

@@ -326,7 +326,9 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 	struct iws_rpc_conn *rc = rpc_view(s);
 	if (rc)
 		iws_rpc_conn_pdu(rc, pdu);
-	struct iws_smb_conn *sc = smb_view(s);
+	/* created with the first FPDU (a connection that never gets one, e.g.
+	 * an MPA Request left unanswered, costs nothing) */
+	struct iws_smb_conn *sc = pdu->kind == IWS_PDU_FPDU && pdu->msg ? smb_view(s) : s->sc;
 	if (sc)
 		iws_smb_conn_pdu(sc, pdu);
 	if (s->sink->pdu)
