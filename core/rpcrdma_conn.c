@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "iwarpscope/stream.h"
+#include "send_asm.h"
 
 #define DEFAULT_MAX_INFLIGHT 1024u
 #define NBUCKETS 256u
@@ -61,15 +62,6 @@ struct pread {
 	uint32_t idx;               /* its entry in e->r.rdma */
 };
 
-struct asm_msg {
-	bool open;
-	uint32_t msn, next_mo;
-	uint64_t first_frame;
-	int64_t first_ts;
-	uint32_t have;
-	uint8_t *head;
-};
-
 /* What a recognised connection keeps (allocated then: a connection being
  * probed costs a few dozen octets, tests/hostile: many connections). */
 struct trk {
@@ -81,7 +73,7 @@ struct trk {
 	uint32_t nreads;
 	struct iws_rpc_credit credit_log[IWS_RPC_CREDIT_LOG];
 	uint32_t ncredit_log;
-	struct asm_msg open[2];
+	struct send_asm open[2];
 	bool has_credit[2];
 	uint32_t last_credit[2];
 	uint32_t granted;           /* the responder's last grant (0: none seen) */
@@ -219,7 +211,7 @@ static void log_credit(struct iws_rpc_conn *n, uint8_t dir, uint32_t credits, co
 
 /* ---- messages ---- */
 
-static void new_call(struct iws_rpc_conn *n, const struct iws_pdu *p, const struct asm_msg *a,
+static void new_call(struct iws_rpc_conn *n, const struct iws_pdu *p, const struct send_asm *a,
 		     const struct iws_rpcrdma_hdr *h, const struct iws_rpc_msg *m, const uint8_t *buf,
 		     size_t len)
 {
@@ -489,7 +481,7 @@ static bool recognised(struct iws_rpc_conn *n)
 
 /* A whole Send (or its first HEAD_MAX octets): buf, from the frame
  * a->first_frame at a->first_ts. */
-static void message(struct iws_rpc_conn *n, const struct iws_pdu *p, const struct asm_msg *a,
+static void message(struct iws_rpc_conn *n, const struct iws_pdu *p, const struct send_asm *a,
 		    const uint8_t *buf, size_t len)
 {
 	struct iws_rpcrdma_hdr h;
@@ -677,56 +669,23 @@ void iws_rpc_conn_free(struct iws_rpc_conn *n)
 			free(e);
 		}
 		for (int d = 0; d < 2; d++)
-			free(n->t->open[d].head);
+			free(n->t->open[d].buf);
 		free(n->t);
 	}
 	free(n);
 }
 
-/* A Send's segment: reassembled by MSN and MO (RFC 5041 §5.3); a Send of
- * one segment is read in place. While probing, only a Send's first segment
- * is looked at (the transport and RPC headers lead it). */
+/* A Send's segment: reassembled by MSN and MO (send_asm.h). While
+ * probing, only a Send's first segment is looked at (the transport and RPC
+ * headers lead it). */
 static void send_seg(struct iws_rpc_conn *n, const struct iws_pdu *p, const struct iws_msg *m)
 {
-	const struct iws_ddp_hdr *d = &m->ddp;
-	struct asm_msg probe = { 0 };
-	struct asm_msg *a = n->t ? &n->t->open[p->dir & 1] : &probe;
-	uint32_t ucap = iws_fpdu_ulpdu_captured(p->fpdu, p->first_hole);
-	uint32_t pcap = ucap > m->payload_off ? ucap - m->payload_off : 0;
-	if (pcap > m->payload_len)
-		pcap = m->payload_len;
-	const uint8_t *payload = p->fpdu->ulpdu + m->payload_off;
-	if (d->mo == 0) {
-		a->open = false;
-		a->first_frame = p->first_frame;
-		a->first_ts = p->first_ts;
-		/* whole, cut by the snapshot length, or the head a probe needs */
-		if (d->last || pcap < m->payload_len || n->state == IWS_RPC_PROBING) {
-			message(n, p, a, payload, pcap);
-			return;
-		}
-		a->open = true;
-		a->msn = d->msn;
-		a->next_mo = 0;
-		a->have = 0;
-	} else if (!n->t || !a->open || a->msn != d->msn || a->next_mo != d->mo) {
-		a->open = false;
-		return;
-	}
-	if (!a->head && !(a->head = malloc(HEAD_MAX))) {
-		a->open = false;
-		return;
-	}
-	uint32_t take = pcap < HEAD_MAX - a->have ? pcap : HEAD_MAX - a->have;
-	if (take)
-		memcpy(a->head + a->have, payload, take);
-	a->have += take;
-	a->next_mo += m->payload_len;
-	if (d->last || (pcap < m->payload_len && a->have < HEAD_MAX)) {
-		/* complete, or the rest of its head was not captured: read what is there */
-		a->open = false;
-		message(n, p, a, a->head, a->have);
-	}
+	struct send_asm probe = { 0 };
+	struct send_asm *a = n->t ? &n->t->open[p->dir & 1] : &probe;
+	const uint8_t *buf;
+	size_t len;
+	if (send_asm_seg(a, HEAD_MAX, p, m, n->state == IWS_RPC_PROBING, &buf, &len))
+		message(n, p, a, buf, len);
 }
 
 void iws_rpc_conn_pdu(struct iws_rpc_conn *n, const struct iws_pdu *p)
@@ -791,15 +750,10 @@ bool iws_rpc_conn_pending(const struct iws_rpc_conn *n, int64_t *start_ns, uint6
 		*first_frame = n->t->head->r.call_frame;
 		any = true;
 	}
-	for (int d = 0; d < 2; d++) {
-		const struct asm_msg *a = &n->t->open[d];
-		if (a->open && (!any || a->first_ts < *start_ns ||
-				(a->first_ts == *start_ns && a->first_frame < *first_frame))) {
-			*start_ns = a->first_ts;
-			*first_frame = a->first_frame;
-			any = true;
-		}
-	}
+	for (int d = 0; d < 2; d++)
+		if (n->t->open[d].open)
+			send_asm_earliest(&any, start_ns, first_frame, n->t->open[d].first_ts,
+					  n->t->open[d].first_frame);
 	return any;
 }
 

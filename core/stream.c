@@ -466,6 +466,20 @@ const struct iws_rpc_conn *iws_stream_rpc(const struct iws_stream *s)
 	return s->rc;
 }
 
+void iws_stream_smb_stage(struct iws_stream *s, uint32_t qp, void (*smb)(void *ctx, const struct iws_smb *m))
+{
+	if (s->fed || s->finished)
+		return;
+	s->smb = true;
+	s->smb_qp = qp;
+	s->smb_cb = smb;
+}
+
+const struct iws_smb_conn *iws_stream_smb(const struct iws_stream *s)
+{
+	return s->sc;
+}
+
 uint32_t iws_stream_closes(const struct iws_stream *s, const struct iws_close **recs)
 {
 	if (recs)

@@ -23,6 +23,7 @@
 #include "iwarpscope/names.h"
 #include "iwarpscope/nvme.h"
 #include "iwarpscope/rpcrdma.h"
+#include "iwarpscope/smbd.h"
 #include "stream_int.h"
 
 /* The oldest frame whose PDUs side's framing may still complete (0: none):
@@ -146,6 +147,32 @@ static void rpc_settle(struct iws_stream *s)
 	if (s->rc && iws_rpc_conn_state(s->rc) == IWS_RPC_NO) {
 		iws_rpc_conn_free(s->rc);
 		s->rc = NULL;
+	}
+}
+
+/* ---- the SMB Direct stage (iws_stream_smb_stage) ---- */
+
+static void on_smb(void *ctx, const struct iws_smb *m)
+{
+	struct iws_stream *s = ctx;
+	if (s->smb_cb)
+		s->smb_cb(s->ctx, m);
+}
+
+static struct iws_smb_conn *smb_view(struct iws_stream *s)
+{
+	if (s->smb && !s->smb_tried) {
+		s->smb_tried = true;
+		s->sc = iws_smb_conn_new(s->smb_qp, on_smb, s);
+	}
+	return s->sc;
+}
+
+static void smb_settle(struct iws_stream *s)
+{
+	if (s->sc && iws_smb_conn_state(s->sc) == IWS_SMB_NO) {
+		iws_smb_conn_free(s->sc);
+		s->sc = NULL;
 	}
 }
 
@@ -301,6 +328,11 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 	struct iws_rpc_conn *rc = rpc_view(s);
 	if (rc)
 		iws_rpc_conn_pdu(rc, pdu);
+	/* created with the first FPDU (a connection that never gets one, e.g.
+	 * an MPA Request left unanswered, costs nothing) */
+	struct iws_smb_conn *sc = pdu->kind == IWS_PDU_FPDU && pdu->msg ? smb_view(s) : s->sc;
+	if (sc)
+		iws_smb_conn_pdu(sc, pdu);
 	st_doctor_pdu(s, pdu);
 	if (s->sink->pdu)
 		s->sink->pdu(s->ctx, pdu);
@@ -308,6 +340,7 @@ static void deliver(struct iws_stream *s, struct iws_pdu *pdu)
 	s->nvme_note = NULL;
 	nvme_settle(s);
 	rpc_settle(s);
+	smb_settle(s);
 }
 
 static void deliver_lost(struct iws_stream *s, int side)
@@ -563,6 +596,8 @@ void st_event(struct iws_stream *s, enum iws_stream_event_kind kind, int side, u
 		iws_nvme_conn_event(s->nc, &ev);
 	if (s->rc)
 		iws_rpc_conn_event(s->rc, &ev);
+	if (s->sc)
+		iws_smb_conn_event(s->sc, &ev);
 }
 
 void st_span(struct iws_stream *s, enum iws_span_kind kind, int side, uint32_t seq, uint32_t len,
@@ -587,6 +622,8 @@ void st_finish(struct iws_stream *s, uint32_t flag)
 	}
 	if (s->rc)
 		iws_rpc_conn_finish(s->rc, flag == IWS_OPF_UNFINISHED);
+	if (s->sc)
+		iws_smb_conn_finish(s->sc, flag == IWS_OPF_UNFINISHED);
 }
 
 /* Everything this stage holds (iws_stream_free). */
@@ -603,5 +640,6 @@ void st_free(struct iws_stream *s)
 	iws_tracker_free(s->tr);
 	iws_nvme_conn_free(s->nc);
 	iws_rpc_conn_free(s->rc);
+	iws_smb_conn_free(s->sc);
 	st_closes_free(s);
 }

@@ -194,6 +194,11 @@ struct iws_stream {
 	void (*rpc_cb)(void *ctx, const struct iws_rpc *r);
 	struct iws_rpc_conn *rc;            /* its view, from the first PDU */
 	struct iws_doctor *doc;             /* the doctor stage (iws_stream_doctor_stage), NULL: off */
+	bool smb;                           /* the SMB Direct stage is on (iws_stream_smb_stage) */
+	bool smb_tried;
+	uint32_t smb_qp;
+	void (*smb_cb)(void *ctx, const struct iws_smb *m);
+	struct iws_smb_conn *sc;            /* its view, from the first PDU */
 	struct iws_close *closes;           /* IWS_STREAM_MAX_CLOSES, from the first */
 	uint32_t ncloses;
 	enum iws_stream_state st;

@@ -27,6 +27,7 @@
 
 #include "iwarpscope/nvme.h"
 #include "iwarpscope/rpcrdma.h"
+#include "iwarpscope/smbd.h"
 #include "iwarpscope/stats.h"
 #include "iwarp-stats.h"
 #include "packet-iwarp-doctor.h"
@@ -649,6 +650,53 @@ static stat_tap_ui iwarp_rpc_ui = {
 	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,rpc", text_stat_init, 0, NULL
 };
 
+/* ---- tshark -z iwarp,smb: SMB Direct per connection ---- */
+
+/* The engine's SMB stage of every connection (its counters, the same as
+ * `iwarpscope stats`'s "smb" object), read at the end. */
+static void smb_draw(void *p)
+{
+	iwarp_ops_tapdata *td = (iwarp_ops_tapdata *)p;
+	print_rule(td->raw);
+	printf("SMB Direct (MS-SMBD) per connection (iwarpscope %s)\n", IWS_VERSION_STRING);
+	if (td->filtered) {
+		printf("A display filter does not apply to this table: run it without one\n");
+		print_rule(td->raw);
+		return;
+	}
+	iwarp_sequential_pass_over();
+	printf("Credits c/s: as the client / the server sent them (MS-SMBD 3.1.5.9)\n\n");
+	printf("  %-5s %-12s %6s %6s %8s %12s %12s %8s %10s %9s %9s %9s %9s\n", "QP", "Verdict", "Reads",
+	       "Writes", "ViaRDMA", "RDMAbytes", "Inlinebytes", "Requests", "Incomplete", "Granted", "MaxHeld",
+	       "MinLeft", "Exceeded");
+	wmem_list_t *cl = iwarp_conversations();
+	for (wmem_list_frame_t *f = cl ? wmem_list_head(cl) : NULL; f; f = wmem_list_frame_next(f)) {
+		const iwarp_conv *ic = (const iwarp_conv *)wmem_list_frame_data(f);
+		const struct iws_smb_conn *sc = ic->eng ? iws_stream_smb(ic->eng) : NULL;
+		if (!sc || iws_smb_conn_state(sc) != IWS_SMB_YES)
+			continue;
+		const struct iws_smb_counts *k = iws_smb_conn_counts(sc);
+		guint8 c = k->client_dir, s = (guint8)(c ^ 1);
+		char g[24], h[24], l[24], x[24];
+		snprintf(g, sizeof(g), "%" PRIu64 "/%" PRIu64, k->credits_granted[c], k->credits_granted[s]);
+		snprintf(h, sizeof(h), "%u/%u", k->credits_max_held[c], k->credits_max_held[s]);
+		snprintf(l, sizeof(l), "%u/%u", k->credits_min_left[c], k->credits_min_left[s]);
+		snprintf(x, sizeof(x), "%" PRIu64 "/%" PRIu64, k->credits_exceeded[c], k->credits_exceeded[s]);
+		printf("  %-5u %-12s %6" PRIu64 " %6" PRIu64 " %8" PRIu64 " %12" PRIu64 " %12" PRIu64 " %8" PRIu64
+		       " %10" PRIu64 " %9s %9s %9s %9s\n",
+		       ic->qp, iws_smb_verdict_name(iws_smb_verdict_of(k)), k->reads, k->writes,
+		       k->rdma_reads + k->rdma_writes, k->rdma_bytes, k->inline_bytes, k->requests, k->incomplete, g, h,
+		       l, x);
+	}
+	print_rule(td->raw);
+}
+
+static const struct text_stat smb_text = { "iwarp,smb", FALSE, iwarp_stats_no_packet, smb_draw };
+
+static stat_tap_ui iwarp_smb_ui = {
+	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,smb", text_stat_init, 0, NULL
+};
+
 void iwarp_stats_register(void)
 {
 	register_stat_tap_ui(&iwarp_ops_ui, (void *)&ops_text);
@@ -657,4 +705,5 @@ void iwarp_stats_register(void)
 	register_stat_tap_ui(&iwarp_nvme_raw_ui, (void *)&nvme_raw_text);
 	register_stat_tap_ui(&iwarp_rpc_ui, (void *)&rpc_text);
 	register_stat_tap_ui(&iwarp_rpc_raw_ui, (void *)&rpc_raw_text);
+	register_stat_tap_ui(&iwarp_smb_ui, (void *)&smb_text);
 }

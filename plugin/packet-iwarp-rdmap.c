@@ -21,6 +21,7 @@
 #include "packet-iwarp-layers.h"
 #include "packet-iwarp-nvme.h"
 #include "packet-iwarp-rpc.h"
+#include "packet-iwarp-smb.h"
 #include "packet-iwarp-state.h"
 #include "packet-iwarp-prefs.h"
 #include "packet-iwarp-text.h"
@@ -596,6 +597,7 @@ void iwarp_rdmap_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, 
 	show_payload(ulpdu, rt, msg, info);
 	show_matching(ulpdu, pinfo, rt, ti, ic, rec, info);
 	iwarp_rpc_dissect(ulpdu, pinfo, rt, ic, rec, msg);
+	iwarp_smb_dissect(ulpdu, pinfo, rt, ic, rec, msg);
 	iwarp_info_col(pinfo, info);
 	hand_off(ulpdu, pinfo, tree, rt, ic, rec, msg);
 }

@@ -129,6 +129,18 @@ typedef struct iwarp_rpc_link {
 	iwarp_rpc_rdma *rdma;        /* nrdma of them */
 } iwarp_rpc_link;
 
+/* One SMB2 request over SMB Direct as the SMB stage reported it (iws_smb):
+ * what the frames of its request, its response and its RDMA operations
+ * show (packet-iwarp-smb.c). */
+typedef struct iwarp_smb_link {
+	guint64 message_id, rdma_bytes;
+	gint64 latency_ns;
+	guint32 req_frame, req_done_frame, resp_frame, req_msn, resp_msn;
+	guint32 status, inline_bytes, desc_bytes, rdma_ops, channel, flags;
+	guint16 command;
+	guint8 has_request, has_response, complete, req_dir, io;
+} iwarp_smb_link;
+
 typedef struct iwarp_conv {
 	guint32 qp;                  /* tcp.stream */
 	address addr[2];             /* by side: side 0 sent the first packet seen */
@@ -155,6 +167,10 @@ typedef struct iwarp_conv {
 	wmem_map_t *rpc_replies;     /* guint32 reply frame -> wmem_array_t of iwarp_rpc_link * */
 	wmem_map_t *rpc_ops;         /* guint64 op id (its iwarp_op_link's key) -> iwarp_rpc_link */
 	const struct iws_doctor *doc; /* the engine's doctor stage (packet-iwarp-doctor.c), NULL once it is freed */
+	/* SMB Direct (packet-iwarp-smb.c): NULL until its first SMB2 request */
+	wmem_array_t *smbs;          /* iwarp_smb_link *, in report order */
+	wmem_map_t *smb_frames;      /* guint32 frame -> wmem_array_t of iwarp_smb_link * (request done, response) */
+	wmem_map_t *smb_ops;         /* guint64 op id -> iwarp_smb_link */
 	/* first pass: the frame whose segment the engine is being fed (0: none,
 	 * e.g. at the end of the capture), for what its stages report */
 	guint32 feeding_frame;

@@ -40,6 +40,7 @@
 #include "packet-iwarp-mpa.h"
 #include "packet-iwarp-nvme.h"
 #include "packet-iwarp-rpc.h"
+#include "packet-iwarp-smb.h"
 #include "packet-iwarp-prefs.h"
 #include "packet-iwarp-state.h"
 #include "packet-iwarp-timing.h"
@@ -399,6 +400,7 @@ static iwarp_conv *conv_get(packet_info *pinfo, const struct tcp_view *v)
 		iwarp_nvme_stage(ic);
 		iwarp_rpc_stage(ic);
 		iwarp_doctor_stage(ic);
+		iwarp_smb_stage(ic);
 	}
 	return ic;
 }

@@ -24,6 +24,7 @@
 #include "packet-iwarp-nvme.h"
 #include "packet-iwarp-rdmap.h"
 #include "packet-iwarp-rpc.h"
+#include "packet-iwarp-smb.h"
 #include "packet-iwarp-stream.h"
 #include "packet-iwarp-timing.h"
 
@@ -80,6 +81,7 @@ static void (*const registration[])(void) = {
 	iwarp_stats_gui_register,
 	iwarp_nvme_register,
 	iwarp_rpc_register,
+	iwarp_smb_register,
 	register_layers,
 	iwarp_doctor_register,
 	iwarp_stats_doctor_register, /* tshark -z iwarp,doctor */

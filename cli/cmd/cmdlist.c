@@ -93,6 +93,23 @@ static const struct cmdinfo commands[CMD_COUNT] = {
 		.formats = FMT_ANY,
 		.items = "RPCs",
 	},
+	[CMD_SMB] = {
+		"smb", "one line per SMB2 request over SMB Direct (MS-SMBD),\n"
+		       "with the RDMA operations that moved its data",
+		"One line per SMB2 request carried over SMB Direct (MS-SMBD, SMB 3 over\n"
+		"RDMA; MS-SMB2), recognised by content on any port, in request order:\n"
+		"message id, command, READ/WRITE offset, length and channel, the buffer\n"
+		"descriptors' octets, the RDMA Writes and Reads that moved them, the\n"
+		"octets that went inline, status, latency and frames. With text output,\n"
+		"a table per connection follows: the verdict (rdma: some READ or WRITE\n"
+		"moved its data by RDMA; inline-only: none did; no-io: no READ or\n"
+		"WRITE), the counts behind it, the negotiated SMBD parameters and the\n"
+		"send credits (docs/semantics.md, \"SMB Direct\"); stats shows the same\n"
+		"per QP under \"smb\".\n",
+		.accepts = OPTS_TIME,
+		.formats = FMT_ANY,
+		.items = "SMB2 requests",
+	},
 };
 
 const struct cmdinfo *cmdinfo_of(enum command c)

@@ -13,7 +13,7 @@
 
 /* The commands, in the order of the command table (cmdlist.c, commands.c) and of the
  * command list in --help. */
-enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS, CMD_NVME, CMD_REPORT, CMD_DOCTOR, CMD_RPC, CMD_COUNT };
+enum command { CMD_SUMMARY = 0, CMD_OPS, CMD_STATS, CMD_FPDUS, CMD_NVME, CMD_REPORT, CMD_DOCTOR, CMD_RPC, CMD_SMB, CMD_COUNT };
 
 /* Bit per command. */
 #define CMDBIT(c) (1u << (c))

@@ -8,6 +8,7 @@
 #include "out_nvme.h"
 #include "out_ops.h"
 #include "out_rpc.h"
+#include "out_smb.h"
 #include "out_stats.h"
 
 /* ---- what the timeline releases in start order: written (or counted) ---- */
@@ -163,6 +164,7 @@ static void stats_plan(struct cmdrun *p, struct analysis_opts *ao)
 	p->series_mode = o->format == FMT_CSV || o->format == FMT_JSONL;
 	if (!p->series_mode) {
 		ao->rpc_stats = true; /* the rpc section (out_rpc.c) */
+		ao->smb = true;       /* the smb verdict (out_smb.c) */
 		return;
 	}
 	p->ordered = true;
@@ -295,6 +297,38 @@ static void rpc_report(struct cmdrun *p, FILE *page)
 		rpc_credits_text(p->out, &p->r);
 }
 
+/* ---- smb: SMB2 requests over SMB Direct in request order ---- */
+
+static void smb_call_hook(void *ctx, struct conn *c, const struct iws_smb *m)
+{
+	struct cmdrun *p = ctx;
+	timeline_add(&p->tl, c, &(struct tl_key){ m->req_ns, m->req_frame, c->stream, m->id }, m);
+}
+
+static void smb_plan(struct cmdrun *p, struct analysis_opts *ao)
+{
+	(void)p;
+	ao->smb = true;
+	ao->smb_call = smb_call_hook;
+}
+
+static void smb_begin(struct cmdrun *p)
+{
+	timeline_init(&p->tl, p->o->max_reorder ? p->o->max_reorder : NVME_REORDER_DEFAULT,
+		      sizeof(struct iws_smb), p, emit_row);
+	p->has_tl = true;
+	smb_out_begin(&p->rows, p->out, p->o->format);
+}
+
+static void smb_report(struct cmdrun *p, FILE *page)
+{
+	(void)page;
+	timeline_flush(&p->tl);
+	rows_end(&p->rows);
+	if (p->o->format == FMT_TEXT || p->o->format == FMT_DEFAULT)
+		smb_verdict_text(p->out, &p->r);
+}
+
 /* ---- report: the HTML page's data (pagedata.h) ---- */
 
 static void report_op(void *ctx, struct conn *c, const struct iws_op *op)
@@ -376,6 +410,7 @@ static const struct cmd_stages stages[CMD_COUNT] = {
 	[CMD_REPORT] = { .plan = report_plan, .begin = report_begin, .report = report_report },
 	[CMD_DOCTOR] = { .report = doctor_report },
 	[CMD_RPC] = { .plan = rpc_plan, .begin = rpc_begin, .report = rpc_report },
+	[CMD_SMB] = { .plan = smb_plan, .begin = smb_begin, .report = smb_report },
 };
 
 const struct cmd_stages *command_stages(enum command c)

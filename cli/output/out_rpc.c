@@ -207,7 +207,7 @@ static void rpc_text(FILE *f, const struct conn *c, const void *item)
 {
 	(void)c;
 	const struct iws_rpc *r = item;
-	char t[48], fl[120], notes[300], pl[200];
+	char t[48], fl[120], pl[200];
 	char cell[NCOLS][48];
 	int64_t unit = text_time_unit();
 	int dec = units_decimals(unit, 1);
@@ -250,25 +250,13 @@ static void rpc_text(FILE *f, const struct conn *c, const void *item)
 		snprintf(cell[k++], 48, "%" PRIu64 "-%" PRIu64, r->call_frame, r->reply_frame);
 	else
 		snprintf(cell[k++], 48, "%" PRIu64 "-", r->call_frame);
-	size_t n = 0;
-	notes[0] = 0;
+	struct row_notes notes = { .n = 0 };
 	if (r->has_reply && r->reply_proc != IWS_RDMA_MSG)
-		n += (size_t)snprintf(notes + n, sizeof(notes) - n, "reply %s; ",
-				      iws_rpcrdma_proc_name(r->reply_proc));
+		row_note(&notes, "reply %s", iws_rpcrdma_proc_name(r->reply_proc));
 	if (r->reply_inline && r->reply_stat == 0 && r->accept_stat)
-		n += (size_t)snprintf(notes + n, sizeof(notes) - n, "%s; ", iws_rpc_accept_name(r->accept_stat));
-	if (!r->complete && n < sizeof(notes))
-		n += (size_t)snprintf(notes + n, sizeof(notes) - n, "INCOMPLETE; ");
-	if (r->flags && n < sizeof(notes))
-		n += (size_t)snprintf(notes + n, sizeof(notes) - n, "(%s); ", flags_str(fl, sizeof(fl), r->flags));
-	if (n >= 2 && n < sizeof(notes))
-		notes[n - 2] = 0;
-	const char *cells[NCOLS];
-	for (int i = 0; i < NCOLS - 1; i++)
-		cells[i] = cell[i];
-	cells[proc_col] = pl;
-	cells[NCOLS - 1] = notes;
-	fixed_row(f, rpc_cols, NCOLS, cells);
+		row_note(&notes, "%s", iws_rpc_accept_name(r->accept_stat));
+	fixed_row_cells(f, rpc_cols, NCOLS, cell, proc_col, pl,
+			row_notes_end(&notes, r->complete, flags_str(fl, sizeof(fl), r->flags)));
 }
 
 static const struct row_fns rpc_fns = {

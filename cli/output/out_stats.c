@@ -14,6 +14,7 @@
 #include "out_ops.h"
 #include "out_nvme.h"
 #include "out_rpc.h"
+#include "out_smb.h"
 #include "out_points.h"
 #include "out_stats.h"
 #include "sketch.h"
@@ -343,6 +344,7 @@ static void qp_json(struct jsonw *j, const struct report *r, const struct conn *
 	if (conn_is_nvme(c))
 		nvme_qp_json(j, c);
 	rpc_qp_json(j, c);
+	smb_qp_json(j, c);
 	if (pts)
 		points_qp_json(j, pts, c);
 	jw_obj_end(j);
@@ -607,4 +609,5 @@ void stats_write_text(FILE *f, const struct report *r)
 	nvme_stats_text(f, r);
 	rpc_stats_text(f, r);
 	rpc_credits_text(f, r);
+	smb_verdict_text(f, r);
 }

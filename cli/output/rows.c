@@ -3,6 +3,7 @@
  * columns (see rows.h): shared by the `ops` and `nvme` writers. */
 #include "rows.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 #include "units.h"
@@ -76,6 +77,42 @@ void fixed_header(FILE *f, const struct fixed_col *cols, int n, int64_t unit)
 		cells[i] = h[i];
 	}
 	fixed_row(f, cols, n < 32 ? n : 32, cells);
+}
+
+void fixed_row_cells(FILE *f, const struct fixed_col *cols, int n, char (*cell)[48], int wide_col,
+		     const char *wide, const char *notes)
+{
+	const char *cells[32];
+	for (int i = 0; i < n - 1 && i < 32; i++)
+		cells[i] = i == wide_col ? wide : cell[i];
+	if (n >= 1 && n <= 32)
+		cells[n - 1] = notes;
+	fixed_row(f, cols, n < 32 ? n : 32, cells);
+}
+
+void row_note(struct row_notes *s, const char *fmt, ...)
+{
+	if (s->n >= sizeof(s->b) - 2)
+		return;
+	if (s->n)
+		s->n += (size_t)snprintf(s->b + s->n, sizeof(s->b) - s->n, "; ");
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(s->b + s->n, sizeof(s->b) - s->n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		s->n += (size_t)k < sizeof(s->b) - s->n ? (size_t)k : sizeof(s->b) - 1 - s->n;
+}
+
+const char *row_notes_end(struct row_notes *s, bool complete, const char *flags)
+{
+	if (!s->n)
+		s->b[0] = 0;
+	if (!complete)
+		row_note(s, "INCOMPLETE");
+	if (flags && *flags)
+		row_note(s, "(%s)", flags);
+	return s->b;
 }
 
 void fixed_row(FILE *f, const struct fixed_col *cols, int n, const char *const *cells)

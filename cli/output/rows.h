@@ -40,6 +40,21 @@ int64_t text_time_unit(void);
 void fixed_header(FILE *f, const struct fixed_col *cols, int n, int64_t unit);
 void fixed_row(FILE *f, const struct fixed_col *cols, int n, const char *const *cells);
 
+/* A streamed row's cells, 48 octets each, but for the notes (the last
+ * column) and at most one wider cell (wide_col, -1: none). */
+void fixed_row_cells(FILE *f, const struct fixed_col *cols, int n, char (*cell)[48], int wide_col,
+		     const char *wide, const char *notes);
+
+/* The notes of a streamed row: items joined by "; " (row_note), then
+ * "INCOMPLETE" when the item is not complete and its flags' words in
+ * parentheses (row_notes_end returns the text). */
+struct row_notes {
+	char b[320];
+	size_t n;
+};
+void row_note(struct row_notes *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *row_notes_end(struct row_notes *s, bool complete, const char *flags);
+
 struct rows_out {
 	FILE *f;
 	enum out_format fmt;

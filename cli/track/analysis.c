@@ -50,6 +50,8 @@ bool analysis_init(struct analysis *a, const struct analysis_opts *o)
 	iws_rpc_stats_init(&a->rpc_total);
 	a->env.rpc_total = o->rpc_stats ? &a->rpc_total : NULL;
 	a->env.rpc_call = o->rpc_call;
+	a->env.smb = o->smb || o->smb_call;
+	a->env.smb_call = o->smb_call;
 	a->env.nvme_keep = conn_nvme_cmd;
 	a->env.nvme_release = conn_nvme_free;
 	a->env.nvme_outside = o->nvme && o->in_window ? conn_nvme_outside : NULL;

@@ -35,6 +35,8 @@ struct analysis_opts {
 	bool rpc;                   /* recognise RPC-over-RDMA, track its RPCs (rpcrdma.h) */
 	bool rpc_stats;             /* ... and count them per procedure (rpc_total) */
 	void (*rpc_call)(void *ctx, struct conn *c, const struct iws_rpc *r);
+	bool smb;                   /* recognise SMB Direct, track its SMB2 requests (smbd.h) */
+	void (*smb_call)(void *ctx, struct conn *c, const struct iws_smb *m);
 	void (*mark)(void *ctx, struct conn *c, const struct conn_mark *m); /* may be NULL */
 	void (*segment)(void *ctx, struct conn *c, const struct conn_seg *s); /* may be NULL */
 	/* What the report covers (select.h; NULL: everything); see conn_env. */

@@ -360,6 +360,14 @@ static void on_rpc(void *ctx, const struct iws_rpc *r)
 		env->rpc_call(env->ctx, c, r);
 }
 
+/* The engine's SMB Direct stage found an SMB2 request (env->smb). */
+static void on_smb(void *ctx, const struct iws_smb *m)
+{
+	struct conn *c = ctx;
+	if (c->env->smb_call)
+		c->env->smb_call(c->env->ctx, c, m);
+}
+
 static const struct iws_stream_sink engine_sink = { on_pdu, on_op, NULL, on_event };
 
 /* ---- public ---- */
@@ -381,6 +389,8 @@ struct conn *conn_new(struct conn_env *env, const struct flow *f)
 		iws_stream_nvme_stage(c->eng, c->stream, on_nvme_cmd);
 	if (c->eng && env->rpc)
 		iws_stream_rpc_stage(c->eng, c->stream, on_rpc);
+	if (c->eng && env->smb)
+		iws_stream_smb_stage(c->eng, c->stream, on_smb);
 	/* the engine feeds its doctor; with a time window, it counts the
 	 * findings of the frames inside */
 	if (c->eng && env->doctor &&
@@ -591,6 +601,9 @@ bool conn_pending_key(const struct conn *c, int64_t *ts, uint64_t *frame)
 		order_take_min(&any, ts, frame, t, f);
 	const struct iws_rpc_conn *rc = iws_stream_rpc(c->eng);
 	if (c->env->rpc && rc && iws_rpc_conn_pending(rc, &t, &f))
+		order_take_min(&any, ts, frame, t, f);
+	const struct iws_smb_conn *sc = iws_stream_smb(c->eng);
+	if (c->env->smb_call && sc && iws_smb_conn_pending(sc, &t, &f))
 		order_take_min(&any, ts, frame, t, f);
 	return any;
 }

@@ -24,6 +24,7 @@
 #include "iwarpscope/tcpopt.h"
 #include "netdecode.h"
 #include "iwarpscope/rpcrdma.h"
+#include "iwarpscope/smbd.h"
 #include "select.h"
 
 struct conn;
@@ -102,6 +103,10 @@ struct conn_env {
 	bool rpc;
 	void (*rpc_call)(void *ctx, struct conn *c, const struct iws_rpc *r);
 	struct iws_rpc_stats *rpc_total; /* per procedure over every QP (NULL: not kept) */
+	/* SMB Direct: the engine's SMB stage (iws_stream_smb_stage), its SMB2
+	 * requests in request order through the pending keys */
+	bool smb;
+	void (*smb_call)(void *ctx, struct conn *c, const struct iws_smb *m);
 	bool doctor;                /* run the interop doctor (iwarpscope/doctor.h) */
 };
 

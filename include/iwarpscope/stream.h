@@ -60,6 +60,8 @@ struct iws_rpc;
 struct iws_rpc_conn;
 struct iws_doctor;
 struct iws_doctor_sink;
+struct iws_smb;
+struct iws_smb_conn;
 
 struct iws_stream_opts {
 	bool check_crc;             /* verify negotiated (or inferred) CRCs */
@@ -392,6 +394,18 @@ bool iws_stream_doctor_stage(struct iws_stream *s, const struct iws_doctor_sink 
 /* Its doctor, for the findings (iws_doctor_sums, iws_doctor_unchecked);
  * NULL when the stage is off. Readable until iws_stream_free. */
 const struct iws_doctor *iws_stream_doctor(const struct iws_stream *s);
+
+/*
+ * The SMB Direct stage (smbd.h, "the SMB Direct tracker"), off unless this
+ * is called before the first segment: as the RPC stage, every PDU, event
+ * and the end go to an iws_smb_conn created with the first PDU; its SMB2
+ * requests reach smb(ctx, ...) with the sink's ctx. A connection found not
+ * to carry SMB Direct costs nothing more.
+ */
+void iws_stream_smb_stage(struct iws_stream *s, uint32_t qp, void (*smb)(void *ctx, const struct iws_smb *m));
+/* Its view (NULL: stage off, before the first PDU, or not SMB Direct);
+ * readable until iws_stream_free. */
+const struct iws_smb_conn *iws_stream_smb(const struct iws_stream *s);
 
 /* Octets the engine holds (out of order, being framed or hunted through,
  * PDUs held for order); 0 once finished. */

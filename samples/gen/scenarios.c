@@ -66,6 +66,8 @@ const struct scenario scenarios[] = {
 	  "ib_read_lat's Reads captured from mid-run to a clean close" },
 	{ "ring-first-file", 43, 1, scen_ring_first_file,
 	  "a ring buffer's first file: starts and ends mid-connection" },
+	{ "smb-direct", 45, 0, scen_smb_direct,
+	  "SMB Direct: SMB2 READ and WRITE by RDMA channel and inline (tests/smb)" },
 	{ "bench", 99, 0, NULL, "large stream for benchmarks (--size BYTES)" },
 	/* the interop doctor's rules, not committed (tests/doctor makes them) */
 #define DOCTOR_ROW(name, seed, fn, what) { name, seed, 0, scen_doctor, "doctor: " what },

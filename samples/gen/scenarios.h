@@ -61,6 +61,9 @@ void scen_rst_outstanding(struct gen *g);
 /* scen_ulp.c */
 void scen_rpc_rdma(struct gen *g);
 void scen_rpc_rdma_v4(struct gen *g);
+
+/* scen_smbd.c */
+void scen_smb_direct(struct gen *g);
 /* scen_nvme.c */
 void scen_nvmeof(struct gen *g);
 void scen_nvmeof_snaplen_128(struct gen *g);

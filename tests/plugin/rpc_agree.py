@@ -208,7 +208,9 @@ def check_stats(r, cap, cli, path):
     return "-z iwarp,rpc,raw equals stats' rpc section on %d procedures" % len(got)
 
 
-def main():
+def agree_main(*checks):
+    """The plugin = CLI drivers' main (rpc_agree.py, smb_agree.py): each
+    check(r, cap, cli, path) on each capture says what it compared."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--cli", required=True)
@@ -223,14 +225,17 @@ def main():
         for path in a.captures:
             it.TSHARK_OPTS[:] = it.load_options(os.path.splitext(os.path.basename(path))[0])
             cap = r.stage(path)
-            print("%s: %s; %s" % (os.path.basename(path), check_rpcs(r, cap, a.cli, path),
-                                  check_stats(r, cap, a.cli, path)))
+            print("%s: %s" % (os.path.basename(path), "; ".join(c(r, cap, a.cli, path) for c in checks)))
     except it.Fail as e:
         print("FAIL: %s" % e)
         return 1
     finally:
         r.close()
     return 0
+
+
+def main():
+    return agree_main(check_rpcs, check_stats)
 
 
 if __name__ == "__main__":

@@ -38,8 +38,8 @@ class Fail(Exception):
     pass
 
 
-def tshark(cap, filt, fields):
-    out = subprocess.run(["tshark", "-r", cap, "-Y", filt, "-T", "fields", "-E", "separator=\t"] +
+def tshark(cap, filt, fields, opts=()):
+    out = subprocess.run(["tshark", "-r", cap] + list(opts) + ["-Y", filt, "-T", "fields", "-E", "separator=\t"] +
                          sum([["-e", f] for f in fields], []),
                          capture_output=True, text=True, check=True).stdout
     return [line.split("\t") for line in out.splitlines()]
