@@ -97,7 +97,7 @@ bool cmdrun_init(struct cmdrun *p, const struct options *o, const struct cmd_sta
 	 * statistics' JSON holds the buffers' peaks over all connections at
 	 * once, which only one analysis sees. */
 	p->jobs_ok = !ao.op && !ao.fpdu && !ao.mark && !ao.segment && !ao.nvme_cmd &&
-		     !ao.rpc_call && !ao.selected && !ao.in_window && !source_is_live(src) &&
+		     !ao.rpc_call && !ao.smb_call && !ao.selected && !ao.in_window && !source_is_live(src) &&
 		     !o->save && !(o->cmd == CMD_STATS && o->format == FMT_JSON);
 	/* Ranked: the slowest --limit (all without one); the summary's lists. */
 	rank_init(&p->rank, o->limit, o->has_min_latency ? o->min_latency_ns : 0);

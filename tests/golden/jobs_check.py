@@ -28,7 +28,7 @@ import struct
 import subprocess
 import sys
 
-COMMANDS = ["summary", "ops", "stats", "fpdus", "nvme", "rpc", "doctor", "report"]
+COMMANDS = ["summary", "ops", "stats", "fpdus", "nvme", "rpc", "smb", "doctor", "report"]
 FORMATS = ["text", "csv", "json", "jsonl"]
 SPREAD = {("stats", "text"), ("doctor", "text"), ("doctor", "json"), ("doctor", "jsonl")}
 
