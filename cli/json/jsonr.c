@@ -523,12 +523,12 @@ const struct jr_node *jr_get(const struct jr_doc *d, const struct jr_node *n, co
 
 const char *jr_key(const struct jr_doc *d, const struct jr_node *n)
 {
-	return n->key ? d->text + n->key : "";
+	return n && n->key ? d->text + n->key : "";
 }
 
 const char *jr_str(const struct jr_doc *d, const struct jr_node *n)
 {
-	return n->type == JR_STRING ? d->text + n->off : NULL;
+	return n && n->type == JR_STRING ? d->text + n->off : NULL;
 }
 
 bool jr_u64(const struct jr_node *n, uint64_t *v)

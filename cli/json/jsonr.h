@@ -74,7 +74,9 @@ const struct jr_node *jr_first(const struct jr_doc *d, const struct jr_node *n);
 const struct jr_node *jr_next(const struct jr_doc *d, const struct jr_node *n);
 /* The first member named key of an object (NULL: none, or n is no object). */
 const struct jr_node *jr_get(const struct jr_doc *d, const struct jr_node *n, const char *key);
-/* A member's key, a string's text (NUL-terminated). */
+/* A member's key ("" for none), a string's text (NUL-terminated; NULL when
+ * n is no string). Every accessor takes NULL, so lookups chain: a merged
+ * file is input, and a missing member must not be a crash. */
 const char *jr_key(const struct jr_doc *d, const struct jr_node *n);
 const char *jr_str(const struct jr_doc *d, const struct jr_node *n);
 /* Integers: false when n is no integer or it does not fit. */

@@ -118,6 +118,10 @@ static void reader(void)
 	CHECK(!jr_u64(jr_get(&d, jr_root(&d), "big"), &u64));
 	CHECK(!jr_u64(jr_get(&d, jr_root(&d), "f"), &u64));
 	CHECK(jr_get(&d, jr_root(&d), "none") == NULL);
+	/* A missing member chains through every accessor (a merged file is input). */
+	CHECK(jr_str(&d, jr_get(&d, jr_root(&d), "none")) == NULL);
+	CHECK(strcmp(jr_key(&d, jr_get(&d, jr_root(&d), "none")), "") == 0);
+	CHECK(jr_str(&d, jr_get(&d, jr_root(&d), "n")) == NULL);
 	jr_free(&d);
 }
 

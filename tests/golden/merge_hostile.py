@@ -43,6 +43,27 @@ def doc(total_ops=None, qps=None, **extra):
     return d
 
 
+def keys_of(o):
+    """Every member name in a JSON document."""
+    if isinstance(o, dict):
+        return set(o) | set().union(*(keys_of(v) for v in o.values()))
+    if isinstance(o, list):
+        return set().union(*(keys_of(v) for v in o)) if o else set()
+    return set()
+
+
+def mutated(o, key, mutate):
+    """A copy of o with mutate(obj, key) applied to every object holding key."""
+    if isinstance(o, dict):
+        c = {k: mutated(v, key, mutate) for k, v in o.items()}
+        if key in c:
+            mutate(c, key)
+        return c
+    if isinstance(o, list):
+        return [mutated(v, key, mutate) for v in o]
+    return o
+
+
 def run(tool, args, stdin=None):
     t0 = time.monotonic()
     try:
@@ -120,6 +141,33 @@ def main(argv):
         else:
             check(rc == 0 and sane and json.loads(out)["qps"] == [], where)
         print("%-16s exit %s in %.2f s: %s" % (name, rc, took, err.strip()[:110]))
+
+    # every member missing, or of the wrong type, in turn: merged or refused, never a crash.
+    # The NVMe sample's groups have string members ("op") that the text tables print.
+    nvme = json.loads(run_ok(tool, ["stats", "--format", "json",
+                                    os.path.join(samples, "real", "30-nvmeof-mixed.pcap")]))
+    keys = sorted(keys_of(nvme))
+    shapes = 0
+    for key in keys:
+        for how, mutate in (("without", lambda o, k: o.pop(k)), ("null", lambda o, k: o.update({k: None})),
+                            ("list", lambda o, k: o.update({k: []}))):
+            # in the QPs only (the total still has it) and everywhere
+            for where in ("qps", "all"):
+                if where == "qps":
+                    shaped = dict(nvme, qps=mutated(nvme["qps"], key, mutate))
+                else:
+                    shaped = mutated(nvme, key, mutate)
+                path = os.path.join(work, "shape.json")
+                with open(path, "w") as f:
+                    json.dump(shaped, f)
+                for fmt in ("text", "json"):
+                    rc, out, err, took = run(tool, ["--format", fmt, path, path])
+                    sane = "Sanitizer" not in err and "runtime error" not in err
+                    check(rc in (0, 2) and sane and took < SECONDS,
+                          "%s %s in %s, %s: exit %s %r" % (how, key, where, fmt, rc, err[-300:]))
+                    shapes += 1
+    check(shapes >= 12 * 40, "the NVMe stats have %d keys" % len(keys))
+    print("%-16s %d merges of %d keys removed, null or a list: no crash" % ("shapes", shapes, len(keys)))
 
     # two buckets that overflow only once merged
     a = os.path.join(work, "big-a.json")
