@@ -859,10 +859,12 @@ static int mpa_frame_believed(struct iws_stream *s, int side, const struct iws_m
 	/* a Reply: the Request the other side holds, undecided, is its pair */
 	struct fr_dir *od = &s->d[!side];
 	if (od->req_pending && od->mode == FR_HUNT) {
-		const uint8_t *q = od->buf.data + od->key_from;
+		/* (its buffer may be empty: no pointer into it before the length
+		 * check) */
 		struct iws_mpa_frame req;
 		if (od->key_from + IWS_MPA_HDR_LEN <= od->buf.len &&
-		    iws_mpa_parse_frame(q, od->buf.len - od->key_from, &req).status == IWS_OK &&
+		    iws_mpa_parse_frame(od->buf.data + od->key_from, od->buf.len - od->key_from, &req).status ==
+			    IWS_OK &&
 		    req.type == IWS_MPA_REQUEST && fr->rev <= req.rev) {
 			od->req_confirmed = true;
 			process(s, !side, false);  /* the Request first */
