@@ -480,13 +480,6 @@ const struct iws_smb_conn *iws_stream_smb(const struct iws_stream *s)
 	return s->sc;
 }
 
-uint32_t iws_stream_closes(const struct iws_stream *s, const struct iws_close **recs)
-{
-	if (recs)
-		*recs = s->closes;
-	return s->ncloses;
-}
-
 uint32_t iws_stream_inflight_ids(const struct iws_stream *s, uint64_t *ids, uint32_t max)
 {
 	return s->tr ? iws_tracker_inflight_ids(s->tr, ids, max) : 0;

@@ -61,38 +61,28 @@ static uint64_t framing_blocks(const struct iws_stream *s, int side)
 
 /* ---- close records ---- */
 
-/* A FIN, RST or Terminate, with the operations in flight now. */
+/* A FIN, RST or Terminate, with the operations in flight now: the sink's
+ * close record (the first IWS_STREAM_MAX_CLOSES of them). */
 void st_record_close(struct iws_stream *s, enum iws_close_kind kind, uint8_t dir, uint64_t frame,
 			 int64_t ts)
 {
-	if (s->ncloses >= IWS_STREAM_MAX_CLOSES)
+	if (s->ncloses >= IWS_STREAM_MAX_CLOSES || !s->sink->close)
 		return;
-	if (!s->closes && !(s->closes = calloc(IWS_STREAM_MAX_CLOSES, sizeof(*s->closes))))
-		return;
-	struct iws_close *r = &s->closes[s->ncloses++];
-	*r = (struct iws_close){ .kind = (uint8_t)kind, .dir = dir, .frame = frame, .ts = ts };
+	s->ncloses++;
+	struct iws_close r = { .kind = (uint8_t)kind, .dir = dir, .frame = frame, .ts = ts };
 	/* outstanding as the capture shows it: not the operations whose state
 	 * it does not show yet (qp.h iws_tracker_outstanding_ids) */
 	uint32_t n = s->tr ? iws_tracker_outstanding_ids(s->tr, NULL, 0) : 0;
-	r->outstanding = n;
+	r.outstanding = n;
 	if (n > IWS_STREAM_CLOSE_IDS)
 		n = IWS_STREAM_CLOSE_IDS;
 	uint64_t *ids = n ? malloc(n * sizeof(*ids)) : NULL;
 	if (ids && iws_tracker_outstanding_ids(s->tr, ids, n) >= n) {
-		r->ids = ids;
-		r->nids = n;
-	} else {
-		free(ids);
+		r.ids = ids;
+		r.nids = n;
 	}
-}
-
-void st_closes_free(struct iws_stream *s)
-{
-	for (uint32_t i = 0; i < s->ncloses; i++)
-		free((void *)s->closes[i].ids);
-	free(s->closes);
-	s->closes = NULL;
-	s->ncloses = 0;
+	s->sink->close(s->ctx, &r);
+	free(ids);
 }
 
 /* ---- the NVMe stage (iws_stream_nvme_stage) ---- */
@@ -641,5 +631,4 @@ void st_free(struct iws_stream *s)
 	iws_nvme_conn_free(s->nc);
 	iws_rpc_conn_free(s->rc);
 	iws_smb_conn_free(s->sc);
-	st_closes_free(s);
 }

@@ -199,8 +199,7 @@ struct iws_stream {
 	uint32_t smb_qp;
 	void (*smb_cb)(void *ctx, const struct iws_smb *m);
 	struct iws_smb_conn *sc;            /* its view, from the first PDU */
-	struct iws_close *closes;           /* IWS_STREAM_MAX_CLOSES, from the first */
-	uint32_t ncloses;
+	uint32_t ncloses;                   /* close records made (at most IWS_STREAM_MAX_CLOSES) */
 	enum iws_stream_state st;
 	struct iws_mpa_frame req, rep;
 	bool have_req, have_rep;
@@ -278,10 +277,10 @@ void st_span(struct iws_stream *s, enum iws_span_kind kind, int side, uint32_t s
 /* An ACK of side's peer seen before the tracker exists (replayed to it). */
 void st_early_ack(struct iws_stream *s, int side, const struct iws_tcp_seg *seg);
 void st_early_free(struct iws_stream *s, struct fr_dir *fd);
-/* A FIN, RST or Terminate, with the operations in flight now. */
+/* A FIN, RST or Terminate, with the operations in flight now: the sink's
+ * close record. */
 void st_record_close(struct iws_stream *s, enum iws_close_kind kind, uint8_t dir, uint64_t frame,
 		     int64_t ts);
-void st_closes_free(struct iws_stream *s);
 /* The held PDUs whose turn came (all of them: force). */
 void st_release(struct iws_stream *s, bool force);
 /* The first octet of side not yet settled with the tracker (false: none). */

@@ -295,45 +295,26 @@ static void on_span(void *ctx, const struct iws_span *sp)
 	IWARP_APPEND(fr->spans, iwarp_span_rec, r);
 }
 
-/* A side's first FIN or RST, with the operations outstanding then: the
- * core's close record of it (iws_stream_closes, the one the CLI's teardown
- * list shows), made just before the event. */
-/* The close record kind (IWS_CLOSE_*) of a FIN or RST event. */
-static guint8 close_kind_of(const struct iws_stream_event *ev)
+/* The engine's close record (the sink's close) of a side's first FIN or
+ * RST, with the operations outstanding then: kept for the file, ids copied
+ * (the engine's are valid during the call only). A Terminate's shows with
+ * its operation. */
+static void on_close(void *ctx, const struct iws_close *r)
 {
-	return ev->kind == IWS_SEV_FIN ? IWS_CLOSE_FIN : IWS_CLOSE_RST;
+	iwarp_conv *ic = (iwarp_conv *)ctx;
+	if (r->kind != IWS_CLOSE_FIN && r->kind != IWS_CLOSE_RST)
+		return;
+	struct iws_close c = *r;
+	if (c.nids)
+		c.ids = (const guint64 *)wmem_memdup(wmem_file_scope(), r->ids, c.nids * sizeof(guint64));
+	IWARP_APPEND(frame_rec((guint32)c.frame)->closes, struct iws_close, c);
+	IWARP_APPEND(ic->closes, struct iws_close, c);
 }
 
-static const struct iws_close *close_of(const iwarp_conv *ic, const struct iws_stream_event *ev)
-{
-	const struct iws_close *recs;
-	guint32 n = ic->eng ? iws_stream_closes(ic->eng, &recs) : 0;
-	for (guint32 i = n; i-- > 0;)
-		if (recs[i].kind == close_kind_of(ev) && recs[i].dir == ev->dir && recs[i].frame == ev->frame)
-			return &recs[i];
-	return NULL;
-}
-
+/* A side's first FIN or RST: where the side closed (its close record came
+ * just before, on_close). */
 static void record_close(iwarp_conv *ic, const struct iws_stream_event *ev)
 {
-	struct iws_close c;
-	const struct iws_close *r = close_of(ic, ev);
-	if (r) {
-		/* kept for the file: the engine's ids go with the engine */
-		c = *r;
-		if (c.nids)
-			c.ids = (const guint64 *)wmem_memdup(wmem_file_scope(), r->ids, c.nids * sizeof(guint64));
-	} else {
-		/* past the core's first IWS_STREAM_MAX_CLOSES: the event's count */
-		memset(&c, 0, sizeof(c));
-		c.kind = close_kind_of(ev);
-		c.dir = ev->dir;
-		c.frame = ev->frame;
-		c.ts = ev->ts;
-		c.outstanding = ev->detail;
-	}
-	IWARP_APPEND(frame_rec((guint32)ev->frame)->closes, struct iws_close, c);
-	IWARP_APPEND(ic->closes, struct iws_close, c);
 	if (ev->dir < 2 && !ic->close_frame[ev->dir]) {
 		ic->close_frame[ev->dir] = (guint32)ev->frame;
 		ic->close_kind[ev->dir] = (guint8)ev->kind;
@@ -380,7 +361,7 @@ static void on_event(void *ctx, const struct iws_stream_event *ev)
 	}
 }
 
-static const struct iws_stream_sink engine_sink = { on_pdu, on_op, on_span, on_event };
+static const struct iws_stream_sink engine_sink = { on_pdu, on_op, on_span, on_event, on_close };
 
 /* ---- connections ---- */
 

@@ -11,32 +11,26 @@
 
 /* ---- teardown records ---- */
 
-/* The engine keeps them (iws_stream_closes); the writers read them here,
- * their ids in the engine's memory (freed with it, in conn_free). */
-static void sync_closes(struct conn *c)
+/* The engine's close record (the sink's close): kept with a copy of its
+ * ids; with a time window, only those sent inside it (docs/semantics.md,
+ * "Time window"). */
+static void on_close(void *ctx, const struct iws_close *r)
 {
-	const struct iws_close *all;
-	uint32_t n = iws_stream_closes(c->eng, &all);
-	if (!c->env->in_window) {
-		c->closes = all;
-		c->ncloses = n;
+	struct conn *c = ctx;
+	if (c->env->in_window && !c->env->in_window(c->env->ctx, r->ts))
 		return;
-	}
-	/* with a time window, those sent inside it (docs/semantics.md, "Time
-	 * window"); a few records, copied again as the engine updates them */
-	if (n > c->capwcloses) {
-		struct iws_close *w = realloc(c->wcloses, n * sizeof(*w));
-		if (!w)
-			return;
-		c->wcloses = w;
-		c->capwcloses = n;
-	}
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < n; i++)
-		if (c->env->in_window(c->env->ctx, all[i].ts))
-			c->wcloses[k++] = all[i];
-	c->closes = c->wcloses;
-	c->ncloses = k;
+	if (!c->closes && !(c->closes = calloc(IWS_STREAM_MAX_CLOSES, sizeof(*c->closes))))
+		return;
+	if (c->ncloses >= IWS_STREAM_MAX_CLOSES)
+		return;
+	struct iws_close k = *r;
+	uint64_t *ids = k.nids ? malloc(k.nids * sizeof(*ids)) : NULL;
+	if (ids)
+		memcpy(ids, r->ids, k.nids * sizeof(*ids));
+	else
+		k.nids = 0;
+	k.ids = ids;
+	c->closes[c->ncloses++] = k;
 }
 
 /* ---- a time window: what counts inside it ---- */
@@ -368,7 +362,7 @@ static void on_smb(void *ctx, const struct iws_smb *m)
 		c->env->smb_call(c->env->ctx, c, m);
 }
 
-static const struct iws_stream_sink engine_sink = { on_pdu, on_op, NULL, on_event };
+static const struct iws_stream_sink engine_sink = { on_pdu, on_op, NULL, on_event, on_close };
 
 /* ---- public ---- */
 
@@ -475,7 +469,6 @@ void conn_packet(struct conn *c, int side, const struct tcp_pkt *p, uint64_t fra
 	iws_stream_segment(c->eng, side, &seg);
 	if (c->wsum && inside)
 		wsum_add(c, &before);
-	sync_closes(c);
 	cs.retransmission = c->seg_retrans;
 	if (c->env->segment)
 		c->env->segment(c->env->ctx, c, &cs);
@@ -501,7 +494,6 @@ void conn_finish(struct conn *c, uint32_t flag)
 	iws_stream_finish(c->eng, flag);
 	if (inside)
 		wsum_add(c, &before);
-	sync_closes(c);
 	c->state = CONN_CLOSED;
 }
 
@@ -520,7 +512,9 @@ void conn_free(struct conn *c)
 	free(c->wsum);
 	free(c->wtrk);
 	free(c->wruns);
-	free(c->wcloses);
+	for (uint32_t i = 0; i < c->ncloses; i++)
+		free((void *)(uintptr_t)c->closes[i].ids);
+	free(c->closes);
 	free(c);
 }
 

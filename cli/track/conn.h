@@ -129,7 +129,7 @@ struct term_rec {
 #define CONN_MAX_TERM_RECS 4
 
 /* How the QP ended (docs/semantics.md, teardown) is the engine's close
- * records (iws_stream_closes, struct iws_close: enum iws_close_kind).
+ * records (the sink's close, struct iws_close: enum iws_close_kind).
  * Their kinds as "fin", "rst", "terminate" (JSON) and "FIN", "RST",
  * "Terminate" (text); "?" for anything else. */
 const char *close_kind_name(uint8_t kind);
@@ -199,20 +199,18 @@ struct conn {
 	int64_t win_first_ns, win_last_ns;
 	/* with a time window: its frames inside it (the doctor counts the
 	 * findings shown in them), the engine's counters changed while a frame
-	 * inside was fed (CONN_SUM), the close records of frames inside */
+	 * inside was fed (CONN_SUM) */
 	struct frame_run *wruns;
 	uint32_t nwruns, capwruns;
 	bool wprev_in;              /* its previous frame was inside */
 	struct iws_stream_counts *wsum;
 	struct iws_tracker_counts *wtrk; /* its counts, its state the tracker's (conn_tracker_counts) */
-	struct iws_close *wcloses;
-	uint32_t capwcloses;
 	int64_t first_fpdu_ns, last_fpdu_ns;
 	struct gap_rec *gaps;       /* the first CONN_MAX_GAP_RECS gaps */
 	uint32_t ngaps, capgaps;
 	struct term_rec *terms;     /* the first CONN_MAX_TERM_RECS Terminates */
 	uint32_t nterms;
-	const struct iws_close *closes; /* the engine's close records (valid until conn_free) */
+	struct iws_close *closes;   /* the engine's close records (sink close), ids copied */
 	uint32_t ncloses;
 	bool seg_retrans;           /* the segment being fed was a retransmission */
 	struct conn_nvme *nvme;     /* NVMe view (nvme_track.h), from the first command (env->nvme) */

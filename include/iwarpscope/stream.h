@@ -227,11 +227,38 @@ struct iws_stream_event {
 	uint32_t detail;            /* IWS_MARKER_DEV_*; FIN, RST: operations outstanding */
 };
 
+/*
+ * How the connection ended (docs/semantics.md, teardown): each side's first
+ * FIN and first RST (as IWS_SEV_FIN / IWS_SEV_RST report them) and every
+ * Terminate (its operation's dir, last_frame and end_ns), in the order they
+ * became known, the first IWS_STREAM_MAX_CLOSES of them, each with the
+ * operations in flight (not complete) at that moment: how many, and the
+ * ids of the first IWS_STREAM_CLOSE_IDS of them, oldest first (nids 0
+ * when memory was short). The sink's close callback gets each record as it
+ * is made (a FIN's or RST's before its event, a Terminate's before its
+ * operation); ids are valid during the callback only. The engine keeps none.
+ */
+enum iws_close_kind { IWS_CLOSE_FIN = 1, IWS_CLOSE_RST, IWS_CLOSE_TERMINATE };
+
+#define IWS_STREAM_MAX_CLOSES 8
+#define IWS_STREAM_CLOSE_IDS 1024
+
+struct iws_close {
+	uint8_t kind;               /* enum iws_close_kind */
+	uint8_t dir;                /* IWS_DIR_* of its sender */
+	uint64_t frame;
+	int64_t ts;
+	uint32_t outstanding;       /* operations in flight then */
+	uint32_t nids;              /* ids[0, nids): the first of them, oldest first */
+	const uint64_t *ids;
+};
+
 struct iws_stream_sink {
 	void (*pdu)(void *ctx, const struct iws_pdu *pdu);
 	void (*op)(void *ctx, const struct iws_op *op);
 	void (*span)(void *ctx, const struct iws_span *span);           /* may be NULL */
 	void (*event)(void *ctx, const struct iws_stream_event *ev);    /* may be NULL */
+	void (*close)(void *ctx, const struct iws_close *c);            /* may be NULL */
 };
 
 /*
@@ -317,32 +344,6 @@ uint32_t iws_stream_marker_deviation(const struct iws_stream *s, int side);
  * a sender that writes its Read Request fields little-endian. */
 uint32_t iws_stream_rdmap_deviation(const struct iws_stream *s, int side);
 
-/*
- * How the connection ended (docs/semantics.md, teardown): each side's first
- * FIN and first RST (as IWS_SEV_FIN / IWS_SEV_RST report them) and every
- * Terminate (its operation's dir, last_frame and end_ns), in the order they
- * became known, the first IWS_STREAM_MAX_CLOSES of them, each with the
- * operations in flight (not complete) at that moment: how many, and the
- * ids of the first IWS_STREAM_CLOSE_IDS of them, oldest first (nids 0
- * when memory was short). Kept until iws_stream_free.
- */
-enum iws_close_kind { IWS_CLOSE_FIN = 1, IWS_CLOSE_RST, IWS_CLOSE_TERMINATE };
-
-#define IWS_STREAM_MAX_CLOSES 8
-#define IWS_STREAM_CLOSE_IDS 1024
-
-struct iws_close {
-	uint8_t kind;               /* enum iws_close_kind */
-	uint8_t dir;                /* IWS_DIR_* of its sender */
-	uint64_t frame;
-	int64_t ts;
-	uint32_t outstanding;       /* operations in flight then */
-	uint32_t nids;              /* ids[0, nids): the first of them, oldest first */
-	const uint64_t *ids;
-};
-
-/* The close records so far; *recs (may be NULL) points at them. */
-uint32_t iws_stream_closes(const struct iws_stream *s, const struct iws_close **recs);
 
 /*
  * The NVMe stage (nvme.h, "one connection"), off unless this is called

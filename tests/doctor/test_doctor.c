@@ -210,7 +210,7 @@ static void c_finding(void *ctx, const struct iws_finding *f)
 }
 
 /* The engine feeds its doctor stage itself: no front end's sink. */
-static const struct iws_stream_sink c_sink = { NULL, NULL, NULL, NULL };
+static const struct iws_stream_sink c_sink = { NULL, NULL, NULL, NULL, NULL };
 static const struct iws_doctor_sink c_dsink = { c_finding };
 
 /* A connection whose doctor tells dsink, counting the frames keep accepts

@@ -248,7 +248,18 @@ static void on_event(void *ctx, const struct iws_stream_event *ev)
 		   (uint64_t)ev->len << 32 ^ ev->frame ^ (uint64_t)ev->detail << 24);
 }
 
-static const struct iws_stream_sink sink = { on_pdu, on_op, on_span, on_event };
+static void on_close(void *ctx, const struct iws_close *c)
+{
+	struct eng *e = ctx;
+	FAIL_IF(e->after_finish);
+	FAIL_IF(c->kind < IWS_CLOSE_FIN || c->kind > IWS_CLOSE_TERMINATE || c->dir > 1 || c->frame > cur_frame ||
+	    c->nids > c->outstanding || c->nids > IWS_STREAM_CLOSE_IDS || (c->nids && !c->ids));
+	/* every id readable (ASan), none 0 (ids count from 1) */
+	for (uint32_t i = 0; i < c->nids; i++)
+		FAIL_IF(c->ids[i] == 0);
+}
+
+static const struct iws_stream_sink sink = { on_pdu, on_op, on_span, on_event, on_close };
 
 /* ---- building the streams ---- */
 

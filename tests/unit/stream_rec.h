@@ -59,6 +59,14 @@ struct rev {
 	uint64_t during;
 };
 
+/* A close record, with up to 4 of its ids (copied: the engine's are the
+ * call's only) and how many events came before it. */
+struct rclose {
+	struct iws_close c;
+	uint64_t ids[4];
+	int nev_before;
+};
+
 /* MPA flags (RFC 5044 §7.1.1, RFC 6581 §5) */
 #define F_C 0x40
 #define F_M 0x80
@@ -78,7 +86,8 @@ static struct {
 	struct rop op[REC_MAX];
 	struct rspan span[REC_MAX];
 	struct rev ev[REC_MAX];
-	int npdu, nop, nspan, nev;
+	struct rclose close[16];
+	int npdu, nop, nspan, nev, nclose;
 } T;
 
 static void rec_pdu(void *ctx, const struct iws_pdu *p)
@@ -159,7 +168,20 @@ static void rec_event(void *ctx, const struct iws_stream_event *ev)
 		T.ev[T.nev++] = (struct rev){ *ev, T.during };
 }
 
-static const struct iws_stream_sink rec_sink = { rec_pdu, rec_op, rec_span, rec_event };
+static void rec_close(void *ctx, const struct iws_close *c)
+{
+	(void)ctx;
+	if (T.nclose >= 16)
+		return;
+	struct rclose *r = &T.close[T.nclose++];
+	r->c = *c;
+	for (uint32_t i = 0; i < c->nids && i < 4; i++)
+		r->ids[i] = c->ids[i];
+	r->c.ids = r->ids;
+	r->nev_before = T.nev;
+}
+
+static const struct iws_stream_sink rec_sink = { rec_pdu, rec_op, rec_span, rec_event, rec_close };
 
 /* A new engine (the previous one is freed); limits as set in T.lim after. */
 static inline void rec_begin(bool check_crc, bool want_spans, const struct iws_stream_limits *lim)

@@ -168,7 +168,8 @@ static void case_tcp_events(void)
 }
 
 /* Close records: a Terminate, a FIN and a RST with the operations in
- * flight then, kept after iws_stream_finish. */
+ * flight then, through the sink's close as they are made (a FIN's before
+ * its event), none more at iws_stream_finish. */
 static void case_close_records(void)
 {
 	conn_begin(0, true);
@@ -179,8 +180,7 @@ static void case_close_records(void)
 	memset(rec_ub + 18, 0, 28);
 	rec_ub[18] = 0x10;  /* RDMAP layer, local catastrophic */
 	add_fpdu(1, n, 0);
-	const struct iws_close *r = NULL;
-	CHECK_EQ(iws_stream_closes(T.s, &r), 0);
+	CHECK_EQ(T.nclose, 0);
 	handshake(0);                           /* 1-4 */
 	send_el(0, 1, 1);                       /* 5: a Read, in flight */
 	uint64_t id = 0;
@@ -190,49 +190,75 @@ static void case_close_records(void)
 	seg_full(0, sq(0, at(0, 2)), 0, IWS_TCP_FIN | IWS_TCP_ACK, NULL, 0, 0);  /* 8 */
 	seg_full(1, sq(1, at(1, 2)), 0, IWS_TCP_RST, NULL, 0, 0);               /* 9 */
 	seg_full(1, sq(1, at(1, 2)), 0, IWS_TCP_RST, NULL, 0, 0);               /* 10: not its first */
-	uint32_t nc = iws_stream_closes(T.s, &r);
+	int nc = T.nclose;
 	CHECK_EQ(nc, 3);
 	bool term = false;
-	for (uint32_t i = 0; i < nc && r; i++) {
-		CHECK_EQ(r[i].outstanding, 1);
-		CHECK_EQ(r[i].nids, 1);
-		if (r[i].nids)
-			CHECK_EQ(r[i].ids[0], id);
-		if (r[i].kind == IWS_CLOSE_TERMINATE) {
+	for (int i = 0; i < nc; i++) {
+		const struct iws_close *r = &T.close[i].c;
+		CHECK_EQ(r->outstanding, 1);
+		CHECK_EQ(r->nids, 1);
+		if (r->nids)
+			CHECK_EQ(r->ids[0], id);
+		if (r->kind == IWS_CLOSE_TERMINATE) {
 			term = true;
-			CHECK_EQ(r[i].dir, IWS_DIR_R2I);
-			CHECK_EQ(r[i].frame, 6);
+			CHECK_EQ(r->dir, IWS_DIR_R2I);
+			CHECK_EQ(r->frame, 6);
 		}
 	}
 	CHECK(term);
-	if (nc == 3 && r) {
-		CHECK_EQ(r[1].kind, IWS_CLOSE_FIN);
-		CHECK_EQ(r[1].dir, IWS_DIR_I2R);
-		CHECK_EQ(r[1].frame, 8);
-		CHECK_EQ(r[1].ts, TS(8));
-		CHECK_EQ(r[2].kind, IWS_CLOSE_RST);
-		CHECK_EQ(r[2].dir, IWS_DIR_R2I);
-		CHECK_EQ(r[2].frame, 9);
+	if (nc == 3) {
+		const struct rclose *r = T.close;
+		CHECK_EQ(r[1].c.kind, IWS_CLOSE_FIN);
+		CHECK_EQ(r[1].c.dir, IWS_DIR_I2R);
+		CHECK_EQ(r[1].c.frame, 8);
+		CHECK_EQ(r[1].c.ts, TS(8));
+		CHECK_EQ(r[2].c.kind, IWS_CLOSE_RST);
+		CHECK_EQ(r[2].c.dir, IWS_DIR_R2I);
+		CHECK_EQ(r[2].c.frame, 9);
+		/* each FIN's and RST's record comes just before its event */
+		CHECK(r[1].nev_before < T.nev && T.ev[r[1].nev_before].ev.kind == IWS_SEV_FIN);
+		CHECK(r[2].nev_before < T.nev && T.ev[r[2].nev_before].ev.kind == IWS_SEV_RST);
 	}
 	/* the events say as much */
 	const struct iws_stream_event *e = find_ev(IWS_SEV_FIN, 0);
 	CHECK(e && e->detail == 1);
 	finish(IWS_OPF_ABORTED);
-	CHECK_EQ(iws_stream_closes(T.s, NULL), 3);
+	CHECK_EQ(T.nclose, 3);
 	rec_end();
 
-	/* Past IWS_STREAM_MAX_CLOSES nothing more is kept; no tracker: none
-	 * outstanding. */
+	/* Past IWS_STREAM_MAX_CLOSES no record comes: 10 Terminates and a FIN
+	 * make the first 8 records; the FIN's event still counts. */
+	conn_begin(0, true);
+	for (uint32_t msn = 1; msn <= 10; msn++) {
+		uint16_t tn = sb_send_ulpdu(rec_ub, msn, 0, 1, 28);
+		rec_ub[1] = 0x40 | IWS_OP_CODE_TERMINATE;
+		put_be32(rec_ub + 6, 2);
+		memset(rec_ub + 18, 0, 28);
+		rec_ub[18] = 0x10;
+		add_fpdu(1, tn, 0);                 /* el 1-10 */
+	}
+	handshake(0);
+	send_el(1, 1, 10);
+	ack_to(0, at(1, 11));
+	seg_full(1, sq(1, at(1, 11)), 0, IWS_TCP_FIN | IWS_TCP_ACK, NULL, 0, 0);
+	finish(IWS_OPF_ABORTED);
+	CHECK_EQ(T.nclose, IWS_STREAM_MAX_CLOSES);
+	for (int i = 0; i < T.nclose; i++)
+		CHECK_EQ(T.close[i].c.kind, IWS_CLOSE_TERMINATE);
+	CHECK(find_ev(IWS_SEV_FIN, 0) != NULL);
+	rec_end();
+
+	/* No tracker: none outstanding. */
 	conn_begin(0, false);
 	seg_full(0, 1000, 0, IWS_TCP_FIN, NULL, 0, 0);
 	seg_full(1, 2000, 0, IWS_TCP_RST, NULL, 0, 0);
-	nc = iws_stream_closes(T.s, &r);
-	CHECK_EQ(nc, 2);
-	if (nc == 2 && r) {
-		CHECK_EQ(r[0].kind, IWS_CLOSE_FIN);
-		CHECK_EQ(r[0].outstanding, 0);
-		CHECK_EQ(r[0].nids, 0);
-		CHECK(r[0].ids == NULL);
+	seg_full(0, 1001, 0, IWS_TCP_FIN, NULL, 0, 0);   /* not its first */
+	CHECK_EQ(T.nclose, 2);
+	if (T.nclose == 2) {
+		CHECK_EQ(T.close[0].c.kind, IWS_CLOSE_FIN);
+		CHECK_EQ(T.close[0].c.outstanding, 0);
+		CHECK_EQ(T.close[0].c.nids, 0);
+		CHECK_EQ(T.close[1].c.kind, IWS_CLOSE_RST);
 	}
 	rec_end();
 }
