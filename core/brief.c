@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * brief.c - the compact records of an operation and of an NVMe command
- * (qp.h struct iws_op_brief, nvme.h struct iws_nvme_brief): the one place
+ * brief.c - the compact records of an operation, an NVMe command and a PDU
+ * (qp.h struct iws_op_brief, nvme.h struct iws_nvme_brief, stream.h struct
+ * iws_pdu_brief): the one place
  * that says which of a record's fields a front end keeping every record of
  * a capture keeps, so no front end copies them field by field. Each record's
  * fields are listed once and serve both directions.
  */
 #include "iwarpscope/nvme.h"
 #include "iwarpscope/qp.h"
+#include "iwarpscope/stream.h"
 
 #include <string.h>
 
@@ -26,6 +28,11 @@
 	X(bytes) X(flags)
 #define NVME_FRAMES(F) \
 	F(first_frame) F(capsule_frame) F(last_frame) F(data_first_frame) F(data_last_frame)
+
+/* The same for struct iws_pdu (its other fields are kept from what they
+ * point at, in iws_pdu_brief_of). */
+#define PDU_FIELDS(X) X(seq) X(len) X(gap_before)
+#define PDU_FRAMES(F) F(frame) F(first_frame) F(arrived_frame)
 
 static uint32_t frame32(uint64_t frame)
 {
@@ -68,4 +75,27 @@ void iws_nvme_cmd_of_brief(const struct iws_nvme_brief *b, struct iws_nvme_cmd *
 	NVME_FRAMES(FROM_BRIEF)
 	full->xfer = (enum iws_nvme_xfer)b->xfer;
 	full->sqe.icd_len = b->capsule_len > IWS_NVME_SQE_LEN ? b->capsule_len - IWS_NVME_SQE_LEN : 0;
+}
+
+void iws_pdu_brief_of(const struct iws_pdu *full, struct iws_pdu_brief *b)
+{
+	memset(b, 0, sizeof(*b));
+	PDU_FIELDS(TO_BRIEF)
+	PDU_FRAMES(TO_BRIEF_FRAME)
+	b->kind = (uint8_t)full->kind;
+	b->side = (uint8_t)full->side;
+	b->dir = full->dir;
+	b->captured = full->first_hole < full->len ? full->first_hole : full->len;
+	if (full->kind != IWS_PDU_FPDU)
+		return;
+	b->truncated = full->truncated;
+	b->has_msg = full->msg != NULL;
+	if (full->mdir)
+		b->mdir = *full->mdir;
+	if (full->fpdu) {
+		b->crc_status = (uint8_t)full->fpdu->crc_status;
+		b->crc_calc = full->fpdu->crc_calc;
+	}
+	if (full->note)
+		b->note = *full->note;
 }

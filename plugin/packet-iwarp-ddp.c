@@ -102,7 +102,7 @@ void iwarp_ddp_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, iw
 	if (avail < h.hdr_len)
 		expert_add_info(pinfo, ti, &ei_iwarp_ddp_short);
 	else
-		show_fields(ulpdu, pinfo, dt, ti, &h, &rec->note);
+		show_fields(ulpdu, pinfo, dt, ti, &h, &rec->pdu.note);
 	iwarp_rdmap_dissect(ulpdu, pinfo, tree, ic, rec, msg, res, &h);
 }
 

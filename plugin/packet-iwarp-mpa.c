@@ -203,7 +203,7 @@ void iwarp_mpa_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 	proto_item *ti = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, 0, -1, ENC_NA);
 	iwarp_layer(pinfo, proto_iwarp_mpa);
 	proto_tree *mt = proto_item_add_subtree(ti, ett_iwarp_mpa);
-	proto_item *pi = proto_tree_add_uint(mt, hf_iwarp_mpa_dir, tvb, 0, 0, rec->dir);
+	proto_item *pi = proto_tree_add_uint(mt, hf_iwarp_mpa_dir, tvb, 0, 0, rec->pdu.dir);
 	proto_item_set_generated(pi);
 	if (!f.type) {
 		/* Cannot happen: the core found the key here. */
@@ -362,12 +362,12 @@ static proto_tree *fpdu_tree(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 	*ti = proto_tree_add_item(tree, proto_iwarp_mpa, tvb, 0, -1, ENC_NA);
 	iwarp_layer(pinfo, proto_iwarp_mpa);
 	proto_tree *mt = proto_item_add_subtree(*ti, ett_iwarp_mpa);
-	proto_item *pi = proto_tree_add_uint(mt, hf_iwarp_mpa_dir, tvb, 0, 0, rec->dir);
+	proto_item *pi = proto_tree_add_uint(mt, hf_iwarp_mpa_dir, tvb, 0, 0, rec->pdu.dir);
 	proto_item_set_generated(pi);
-	if (rec->gap_before)
+	if (rec->pdu.gap_before)
 		expert_add_info(pinfo, *ti, &ei_iwarp_mpa_gap);
-	if (rec->first_frame != pinfo->num) {
-		pi = proto_tree_add_uint(mt, hf_iwarp_mpa_first_frame, tvb, 0, 0, rec->first_frame);
+	if (rec->pdu.first_frame != pinfo->num) {
+		pi = proto_tree_add_uint(mt, hf_iwarp_mpa_first_frame, tvb, 0, 0, rec->pdu.first_frame);
 		proto_item_set_generated(pi);
 	}
 	return mt;
@@ -379,13 +379,13 @@ static proto_tree *fpdu_tree(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 static void show_crc(tvbuff_t *tvb, packet_info *pinfo, proto_tree *mt, proto_item *ti,
 		     const struct iws_fpdu *fp, const iwarp_pdu_rec *rec, guint32 cap)
 {
-	switch (rec->crc_status) {
+	switch (rec->pdu.crc_status) {
 	case IWS_CRC_OK:
 	case IWS_CRC_BAD:
 		proto_tree_add_checksum(mt, tvb, fp->crc_off, hf_iwarp_mpa_crc, hf_iwarp_mpa_crc_status,
-					&ei_iwarp_mpa_bad_crc, pinfo, rec->crc_calc, ENC_LITTLE_ENDIAN,
+					&ei_iwarp_mpa_bad_crc, pinfo, rec->pdu.crc_calc, ENC_LITTLE_ENDIAN,
 					PROTO_CHECKSUM_VERIFY);
-		if (rec->crc_status == IWS_CRC_BAD) {
+		if (rec->pdu.crc_status == IWS_CRC_BAD) {
 			proto_item_append_text(ti, " [BAD CRC]");
 			iwarp_col_append(pinfo, "[BAD CRC]");
 		}
@@ -401,7 +401,7 @@ static void show_crc(tvbuff_t *tvb, packet_info *pinfo, proto_tree *mt, proto_it
 								 ENC_LITTLE_ENDIAN, PROTO_CHECKSUM_NO_FLAGS);
 			/* The field is always there (RFC 5044 §7.1); say why it was
 			 * not checked, not just "unverified". */
-			proto_item_append_text(ci, rec->mdir.crc ? " (not checked: CRC checking is off)"
+			proto_item_append_text(ci, rec->pdu.mdir.crc ? " (not checked: CRC checking is off)"
 								 : " (CRC not in use: not negotiated)");
 		}
 		break;
@@ -431,11 +431,11 @@ void iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	guint32 cap = MIN(tvb_captured_length(tvb), wlen);
 	gboolean truncated = cap < wlen;
 	const guint8 *wire = fpdu_wire(tvb, pinfo, wlen, cap);
-	guint8 *scratch = rec->mdir.markers ? (guint8 *)wmem_alloc(pinfo->pool, 65536) : NULL;
+	guint8 *scratch = rec->pdu.mdir.markers ? (guint8 *)wmem_alloc(pinfo->pool, 65536) : NULL;
 	struct iws_fpdu *fp = wmem_new(pinfo->pool, struct iws_fpdu);
 	struct iws_msg *msg = wmem_new0(pinfo->pool, struct iws_msg);  /* no decode: captured 0 */
 	struct iws_result mr;
-	struct iws_result r = iws_fpdu_decode(wire, wlen, cap, rec->seq, &rec->mdir, FALSE, scratch, fp, msg, &mr);
+	struct iws_result r = iws_fpdu_decode(wire, wlen, cap, rec->pdu.seq, &rec->pdu.mdir, FALSE, scratch, fp, msg, &mr);
 
 	proto_item *ti;
 	proto_tree *mt = fpdu_tree(tvb, pinfo, tree, rec, &ti);
@@ -454,7 +454,7 @@ void iwarp_mpa_dissect_fpdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	show_crc(tvb, pinfo, mt, ti, fp, rec, cap);
 	if (truncated)
 		expert_add_info(pinfo, ti, &ei_iwarp_mpa_truncated);
-	show_markers(tvb, pinfo, mt, fp, &rec->mdir);
+	show_markers(tvb, pinfo, mt, fp, &rec->pdu.mdir);
 	iwarp_ddp_dissect(ulpdu_tvb_of(tvb, pinfo, fp, wire, wlen, cap), pinfo, tree, ic, rec, msg, &mr);
 }
 

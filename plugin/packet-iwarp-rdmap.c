@@ -280,7 +280,7 @@ static void show_operation(tvbuff_t *tvb, proto_tree *rt, const iwarp_op_link *l
 static void show_matching(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, proto_item *ti, iwarp_conv *ic,
 			  iwarp_pdu_rec *rec, wmem_strbuf_t *info)
 {
-	const struct iws_seg_note *n = &rec->note;
+	const struct iws_seg_note *n = &rec->pdu.note;
 	proto_item *pi;
 	if (n->rtr) {
 		pi = proto_tree_add_boolean(rt, hf_iwarp_rdmap_rtr, tvb, 0, 0, TRUE);
@@ -553,13 +553,13 @@ static void hand_off(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *tree, prot
 		 * capsule cut by the snapshot length is still shown as far as it
 		 * was captured (one segment; a cut segment is not reassembled). */
 		tvbuff_t *m = NULL;
-		if (untagged_send && msg->payload_len && !rec->note.rtr &&
-		    (!rec->truncated || (h->mo == 0 && h->last)))
+		if (untagged_send && msg->payload_len && !rec->pdu.note.rtr &&
+		    (!rec->pdu.truncated || (h->mo == 0 && h->last)))
 			m = send_message(ulpdu, pinfo, rt, msg, &whole);
 		iwarp_nvme_dissect(ulpdu, m, pinfo, tree, ic, rec, msg);
 		return;
 	}
-	if (rec->truncated || rec->note.rtr)
+	if (rec->pdu.truncated || rec->pdu.note.rtr)
 		return;
 	if (untagged_send && msg->payload_len) {
 		tvbuff_t *m = send_message(ulpdu, pinfo, rt, msg, &whole);

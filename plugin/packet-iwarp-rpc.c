@@ -262,9 +262,9 @@ static void show_list(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *rt, wmem_
 		const iwarp_rpc_link *l = *(const iwarp_rpc_link **)wmem_array_index(a, i);
 		if (by_xid && l->xid != xid)
 			continue;
-		if (role == ROLE_CALL ? rec->dir != l->call_dir || rec->frame < l->call_frame ||
-						rec->frame > l->call_done_frame
-				      : rec->dir == l->call_dir)
+		if (role == ROLE_CALL ? rec->pdu.dir != l->call_dir || rec->pdu.frame < l->call_frame ||
+						rec->pdu.frame > l->call_done_frame
+				      : rec->pdu.dir == l->call_dir)
 			continue;
 		show_rpc(ulpdu, pinfo, rt, l, role);
 	}
@@ -290,7 +290,7 @@ static void show_send(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *rt, const
 	}
 	if (msg->ddp.last)
 		show_list(ulpdu, pinfo, rt,
-			  (wmem_array_t *)wmem_map_lookup(ic->rpc_replies, GUINT_TO_POINTER(rec->frame)), rec, first,
+			  (wmem_array_t *)wmem_map_lookup(ic->rpc_replies, GUINT_TO_POINTER(rec->pdu.frame)), rec, first,
 			  xid, ROLE_REPLY);
 }
 

@@ -185,12 +185,12 @@ void iwarp_smb_dissect(tvbuff_t *ulpdu, packet_info *pinfo, proto_tree *rt, cons
 		return;
 	/* the Send that completed a request's or a response's SMBD message:
 	 * its frame, direction and MSN */
-	wmem_array_t *a = (wmem_array_t *)wmem_map_lookup(ic->smb_frames, GUINT_TO_POINTER(rec->frame));
+	wmem_array_t *a = (wmem_array_t *)wmem_map_lookup(ic->smb_frames, GUINT_TO_POINTER(rec->pdu.frame));
 	for (guint i = 0; a && i < wmem_array_get_count(a); i++) {
 		const iwarp_smb_link *l = *(const iwarp_smb_link **)wmem_array_index(a, i);
-		if (l->has_request && rec->dir == l->req_dir && rec->frame == l->req_done_frame && h->msn == l->req_msn)
+		if (l->has_request && rec->pdu.dir == l->req_dir && rec->pdu.frame == l->req_done_frame && h->msn == l->req_msn)
 			show_smb(ulpdu, pinfo, rt, l, ROLE_REQUEST);
-		else if (l->has_response && rec->dir != l->req_dir && rec->frame == l->resp_frame &&
+		else if (l->has_response && rec->pdu.dir != l->req_dir && rec->pdu.frame == l->resp_frame &&
 			 h->msn == l->resp_msn)
 			show_smb(ulpdu, pinfo, rt, l, ROLE_RESPONSE);
 	}

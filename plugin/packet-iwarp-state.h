@@ -35,30 +35,19 @@ typedef struct iwarp_op_link {
 
 struct iwarp_conv;
 
-/* One PDU (MPA Request/Reply or FPDU) that became complete in a frame. */
+/* One PDU (MPA Request/Reply or FPDU) that became complete in a frame:
+ * the core's compact record of it, where its octets are, and what the
+ * plugin linked it to. */
 typedef struct iwarp_pdu_rec {
-	guint8 kind;                 /* enum iws_pdu_kind */
-	guint8 side, dir;
-	guint8 gap_before : 1;       /* octets of this direction were lost just before it */
-	guint8 truncated : 1;        /* octets of it were not captured */
-	guint8 has_msg : 1;          /* the ULPDU decoded (and went to the tracker) */
+	struct iws_pdu_brief pdu;    /* its frame (pdu.frame) is its record's */
 	guint8 in_place : 1;         /* see off */
-	guint8 crc_status;           /* enum iws_crc_status */
 	guint8 nvme_role;            /* enum iws_nvme_role: what the NVMe tracker made of it */
 	guint16 peer_ird;            /* IRD of the receiver of requests, 0 unknown */
-	guint32 seq, len;            /* TCP sequence number of its first octet, wire length */
-	guint32 frame;               /* the frame it completed in (its record's) */
-	guint32 first_frame;         /* earliest frame that carried any of its octets */
-	guint32 arrived_frame;       /* frame in which its last octet was first captured */
 	/* Its octets: at `off` in this frame's TCP payload, or a copy of the
-	 * first `captured` octets (an FPDU put together from several frames,
+	 * first pdu.captured octets (an FPDU put together from several frames,
 	 * or partly lost). */
 	guint32 off;
-	guint32 captured;
-	guint32 crc_calc;
-	struct iws_mpa_dir mdir;     /* framing in force for it */
-	const guint8 *bytes;         /* (after the 32-bit fields: one record per PDU, no padding) */
-	struct iws_seg_note note;    /* the tracker's conclusions */
+	const guint8 *bytes;
 	iwarp_op_link *op;
 	guint64 nvme_id;             /* the NVMe command it belongs to (nvme_role) */
 } iwarp_pdu_rec;

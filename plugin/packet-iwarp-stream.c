@@ -188,41 +188,24 @@ static void on_pdu(void *ctx, const struct iws_pdu *p)
 	iwarp_conv *ic = (iwarp_conv *)ctx;
 	iwarp_frame_rec *fr = frame_rec((guint32)p->frame);
 	iwarp_pdu_rec *r = wmem_new0(wmem_file_scope(), iwarp_pdu_rec);
-	r->kind = (guint8)p->kind;
-	r->side = (guint8)p->side;
-	r->dir = p->dir;
-	r->gap_before = p->gap_before;
-	r->seq = p->seq;
-	r->len = p->len;
-	r->frame = (guint32)p->frame;
-	r->first_frame = (guint32)p->first_frame;
-	r->arrived_frame = (guint32)p->arrived_frame;
-	r->captured = MIN(p->first_hole, p->len);
+	iws_pdu_brief_of(p, &r->pdu);
 	if (p->frame == feeding.num && feeding.payload && p->wire >= feeding.payload &&
 	    p->wire + p->len <= feeding.payload + feeding.cap && p->first_hole == p->len) {
 		r->in_place = TRUE;
 		r->off = (guint32)(p->wire - feeding.payload);
 	} else {
-		r->bytes = (const guint8 *)wmem_memdup(wmem_file_scope(), p->wire, r->captured);
+		r->bytes = (const guint8 *)wmem_memdup(wmem_file_scope(), p->wire, r->pdu.captured);
 	}
 	if (p->kind == IWS_PDU_FPDU) {
-		r->truncated = p->truncated;
-		r->mdir = *p->mdir;
-		r->crc_status = (guint8)p->fpdu->crc_status;
-		r->crc_calc = p->fpdu->crc_calc;
-		r->has_msg = p->msg != NULL;
-		if (p->note) {
-			r->note = *p->note;
-			if (r->note.op_id) {
-				r->op = iwarp_op_link_get(ic, r->note.op_id);
-				r->op->op.type = (guint8)r->note.op_type;
-				if (r->note.op_first && !r->op->op.first_frame)
-					r->op->op.first_frame = (guint32)p->frame;
-				if (r->note.op_first && !r->op->first_pdu)
-					r->op->first_pdu = r;
-				/* FPDUs come in order: the last one is its end */
-				r->op->last_pdu = r;
-			}
+		if (r->pdu.note.op_id) {
+			r->op = iwarp_op_link_get(ic, r->pdu.note.op_id);
+			r->op->op.type = (guint8)r->pdu.note.op_type;
+			if (r->pdu.note.op_first && !r->op->op.first_frame)
+				r->op->op.first_frame = (guint32)p->frame;
+			if (r->pdu.note.op_first && !r->op->first_pdu)
+				r->op->first_pdu = r;
+			/* FPDUs come in order: the last one is its end */
+			r->op->last_pdu = r;
 		}
 		const struct iws_mpa_conn *m = ic->eng ? iws_stream_mpa(ic->eng) : NULL;
 		if (m && m->has_ird_ord)
@@ -251,14 +234,14 @@ static void merge_response(iwarp_conv *ic, iwarp_op_link *l, const struct iws_op
 		for (guint i = 0; fr && fr->pdus && i < wmem_array_get_count(fr->pdus); i++) {
 			iwarp_pdu_rec *p = *(iwarp_pdu_rec **)wmem_array_index(fr->pdus, i);
 			if (p->op == r) {
-				p->note.request_frame = op->first_frame;
-				p->note.flags &= ~IWS_SEGF_ORPHAN_RESPONSE;
+				p->pdu.note.request_frame = op->first_frame;
+				p->pdu.note.flags &= ~IWS_SEGF_ORPHAN_RESPONSE;
 			}
 		}
 	}
 	if (r->last_pdu && op->has_latency) {
-		r->last_pdu->note.has_response_time = TRUE;
-		r->last_pdu->note.response_time_ns = op->latency_ns;
+		r->last_pdu->pdu.note.has_response_time = TRUE;
+		r->last_pdu->pdu.note.response_time_ns = op->latency_ns;
 	}
 	l->last_pdu = r->last_pdu ? r->last_pdu : l->last_pdu;
 	r->op = l->op;
@@ -502,15 +485,15 @@ static void render_pdu(tvbuff_t *frame, packet_info *pinfo, proto_tree *tree, iw
 {
 	tvbuff_t *tvb;
 	if (r->in_place && payload) {
-		tvb = tvb_new_subset_length(payload, (gint)r->off, (gint)r->len);
+		tvb = tvb_new_subset_length(payload, (gint)r->off, (gint)r->pdu.len);
 	} else {
 		if (!r->bytes)
 			return;
-		tvb = tvb_new_child_real_data(frame, r->bytes, r->captured, r->len);
-		add_new_data_source(pinfo, tvb, r->kind == IWS_PDU_MPA_FRAME ? "Reassembled MPA frame"
+		tvb = tvb_new_child_real_data(frame, r->bytes, r->pdu.captured, r->pdu.len);
+		add_new_data_source(pinfo, tvb, r->pdu.kind == IWS_PDU_MPA_FRAME ? "Reassembled MPA frame"
 									: "Reassembled FPDU");
 	}
-	if (r->kind == IWS_PDU_MPA_FRAME)
+	if (r->pdu.kind == IWS_PDU_MPA_FRAME)
 		iwarp_mpa_dissect_frame(tvb, pinfo, tree, ic, r);
 	else
 		iwarp_mpa_dissect_fpdu(tvb, pinfo, tree, ic, r);
@@ -530,7 +513,7 @@ static void render_units(tvbuff_t *frame, packet_info *pinfo, proto_tree *st, iw
 		iwarp_pdu_rec *r = ip < np ? *(iwarp_pdu_rec **)wmem_array_index(fr->pdus, ip) : NULL;
 		const iwarp_span_rec *sp = is < ns ? (const iwarp_span_rec *)wmem_array_index(fr->spans, is)
 						   : NULL;
-		if (r && (!sp || cmp_seq(r->seq, sp->seq) <= 0)) {
+		if (r && (!sp || cmp_seq(r->pdu.seq, sp->seq) <= 0)) {
 			render_pdu(frame, pinfo, st, ic, payload, r);
 			ip++;
 		} else {
@@ -543,7 +526,7 @@ static void render_units(tvbuff_t *frame, packet_info *pinfo, proto_tree *st, iw
 	}
 	for (guint i = 0; i < nl; i++) {
 		iwarp_pdu_rec *r = *(iwarp_pdu_rec **)wmem_array_index(fr->late, i);
-		iwarp_mpa_add_late(any, pinfo, st, r->frame);
+		iwarp_mpa_add_late(any, pinfo, st, r->pdu.frame);
 		render_pdu(frame, pinfo, st, ic, NULL, r);
 	}
 }

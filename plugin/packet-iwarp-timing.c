@@ -114,10 +114,10 @@ void iwarp_timing_segment(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt, iwa
 	proto_item *pi;
 	/* An FPDU sent after its receiver closed or reset the connection: the
 	 * RDMAP Stream is being torn down, nothing of it is placed. */
-	if (rec->note.flags & IWS_SEGF_AFTER_CLOSE) {
+	if (rec->pdu.note.flags & IWS_SEGF_AFTER_CLOSE) {
 		pi = proto_tree_add_boolean(rt, hf_iwarp_rdmap_after_close, tvb, 0, 0, TRUE);
 		proto_item_set_generated(pi);
-		guint8 peer = !rec->dir;
+		guint8 peer = !rec->pdu.dir;
 		if (ic->close_frame[peer])
 			expert_add_info_format(pinfo, pi, &ei_iwarp_rdmap_after_close,
 					       "Sent after the peer %s in frame %u): not placed", close_name(ic->close_kind[peer]),

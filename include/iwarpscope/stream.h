@@ -147,6 +147,34 @@ struct iws_pdu {
 };
 
 /*
+ * A PDU's numbers in a compact record (core/brief.c), for a front end that
+ * keeps one per PDU of a whole capture (the plugin: each frame shows its
+ * PDUs again on every pass): what framing and the tracker concluded about
+ * it, without its octets (a front end keeps those where it can show them
+ * from) or the retransmission detail (its frames' own). Frames are 32-bit,
+ * as in struct iws_op_brief.
+ */
+struct iws_pdu_brief {
+	uint8_t kind;               /* enum iws_pdu_kind */
+	uint8_t side, dir;
+	bool gap_before;            /* octets of this direction were lost just before it */
+	bool truncated;             /* FPDU: octets of it were not captured */
+	bool has_msg;               /* FPDU: the ULPDU decoded (and went to the tracker) */
+	uint8_t crc_status;         /* FPDU: enum iws_crc_status */
+	uint32_t seq, len;          /* TCP sequence number of its first octet, wire length */
+	uint32_t captured;          /* its first octets that were captured (first_hole) */
+	uint32_t frame;             /* the frame in-order reassembly completed it in */
+	uint32_t first_frame;       /* earliest frame that carried any of its octets */
+	uint32_t arrived_frame;     /* frame in which its last octet was first captured */
+	uint32_t crc_calc;          /* FPDU: the CRC32c computed */
+	struct iws_mpa_dir mdir;    /* FPDU: framing in force */
+	struct iws_seg_note note;   /* FPDU with has_msg: the tracker's conclusions */
+};
+
+/* The brief of p. */
+void iws_pdu_brief_of(const struct iws_pdu *p, struct iws_pdu_brief *b);
+
+/*
  * What became of captured octets that are not (only) the PDU of the frame
  * that carried them. Reported only with opts.want_spans, one span per frame
  * and kind, so a front end can show every frame's octets.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The compact records (struct iws_op_brief, struct iws_nvme_brief): every
+ * The compact records (struct iws_op_brief, struct iws_nvme_brief,
+ * struct iws_pdu_brief): every
  * field a front end keeps survives the trip through the brief, and the
  * statistics of operations and NVMe commands made from briefs are the
  * statistics made from the full records (the plugin keeps briefs, the CLI
@@ -9,6 +10,7 @@
 #include "iwarpscope/nvme.h"
 #include "iwarpscope/qp.h"
 #include "iwarpscope/stats.h"
+#include "iwarpscope/stream.h"
 
 #include "check.h"
 
@@ -253,10 +255,84 @@ static void check_nvme(void)
 	iws_nvme_stats_free(&brief);
 }
 
+/* A PDU's brief: the numbers of an FPDU (framing, CRC, the tracker's note)
+ * and of an MPA frame (none of the FPDU's), frames past 32 bits kept as the
+ * largest, captured octets never more than its length. */
+static void check_pdu(void)
+{
+	struct iws_mpa_dir md = { .markers = true, .crc = true, .marker_base = 77, .skip_crc = true };
+	struct iws_fpdu fp;
+	memset(&fp, 0, sizeof(fp));
+	fp.crc_status = IWS_CRC_BAD;
+	fp.crc_calc = 0xdeadbeef;
+	struct iws_seg_note note = { .op_id = 9, .request_frame = 3, .response_time_ns = 1234,
+				     .op_type = IWS_OPT_READ, .outstanding = 2, .flags = IWS_SEGF_AFTER_CLOSE,
+				     .payload = 4096, .op_last = true, .has_response_time = true };
+	struct iws_msg msg;
+	memset(&msg, 0, sizeof(msg));
+	struct iws_pdu p;
+	memset(&p, 0, sizeof(p));
+	p.kind = IWS_PDU_FPDU;
+	p.side = 1;
+	p.dir = IWS_DIR_R2I;
+	p.seq = 0xfffffff0u;
+	p.len = 4140;
+	p.first_hole = 100;
+	p.first_frame = 10;
+	p.arrived_frame = 12;
+	p.frame = (1ull << 32) + 1;
+	p.gap_before = true;
+	p.mdir = &md;
+	p.fpdu = &fp;
+	p.msg = &msg;
+	p.truncated = true;
+	p.note = &note;
+	struct iws_pdu_brief b;
+	iws_pdu_brief_of(&p, &b);
+	CHECK_EQ(b.kind, IWS_PDU_FPDU);
+	CHECK_EQ(b.side, 1);
+	CHECK_EQ(b.dir, IWS_DIR_R2I);
+	CHECK_EQ(b.seq, 0xfffffff0u);
+	CHECK_EQ(b.len, 4140);
+	CHECK_EQ(b.captured, 100);
+	CHECK_EQ(b.first_frame, 10);
+	CHECK_EQ(b.arrived_frame, 12);
+	CHECK_EQ(b.frame, UINT32_MAX);
+	CHECK(b.gap_before && b.truncated && b.has_msg);
+	CHECK_EQ(b.crc_status, IWS_CRC_BAD);
+	CHECK_EQ(b.crc_calc, 0xdeadbeef);
+	CHECK(b.mdir.markers && b.mdir.crc && b.mdir.skip_crc && b.mdir.marker_base == 77);
+	CHECK_EQ(b.note.op_id, 9);
+	CHECK_EQ(b.note.request_frame, 3);
+	CHECK_EQ(b.note.response_time_ns, 1234);
+	CHECK_EQ(b.note.op_type, IWS_OPT_READ);
+	CHECK_EQ(b.note.payload, 4096);
+	CHECK(b.note.op_last && b.note.has_response_time && !b.note.op_first);
+	/* no ULPDU decoded, everything captured */
+	p.msg = NULL;
+	p.note = NULL;
+	p.first_hole = p.len;
+	iws_pdu_brief_of(&p, &b);
+	CHECK(!b.has_msg && b.note.op_id == 0);
+	CHECK_EQ(b.captured, 4140);
+	/* an MPA frame: none of an FPDU's numbers, even if pointers are set */
+	p.kind = IWS_PDU_MPA_FRAME;
+	p.note = &note;
+	p.msg = &msg;
+	p.first_hole = 9999;
+	iws_pdu_brief_of(&p, &b);
+	CHECK_EQ(b.kind, IWS_PDU_MPA_FRAME);
+	CHECK(!b.truncated && !b.has_msg && b.crc_status == 0 && b.crc_calc == 0 && !b.mdir.crc);
+	CHECK_EQ(b.note.op_id, 0);
+	CHECK_EQ(b.captured, 4140);
+	CHECK(b.gap_before);
+}
+
 int main(void)
 {
 	check_op_round_trip();
 	check_op_stats();
 	check_nvme();
+	check_pdu();
 	return check_done("brief");
 }
