@@ -204,7 +204,7 @@ static void teardown(const struct conn *c, const struct finding_sink *s, FILE *t
  * findings of one rule. */
 const struct iws_finding_sum *doctor_findings(const struct conn *c, uint32_t *n)
 {
-	return iws_doctor_sums(c->doc, n);
+	return iws_doctor_sums(conn_doctor(c), n);
 }
 
 static void doctor_rules(const struct conn *c, const struct finding_sink *s)

@@ -78,7 +78,7 @@ void doctor_counts(const struct report *r, uint64_t by_sev[IWS_SEVERITY_COUNT], 
 static void not_checked_json(struct jsonw *j, const struct conn *c)
 {
 	uint32_t unseen;
-	uint64_t rules = iws_doctor_unchecked(c->doc, &unseen);
+	uint64_t rules = iws_doctor_unchecked(conn_doctor(c), &unseen);
 	if (!rules) {
 		jw_knull(j, "not_checked");
 		return;
@@ -180,7 +180,7 @@ static void doctor_text(FILE *f, const struct report *r)
 		for (uint32_t k = 0; k < n; k++)
 			fputs(iws_finding_sum_text(line, sizeof(line), &s[k]), f);
 		/* once per QP: the rules the capture did not let it check */
-		fputs(iws_doctor_unchecked_text(line, sizeof(line), c->doc), f);
+		fputs(iws_doctor_unchecked_text(line, sizeof(line), conn_doctor(c)), f);
 	}
 	uint64_t sev[IWS_SEVERITY_COUNT];
 	uint32_t with;

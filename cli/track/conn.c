@@ -17,11 +17,9 @@
 static void on_close(void *ctx, const struct iws_close *r)
 {
 	struct conn *c = ctx;
-	if (c->env->in_window && !c->env->in_window(c->env->ctx, r->ts))
+	if ((c->env->in_window && !c->env->in_window(c->env->ctx, r->ts)) || c->ncloses >= IWS_STREAM_MAX_CLOSES)
 		return;
 	if (!c->closes && !(c->closes = calloc(IWS_STREAM_MAX_CLOSES, sizeof(*c->closes))))
-		return;
-	if (c->ncloses >= IWS_STREAM_MAX_CLOSES)
 		return;
 	struct iws_close k = *r;
 	uint64_t *ids = k.nids ? malloc(k.nids * sizeof(*ids)) : NULL;
@@ -387,14 +385,13 @@ struct conn *conn_new(struct conn_env *env, const struct flow *f)
 		iws_stream_smb_stage(c->eng, c->stream, on_smb);
 	/* the engine feeds its doctor; with a time window, it counts the
 	 * findings of the frames inside */
-	if (c->eng && env->doctor &&
-	    iws_stream_doctor_stage(c->eng, NULL, NULL, env->in_window ? frame_inside : NULL, c))
-		c->doc = iws_stream_doctor(c->eng);
+	bool doctor_ok = !env->doctor ||
+			 (c->eng && iws_stream_doctor_stage(c->eng, NULL, NULL, env->in_window ? frame_inside : NULL, c));
 	if (env->in_window) {
 		c->wsum = calloc(1, sizeof(*c->wsum));
 		c->wtrk = calloc(1, sizeof(*c->wtrk));
 	}
-	if (!c->eng || (env->doctor && !c->doc) || (env->in_window && (!c->wsum || !c->wtrk))) {
+	if (!c->eng || !doctor_ok || (env->in_window && (!c->wsum || !c->wtrk))) {
 		iws_stream_free(c->eng);
 		free(c->wsum);
 		free(c->wtrk);
@@ -516,6 +513,11 @@ void conn_free(struct conn *c)
 		free((void *)(uintptr_t)c->closes[i].ids);
 	free(c->closes);
 	free(c);
+}
+
+const struct iws_doctor *conn_doctor(const struct conn *c)
+{
+	return iws_stream_doctor(c->eng);
 }
 
 const struct iws_qp_stats *conn_stats(const struct conn *c)

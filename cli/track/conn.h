@@ -214,7 +214,6 @@ struct conn {
 	uint32_t ncloses;
 	bool seg_retrans;           /* the segment being fed was a retransmission */
 	struct conn_nvme *nvme;     /* NVMe view (nvme_track.h), from the first command (env->nvme) */
-	const struct iws_doctor *doc; /* the engine's doctor stage (env->doctor), else NULL */
 	struct conn *lru_prev, *lru_next; /* the analysis' recency lists */
 };
 
@@ -262,6 +261,8 @@ bool conn_pending_key(const struct conn *c, int64_t *ts, uint64_t *frame);
 
 /* The QP's statistics (empty ones if it had no operation). */
 const struct iws_qp_stats *conn_stats(const struct conn *c);
+/* The engine's doctor stage (env->doctor), else NULL. */
+const struct iws_doctor *conn_doctor(const struct conn *c);
 
 /* The tracker's counters (zeros if there never was a tracker); with a time
  * window, those counted while its frames were fed. */
