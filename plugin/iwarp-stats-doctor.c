@@ -31,8 +31,8 @@ static gint by_qp(gconstpointer a, gconstpointer b)
 static void doctor_draw(void *p)
 {
 	(void)p;
-	/* Everything still buffered is decoded first (the end of the capture). */
-	iwarp_sequential_pass_over();
+	/* read after the pass was ended (iwarp_end_pass_before_draws): what was
+	 * still buffered is decoded, the end-of-capture rules are checked */
 	printf("==================================================================================================================================\n");
 	printf("iWARP doctor (iwarpscope %s)\n", IWS_VERSION_STRING);
 	uint64_t sev[IWS_SEVERITY_COUNT] = { 0, 0, 0 };
@@ -72,13 +72,14 @@ static iwarp_stat_init_result doctor_init(const char *opt_arg, void *userdata)
 	(void)opt_arg;
 	(void)userdata;
 	static int listener;   /* the tap listener's identity: nothing to keep per packet */
-	GString *err = register_tap_listener("iwarp", &listener, NULL, TL_REQUIRES_NOTHING, NULL, iwarp_stats_no_packet,
+	GString *err = register_tap_listener("iwarp", &listener, NULL, TL_REQUIRES_NOTHING, NULL, iwarp_tap_no_packet,
 					     doctor_draw, NULL);
 	if (err) {
 		fprintf(stderr, "tshark: couldn't register iwarp,doctor tap: %s\n", err->str);
 		g_string_free(err, TRUE);
 		exit(1);
 	}
+	iwarp_end_pass_before_draws();
 	return IWARP_STAT_INIT_OK;
 }
 

@@ -243,16 +243,14 @@ void iwarp_stats_add_leftovers(GArray *qps, struct iwarp_qp_stats *total, gboole
 	}
 }
 
-/* Operations and commands still in flight when the capture ended: reported
- * when the sequential pass is over (postseq). tshark's single pass has no
- * such hook before it draws a text tap, which it does once, at the very
- * end: then the pass is over now. (The GUI's tables take them from the
- * capture's end record, when the sequential pass is over: iwarp-stats-gui.c.) */
+/* Operations and commands still in flight when the capture ended, reported
+ * when the sequential pass was over: before any text statistic is drawn
+ * (iwarp_end_pass_before_draws). (The GUI's tables take them from the
+ * capture's end record: iwarp-stats-gui.c.) */
 static void add_leftovers(iwarp_ops_tapdata *td, gboolean nvme)
 {
 	if (td->leftovers_added || td->filtered)
 		return;
-	iwarp_sequential_pass_over();
 	iwarp_stats_add_leftovers(td->qps, NULL, nvme);
 	td->leftovers_added = TRUE;
 }
@@ -412,6 +410,7 @@ static void text_tap_init(const char *opt_arg, const char *name, gboolean raw, t
 		ops_finish(td);
 		exit(1);
 	}
+	iwarp_end_pass_before_draws();
 }
 
 /* A text statistic: its -z name, raw or readable, and its callbacks (the
@@ -557,17 +556,7 @@ static stat_tap_ui iwarp_nvme_ui = {
 /* ---- tshark -z iwarp,rpc: RPC over RDMA per procedure ---- */
 
 /* The RPCs are the records of every connection (packet-iwarp-rpc.c), read
- * at the end: no frame carries them to the tap (iwarp_stats_no_packet). */
-tap_packet_status iwarp_stats_no_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
-					tap_flags_t flags)
-{
-	(void)p;
-	(void)pinfo;
-	(void)edt;
-	(void)data;
-	(void)flags;
-	return TAP_PACKET_DONT_REDRAW;
-}
+ * at the end: no frame carries them to the tap (iwarp_tap_no_packet). */
 
 /* One group's key columns: program, version, procedure (number and name);
  * "-" for the replies whose call is not in the capture. */
@@ -593,8 +582,7 @@ static void rpc_draw(void *p)
 		print_rule(raw);
 		return;
 	}
-	/* the RPCs still outstanding are reported when the pass is over */
-	iwarp_sequential_pass_over();
+	/* the RPCs still outstanding were reported when the pass was over */
 	printf("Latency: call to reply of complete RPCs; Think: call to first RDMA data; Data: first to last RDMA data; "
 	       "in %s\n", raw ? "nanoseconds" : "milliseconds");
 	struct iws_rpc_stats st;
@@ -639,8 +627,8 @@ static void rpc_draw(void *p)
 	print_rule(raw);
 }
 
-static const struct text_stat rpc_text = { "iwarp,rpc", FALSE, iwarp_stats_no_packet, rpc_draw };
-static const struct text_stat rpc_raw_text = { "iwarp,rpc,raw", TRUE, iwarp_stats_no_packet, rpc_draw };
+static const struct text_stat rpc_text = { "iwarp,rpc", FALSE, iwarp_tap_no_packet, rpc_draw };
+static const struct text_stat rpc_raw_text = { "iwarp,rpc,raw", TRUE, iwarp_tap_no_packet, rpc_draw };
 
 static stat_tap_ui iwarp_rpc_raw_ui = {
 	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,rpc,raw", text_stat_init, 0, NULL
@@ -664,7 +652,6 @@ static void smb_draw(void *p)
 		print_rule(td->raw);
 		return;
 	}
-	iwarp_sequential_pass_over();
 	printf("Credits c/s: as the client / the server sent them (MS-SMBD 3.1.5.9)\n\n");
 	printf("  %-5s %-12s %6s %6s %8s %12s %12s %8s %10s %9s %9s %9s %9s\n", "QP", "Verdict", "Reads",
 	       "Writes", "ViaRDMA", "RDMAbytes", "Inlinebytes", "Requests", "Incomplete", "Granted", "MaxHeld",
@@ -691,7 +678,7 @@ static void smb_draw(void *p)
 	print_rule(td->raw);
 }
 
-static const struct text_stat smb_text = { "iwarp,smb", FALSE, iwarp_stats_no_packet, smb_draw };
+static const struct text_stat smb_text = { "iwarp,smb", FALSE, iwarp_tap_no_packet, smb_draw };
 
 static stat_tap_ui iwarp_smb_ui = {
 	REGISTER_STAT_GROUP_GENERIC, NULL, "iwarp,smb", text_stat_init, 0, NULL

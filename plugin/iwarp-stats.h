@@ -51,10 +51,6 @@ enum { IWARP_DV_MIN, IWARP_DV_MEAN, IWARP_DV_P50, IWARP_DV_P90, IWARP_DV_P99, IW
 gint64 iwarp_stats_dist_value(const struct iws_latency *l, int k);
 
 /* The text statistics of the "iwarp" tap (tshark -z iwarp,...). */
-/* A tap's packet callback for statistics read from the connections'
- * records at draw time (the doctor's findings, the RPCs). */
-tap_packet_status iwarp_stats_no_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
-					tap_flags_t flags);
 void iwarp_stats_register(void);
 
 #endif

@@ -702,6 +702,44 @@ void iwarp_sequential_pass_over(void)
 	iwarp_state_set_finished();
 }
 
+/* tshark reads a file in one pass unless told -2, and then runs no postseq
+ * routine: the first sign that the pass is over is the drawing of the tap
+ * listeners, once, at the very end, newest listener first (tap.c keeps them
+ * as a list it prepends to). A listener of our own, put at the head of that
+ * list after every statistic that reads end results has registered, ends
+ * the pass before any of them is drawn; the statistics only read. */
+static int end_of_pass_listener;   /* its identity: it keeps nothing */
+
+tap_packet_status iwarp_tap_no_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
+				      tap_flags_t flags)
+{
+	(void)p;
+	(void)pinfo;
+	(void)edt;
+	(void)data;
+	(void)flags;
+	return TAP_PACKET_DONT_REDRAW;
+}
+
+static void end_of_pass_draw(void *p)
+{
+	(void)p;
+	iwarp_sequential_pass_over();
+}
+
+void iwarp_end_pass_before_draws(void)
+{
+	remove_tap_listener(&end_of_pass_listener);
+	/* a dissector's helper: it makes tshark dissect nothing it would not */
+	GString *err = register_tap_listener("iwarp", &end_of_pass_listener, NULL, TL_IS_DISSECTOR_HELPER, NULL,
+					     iwarp_tap_no_packet, end_of_pass_draw, NULL);
+	if (err) {
+		/* only a missing "iwarp" tap, which iwarp_stream_register made */
+		g_warning("iwarpscope: %s", err->str);
+		g_string_free(err, TRUE);
+	}
+}
+
 /* ---- registration ---- */
 
 static void builtin_heur_set(const char *table, struct heur_dtbl_entry *e, gpointer user_data)

@@ -26,6 +26,7 @@
 #define IWARPSCOPE_PACKET_IWARP_STREAM_H
 
 #include <epan/packet.h>
+#include <epan/tap.h>
 
 #include "packet-iwarp-state.h"
 #include "ws-compat.h"
@@ -36,6 +37,16 @@ void iwarp_stream_handoff(void);
 /* The sequential (first) pass over the file is over: finish every engine
  * (once). */
 void iwarp_sequential_pass_over(void);
+/* A text statistic that reads what the analysis reports at the capture's
+ * end (operations still in flight, end-of-capture findings) calls this once
+ * it has registered its listener: the pass is then ended before any
+ * statistic is drawn, in tshark's single pass too, and the statistic's draw
+ * only reads. */
+void iwarp_end_pass_before_draws(void);
+/* A tap listener's packet callback for what is read from the connections'
+ * records at draw time (the doctor's findings, the RPCs, the end of pass). */
+tap_packet_status iwarp_tap_no_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
+				      tap_flags_t flags);
 /* Keep the TCP conversation handing its payloads to us (an upper layer such
  * as RPC may claim it). */
 void iwarp_keep_conversation(packet_info *pinfo, iwarp_conv *ic);

@@ -12,7 +12,9 @@
   name is in one cli folder only, and a header named *_int.h (a folder's
   internals, such as cli/input/points_int.h) is included only in its folder;
 - the plugin (plugin/) includes no header of cli/, and cli/ none of plugin/:
-  the two front ends share only the core;
+  the two front ends share only the core; the plugin's statistics
+  (iwarp-stats*.c) read finished results and never call the function that
+  ends the analysis (STATS_MUST_NOT_CALL);
 - no include names a path that climbs out of the including file's folder
   ("../x.h") or reaches into another folder ("track/conn.h"): a header of
   another layer comes through the include path, where the build decides what
@@ -197,6 +199,23 @@ def check_cycles(root):
     return errs, len(graph), sum(len(v) for v in graph.values())
 
 
+# what the plugin's statistics (iwarp-stats*.c) must not call
+STATS_MUST_NOT_CALL = ["iwarp_sequential_pass_over"]
+
+
+def calls(path, names):
+    """(line, name) of each call of one of names outside comments."""
+    text = open(path, encoding="utf-8", errors="replace").read()
+    text = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text)
+    out = []
+    for ln, line in enumerate(text.splitlines(), 1):
+        for name in names:
+            if re.search(r"\b%s\s*\(" % re.escape(name), line):
+                out.append((ln, name))
+    return out
+
+
 def check_plugin(root):
     errs, n = [], 0
     # a header name of cli/ is one the plugin must not name, whatever include
@@ -215,6 +234,11 @@ def check_plugin(root):
             elif target is None and os.path.basename(name) in cli_headers:
                 errs.append("%s:%d: the plugin includes %s, a header of the CLI (%s)" %
                             (rel, ln, name, cli_headers[os.path.basename(name)]))
+        # a statistic reads finished results: it never ends the analysis
+        # (packet-iwarp-stream.c does, before any statistic is drawn)
+        if os.path.basename(path).startswith("iwarp-stats"):
+            for ln, call in calls(path, STATS_MUST_NOT_CALL):
+                errs.append("%s:%d: a statistic calls %s, which drives the analysis" % (rel, ln, call))
     for path in sources(root, ["cli"]):
         rel = os.path.relpath(path, root)
         for ln, kind, name in includes(path):

@@ -9,7 +9,8 @@ check must fail on it, naming it, while the clean copy passes.
                    cli/ (by name and by a relative path); a relative include
                    that climbs out of its folder; an include cycle of files;
                    an include cycle of units hidden over two headers
-                   (foo.c includes bar.h, bar.c includes foo_int.h);
+                   (foo.c includes bar.h, bar.c includes foo_int.h); a
+                   plugin statistic calling the end of the analysis;
   layering_nm.py   the core calling a cli function through a hand-written
                    prototype; a cli folder calling a higher folder; the
                    plugin calling a cli function.
@@ -91,6 +92,9 @@ def plant_tree(src, work):
         ("a cli file reaches into another folder", lambda r: append(os.path.join(r, "cli", "output", "rows.c"),
                                                                     "#include \"track/conn.h\"\n"),
          "reaches into another folder"),
+        ("a statistic ends the analysis", lambda r: append(os.path.join(r, "plugin", "iwarp-stats.c"),
+                                                           "static void plant(void) { iwarp_sequential_pass_over(); }\n"),
+         "a statistic calls iwarp_sequential_pass_over, which drives the analysis"),
         ("an include cycle of two headers", cycle_files, "include cycle: core/plant_"),
         ("a unit cycle hidden over two headers", cycle_units, "unit include cycle of 2 units: core/plant_a, core/plant_b"),
     ]
