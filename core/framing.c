@@ -521,7 +521,8 @@ static bool frame_buffer(struct iws_stream *s, int side)
 		frames_of(b, o, w, &fr);
 		spans_of(s, side, b, o, w, IWS_SPAN_PART, fr.done, seq);
 		/* The FPDUs after this one may have completed in frames before
-		 * PDUs the other direction holds for order (fr_blocking_frame). */
+		 * PDUs the other direction holds for order (framing_blocks,
+		 * stream_deliver.c). */
 		fd->reporting = true;
 		fd->report_next = o + w;
 		emit(s, side, b->data + o, w, seq, &fr, sbuf_first_hole(b, o, w));
@@ -1342,7 +1343,7 @@ void fr_data(struct iws_stream *s, int side, uint32_t seq, const uint8_t *p, uin
 	     uint64_t frame, int64_t ts, uint8_t how)
 {
 	/* While the chunk is worked through, what is left of it is not in the
-	 * buffer yet: fr_blocking_frame must still count it. */
+	 * buffer yet: framing_blocks (stream_deliver.c) must still count it. */
 	s->d[side].delivering = true;
 	data_in(s, side, seq, p, n, frame, ts, how);
 	s->d[side].delivering = false;

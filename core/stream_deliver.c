@@ -418,7 +418,7 @@ static void release_one(struct iws_stream *s, struct held *h)
 
 /* The earliest frame a PDU of `side` not reported yet may complete in (0:
  * none), for the PDUs that must wait for it: octets framing holds while
- * it hunts for boundaries (fr_blocking_frame). Octets TCP reassembly holds
+ * it hunts for boundaries (framing_blocks). Octets TCP reassembly holds
  * behind a hole hold nothing back: a retransmission that fills the hole
  * completes them in a frame still to come; should the hole prove a capture
  * gap (the receiver's ACK passes it), they belong to the frames that

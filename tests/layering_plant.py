@@ -13,7 +13,9 @@ check must fail on it, naming it, while the clean copy passes.
                    plugin statistic calling the end of the analysis;
   layering_nm.py   the core calling a cli function through a hand-written
                    prototype; a cli folder calling a higher folder; the
-                   plugin calling a cli function.
+                   plugin calling a cli function; two objects of the core
+                   calling each other; three of the plugin calling round a
+                   circle.
 
 Usage: layering_plant.py SOURCE_ROOT
 """
@@ -152,7 +154,21 @@ def plant_symbols(work):
     rc, out = run([LAYERING_NM] + clean + ["--plugin", so])
     if rc != 1 or "the plugin calls track_fn, defined in track" not in out or "core_fn" in out.split("FAIL")[-1]:
         fails.append("layering_nm.py on the plugin calling cli/track: exit %d\n%s" % (rc, out))
-    return fails, 3
+    # two objects of the core calling each other (one archive), and three of
+    # the plugin calling round a circle (plain objects, --objects)
+    a_o = build_lib(work, "pcirc_a", "int circ_b(void);\nint circ_a(void) { return circ_b(); }\n", cc)[1]
+    b_o = build_lib(work, "pcirc_b", "int circ_a(void);\nint circ_b(void) { return circ_a() + 1; }\n", cc)[1]
+    circ = os.path.join(work, "libpcirc.a")
+    subprocess.run(["ar", "rcs", circ, a_o, b_o], check=True)
+    rc, out = run([LAYERING_NM, "--lib", "core=" + circ])
+    if rc != 1 or "core: a call circle of 2 objects: pcirc_a, pcirc_b" not in out:
+        fails.append("layering_nm.py on two core objects calling each other: exit %d\n%s" % (rc, out))
+    objs = [build_lib(work, "pring_%d" % k, "int ring_%d(void);\nint ring_%d(void) { return ring_%d(); }\n" %
+                      ((k + 1) % 3, k, (k + 1) % 3), cc)[1] for k in range(3)]
+    rc, out = run([LAYERING_NM] + clean + ["--objects", "plugin=" + ",".join(objs)])
+    if rc != 1 or "plugin: a call circle of 3 objects: pring_0, pring_1, pring_2" not in out:
+        fails.append("layering_nm.py on three plugin objects calling round a circle: exit %d\n%s" % (rc, out))
+    return fails, 5
 
 
 def main(argv):
