@@ -179,8 +179,7 @@ console.error = (...args) => { iwsError('console.error: ' + args.join(' ')); con
     }
     for (const q of D.qps) {
       if (q.qp === null) continue;
-      // Every retransmission, by kind, as the summary and `stats` count them
-      // (issue 32 item 2: this once left the other ones out).
+      // Every retransmission, by kind, as the summary and `stats` count them.
       const t = q.tcp, n = t.fast_retransmits + t.timeouts + t.other_retransmits;
       if (n || t.reordered) {
         out.push({ qp: q.qp, text: plural(n, 'TCP retransmission') + ' (' + t.fast_retransmits +
