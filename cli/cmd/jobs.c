@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* -j N: one reader, N workers (see jobs.h). */
+/* -j N: N analyses on N threads, the reader's one of them (see jobs.h). */
 #include "jobs.h"
 
 #include <pthread.h>
@@ -100,6 +100,20 @@ unsigned jobs_online(void)
 	return n < 1 ? 1 : n > JOBS_MAX ? JOBS_MAX : (unsigned)n;
 }
 
+/* How long a side with nothing to do spins before it sleeps: about as long
+ * as the other side takes to publish (PUBLISH_EVERY frames, tens of
+ * microseconds). A sleep costs a wake-up, which in a virtual machine is an
+ * interprocessor interrupt and an exit: with 16 spins -j 2 switched
+ * threads about 1,000 to 2,000 times a second of 0.2 s, with 1024 about 300. */
+#define SPINS 1024
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
 /* Wake the other side of r if it sleeps (after publishing a position:
  * sequentially consistent, so either the sleeper sees the new position
  * before it sleeps or this sees it waiting). */
@@ -112,16 +126,19 @@ static void wake(struct ring *r, int who)
 	}
 }
 
-/* Sleep until ready(r) (the other side published), after a short spin:
- * with as many threads as processors, sleeping at once is cheaper than
- * spinning against the thread that is to make progress. */
+/* Sleep until ready(r) (the other side published), after a spin (SPINS)
+ * that yields the processor now and then, in case the side to make
+ * progress waits for it. */
 static void wait_until(struct ring *r, int who, bool (*ready)(struct ring *r, void *ctx), void *ctx)
 {
 	struct sleeper *z = &r->side[who];
-	for (int i = 0; i < 16; i++) {
+	for (int i = 0; i < SPINS; i++) {
 		if (ready(r, ctx))
 			return;
-		sched_yield();
+		if (i % 64 == 63)
+			sched_yield();
+		else
+			cpu_relax();
 	}
 	pthread_mutex_lock(&r->mu);
 	atomic_store(&z->waiting, true);
@@ -291,6 +308,13 @@ static uint32_t endpoint_hash(const uint8_t *addr, int alen, uint16_t port)
 	return h;
 }
 
+/* Analysis 0 is the reader's own: reading, decoding and numbering every
+ * frame take it about as long as analysing a third of the connections
+ * (docs/performance.md), so its share is a quarter of a worker thread's:
+ * of 4n - 3 slots it has one, each worker four. */
+#define READER_SLOTS 1u
+#define WORKER_SLOTS 4u
+
 static unsigned worker_of(const struct tcp_pkt *t, unsigned n)
 {
 	int alen = t->af == 4 ? 4 : 16;
@@ -298,7 +322,8 @@ static unsigned worker_of(const struct tcp_pkt *t, unsigned n)
 	h ^= h >> 16;
 	h *= 0x45d9f3bu;
 	h ^= h >> 16;
-	return h % n;
+	uint32_t slot = h % (READER_SLOTS + WORKER_SLOTS * (n - 1));
+	return slot < READER_SLOTS ? 0 : 1 + (slot - READER_SLOTS) / WORKER_SLOTS;
 }
 
 void jobs_free(struct jobs *j)
@@ -333,10 +358,11 @@ static struct jobs *jobs_new(const struct analysis_opts *ao, unsigned n, size_t 
 		pthread_mutex_init(&w->r.mu, NULL);
 		pthread_cond_init(&w->r.side[0].cv, NULL);
 		pthread_cond_init(&w->r.side[1].cv, NULL);
+		/* analysis 0 runs in the reader: no ring */
 		w->r.size = ring_size;
-		w->r.buf = malloc(ring_size);
+		w->r.buf = k ? malloc(ring_size) : NULL;
 		w->ready = analysis_init(&w->a, ao);
-		if (!w->r.buf || !w->ready) {
+		if ((k && !w->r.buf) || !w->ready) {
 			jobs_free(j);
 			return NULL;
 		}
@@ -431,8 +457,9 @@ bool jobs_read(struct source *s, struct analysis *dst, const struct analysis_opt
 	if (n > JOBS_MAX || !flow_table_init(&ft))
 		return false;
 	bool ok = true;
-	for (unsigned k = 0; k < n && ok; k++)
+	for (unsigned k = 1; k < n && ok; k++)
 		ok = j->w[k].started = pthread_create(&j->w[k].th, NULL, work, &j->w[k]) == 0;
+	struct analysis *own = &j->w[0].a;
 	uint64_t packets = 0, in_place = 0, copied = 0;
 	struct mapped_lead lead = { .j = j };
 	struct src_packet p;
@@ -474,19 +501,27 @@ bool jobs_read(struct source *s, struct analysis *dst, const struct analysis_opt
 				in_place++;
 			else
 				copied++;
-			ok = ring_push(&j->w[worker_of(&t, n)].r, &p, stream, ev != FLOW_EXISTING);
+			unsigned k = worker_of(&t, n);
+			if (k == 0) {
+				own->in_stream = stream;
+				own->in_new = ev != FLOW_EXISTING;
+				analysis_decoded(own, &p, NET_TCP, &t, NULL);
+			} else {
+				ok = ring_push(&j->w[k].r, &p, stream, ev != FLOW_EXISTING);
+			}
 		}
 		/* -c N on files: the first N frames, as tshark -r -c N */
 		if (h->stop_count && ++packets >= h->stop_count)
 			break;
 	}
-	for (unsigned k = 0; k < n; k++) {
+	analysis_finish(own);
+	double reader_s = thread_cpu();
+	for (unsigned k = 1; k < n; k++) {
 		ring_close(&j->w[k].r);
 		if (j->w[k].started)
 			pthread_join(j->w[k].th, NULL);
 	}
 	flow_table_free(&ft);
-	double reader_s = thread_cpu();
 	if (!ok)
 		return false;
 	struct analysis *wa[JOBS_MAX];
@@ -496,7 +531,7 @@ bool jobs_read(struct source *s, struct analysis *dst, const struct analysis_opt
 	 * the workers' counts before analysis_adopt sums them) */
 	bool trace = getenv("IWARPSCOPE_JOBS_TRACE") != NULL;
 	if (trace) {
-		fprintf(stderr, "iwarpscope: jobs: %u workers, conversations", n);
+		fprintf(stderr, "iwarpscope: jobs: %u workers (the reader's first), conversations", n);
 		for (unsigned k = 0; k < n; k++)
 			fprintf(stderr, "%c%llu", k ? '+' : ' ', (unsigned long long)wa[k]->c.tcp_conns);
 		fprintf(stderr, ", frames in place %llu, copied %llu", (unsigned long long)in_place,
@@ -504,10 +539,10 @@ bool jobs_read(struct source *s, struct analysis *dst, const struct analysis_opt
 	}
 	bool same = analysis_adopt(dst, wa, n);
 	if (trace) {
-		fprintf(stderr, "%s; CPU s: reader %.3f, workers", same ? "" : ", read again with one",
+		fprintf(stderr, "%s; CPU s: reader %.3f, worker threads", same ? "" : ", read again with one",
 			reader_s);
-		for (unsigned k = 0; k < n; k++)
-			fprintf(stderr, "%c%.3f", k ? '+' : ' ', j->w[k].cpu_s);
+		for (unsigned k = 1; k < n; k++)
+			fprintf(stderr, "%c%.3f", k > 1 ? '+' : ' ', j->w[k].cpu_s);
 		fputc('\n', stderr);
 	}
 	return same;

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * jobs.h - -j N: the read loop over N worker threads. One reader (the
+ * jobs.h - -j N: the read loop over N analyses on N threads. One reader (the
  * calling thread) reads the source, decodes each frame down to TCP, numbers
  * its conversation (tcp.stream, flows.h: it alone sees every packet) and
- * hands the frame through a bounded single-producer ring to the worker its
- * connection hashes to (one plain file read in place: where the frame is in
- * the mapped file, no copy; else the frame copied): both directions, and
- * every conversation on the
- * same addresses and ports, go to the same one, so each worker's conversation
+ * gives the frame to the analysis its connection hashes to: its own
+ * (analysis 0, a smaller share, since reading takes the rest of its time),
+ * or a worker thread's, through a bounded single-producer ring (one plain
+ * file read in place: where the frame is in the mapped file, no copy; else
+ * the frame copied). Both directions, and every conversation on the same
+ * addresses and ports, go to the same analysis, so each one's conversation
  * table and connections see exactly the packets one analysis would have
- * given them. Each worker runs the per-connection pipeline (analysis.h) over
- * its share; at the end analysis_adopt takes the workers' connections and
- * statistics over in stream order, so the report is the one -j 1 writes.
+ * given them. Each runs the per-connection pipeline (analysis.h) over its
+ * share; at the end analysis_adopt takes their connections and statistics
+ * over in stream order, so the report is the one -j 1 writes.
  *
  * Only runs whose results do not depend on the order connections interleave
  * in run here (jobs_possible): the commands that report at the end from

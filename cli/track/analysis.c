@@ -263,6 +263,12 @@ void analysis_packet(struct analysis *a, const struct src_packet *p)
 	struct tcp_pkt t;
 	const char *why = NULL;
 	enum net_result r = net_decode(p->dlt, p->data, p->caplen, p->wirelen, &t, &why);
+	analysis_decoded(a, p, r, &t, why);
+}
+
+void analysis_decoded(struct analysis *a, const struct src_packet *p, enum net_result r, const struct tcp_pkt *tp,
+		      const char *why)
+{
 	if (p->matched && a->env.in_window && a->env.in_window(a->env.ctx, p->ts_ns)) {
 		a->c.win_frames++;
 		a->c.win_bytes += p->wirelen;
@@ -272,7 +278,7 @@ void analysis_packet(struct analysis *a, const struct src_packet *p)
 		if (r == NET_TCP) {
 			int side;
 			enum flow_event ev;
-			conversation_of(a, &t, &side, &ev);
+			conversation_of(a, tp, &side, &ev);
 		}
 		return;
 	}
@@ -284,7 +290,7 @@ void analysis_packet(struct analysis *a, const struct src_packet *p)
 	}
 	switch (r) {
 	case NET_TCP:
-		analysis_tcp(a, &t, p->frame, p->ts_ns);
+		analysis_tcp(a, tp, p->frame, p->ts_ns);
 		break;
 	case NET_NOT_TCP:
 		a->c.not_tcp++;

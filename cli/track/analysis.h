@@ -128,6 +128,10 @@ enum { LIFE_CLOSE_OLD = 0, LIFE_OPEN, LIFE_CLOSE_NEW };
 
 bool analysis_init(struct analysis *a, const struct analysis_opts *o);
 void analysis_packet(struct analysis *a, const struct src_packet *p);
+/* The same for a frame already decoded (net_decode of p's octets gave r, *t
+ * and why): the reader of -j N decodes each frame once for both. */
+void analysis_decoded(struct analysis *a, const struct src_packet *p, enum net_result r, const struct tcp_pkt *t,
+		      const char *why);
 /* A decoded TCP segment that passed the filter (analysis_packet after
  * net_decode; harnesses that build segments themselves call it directly). */
 void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, int64_t ts_ns);
