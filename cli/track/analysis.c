@@ -258,16 +258,25 @@ static void damaged(struct analysis *a, const char *why, uint64_t frame)
 	}
 }
 
+static inline void decoded(struct analysis *a, const struct src_packet *p, enum net_result r,
+			   const struct tcp_pkt *tp, const char *why);
+
 void analysis_packet(struct analysis *a, const struct src_packet *p)
 {
 	struct tcp_pkt t;
 	const char *why = NULL;
 	enum net_result r = net_decode(p->dlt, p->data, p->caplen, p->wirelen, &t, &why);
-	analysis_decoded(a, p, r, &t, why);
+	decoded(a, p, r, &t, why);
 }
 
 void analysis_decoded(struct analysis *a, const struct src_packet *p, enum net_result r, const struct tcp_pkt *tp,
 		      const char *why)
+{
+	decoded(a, p, r, tp, why);
+}
+
+static inline void decoded(struct analysis *a, const struct src_packet *p, enum net_result r,
+			   const struct tcp_pkt *tp, const char *why)
 {
 	if (p->matched && a->env.in_window && a->env.in_window(a->env.ctx, p->ts_ns)) {
 		a->c.win_frames++;
