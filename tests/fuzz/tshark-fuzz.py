@@ -185,7 +185,7 @@ FILE_ERROR_EXITS = (2, 3, 9, 14)
 
 def check_run(r, path, extra, timeout):
     """Run tshark over a mutant; return a failure string or None."""
-    args = ["-r", path, "-V", "-z", "iwarp,ops"] + extra
+    args = ["-r", path, "-V", "-z", "iwarp,ops", "-z", "iwarp,doctor"] + extra
     t0 = time.time()
     try:
         text, err, rc = r.run_raw(args, timeout=timeout)
