@@ -693,8 +693,9 @@ static void finish_one(gpointer key, gpointer value, gpointer user_data)
 }
 
 /* After the sequential pass over the file: what is still buffered is
- * decoded, and operations still in flight are reported (incomplete). */
-void iwarp_sequential_pass_over(void)
+ * decoded, and operations still in flight are reported (incomplete). Once;
+ * only this file calls it (the postseq routine, end_of_pass_draw). */
+static void iwarp_sequential_pass_over(void)
 {
 	if (!iwarp_state_started() || iwarp_state_finished())
 		return;

@@ -34,9 +34,6 @@
 
 void iwarp_stream_register(void);
 void iwarp_stream_handoff(void);
-/* The sequential (first) pass over the file is over: finish every engine
- * (once). */
-void iwarp_sequential_pass_over(void);
 /* A text statistic that reads what the analysis reports at the capture's
  * end (operations still in flight, end-of-capture findings) calls this once
  * it has registered its listener: the pass is then ended before any
