@@ -573,6 +573,9 @@ static bool max_flows_clear(uint32_t max_flows, struct analysis *const *w, uint3
 		return false;
 	size_t m = 0;
 	for (uint32_t k = 0; k < n; k++) {
+		/* an analysis given no connection has no list at all */
+		if (!w[k]->nlife)
+			continue;
 		memcpy(ev + m, w[k]->life, w[k]->nlife * sizeof(*ev));
 		m += w[k]->nlife;
 	}
