@@ -103,8 +103,9 @@ unsigned jobs_online(void)
 /* How long a side with nothing to do spins before it sleeps: about as long
  * as the other side takes to publish (PUBLISH_EVERY frames, tens of
  * microseconds). A sleep costs a wake-up, which in a virtual machine is an
- * interprocessor interrupt and an exit: with 16 spins -j 2 switched
- * threads about 1,000 to 2,000 times a second of 0.2 s, with 1024 about 300. */
+ * interprocessor interrupt and an exit: on the 64-QP bench capture -j 2
+ * switched threads 700-1,300 times a run (0.2 s) with 16 spins, 200-400
+ * times with 1024 (docs/performance.md). */
 #define SPINS 1024
 
 static inline void cpu_relax(void)
@@ -308,10 +309,11 @@ static uint32_t endpoint_hash(const uint8_t *addr, int alen, uint16_t port)
 	return h;
 }
 
-/* Analysis 0 is the reader's own: reading, decoding and numbering every
- * frame take it about as long as analysing a third of the connections
- * (docs/performance.md), so its share is a quarter of a worker thread's:
- * of 4n - 3 slots it has one, each worker four. */
+/* Analysis 0 is the reader's own, with a quarter of a worker thread's
+ * share (of 4n - 3 slots it has one, each worker four): reading, decoding
+ * and numbering every frame take the rest of its time. With -j 2 on the
+ * 64-QP bench capture that balanced the two threads (0.14-0.15 s of CPU
+ * each, IWARPSCOPE_JOBS_TRACE; docs/performance.md). */
 #define READER_SLOTS 1u
 #define WORKER_SLOTS 4u
 

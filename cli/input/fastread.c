@@ -24,8 +24,9 @@
 /* Held for other threads (-j N), in larger steps: each give-back makes the
  * kernel flush the range from the TLBs of every processor running one of
  * the threads, an interrupt each (smp_call_function_many_cond, and in a
- * virtual machine an exit); 1 MiB steps took -j 2 from 1.3x to 1.5x of
- * -j 1 on two cores (docs/performance.md) for about 0.75 MiB more resident. */
+ * virtual machine an exit); 1 MiB steps took -j 2 from 1.3-1.45x to about
+ * 1.5x of -j 1 on two cores (docs/performance.md) for about 0.75 MiB more
+ * resident. */
 #define DROP_STEP_HELD (1024u << 10)
 /* A pcapng block longer than this is left to libpcap (its own limit grows
  * from 16 MiB; a packet block of this reader is at most a snapshot). */

@@ -258,23 +258,7 @@ static void damaged(struct analysis *a, const char *why, uint64_t frame)
 	}
 }
 
-static inline void decoded(struct analysis *a, const struct src_packet *p, enum net_result r,
-			   const struct tcp_pkt *tp, const char *why);
-
-void analysis_packet(struct analysis *a, const struct src_packet *p)
-{
-	struct tcp_pkt t;
-	const char *why = NULL;
-	enum net_result r = net_decode(p->dlt, p->data, p->caplen, p->wirelen, &t, &why);
-	decoded(a, p, r, &t, why);
-}
-
-void analysis_decoded(struct analysis *a, const struct src_packet *p, enum net_result r, const struct tcp_pkt *tp,
-		      const char *why)
-{
-	decoded(a, p, r, tp, why);
-}
-
+/* A frame net_decode read (r, *tp, why), counted and analysed. */
 static inline void decoded(struct analysis *a, const struct src_packet *p, enum net_result r,
 			   const struct tcp_pkt *tp, const char *why)
 {
@@ -321,6 +305,20 @@ static inline void decoded(struct analysis *a, const struct src_packet *p, enum 
 		a->c.unknown_link++;
 		break;
 	}
+}
+
+void analysis_packet(struct analysis *a, const struct src_packet *p)
+{
+	struct tcp_pkt t;
+	const char *why = NULL;
+	enum net_result r = net_decode(p->dlt, p->data, p->caplen, p->wirelen, &t, &why);
+	decoded(a, p, r, &t, why);
+}
+
+void analysis_decoded(struct analysis *a, const struct src_packet *p, enum net_result r, const struct tcp_pkt *tp,
+		      const char *why)
+{
+	decoded(a, p, r, tp, why);
 }
 
 void analysis_tcp(struct analysis *a, const struct tcp_pkt *t, uint64_t frame, int64_t ts_ns)
